@@ -1,0 +1,3 @@
+"""orion — a context compiler over OrionFS projects."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,3 @@
+from oriongraph_cli.cli import main
+
+main()

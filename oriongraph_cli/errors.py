@@ -1,0 +1,68 @@
+"""Errors the library raises and the exit codes the CLI maps them to.
+
+Commands translate, the library raises: every user-facing failure is an
+``OrionError`` carrying a message, a hint that says how to fix it, and an exit code.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitStatus(IntEnum):
+    OK = 0
+    ERROR = 1
+    USAGE = 2  # typer/click usage errors
+    NOT_A_PROJECT = 3  # none of the OrionFS folders under the root
+    NO_INDEX = 4  # `orion index` has not been run (or the index is unreadable)
+    NO_CANDIDATES = 5  # compile/search found nothing, even after relaxing filters
+    STRICT = 6  # --strict and the run produced warnings
+    NOT_FOUND = 7  # a span id / path named on the command line does not exist
+    INDEX_BUSY = 75  # another writer holds the lock (EX_TEMPFAIL)
+
+
+class OrionError(Exception):
+    exit_code: ExitStatus = ExitStatus.ERROR
+
+    def __init__(self, message: str, hint: str | None = None, exit_code: ExitStatus | None = None):
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        if exit_code is not None:
+            self.exit_code = exit_code
+
+    def to_dict(self) -> dict:
+        return {
+            "error": type(self).__name__,
+            "message": self.message,
+            "hint": self.hint,
+            "exit_code": int(self.exit_code),
+        }
+
+
+class NotAProjectError(OrionError):
+    exit_code = ExitStatus.NOT_A_PROJECT
+
+
+class NoIndexError(OrionError):
+    exit_code = ExitStatus.NO_INDEX
+
+
+class NoCandidatesError(OrionError):
+    exit_code = ExitStatus.NO_CANDIDATES
+
+
+class StrictError(OrionError):
+    exit_code = ExitStatus.STRICT
+
+
+class NotFoundError(OrionError):
+    exit_code = ExitStatus.NOT_FOUND
+
+
+class IndexBusyError(OrionError):
+    exit_code = ExitStatus.INDEX_BUSY
+
+
+class ConfigError(OrionError):
+    exit_code = ExitStatus.USAGE

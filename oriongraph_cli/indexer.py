@@ -1,0 +1,344 @@
+"""`orion index`: walk -> parse -> span -> registry, lexical and semantic indices, as a new generation.
+
+Incremental by content hash: a document whose bytes did not change is carried over
+(rows, Whoosh postings, vectors); a changed document is re-split and only spans whose
+embedding text is new are embedded (vectors are cached by a hash of model id + text, so
+renames and unchanged sections cost nothing).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from oriongraph_cli import __version__
+from oriongraph_cli.config import Config
+from oriongraph_cli.errors import OrionError, StrictError
+from oriongraph_cli.models import Document, Span
+from oriongraph_cli.parse import ParseWarning, decode, parse_document
+from oriongraph_cli.span import embed_text, split_document
+from oriongraph_cli.store.layout import MANIFEST, Layout, atomic_write
+from oriongraph_cli.walk import FoundFile, walk
+
+INDEX_SCHEMA_VERSION = 1  # on-disk layout; a change forces a rebuild
+
+
+class Progress(Protocol):
+    def phase(self, name: str, total: int | None) -> None: ...
+
+    def advance(self, n: int = 1) -> None: ...
+
+
+class _NoProgress:
+    def phase(self, name: str, total: int | None) -> None:
+        pass
+
+    def advance(self, n: int = 1) -> None:
+        pass
+
+
+@dataclass
+class IndexResult:
+    root: str
+    generation: str | None
+    previous_generation: str | None
+    documents: int = 0
+    spans: int = 0
+    tokens: int = 0
+    embedded_spans: int = 0
+    reused_vectors: int = 0
+    added_documents: int = 0
+    updated_documents: int = 0
+    removed_documents: int = 0
+    unchanged_documents: int = 0
+    skipped_files: int = 0
+    kept_previous: int = 0
+    nothing_changed: bool = False
+    rebuild_reason: str | None = None
+    model: str = ""
+    tokenizer: str = ""
+    warnings: list[dict[str, Any]] = field(default_factory=list)
+    elapsed_ms: float = 0.0
+
+    def warning_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for w in self.warnings:
+            counts[w["kind"]] = counts.get(w["kind"], 0) + 1
+        return dict(sorted(counts.items()))
+
+    def to_dict(self) -> dict[str, Any]:
+        from oriongraph_cli.models import SCHEMA_VERSION
+
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        d["warning_counts"] = self.warning_counts()
+        d["elapsed_ms"] = round(self.elapsed_ms, 1)
+        return {"schema_version": SCHEMA_VERSION, "kind": "index", "index_schema_version": INDEX_SCHEMA_VERSION, **d}
+
+
+def load_manifest(gen_path: Path) -> dict[str, Any]:
+    return json.loads((gen_path / MANIFEST).read_text())
+
+
+def git_times(root: Path) -> dict[str, int]:
+    """Last commit time per file (one `git log` pass); {} outside a git work tree."""
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(root), "log", "--format=%x00%ct", "--name-only", "--no-renames", "--relative"],
+            capture_output=True, text=True, timeout=10, check=True,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    times: dict[str, int] = {}
+    stamp = 0
+    for line in out.splitlines():
+        if line.startswith("\x00"):
+            stamp = int(line[1:] or 0)
+        elif line.strip() and line not in times:
+            times[line.strip()] = stamp
+    return times
+
+
+def _rebuild_reason(manifest: dict[str, Any] | None, cfg: Config, model_id: str, tokenizer: str, full: bool) -> str | None:
+    if full:
+        return "--full"
+    if manifest is None:
+        return "first index"
+    checks = [
+        ("index_schema_version", INDEX_SCHEMA_VERSION, "index schema changed"),
+        ("model_id", model_id, "embedding model changed"),
+        ("tokenizer", tokenizer, "tokenizer changed"),
+        ("span_params", [cfg.span_target_tokens, cfg.span_max_tokens, cfg.span_min_tokens], "span sizes changed"),
+    ]
+    for key, value, reason in checks:
+        if manifest.get(key) != value:
+            return f"{reason} ({manifest.get(key)!r} -> {value!r})"
+    return None
+
+
+def embed_hash(model_id: str, text: str) -> str:
+    return hashlib.sha256(f"{model_id}\x00{text}".encode()).hexdigest()
+
+
+def index_project(cfg: Config, *, full: bool = False, strict: bool = False, progress: Progress | None = None) -> IndexResult:
+    from oriongraph_cli.store.embed import resolve_model
+    from oriongraph_cli.tokens import get_counter
+
+    started = time.perf_counter()
+    progress = progress or _NoProgress()
+    root = cfg.root
+    layout = Layout(cfg.index_dir)
+    files, walk_warnings = walk(root)
+    warnings: list[ParseWarning | Any] = list(walk_warnings)
+    spec = resolve_model(cfg)
+
+    with layout.writer_lock(cfg.lock_timeout):
+        layout.cleanup(cfg.keep_generations)
+        current = layout.current()
+        cur_path = layout.gen_dir / current if current else None
+        manifest = load_manifest(cur_path) if cur_path else None
+        result = IndexResult(root=str(root), generation=current, previous_generation=current, model=spec.model_id)
+
+        # -------- read and hash every file (cheap); decide what changed
+        progress.phase("reading", len(files))
+        contents: dict[str, tuple[FoundFile, bytes, str]] = {}
+        for f in files:
+            progress.advance()
+            try:
+                data = f.abs.read_bytes()
+                mtime = f.abs.stat().st_mtime
+            except OSError as exc:
+                warnings.append(ParseWarning(f.rel, "unreadable", f"cannot read ({exc.strerror}); skipped", skipped=True))
+                continue
+            text, warn = decode(f.rel, data, cfg.max_file_bytes)
+            if warn is not None:
+                warnings.append(warn)
+                continue
+            contents[f.rel] = (f, data, text, mtime)  # type: ignore[assignment]
+        prev_files: dict[str, str] = (manifest or {}).get("files", {})
+        counter_name = cfg.tokenizer
+        counter = get_counter(counter_name)
+        result.tokenizer = counter.name
+        if counter.warning:
+            warnings.append(ParseWarning("(tokenizer)", "tokenizer", counter.warning))
+        reason = _rebuild_reason(manifest, cfg, spec.model_id, counter.name, full)
+        versions = {rel: hashlib.sha256(c[1]).hexdigest() for rel, c in contents.items()}
+        # a file that became unreadable keeps its previous version (nothing indexed is lost)
+        bad_but_indexed = {w.path for w in warnings if getattr(w, "skipped", False) and w.path in prev_files}
+        if reason:
+            changed = sorted(contents)
+            removed = []  # a rebuild starts from an empty registry
+        else:
+            changed = sorted(rel for rel, v in versions.items() if prev_files.get(rel) != v)
+            removed = sorted(set(prev_files) - set(contents) - bad_but_indexed)
+        result.kept_previous = len(bad_but_indexed) if not reason else 0
+        for w in warnings:
+            if getattr(w, "skipped", False) and w.path in bad_but_indexed and not reason:
+                object.__setattr__(w, "message", w.message + " (previous indexed version kept)")
+        result.skipped_files = sum(1 for w in warnings if getattr(w, "skipped", False))
+
+        # -------- parse and split what changed
+        git = git_times(root) if changed else {}
+        parsed: list[tuple[Document, list[Span]]] = []
+        progress.phase("parsing", len(changed))
+        for rel in changed:
+            progress.advance()
+            f, data, text, mtime = contents[rel]  # type: ignore[misc]
+            doc, doc_warnings = parse_document(rel, data, text, mtime=mtime, git_time=git.get(rel))
+            warnings.extend(doc_warnings)
+            spans = split_document(doc, counter, target_tokens=cfg.span_target_tokens, max_tokens=cfg.span_max_tokens, min_tokens=cfg.span_min_tokens)
+            parsed.append((doc, spans))
+        result.warnings = [w.to_dict() if hasattr(w, "to_dict") else {"path": w.path, "kind": w.kind, "message": w.message, "line": None, "col": None, "skipped": True} for w in warnings]
+        if strict and warnings:
+            raise StrictError(
+                f"{len(warnings)} warning(s) and --strict is set; the index was not changed",
+                hint="fix the files named above, or run without --strict",
+            )
+        if not reason and not changed and not removed:
+            result.nothing_changed = True
+            _fill_counts(result, manifest)
+            result.unchanged_documents = len(prev_files)
+            result.elapsed_ms = (time.perf_counter() - started) * 1000
+            return result
+
+        result.rebuild_reason = reason
+        gen = layout.next_generation()
+        staging = layout.new_staging(gen)
+        try:
+            _build_generation(cfg, spec, staging, cur_path if not reason else None, cur_path, parsed, changed, removed, prev_files, result, progress, gen, counter.name, versions, bad_but_indexed)
+            layout.promote(staging, gen)
+        except BaseException:
+            import shutil
+
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        result.generation = gen
+        layout.cleanup(cfg.keep_generations)
+    result.elapsed_ms = (time.perf_counter() - started) * 1000
+    return result
+
+
+def _fill_counts(result: IndexResult, manifest: dict[str, Any] | None) -> None:
+    counts = (manifest or {}).get("counts", {})
+    result.documents = counts.get("documents", 0)
+    result.spans = counts.get("spans", 0)
+    result.tokens = counts.get("tokens", 0)
+
+
+def _build_generation(cfg, spec, staging, base_path, cache_path, parsed, changed, removed, prev_files, result, progress, gen, tokenizer, versions, kept) -> None:
+    import numpy as np
+
+    from oriongraph_cli.store import lexical, vectors
+    from oriongraph_cli.store.registry import Registry
+
+    registry = Registry.create(staging / "registry.sqlite", copy_from=base_path / "registry.sqlite" if base_path else None)
+    try:
+        # vectors we already have (by hash of model id + embedding text)
+        all_texts: list[tuple[int, int, str, str]] = []  # (doc idx, span idx, text, hash)
+        for di, (doc, spans) in enumerate(parsed):
+            for si, span in enumerate(spans):
+                t = embed_text(span, doc.title)
+                all_texts.append((di, si, t, embed_hash(spec.model_id, t)))
+        cache: dict[str, bytes] = {}
+        if cache_path is not None and result.rebuild_reason != "--full":
+            old = Registry.open(cache_path / "registry.sqlite")
+            try:
+                cache = old.vectors_by_hash(h for *_x, h in all_texts)
+            finally:
+                old.close()
+        missing = sorted({h: t for *_x, t, h in all_texts if h not in cache}.items())
+        dim = None
+        if missing:
+            from oriongraph_cli.store.embed import embed_batched, load_embedder
+
+            progress.phase("loading model", None)
+            embedder = load_embedder(cfg, "index")
+            dim = embedder.dim
+            progress.phase("embedding", len(missing))
+            mat = embed_batched(embedder, [t for _h, t in missing], cfg.embed_batch_size, progress.advance)
+            for (h, _t), row in zip(missing, mat):
+                cache[h] = row.astype("float32").tobytes()
+        result.embedded_spans = len(missing)
+        result.reused_vectors = len(all_texts) - len(missing)
+        if dim is None:
+            dim = (load_manifest(cache_path).get("dim") if cache_path else None) or (
+                len(next(iter(cache.values()))) // 4 if cache else 384
+            )
+
+        # -------- registry
+        progress.phase("writing registry", len(parsed))
+        prev_paths = set(prev_files)
+        for rel in sorted(set(changed) | set(removed)):
+            registry.remove_document(rel)
+        by_doc: dict[int, list[tuple[str, bytes]]] = {}
+        for di, si, _t, h in all_texts:
+            by_doc.setdefault(di, []).append((h, cache[h]))
+        lex_docs: list[lexical.LexicalDoc] = []
+        for di, (doc, spans) in enumerate(parsed):
+            progress.advance()
+            pairs = by_doc.get(di, [])
+            registry.add_document(doc, spans, [h for h, _v in pairs], [v for _h, v in pairs])
+            if doc.path in prev_paths:
+                result.updated_documents += 1
+            else:
+                result.added_documents += 1
+        result.removed_documents = len(removed)
+        result.unchanged_documents = len(prev_files) - result.updated_documents - len(removed) if base_path else 0
+        registry.set_info("generation", gen)
+        registry.commit()
+        rows = {r["span_id"]: r["id"] for r in registry.conn.execute("SELECT id, span_id FROM spans WHERE path IN (SELECT value FROM json_each(?))", (json.dumps([d.path for d, _ in parsed]),))}
+        for doc, spans in parsed:
+            for span in spans:
+                lex_docs.append(
+                    lexical.LexicalDoc(
+                        row=rows[span.ref.span_id],
+                        span_id=span.ref.span_id,
+                        path=doc.path,
+                        title=doc.title,
+                        headings=" / ".join(span.heading_path),
+                        body=span.text,
+                        tags=doc.tags,
+                        stage=doc.stage,
+                        workstream=doc.workstream,
+                        source_type=doc.source_type.value,
+                    )
+                )
+
+        # -------- lexical and semantic indices
+        progress.phase("lexical index", None)
+        lex_count = lexical.build(
+            staging / "lexical", base_path / "lexical" if base_path else None, sorted(set(changed) | set(removed)), lex_docs
+        )
+        progress.phase("vector index", None)
+        ids, mat = registry.all_vectors(dim)
+        vec_count = vectors.build(staging / vectors.FILE, ids, mat, dim)
+        counts = registry.counts()
+        if not (counts["spans"] == lex_count == vec_count):
+            raise OrionError(
+                f"index build inconsistent: registry {counts['spans']} spans, lexical {lex_count}, vectors {vec_count}",
+                hint="run `orion index --full`; please report this",
+            )
+        files = {rel: versions[rel] for rel in versions}
+        for rel in kept:
+            files[rel] = prev_files[rel]
+        result.documents, result.spans, result.tokens = counts["documents"], counts["spans"], counts["tokens"]
+        manifest = {
+            "generation": gen,
+            "complete": True,
+            "index_schema_version": INDEX_SCHEMA_VERSION,
+            "tool_version": __version__,
+            "model_id": spec.model_id,
+            "dim": int(dim),
+            "tokenizer": tokenizer,
+            "span_params": [cfg.span_target_tokens, cfg.span_max_tokens, cfg.span_min_tokens],
+            "created_at": int(time.time()),
+            "counts": counts,
+            "files": dict(sorted(files.items())),
+        }
+    finally:
+        registry.close()
+    atomic_write(staging / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True).encode())

