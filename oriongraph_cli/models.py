@@ -230,6 +230,10 @@ class WSItem(_ToDict):
     stale: bool = False  # the file changed since it was indexed; text is the indexed version
     expansion_of: str | None = None  # span_id this item expands (--expand)
     compression: Any = None  # out of scope for v1 (spec 9); always None
+    # document metadata for TASK_BRIEF.md grouping (added for render; hydrate fills them)
+    title: str | None = None
+    stage: str | None = None
+    workstream: str | None = None
 
 
 @dataclass(frozen=True)

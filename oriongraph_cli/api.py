@@ -1,0 +1,369 @@
+"""The library API: everything the CLI does, without typer or rich.
+
+```python
+from oriongraph_cli.api import compile_workingset, index_project
+from oriongraph_cli.config import load_config
+from oriongraph_cli.models import CompileRequest
+
+cfg = load_config("path/to/project")
+index_project(cfg)
+resp = compile_workingset(CompileRequest("add retry logic to the ingestion worker", budget_tokens=4000), cfg)
+for item in resp.workingset.spans:
+    print(item.path, item.section_title, item.span_ref.token_cost)
+```
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Any
+
+from oriongraph_cli.config import Config, load_config
+from oriongraph_cli.errors import NoCandidatesError, NotFoundError
+from oriongraph_cli.indexer import IndexResult, index_project  # noqa: F401  (re-exported)
+from oriongraph_cli.models import (
+    CandidateSpan,
+    CompileRequest,
+    CompileResponse,
+    CompileStats,
+    DerivedSignals,
+    HardFilters,
+    Rejection,
+    ScoreChannels,
+    SoftPreferences,
+    SpanExplanation,
+    WorkingSet,
+    WSItem,
+)
+from oriongraph_cli.store.reader import IndexReader, read_document_text
+
+RELAX_ORDER = ("since", "where", "tags", "paths", "stages", "workstreams", "source_types")
+
+
+def open_index(cfg: Config, *, load_embedder: bool = True) -> IndexReader:
+    return IndexReader(cfg, load_embedder=load_embedder)
+
+
+def _reference_time(reader: IndexReader) -> int:
+    """Recency is measured against the index build time, not the wall clock, so the same
+    index gives the same scores tomorrow (determinism)."""
+    return int(reader.manifest.get("created_at") or 0)
+
+
+def derive_signals(request: CompileRequest, reader: IndexReader) -> DerivedSignals:
+    from oriongraph_cli.signals import derive
+
+    sig = derive(request, workstreams=reader.workstreams, tags=reader.tags)
+    return replace(sig, intent_embedding=reader.embed_query(sig.intent))
+
+
+def _candidates(reader: IndexReader, signals: DerivedSignals, filters: HardFilters, top_k: int, timings: dict[str, float]):
+    from oriongraph_cli.generate import run_generators
+
+    hits, errors, gen_ms = run_generators(reader, signals, filters, top_k)
+    for name, ms in gen_ms.items():
+        timings[f"generate.{name}"] = ms
+    if errors and len(errors) == len(hits):
+        from oriongraph_cli.errors import OrionError
+
+        raise OrionError(
+            "every candidate generator failed: " + "; ".join(f"{k}: {v}" for k, v in sorted(errors.items())),
+            hint="run `orion index --full` to rebuild the index",
+        )
+    return hits, errors
+
+
+def _build_candidates(reader: IndexReader, signals: DerivedSignals, hits: dict) -> list[CandidateSpan]:
+    import numpy as np
+
+    raw: dict[int, dict[str, float]] = {}
+    reasons: dict[int, list[str]] = {}
+    for name, gen_hits in hits.items():
+        for h in gen_hits:
+            raw.setdefault(h.row, {})[name] = h.score
+            reasons.setdefault(h.row, []).extend(h.reasons)
+    rows = sorted(raw)
+    if not rows:
+        return []
+    meta = reader.rows(rows)
+    vecs = reader.vectors.vectors(rows)
+    q = signals.intent_embedding
+    cos = vecs @ q if q is not None and len(rows) else np.zeros(len(rows))
+    out = []
+    for i, row in enumerate(rows):
+        if row not in meta:
+            continue
+        r = meta[row]
+        ch = raw[row]
+        scores = ScoreChannels(
+            semantic=max(0.0, float(cos[i])),  # every candidate gets its true cosine, not only FAISS hits
+            lexical=ch.get("lexical", 0.0),
+            structural=ch.get("structural", 0.0),
+            graph=ch.get("graph", 0.0),
+        )
+        preview = " ".join(r.text.split())[:160]
+        out.append(
+            CandidateSpan(
+                span_ref=r.ref,
+                metadata=r.meta,
+                raw_scores=scores,
+                text_preview=preview,
+                reasons=tuple(dict.fromkeys(reasons.get(row, []))),
+                row=row,
+                embedding=vecs[i],
+            )
+        )
+    return out
+
+
+def _relax(filters: HardFilters) -> list[tuple[str, HardFilters]]:
+    """Successively weaker filter sets: drop one kind of filter at a time, in RELAX_ORDER."""
+    steps = []
+    current = filters
+    dropped: list[str] = []
+    for name in RELAX_ORDER:
+        value = getattr(current, name)
+        if value:
+            current = replace(current, **{name: None if name == "since" else ()})
+            dropped.append(name)
+            steps.append((", ".join(dropped), current))
+    return steps
+
+
+def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, timings: dict[str, float] | None = None):
+    """Signals -> generators -> normalise -> score. Returns (signals, scored candidates,
+    hits per generator, generator errors, relaxed filter names)."""
+    from oriongraph_cli import score as scoring
+
+    timings = {} if timings is None else timings
+    t = time.perf_counter()
+    signals = derive_signals(request, reader)
+    timings["signals"] = (time.perf_counter() - t) * 1000
+    t = time.perf_counter()
+    filters = request.hard_filters
+    hits, errors = _candidates(reader, signals, filters, request.top_k, timings)
+    relaxed: tuple[str, ...] = ()
+    if not any(hits.values()) and not filters.is_empty():
+        for names, weaker in _relax(filters):
+            hits, errors = _candidates(reader, signals, weaker, request.top_k, timings)
+            if any(hits.values()):
+                relaxed = tuple(names.split(", "))
+                break
+    timings["generate"] = (time.perf_counter() - t) * 1000
+    t = time.perf_counter()
+    cands = _build_candidates(reader, signals, hits)
+    weights = request.weights or cfg.weights()
+    fusion = request.fusion or cfg.fusion
+    ranks = {name: {h.row: i + 1 for i, h in enumerate(sorted(hs, key=lambda h: (-h.score, h.row)))} for name, hs in hits.items()}
+    ranks["semantic"] = {c.row: i + 1 for i, c in enumerate(sorted(cands, key=lambda c: (-c.raw_scores.semantic, c.row)))}
+    scored = scoring.score(
+        cands, weights, request.soft_prefs, _reference_time(reader), cfg.recency_half_life_days,
+        fusion=fusion, rrf_k=cfg.rrf_k, ranks=ranks,
+    )
+    timings["score"] = (time.perf_counter() - t) * 1000
+    return signals, scored, hits, errors, relaxed
+
+
+def _no_candidates(request: CompileRequest, reader: IndexReader) -> NoCandidatesError:
+    hints = []
+    if not request.hard_filters.is_empty():
+        hints.append("loosen the filters (--path/--stage/--workstream/--tag/--since/--where)")
+    hints.append("rephrase the intent with words your documents use, or add --keyword")
+    if (reader.manifest.get("counts", {}).get("spans") or 0) == 0:
+        hints.insert(0, "the index is empty: add Markdown notes to 01_context/, 02_knowledge/, 03_workstreams/ or 04_artifacts/ and run `orion index`")
+    return NoCandidatesError(f"no candidates for {request.intent!r}", hint="; ".join(hints))
+
+
+def search(request: CompileRequest, cfg: Config | None = None, reader: IndexReader | None = None) -> tuple[DerivedSignals, list[CandidateSpan], dict[str, Any]]:
+    """Ranked candidates before selection (``orion search``)."""
+    cfg = cfg or load_config(".")
+    own = reader is None
+    reader = reader or open_index(cfg)
+    try:
+        signals, scored, hits, errors, relaxed = rank_candidates(request, cfg, reader)
+        if not scored:
+            raise _no_candidates(request, reader)
+        info = {
+            "candidates_seen": {k: len(v) for k, v in sorted(hits.items())},
+            "generator_errors": errors,
+            "relaxed_filters": list(relaxed),
+            "index": reader.info(),
+        }
+        return signals, scored[: request.top_k], info
+    finally:
+        if own:
+            reader.close()
+
+
+def compile_workingset(request: CompileRequest, cfg: Config | None = None, reader: IndexReader | None = None) -> CompileResponse:
+    """Compile the Working Set for ``request`` (spec sections 3-7)."""
+    from oriongraph_cli.select import select
+
+    cfg = cfg or load_config(".")
+    own = reader is None
+    started = time.perf_counter()
+    timings: dict[str, float] = {}
+    reader = reader or open_index(cfg)
+    try:
+        if own:
+            timings["open"] = (time.perf_counter() - started) * 1000
+        signals, scored, hits, errors, relaxed = rank_candidates(request, cfg, reader, timings)
+        if not scored:
+            raise _no_candidates(request, reader)
+        prefs = request.soft_prefs
+        t = time.perf_counter()
+        sel = select(scored, request.budget_tokens, prefs.diversity_lambda, prefs.max_single_source_ratio, cfg.mmr_threshold)
+        timings["select"] = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        items, stale = _hydrate(cfg, reader, sel.picked)
+        timings["hydrate"] = (time.perf_counter() - t) * 1000
+        weights = request.weights or cfg.weights()
+        rationale = tuple(
+            SpanExplanation(
+                span_ref=p.candidate.span_ref,
+                path=p.candidate.metadata.filepath,
+                section_title=p.candidate.metadata.section_title,
+                final_score=p.mmr_score,
+                base_score=p.candidate.base_score,
+                diversity_penalty=p.diversity_penalty,
+                raw_scores=p.candidate.raw_scores,
+                scores=p.candidate.scores,
+                weights=weights,
+                recency_score=p.candidate.metadata.recency_score,
+                stage_boost=p.candidate.stage_boost,
+                usage_score=p.candidate.usage_score,
+                final_rank=p.rank,
+                reasons=p.candidate.reasons,
+            )
+            for p in sel.picked
+        ) if request.explain else None
+        total = sum(i.span_ref.token_cost for i in items)
+        timings["total"] = (time.perf_counter() - started) * 1000
+        stats = CompileStats(
+            tokens_used=total,
+            budget=request.budget_tokens,
+            utilization=round(total / request.budget_tokens, 4) if request.budget_tokens else 0.0,
+            candidates_seen={k: len(v) for k, v in sorted(hits.items())},
+            candidates_total=len(scored),
+            selected=len(items),
+            dropped=len(scored) - len(items),
+            sources=len({i.path for i in items}),
+            fusion=request.fusion or cfg.fusion,
+            relaxed_filters=relaxed,
+            generator_errors=dict(sorted(errors.items())),
+            stale_spans=stale,
+            timings_ms={k: round(v, 2) for k, v in timings.items()} if request.timings else None,
+        )
+        return CompileResponse(
+            request=request,
+            signals=signals,
+            workingset=WorkingSet(spans=tuple(items), total_tokens=total),
+            stats=stats,
+            rationale=rationale,
+            rejected=tuple(sel.rejected) if request.explain else (),
+            defaults=effective_defaults(cfg, request),
+            index=reader.info(),
+        )
+    finally:
+        if own:
+            reader.close()
+
+
+def effective_defaults(cfg: Config, request: CompileRequest) -> dict[str, Any]:
+    w = request.weights or cfg.weights()
+    return {
+        "weights": w.to_dict(),
+        "fusion": request.fusion or cfg.fusion,
+        "rrf_k": cfg.rrf_k,
+        "diversity_lambda": request.soft_prefs.diversity_lambda,
+        "max_source_ratio": request.soft_prefs.max_single_source_ratio,
+        "mmr_threshold": cfg.mmr_threshold,
+        "top_k": request.top_k,
+        "recency_half_life_days": cfg.recency_half_life_days,
+    }
+
+
+def _hydrate(cfg: Config, reader: IndexReader, picked) -> tuple[list[WSItem], int]:
+    """Exact text from the indexed document version; a changed file is reported as stale
+    and the indexed text (stored in the registry) is quoted instead of today's bytes."""
+    files: dict[str, tuple[str | None, str | None]] = {}
+    items: list[WSItem] = []
+    stale_count = 0
+    total_base = sum(p.candidate.base_score for p in picked) or 1.0
+    for p in picked:
+        c = p.candidate
+        path = c.metadata.filepath
+        if path not in files:
+            files[path] = read_document_text(cfg.root, path)
+        text_now, version_now = files[path]
+        ref = c.span_ref
+        stale = version_now != ref.doc_version_id
+        if stale:
+            stale_count += 1
+            text = reader.rows([c.row])[c.row].text
+        else:
+            text = text_now[ref.char_start : ref.char_end]  # type: ignore[index]
+        items.append(
+            WSItem(
+                span_ref=ref,
+                path=path,
+                section_title=c.metadata.section_title,
+                text=text,
+                selection_rank=p.rank,
+                source_weight=round(c.base_score / total_base, 6),
+                stale=stale,
+            )
+        )
+    return items, stale_count
+
+
+def show_span(cfg: Config, span_id: str) -> dict[str, Any]:
+    """One span quoted exactly, with provenance (``orion show``)."""
+    reader = open_index(cfg, load_embedder=False)
+    try:
+        found = reader.registry.span_by_id(span_id)
+        if found is None:
+            raise NotFoundError(f"no span {span_id!r} in index generation {reader.generation}", hint="span ids come from `orion compile --json` or `orion search`")
+        if isinstance(found, list):
+            raise NotFoundError(f"span id prefix {span_id!r} is ambiguous", hint="give more characters of the id")
+        rec = found
+        text_now, version_now = read_document_text(cfg.root, rec["path"])
+        stale = version_now != rec["doc_version_id"]
+        text = rec["text"] if stale else text_now[rec["char_start"] : rec["char_end"]]  # type: ignore[index]
+        import json
+
+        return {
+            "schema_version": 1,
+            "kind": "span",
+            "span_id": rec["span_id"],
+            "doc_version_id": rec["doc_version_id"],
+            "path": rec["path"],
+            "title": rec["title"],
+            "section_title": " > ".join(json.loads(rec["heading_path"])) or None,
+            "char_start": rec["char_start"],
+            "char_end": rec["char_end"],
+            "token_cost": rec["token_cost"],
+            "stage": rec["stage"],
+            "workstream": rec["workstream"],
+            "source_type": rec["source_type"],
+            "stale": stale,
+            "text": text,
+            "generation": reader.generation,
+        }
+    finally:
+        reader.close()
+
+
+__all__ = [
+    "CompileRequest",
+    "CompileResponse",
+    "HardFilters",
+    "SoftPreferences",
+    "Rejection",
+    "compile_workingset",
+    "index_project",
+    "open_index",
+    "search",
+    "show_span",
+]

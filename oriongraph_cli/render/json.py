@@ -1,0 +1,48 @@
+"""``--json`` output: the dataclasses' ``to_dict()``, serialised deterministically.
+
+The contract is versioned by ``schema_version`` (``models.SCHEMA_VERSION``). Key order is
+the dataclass field order (``sort_keys=False``) so the output reads top-down the same way
+every time; floats are already rounded by ``to_dict()``. Non-finite floats (NaN, ±inf),
+which ``json`` would emit as invalid JSON, become ``null``. Nothing time-dependent is
+added here: ``stats.timings_ms`` is ``null`` unless the request asked for timings.
+"""
+
+from __future__ import annotations
+
+import json as _json
+import math
+from typing import Any, Iterable
+
+__all__ = ["dumps", "dumps_dict", "search_payload"]
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
+def dumps_dict(d: Any) -> str:
+    """Serialise a plain dict (or list) as indented JSON with a trailing newline."""
+    return _json.dumps(_finite(d), indent=2, sort_keys=False, ensure_ascii=False, default=str) + "\n"
+
+
+def dumps(obj: Any) -> str:
+    """Serialise an object with ``to_dict()`` (e.g. ``CompileResponse``); plain dicts pass through."""
+    if hasattr(obj, "to_dict"):
+        return dumps_dict(obj.to_dict())
+    return dumps_dict(obj)
+
+
+def search_payload(query: str, hits: Iterable[Any], **extra: Any) -> dict[str, Any]:
+    """The ``orion search --json`` document: ``{"schema_version", "kind": "search", "query", "hits", ...}``."""
+    from oriongraph_cli.models import SCHEMA_VERSION
+
+    payload: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "kind": "search", "query": query}
+    payload.update(extra)
+    payload["hits"] = [h.to_dict() if hasattr(h, "to_dict") else h for h in hits]
+    return payload

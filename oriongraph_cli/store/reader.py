@@ -1,0 +1,180 @@
+"""Read side of the index: one generation, opened once, shared by every query.
+
+``IndexReader`` reads ``CURRENT`` once and opens only that generation, so a concurrent
+``orion index`` can never change what a running compile sees. The query embedder starts
+loading in a background thread as soon as the reader opens (onnxruntime releases the GIL),
+overlapping the model load with opening the other indices.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from oriongraph_cli.config import Config
+from oriongraph_cli.errors import NoIndexError, OrionError
+from oriongraph_cli.models import SourceType, SpanMetadata, SpanRef
+from oriongraph_cli.store.layout import MANIFEST, Layout
+
+
+@dataclass(frozen=True)
+class SpanRow:
+    row: int
+    ref: SpanRef
+    meta: SpanMetadata
+    ordinal: int
+    heading_path: tuple[str, ...]
+    text: str
+    front_matter: dict[str, Any]
+
+
+class IndexReader:
+    def __init__(self, cfg: Config, *, load_embedder: bool = True):
+        from oriongraph_cli.store.registry import Registry
+
+        self.cfg = cfg
+        self.layout = Layout(cfg.index_dir)
+        if not self.layout.exists():
+            raise NoIndexError(f"no index in {cfg.index_dir}", hint=f"run `orion index --root {cfg.root}` first")
+        self.path = self.layout.current_path()
+        self.generation = self.path.name
+        try:
+            self.manifest = json.loads((self.path / MANIFEST).read_text())
+            self.registry = Registry.open(self.path / "registry.sqlite")
+        except (OSError, ValueError) as exc:
+            raise NoIndexError(f"index generation {self.generation} is unreadable ({exc})", hint="run `orion index --full`") from None
+        self._embedder = None
+        self._embedder_error: BaseException | None = None
+        self._embedder_thread: threading.Thread | None = None
+        self._rows: dict[int, SpanRow] = {}
+        if load_embedder:
+            self._embedder_thread = threading.Thread(target=self._load_embedder, daemon=True)
+            self._embedder_thread.start()
+
+    # ------------------------------------------------------------ embedder
+    def _load_embedder(self) -> None:
+        from oriongraph_cli.store.embed import load_embedder
+
+        try:
+            emb = load_embedder(self.cfg, "query")
+            if emb.model_id != self.manifest.get("model_id"):
+                raise OrionError(
+                    f"the index was built with {self.manifest.get('model_id')!r} but the configured model is {emb.model_id!r}",
+                    hint="run `orion index` to re-embed with the configured model, or restore the previous model setting",
+                )
+            self._embedder = emb
+        except BaseException as exc:  # surfaced on first use
+            self._embedder_error = exc
+
+    @property
+    def embedder(self):
+        if self._embedder is None and self._embedder_error is None:
+            if self._embedder_thread is None:
+                self._load_embedder()
+            else:
+                self._embedder_thread.join()
+        if self._embedder_error is not None:
+            raise self._embedder_error
+        return self._embedder
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.embedder.embed([text])[0]
+
+    # ------------------------------------------------------------ indices
+    @cached_property
+    def lexical(self):
+        from oriongraph_cli.store.lexical import LexicalIndex
+
+        return LexicalIndex(self.path / "lexical")
+
+    @cached_property
+    def vectors(self):
+        from oriongraph_cli.store.vectors import FILE, VectorIndex
+
+        return VectorIndex(self.path / FILE)
+
+    @cached_property
+    def documents(self) -> list[dict[str, Any]]:
+        out = []
+        for r in self.registry.documents():
+            d = dict(r)
+            d["tags"] = json.loads(d["tags"])
+            d["meta"] = json.loads(d["meta"])
+            out.append(d)
+        return out
+
+    @cached_property
+    def span_outline(self) -> list[tuple[int, int, int, tuple[str, ...]]]:
+        """(row, document id, ordinal, heading path) of every span, for structural matching."""
+        return [
+            (r[0], r[1], r[2], tuple(json.loads(r[3])))
+            for r in self.registry.conn.execute("SELECT id, doc, ordinal, heading_path FROM spans ORDER BY id")
+        ]
+
+    @cached_property
+    def workstreams(self) -> set[str]:
+        return {d["workstream"] for d in self.documents if d["workstream"]}
+
+    @cached_property
+    def tags(self) -> set[str]:
+        return {t for d in self.documents for t in d["tags"]}
+
+    # ------------------------------------------------------------ rows
+    def rows(self, rows: list[int]) -> dict[int, SpanRow]:
+        missing = [r for r in rows if r not in self._rows]
+        for rec in self.registry.iter_span_rows(missing):
+            self._rows[rec["id"]] = _span_row(rec)
+        return {r: self._rows[r] for r in rows if r in self._rows}
+
+    def info(self) -> dict[str, Any]:
+        return {
+            "generation": self.generation,
+            "model": self.manifest.get("model_id"),
+            "tokenizer": self.manifest.get("tokenizer"),
+            "documents": self.manifest.get("counts", {}).get("documents"),
+            "spans": self.manifest.get("counts", {}).get("spans"),
+        }
+
+    def close(self) -> None:
+        self.registry.close()
+        if "lexical" in self.__dict__:
+            self.lexical.close()
+
+
+def _span_row(rec) -> SpanRow:
+    heading_path = tuple(json.loads(rec["heading_path"]))
+    meta = SpanMetadata(
+        filepath=rec["path"],
+        source_type=SourceType(rec["source_type"]),
+        workstream=rec["workstream"],
+        stage=rec["stage"],
+        section_title=" > ".join(heading_path) or None,
+        created_at=int(rec["created_at"] or 0),
+        title=rec["title"],
+        doc_id=rec["doc_key"],
+        tags=tuple(json.loads(rec["tags"])),
+        status=rec["status"],
+        priority=rec["priority"],
+    )
+    ref = SpanRef(rec["doc_version_id"], rec["span_id"], rec["char_start"], rec["char_end"], rec["token_cost"])
+    return SpanRow(rec["id"], ref, meta, rec["ordinal"], heading_path, rec["text"], json.loads(rec["meta"]))
+
+
+def read_document_text(root: Path, rel: str) -> tuple[str | None, str | None]:
+    """(normalised text, sha256 of bytes) of the file as it is now, or (None, None)."""
+    import hashlib
+
+    from oriongraph_cli.parse import decode
+
+    try:
+        data = (root / rel).read_bytes()
+    except OSError:
+        return None, None
+    text, _warn = decode(rel, data, max_bytes=1 << 62)
+    return text, hashlib.sha256(data).hexdigest()
