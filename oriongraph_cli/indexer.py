@@ -12,7 +12,7 @@ import hashlib
 import json
 import subprocess
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -23,7 +23,7 @@ from oriongraph_cli.models import Document, Span
 from oriongraph_cli.parse import ParseWarning, decode, parse_document
 from oriongraph_cli.span import embed_text, split_document
 from oriongraph_cli.store.layout import MANIFEST, Layout, atomic_write
-from oriongraph_cli.walk import FoundFile, walk
+from oriongraph_cli.walk import FoundFile, WalkWarning, walk
 
 INDEX_SCHEMA_VERSION = 1  # on-disk layout; a change forces a rebuild
 
@@ -133,7 +133,7 @@ def index_project(cfg: Config, *, full: bool = False, strict: bool = False, prog
     root = cfg.root
     layout = Layout(cfg.index_dir)
     files, walk_warnings = walk(root)
-    warnings: list[ParseWarning | Any] = list(walk_warnings)
+    warnings: list[ParseWarning | WalkWarning] = list(walk_warnings)
     spec = resolve_model(cfg)
 
     with layout.writer_lock(cfg.lock_timeout):
@@ -168,18 +168,21 @@ def index_project(cfg: Config, *, full: bool = False, strict: bool = False, prog
         reason = _rebuild_reason(manifest, cfg, spec.model_id, counter.name, full)
         versions = {rel: hashlib.sha256(c[1]).hexdigest() for rel, c in contents.items()}
         # a file that became unreadable keeps its previous version (nothing indexed is lost)
-        bad_but_indexed = {w.path for w in warnings if getattr(w, "skipped", False) and w.path in prev_files}
+        bad_but_indexed = {w.path for w in warnings if w.skipped and w.path in prev_files}
         if reason:
             changed = sorted(contents)
             removed = []  # a rebuild starts from an empty registry
         else:
             changed = sorted(rel for rel, v in versions.items() if prev_files.get(rel) != v)
             removed = sorted(set(prev_files) - set(contents) - bad_but_indexed)
-        result.kept_previous = len(bad_but_indexed) if not reason else 0
-        for w in warnings:
-            if getattr(w, "skipped", False) and w.path in bad_but_indexed and not reason:
-                object.__setattr__(w, "message", w.message + " (previous indexed version kept)")
-        result.skipped_files = sum(1 for w in warnings if getattr(w, "skipped", False))
+        if reason:
+            bad_but_indexed = set()  # a rebuild cannot carry a version it can no longer read
+        result.kept_previous = len(bad_but_indexed)
+        warnings = [
+            replace(w, message=w.message + " (previous indexed version kept)") if w.skipped and w.path in bad_but_indexed else w
+            for w in warnings
+        ]
+        result.skipped_files = sum(1 for w in warnings if w.skipped)
 
         # -------- parse and split what changed
         git = git_times(root) if changed else {}
@@ -192,7 +195,7 @@ def index_project(cfg: Config, *, full: bool = False, strict: bool = False, prog
             warnings.extend(doc_warnings)
             spans = split_document(doc, counter, target_tokens=cfg.span_target_tokens, max_tokens=cfg.span_max_tokens, min_tokens=cfg.span_min_tokens)
             parsed.append((doc, spans))
-        result.warnings = [w.to_dict() if hasattr(w, "to_dict") else {"path": w.path, "kind": w.kind, "message": w.message, "line": None, "col": None, "skipped": True} for w in warnings]
+        result.warnings = [w.to_dict() for w in warnings]
         if strict and warnings:
             raise StrictError(
                 f"{len(warnings)} warning(s) and --strict is set; the index was not changed",

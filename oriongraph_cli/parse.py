@@ -93,7 +93,9 @@ def split_front_matter(rel: str, text: str) -> tuple[dict[str, Any], int, list[P
     try:
         meta = _YAML.load(raw) if raw.strip() else {}
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
+        # the construct that is broken starts at context_mark ("tags: [oops" on line 2);
+        # problem_mark is where the parser gave up (often the closing ---)
+        mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 1  # +1 for the opening ---, +1 one-based
         col = mark.column + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]

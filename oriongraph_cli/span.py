@@ -17,6 +17,7 @@ Rules (see docs/BENCHMARKS.md for how the sizes were chosen):
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from dataclasses import dataclass
 
@@ -105,13 +106,13 @@ def _paragraphs(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [p for p in out if text[p[0] : p[1]].strip()]
 
 
-def _split_oversized(text: str, start: int, end: int, counter: TokenCounter, max_tokens: int) -> list[tuple[int, int]]:
+def _split_oversized(text: str, start: int, end: int, counter: TokenCounter, target: int, max_tokens: int) -> list[tuple[int, int]]:
     """Split one paragraph that exceeds max_tokens: lines, then sentences, then characters."""
     for pattern in (re.compile(r"\n"), SENTENCE_RE):
         cuts = [start] + [start + m.end() for m in pattern.finditer(text[start:end])] + [end]
         pieces = [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
         if len(pieces) > 1:
-            return _pack(text, pieces, counter, max_tokens, max_tokens)
+            return _pack(text, pieces, counter, target, max_tokens)
     # no boundary at all: cut by characters, about 4 chars a token
     step = max(1, max_tokens * 4)
     return [(a, min(a + step, end)) for a in range(start, end, step)]
@@ -129,7 +130,7 @@ def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, targe
             if cur_start is not None:
                 out.append((cur_start, cur_end))
                 cur_start, cur_tokens = None, 0
-            out.extend(_split_oversized(text, a, b, counter, max_tokens))
+            out.extend(_split_oversized(text, a, b, counter, target, max_tokens))
             continue
         if cur_start is not None and cur_tokens + n > target:
             out.append((cur_start, cur_end))
@@ -154,7 +155,7 @@ def _heading_only(text: str, start: int, end: int) -> bool:
     return "\n" not in chunk and ATX_RE.match(chunk) is not None
 
 
-def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int = 180, max_tokens: int = 240, min_tokens: int = 24) -> list[Span]:
+def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int = 160, max_tokens: int = 200, min_tokens: int = 24) -> list[Span]:
     text = doc.text
     secs = sections(text, doc.body_start)
     # merge tiny parents into their first subsection
@@ -174,11 +175,15 @@ def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int =
         a, b = _trim(text, start, sec.end)
         if a >= b:
             continue
-        if counter.count(text[a:b]) <= max_tokens:
+        total = counter.count(text[a:b])
+        if total <= max_tokens:
             ranges.append((a, b, sec))
             continue
+        # balanced parts: 300 tokens become 2 x 150, not 240 + 60
+        parts = math.ceil(total / target_tokens)
+        goal = min(max_tokens, math.ceil(total / parts * 1.1))
         paras = [_trim(text, p, q) for p, q in _paragraphs(text, a, b)]
-        for p, q in _pack(text, [x for x in paras if x[0] < x[1]], counter, target_tokens, max_tokens):
+        for p, q in _pack(text, [x for x in paras if x[0] < x[1]], counter, goal, max_tokens):
             p, q = _trim(text, p, q)
             if p < q:
                 ranges.append((p, q, sec))

@@ -29,9 +29,15 @@ class WalkWarning:
     path: str
     kind: str  # "symlink-escape" | "symlink-loop" | "unreadable"
     message: str
+    skipped: bool = True  # the entry was not indexed
+    line: None = None
+    col: None = None
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}"
+
+    def to_dict(self) -> dict:
+        return {"path": self.path, "kind": self.kind, "message": self.message, "line": None, "col": None, "skipped": True}
 
 
 @dataclass(frozen=True)

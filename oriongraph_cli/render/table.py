@@ -1,0 +1,324 @@
+"""Terminal rendering with rich: ``orion compile`` tables, ``orion search`` hits, ``orion show``.
+
+All user text (paths, section titles, document text, reasons) goes into ``rich.text.Text``
+objects or through ``rich.markup.escape``, so ``[bold]`` or ``:smile:`` in a document is
+printed literally. Colour and terminal features only on a TTY without ``NO_COLOR``
+(see ``make_console``); otherwise the output is plain text with no control characters.
+Tables fold or ellipsise long cells to stay readable at 80 columns: below ``MEDIUM``
+columns the Working set drops its reasons column (they are in the Rationale) and ids fold;
+below ``WIDE`` columns the Rationale stacks its scores into two cells.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import IO, Any, Iterable, Mapping
+
+from rich import box
+from rich.console import Console, Group
+from rich.markup import escape
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from oriongraph_cli.render.markdown import (
+    SEP,
+    STALE_WARNING,
+    explanations,
+    fmt,
+    fmt_value,
+    format_mapping,
+    one_line,
+    pct,
+    summary_line,
+)
+
+__all__ = ["make_console", "print_compile", "print_search", "print_span"]
+
+NON_TTY_WIDTH = 120
+WIDE = 150  # Rationale: one column per score at or above this console width
+MEDIUM = 100  # Working set: a reasons column, full span ids at or above this width
+PREVIEW_CHARS = 160
+REASONS_SHORT = 2  # reasons shown in the Working set table
+CHANNEL_SHORT = (("semantic", "sem"), ("lexical", "lex"), ("structural", "struct"), ("graph", "graph"))
+
+
+# --------------------------------------------------------------------------- console
+
+
+def _isatty(file: Any) -> bool:
+    try:
+        return bool(file.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def make_console(file: IO[str] | None = None, no_color: bool | None = None) -> Console:
+    """A Console for ``file`` (default stdout).
+
+    Colour and terminal features only when ``file`` is a TTY and colour is allowed
+    (``no_color`` None: allowed unless ``NO_COLOR`` is set and non-empty). Otherwise:
+    ``force_terminal=False``, ``color_system=None``, ``width=120`` — plain text, no
+    control characters, independent of ``COLUMNS``/``FORCE_COLOR``.
+    """
+    import sys
+
+    file = file if file is not None else sys.stdout
+    if no_color is None:
+        no_color = os.environ.get("NO_COLOR", "") != ""
+    common: dict[str, Any] = dict(
+        file=file, emoji=False, highlight=False, markup=True, force_jupyter=False, legacy_windows=False
+    )
+    if not _isatty(file):
+        return Console(
+            force_terminal=False, force_interactive=False, color_system=None, no_color=True, width=NON_TTY_WIDTH,
+            **common,
+        )
+    if no_color:
+        return Console(force_terminal=True, color_system=None, no_color=True, **common)
+    return Console(force_terminal=True, color_system="auto", **common)
+
+
+# --------------------------------------------------------------------------- cells
+
+
+def _where(path: str, section: str | None, *, stale: bool = False, note: str | None = None) -> Text:
+    t = Text(path, style="bold")
+    if section:
+        t.append(SEP, style="dim")
+        t.append(section)
+    if stale:
+        t.append("\n⚠ stale: changed since indexing", style="yellow")
+    if note:
+        t.append("\n" + note, style="dim")
+    return t
+
+
+def _short(text: str, limit: int) -> str:
+    text = one_line(text)
+    return text if len(text) <= limit else text[: max(0, limit - 1)].rstrip() + "…"
+
+
+def _raw_norm(raw: float, norm: float, stacked: bool) -> str:
+    return f"{fmt(raw, 2)}\n→{fmt(norm, 2)}" if stacked else f"{fmt(raw, 2)}→{fmt(norm, 2)}"
+
+
+def _num_col(table: Table, header: str) -> None:
+    table.add_column(header, justify="right", no_wrap=True)
+
+
+# --------------------------------------------------------------------------- compile
+
+
+def print_compile(console: Console, resp: Any, explain: bool = False) -> None:
+    """Working set table; with ``explain`` also Rationale, Rejected, Defaults and a Stats panel."""
+    items = list(resp.workingset.spans)
+    expl = explanations(resp)
+    rank_of = {it.span_ref.span_id: it.selection_rank for it in items}
+
+    ws = Table(
+        title=Text("Working set: " + one_line(resp.request.intent), style="bold"),
+        caption=summary_line(resp),
+        box=box.SIMPLE_HEAD,
+        expand=False,
+    )
+    _num_col(ws, "#")
+    with_reasons = console.width >= MEDIUM
+    ws.add_column("path › section", overflow="fold", min_width=20)
+    _num_col(ws, "tokens")
+    _num_col(ws, "score")
+    if with_reasons:
+        ws.add_column("reasons", overflow="fold", min_width=12, max_width=36)
+    for it in items:
+        e = expl.get(it.span_ref.span_id)
+        note = None
+        if it.expansion_of:
+            r = rank_of.get(it.expansion_of)
+            note = f"↳ expands #{r}" if r is not None else f"↳ expands {it.expansion_of}"
+        reasons = list(e.reasons[:REASONS_SHORT]) if e is not None else []
+        if e is not None and len(e.reasons) > REASONS_SHORT:
+            reasons.append(f"+{len(e.reasons) - REASONS_SHORT} more")
+        cells: list[Any] = [
+            str(it.selection_rank),
+            _where(it.path, it.section_title, stale=it.stale, note=note),
+            str(it.span_ref.token_cost),
+            fmt(e.final_score, 3) if e is not None else fmt(it.source_weight, 3),
+        ]
+        if with_reasons:
+            cells.append(Text("\n".join(_short(r, 60) for r in reasons)))
+        ws.add_row(*cells)
+    if not items:
+        console.print(Text("No spans selected.", style="yellow"))
+    else:
+        console.print(ws)
+    if any(it.stale for it in items):
+        console.print(Text(STALE_WARNING, style="yellow"))
+
+    if not explain:
+        return
+    if resp.rationale:
+        console.print(_rationale_table(resp, console.width >= WIDE))
+    if resp.rejected:
+        console.print(_rejected_table(resp.rejected, console.width >= MEDIUM))
+    if resp.defaults:
+        console.print(_defaults_table(resp.defaults))
+    console.print(_stats_panel(resp))
+
+
+def _rationale_table(resp: Any, wide: bool) -> Table:
+    t = Table(title=Text("Rationale", style="bold"), box=box.SIMPLE_HEAD, padding=(0, 1), expand=False)
+    rows = sorted(resp.rationale, key=lambda e: (e.final_rank, e.span_ref.span_id))
+    _num_col(t, "#")
+    t.add_column("span", overflow="fold", width=8 if not wide else 16)
+    if wide:
+        _num_col(t, "base")
+        for _, short in CHANNEL_SHORT:
+            _num_col(t, short)
+        _num_col(t, "recency")
+        _num_col(t, "stage")
+        _num_col(t, "usage")
+        _num_col(t, "penalty")
+        _num_col(t, "final")
+        t.add_column("reasons", overflow="fold", min_width=16)
+        for e in rows:
+            t.add_row(
+                str(e.final_rank),
+                Text(e.span_ref.span_id),
+                fmt(e.base_score, 3),
+                *[_raw_norm(e.raw_scores.get(ch), e.scores.get(ch), False) for ch, _ in CHANNEL_SHORT],
+                fmt(e.recency_score, 2),
+                fmt(e.stage_boost, 2),
+                fmt(e.usage_score, 2),
+                fmt(e.diversity_penalty, 3),
+                fmt(e.final_score, 3),
+                Text("\n".join("• " + one_line(r) for r in e.reasons)),
+            )
+        return t
+    # narrow: scores and channels stacked in two cells, reasons get the rest
+    t.add_column("score", no_wrap=True)
+    t.add_column("raw→norm", no_wrap=True)
+    t.add_column("reasons", overflow="fold", min_width=16)
+    for e in rows:
+        scores = "\n".join(
+            (
+                f"base  {fmt(e.base_score, 3)}",
+                f"pen   {fmt(e.diversity_penalty, 3)}",
+                f"final {fmt(e.final_score, 3)}",
+            )
+        )
+        chans = [f"{short:<6} {_raw_norm(e.raw_scores.get(ch), e.scores.get(ch), False)}" for ch, short in CHANNEL_SHORT]
+        chans += [
+            f"{'rec':<6} {fmt(e.recency_score, 2)}",
+            f"{'stage':<6} {fmt(e.stage_boost, 2)}",
+            f"{'usage':<6} {fmt(e.usage_score, 2)}",
+        ]
+        t.add_row(
+            str(e.final_rank),
+            Text(e.span_ref.span_id),
+            scores,
+            "\n".join(chans),
+            Text("\n".join("• " + one_line(r) for r in e.reasons)),
+        )
+    return t
+
+
+def _rejected_table(rejected: Iterable[Any], full_ids: bool = True) -> Table:
+    t = Table(title=Text("Rejected", style="bold"), box=box.SIMPLE_HEAD, expand=False)
+    t.add_column("span", overflow="fold", width=16 if full_ids else 8)
+    t.add_column("reason", no_wrap=True)
+    _num_col(t, "tokens")
+    _num_col(t, "base")
+    t.add_column("path › section / detail", overflow="fold", min_width=20)
+    for r in rejected:
+        where = _where(r.path, r.section_title)
+        where.append("\n" + one_line(r.detail), style="dim")
+        t.add_row(Text(r.span_id), Text(r.reason, style="yellow"), str(r.token_cost), fmt(r.base_score, 3), where)
+    return t
+
+
+def _defaults_table(defaults: Mapping[str, Any]) -> Table:
+    t = Table(title=Text("Effective defaults", style="bold"), box=box.SIMPLE_HEAD, show_header=False, expand=False)
+    t.add_column("setting", style="bold", no_wrap=True)
+    t.add_column("value", overflow="fold")
+    for k in defaults:
+        t.add_row(Text(str(k)), Text(fmt_value(defaults[k])))
+    return t
+
+
+def _stats_panel(resp: Any) -> Panel:
+    st = resp.stats
+    g = Table.grid(padding=(0, 2))
+    g.add_column(style="bold", no_wrap=True)
+    g.add_column(overflow="fold")
+    g.add_row("tokens", f"{st.tokens_used} / {st.budget} ({pct(st.utilization)})")
+    g.add_row("candidates", Text(f"{format_mapping(st.candidates_seen, sort=True)} (total {st.candidates_total})"))
+    g.add_row("selected", f"{st.selected} · dropped {st.dropped} · sources {st.sources}")
+    g.add_row("fusion", Text(str(st.fusion)))
+    if st.relaxed_filters:
+        g.add_row("relaxed filters", Text(", ".join(st.relaxed_filters), style="yellow"))
+    for name in sorted(st.generator_errors):
+        g.add_row(f"error ({escape(name)})", Text(one_line(st.generator_errors[name]), style="red"))
+    if st.stale_spans:
+        g.add_row("stale spans", Text(f"{st.stale_spans} — run `orion index`", style="yellow"))
+    if getattr(resp, "index", None):
+        g.add_row("index", Text(format_mapping(resp.index, sort=True)))
+    if st.timings_ms is not None:
+        g.add_row("timings (ms)", " · ".join(f"{escape(str(k))} {fmt(v, 1)}" for k, v in st.timings_ms.items()))
+    return Panel(g, title="Stats", title_align="left", box=box.ROUNDED, expand=False)
+
+
+# --------------------------------------------------------------------------- search
+
+
+def _channels_short(scores: Any) -> str:
+    parts = [f"{short} {fmt(scores.get(ch), 2)}" for ch, short in CHANNEL_SHORT if scores.get(ch)]
+    return "\n".join(parts) if parts else "–"
+
+
+def print_search(console: Console, hits: Iterable[Any]) -> None:
+    """``orion search``: one row per ``CandidateSpan`` (rank order as given)."""
+    hits = list(hits)
+    if not hits:
+        console.print(Text("No matches.", style="yellow"))
+        return
+    limit = PREVIEW_CHARS if console.width >= MEDIUM else PREVIEW_CHARS // 2
+    t = Table(box=box.SIMPLE_HEAD, expand=False)
+    _num_col(t, "#")
+    t.add_column("score", no_wrap=True)
+    t.add_column("path › section", overflow="fold", min_width=16)
+    _num_col(t, "tokens")
+    t.add_column("preview", overflow="fold", min_width=12, max_width=60)
+    for rank, h in enumerate(hits, 1):
+        t.add_row(
+            str(rank),
+            fmt(h.base_score, 3) + "\n" + _channels_short(h.scores),
+            _where(h.metadata.filepath, h.metadata.section_title),
+            str(h.span_ref.token_cost),
+            Text(_short(h.text_preview, limit), style="dim"),
+        )
+    console.print(t)
+
+
+# --------------------------------------------------------------------------- show
+
+
+def print_span(console: Console, span: Mapping[str, Any]) -> None:
+    """``orion show``: provenance header, then the span text exactly as indexed (no re-wrapping)."""
+    header = _where(span.get("path", ""), span.get("section_title"))
+    meta = [
+        f"span {span.get('span_id', '')}",
+        f"chars {span.get('char_start', '')}–{span.get('char_end', '')}",
+        f"{span.get('token_cost', '')} tokens",
+    ]
+    if span.get("doc_version_id"):
+        meta.append(f"version {str(span['doc_version_id'])[:12]}")
+    doc = [str(span[k]) if k == "title" else f"{k}: {span[k]}" for k in ("title", "stage", "workstream") if span.get(k)]
+    lines: list[Any] = [header, Text(" · ".join(meta), style="dim")]
+    if doc:
+        lines.append(Text(" · ".join(doc), style="dim"))
+    if span.get("stale"):
+        lines.append(Text(STALE_WARNING, style="yellow"))
+    console.print(Group(*lines))
+    console.print()
+    text = str(span.get("text", ""))
+    console.print(Text(text.rstrip("\n")), soft_wrap=True)

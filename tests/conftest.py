@@ -1,0 +1,85 @@
+"""Shared fixtures.
+
+- ``fake_embedder``: a deterministic hashed bag-of-words embedder for unit tests (no model).
+- ``sample_index``: the sample fixture copied to a temp dir and indexed once per session
+  with the real offline model; end-to-end tests compile against it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLE = REPO / "fixtures" / "orionfs_sample"
+WORD = re.compile(r"[a-z0-9]+")
+
+
+class FakeEmbedder:
+    """Hashed bag of words (384 dims), L2-normalised: texts sharing words are similar."""
+
+    dim = 384
+
+    def __init__(self, model_id: str = "fake-bow"):
+        self.model_id = model_id
+        self.calls = 0
+        self.texts: list[str] = []
+
+    def embed(self, texts):
+        self.calls += 1
+        self.texts.extend(texts)
+        out = np.zeros((len(texts), self.dim), dtype="float32")
+        for i, t in enumerate(texts):
+            for w in WORD.findall(t.lower()):
+                h = int.from_bytes(hashlib.blake2b(w.encode(), digest_size=4).digest(), "little")
+                out[i, h % self.dim] += 1.0
+            n = np.linalg.norm(out[i])
+            out[i] = out[i] / n if n else out[i]
+        return out
+
+
+@pytest.fixture
+def fake_embedder(monkeypatch):
+    """Patch the embedding model with FakeEmbedder; returns the instance (inspect .texts)."""
+    from oriongraph_cli.store import embed
+
+    emb = FakeEmbedder()
+
+    def load(cfg, kind="index"):
+        emb.model_id = embed.resolve_model(cfg).model_id
+        return emb
+
+    monkeypatch.setattr(embed, "load_embedder", load)
+    return emb
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A copy of the sample fixture in a temp dir (no index yet)."""
+    root = tmp_path / "proj"
+    shutil.copytree(SAMPLE, root)
+    return root
+
+
+@pytest.fixture(scope="session")
+def sample_index(tmp_path_factory):
+    """The sample fixture indexed with the real model, once per test session (read-only!)."""
+    root = tmp_path_factory.mktemp("sample") / "orionfs_sample"
+    shutil.copytree(SAMPLE, root)
+    proc = subprocess.run([sys.executable, "-m", "oriongraph_cli", "index", "--root", str(root), "--quiet"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return root
+
+
+def run_orion(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    import os
+
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run([sys.executable, "-m", "oriongraph_cli", *args], capture_output=True, text=True, cwd=cwd, env=full_env, timeout=timeout)

@@ -1,0 +1,110 @@
+"""CLI behaviour through typer's runner: stdout/stderr separation, exit codes, help text."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from oriongraph_cli.cli import app
+from oriongraph_cli.errors import ExitStatus
+
+runner = CliRunner()
+
+COMMANDS = ["index", "status", "compile", "search", "show"]
+
+
+def invoke(*args):
+    return runner.invoke(app, list(args), catch_exceptions=False)
+
+
+def test_version_and_help():
+    r = invoke("--version")
+    assert r.exit_code == 0 and r.stdout.startswith("orion ")
+    r = invoke("--help")
+    assert r.exit_code == 0
+    for cmd in COMMANDS:
+        assert cmd in r.stdout
+
+
+@pytest.mark.parametrize("cmd", COMMANDS)
+def test_every_command_has_help(cmd):
+    r = invoke(cmd, "--help")
+    assert r.exit_code == 0 and "Usage" in r.stdout and len(r.stdout) > 200
+
+
+def test_index_not_a_project_has_clear_error(tmp_path):
+    r = invoke("index", "--root", str(tmp_path))
+    assert r.exit_code == ExitStatus.NOT_A_PROJECT
+    assert r.stdout == ""
+    assert "not an OrionFS project" in r.stderr and "01_context/" in r.stderr and "hint:" in r.stderr
+
+
+def test_index_json_summary_and_quiet(project, fake_embedder):
+    r = invoke("index", "--root", str(project), "--json")
+    assert r.exit_code == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["schema_version"] == 1 and data["kind"] == "index" and data["documents"] == 49
+    r = invoke("index", "--root", str(project))
+    assert r.exit_code == 0 and "Nothing changed" in r.stdout and "embedded 0 spans" in r.stdout
+    r = invoke("index", "--root", str(project), "--quiet")
+    assert r.exit_code == 0 and r.stdout == ""
+
+
+def test_index_warnings_go_to_stderr_and_strict_fails(project, fake_embedder):
+    (project / "02_knowledge" / "bad.md").write_text("---\ntitle: [oops\n---\n# Bad\n\ntext\n")
+    r = invoke("index", "--root", str(project), "--json")
+    assert r.exit_code == 0
+    assert "02_knowledge/bad.md:2:" in r.stderr and "malformed YAML" in r.stderr
+    assert json.loads(r.stdout)["warning_counts"] == {"yaml": 1}
+    r = invoke("index", "--root", str(project), "--strict", "--full")
+    assert r.exit_code == ExitStatus.STRICT and "--strict" in r.stderr
+
+
+def test_status_before_and_after_index(project, fake_embedder):
+    r = invoke("status", "--root", str(project))
+    assert r.exit_code == ExitStatus.NO_INDEX and "orion index" in r.stderr
+    invoke("index", "--root", str(project), "--quiet")
+    r = invoke("status", "--root", str(project), "--json")
+    st = json.loads(r.stdout)
+    assert st["up_to_date"] and st["documents"] == 49 and st["generation"] == "000001"
+    assert st["model"].startswith("sentence-transformers/all-MiniLM-L6-v2")
+    (project / "02_knowledge" / "new.md").write_text("# New\n\nnew note\n")
+    (project / "01_context" / "glossary.md").write_text("# Glossary\n\nchanged\n")
+    (project / "02_knowledge" / "research" / "bm25.md").unlink()
+    st = json.loads(invoke("status", "--root", str(project), "--json").stdout)
+    assert st["stale"] == {
+        "modified": ["01_context/glossary.md"],
+        "new": ["02_knowledge/new.md"],
+        "deleted": ["02_knowledge/research/bm25.md"],
+    }
+    text = invoke("status", "--root", str(project)).stdout
+    assert "1 modified, 1 new, 1 deleted" in text
+
+
+def test_compile_usage_errors(project):
+    r = invoke("compile", "", "--root", str(project))
+    assert r.exit_code == ExitStatus.USAGE and "intent is empty" in r.stderr
+    r = invoke("compile", "x", "--root", str(project), "--budget", "0")
+    assert r.exit_code == ExitStatus.USAGE
+    r = invoke("compile", "x", "--root", str(project), "--where", "novalue")
+    assert r.exit_code == ExitStatus.USAGE and "KEY=VALUE" in r.stderr
+    r = invoke("compile", "x", "--root", str(project), "--lambda", "3")
+    assert r.exit_code == ExitStatus.USAGE and "diversity_lambda" in r.stderr
+
+
+def test_compile_without_index_json_error(project):
+    r = invoke("compile", "retry", "--root", str(project), "--json")
+    assert r.exit_code == ExitStatus.NO_INDEX
+    err = json.loads(r.stdout)
+    assert err["kind"] == "error" and err["exit_code"] == ExitStatus.NO_INDEX and "orion index" in err["hint"]
+
+
+def test_bad_config_file_names_the_file(project):
+    (project / ".orion.toml").write_text("budget = 'lots'\n")
+    r = invoke("status", "--root", str(project))
+    assert r.exit_code == ExitStatus.USAGE and ".orion.toml" in r.stderr and "budget" in r.stderr
+    (project / ".orion.toml").write_text("no_such_setting = 1\n")
+    r = invoke("status", "--root", str(project))
+    assert r.exit_code == ExitStatus.USAGE and "unknown setting 'no_such_setting'" in r.stderr

@@ -1,0 +1,195 @@
+"""The index pipeline with a fake embedder: incremental runs, deletions, renames, model
+change, bad input, strictness, generations and the writer lock."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import threading
+
+import pytest
+
+from oriongraph_cli.config import load_config
+from oriongraph_cli.errors import IndexBusyError, NotAProjectError, StrictError
+from oriongraph_cli.indexer import index_project
+from oriongraph_cli.store.layout import Layout
+from oriongraph_cli.store.reader import IndexReader
+
+WORKER = "03_workstreams/ws-ingestion/design/worker.md"
+
+
+def consistent(root) -> dict:
+    """Registry rows, Whoosh docs and FAISS vectors agree; no ghost paths."""
+    reader = IndexReader(load_config(root), load_embedder=False)
+    try:
+        counts = reader.registry.counts()
+        assert counts["spans"] == reader.lexical.doc_count() == reader.vectors.ntotal
+        paths = {d["path"] for d in reader.documents}
+        span_paths = {r[0] for r in reader.registry.conn.execute("SELECT DISTINCT path FROM spans")}
+        assert span_paths <= paths
+        return {"paths": paths, **counts}
+    finally:
+        reader.close()
+
+
+def test_first_index_then_nothing_changed(project, fake_embedder):
+    cfg = load_config(project)
+    r1 = index_project(cfg)
+    assert r1.generation == "000001" and r1.documents == 49 and r1.spans > 100
+    assert r1.embedded_spans == r1.spans and r1.rebuild_reason == "first index"
+    calls = fake_embedder.calls
+    r2 = index_project(cfg)
+    assert r2.nothing_changed and r2.embedded_spans == 0 and r2.generation == "000001"
+    assert fake_embedder.calls == calls
+    d = r2.to_dict()
+    for key in ("documents", "spans", "embedded_spans", "removed_documents", "warnings", "generation", "schema_version"):
+        assert key in d
+    consistent(project)
+
+
+def test_one_edit_reembeds_only_changed_spans(project, fake_embedder):
+    cfg = load_config(project)
+    r1 = index_project(cfg)
+    path = project / WORKER
+    path.write_text(path.read_text() + "\n## Appendix\n\nA brand new closing section about quotas.\n")
+    fake_embedder.texts.clear()
+    r2 = index_project(cfg)
+    assert r2.updated_documents == 1 and r2.added_documents == 0 and r2.removed_documents == 0
+    assert 1 <= r2.embedded_spans <= 2, r2.embedded_spans
+    assert all("quotas" in t or "Appendix" in t for t in fake_embedder.texts)
+    assert r2.generation == "000002" and r2.spans >= r1.spans
+    consistent(project)
+
+
+def test_delete_and_rename_leave_no_ghosts(project, fake_embedder):
+    cfg = load_config(project)
+    index_project(cfg)
+    gone = "02_knowledge/research/bm25.md"
+    (project / gone).unlink()
+    old = project / "01_context/glossary.md"
+    new = project / "01_context/terms.md"
+    os.rename(old, new)
+    fake_embedder.texts.clear()
+    r = index_project(cfg)
+    assert r.removed_documents == 2 and r.added_documents == 1
+    assert r.embedded_spans == 0, "a renamed file's spans reuse their vectors"
+    state = consistent(project)
+    assert gone not in state["paths"] and "01_context/glossary.md" not in state["paths"]
+    assert "01_context/terms.md" in state["paths"]
+    reader = IndexReader(cfg, load_embedder=False)
+    try:
+        hits = reader.lexical.search(["okapi", "bm25"], 50)
+        assert all(reader.rows([row])[row].meta.filepath != gone for row, _s, _m in hits)
+    finally:
+        reader.close()
+
+
+def test_model_change_forces_reembed(project, fake_embedder, monkeypatch):
+    cfg = load_config(project)
+    r1 = index_project(cfg)
+    monkeypatch.setenv("ORION_MODEL", "BAAI/bge-small-en-v1.5")
+    cfg2 = load_config(project)
+    r2 = index_project(cfg2)
+    assert r2.rebuild_reason.startswith("embedding model changed")
+    assert r2.embedded_spans == r1.spans
+
+
+def test_full_rebuilds(project, fake_embedder):
+    cfg = load_config(project)
+    r1 = index_project(cfg)
+    r2 = index_project(cfg, full=True)
+    assert r2.rebuild_reason == "--full" and r2.embedded_spans == r1.spans and r2.generation == "000002"
+
+
+def test_bad_inputs_warn_and_never_stop_the_run(project, fake_embedder):
+    k = project / "02_knowledge"
+    (k / "binary.md").write_bytes(b"# x\x00\x01\x02")
+    (k / "latin1.md").write_bytes("# Caf\xe9\n".encode("latin-1"))
+    (k / "empty.md").write_bytes(b"")
+    (k / "huge.md").write_bytes(b"# big\n" + b"word " * 500_000)
+    (k / "bom.md").write_bytes(b"\xef\xbb\xbf---\ntitle: Bom\n---\r\n# Bom\r\n\r\nwindows line endings\r\n")
+    (k / "badyaml.md").write_text("---\ntitle: [unclosed\n---\n# Still indexed\n\nbody text here\n")
+    os.symlink("/etc", k / "escape")
+    r = index_project(load_config(project))
+    kinds = r.warning_counts()
+    assert kinds == {"binary": 1, "empty": 1, "encoding": 1, "symlink-escape": 1, "too-large": 1, "yaml": 1}
+    assert r.skipped_files == 5
+    state = consistent(project)
+    assert "02_knowledge/bom.md" in state["paths"] and "02_knowledge/badyaml.md" in state["paths"]
+    assert all(w["path"].startswith("02_knowledge/") for w in r.warnings)
+
+
+def test_strict_fails_and_changes_nothing(project, fake_embedder):
+    cfg = load_config(project)
+    index_project(cfg)
+    (project / "02_knowledge" / "bad.md").write_bytes(b"\xff\xfe")
+    (project / WORKER).write_text("# changed\n\nnew body\n")
+    with pytest.raises(StrictError):
+        index_project(cfg, strict=True)
+    assert Layout(cfg.index_dir).current() == "000001"
+
+
+def test_file_turning_bad_keeps_its_indexed_version(project, fake_embedder):
+    cfg = load_config(project)
+    index_project(cfg)
+    (project / WORKER).write_bytes(b"\x00binary now")
+    r = index_project(cfg)
+    assert WORKER in consistent(project)["paths"]
+    assert r.kept_previous == 1 and "previous indexed version kept" in json.dumps(r.warnings)
+
+
+def test_not_a_project(tmp_path, fake_embedder):
+    with pytest.raises(NotAProjectError):
+        index_project(load_config(tmp_path))
+
+
+def test_generations_pruned_and_orphans_removed(project, fake_embedder):
+    cfg = load_config(project)
+    layout = Layout(cfg.index_dir)
+    index_project(cfg)
+    orphan = layout.staging_dir / "000009.12345"
+    orphan.mkdir(parents=True)
+    (orphan / "junk").write_text("x")
+    for i in range(3):
+        (project / "02_knowledge" / f"n{i}.md").write_text(f"# note {i}\n\nbody {i}\n")
+        index_project(cfg)
+    assert not orphan.exists()
+    assert layout.generations() == ["000003", "000004"]
+    assert (layout.dir / ".gitignore").exists() and (layout.dir / "CACHEDIR.TAG").exists()
+
+
+def test_broken_current_falls_back_to_newest_verified(project, fake_embedder):
+    cfg = load_config(project)
+    index_project(cfg)
+    (project / "02_knowledge" / "n.md").write_text("# n\n\nbody\n")
+    index_project(cfg)
+    layout = Layout(cfg.index_dir)
+    layout.current_file.write_text("garbage\n")
+    assert layout.current() == "000002"
+    shutil.rmtree(layout.gen_dir / "000002" / "lexical")
+    (layout.gen_dir / "000002" / "manifest.json").write_text("{truncated")
+    assert layout.current() == "000001"
+
+
+def test_second_writer_waits_then_reports_busy(project, fake_embedder):
+    cfg = load_config(project, lock_timeout=0.2)
+    layout = Layout(cfg.index_dir)
+    held = threading.Event()
+    release = threading.Event()
+
+    def holder():
+        with layout.writer_lock(5):
+            held.set()
+            release.wait(5)
+
+    t = threading.Thread(target=holder)
+    t.start()
+    held.wait(5)
+    try:
+        with pytest.raises(IndexBusyError) as err:
+            index_project(cfg)
+        assert err.value.exit_code == 75 and "--lock-timeout" in err.value.hint
+    finally:
+        release.set()
+        t.join()

