@@ -52,16 +52,31 @@ def _reference_time(reader: IndexReader) -> int:
 
 
 def derive_signals(request: CompileRequest, reader: IndexReader) -> DerivedSignals:
+    """Keywords and structural hints; the embedding is added lazily (see _Embedding)."""
     from oriongraph_cli.signals import derive
 
-    sig = derive(request, workstreams=reader.workstreams, tags=reader.tags)
-    return replace(sig, intent_embedding=reader.embed_query(sig.intent))
+    return derive(request, workstreams=reader.workstreams, tags=reader.tags)
 
 
-def _candidates(reader: IndexReader, signals: DerivedSignals, filters: HardFilters, top_k: int, timings: dict[str, float]):
+class _Embedding:
+    """The intent embedding, computed once on first request from any thread."""
+
+    def __init__(self, reader: IndexReader, text: str):
+        import threading
+
+        self._reader, self._text, self._lock, self._value = reader, text, threading.Lock(), None
+
+    def __call__(self):
+        with self._lock:
+            if self._value is None:
+                self._value = self._reader.embed_query(self._text)
+            return self._value
+
+
+def _candidates(reader: IndexReader, signals: DerivedSignals, filters: HardFilters, top_k: int, timings: dict[str, float], embed=None):
     from oriongraph_cli.generate import run_generators
 
-    hits, errors, gen_ms = run_generators(reader, signals, filters, top_k)
+    hits, errors, gen_ms = run_generators(reader, signals, filters, top_k, embed=embed)
     for name, ms in gen_ms.items():
         timings[f"generate.{name}"] = ms
     if errors and len(errors) == len(hits):
@@ -139,17 +154,19 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
     timings = {} if timings is None else timings
     t = time.perf_counter()
     signals = derive_signals(request, reader)
+    embed = _Embedding(reader, signals.intent)
     timings["signals"] = (time.perf_counter() - t) * 1000
     t = time.perf_counter()
     filters = request.hard_filters
-    hits, errors = _candidates(reader, signals, filters, request.top_k, timings)
+    hits, errors = _candidates(reader, signals, filters, request.top_k, timings, embed)
     relaxed: tuple[str, ...] = ()
     if not any(hits.values()) and not filters.is_empty():
         for names, weaker in _relax(filters):
-            hits, errors = _candidates(reader, signals, weaker, request.top_k, timings)
+            hits, errors = _candidates(reader, signals, weaker, request.top_k, timings, embed)
             if any(hits.values()):
                 relaxed = tuple(names.split(", "))
                 break
+    signals = replace(signals, intent_embedding=embed())
     timings["generate"] = (time.perf_counter() - t) * 1000
     t = time.perf_counter()
     cands = _build_candidates(reader, signals, hits)

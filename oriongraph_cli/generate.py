@@ -27,6 +27,7 @@ class GenHit:
 class CandidateGenerator(Protocol):
     name: str
     channel: str  # the ScoreChannels field it fills
+    needs_embedding: bool  # run only once the intent embedding is ready
 
     def generate(self, reader: IndexReader, signals: DerivedSignals, filters: HardFilters, top_k: int) -> list[GenHit]: ...
 
@@ -71,6 +72,7 @@ class SemanticGen:
 
     name = "semantic"
     channel = "semantic"
+    needs_embedding = True
 
     def generate(self, reader, signals, filters, top_k):
         q = signals.intent_embedding
@@ -86,6 +88,7 @@ class LexicalGen:
 
     name = "lexical"
     channel = "lexical"
+    needs_embedding = False
 
     def generate(self, reader, signals, filters, top_k):
         k = top_k if filters.is_empty() else top_k * 8
@@ -118,6 +121,7 @@ class StructuralGen:
 
     name = "structural"
     channel = "structural"
+    needs_embedding = False
 
     def generate(self, reader, signals, filters, top_k):
         kw = {_stem(k) for k in signals.keywords if " " not in k and not k[:1].isupper()}
@@ -178,10 +182,20 @@ def register(name: str, factory: Callable[[], CandidateGenerator]) -> None:
 
 
 def run_generators(
-    reader: IndexReader, signals: DerivedSignals, filters: HardFilters, top_k: int, names: list[str] | None = None
+    reader: IndexReader,
+    signals: DerivedSignals,
+    filters: HardFilters,
+    top_k: int,
+    names: list[str] | None = None,
+    embed: Callable[[], object] | None = None,
 ) -> tuple[dict[str, list[GenHit]], dict[str, str], dict[str, float]]:
-    """Run generators concurrently. Returns (hits per generator, errors, ms per generator)."""
+    """Run generators concurrently. Returns (hits per generator, errors, ms per generator).
+
+    Generators that need the intent embedding wait for ``embed()`` (the model may still be
+    loading); the others start at once, so lexical and structural search overlap the
+    model load of a fresh process."""
     import time
+    from dataclasses import replace
 
     names = names or [n for n in GENERATORS if n != "graph"]
     gens = {n: GENERATORS[n]() for n in names}
@@ -192,7 +206,10 @@ def run_generators(
     def run(name: str):
         t = time.perf_counter()
         try:
-            return name, gens[name].generate(reader, signals, filters, top_k), None, time.perf_counter() - t
+            sig = signals
+            if getattr(gens[name], "needs_embedding", False) and sig.intent_embedding is None and embed is not None:
+                sig = replace(signals, intent_embedding=embed())
+            return name, gens[name].generate(reader, sig, filters, top_k), None, time.perf_counter() - t
         except Exception as exc:  # one failing generator must not abort the compile
             return name, [], f"{type(exc).__name__}: {exc}", time.perf_counter() - t
 
