@@ -27,7 +27,7 @@ class Config:
     span_max_tokens: int = 200
     span_min_tokens: int = 24
     max_file_bytes: int = 2_000_000
-    embed_batch_size: int = 32
+    embed_batch_size: int = 8  # measured: 32 peaks at 1.4 GiB and is slower (docs/BENCHMARKS.md)
     embed_threads: int = 0  # 0: onnxruntime decides (all cores)
     lock_timeout: float = 30.0
     keep_generations: int = 2
