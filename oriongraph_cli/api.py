@@ -164,20 +164,72 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
         for names, weaker in _relax(filters):
             hits, errors = _candidates(reader, signals, weaker, request.top_k, timings, embed)
             if any(hits.values()):
-                relaxed = tuple(names.split(", "))
+                relaxed, filters = tuple(names.split(", ")), weaker
                 break
     signals = replace(signals, intent_embedding=embed())
     timings["generate"] = (time.perf_counter() - t) * 1000
     t = time.perf_counter()
-    cands = _build_candidates(reader, signals, hits)
     weights = request.weights or cfg.weights()
-    fusion = request.fusion or cfg.fusion
-    ranks = {name: {h.row: i + 1 for i, h in enumerate(sorted(hs, key=lambda h: (-h.score, h.row)))} for name, hs in hits.items()}
-    ranks["semantic"] = {c.row: i + 1 for i, c in enumerate(sorted(cands, key=lambda c: (-c.raw_scores.semantic, c.row)))}
-    scored = scoring.score(
-        cands, weights, request.soft_prefs, _reference_time(reader), cfg.recency_half_life_days,
-        fusion=fusion, rrf_k=cfg.rrf_k, ranks=ranks,
-    )
+    cands = _build_candidates(reader, signals, hits)
+
+    def fuse(cands: list[CandidateSpan]) -> list[CandidateSpan]:
+        ranks = {name: {h.row: i + 1 for i, h in enumerate(sorted(hs, key=lambda h: (-h.score, h.row)))} for name, hs in hits.items()}
+        ranks["semantic"] = {c.row: i + 1 for i, c in enumerate(sorted(cands, key=lambda c: (-c.raw_scores.semantic, c.row)))}
+        return scoring.score(
+            cands, weights, request.soft_prefs, _reference_time(reader), cfg.recency_half_life_days,
+            fusion=request.fusion or cfg.fusion, rrf_k=cfg.rrf_k, ranks=ranks,
+        )
+
+    # graph channel: neighbours of the best candidates of the other channels (spec 4.2)
+    if cfg.graph and weights.graph > 0 and cands:
+        from oriongraph_cli import graph
+
+        tg = time.perf_counter()
+        try:
+            seeds = graph.seeds_from_candidates(fuse(cands), cfg.graph_seeds)
+            hits["graph"] = graph.graph_hits(
+                reader, seeds, filters, request.top_k, depth=cfg.graph_depth,
+                method=cfg.graph_method, edge_weights=graph.parse_edge_weights(cfg.graph_edge_weights),
+                node_budget=cfg.graph_node_budget,
+            )
+            cands = _build_candidates(reader, signals, hits)
+        except Exception as exc:  # the graph channel must not take the compile down
+            errors["graph"] = f"{type(exc).__name__}: {exc}"
+        timings["generate.graph"] = (time.perf_counter() - tg) * 1000
+    # ADR lifecycle: superseded decisions demoted, successors pulled in
+    plan = None
+    if cfg.lifecycle and cands:
+        from oriongraph_cli import lifecycle
+
+        plan = lifecycle.plan_lifecycle(
+            cands, reader.registry.conn, prefer_stages=request.soft_prefs.prefer_stages,
+            intent_doc_ids=signals.struct_hints.doc_ids, demote=cfg.lifecycle_demote, final_boost=cfg.lifecycle_final_boost,
+        )
+        if plan.extra:
+            present = {c.row for c in cands}
+            extra = _build_candidates(reader, signals, {"lifecycle": plan.extra_hits()})
+            cands = cands + [c for c in extra if c.row not in present]
+    # usage memory: the dynamic score of seed 002, from the snapshot taken at `orion index`
+    if weights.usage > 0 and cands:
+        from oriongraph_cli import usage
+
+        cutoff, stats = usage.read_snapshot(cfg.index_dir)
+        cands, comps = usage.with_usage(
+            cands, stats, now=cutoff or _reference_time(reader), weights=usage.parse_dynamic_weights(cfg.usage_weights)
+        )
+        cands = [replace(c, components={k: round(v, 6) for k, v in comps.get(c.row, {}).items()}) for c in cands]
+    scored = fuse(cands)
+    if plan is not None:
+        from oriongraph_cli import lifecycle
+
+        scored = lifecycle.apply_lifecycle(scored, plan)
+    if request.episode_id:
+        from oriongraph_cli import usage
+
+        scored = usage.episode_boost(
+            scored, usage.episode_rows(cfg.index_dir, request.episode_id), request.episode_id,
+            paths=usage.episode_paths(cfg.index_dir, request.episode_id), boost=cfg.episode_boost,
+        )
     timings["score"] = (time.perf_counter() - t) * 1000
     return signals, scored, hits, errors, relaxed
 
@@ -230,10 +282,13 @@ def compile_workingset(request: CompileRequest, cfg: Config | None = None, reade
             raise _no_candidates(request, reader)
         prefs = request.soft_prefs
         t = time.perf_counter()
-        sel = select(scored, request.budget_tokens, prefs.diversity_lambda, prefs.max_single_source_ratio, cfg.mmr_threshold)
+        # --expand keeps a quarter of the budget for the neighbours of what is selected
+        select_budget = int(request.budget_tokens * (1 - EXPAND_RESERVE)) if request.expand else request.budget_tokens
+        sel = select(scored, select_budget, prefs.diversity_lambda, prefs.max_single_source_ratio, cfg.mmr_threshold)
         timings["select"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
-        items, stale = _hydrate(cfg, reader, sel.picked)
+        entries = _with_expansions(cfg, reader, sel.picked, request) if request.expand else [(p, None) for p in sel.picked]
+        items, stale = _hydrate(cfg, reader, entries)
         timings["hydrate"] = (time.perf_counter() - t) * 1000
         weights = request.weights or cfg.weights()
         rationale = tuple(
@@ -250,10 +305,11 @@ def compile_workingset(request: CompileRequest, cfg: Config | None = None, reade
                 recency_score=p.candidate.metadata.recency_score,
                 stage_boost=p.candidate.stage_boost,
                 usage_score=p.candidate.usage_score,
-                final_rank=p.rank,
+                final_rank=item.selection_rank,
                 reasons=p.candidate.reasons,
+                components=p.candidate.components,
             )
-            for p in sel.picked
+            for (p, _exp), item in zip(entries, items)
         ) if request.explain else None
         total = sum(i.span_ref.token_cost for i in items)
         timings["total"] = (time.perf_counter() - started) * 1000
@@ -281,6 +337,7 @@ def compile_workingset(request: CompileRequest, cfg: Config | None = None, reade
             rejected=tuple(sel.rejected) if request.explain else (),
             defaults=effective_defaults(cfg, request),
             index=reader.info(),
+            episode_id=_record_usage(cfg, request, items),
         )
     finally:
         if own:
@@ -298,17 +355,22 @@ def effective_defaults(cfg: Config, request: CompileRequest) -> dict[str, Any]:
         "mmr_threshold": cfg.mmr_threshold,
         "top_k": request.top_k,
         "recency_half_life_days": cfg.recency_half_life_days,
+        "graph": {"enabled": cfg.graph, "depth": cfg.graph_depth, "method": cfg.graph_method, "seeds": cfg.graph_seeds},
+        "lifecycle": {"enabled": cfg.lifecycle, "demote": cfg.lifecycle_demote, "final_boost": cfg.lifecycle_final_boost},
+        "usage": {"weight": (request.weights or cfg.weights()).usage, "dynamic_weights": cfg.usage_weights or "seed 002 defaults"},
+        "expand": request.expand,
     }
 
 
-def _hydrate(cfg: Config, reader: IndexReader, picked) -> tuple[list[WSItem], int]:
+def _hydrate(cfg: Config, reader: IndexReader, entries) -> tuple[list[WSItem], int]:
     """Exact text from the indexed document version; a changed file is reported as stale
-    and the indexed text (stored in the registry) is quoted instead of today's bytes."""
+    and the indexed text (stored in the registry) is quoted instead of today's bytes.
+    ``entries`` are (Picked, expansion_of span id or None) in working-set order."""
     files: dict[str, tuple[str | None, str | None]] = {}
     items: list[WSItem] = []
     stale_count = 0
-    total_base = sum(p.candidate.base_score for p in picked) or 1.0
-    for p in picked:
+    total_base = sum(p.candidate.base_score for p, _e in entries) or 1.0
+    for rank, (p, expansion_of) in enumerate(entries, start=1):
         c = p.candidate
         path = c.metadata.filepath
         if path not in files:
@@ -327,15 +389,62 @@ def _hydrate(cfg: Config, reader: IndexReader, picked) -> tuple[list[WSItem], in
                 path=path,
                 section_title=c.metadata.section_title,
                 text=text,
-                selection_rank=p.rank,
+                selection_rank=rank,
                 source_weight=round(c.base_score / total_base, 6),
                 stale=stale,
+                expansion_of=expansion_of,
                 title=c.metadata.title,
                 stage=c.metadata.stage,
                 workstream=c.metadata.workstream,
             )
         )
     return items, stale_count
+
+
+EXPAND_RESERVE = 0.25  # share of the budget --expand keeps for neighbours
+
+
+def _with_expansions(cfg: Config, reader: IndexReader, picked, request: CompileRequest):
+    """seed 003 expand(hit): each selected span, in rank order, may bring its section head
+    or previous span (placed before it) and its next span (after it), while they fit the
+    budget; each is charged to the budget and explained as an expansion."""
+    from oriongraph_cli import graph
+    from oriongraph_cli.select import Picked
+
+    left = request.budget_tokens - sum(p.candidate.span_ref.token_cost for p in picked)
+    taken = {p.candidate.row for p in picked}
+    out = []
+    for p in picked:
+        found = graph.expand(reader, p.candidate.row, left, exclude=taken, max_spans=cfg.expand_max_spans)
+        rows = reader.rows([e.row for e in found])
+        before, after = [], []
+        for e in found:
+            r = rows[e.row]
+            left -= e.token_cost
+            taken.add(e.row)
+            cand = CandidateSpan(
+                span_ref=r.ref, metadata=r.meta, row=e.row,
+                reasons=(f"expansion of span {e.of_span_id} (#{p.rank}): {e.relation} context",),
+            )
+            entry = (Picked(cand, 0.0, 0.0, 0.0, e.of_span_id, p.rank), e.of_span_id)
+            (after if e.relation == "next" else before).append(entry)
+        out.extend(before + [(p, None)] + after)
+    return out
+
+
+def _record_usage(cfg: Config, request: CompileRequest, items: list[WSItem]) -> str | None:
+    """Append the compile to the episodic log (ids and paths only, never text)."""
+    if not (cfg.usage_log and request.record_usage) or not items:
+        return None
+    from oriongraph_cli import usage
+
+    try:
+        return usage.record_compile(
+            cfg.index_dir, intent=request.intent, task_id=request.task_id,
+            span_ids=[i.span_ref.span_id for i in items], paths=[i.path for i in items],
+        )
+    except OSError:
+        return None  # a read-only checkout still compiles
 
 
 def show_span(cfg: Config, span_id: str) -> dict[str, Any]:

@@ -224,7 +224,8 @@ def _since(value: Optional[str]) -> Optional[int]:
 
 
 def _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstream, source_type, tag, since, where,
-                   prefer_stage, lam, max_source_ratio, fusion, weights, explain, top_k, timings, episode=None):
+                   prefer_stage, lam, max_source_ratio, fusion, weights, explain, top_k, timings, episode=None, expand=False,
+                   record=True):
     from oriongraph_cli.models import CompileRequest, HardFilters, ScoreWeights, SoftPreferences
 
     if not intent or not intent.strip():
@@ -267,6 +268,8 @@ def _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstrea
         explain=explain,
         top_k=top_k or cfg.top_k,
         timings=timings,
+        expand=expand,
+        record_usage=record,
     )
 
 
@@ -286,6 +289,7 @@ _FUSION = typer.Option(None, "--fusion", help="Channel fusion: weighted (spec 5.
 _WEIGHT = typer.Option([], "--weight", "-w", help="Override a weight, CHANNEL=VALUE (semantic, lexical, structural, graph, recency, stage, usage).")
 _TOPK = typer.Option(None, "--top-k", help="Candidates per generator (default 200).")
 _TIMINGS = typer.Option(False, "--timings", help="Include per-stage timings (makes output non-deterministic).")
+_EPISODE = typer.Option(None, "--episode", help="Boost spans used in this earlier episode (id printed by `compile --explain`, or a --task-id).")
 
 
 @app.command("compile")
@@ -313,6 +317,9 @@ def compile_cmd(
     as_json: bool = JSON_OPT,
     brief: Optional[Path] = typer.Option(None, "--brief", help="Also write a TASK_BRIEF.md to this path."),
     timings: bool = _TIMINGS,
+    episode: Optional[str] = _EPISODE,
+    expand: bool = typer.Option(False, "--expand", help="Bring the previous/next/parent-section context of selected spans, charged to the budget."),
+    no_usage_log: bool = typer.Option(False, "--no-usage-log", help="Do not record this compile in .oriongraph/usage.jsonl."),
 ) -> None:
     """Compile the Working Set for INTENT: ordered, token-budgeted, diverse, explained spans with provenance."""
     fmt = "json" if as_json else fmt.lower()
@@ -323,7 +330,8 @@ def compile_cmd(
         from oriongraph_cli.api import compile_workingset
 
         request = _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstream, source_type, tag, since,
-                                 where, prefer_stage, lam, max_source_ratio, fusion, weight, True, top_k, timings)
+                                 where, prefer_stage, lam, max_source_ratio, fusion, weight, True, top_k, timings,
+                                 episode=episode, expand=expand, record=not no_usage_log)
         resp = compile_workingset(request, cfg)
         if resp.stats.relaxed_filters:
             warn("no candidates matched the filters; relaxed: " + ", ".join(resp.stats.relaxed_filters))
@@ -337,6 +345,13 @@ def compile_cmd(
 
             atomic_write(brief, task_brief(resp).encode("utf-8"))
             sys.stderr.write(f"wrote {brief}\n")
+            if resp.episode_id:
+                from oriongraph_cli.usage import mark_brief_used
+
+                items = resp.workingset.spans
+                mark_brief_used(cfg.index_dir, [i.span_ref.span_id for i in items], [i.path for i in items], episode_id=resp.episode_id)
+        if resp.episode_id and explain:
+            sys.stderr.write(f"recorded episode {resp.episode_id} (reuse it with --episode {resp.episode_id})\n")
         _render_compile(resp, fmt, explain)
 
 
@@ -371,6 +386,7 @@ def search_cmd(
     prefer_stage: List[str] = _PREFER,
     fusion: Optional[str] = _FUSION,
     weight: List[str] = _WEIGHT,
+    episode: Optional[str] = _EPISODE,
     as_json: bool = JSON_OPT,
 ) -> None:
     """Ranked candidates before selection: every channel's score, no budget, no diversity."""
@@ -379,7 +395,8 @@ def search_cmd(
         from oriongraph_cli import api
 
         request = _build_request(cfg, intent, None, None, keyword, path, stage, workstream, source_type, tag, since,
-                                 where, prefer_stage, None, None, fusion, weight, True, max(top_k, cfg.top_k), False)
+                                 where, prefer_stage, None, None, fusion, weight, True, max(top_k, cfg.top_k), False,
+                                 episode=episode)
         signals, hits, info = api.search(request, cfg)
         hits = hits[:top_k]
         if as_json:
@@ -419,6 +436,49 @@ def show_cmd(
             from oriongraph_cli.render.table import make_console, print_span
 
             print_span(make_console(sys.stdout), info)
+
+
+# ============================================================================ links / usage
+
+
+@app.command("links")
+def links_cmd(
+    target: Optional[str] = typer.Argument(None, help="A document path (relative to the root) or a span id / prefix."),
+    root: Optional[Path] = ROOT_OPT,
+    dangling: bool = typer.Option(False, "--dangling", help="List links whose target does not exist (path:line → target)."),
+    structural: bool = typer.Option(False, "--structural", help="Also show NEXT/PREV and section edges."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """What links in and out of a document or span, by type (ADR supersession, references, mentions, citations)."""
+    with handled(as_json):
+        from oriongraph_cli.reports import links_of
+
+        report = links_of(_config(root), target, dangling=dangling, structural=structural)
+        if as_json:
+            sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+            return
+        from oriongraph_cli.render.table import make_console, print_links
+
+        print_links(make_console(sys.stdout), report)
+
+
+@app.command("usage")
+def usage_cmd(
+    root: Optional[Path] = ROOT_OPT,
+    top: int = typer.Option(10, "--top", "-n", help="How many most/least used documents to list."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Usage memory: most and least used documents, never-used documents, dynamic scores (seed 002)."""
+    with handled(as_json):
+        from oriongraph_cli.reports import usage_of
+
+        report = usage_of(_config(root), top)
+        if as_json:
+            sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+            return
+        from oriongraph_cli.render.table import make_console, print_usage
+
+        print_usage(make_console(sys.stdout), report)
 
 
 def main() -> None:

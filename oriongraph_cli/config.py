@@ -39,7 +39,7 @@ class Config:
     w_graph: float = 0.1
     w_recency: float = 0.05
     w_stage: float = 0.05
-    w_usage: float = 0.0
+    w_usage: float = 0.05  # dynamic score (seed 002) from the usage snapshot
     fusion: str = "weighted"  # weighted | rrf
     rrf_k: int = 60
     diversity_lambda: float = 0.7
@@ -47,7 +47,23 @@ class Config:
     mmr_threshold: float = 0.0  # stop when the best MMR score falls below this
     top_k: int = 200
     recency_half_life_days: float = 180.0
-    usage_log: bool = True
+    # graph (issue 4): GraphGen seeds from the other channels' best candidates
+    graph: bool = True
+    graph_depth: int = 1
+    graph_method: str = "hop"  # hop | ppr
+    graph_seeds: int = 20
+    graph_node_budget: int = 500
+    graph_edge_weights: str = ""  # e.g. "REF=0.8,DEFINES=0" (defaults in graph.DEFAULT_EDGE_WEIGHTS)
+    graph_defines: bool = True  # DEFINES edges from glossary terms, ids and short titles
+    expand_max_spans: int = 2  # --expand: neighbours per selected span
+    # ADR lifecycle
+    lifecycle: bool = True
+    lifecycle_demote: float = 0.6  # superseded/deprecated decisions: base x this
+    lifecycle_final_boost: float = 1.25  # accepted decisions when "final" is preferred
+    # usage memory (seed 002)
+    usage_log: bool = True  # record each compile in .oriongraph/usage.jsonl (ids, never text)
+    usage_weights: str = ""  # dynamic-score weights, e.g. "usage=0.3,recency=0.3,priority=0.25,decay=0.15"
+    episode_boost: float = 0.1  # --episode ID: boost of spans used in that episode
 
     @property
     def index_dir(self) -> Path:
@@ -158,6 +174,8 @@ def _validate(cfg: Config) -> None:
         raise ConfigError(f"diversity_lambda must be in [0,1], got {cfg.diversity_lambda}", hint="e.g. --lambda 0.7")
     if not 0.0 < cfg.max_source_ratio <= 1.0:
         raise ConfigError(f"max_source_ratio must be in (0,1], got {cfg.max_source_ratio}", hint="e.g. --max-source-ratio 0.5")
+    if cfg.graph_method not in ("hop", "ppr"):
+        raise ConfigError(f"graph_method must be 'hop' or 'ppr', got {cfg.graph_method!r}", hint="set graph_method to hop or ppr (.orion.toml or ORION_GRAPH_METHOD)")
     if cfg.fusion not in ("weighted", "rrf"):
         raise ConfigError(f"fusion must be 'weighted' or 'rrf', got {cfg.fusion!r}", hint="--fusion weighted|rrf")
     if cfg.span_min_tokens >= cfg.span_target_tokens or cfg.span_target_tokens > cfg.span_max_tokens:
@@ -165,6 +183,14 @@ def _validate(cfg: Config) -> None:
             "span sizes must satisfy span_min_tokens < span_target_tokens <= span_max_tokens",
             hint=f"got {cfg.span_min_tokens} / {cfg.span_target_tokens} / {cfg.span_max_tokens}",
         )
+    try:
+        from oriongraph_cli.graph import parse_edge_weights
+        from oriongraph_cli.usage import parse_dynamic_weights
+
+        parse_edge_weights(cfg.graph_edge_weights)
+        parse_dynamic_weights(cfg.usage_weights)
+    except ValueError as exc:
+        raise ConfigError(str(exc), hint="e.g. graph_edge_weights = \"REF=0.8,DEFINES=0\"; usage_weights = \"usage=0.3,recency=0.3\"") from None
     for name in ("w_semantic", "w_lexical", "w_structural", "w_graph", "w_recency", "w_stage", "w_usage"):
         if getattr(cfg, name) < 0:
             raise ConfigError(f"weight {name} must be >= 0", hint="weights are non-negative")

@@ -39,7 +39,7 @@ def allowed(row: SpanRow, f: HardFilters) -> bool:
     m = row.meta
     if f.paths and not any(fnmatch.fnmatch(m.filepath, p) or m.filepath.startswith(p.rstrip("/") + "/") for p in f.paths):
         return False
-    if f.stages and (m.stage or "") not in f.stages:
+    if f.stages and (m.stage or "") not in f.stages and not ("final" in f.stages and _accepted_decision(row)):
         return False
     if f.workstreams and (m.workstream or "") not in f.workstreams:
         return False
@@ -55,6 +55,14 @@ def allowed(row: SpanRow, f: HardFilters) -> bool:
         if value.lower() not in values:
             return False
     return True
+
+
+def _accepted_decision(row: SpanRow) -> bool:
+    """An accepted ADR is a final decision whatever its `stage` says (`--stage final`)."""
+    from oriongraph_cli.lifecycle import is_decision
+
+    m = row.meta
+    return (m.status or "").lower() == "accepted" and is_decision(m.filepath, m.doc_id, m.tags)
 
 
 def filter_hits(reader: IndexReader, hits: list[GenHit], f: HardFilters) -> list[GenHit]:

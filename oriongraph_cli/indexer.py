@@ -25,7 +25,7 @@ from oriongraph_cli.span import embed_text, split_document
 from oriongraph_cli.store.layout import MANIFEST, Layout, atomic_write
 from oriongraph_cli.walk import FoundFile, WalkWarning, walk
 
-INDEX_SCHEMA_VERSION = 1  # on-disk layout; a change forces a rebuild
+INDEX_SCHEMA_VERSION = 2  # on-disk layout; a change forces a rebuild (2: graph tables)
 
 
 class Progress(Protocol):
@@ -58,6 +58,8 @@ class IndexResult:
     unchanged_documents: int = 0
     skipped_files: int = 0
     kept_previous: int = 0
+    edges: int = 0
+    graph_ms: float = 0.0
     nothing_changed: bool = False
     rebuild_reason: str | None = None
     model: str = ""
@@ -201,6 +203,10 @@ def index_project(cfg: Config, *, full: bool = False, strict: bool = False, prog
                 f"{len(warnings)} warning(s) and --strict is set; the index was not changed",
                 hint="fix the files named above, or run without --strict",
             )
+        if cfg.usage_log or layout.usage_log.exists():
+            from oriongraph_cli.usage import write_snapshot
+
+            write_snapshot(layout.dir)
         if not reason and not changed and not removed:
             result.nothing_changed = True
             _fill_counts(result, manifest)
@@ -212,7 +218,7 @@ def index_project(cfg: Config, *, full: bool = False, strict: bool = False, prog
         gen = layout.next_generation()
         staging = layout.new_staging(gen)
         try:
-            _build_generation(cfg, spec, staging, cur_path if not reason else None, cur_path, parsed, changed, removed, prev_files, result, progress, gen, counter.name, versions, bad_but_indexed)
+            _build_generation(cfg, spec, staging, cur_path if not reason else None, cur_path, parsed, changed, removed, prev_files, result, progress, gen, counter.name, versions, bad_but_indexed, strict)
             layout.promote(staging, gen)
         except BaseException:
             import shutil
@@ -230,15 +236,17 @@ def _fill_counts(result: IndexResult, manifest: dict[str, Any] | None) -> None:
     result.documents = counts.get("documents", 0)
     result.spans = counts.get("spans", 0)
     result.tokens = counts.get("tokens", 0)
+    result.edges = counts.get("edges", 0)
 
 
-def _build_generation(cfg, spec, staging, base_path, cache_path, parsed, changed, removed, prev_files, result, progress, gen, tokenizer, versions, kept) -> None:
+def _build_generation(cfg, spec, staging, base_path, cache_path, parsed, changed, removed, prev_files, result, progress, gen, tokenizer, versions, kept, strict) -> None:
     import numpy as np
 
-    from oriongraph_cli.store import lexical, vectors
+    from oriongraph_cli.store import lexical, links, vectors
     from oriongraph_cli.store.registry import Registry
 
     registry = Registry.create(staging / "registry.sqlite", copy_from=base_path / "registry.sqlite" if base_path else None)
+    links.create_tables(registry.conn)
     try:
         # vectors we already have (by hash of model id + embedding text)
         all_texts: list[tuple[int, int, str, str]] = []  # (doc idx, span idx, text, hash)
@@ -285,12 +293,27 @@ def _build_generation(cfg, spec, staging, base_path, cache_path, parsed, changed
             progress.advance()
             pairs = by_doc.get(di, [])
             registry.add_document(doc, spans, [h for h, _v in pairs], [v for _h, v in pairs])
+            links.store_document(registry.conn, doc, spans)
             if doc.path in prev_paths:
                 result.updated_documents += 1
             else:
                 result.added_documents += 1
         result.removed_documents = len(removed)
         result.unchanged_documents = len(prev_files) - result.updated_documents - len(removed) if base_path else 0
+        # -------- graph: resolve every reference against the new document set (phase 2)
+        progress.phase("graph", None)
+        graph = links.rebuild_edges(registry.conn, cfg.root, defines=cfg.graph_defines)
+        for d in graph.dangling:
+            result.warnings.append(
+                {"path": d.path, "kind": "dangling-link", "message": f"dangling {d.kind} → {d.target}", "line": d.line, "col": None, "skipped": False}
+            )
+        result.edges = graph.edges
+        result.graph_ms = round(graph.elapsed_ms, 1)
+        if strict and graph.dangling:
+            raise StrictError(
+                f"{len(graph.dangling)} dangling link(s) and --strict is set; the index was not changed",
+                hint="fix the links named above (`orion links --dangling` lists them), or run without --strict",
+            )
         registry.set_info("generation", gen)
         registry.commit()
         rows = {r["span_id"]: r["id"] for r in registry.conn.execute("SELECT id, span_id FROM spans WHERE path IN (SELECT value FROM json_each(?))", (json.dumps([d.path for d, _ in parsed]),))}
@@ -339,7 +362,7 @@ def _build_generation(cfg, spec, staging, base_path, cache_path, parsed, changed
             "tokenizer": tokenizer,
             "span_params": [cfg.span_target_tokens, cfg.span_max_tokens, cfg.span_min_tokens],
             "created_at": int(time.time()),
-            "counts": counts,
+            "counts": {**counts, "edges": graph.edges},
             "files": dict(sorted(files.items())),
         }
     finally:

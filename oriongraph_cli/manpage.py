@@ -50,9 +50,18 @@ EXAMPLES = {
     ],
     "search": [("Ranked candidates with channel scores", "orion search \"exponential backoff\" --top-k 10")],
     "show": [("Quote a span exactly", "orion show 3f2a9c1d --json")],
+    "links": [
+        ("Everything that links to or from a decision", "orion links ADR-0007"),
+        ("Links whose target does not exist", "orion links --dangling"),
+    ],
+    "usage": [("Most, least and never used documents", "orion usage --top 5")],
+    "eval": [
+        ("Ranking quality against baselines", "orion eval queries.jsonl --budget 4000 --compare bm25,dense,rrf"),
+    ],
 }
 FILES = [
     (".oriongraph/", "the index: CURRENT, gen/<id>/{registry.sqlite, lexical/, vectors.faiss, manifest.json}, orion.lock; safe to delete"),
+    (".oriongraph/usage.jsonl", "episodic usage log: one line per compile (intent, span ids, paths, time; never document text)"),
     (".orion.toml", "project configuration (or [tool.oriongraph] in pyproject.toml)"),
 ]
 ENVIRONMENT = [

@@ -180,6 +180,8 @@ class CompileRequest(_ToDict):
     explain: bool = True
     top_k: int = 200  # candidates per generator
     timings: bool = False
+    expand: bool = False  # bring PREV/NEXT/parent context of selected spans when budget allows
+    record_usage: bool = True  # append this compile to the usage log (when the config allows)
 
 
 @dataclass(frozen=True)
@@ -209,6 +211,7 @@ class CandidateSpan(_ToDict):
     stage_boost: float = 0.0
     usage_score: float = 0.0
     reasons: tuple[str, ...] = ()  # human-readable, accumulated by every stage
+    components: dict[str, float] = field(default_factory=dict)  # dynamic-score parts (seed 002)
     row: int = -1  # registry rowid (FAISS id); internal
     embedding: Any = field(default=None, repr=False, compare=False)  # normalised np.ndarray
 
@@ -300,7 +303,9 @@ class CompileResponse(_ToDict):
     rejected: tuple[Rejection, ...] = ()
     defaults: dict[str, Any] = field(default_factory=dict)  # effective weights/λ/ratio, for --explain
     index: dict[str, Any] = field(default_factory=dict)  # generation, model, tokenizer
+    episode_id: str | None = None  # the usage-log record of this compile (kept out of --json: it is random)
 
     def to_dict(self) -> dict[str, Any]:
         d = super().to_dict()
+        d.pop("episode_id", None)
         return {"schema_version": SCHEMA_VERSION, "kind": "compile", **d}

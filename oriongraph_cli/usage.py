@@ -388,3 +388,35 @@ __all__ = [
     "read_log", "load_usage", "episode_rows", "episode_paths", "dynamic_score", "parse_dynamic_weights",
     "with_usage", "episode_boost", "usage_report",
 ]
+
+
+# --------------------------------------------------------------------------- snapshot (determinism)
+
+SNAPSHOT_FILE = "usage.snapshot.json"
+
+
+def write_snapshot(index_dir: Path | str, now: int | None = None) -> dict[str, Any]:
+    """Freeze the usage log into ``usage.snapshot.json`` (called by every ``orion index``).
+
+    Compiles read the snapshot, not the live log, and measure recency against its cutoff:
+    the same index and snapshot give the same ranking however many compiles ran since, so
+    ``--json`` stays byte-identical; usage learned since then counts after the next index
+    (the pre-commit hook runs one on every commit)."""
+    from oriongraph_cli.store.layout import atomic_write
+
+    records, _bad = read_log(index_dir)
+    cutoff = int(time.time() if now is None else now)
+    stats = load_usage(index_dir, records=[r for r in records if r["time"] <= cutoff])
+    snap = {"cutoff": cutoff, "documents": {p: s.to_dict() for p, s in stats.items()}}
+    atomic_write(Path(index_dir) / SNAPSHOT_FILE, json.dumps(snap, sort_keys=True).encode())
+    return snap
+
+
+def read_snapshot(index_dir: Path | str) -> tuple[int | None, dict[str, UsageStats]]:
+    """(cutoff, stats per path) of the last snapshot; (None, {}) when there is none."""
+    try:
+        snap = json.loads((Path(index_dir) / SNAPSHOT_FILE).read_text())
+        docs = {p: UsageStats(int(d["usage_count"]), d.get("last_accessed_at")) for p, d in snap["documents"].items()}
+        return int(snap["cutoff"]), docs
+    except (OSError, ValueError, KeyError, TypeError):
+        return None, {}

@@ -57,7 +57,7 @@ def test_index_warnings_go_to_stderr_and_strict_fails(project, fake_embedder):
     r = invoke("index", "--root", str(project), "--json")
     assert r.exit_code == 0
     assert "02_knowledge/bad.md:2:" in r.stderr and "malformed YAML" in r.stderr
-    assert json.loads(r.stdout)["warning_counts"] == {"yaml": 1}
+    assert json.loads(r.stdout)["warning_counts"] == {"dangling-link": 2, "yaml": 1}  # the sample has two dangling links
     r = invoke("index", "--root", str(project), "--strict", "--full")
     assert r.exit_code == ExitStatus.STRICT and "--strict" in r.stderr
 

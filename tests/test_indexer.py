@@ -113,11 +113,11 @@ def test_bad_inputs_warn_and_never_stop_the_run(project, fake_embedder):
     os.symlink("/etc", k / "escape")
     r = index_project(load_config(project))
     kinds = r.warning_counts()
-    assert kinds == {"binary": 1, "empty": 1, "encoding": 1, "symlink-escape": 1, "too-large": 1, "yaml": 1}
+    assert kinds == {"binary": 1, "dangling-link": 2, "empty": 1, "encoding": 1, "symlink-escape": 1, "too-large": 1, "yaml": 1}
     assert r.skipped_files == 5
     state = consistent(project)
     assert "02_knowledge/bom.md" in state["paths"] and "02_knowledge/badyaml.md" in state["paths"]
-    assert all(w["path"].startswith("02_knowledge/") for w in r.warnings)
+    assert all(w["path"].startswith("02_knowledge/") for w in r.warnings if w["kind"] != "dangling-link")
 
 
 def test_strict_fails_and_changes_nothing(project, fake_embedder):

@@ -33,7 +33,7 @@ from oriongraph_cli.render.markdown import (
     summary_line,
 )
 
-__all__ = ["make_console", "print_compile", "print_search", "print_span"]
+__all__ = ["make_console", "print_compile", "print_links", "print_search", "print_span", "print_usage"]
 
 NON_TTY_WIDTH = 120
 WIDE = 150  # Rationale: one column per score at or above this console width
@@ -322,3 +322,73 @@ def print_span(console: Console, span: Mapping[str, Any]) -> None:
     console.print()
     text = str(span.get("text", ""))
     console.print(Text(text.rstrip("\n")), soft_wrap=True)
+
+
+# --------------------------------------------------------------------------- links / usage
+
+
+def _endpoint(path: str, span: str | None) -> Text:
+    out = Text(path)
+    if span:
+        out.append(f" #{span[:10]}", style="dim")
+    return out
+
+
+def print_links(console: Console, report: Mapping[str, Any]) -> None:
+    """``orion links``: edges out and in grouped by type, then dangling links."""
+    if report.get("kind") == "dangling-links":
+        items = report.get("dangling", [])
+        if not items:
+            console.print(Text("No dangling links."))
+            return
+        t = Table(box=box.SIMPLE_HEAD, title=f"Dangling links ({len(items)})")
+        t.add_column("where", overflow="fold")
+        t.add_column("target", overflow="fold")
+        t.add_column("kind", no_wrap=True)
+        for d in items:
+            t.add_row(Text(f"{d['path']}:{d.get('line') or '?'}"), Text(str(d["target"])), Text(str(d["kind"])))
+        console.print(t)
+        return
+    console.print(Text(f"Links of {report.get('target')}", style="bold"))
+    for direction, arrow, other in (("out", "→", "dst"), ("in", "←", "src")):
+        groups = report.get(direction, {})
+        count = sum(len(v) for v in groups.values())
+        t = Table(box=box.SIMPLE_HEAD, title=f"{'Outgoing' if direction == 'out' else 'Incoming'} ({count})", title_justify="left")
+        t.add_column("type", no_wrap=True)
+        t.add_column(arrow, overflow="fold")
+        t.add_column("detail", overflow="fold", max_width=50)
+        for typ, edges in groups.items():
+            for e in edges:
+                t.add_row(Text(typ), _endpoint(e[f"{other}_path"], e.get(f"{other}_span")), Text(str(e.get("detail") or "")))
+        if count:
+            console.print(t)
+        else:
+            console.print(Text(f"{'Outgoing' if direction == 'out' else 'Incoming'}: none", style="dim"))
+    for d in report.get("dangling", []):
+        console.print(Text(f"dangling: {d['path']}:{d.get('line') or '?'} → {d['target']}", style="yellow"))
+
+
+def print_usage(console: Console, report: Mapping[str, Any]) -> None:
+    """``orion usage``: most/least used documents with their dynamic score, never-used ones."""
+    console.print(Text(
+        f"{report.get('records', 0)} compile records, {report.get('episodes', 0)} episodes; "
+        f"{report.get('used_documents', 0)}/{report.get('documents', 0)} documents used", style="bold"))
+    for key, title in (("most_used", "Most used"), ("least_used", "Least used")):
+        rows = report.get(key, [])
+        if not rows:
+            continue
+        t = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left")
+        t.add_column("path", overflow="fold")
+        _num_col(t, "uses")
+        t.add_column("dynamic", no_wrap=True)
+        t.add_column("usage/recency/priority/age/novelty", no_wrap=True)
+        for r in rows:
+            c = r.get("components", {})
+            parts = "/".join(fmt(c.get(k, 0.0), 2) for k in ("usage", "recency", "priority", "age_penalty", "novelty_boost"))
+            t.add_row(Text(r["path"]), str(r.get("usage_count", 0)), fmt(r.get("dynamic_score", 0.0), 3), parts)
+        console.print(t)
+    never = report.get("never_used", [])
+    if never:
+        console.print(Text(f"Never used ({len(never)}):", style="bold"))
+        for p in never:
+            console.print(Text(f"  {p}"))
