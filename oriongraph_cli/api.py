@@ -193,6 +193,10 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
                 node_budget=cfg.graph_node_budget,
             )
             cands = _build_candidates(reader, signals, hits)
+        except ValueError as exc:  # an unknown edge type in graph_edge_weights
+            from oriongraph_cli.errors import ConfigError
+
+            raise ConfigError(f"graph_edge_weights: {exc}", hint="edge types: " + ", ".join(sorted(graph.DEFAULT_EDGE_WEIGHTS))) from None
         except Exception as exc:  # the graph channel must not take the compile down
             errors["graph"] = f"{type(exc).__name__}: {exc}"
         timings["generate.graph"] = (time.perf_counter() - tg) * 1000

@@ -183,12 +183,13 @@ def _validate(cfg: Config) -> None:
             "span sizes must satisfy span_min_tokens < span_target_tokens <= span_max_tokens",
             hint=f"got {cfg.span_min_tokens} / {cfg.span_target_tokens} / {cfg.span_max_tokens}",
         )
-    try:
-        from oriongraph_cli.graph import parse_edge_weights
-        from oriongraph_cli.usage import parse_dynamic_weights
-
-        parse_edge_weights(cfg.graph_edge_weights)
-        parse_dynamic_weights(cfg.usage_weights)
+    try:  # KEY=NUMBER lists; the keys are checked where they are used (graph / usage)
+        for spec in (cfg.graph_edge_weights, cfg.usage_weights):
+            for item in filter(None, (p.strip() for p in spec.split(","))):
+                key, sep, value = item.partition("=")
+                if not sep or not key.strip():
+                    raise ValueError(f"{item!r} is not KEY=NUMBER")
+                float(value)
     except ValueError as exc:
         raise ConfigError(str(exc), hint="e.g. graph_edge_weights = \"REF=0.8,DEFINES=0\"; usage_weights = \"usage=0.3,recency=0.3\"") from None
     for name in ("w_semantic", "w_lexical", "w_structural", "w_graph", "w_recency", "w_stage", "w_usage"):
