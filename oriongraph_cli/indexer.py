@@ -12,6 +12,7 @@ import hashlib
 import json
 import subprocess
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -23,6 +24,7 @@ from oriongraph_cli.models import Document, Span
 from oriongraph_cli.parse import ParseWarning, decode, parse_document
 from oriongraph_cli.span import embed_text, split_document
 from oriongraph_cli.store.layout import MANIFEST, Layout, atomic_write
+from oriongraph_cli.tokens import get_counter
 from oriongraph_cli.walk import FoundFile, WalkWarning, walk
 
 INDEX_SCHEMA_VERSION = 2  # on-disk layout; a change forces a rebuild (2: graph tables)
@@ -128,16 +130,27 @@ def embed_hash(model_id: str, text: str) -> str:
 
 def index_project(cfg: Config, *, full: bool = False, strict: bool = False, progress: Progress | None = None) -> IndexResult:
     from oriongraph_cli.store.embed import resolve_model
-    from oriongraph_cli.tokens import get_counter
 
     started = time.perf_counter()
     progress = progress or _NoProgress()
     root = cfg.root
     layout = Layout(cfg.index_dir)
     files, walk_warnings = walk(root)
-    warnings: list[ParseWarning | WalkWarning] = list(walk_warnings)
+    # the tokenizer (~0.3 s) and, once something changed, the model (~0.3 s) load in the
+    # background while files are hashed and parsed
+    loader = ThreadPoolExecutor(max_workers=2, thread_name_prefix="orion-load")
+    counter_future = loader.submit(get_counter, cfg.tokenizer) if files else None
     spec = resolve_model(cfg)
 
+    try:
+        return _index_locked(cfg, layout, files, walk_warnings, spec, loader, counter_future, full, strict, progress, started)
+    finally:
+        loader.shutdown(wait=False, cancel_futures=True)
+
+
+def _index_locked(cfg, layout, files, walk_warnings, spec, loader, counter_future, full, strict, progress, started) -> IndexResult:
+    root = cfg.root
+    warnings: list[ParseWarning | WalkWarning] = list(walk_warnings)
     with layout.writer_lock(cfg.lock_timeout):
         layout.cleanup(cfg.keep_generations)
         current = layout.current()
@@ -145,30 +158,58 @@ def index_project(cfg: Config, *, full: bool = False, strict: bool = False, prog
         manifest = load_manifest(cur_path) if cur_path else None
         result = IndexResult(root=str(root), generation=current, previous_generation=current, model=spec.model_id)
 
-        # -------- read and hash every file (cheap); decide what changed
+        # -------- decide what changed: content hashes, read only where the stat changed
+        prev_files: dict[str, str] = (manifest or {}).get("files", {})
+        prev_stats: dict[str, list[int]] = (manifest or {}).get("stats", {})
+        # racy-git rule: a file modified in the second the previous index was written may
+        # have changed without its stat showing it, so it is always re-hashed
+        racy_after = int((manifest or {}).get("created_at", 0) - 1) * 1_000_000_000
         progress.phase("reading", len(files))
-        contents: dict[str, tuple[FoundFile, bytes, str]] = {}
-        for f in files:
-            progress.advance()
+        contents: dict[str, tuple[FoundFile, bytes, str, float]] = {}
+        versions: dict[str, str] = {}
+        stats: dict[str, list[int]] = {}
+        unread: list[FoundFile] = []
+        embedder_future = None
+
+        def read(f: FoundFile) -> None:
             try:
                 data = f.abs.read_bytes()
-                mtime = f.abs.stat().st_mtime
+                st = f.abs.stat()
             except OSError as exc:
                 warnings.append(ParseWarning(f.rel, "unreadable", f"cannot read ({exc.strerror}); skipped", skipped=True))
-                continue
+                return
             text, warn = decode(f.rel, data, cfg.max_file_bytes)
             if warn is not None:
                 warnings.append(warn)
+                return
+            contents[f.rel] = (f, data, text, st.st_mtime)
+            versions[f.rel] = hashlib.sha256(data).hexdigest()
+            stats[f.rel] = [st.st_size, st.st_mtime_ns]
+
+        for f in files:
+            progress.advance()
+            try:
+                st = f.abs.stat()
+            except OSError:
+                st = None
+            if (
+                st is not None and not full and f.rel in prev_files
+                and prev_stats.get(f.rel) == [st.st_size, st.st_mtime_ns] and st.st_mtime_ns < racy_after
+            ):
+                versions[f.rel], stats[f.rel] = prev_files[f.rel], [st.st_size, st.st_mtime_ns]
+                unread.append(f)
                 continue
-            contents[f.rel] = (f, data, text, mtime)  # type: ignore[assignment]
-        prev_files: dict[str, str] = (manifest or {}).get("files", {})
-        counter_name = cfg.tokenizer
-        counter = get_counter(counter_name)
+            read(f)
+            if embedder_future is None and f.rel in versions and prev_files.get(f.rel) != versions[f.rel]:
+                embedder_future = loader.submit(_load_index_embedder, cfg)  # something changed: load the model now
+        counter = counter_future.result() if counter_future else get_counter(cfg.tokenizer)
         result.tokenizer = counter.name
         if counter.warning:
             warnings.append(ParseWarning("(tokenizer)", "tokenizer", counter.warning))
         reason = _rebuild_reason(manifest, cfg, spec.model_id, counter.name, full)
-        versions = {rel: hashlib.sha256(c[1]).hexdigest() for rel, c in contents.items()}
+        if reason:  # a rebuild parses everything
+            for f in unread:
+                read(f)
         # a file that became unreadable keeps its previous version (nothing indexed is lost)
         bad_but_indexed = {w.path for w in warnings if w.skipped and w.path in prev_files}
         if reason:
@@ -176,7 +217,7 @@ def index_project(cfg: Config, *, full: bool = False, strict: bool = False, prog
             removed = []  # a rebuild starts from an empty registry
         else:
             changed = sorted(rel for rel, v in versions.items() if prev_files.get(rel) != v)
-            removed = sorted(set(prev_files) - set(contents) - bad_but_indexed)
+            removed = sorted(set(prev_files) - set(versions) - bad_but_indexed)
         if reason:
             bad_but_indexed = set()  # a rebuild cannot carry a version it can no longer read
         result.kept_previous = len(bad_but_indexed)
@@ -187,6 +228,8 @@ def index_project(cfg: Config, *, full: bool = False, strict: bool = False, prog
         result.skipped_files = sum(1 for w in warnings if w.skipped)
 
         # -------- parse and split what changed
+        if changed and embedder_future is None:
+            embedder_future = loader.submit(_load_index_embedder, cfg)
         git = git_times(root) if changed else {}
         parsed: list[tuple[Document, list[Span]]] = []
         progress.phase("parsing", len(changed))
@@ -217,8 +260,13 @@ def index_project(cfg: Config, *, full: bool = False, strict: bool = False, prog
         result.rebuild_reason = reason
         gen = layout.next_generation()
         staging = layout.new_staging(gen)
+        plan = _Plan(
+            cfg=cfg, spec=spec, gen=gen, staging=staging, base_path=None if reason else cur_path, cache_path=cur_path,
+            parsed=parsed, changed=changed, removed=removed, prev_files=prev_files, versions=versions,
+            kept=bad_but_indexed, tokenizer=counter.name, strict=strict, embedder=embedder_future, stats=stats,
+        )
         try:
-            _build_generation(cfg, spec, staging, cur_path if not reason else None, cur_path, parsed, changed, removed, prev_files, result, progress, gen, counter.name, versions, bad_but_indexed, strict)
+            _build_generation(plan, result, progress)
             layout.promote(staging, gen)
         except BaseException:
             import shutil
@@ -239,9 +287,37 @@ def _fill_counts(result: IndexResult, manifest: dict[str, Any] | None) -> None:
     result.edges = counts.get("edges", 0)
 
 
-def _build_generation(cfg, spec, staging, base_path, cache_path, parsed, changed, removed, prev_files, result, progress, gen, tokenizer, versions, kept, strict) -> None:
-    import numpy as np
+def _load_index_embedder(cfg: Config):
+    from oriongraph_cli.store.embed import load_embedder
 
+    return load_embedder(cfg, "index")
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What one index run builds: the new generation's inputs."""
+
+    cfg: Config
+    spec: Any  # embed.ModelSpec
+    gen: str
+    staging: Path
+    base_path: Path | None  # generation to start from (None: rebuild from empty)
+    cache_path: Path | None  # generation whose vectors may be reused
+    parsed: list  # [(Document, [Span])] of changed documents
+    changed: list[str]
+    removed: list[str]
+    prev_files: dict[str, str]
+    versions: dict[str, str]  # path -> sha256 of every readable file
+    kept: set[str]  # unreadable now, previous version kept
+    tokenizer: str
+    strict: bool
+    embedder: Any  # Future of the loaded embedder, or None
+    stats: dict[str, list[int]]  # path -> [size, mtime_ns] (fast path of the next run)
+
+
+def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> None:
+    cfg, spec, staging, base_path, cache_path = plan.cfg, plan.spec, plan.staging, plan.base_path, plan.cache_path
+    parsed, changed, removed, prev_files = plan.parsed, plan.changed, plan.removed, plan.prev_files
     from oriongraph_cli.store import lexical, links, vectors
     from oriongraph_cli.store.registry import Registry
 
@@ -264,10 +340,10 @@ def _build_generation(cfg, spec, staging, base_path, cache_path, parsed, changed
         missing = sorted({h: t for *_x, t, h in all_texts if h not in cache}.items())
         dim = None
         if missing:
-            from oriongraph_cli.store.embed import embed_batched, load_embedder
+            from oriongraph_cli.store.embed import embed_batched
 
             progress.phase("loading model", None)
-            embedder = load_embedder(cfg, "index")
+            embedder = plan.embedder.result() if plan.embedder is not None else _load_index_embedder(cfg)
             dim = embedder.dim
             progress.phase("embedding", len(missing))
             mat = embed_batched(embedder, [t for _h, t in missing], cfg.embed_batch_size, progress.advance)
@@ -309,12 +385,12 @@ def _build_generation(cfg, spec, staging, base_path, cache_path, parsed, changed
             )
         result.edges = graph.edges
         result.graph_ms = round(graph.elapsed_ms, 1)
-        if strict and graph.dangling:
+        if plan.strict and graph.dangling:
             raise StrictError(
                 f"{len(graph.dangling)} dangling link(s) and --strict is set; the index was not changed",
                 hint="fix the links named above (`orion links --dangling` lists them), or run without --strict",
             )
-        registry.set_info("generation", gen)
+        registry.set_info("generation", plan.gen)
         registry.commit()
         rows = {r["span_id"]: r["id"] for r in registry.conn.execute("SELECT id, span_id FROM spans WHERE path IN (SELECT value FROM json_each(?))", (json.dumps([d.path for d, _ in parsed]),))}
         for doc, spans in parsed:
@@ -348,22 +424,23 @@ def _build_generation(cfg, spec, staging, base_path, cache_path, parsed, changed
                 f"index build inconsistent: registry {counts['spans']} spans, lexical {lex_count}, vectors {vec_count}",
                 hint="run `orion index --full`; please report this",
             )
-        files = {rel: versions[rel] for rel in versions}
-        for rel in kept:
+        files = dict(plan.versions)
+        for rel in plan.kept:
             files[rel] = prev_files[rel]
         result.documents, result.spans, result.tokens = counts["documents"], counts["spans"], counts["tokens"]
         manifest = {
-            "generation": gen,
+            "generation": plan.gen,
             "complete": True,
             "index_schema_version": INDEX_SCHEMA_VERSION,
             "tool_version": __version__,
             "model_id": spec.model_id,
             "dim": int(dim),
-            "tokenizer": tokenizer,
+            "tokenizer": plan.tokenizer,
             "span_params": [cfg.span_target_tokens, cfg.span_max_tokens, cfg.span_min_tokens],
             "created_at": int(time.time()),
             "counts": {**counts, "edges": graph.edges},
             "files": dict(sorted(files.items())),
+            "stats": {rel: plan.stats[rel] for rel in sorted(files) if rel in plan.stats},
         }
     finally:
         registry.close()

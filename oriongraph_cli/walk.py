@@ -68,38 +68,36 @@ def walk(root: Path) -> tuple[list[FoundFile], list[WalkWarning]]:
     files: list[FoundFile] = []
     warnings: list[WalkWarning] = []
     for top in check_project(root):
-        _walk_dir(root, root / top, files, warnings, seen=set())
+        _walk_dir(root, root / top, top, files, warnings, seen=set())
     files.sort(key=lambda f: f.rel)
     return files, warnings
 
 
-def _rel(root: Path, path: Path) -> str:
-    return path.relative_to(root).as_posix()
-
-
-def _walk_dir(root: Path, directory: Path, files: list[FoundFile], warnings: list[WalkWarning], seen: set) -> None:
+def _walk_dir(root: Path, directory: Path, rel_dir: str, files: list[FoundFile], warnings: list[WalkWarning], seen: set) -> None:
+    """Relative paths are built as strings (``rel_dir/name``): pathlib per entry cost a
+    quarter of a no-change re-index on 5k files."""
     try:
-        real = directory.resolve(strict=True)
-        key = (real.stat().st_dev, real.stat().st_ino)
+        st = directory.stat()  # follows symlinks: the real directory's identity
+        key = (st.st_dev, st.st_ino)
     except (OSError, RuntimeError) as exc:
-        warnings.append(WalkWarning(_rel(root, directory), "unreadable", f"cannot read directory ({exc}); skipped"))
+        warnings.append(WalkWarning(rel_dir, "unreadable", f"cannot read directory ({exc}); skipped"))
         return
     if key in seen:
-        warnings.append(WalkWarning(_rel(root, directory), "symlink-loop", "symlink loop detected; skipped"))
+        warnings.append(WalkWarning(rel_dir, "symlink-loop", "symlink loop detected; skipped"))
         return
     seen = seen | {key}
     try:
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError as exc:
-        warnings.append(WalkWarning(_rel(root, directory), "unreadable", f"cannot list directory ({exc}); skipped"))
+        warnings.append(WalkWarning(rel_dir, "unreadable", f"cannot list directory ({exc}); skipped"))
         return
     for entry in entries:
         name = entry.name
         if name.startswith(".") or name in SKIP_DIRS:
             continue
-        path = Path(entry.path)
-        rel = _rel(root, path)
+        rel = f"{rel_dir}/{name}"
         if entry.is_symlink():
+            path = Path(entry.path)
             try:
                 target = path.resolve(strict=True)
             except (OSError, RuntimeError):
@@ -115,6 +113,6 @@ def _walk_dir(root: Path, directory: Path, files: list[FoundFile], warnings: lis
         except OSError:
             is_dir = False
         if is_dir:
-            _walk_dir(root, path, files, warnings, seen)
+            _walk_dir(root, Path(entry.path), rel, files, warnings, seen)
         elif name.lower().endswith(ACCEPTED_SUFFIXES):
-            files.append(FoundFile(rel, path))
+            files.append(FoundFile(rel, Path(entry.path)))

@@ -193,3 +193,21 @@ def test_second_writer_waits_then_reports_busy(project, fake_embedder):
     finally:
         release.set()
         t.join()
+
+
+def test_stat_fast_path_still_detects_same_size_edits(project, fake_embedder):
+    """Files whose size and mtime match the manifest are not re-read; any edit that touches
+    the mtime is re-hashed, including one that keeps the size."""
+    cfg = load_config(project)
+    index_project(cfg)
+    path = project / WORKER
+    text = path.read_text()
+    os.utime(path, ns=(1, 1))  # an old timestamp: outside the racy window
+    r = index_project(cfg)  # stat changed, content did not: re-hashed, nothing to do
+    assert r.generation == "000002" or r.nothing_changed
+    head, word, tail = text.rpartition(" the ")  # a body word (not front matter)
+    swapped = head + " THE " + tail
+    assert len(swapped) == len(text) and swapped != text
+    path.write_text(swapped)
+    r = index_project(cfg)
+    assert r.updated_documents == 1 and r.embedded_spans >= 1

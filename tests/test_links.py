@@ -509,3 +509,39 @@ def test_dangling_str_and_dict():
     assert str(d) == "a.md:3 → b.md"
     assert str(DanglingLink("a.md", None, "X", "front-matter:related")) == "a.md → X"
     assert d.to_dict() == {"path": "a.md", "line": 3, "target": "b.md", "kind": "link"}
+
+
+def test_prose_in_link_syntax_is_not_a_dangling_link():
+    """Scientific abstracts contain "[Ca(2+)](i)" and "[M + K](+)": not links to files."""
+    from oriongraph_cli.store.links import _looks_like_path
+
+    for prose in ("i", "+", "-", "-/-", "2+"):
+        assert not _looks_like_path(prose)
+    for path in ("../design/storage.md", "notes/plan", "ADR-0002-idempotency.md", "./x.markdown"):
+        assert _looks_like_path(path)
+
+
+def test_defines_cache_gives_the_same_edges_and_skips_seen_spans(tmp_path):
+    """Incremental DEFINES: a second pass reads no span it has matched before."""
+    import sqlite3
+
+    from oriongraph_cli.store import links
+
+    conn = sqlite3.connect(tmp_path / "r.sqlite")
+    conn.executescript(
+        "CREATE TABLE spans(id INTEGER PRIMARY KEY, span_id TEXT, path TEXT, ordinal INT, text TEXT);"
+        "CREATE TABLE documents(path TEXT);"
+    )
+    links.create_tables(conn)
+    rows = [("g1", "01_context/glossary.md", 0, "Dead Letter Queue holds failures")]
+    rows += [(f"s{i}", f"02_knowledge/n{i}.md", 0, f"note {i} about the dead letter queue and retries") for i in range(6)]
+    conn.executemany("INSERT INTO spans(span_id, path, ordinal, text) VALUES(?,?,?,?)", rows)
+    terms = [links.Term("Dead Letter Queue", ("dead", "letter", "queue"), "01_context/glossary.md", "g1", "glossary")]
+    first = links._cached_defines(conn, terms, max_per_term=20, max_df=0.5)
+    assert len(first) == 6 and all(e.type == "DEFINES" for e in first)
+    conn.execute("UPDATE spans SET text = 'changed text without the term' WHERE span_id = 's0'")  # cached: not re-read
+    second = links._cached_defines(conn, terms, max_per_term=20, max_df=0.5)
+    assert second == first
+    conn.execute("INSERT INTO spans(span_id, path, ordinal, text) VALUES('s9', '02_knowledge/x.md', 0, 'the dead letter queue again')")
+    third = links._cached_defines(conn, terms, max_per_term=20, max_df=0.5)
+    assert len(third) == 7

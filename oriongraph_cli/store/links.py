@@ -43,7 +43,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from oriongraph_cli.models import Document, Span
@@ -562,6 +562,8 @@ def resolve_refs(refs: Iterable[RawRef], resolver: LinkResolver) -> tuple[list[E
             if status == "external" or status == "not-indexed":
                 continue
             if dst is None:
+                if not _looks_like_path(target):
+                    continue  # "[Ca(2+)](i)" in a chemistry abstract is text, not a link
                 dangling_out.append(DanglingLink(path, line, written, "image" if kind == "img" else ("outside-root" if status == "outside-root" else "link")))
             elif kind == "md":
                 _link_edge(edges, dangling_out, resolver, r, dst, written)
@@ -582,6 +584,15 @@ def resolve_refs(refs: Iterable[RawRef], resolver: LinkResolver) -> tuple[list[E
                 continue
             edges.append(Edge(path, None, dst, dst_span, FRONT_MATTER_TYPES[key], written, line))
     return _dedupe(edges), dangling_out
+
+
+_PATHISH_RE = re.compile(r"[A-Za-z0-9_]{2,}")
+
+
+def _looks_like_path(target: str) -> bool:
+    """A link target that could name a file: has a separator or suffix and a real word
+    ("../x.md", "notes/plan"); bare "i", "+", "-/-" come from prose such as "[M + K](+)"."""
+    return bool(_PATHISH_RE.search(target)) and ("/" in target or "." in target)
 
 
 def _link_edge(edges: list[Edge], dangling_out: list[DanglingLink], resolver: LinkResolver, r: RawRef, dst: str, written: str) -> None:
@@ -663,6 +674,45 @@ def collect_terms(resolver: LinkResolver) -> list[Term]:
     return sorted(found.values(), key=lambda t: (t.path, t.words))
 
 
+class _TermIndex:
+    """Single-word terms by word, multi-word terms by their first bigram."""
+
+    def __init__(self, terms: Sequence[Term]):
+        self.singles: dict[str, list[int]] = {}
+        self.multis: dict[tuple[str, str], list[int]] = {}
+        for t_i, t in enumerate(terms):
+            if len(t.words) == 1:
+                self.singles.setdefault(t.words[0], []).append(t_i)
+            else:
+                self.multis.setdefault((t.words[0], t.words[1]), []).append(t_i)
+        self.single_set = set(self.singles)
+        self.bigram_set = set(self.multis)
+        self.multi_first = {k[0] for k in self.multis}
+        self.phrase = {t_i: " " + " ".join(terms[t_i].words) + " " for ts in self.multis.values() for t_i in ts}
+
+    def match(self, text: str) -> list[tuple[int, int]]:
+        """(term index, occurrences) of every term in ``text``."""
+        words = words_of(text)
+        if not words:
+            return []
+        vocab = set(words)
+        found: list[tuple[int, int]] = []
+        present = vocab & self.single_set
+        if present:
+            counts = Counter(words)
+            found.extend((t_i, counts[w]) for w in sorted(present) for t_i in self.singles[w])
+        if not self.multi_first.isdisjoint(vocab):
+            bigrams = set(zip(words, words[1:])) & self.bigram_set
+            if bigrams:
+                joined = " " + " ".join(words) + " "
+                for bg in sorted(bigrams):
+                    for t_i in self.multis[bg]:
+                        n = joined.count(self.phrase[t_i])
+                        if n:
+                            found.append((t_i, n))
+        return found
+
+
 def defines_edges(
     terms: Sequence[Term],
     spans: Iterable[SpanInfo],
@@ -670,44 +720,27 @@ def defines_edges(
     n_spans: int | None = None,
     max_per_term: int = DEFINES_MAX_PER_TERM,
     max_df: float = DEFINES_MAX_DF,
+    known: Mapping[str, list[tuple[int, int]]] | None = None,
+    learned: dict[str, list[tuple[int, int]]] | None = None,
 ) -> list[Edge]:
     """DEFINES edges: defining span -> spans of *other* documents using the term, matched
     case-insensitively on word boundaries. Per term at most ``max_per_term`` edges (most
     occurrences first, then path, ordinal); a term used by more than
-    ``max(max_df * n_spans, 2 * max_per_term)`` spans is too generic and gets none."""
-    singles: dict[str, list[int]] = {}
-    multis: dict[tuple[str, str], list[int]] = {}  # first bigram -> multi-word terms
-    for t_i, t in enumerate(terms):
-        if len(t.words) == 1:
-            singles.setdefault(t.words[0], []).append(t_i)
-        else:
-            multis.setdefault((t.words[0], t.words[1]), []).append(t_i)
-    single_set = set(singles)
-    bigram_set = set(multis)
-    multi_first = {k[0] for k in multis}
-    phrase = {t_i: " " + " ".join(terms[t_i].words) + " " for ts in multis.values() for t_i in ts}
+    ``max(max_df * n_spans, 2 * max_per_term)`` spans is too generic and gets none.
+
+    ``known`` maps span ids to their matches against this same term list (a cache: such
+    spans need no text); matches computed here are added to ``learned``."""
+    index = _TermIndex(terms)
     hits: dict[int, list[tuple[int, str, int, str]]] = {}
     count = 0
     for s in spans:
         count += 1
-        words = words_of(s.text)
-        if not words:
-            continue
-        vocab = set(words)
-        found: list[tuple[int, int]] = []
-        present = vocab & single_set
-        if present:
-            counts = Counter(words)
-            found.extend((t_i, counts[w]) for w in present for t_i in singles[w])
-        if not multi_first.isdisjoint(vocab):
-            bigrams = set(zip(words, words[1:])) & bigram_set
-            if bigrams:
-                joined = " " + " ".join(words) + " "
-                for bg in bigrams:
-                    for t_i in multis[bg]:
-                        n = joined.count(phrase[t_i])
-                        if n:
-                            found.append((t_i, n))
+        if known is not None and s.span_id in known:
+            found = known[s.span_id]
+        else:
+            found = index.match(s.text)
+            if learned is not None:
+                learned[s.span_id] = found
         for t_i, n in found:
             if terms[t_i].path != s.path:
                 hits.setdefault(t_i, []).append((n, s.path, s.ordinal, s.span_id))
@@ -721,6 +754,31 @@ def defines_edges(
         users.sort(key=lambda u: (-u[0], u[1], u[2]))
         out.extend(Edge(t.path, t.span_id, path, span_id, "DEFINES", t.text) for _n, path, _o, span_id in users[:max_per_term])
     return out
+
+
+def _cached_defines(conn: sqlite3.Connection, terms: Sequence[Term], *, max_per_term: int, max_df: float) -> list[Edge]:
+    """DEFINES with a per-span cache (table ``defines_cache``) keyed by a signature of the
+    term list: when the terms did not change, only spans not seen before are read and
+    matched (an edited document costs its own spans, not the whole corpus)."""
+    import hashlib
+
+    sig = hashlib.sha256(json.dumps([t.words for t in terms]).encode()).hexdigest()[:16]
+    conn.execute("DELETE FROM defines_cache WHERE sig != ? OR span_id NOT IN (SELECT span_id FROM spans)", (sig,))
+    known = {r[0]: [tuple(x) for x in json.loads(r[1])] for r in conn.execute("SELECT span_id, found FROM defines_cache")}
+    outline = conn.execute("SELECT path, span_id, ordinal FROM spans ORDER BY id").fetchall()
+    missing = [r[1] for r in outline if r[1] not in known]
+    texts: dict[str, str] = {}
+    for i in range(0, len(missing), 500):
+        chunk = missing[i : i + 500]
+        texts.update(conn.execute(f"SELECT span_id, text FROM spans WHERE span_id IN ({','.join('?' * len(chunk))})", chunk).fetchall())
+    learned: dict[str, list[tuple[int, int]]] = {}
+    spans = (SpanInfo(p, sid, o, (), 0, texts.get(sid, "")) for p, sid, o in outline)
+    edges = defines_edges(terms, spans, n_spans=len(outline), max_per_term=max_per_term, max_df=max_df, known=known, learned=learned)
+    conn.executemany(
+        "INSERT OR REPLACE INTO defines_cache(span_id, sig, found) VALUES(?,?,?)",
+        [(sid, sig, json.dumps(found)) for sid, found in learned.items()],
+    )
+    return edges
 
 
 def extract_edges(doc: Document, spans: list[Span], resolver: LinkResolver) -> tuple[list[Edge], list[DanglingLink]]:
@@ -747,6 +805,7 @@ CREATE TABLE IF NOT EXISTS link_refs(
 );
 CREATE INDEX IF NOT EXISTS link_refs_path ON link_refs(path);
 CREATE TABLE IF NOT EXISTS link_docs(path TEXT PRIMARY KEY, doc_version_id TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS defines_cache(span_id TEXT PRIMARY KEY, sig TEXT NOT NULL, found TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS edges(
     src_path TEXT NOT NULL,
     src_span TEXT,
@@ -913,11 +972,6 @@ class GraphBuildResult:
         }
 
 
-def _span_texts(conn: sqlite3.Connection) -> Iterator[SpanInfo]:
-    for r in conn.execute("SELECT path, span_id, ordinal, text FROM spans"):
-        yield SpanInfo(r[0], r[1], r[2], (), 0, r[3])
-
-
 def _sync_global_edges(conn: sqlite3.Connection, edges: list[Edge]) -> tuple[int, int]:
     """Make the global edges in the table equal ``edges``, touching only the difference
     (an incremental run changes few of them). Returns (inserted, deleted)."""
@@ -968,8 +1022,7 @@ def rebuild_edges(
     timings["resolve"] = (time.perf_counter() - t) * 1000
     if defines:
         t = time.perf_counter()
-        n_spans = conn.execute("SELECT count(*) FROM spans").fetchone()[0]
-        edges.extend(defines_edges(collect_terms(resolver), _span_texts(conn), n_spans=n_spans, max_per_term=max_per_term, max_df=max_df))
+        edges.extend(_cached_defines(conn, collect_terms(resolver), max_per_term=max_per_term, max_df=max_df))
         timings["defines"] = (time.perf_counter() - t) * 1000
     t = time.perf_counter()
     added, removed = _sync_global_edges(conn, edges)
