@@ -122,10 +122,45 @@ def _words(text: str) -> set[str]:
     return {_stem(w) for w in _STEM_RE.findall(text.lower()) if len(w) > 1}
 
 
+@dataclass
+class _Outline:
+    """Inverted indexes over titles, tags and section headings, built once per reader."""
+
+    docs: dict[int, dict]  # document id -> registry row
+    by_key: dict[str, list[int]]  # lower-case front matter id -> documents
+    title_words: dict[str, list[int]]  # stemmed title word -> documents
+    tag_docs: dict[str, list[int]]  # tag -> documents
+    doc_spans: dict[int, list[tuple[int, int]]]  # document -> [(row, ordinal)]
+    heading_words: dict[str, list[int]]  # stemmed word of a section heading (below the title) -> rows
+
+    @classmethod
+    def build(cls, reader) -> "_Outline":
+        docs = {d["id"]: d for d in reader.documents}
+        by_key: dict[str, list[int]] = {}
+        title_words: dict[str, list[int]] = {}
+        tag_docs: dict[str, list[int]] = {}
+        for i, d in docs.items():
+            if d["doc_key"]:
+                by_key.setdefault(d["doc_key"].lower(), []).append(i)
+            for w in _words(d["title"]):
+                title_words.setdefault(w, []).append(i)
+            for t in d["tags"]:
+                tag_docs.setdefault(t, []).append(i)
+        doc_spans: dict[int, list[tuple[int, int]]] = {}
+        heading_words: dict[str, list[int]] = {}
+        for row, doc, ordinal, heading_path in reader.span_outline:
+            doc_spans.setdefault(doc, []).append((row, ordinal))
+            if len(heading_path) > 1:
+                for w in _words(" ".join(heading_path[1:])):
+                    heading_words.setdefault(w, []).append(row)
+        return cls(docs, by_key, title_words, tag_docs, doc_spans, heading_words)
+
+
 class StructuralGen:
     """Structure of the project matched against the signals: document ids named in the intent
     (ADR-0007), titles and section headings sharing the intent's keywords, tags, and the
-    stage / workstream / source-type hints the intent carries."""
+    stage / workstream / source-type hints the intent carries. Lookups go through inverted
+    indexes built once per open index, so a query costs what it matches, not the corpus."""
 
     name = "structural"
     channel = "structural"
@@ -133,46 +168,57 @@ class StructuralGen:
 
     def generate(self, reader, signals, filters, top_k):
         kw = {_stem(k) for k in signals.keywords if " " not in k and not k[:1].isupper()}
-        if not kw and signals.struct_hints == type(signals.struct_hints)():
-            return []
         hints = signals.struct_hints
-        doc_ids = {d.lower() for d in hints.doc_ids}
-        doc_score: dict[int, tuple[float, list[str]]] = {}
-        for d in reader.documents:
-            score, why = 0.0, []
-            key = (d["doc_key"] or "").lower()
-            if key and (key in doc_ids or any(key == i.split("-", 2)[0] + "-" + i.split("-", 2)[1] for i in doc_ids if i.count("-") >= 1)):
-                score += 3.0
-                why.append(f"document id {d['doc_key']} named in the intent")
-            title_overlap = _words(d["title"]) & kw
-            if title_overlap and kw:
-                score += 2.0 * len(title_overlap) / len(kw)
-                why.append("title matches " + ", ".join(f"'{w}'" for w in sorted(title_overlap)[:3]))
-            tag_hits = (set(d["tags"]) & set(hints.tags)) | {t for t in d["tags"] if _stem(t) in kw}
-            if tag_hits:
-                score += 0.5 * min(2, len(tag_hits))
-                why.append("tag " + ", ".join(sorted(tag_hits)[:3]))
-            if hints.stages and d["stage"] in hints.stages:
-                score += 0.5
-                why.append(f"stage {d['stage']} named in the intent")
-            if hints.workstreams and d["workstream"] in hints.workstreams:
-                score += 0.5
-                why.append(f"workstream {d['workstream']} named in the intent")
-            if hints.source_types and d["source_type"] in hints.source_types:
-                score += 0.25
-            if score > 0:
-                doc_score[d["id"]] = (score, why)
-        hits: list[GenHit] = []
-        for row, doc, ordinal, heading_path in reader.span_outline:
-            base, why = doc_score.get(doc, (0.0, []))
-            head = _words(" ".join(heading_path[1:])) & kw if len(heading_path) > 1 else set()
-            s = base * (1.0 if ordinal == 0 else 0.6)
-            reasons = list(why)
-            if head and kw:
-                s += 1.5 * len(head) / len(kw)
-                reasons.append("section heading matches " + ", ".join(f"'{w}'" for w in sorted(head)[:3]))
-            if s > 0:
-                hits.append(GenHit(row, s, tuple(reasons)))
+        if not kw and hints == type(hints)():
+            return []
+        o: _Outline = reader.memo("structural-outline", lambda: _Outline.build(reader))
+        doc_score: dict[int, list] = {}
+
+        def add(doc: int, score: float, why: str) -> None:
+            entry = doc_score.setdefault(doc, [0.0, []])
+            entry[0] += score
+            entry[1].append(why)
+
+        for ident in hints.doc_ids:
+            low = ident.lower()
+            parts = low.split("-", 2)
+            for key in {low, "-".join(parts[:2])} if len(parts) >= 2 else {low}:
+                for doc in o.by_key.get(key, ()):
+                    if doc not in doc_score or not any("named in the intent" in w for w in doc_score[doc][1]):
+                        add(doc, 3.0, f"document id {o.docs[doc]['doc_key']} named in the intent")
+        overlap: dict[int, set[str]] = {}
+        for w in kw:
+            for doc in o.title_words.get(w, ()):
+                overlap.setdefault(doc, set()).add(w)
+        for doc, words in overlap.items():
+            add(doc, 2.0 * len(words) / len(kw), "title matches " + ", ".join(f"'{w}'" for w in sorted(words)[:3]))
+        tags: dict[int, set[str]] = {}
+        for t in set(hints.tags) | {t for t in o.tag_docs if _stem(t) in kw}:
+            for doc in o.tag_docs.get(t, ()):
+                tags.setdefault(doc, set()).add(t)
+        for doc, ts in tags.items():
+            add(doc, 0.5 * min(2, len(ts)), "tag " + ", ".join(sorted(ts)[:3]))
+        if hints.stages or hints.workstreams or hints.source_types:
+            for doc, d in o.docs.items():
+                if hints.stages and d["stage"] in hints.stages:
+                    add(doc, 0.5, f"stage {d['stage']} named in the intent")
+                if hints.workstreams and d["workstream"] in hints.workstreams:
+                    add(doc, 0.5, f"workstream {d['workstream']} named in the intent")
+                if hints.source_types and d["source_type"] in hints.source_types:
+                    add(doc, 0.25, f"{d['source_type']} named in the intent")
+        span_score: dict[int, list] = {}
+        for doc, (score, why) in doc_score.items():
+            for row, ordinal in o.doc_spans.get(doc, ()):
+                span_score[row] = [score * (1.0 if ordinal == 0 else 0.6), list(why)]
+        heads: dict[int, set[str]] = {}
+        for w in kw:
+            for row in o.heading_words.get(w, ()):
+                heads.setdefault(row, set()).add(w)
+        for row, words in heads.items():
+            entry = span_score.setdefault(row, [0.0, []])
+            entry[0] += 1.5 * len(words) / len(kw)
+            entry[1].append("section heading matches " + ", ".join(f"'{w}'" for w in sorted(words)[:3]))
+        hits = [GenHit(row, sc, tuple(why)) for row, (sc, why) in span_score.items() if sc > 0]
         hits.sort(key=lambda h: (-h.score, h.row))
         k = top_k if filters.is_empty() else top_k * 8
         return filter_hits(reader, hits[:k], filters)[:top_k]

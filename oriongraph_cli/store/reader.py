@@ -53,6 +53,8 @@ class IndexReader:
         self._embedder_error: BaseException | None = None
         self._embedder_thread: threading.Thread | None = None
         self._rows: dict[int, SpanRow] = {}
+        self._memo: dict[str, Any] = {}
+        self._memo_lock = threading.Lock()
         if load_embedder:
             self._embedder_thread = threading.Thread(target=self._load_embedder, daemon=True)
             self._embedder_thread.start()
@@ -124,6 +126,14 @@ class IndexReader:
     @cached_property
     def tags(self) -> set[str]:
         return {t for d in self.documents for t in d["tags"]}
+
+    def memo(self, key: str, factory):
+        """A value derived from this generation, built once (thread-safe) and kept while
+        the reader is open — e.g. a generator's lookup tables."""
+        with self._memo_lock:
+            if key not in self._memo:
+                self._memo[key] = factory()
+            return self._memo[key]
 
     # ------------------------------------------------------------ rows
     def rows(self, rows: list[int]) -> dict[int, SpanRow]:
