@@ -481,6 +481,15 @@ def usage_cmd(
         print_usage(make_console(sys.stdout), report)
 
 
+def _register_eval() -> None:
+    from oriongraph_cli.cli_eval import eval_cmd
+
+    app.command("eval")(eval_cmd)
+
+
+_register_eval()
+
+
 def main() -> None:
     if os.environ.get("NO_COLOR") is not None:
         os.environ.setdefault("TERM", "dumb")

@@ -12,7 +12,7 @@ from oriongraph_cli.errors import ExitStatus
 
 runner = CliRunner()
 
-COMMANDS = ["index", "status", "compile", "search", "show"]
+COMMANDS = ["index", "status", "compile", "search", "show", "links", "usage", "eval"]
 
 
 def invoke(*args):
