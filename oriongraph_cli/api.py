@@ -169,7 +169,7 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
     signals = replace(signals, intent_embedding=embed())
     timings["generate"] = (time.perf_counter() - t) * 1000
     t = time.perf_counter()
-    weights = request.weights or cfg.weights()
+    weights = effective_weights(request, cfg, signals)
     cands = _build_candidates(reader, signals, hits)
 
     def fuse(cands: list[CandidateSpan]) -> list[CandidateSpan]:
@@ -294,7 +294,7 @@ def compile_workingset(request: CompileRequest, cfg: Config | None = None, reade
         entries = _with_expansions(cfg, reader, sel.picked, request) if request.expand else [(p, None) for p in sel.picked]
         items, stale = _hydrate(cfg, reader, entries)
         timings["hydrate"] = (time.perf_counter() - t) * 1000
-        weights = request.weights or cfg.weights()
+        weights = effective_weights(request, cfg, signals)
         rationale = tuple(
             SpanExplanation(
                 span_ref=p.candidate.span_ref,
@@ -339,7 +339,7 @@ def compile_workingset(request: CompileRequest, cfg: Config | None = None, reade
             stats=stats,
             rationale=rationale,
             rejected=tuple(sel.rejected) if request.explain else (),
-            defaults=effective_defaults(cfg, request),
+            defaults=effective_defaults(cfg, request, signals),
             index=reader.info(),
             episode_id=_record_usage(cfg, request, items),
         )
@@ -348,8 +348,22 @@ def compile_workingset(request: CompileRequest, cfg: Config | None = None, reade
             reader.close()
 
 
-def effective_defaults(cfg: Config, request: CompileRequest) -> dict[str, Any]:
-    w = request.weights or cfg.weights()
+def effective_weights(request: CompileRequest, cfg: Config, signals: DerivedSignals | None = None):
+    """The request's weights, or the configured ones — where the structural channel counts
+    fully only when the intent names something structural (a document id, stage, workstream,
+    tag or source type); otherwise its title-word overlap mostly repeats the lexical channel
+    and costs ranking quality (docs/BENCHMARKS.md, "Tuning")."""
+    if request.weights is not None:
+        return request.weights
+    w = cfg.weights()
+    hints = signals.struct_hints if signals is not None else None
+    if hints is not None and not any((hints.doc_ids, hints.stages, hints.workstreams, hints.tags, hints.source_types)):
+        w = replace(w, structural=cfg.w_structural_no_hint)
+    return w
+
+
+def effective_defaults(cfg: Config, request: CompileRequest, signals: DerivedSignals | None = None) -> dict[str, Any]:
+    w = effective_weights(request, cfg, signals)
     return {
         "weights": w.to_dict(),
         "fusion": request.fusion or cfg.fusion,
@@ -361,7 +375,7 @@ def effective_defaults(cfg: Config, request: CompileRequest) -> dict[str, Any]:
         "recency_half_life_days": cfg.recency_half_life_days,
         "graph": {"enabled": cfg.graph, "depth": cfg.graph_depth, "method": cfg.graph_method, "seeds": cfg.graph_seeds},
         "lifecycle": {"enabled": cfg.lifecycle, "demote": cfg.lifecycle_demote, "final_boost": cfg.lifecycle_final_boost},
-        "usage": {"weight": (request.weights or cfg.weights()).usage, "dynamic_weights": cfg.usage_weights or "seed 002 defaults"},
+        "usage": {"weight": w.usage, "dynamic_weights": cfg.usage_weights or "seed 002 defaults"},
         "expand": request.expand,
     }
 

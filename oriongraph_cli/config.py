@@ -33,9 +33,11 @@ class Config:
     keep_generations: int = 2
     # compile
     budget: int = 4000
-    w_semantic: float = 0.4
-    w_lexical: float = 0.2
-    w_structural: float = 0.2
+    # weights: tuned on SciFact train and the sample's queries (docs/BENCHMARKS.md, "Tuning")
+    w_semantic: float = 0.6
+    w_lexical: float = 0.3
+    w_structural: float = 0.2  # applies when the intent carries a structural hint ...
+    w_structural_no_hint: float = 0.0  # ... and this when it does not (ids, stages, workstreams, tags)
     w_graph: float = 0.1
     w_recency: float = 0.05
     w_stage: float = 0.05
@@ -192,6 +194,6 @@ def _validate(cfg: Config) -> None:
                 float(value)
     except ValueError as exc:
         raise ConfigError(str(exc), hint="e.g. graph_edge_weights = \"REF=0.8,DEFINES=0\"; usage_weights = \"usage=0.3,recency=0.3\"") from None
-    for name in ("w_semantic", "w_lexical", "w_structural", "w_graph", "w_recency", "w_stage", "w_usage"):
+    for name in ("w_semantic", "w_lexical", "w_structural", "w_structural_no_hint", "w_graph", "w_recency", "w_stage", "w_usage"):
         if getattr(cfg, name) < 0:
             raise ConfigError(f"weight {name} must be >= 0", hint="weights are non-negative")

@@ -425,7 +425,7 @@ def default_request(cfg: Config, text: str, budget: int):
         intent=text,
         budget_tokens=budget,
         soft_prefs=SoftPreferences(diversity_lambda=cfg.diversity_lambda, max_single_source_ratio=cfg.max_source_ratio),
-        weights=cfg.weights(),
+        weights=None,  # the configured weights, as `orion compile` uses them (incl. the no-hint rule)
         fusion=cfg.fusion,
         explain=False,
         top_k=cfg.top_k,

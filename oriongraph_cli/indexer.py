@@ -27,7 +27,7 @@ from oriongraph_cli.store.layout import MANIFEST, Layout, atomic_write
 from oriongraph_cli.tokens import get_counter
 from oriongraph_cli.walk import FoundFile, WalkWarning, walk
 
-INDEX_SCHEMA_VERSION = 2  # on-disk layout; a change forces a rebuild (2: graph tables)
+INDEX_SCHEMA_VERSION = 3  # on-disk layout; a change forces a rebuild (2: graph tables, 3: one lexical field)
 
 
 class Progress(Protocol):

@@ -1,7 +1,7 @@
 """Scoring (spec section 5): per-channel normalisation, base score, recency, stage boost.
 
 Pipeline position: ``generate -> fuse -> score -> select``. Every function returns new
-``CandidateSpan`` objects (``dataclasses.replace``) and appends human-readable reasons,
+``CandidateSpan`` objects (copies, never mutation) and appends human-readable reasons,
 so the explanation travels with the data.
 
 Normalisation (spec 5)::
@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import replace
 
 from oriongraph_cli.models import CHANNELS, CandidateSpan, ScoreChannels, ScoreWeights, SoftPreferences
 
@@ -54,6 +53,37 @@ def _add_reasons(existing: tuple[str, ...], new: list[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _evolve(obj, **changes):
+    """``dataclasses.replace`` for our frozen, slot-less dataclasses without re-running
+    ``__init__`` (no model defines ``__post_init__``): scoring copies every candidate, and
+    ``replace`` cost ~40 ms per compile on 500 candidates (docs/BENCHMARKS.md)."""
+    new = object.__new__(type(obj))
+    d = new.__dict__
+    d.update(obj.__dict__)
+    d.update(changes)
+    return new
+
+
+def _bounds(cands: list[CandidateSpan]) -> dict[str, tuple[float, float]]:
+    bounds: dict[str, tuple[float, float]] = {}
+    for ch in CHANNELS:
+        values = [getattr(c.raw_scores, ch) for c in cands]
+        bounds[ch] = (min(values), max(values))
+    return bounds
+
+
+def _normalised(c: CandidateSpan, bounds: dict[str, tuple[float, float]]) -> ScoreChannels:
+    out = {}
+    for ch in CHANNELS:
+        x = float(getattr(c.raw_scores, ch))
+        lo, hi = bounds[ch]
+        out[ch] = (1.0 if x > 0 else 0.0) if hi - lo < FLAT else (x - lo) / (hi - lo + EPS)
+    return _evolve(_EMPTY_CHANNELS, **out)
+
+
+_EMPTY_CHANNELS = ScoreChannels()
+
+
 def normalise(cands: list[CandidateSpan]) -> list[CandidateSpan]:
     """Min-max normalise each channel of ``raw_scores`` into ``scores`` (see module doc).
 
@@ -62,21 +92,8 @@ def normalise(cands: list[CandidateSpan]) -> list[CandidateSpan]:
     """
     if not cands:
         return []
-    bounds: dict[str, tuple[float, float]] = {}
-    for ch in CHANNELS:
-        values = [c.raw_scores.get(ch) for c in cands]
-        bounds[ch] = (min(values), max(values))
-
-    def norm(ch: str, x: float) -> float:
-        lo, hi = bounds[ch]
-        if hi - lo < FLAT:
-            return 1.0 if x > 0 else 0.0
-        return (x - lo) / (hi - lo + EPS)
-
-    return [
-        replace(c, scores=ScoreChannels(**{ch: norm(ch, c.raw_scores.get(ch)) for ch in CHANNELS}))
-        for c in cands
-    ]
+    bounds = _bounds(cands)
+    return [_evolve(c, scores=_normalised(c, bounds)) for c in cands]
 
 
 def recency(created_at: int, now: int, half_life_days: float) -> float:
@@ -151,13 +168,24 @@ def score(
     """
     if fusion not in ("weighted", "rrf"):
         raise ValueError(f"fusion must be 'weighted' or 'rrf', got {fusion!r}")
-    normed = normalise(cands)
-    derived = _derived_ranks(normed) if fusion == "rrf" and ranks is None else None
+    if not cands:
+        return []
+    bounds = _bounds(cands)
+    derived = _derived_ranks(cands) if fusion == "rrf" and ranks is None else None
+    w = {ch: float(getattr(weights, ch)) for ch in CHANNELS}
+    prefer = {s.lower() for s in prefs.prefer_stages}
+    rec_cache: dict[int, float] = {}
     out: list[CandidateSpan] = []
-    for i, c in enumerate(normed):
-        rec = recency(c.metadata.created_at, now, half_life_days)
-        boost = stage_boost(c.metadata.stage, prefs.prefer_stages)
+    for i, c in enumerate(cands):
+        normed = _normalised(c, bounds)
+        created = c.metadata.created_at
+        rec = rec_cache.get(created)
+        if rec is None:
+            rec = rec_cache[created] = recency(created, now, half_life_days)
+        stage = c.metadata.stage
+        boost = 1.0 if stage and prefer and stage.lower() in prefer else 0.0
         reasons: list[str] = []
+        raw = c.raw_scores
         if fusion == "rrf":
             if derived is not None:
                 cand_ranks = derived[i]
@@ -167,23 +195,26 @@ def score(
             relevance = rrf_score(cand_ranks, weights, rrf_k)
             for ch in CHANNELS:
                 if ch in cand_ranks:
-                    reasons.append(f"{ch} rank {cand_ranks[ch]} ({_RAW_LABEL[ch]} {c.raw_scores.get(ch):.2f})")
+                    reasons.append(f"{ch} rank {cand_ranks[ch]} ({_RAW_LABEL[ch]} {getattr(raw, ch):.2f})")
         else:
-            relevance = sum(getattr(weights, ch) * c.scores.get(ch) for ch in CHANNELS)
+            relevance = 0.0
             for ch in CHANNELS:
-                if c.scores.get(ch) > 0:
-                    reasons.append(f"{ch} {c.scores.get(ch):.2f} ({_RAW_LABEL[ch]} {c.raw_scores.get(ch):.2f})")
+                v = getattr(normed, ch)
+                relevance += w[ch] * v
+                if v > 0:
+                    reasons.append(f"{ch} {v:.2f} ({_RAW_LABEL[ch]} {getattr(raw, ch):.2f})")
         base = relevance + weights.recency * rec + weights.stage_boost * boost + weights.usage * c.usage_score
         if boost > 0:
-            reasons.append(f"preferred stage: {c.metadata.stage}")
+            reasons.append(f"preferred stage: {stage}")
         if weights.recency > 0 and rec >= RECENT_REASON_MIN:
-            reasons.append(f"recent: {_date(c.metadata.created_at)}")
+            reasons.append(f"recent: {_date(created)}")
         if weights.usage > 0 and c.usage_score > 0:
             reasons.append(f"used before: usage {c.usage_score:.2f}")
         out.append(
-            replace(
+            _evolve(
                 c,
-                metadata=replace(c.metadata, recency_score=rec),
+                scores=normed,
+                metadata=_evolve(c.metadata, recency_score=rec),
                 stage_boost=boost,
                 base_score=base,
                 reasons=_add_reasons(c.reasons, reasons),
