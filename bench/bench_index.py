@@ -127,7 +127,8 @@ def main() -> None:
     out["index_disk_mib"] = round(disk / 2**20, 1)
 
     (HERE / "results").mkdir(exist_ok=True)
-    (HERE / "results" / "index.json").write_text(json.dumps(out, indent=2) + "\n")
+    name = "index_keep.json" if args.keep else "index_full.json"  # a --keep run must not erase the full-run figures
+    (HERE / "results" / name).write_text(json.dumps(out, indent=2) + "\n")
     print(json.dumps(out, indent=2))
 
 
