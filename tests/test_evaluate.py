@@ -187,13 +187,14 @@ def test_quality_regression_on_the_sample_fixture(fixture_report):
     docs/BENCHMARKS.md "Quality regression check")."""
     report, _ = fixture_report
     s = report.summaries
-    assert s["orion"].ndcg_at_10 >= 0.80
+    # measured 0.8745 / 1.0 / 0.993 / 0.978 (bench/results/quality_fixture.json)
+    assert s["orion"].ndcg_at_10 >= 0.83
     assert s["orion"].recall_at_100 >= 0.97
-    assert s["orion"].ws_recall >= 0.93
-    assert s["orion"].utilisation >= 0.85
-    # the default pipeline is at least as good as the lexical and dense channels alone
-    assert s["orion"].ndcg_at_10 >= s["bm25"].ndcg_at_10
-    assert s["orion"].ndcg_at_10 >= s["dense"].ndcg_at_10
+    assert s["orion"].ws_recall >= 0.95
+    assert s["orion"].utilisation >= 0.90
+    # the default pipeline beats every baseline it prints (measured: 0.786 / 0.824 / 0.826)
+    for baseline in ("bm25", "dense", "rrf"):
+        assert s["orion"].ndcg_at_10 > s[baseline].ndcg_at_10, baseline
     by_id = {r.id: r.systems["orion"] for r in report.queries}
     # the canonical intent finds its design note first
     assert by_id["q01"].first_relevant_rank == 1
