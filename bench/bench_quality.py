@@ -227,6 +227,8 @@ def cmd_tune(args) -> None:
         variants = [v for i, v in enumerate(variants) if i == 0 or any(o in v.name for o in args.only.split(","))]
     results = []
     base = None
+    header = _header(f"python bench/bench_quality.py tune --root {args.root} --grid {args.grid}")
+    (HERE / "results").mkdir(exist_ok=True)
     for v in variants:
         t = time.perf_counter()
         r = eval_variant(reader, queries, v, cfg, args.budget, memo)
@@ -236,11 +238,10 @@ def cmd_tune(args) -> None:
             r["vs_first"] = paired_delta(base["per_query_ndcg"], r["per_query_ndcg"])
         results.append(r)
         sys.stderr.write(f"{v.name:<60} nDCG@10 {r['ndcg_at_10']:.4f}  R@100 {r['recall_at_100']:.4f}  WS {r['ws_recall']}  ({time.perf_counter() - t:.0f}s)\n")
+        sys.stderr.flush()
+        out = {**header, "queries": len(queries), "results": [{k: v for k, v in r.items() if k != "per_query_ndcg"} for r in results]}
+        (HERE / "results" / (args.out or "tuning.json")).write_text(json.dumps(out, indent=2) + "\n")  # after every variant
     reader.close()
-    out = {**_header(f"python bench/bench_quality.py tune --root {args.root}" + f" --grid {args.grid}"),
-           "queries": len(queries), "results": [{k: v for k, v in r.items() if k != "per_query_ndcg"} for r in results]}
-    (HERE / "results").mkdir(exist_ok=True)
-    (HERE / "results" / (args.out or "tuning.json")).write_text(json.dumps(out, indent=2) + "\n")
     print("| variant | nDCG@10 | Recall@100 | WS recall @4000 | P@1 | Δ nDCG vs first [95% CI] |")
     print("|---|---|---|---|---|---|")
     for r in results:
