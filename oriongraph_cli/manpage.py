@@ -83,8 +83,10 @@ def _para(text: str) -> str:
 
 
 def _metavar(param) -> str:
-    annotation = getattr(getattr(param, "type_descriptor", None), "annotation", str)
-    text = str(annotation).lower()
+    """PATH / INTEGER / FLOAT / TEXT from the click parameter type (typer < 0.29) or the
+    annotation typer 0.29 keeps in ``type_descriptor``."""
+    descriptor = getattr(param, "type_descriptor", None)
+    text = str(descriptor.annotation if descriptor is not None else getattr(param.type, "name", "text")).lower()
     for key, name in (("path", "PATH"), ("int", "INTEGER"), ("float", "FLOAT")):
         if key in text:
             return name
