@@ -235,15 +235,75 @@ def _peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+class PhaseTimer:
+    """A Progress that records how long each indexing phase took (bench only)."""
+
+    def __init__(self) -> None:
+        self.t0 = self.t = time.perf_counter()
+        self.name = "walk"
+        self.phases: dict[str, float] = {}
+
+    def phase(self, name: str, total: int | None) -> None:
+        now = time.perf_counter()
+        self.phases[self.name] = round(self.phases.get(self.name, 0) + (now - self.t) * 1000, 1)
+        self.name, self.t = name, now
+
+    def advance(self, n: int = 1) -> None:
+        pass
+
+    def done(self) -> dict[str, float]:
+        self.phase("", None)
+        return {k: v for k, v in self.phases.items() if k}
+
+
 def _child_index(root: Path) -> dict:
     install_fast_embedder()
     from oriongraph_cli.api import index_project
     from oriongraph_cli.config import load_config
 
     t = time.perf_counter()
-    res = index_project(load_config(root), full=True)
+    timer = PhaseTimer()
+    res = index_project(load_config(root), full=True, progress=timer)
     wall = time.perf_counter() - t
-    return {"index_s": round(wall, 2), "documents": res.documents, "spans": res.spans, "index_peak_rss_mib": round(_peak_rss_mib(), 1)}
+    return {"index_s": round(wall, 2), "documents": res.documents, "spans": res.spans, "index_peak_rss_mib": round(_peak_rss_mib(), 1),
+            "index_phases_ms": timer.done()}
+
+
+def edit_files(root: Path, share: float | None = None) -> list[str]:
+    """Append a sentence to one document in the middle of the sorted tree (a typical small
+    commit), or to every n-th document so that ``share`` of them change (a branch switch)."""
+    files = sorted(p for p in root.rglob("*.md") if ".oriongraph" not in p.parts)
+    targets = [files[len(files) // 2]] if share is None else files[:: max(1, round(1 / share))]
+    for target in targets:
+        with target.open("a", encoding="utf-8") as fh:
+            fh.write(f"\nEdited at {time.time_ns()}: the retry budget moved to the worker.\n")
+    return [str(t.relative_to(root)) for t in targets]
+
+
+def edit_one_file(root: Path) -> str:
+    return edit_files(root)[0]
+
+
+REINDEX_MODES = {"nochange": "nothing changed", "edit": "one file edited", "edit1pct": "1% of the files edited"}
+
+
+def _child_reindex(root: Path, mode: str) -> dict:
+    """One `orion index` as a pre-commit hook runs it: nothing changed, or one file edited.
+    Timed in-process (index_project) and, by the parent, as a whole process."""
+    install_fast_embedder()
+    from oriongraph_cli.api import index_project
+    from oriongraph_cli.config import load_config
+
+    cfg = load_config(root)
+    edited = {"nochange": None, "edit": lambda: edit_files(root), "edit1pct": lambda: edit_files(root, 0.01)}[mode]
+    edited = edited() if edited else None
+    t = time.perf_counter()
+    timer = PhaseTimer()
+    res = index_project(cfg, progress=timer)
+    wall = time.perf_counter() - t
+    return {f"reindex_{mode}_s": round(wall, 3), f"reindex_{mode}_phases_ms": timer.done(), f"reindex_{mode}_embedded": res.embedded_spans,
+            f"reindex_{mode}_nothing_changed": res.nothing_changed, f"reindex_{mode}_peak_rss_mib": round(_peak_rss_mib(), 1),
+            **({f"reindex_{mode}_files": len(edited)} if edited else {})}
 
 
 INTENTS = [
@@ -324,7 +384,7 @@ def _disk_mib(path: Path) -> float:
     return round(sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) / 2**20, 1)
 
 
-def curve(sizes: list[int], workdir: Path, seed: int, n_compiles: int) -> list[dict]:
+def curve(sizes: list[int], workdir: Path, seed: int, n_compiles: int, save=None) -> list[dict]:
     rows = []
     for n in sizes:
         root = workdir / f"synth-{n}"
@@ -337,11 +397,19 @@ def curve(sizes: list[int], workdir: Path, seed: int, n_compiles: int) -> list[d
         row["index_disk_mib"] = _disk_mib(root / ".oriongraph")
         row["index_spans_per_s"] = round(row["spans"] / row["index_s"], 1)
         sys.stderr.write(f"[synth] {n}: indexed {row['spans']} spans in {row['index_s']}s; compiling...\n")
+        for mode in REINDEX_MODES:
+            t = time.perf_counter()
+            row.update(_run_child("reindex", root, mode))
+            row[f"reindex_{mode}_process_s"] = round(time.perf_counter() - t, 3)
+        row["index_disk_after_edit_mib"] = _disk_mib(root / ".oriongraph")
+        sys.stderr.write(f"[synth] {n}: re-index " + ", ".join(f"{v} {row[f'reindex_{k}_s']}s" for k, v in REINDEX_MODES.items()) + "\n")
         row.update(_run_child("compile", root, str(n_compiles)))
         t = time.perf_counter()
         row.update(_run_child("fresh", root))
         row["fresh_process_s"] = round(time.perf_counter() - t, 3)
         rows.append(row)
+        if save is not None:
+            save(rows)
         sys.stderr.write(f"[synth] {n}: {json.dumps(row)}\n")
     return rows
 
@@ -366,6 +434,8 @@ def main() -> None:
         sys.path.insert(0, str(REPO))
         if what == "index":
             out = _child_index(root)
+        elif what == "reindex":
+            out = _child_reindex(root, sys.argv[4])
         elif what == "compile":
             out = _child_compile(root, int(sys.argv[4]))
         else:
@@ -384,21 +454,25 @@ def main() -> None:
     c.add_argument("--seed", type=int, default=7)
     c.add_argument("--compiles", type=int, default=51)
     c.add_argument("--keep", action="store_true", help="keep the generated projects")
+    c.add_argument("--out", type=Path, default=HERE / "results" / "scale.json", help="where the raw figures go")
     args = ap.parse_args()
     if args.cmd == "generate":
         print(json.dumps(generate(args.dir, args.spans, args.seed)))
         return
     sizes = [int(s) for s in args.sizes.split(",")]
-    rows = curve(sizes, args.workdir, args.seed, args.compiles)
     commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    out = {
-        "machine": f"{os.cpu_count()} cores", "date": time.strftime("%Y-%m-%d"), "commit": commit,
+    dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--", "oriongraph_cli"], capture_output=True, text=True).stdout.strip()
+    head = {
+        "machine": f"{os.cpu_count()} cores", "date": time.strftime("%Y-%m-%d"), "commit": commit + ("+uncommitted" if dirty else ""),
         "command": "python bench/synth.py curve --sizes " + args.sizes,
         "embedding": "replaced by a random-projection bench embedder; figures exclude model time",
-        "rows": rows,
     }
-    (HERE / "results").mkdir(exist_ok=True)
-    (HERE / "results" / "scale.json").write_text(json.dumps(out, indent=2) + "\n")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+
+    def save(rows: list[dict]) -> None:  # after every size, so a long run keeps what it measured
+        args.out.write_text(json.dumps({**head, "rows": rows}, indent=2) + "\n")
+
+    rows = curve(sizes, args.workdir, args.seed, args.compiles, save)
     print(markdown(rows))
     if not args.keep:
         shutil.rmtree(args.workdir, ignore_errors=True)

@@ -9,6 +9,7 @@ overlapping the model load with opening the other indices.
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 from dataclasses import dataclass
 from functools import cached_property
@@ -114,10 +115,20 @@ class IndexReader:
     @cached_property
     def span_outline(self) -> list[tuple[int, int, int, tuple[str, ...]]]:
         """(row, document id, ordinal, heading path) of every span, for structural matching."""
-        return [
-            (r[0], r[1], r[2], tuple(json.loads(r[3])))
-            for r in self.registry.conn.execute("SELECT id, doc, ordinal, heading_path FROM spans ORDER BY id")
-        ]
+        parsed: dict[str, tuple[str, ...]] = {}  # spans of a document share heading paths: parse each once
+        out = []
+        for row, doc, ordinal, raw in self._outline_rows():
+            hp = parsed.get(raw)
+            if hp is None:
+                hp = parsed[raw] = tuple(json.loads(raw))
+            out.append((row, doc, ordinal, hp))
+        return out
+
+    def _outline_rows(self):
+        try:
+            return self.registry.outline()
+        except sqlite3.OperationalError:  # a generation built before the covering index existed
+            return self.registry.conn.execute("SELECT id, doc, ordinal, heading_path FROM spans ORDER BY id")
 
     @cached_property
     def workstreams(self) -> set[str]:

@@ -64,7 +64,14 @@ CREATE TABLE IF NOT EXISTS headings(
     span INTEGER REFERENCES spans(id) ON DELETE CASCADE
 );
 CREATE INDEX IF NOT EXISTS headings_doc ON headings(doc);
+CREATE INDEX IF NOT EXISTS headings_span ON headings(span);
+CREATE INDEX IF NOT EXISTS spans_outline ON spans(id, doc, ordinal, heading_path);
 """
+# headings_span: ``headings.span`` cascades from ``spans``; without an index every deleted
+# span scanned the whole headings table, so re-indexing k changed documents cost
+# O(k x corpus) (153 ms per changed document at 100k spans; docs/BENCHMARKS.md, "Scale").
+# spans_outline: covers IndexReader.span_outline, which otherwise reads every row of
+# ``spans`` with its text and vector (~2 KB each) to get four small columns.
 
 DOC_COLUMNS = (
     "id, path, doc_version_id, size_bytes, title, source_type, workstream, stage, status, priority, "
@@ -200,6 +207,12 @@ class Registry:
             return np.zeros((0,), dtype="int64"), np.zeros((0, dim), dtype="float32")
         mat = np.frombuffer(b"".join(blobs), dtype="float32").reshape(len(ids), dim)
         return np.asarray(ids, dtype="int64"), mat
+
+    def outline(self) -> sqlite3.Cursor:
+        """(row, document id, ordinal, heading path JSON) of every span, in row order,
+        read from the covering index ``spans_outline`` (not the wide ``spans`` rows).
+        Raises sqlite3.OperationalError on a registry built before that index existed."""
+        return self.conn.execute("SELECT id, doc, ordinal, heading_path FROM spans INDEXED BY spans_outline ORDER BY id")
 
     def iter_span_rows(self, rows: Iterable[int] | None = None) -> Iterator[sqlite3.Row]:
         base = (

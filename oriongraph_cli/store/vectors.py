@@ -27,13 +27,29 @@ def build(path: Path, ids: np.ndarray, vectors: np.ndarray, dim: int) -> int:
     return int(index.ntotal)
 
 
+def _read(path: Path):
+    """Memory-map the vectors where FAISS can (``IO_FLAG_MMAP_IFC``, flat indexes): opening
+    costs no read of the file, and pages come from the OS cache as a search touches them.
+    At 100k spans (154 MB) reading and deserialising took 1.0-1.7 s in every fresh
+    ``orion compile``; the map takes ~10 ms. A finished generation's file is never written
+    again (new generations write new files), so the map stays valid while the reader lives."""
+    import faiss
+
+    flag = getattr(faiss, "IO_FLAG_MMAP_IFC", None)
+    if flag is not None:
+        try:
+            return faiss.read_index(str(path), flag)
+        except RuntimeError:
+            pass  # an older FAISS, or an index type it cannot map: read it whole
+    return faiss.deserialize_index(np.fromfile(path, dtype="uint8"))
+
+
 class VectorIndex:
     def __init__(self, path: Path):
         import faiss
 
         self._faiss = faiss
-        data = np.fromfile(path, dtype="uint8")
-        self._index = faiss.deserialize_index(data)
+        self._index = _read(path)
 
     @property
     def ntotal(self) -> int:

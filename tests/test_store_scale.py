@@ -1,0 +1,175 @@
+"""Store behaviour that keeps indexing and opening cheap as a project grows (docs/BENCHMARKS.md,
+"Scale"). No timings: the tests check the query plans and that the fast paths give the same
+answers as the slow ones."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+
+import numpy as np
+import pytest
+
+from oriongraph_cli.config import load_config
+from oriongraph_cli.indexer import index_project
+from oriongraph_cli.store import vectors
+from oriongraph_cli.store.reader import IndexReader
+from oriongraph_cli.store.registry import Registry
+
+WORKER = "03_workstreams/ws-ingestion/design/worker.md"
+
+
+def _registry_path(root):
+    reader = IndexReader(load_config(root), load_embedder=False)
+    try:
+        return reader.path / "registry.sqlite", reader.path / vectors.FILE
+    finally:
+        reader.close()
+
+
+def _plan(conn: sqlite3.Connection, sql: str, *args) -> str:
+    return " | ".join(r[-1] for r in conn.execute("EXPLAIN QUERY PLAN " + sql, args))
+
+
+def test_deleting_a_span_finds_its_headings_through_an_index(project, fake_embedder):
+    """The headings -> spans cascade uses headings_span (it used to scan every heading per
+    deleted span: O(changed documents x corpus))."""
+    index_project(load_config(project))
+    reg, _vec = _registry_path(project)
+    conn = sqlite3.connect(reg)
+    try:
+        assert "headings_span" in _plan(conn, "DELETE FROM headings WHERE span = ?", 1)
+        assert "spans_outline" in _plan(conn, "SELECT id, doc, ordinal, heading_path FROM spans ORDER BY id")
+    finally:
+        conn.close()
+
+
+def test_edit_and_delete_still_cascade_headings(project, fake_embedder):
+    cfg = load_config(project)
+    index_project(cfg)
+    (project / WORKER).write_text((project / WORKER).read_text() + "\n## Appendix\n\nQuota notes.\n")
+    index_project(cfg)
+    (project / WORKER).unlink()
+    index_project(cfg)
+    reg, _vec = _registry_path(project)
+    conn = sqlite3.connect(reg)
+    try:
+        orphans = conn.execute(
+            "SELECT count(*) FROM headings h LEFT JOIN spans s ON s.id = h.span WHERE h.span IS NOT NULL AND s.id IS NULL"
+        ).fetchone()[0]
+        assert orphans == 0
+        assert conn.execute("SELECT count(*) FROM spans WHERE path = ?", (WORKER,)).fetchone()[0] == 0
+        assert conn.execute("SELECT count(*) FROM headings h JOIN documents d ON d.id = h.doc WHERE d.path = ?", (WORKER,)).fetchone()[0] == 0
+    finally:
+        conn.close()
+
+
+def test_a_registry_from_before_the_indexes_gains_them_on_the_next_generation(project, fake_embedder, tmp_path):
+    cfg = load_config(project)
+    index_project(cfg)
+    reg, _vec = _registry_path(project)
+    old = tmp_path / "old.sqlite"
+    shutil.copyfile(reg, old)
+    conn = sqlite3.connect(old)
+    conn.execute("DROP INDEX headings_span")
+    conn.execute("DROP INDEX spans_outline")
+    conn.commit()
+    conn.close()
+    new = Registry.create(tmp_path / "new.sqlite", copy_from=old)
+    try:
+        names = {r[0] for r in new.conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+        assert {"headings_span", "spans_outline"} <= names
+    finally:
+        new.close()
+
+
+def test_span_outline_same_with_and_without_the_covering_index(project, fake_embedder):
+    cfg = load_config(project)
+    index_project(cfg)
+    reader = IndexReader(cfg, load_embedder=False)
+    try:
+        fast = reader.span_outline
+        expected = [
+            (r[0], r[1], r[2], tuple(json.loads(r[3])))
+            for r in reader.registry.conn.execute("SELECT id, doc, ordinal, heading_path FROM spans NOT INDEXED ORDER BY id")
+        ]
+        assert fast == expected and len(fast) == reader.registry.counts()["spans"]
+    finally:
+        reader.close()
+    # a generation written before the covering index existed still opens (plain scan)
+    reg, _vec = _registry_path(project)
+    conn = sqlite3.connect(reg)
+    conn.execute("DROP INDEX spans_outline")
+    conn.commit()
+    conn.close()
+    reader = IndexReader(cfg, load_embedder=False)
+    try:
+        assert reader.span_outline == expected
+    finally:
+        reader.close()
+
+
+def test_vectors_memory_mapped_answer_like_a_full_read(project, fake_embedder, monkeypatch):
+    import faiss
+
+    index_project(load_config(project))
+    _reg, path = _registry_path(project)
+    mapped = vectors.VectorIndex(path)
+    whole = faiss.deserialize_index(np.fromfile(path, dtype="uint8"))
+    assert mapped.ntotal == whole.ntotal > 0
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        q = rng.standard_normal(whole.d).astype("float32")
+        q /= np.linalg.norm(q)
+        d, i = whole.search(q.reshape(1, -1), 10)
+        assert mapped.search(q, 10) == [(int(a), float(b)) for a, b in zip(i[0], d[0]) if a >= 0]
+    rows = [int(r) for r in i[0][:3]]
+    assert np.array_equal(mapped.vectors(rows), np.vstack([whole.reconstruct(r) for r in rows]))
+
+    # FAISS that cannot map the file: read it whole, same answers
+    original = faiss.read_index
+
+    def refuse(src, *args):
+        if isinstance(src, str):  # the mapped read by path; deserialize_index reads from memory
+            raise RuntimeError("cannot mmap")
+        return original(src, *args)
+
+    monkeypatch.setattr(faiss, "read_index", refuse)
+    fallback = vectors.VectorIndex(path)
+    assert fallback.ntotal == mapped.ntotal
+    assert fallback.search(q, 10) == mapped.search(q, 10)
+
+
+def test_a_mapped_generation_stays_readable_after_a_newer_one_prunes_it(project, fake_embedder):
+    """The reader maps the file; re-indexing writes new files and prunes old generations,
+    which must not disturb a reader that is still open."""
+    cfg = load_config(project)
+    index_project(cfg)
+    reader = IndexReader(cfg, load_embedder=False)
+    try:
+        q = np.ones(reader.vectors._index.d, dtype="float32")
+        before = reader.vectors.search(q, 5)
+        for i in range(4):  # more than keep_generations new generations
+            (project / WORKER).write_text((project / WORKER).read_text() + f"\n## Extra {i}\n\nMore text {i}.\n")
+            index_project(cfg)
+        assert not reader.path.exists()  # pruned
+        assert reader.vectors.search(q, 5) == before
+    finally:
+        reader.close()
+
+
+@pytest.mark.parametrize("share", [None, 0.1])
+def test_synth_edit_helper_changes_the_requested_share(tmp_path, share):
+    """bench/synth.py's re-index modes edit one file or a share of them (bench helper)."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("synth", Path(__file__).resolve().parent.parent / "bench" / "synth.py")
+    synth = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(synth)
+    synth.generate(tmp_path / "p", 300, seed=1)
+    files = sorted(p for p in (tmp_path / "p").rglob("*.md"))
+    edited = synth.edit_files(tmp_path / "p", share)
+    assert len(edited) == (1 if share is None else len(files[:: round(1 / share)]))
+    assert all("Edited at" in (tmp_path / "p" / e).read_text() for e in edited)
