@@ -78,6 +78,14 @@ def _config(root: Optional[Path], **overrides):
     return load_config(root or Path("."), **overrides)
 
 
+def _prefetch_model(cfg) -> None:
+    """Start the query-model load now, overlapping the compile's imports (prefetch.py)."""
+    if (Path(cfg.index_dir) / "CURRENT").exists():
+        from oriongraph_cli import prefetch
+
+        prefetch.start(cfg)
+
+
 # ============================================================================ index
 
 
@@ -327,6 +335,7 @@ def compile_cmd(
         if fmt not in ("table", "markdown", "json"):
             raise OrionError(f"--format {fmt!r} is not one of table, markdown, json", exit_code=ExitStatus.USAGE)
         cfg = _config(root, diversity_lambda=lam, max_source_ratio=max_source_ratio, fusion=fusion, top_k=top_k)
+        _prefetch_model(cfg)
         from oriongraph_cli.api import compile_workingset
 
         request = _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstream, source_type, tag, since,
@@ -392,6 +401,7 @@ def search_cmd(
     """Ranked candidates before selection: every channel's score, no budget, no diversity."""
     with handled(as_json):
         cfg = _config(root, fusion=fusion)
+        _prefetch_model(cfg)
         from oriongraph_cli import api
 
         request = _build_request(cfg, intent, None, None, keyword, path, stage, workstream, source_type, tag, since,

@@ -62,10 +62,11 @@ class IndexReader:
 
     # ------------------------------------------------------------ embedder
     def _load_embedder(self) -> None:
+        from oriongraph_cli import prefetch
         from oriongraph_cli.store.embed import load_embedder
 
         try:
-            emb = load_embedder(self.cfg, "query")
+            emb = prefetch.take(self.cfg) or load_embedder(self.cfg, "query")  # the CLI may have started it
             if emb.model_id != self.manifest.get("model_id"):
                 raise OrionError(
                     f"the index was built with {self.manifest.get('model_id')!r} but the configured model is {emb.model_id!r}",
