@@ -14,9 +14,6 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-import frontmatter
-import yaml
-
 from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
@@ -32,7 +29,20 @@ STAGE_ALIASES = {
     "decision": "final",
     "done": "final",
 }
-_YAML = frontmatter.YAMLHandler()
+
+
+def _yaml_handler():
+    """python-frontmatter's YAML handler, imported on first use: compiles import this module
+    for ``decode`` (stale checks) and must not pay for YAML (~50 ms)."""
+    global _YAML
+    if _YAML is None:
+        import frontmatter
+
+        _YAML = frontmatter.YAMLHandler()
+    return _YAML
+
+
+_YAML = None
 
 
 @dataclass(frozen=True)
@@ -90,8 +100,10 @@ def split_front_matter(rel: str, text: str) -> tuple[dict[str, Any], int, list[P
         return {}, 0, []
     raw = m.group(1) or ""
     body_start = m.end()
+    import yaml
+
     try:
-        meta = _YAML.load(raw) if raw.strip() else {}
+        meta = _yaml_handler().load(raw) if raw.strip() else {}
     except yaml.YAMLError as exc:
         # the construct that is broken starts at context_mark ("tags: [oops" on line 2);
         # problem_mark is where the parser gave up (often the closing ---)
