@@ -173,3 +173,34 @@ def test_synth_edit_helper_changes_the_requested_share(tmp_path, share):
     edited = synth.edit_files(tmp_path / "p", share)
     assert len(edited) == (1 if share is None else len(files[:: round(1 / share)]))
     assert all("Edited at" in (tmp_path / "p" / e).read_text() for e in edited)
+
+
+def test_atomic_write_with_replaces_whole_or_not_at_all(tmp_path):
+    from oriongraph_cli.store.layout import atomic_write_with
+
+    target = tmp_path / "v.bin"
+    atomic_write_with(target, lambda tmp: tmp.write_bytes(b"first"))
+    assert target.read_bytes() == b"first"
+
+    def broken(tmp):
+        tmp.write_bytes(b"half")
+        raise OSError("disk full")
+
+    with pytest.raises(OSError):
+        atomic_write_with(target, broken)
+    assert target.read_bytes() == b"first"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["v.bin"]  # no temp file left behind
+
+
+def test_all_vectors_returns_every_stored_vector_in_row_order(project, fake_embedder):
+    index_project(load_config(project))
+    reg, _vec = _registry_path(project)
+    r = Registry.open(reg)
+    try:
+        ids, mat = r.all_vectors(384)
+        rows = r.conn.execute("SELECT id, vector FROM spans WHERE vector IS NOT NULL ORDER BY id").fetchall()
+        assert ids.tolist() == [row[0] for row in rows]
+        assert np.array_equal(mat, np.vstack([np.frombuffer(row[1], dtype="float32") for row in rows]))
+        assert mat.dtype == np.float32 and mat.shape == (len(rows), 384)
+    finally:
+        r.close()

@@ -62,6 +62,29 @@ def atomic_write(path: Path, data: bytes) -> None:
     fsync_dir(path.parent)
 
 
+def atomic_write_with(path: Path, fill) -> None:
+    """Like :func:`atomic_write`, for a library that writes a file itself: ``fill(tmp)``
+    writes the temp file (e.g. ``faiss.write_index``), which is then fsynced and renamed
+    onto ``path``. Saves building the whole file as bytes in memory first."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        fill(tmp)
+        os.chmod(tmp, 0o666 & ~_UMASK)
+        with open(tmp, "rb") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    fsync_dir(path.parent)
+
+
 def fsync_tree(path: Path) -> None:
     for dirpath, _dirnames, filenames in os.walk(path):
         for name in filenames:
