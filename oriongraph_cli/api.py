@@ -96,7 +96,11 @@ def _candidates(reader: IndexReader, signals: DerivedSignals, filters: HardFilte
     return hits, errors
 
 
-def _build_candidates(reader: IndexReader, signals: DerivedSignals, hits: dict) -> list[CandidateSpan]:
+def _build_candidates(reader: IndexReader, signals: DerivedSignals, hits: dict, cache: dict | None = None) -> list[CandidateSpan]:
+    """One CandidateSpan per row any generator found, with every channel's raw score.
+
+    ``cache`` (row -> registry row, vector, cosine, preview) is filled as rows are fetched;
+    passing the same dict again (after the graph channel adds hits) fetches only new rows."""
     import numpy as np
 
     raw: dict[int, dict[str, float]] = {}
@@ -108,23 +112,32 @@ def _build_candidates(reader: IndexReader, signals: DerivedSignals, hits: dict) 
     rows = sorted(raw)
     if not rows:
         return []
-    meta = reader.rows(rows)
-    vecs = reader.vectors.vectors(rows)
-    q = signals.intent_embedding
-    cos = vecs @ q if q is not None and len(rows) else np.zeros(len(rows))
+    cache = {} if cache is None else cache
+    missing = [row for row in rows if row not in cache]
+    if missing:
+        meta = reader.rows(missing)
+        vecs = reader.vectors.vectors(missing)
+        q = signals.intent_embedding
+        cos = vecs @ q if q is not None else np.zeros(len(missing))
+        for i, row in enumerate(missing):
+            r = meta.get(row)
+            if r is not None:
+                preview = " ".join(r.text[:400].split())[:160]
+                # every candidate gets its true cosine, not only FAISS hits
+                cache[row] = (r, vecs[i], max(0.0, float(cos[i])), preview)
     out = []
-    for i, row in enumerate(rows):
-        if row not in meta:
+    for row in rows:
+        entry = cache.get(row)
+        if entry is None:
             continue
-        r = meta[row]
+        r, vec, cosine, preview = entry
         ch = raw[row]
         scores = ScoreChannels(
-            semantic=max(0.0, float(cos[i])),  # every candidate gets its true cosine, not only FAISS hits
+            semantic=cosine,
             lexical=ch.get("lexical", 0.0),
             structural=ch.get("structural", 0.0),
             graph=ch.get("graph", 0.0),
         )
-        preview = " ".join(r.text.split())[:160]
         out.append(
             CandidateSpan(
                 span_ref=r.ref,
@@ -133,7 +146,7 @@ def _build_candidates(reader: IndexReader, signals: DerivedSignals, hits: dict) 
                 text_preview=preview,
                 reasons=tuple(dict.fromkeys(reasons.get(row, []))),
                 row=row,
-                embedding=vecs[i],
+                embedding=vec,
             )
         )
     return out
@@ -177,14 +190,18 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
     timings["generate"] = (time.perf_counter() - t) * 1000
     t = time.perf_counter()
     weights = effective_weights(request, cfg, signals)
-    cands = _build_candidates(reader, signals, hits)
+    fetched: dict = {}
+    cands = _build_candidates(reader, signals, hits, fetched)
 
-    def fuse(cands: list[CandidateSpan]) -> list[CandidateSpan]:
-        ranks = {name: {h.row: i + 1 for i, h in enumerate(sorted(hs, key=lambda h: (-h.score, h.row)))} for name, hs in hits.items()}
-        ranks["semantic"] = {c.row: i + 1 for i, c in enumerate(sorted(cands, key=lambda c: (-c.raw_scores.semantic, c.row)))}
-        return scoring.score(
+    def fuse(cands: list[CandidateSpan], how=scoring.score):
+        fusion = request.fusion or cfg.fusion
+        ranks = None
+        if fusion == "rrf":
+            ranks = {name: {h.row: i + 1 for i, h in enumerate(sorted(hs, key=lambda h: (-h.score, h.row)))} for name, hs in hits.items()}
+            ranks["semantic"] = {c.row: i + 1 for i, c in enumerate(sorted(cands, key=lambda c: (-c.raw_scores.semantic, c.row)))}
+        return how(
             cands, weights, request.soft_prefs, _reference_time(reader), cfg.recency_half_life_days,
-            fusion=request.fusion or cfg.fusion, rrf_k=cfg.rrf_k, ranks=ranks,
+            fusion=fusion, rrf_k=cfg.rrf_k, ranks=ranks,
         )
 
     # graph channel: neighbours of the best candidates of the other channels (spec 4.2)
@@ -193,13 +210,13 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
 
         tg = time.perf_counter()
         try:
-            seeds = graph.seeds_from_candidates(fuse(cands), cfg.graph_seeds)
+            seeds = graph.seeds_from_candidates(cands, cfg.graph_seeds, base=fuse(cands, scoring.base_scores))
             hits["graph"] = graph.graph_hits(
                 reader, seeds, filters, request.top_k, depth=cfg.graph_depth,
                 method=cfg.graph_method, edge_weights=graph.parse_edge_weights(cfg.graph_edge_weights),
                 node_budget=cfg.graph_node_budget,
             )
-            cands = _build_candidates(reader, signals, hits)
+            cands = _build_candidates(reader, signals, hits, fetched)
         except ValueError as exc:  # an unknown edge type in graph_edge_weights
             from oriongraph_cli.errors import ConfigError
 
@@ -218,7 +235,7 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
         )
         if plan.extra:
             present = {c.row for c in cands}
-            extra = _build_candidates(reader, signals, {"lifecycle": plan.extra_hits()})
+            extra = _build_candidates(reader, signals, {"lifecycle": plan.extra_hits()}, fetched)
             cands = cands + [c for c in extra if c.row not in present]
     # usage memory: the dynamic score of seed 002, from the snapshot taken at `orion index`
     if weights.usage > 0 and cands:
@@ -228,7 +245,7 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
         cands, comps = usage.with_usage(
             cands, stats, now=cutoff or _reference_time(reader), weights=usage.parse_dynamic_weights(cfg.usage_weights)
         )
-        cands = [replace(c, components={k: round(v, 6) for k, v in comps.get(c.row, {}).items()}) for c in cands]
+        cands = [scoring._evolve(c, components={k: round(v, 6) for k, v in comps.get(c.row, {}).items()}) for c in cands]
     scored = fuse(cands)
     if plan is not None:
         from oriongraph_cli import lifecycle

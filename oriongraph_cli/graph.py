@@ -385,13 +385,16 @@ def describe(reach: Reach, labels: Mapping[Node, str]) -> str:
     return f"reached from {seed} in {len(reach.path)} hops: {chain}"
 
 
-def seeds_from_candidates(cands: Sequence[CandidateSpan], k: int = SEED_COUNT) -> dict[int, float]:
-    """The top ``k`` candidates by base score as graph seeds: row -> base / best base."""
-    top = sorted((c for c in cands if c.row >= 0 and c.base_score > 0), key=lambda c: (-c.base_score, c.span_ref.span_id))[:k]
+def seeds_from_candidates(cands: Sequence[CandidateSpan], k: int = SEED_COUNT, base: Sequence[float] | None = None) -> dict[int, float]:
+    """The top ``k`` candidates by base score as graph seeds: row -> base / best base.
+    ``base`` gives the scores in ``cands`` order (``score.base_scores``) instead of
+    ``c.base_score``, so the caller need not build scored copies to pick seeds."""
+    scores = [c.base_score for c in cands] if base is None else list(base)
+    top = sorted(((b, c) for b, c in zip(scores, cands) if c.row >= 0 and b > 0), key=lambda bc: (-bc[0], bc[1].span_ref.span_id))[:k]
     if not top:
         return {}
-    best = top[0].base_score
-    return {c.row: c.base_score / best for c in top}
+    best = top[0][0]
+    return {c.row: b / best for b, c in top}
 
 
 def graph_hits(

@@ -128,6 +128,27 @@ def successors(conn: sqlite3.Connection, path: str) -> list[str]:
     return sorted({r[0] for r in rows} - {path})
 
 
+def successors_many(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, list[str]]:
+    """:func:`successors` of many documents in one query per 400 paths (a compile asks for
+    every candidate document: one query each cost ~6 ms per compile). Paths without
+    successors are absent."""
+    paths = sorted(set(paths))
+    out: dict[str, set[str]] = {}
+    if not paths or not _has_edges(conn):
+        return {}
+    for i in range(0, len(paths), 400):
+        chunk = paths[i : i + 400]
+        marks = ",".join("?" * len(chunk))
+        for src, dst in conn.execute(
+            f"SELECT src_path, dst_path FROM edges WHERE src_path IN ({marks}) AND type = 'SUPERSEDED_BY' "
+            f"UNION SELECT dst_path, src_path FROM edges WHERE dst_path IN ({marks}) AND type = 'SUPERSEDES'",
+            chunk + chunk,
+        ):
+            if src != dst:
+                out.setdefault(src, set()).add(dst)
+    return {p: sorted(v) for p, v in out.items()}
+
+
 def live_successors(conn: sqlite3.Connection, path: str, demoted: Sequence[str] = DEMOTED_STATUSES, max_chain: int = MAX_CHAIN) -> list[tuple[str, tuple[str, ...]]]:
     """The ends of the supersession chains starting at ``path``: (successor, chain of paths
     from ``path``'s direct successor to it). A successor that is itself superseded (has
@@ -183,12 +204,13 @@ def plan_lifecycle(
         entry["floor"].update(floor)
 
     docs = _docs(conn, by_path)
+    direct_of = successors_many(conn, by_path)
     for path in sorted(by_path):
         doc = docs.get(path)
         if doc is None:
             continue
-        direct = successors(conn, path)
-        direct_docs = _docs(conn, direct)
+        direct = direct_of.get(path, [])
+        direct_docs = _docs(conn, direct) if direct else {}
         accepted_successor = any(d.status in accepted_statuses for d in direct_docs.values())
         superseded = doc.status.startswith("superseded") or accepted_successor
         deprecated = _is_demoted_status(doc.status, demoted_statuses) and not superseded

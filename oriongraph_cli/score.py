@@ -147,6 +147,66 @@ def _date(ts: int) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(ts))
 
 
+def _base(
+    cands: list[CandidateSpan],
+    weights: ScoreWeights,
+    prefs: SoftPreferences,
+    now: int,
+    half_life_days: float,
+    fusion: str,
+    rrf_k: int,
+    ranks: dict[str, dict[int, int]] | None,
+) -> list[tuple[float, ScoreChannels, float, float, dict[str, int] | None]]:
+    """Per candidate: (base score, normalised channels, recency, stage boost, RRF ranks or
+    None) — the numbers of :func:`score` without its reasons and copies."""
+    if fusion not in ("weighted", "rrf"):
+        raise ValueError(f"fusion must be 'weighted' or 'rrf', got {fusion!r}")
+    bounds = _bounds(cands)
+    derived = _derived_ranks(cands) if fusion == "rrf" and ranks is None else None
+    w = [(ch, float(getattr(weights, ch))) for ch in CHANNELS]
+    prefer = {s.lower() for s in prefs.prefer_stages}
+    rec_cache: dict[int, float] = {}
+    out = []
+    for i, c in enumerate(cands):
+        normed = _normalised(c, bounds)
+        created = c.metadata.created_at
+        rec = rec_cache.get(created)
+        if rec is None:
+            rec = rec_cache[created] = recency(created, now, half_life_days)
+        stage = c.metadata.stage
+        boost = 1.0 if stage and prefer and stage.lower() in prefer else 0.0
+        cand_ranks = None
+        if fusion == "rrf":
+            if derived is not None:
+                cand_ranks = derived[i]
+            else:
+                given = ranks or {}
+                cand_ranks = {ch: given[ch][c.row] for ch in CHANNELS if c.row in given.get(ch, {})}
+            relevance = rrf_score(cand_ranks, weights, rrf_k)
+        else:
+            relevance = sum(wc * getattr(normed, ch) for ch, wc in w)
+        base = relevance + weights.recency * rec + weights.stage_boost * boost + weights.usage * c.usage_score
+        out.append((base, normed, rec, boost, cand_ranks))
+    return out
+
+
+def base_scores(
+    cands: list[CandidateSpan],
+    weights: ScoreWeights,
+    prefs: SoftPreferences,
+    now: int,
+    half_life_days: float,
+    fusion: str = "weighted",
+    rrf_k: int = 60,
+    ranks: dict[str, dict[int, int]] | None = None,
+) -> list[float]:
+    """The ``base_score`` :func:`score` would give each candidate (input order), without
+    building scored copies — for callers that only rank, such as the graph channel's seeds."""
+    if not cands:
+        return []
+    return [b[0] for b in _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks)]
+
+
 def score(
     cands: list[CandidateSpan],
     weights: ScoreWeights,
@@ -170,44 +230,23 @@ def score(
         raise ValueError(f"fusion must be 'weighted' or 'rrf', got {fusion!r}")
     if not cands:
         return []
-    bounds = _bounds(cands)
-    derived = _derived_ranks(cands) if fusion == "rrf" and ranks is None else None
-    w = {ch: float(getattr(weights, ch)) for ch in CHANNELS}
-    prefer = {s.lower() for s in prefs.prefer_stages}
-    rec_cache: dict[int, float] = {}
     out: list[CandidateSpan] = []
-    for i, c in enumerate(cands):
-        normed = _normalised(c, bounds)
-        created = c.metadata.created_at
-        rec = rec_cache.get(created)
-        if rec is None:
-            rec = rec_cache[created] = recency(created, now, half_life_days)
-        stage = c.metadata.stage
-        boost = 1.0 if stage and prefer and stage.lower() in prefer else 0.0
+    for c, (base, normed, rec, boost, cand_ranks) in zip(cands, _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks)):
         reasons: list[str] = []
         raw = c.raw_scores
-        if fusion == "rrf":
-            if derived is not None:
-                cand_ranks = derived[i]
-            else:
-                given = ranks or {}
-                cand_ranks = {ch: given[ch][c.row] for ch in CHANNELS if c.row in given.get(ch, {})}
-            relevance = rrf_score(cand_ranks, weights, rrf_k)
+        if cand_ranks is not None:
             for ch in CHANNELS:
                 if ch in cand_ranks:
                     reasons.append(f"{ch} rank {cand_ranks[ch]} ({_RAW_LABEL[ch]} {getattr(raw, ch):.2f})")
         else:
-            relevance = 0.0
             for ch in CHANNELS:
                 v = getattr(normed, ch)
-                relevance += w[ch] * v
                 if v > 0:
                     reasons.append(f"{ch} {v:.2f} ({_RAW_LABEL[ch]} {getattr(raw, ch):.2f})")
-        base = relevance + weights.recency * rec + weights.stage_boost * boost + weights.usage * c.usage_score
         if boost > 0:
-            reasons.append(f"preferred stage: {stage}")
+            reasons.append(f"preferred stage: {c.metadata.stage}")
         if weights.recency > 0 and rec >= RECENT_REASON_MIN:
-            reasons.append(f"recent: {_date(created)}")
+            reasons.append(f"recent: {_date(c.metadata.created_at)}")
         if weights.usage > 0 and c.usage_score > 0:
             reasons.append(f"used before: usage {c.usage_score:.2f}")
         out.append(

@@ -297,6 +297,8 @@ def with_usage(
     """Set ``usage_score = dynamic_score / 1.5`` (in [0, 1]) on each candidate from its
     document's stats, metadata ``priority`` and ``created_at``. Returns the candidates (same
     order) and, per row, the components plus ``dynamic_score`` for ``--explain``."""
+    from oriongraph_cli.score import _evolve
+
     out: list[CandidateSpan] = []
     comps: dict[int, dict[str, float]] = {}
     cache: dict[str, tuple[float, dict[str, float]]] = {}
@@ -307,7 +309,7 @@ def with_usage(
             cache[m.filepath] = dynamic_score(st.usage_count, st.last_accessed_at, m.created_at, m.priority, now, weights, novelty_threshold, novelty_max)
         score, parts = cache[m.filepath]
         comps[c.row] = {**parts, "dynamic_score": score}
-        out.append(replace(c, usage_score=score / DYNAMIC_MAX))
+        out.append(_evolve(c, usage_score=score / DYNAMIC_MAX))  # replace() re-runs __init__: ~10 ms per compile
     return out, comps
 
 

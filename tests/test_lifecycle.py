@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from oriongraph_cli.lifecycle import apply_lifecycle, is_decision, live_successors, plan_lifecycle
+from oriongraph_cli.lifecycle import apply_lifecycle, is_decision, live_successors, plan_lifecycle, successors, successors_many
 from oriongraph_cli.models import CandidateSpan, ScoreChannels
 from oriongraph_cli.parse import decode, parse_document
 from oriongraph_cli.score import sort_key
@@ -175,6 +175,12 @@ def test_chains_cycles_and_proposed_successors(tmp_path):
         # ...an accepted one does, even when the old decision's status was never updated
         drift = plan_lifecycle([cand(reg, first["30"], 0.7, lexical=1.0)], reg.conn)
         assert drift.adjust[first["30"]].reasons == ("ADR-0030 superseded by ADR-0031 (demoted ×0.60)",)
+        # the batched lookup a compile uses agrees with the one-document lookup
+        every = [d + f for f in ("ADR-0001-a.md", "ADR-0002-b.md", "ADR-0003-c.md", "ADR-0010-x.md", "ADR-0011-y.md",
+                                 "ADR-0020-p.md", "ADR-0021-q.md", "ADR-0030-r.md", "ADR-0031-s.md")]
+        many = successors_many(reg.conn, every)
+        assert many == {p: successors(reg.conn, p) for p in every if successors(reg.conn, p)}
+        assert many[d + "ADR-0010-x.md"] == [d + "ADR-0011-y.md"] and d + "ADR-0003-c.md" not in many
     finally:
         reg.close()
 

@@ -13,7 +13,7 @@ from oriongraph_cli.models import (
     SpanMetadata,
     SpanRef,
 )
-from oriongraph_cli.score import normalise, recency, rrf_score, score, sort_key, stage_boost
+from oriongraph_cli.score import base_scores, normalise, recency, rrf_score, score, sort_key, stage_boost
 
 DAY = 86_400
 NOW = 1_790_000_000  # fixed "now" for deterministic tests (2026-09-21)
@@ -180,3 +180,19 @@ def test_rrf_score_helper_and_derived_ranks():
     assert out["a"].base_score == pytest.approx((0.4 / 61) / best)
     assert out["b"].base_score == pytest.approx((0.4 / 62 + 0.2 / 61) / best)
     assert out["c"].base_score == 0.0
+
+
+@pytest.mark.parametrize("fusion", ["weighted", "rrf"])
+def test_base_scores_equal_the_scored_base_in_input_order(fusion):
+    w = ScoreWeights(recency=0.1, stage_boost=0.2, usage=0.05)
+    prefs = SoftPreferences(prefer_stages=("design",))
+    cands = [
+        cand("a", row=1, semantic=0.9, lexical=3.0, created_at=NOW - 30 * DAY),
+        cand("b", row=2, semantic=0.2, lexical=9.0, stage="design", usage=0.5),
+        cand("c", row=3, semantic=0.5, structural=1.5, graph=0.3),
+        cand("d", row=4),
+    ]
+    bases = base_scores(cands, w, prefs, NOW, 180.0, fusion=fusion)
+    scored = {c.span_ref.span_id: c.base_score for c in score(cands, w, prefs, NOW, 180.0, fusion=fusion)}
+    assert bases == [scored[c.span_ref.span_id] for c in cands]  # exactly, not approximately
+    assert base_scores([], w, prefs, NOW, 180.0) == []
