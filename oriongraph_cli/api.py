@@ -62,7 +62,8 @@ def derive_signals(request: CompileRequest, reader: IndexReader) -> DerivedSigna
     """Keywords and structural hints; the embedding is added lazily (see _Embedding)."""
     from oriongraph_cli.signals import derive
 
-    return derive(request, workstreams=reader.workstreams, tags=reader.tags)
+    keys = reader.memo("doc-keys", lambda: {d["doc_key"].lower() for d in reader.documents if d["doc_key"]})
+    return derive(request, workstreams=reader.workstreams, tags=reader.tags, doc_keys=keys)
 
 
 class _Embedding:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Callable, Protocol
 
 from oriongraph_cli.models import DerivedSignals, HardFilters
+from oriongraph_cli.signals import id_forms
 from oriongraph_cli.store.reader import IndexReader, SpanRow
 
 
@@ -180,9 +181,7 @@ class StructuralGen:
             entry[1].append(why)
 
         for ident in hints.doc_ids:
-            low = ident.lower()
-            parts = low.split("-", 2)
-            for key in {low, "-".join(parts[:2])} if len(parts) >= 2 else {low}:
+            for key in id_forms(ident):
                 for doc in o.by_key.get(key, ()):
                     if doc not in doc_score or not any("named in the intent" in w for w in doc_score[doc][1]):
                         add(doc, 3.0, f"document id {o.docs[doc]['doc_key']} named in the intent")

@@ -52,7 +52,24 @@ def keywords(text: str, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def derive(request: CompileRequest, *, workstreams: set[str] = frozenset(), tags: set[str] = frozenset()) -> DerivedSignals:
+def id_forms(ident: str) -> set[str]:
+    """Lower-case keys an id in an intent may name: itself and its first two dash parts
+    ("ADR-0007-backoff" names ADR-0007)."""
+    low = ident.lower()
+    parts = low.split("-", 2)
+    return {low, "-".join(parts[:2])} if len(parts) >= 2 else {low}
+
+
+def derive(
+    request: CompileRequest,
+    *,
+    workstreams: set[str] = frozenset(),
+    tags: set[str] = frozenset(),
+    doc_keys: set[str] | None = None,
+) -> DerivedSignals:
+    """``doc_keys`` (lower-case front matter ids of the indexed documents) grounds the
+    id hints: "PD-1" or "HIV-1" in an intent looks like an id but names no document, and
+    must not switch the structural channel on (with ``None`` every id-shaped word counts)."""
     intent = normalise_intent(request.intent)
     kws = keywords(intent, request.keywords)
     words = {k.lower() for k in kws}
@@ -64,6 +81,8 @@ def derive(request: CompileRequest, *, workstreams: set[str] = frozenset(), tags
             ws_hits.append(ws)
     tag_hits = sorted(t for t in tags if t.lower() in words)
     doc_ids = tuple(dict.fromkeys(m.group(1) for m in DOC_ID_RE.finditer(intent)))
+    if doc_keys is not None:
+        doc_ids = tuple(i for i in doc_ids if id_forms(i) & doc_keys)
     sources = tuple(dict.fromkeys(SOURCE_WORDS[w] for w in kws if w in SOURCE_WORDS))
     hints = StructHints(stages=tuple(s for s in stages if s in STAGES), workstreams=tuple(ws_hits), tags=tuple(tag_hits), doc_ids=doc_ids, source_types=sources)
     return DerivedSignals(intent=intent, keywords=kws, struct_hints=hints, episode_context=request.episode_id)
