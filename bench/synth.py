@@ -10,9 +10,12 @@ related), ``#``/``##``/``###`` headings, relative Markdown links between documen
 to ADRs. Text is drawn from a seeded topic vocabulary so lexical and semantic search have
 real structure to find. The same seed always gives byte-identical files.
 
-``curve`` measures, per size: index wall time, index size on disk, peak RSS of the indexer,
-compile latency (in-process p50/p95 over 50 intents, index open), open-index time, a fresh
-``orion compile`` process and peak RSS of the compiling process.
+``curve`` measures, per size: full index wall time (per phase, with RSS after each phase),
+index size on disk, peak RSS of the indexer; re-index time with nothing changed, one file
+edited and 1% of the files edited (what a pre-commit hook feels); open-index time (registry,
+Whoosh, FAISS), compile latency (in-process p50/p95 over 50 intents, per stage), the first
+compile in a process, a fresh ``orion compile`` process and peak RSS of the compiling process.
+Raw figures go to ``--out`` after every size (default ``bench/results/scale.json``).
 
 **Embedding replaced; figures exclude model time.** Embedding 100k spans with the real
 model takes about 2 h on this machine (18 spans/s), so the curve runs with a bench-only
