@@ -9,7 +9,7 @@ shipped defaults: writes bench/results/quality.json and prints the Markdown tabl
 ``tune`` answers "what does each knob buy?" on the train split. Channel hits are computed
 once per query (signals, the three generators at ``top_k``) and cached; each variant then
 re-scores the cached candidates (``score.score``), optionally re-ranks them
-(``oriongraph_cli.rerank``), ranks documents by their best span (nDCG@10, Recall@100) and
+(bench-only functions in ``tuning_grid.py``), ranks documents by their best span (nDCG@10, Recall@100) and
 runs the real ``select.select`` at 4000 tokens (working-set recall). Variants that change
 the lexical channel (field boosts, keyword extraction) re-run only the Whoosh query.
 Writes bench/results/tuning.json and prints one Markdown row per variant.
@@ -145,10 +145,11 @@ class Memo:
 class Variant:
     name: str
     cfg: dict = field(default_factory=dict)  # Config overrides (w_semantic=..., fusion=..., top_k=...)
-    rerank: Callable | None = None  # f(scored, reader, cfg) -> scored; see oriongraph_cli/rerank.py
+    rerank: Callable | None = None  # f(scored, reader, cfg, request) -> scored; see tuning_grid.py
     setup: Callable | None = None  # f() -> undo(); e.g. patch FIELD_BOOSTS (clears the lexical cache)
     weights_fn: Callable | None = None  # f(weights, signals) -> weights, as api.rank_candidates would apply it
     ws: bool = True  # run selection for working-set recall
+    select_kw: dict = field(default_factory=dict)  # extra keyword arguments for select.select
 
 
 def eval_variant(reader, queries, v: Variant, base_cfg, budget: int = 4000, memo: Memo | None = None) -> dict:
@@ -171,7 +172,7 @@ def eval_variant(reader, queries, v: Variant, base_cfg, budget: int = 4000, memo
                 req = replace(req, weights=v.weights_fn(req.weights or cfg.weights(), api.derive_signals(req, reader)))
             _sig, scored, *_ = api.rank_candidates(req, cfg, reader)
             if v.rerank is not None:
-                scored = v.rerank(scored, reader, cfg)
+                scored = v.rerank(scored, reader, cfg, req)
             docs = doc_ranking(c.metadata.filepath for c in scored)
             n = ndcg_at_k(docs, rel, 10)
             nd.append(n)
@@ -179,7 +180,7 @@ def eval_variant(reader, queries, v: Variant, base_cfg, budget: int = 4000, memo
             rc.append(recall_at_k(docs, rel, 100))
             first1 += bool(docs) and rel.get(docs[0], 0) > 0
             if v.ws:
-                sel = select(scored, budget, cfg.diversity_lambda, cfg.max_source_ratio, cfg.mmr_threshold)  # as compile_workingset
+                sel = select(scored, budget, cfg.diversity_lambda, cfg.max_source_ratio, cfg.mmr_threshold, **v.select_kw)  # as compile_workingset
                 ws.append(set_recall({p.candidate.metadata.filepath for p in sel.picked}, rel))
                 ut.append(sel.utilisation)
     finally:
