@@ -134,7 +134,6 @@ def select(
     max_source_ratio: float,
     mmr_threshold: float = 0.0,
     prune_factor: float = 5.0,
-    same_source_sim: float = 0.0,
 ) -> Selection:
     """Greedy MMR selection under a hard token budget and a per-source cap (module doc)."""
     budget = max(int(budget), 0)
@@ -220,12 +219,6 @@ def select(
         src_used[src_idx[i]] += int(cost[i])
         if E is not None:
             s = (E @ E[i]).astype(np.float64)
-        else:
-            s = np.zeros(n, dtype=np.float64)
-        if same_source_sim > 0:
-            same = src_idx == src_idx[i]
-            s[same] = np.maximum(s[same], same_source_sim)
-        if E is not None or same_source_sim > 0:
             closer = s > max_sim
             max_sim[closer] = s[closer]
             nearest[closer] = i
