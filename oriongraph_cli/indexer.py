@@ -250,7 +250,11 @@ def _index_locked(cfg, layout, files, walk_warnings, spec, loader, counter_futur
             from oriongraph_cli.usage import write_snapshot
 
             write_snapshot(layout.dir)
-        if not reason and not changed and not removed:
+        from oriongraph_cli.store import postings
+
+        # a generation built before the BM25 arrays existed gets them (and nothing else
+        # changes: no re-parse, no re-embedding) on the next run
+        if not reason and not changed and not removed and postings.present(cur_path):
             result.nothing_changed = True
             _fill_counts(result, manifest)
             result.unchanged_documents = len(prev_files)
@@ -277,6 +281,24 @@ def _index_locked(cfg, layout, files, walk_warnings, spec, loader, counter_futur
         layout.cleanup(cfg.keep_generations)
     result.elapsed_ms = (time.perf_counter() - started) * 1000
     return result
+
+
+def _all_lexical_texts(registry) -> list[tuple[int, str]]:
+    """(row, lexical text) of every span in ``registry``, as the indexer builds them."""
+    from oriongraph_cli.store import lexical
+
+    out = []
+    q = (
+        "SELECT s.id, s.heading_path, s.text, d.path, d.title, d.tags, d.stage, d.workstream, d.source_type, s.span_id"
+        " FROM spans s JOIN documents d ON d.id = s.doc ORDER BY s.id"
+    )
+    for row, hp, text, path, title, tags, stage, ws, st, span_id in registry.conn.execute(q):
+        d = lexical.LexicalDoc(
+            row=row, span_id=span_id, path=path, title=title, headings=" / ".join(json.loads(hp)), body=text,
+            tags=tuple(json.loads(tags)), stage=stage, workstream=ws, source_type=st,
+        )
+        out.append((row, lexical.lexical_text(d)))
+    return out
 
 
 def _fill_counts(result: IndexResult, manifest: dict[str, Any] | None) -> None:
@@ -318,7 +340,7 @@ class _Plan:
 def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> None:
     cfg, spec, staging, base_path, cache_path = plan.cfg, plan.spec, plan.staging, plan.base_path, plan.cache_path
     parsed, changed, removed, prev_files = plan.parsed, plan.changed, plan.removed, plan.prev_files
-    from oriongraph_cli.store import lexical, links, vectors
+    from oriongraph_cli.store import lexical, links, postings, vectors
     from oriongraph_cli.store.registry import Registry
 
     registry = Registry.create(staging / "registry.sqlite", copy_from=base_path / "registry.sqlite" if base_path else None)
@@ -359,7 +381,12 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
         # -------- registry
         progress.phase("writing registry", len(parsed))
         prev_paths = set(prev_files)
-        for rel in sorted(set(changed) | set(removed)):
+        gone = sorted(set(changed) | set(removed))
+        # rows whose postings leave the BM25 arrays (row ids can be reused by new spans)
+        deleted_rows = [r for (r,) in registry.conn.execute(
+            "SELECT id FROM spans WHERE path IN (SELECT value FROM json_each(?))", (json.dumps(gone),)
+        )] if base_path else []
+        for rel in gone:
             registry.remove_document(rel)
         by_doc: dict[int, list[tuple[str, bytes]]] = {}
         for di, si, _t, h in all_texts:
@@ -415,13 +442,18 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
         lex_count = lexical.build(
             staging / "lexical", base_path / "lexical" if base_path else None, sorted(set(changed) | set(removed)), lex_docs
         )
+        post_count = postings.build(
+            staging / postings.DIR, base_path / postings.DIR if base_path else None, deleted_rows,
+            [(d.row, lexical.lexical_text(d)) for d in lex_docs], all_docs=lambda: _all_lexical_texts(registry),
+        )
         progress.phase("vector index", None)
         ids, mat = registry.all_vectors(dim)
         vec_count = vectors.build(staging / vectors.FILE, ids, mat, dim)
         counts = registry.counts()
-        if not (counts["spans"] == lex_count == vec_count):
+        if not (counts["spans"] == lex_count == vec_count == post_count):
             raise OrionError(
-                f"index build inconsistent: registry {counts['spans']} spans, lexical {lex_count}, vectors {vec_count}",
+                f"index build inconsistent: registry {counts['spans']} spans, lexical {lex_count}, "
+                f"bm25 postings {post_count}, vectors {vec_count}",
                 hint="run `orion index --full`; please report this",
             )
         files = dict(plan.versions)

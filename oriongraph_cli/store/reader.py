@@ -94,8 +94,9 @@ class IndexReader:
     @cached_property
     def lexical(self):
         from oriongraph_cli.store.lexical import LexicalIndex
+        from oriongraph_cli.store.postings import DIR
 
-        return LexicalIndex(self.path / "lexical")
+        return LexicalIndex(self.path / "lexical", self.path / DIR)  # numpy BM25 when the arrays exist
 
     @cached_property
     def vectors(self):

@@ -1,0 +1,207 @@
+"""The numpy BM25 postings (store/postings.py) against Whoosh, the lexical index of record:
+same analysis, same scores and rankings, incremental updates equal to a full rebuild,
+and a Whoosh fallback when the arrays are absent."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+
+from oriongraph_cli.config import load_config
+from oriongraph_cli.indexer import index_project
+from oriongraph_cli.store import postings
+from oriongraph_cli.store.lexical import LexicalIndex, _quote
+from oriongraph_cli.store.layout import Layout
+from oriongraph_cli.store.reader import IndexReader
+
+WORKER = "03_workstreams/ws-ingestion/design/worker.md"
+QUERIES = [
+    ["retry", "backoff", "jitter"],
+    ["ingestion", "worker", "queue", "design"],
+    ["decision", "adr", "storage"],
+    ["cells", "cell", "running", "b-cell", "pd-1"],
+    ["the", "a"],  # stop words only
+    ["zzznotaword"],
+    ["latency", "budget", "token", "compile", "index", "search", "error", "test"],
+    ["x"],
+]
+
+
+def _gen(root):
+    return Layout(load_config(root).index_dir).current_path()
+
+
+def _pairs(index: LexicalIndex, kws, limit=50, whoosh=False):
+    if whoosh:
+        return index.search_whoosh(" ".join(_quote(k) for k in kws), limit)
+    return index.search(kws, limit)
+
+
+def _assert_same(np_hits, wh_hits):
+    """Same scores (1e-9); same ranking except the order within exact ties (and which
+    tied hits fill the last places)."""
+    assert len(np_hits) == len(wh_hits)
+    if not np_hits:
+        return
+    ws = {r: (s, m) for r, s, m in wh_hits}
+    cut = min(s for _r, s, _m in wh_hits)
+    for (r1, s1, m1), (r2, s2, _m2) in zip(np_hits, wh_hits):
+        assert s1 == pytest.approx(s2, rel=1e-9, abs=1e-9)
+        if s1 > cut + 1e-9:
+            assert r1 in ws and ws[r1][1] == m1
+
+
+def test_analyser_matches_whoosh():
+    from whoosh.analysis import StemmingAnalyzer
+
+    ana = StemmingAnalyzer()
+    texts = [
+        "The Running cells of B-cell PD-1 3.5mg HIV-1 ADR-0007 café naïve e.g. U.S.A. x2 a I",
+        "full jitter; exponential backoff — retries (with caps) for the ingestion worker_queue",
+        " ".join((p.read_text() for p in (postings.Path(__file__).parent.parent / "fixtures" / "orionfs_sample").rglob("*.md"))),
+    ]
+    for t in texts:
+        assert postings.analyzer().terms(t) == [tok.text for tok in ana(t, mode="index")]
+
+
+def test_length_byte_matches_whoosh():
+    from whoosh.util.numeric import byte_to_length, length_to_byte
+
+    lengths = np.array(list(range(0, 3000)) + [5000, 10**5, 106373, 106374, 10**6], dtype=np.int64)
+    got = postings._length_to_byte(lengths)
+    assert [int(b) for b in got] == [length_to_byte(int(n)) for n in lengths]
+    assert postings._byte_to_length().tolist() == [byte_to_length(i) for i in range(256)]
+
+
+def test_numpy_bm25_matches_whoosh(project, fake_embedder):
+    index_project(load_config(project))
+    gen = _gen(project)
+    lex = LexicalIndex(gen / "lexical", gen / postings.DIR)
+    assert lex.backend == "numpy"
+    lex._open_whoosh()
+    assert lex.doc_count() == lex._searcher.doc_count()
+    for kws in QUERIES:
+        _assert_same(_pairs(lex, kws), _pairs(lex, kws, whoosh=True))
+    lex.close()
+
+
+def test_query_terms_match_whoosh_parser(project, fake_embedder):
+    from whoosh import query as wq
+
+    index_project(load_config(project))
+    gen = _gen(project)
+    lex = LexicalIndex(gen / "lexical", gen / postings.DIR)
+    lex._open_whoosh()
+    for kws in QUERIES:
+        qtext = " ".join(_quote(k) for k in kws)
+        q = lex._parser.parse(qtext)
+        if isinstance(q, wq.Term):
+            expect = {q.text}
+        elif isinstance(q, wq.Or):
+            assert all(isinstance(s, wq.Term) for s in q.subqueries)
+            expect = {s.text for s in q.subqueries}
+        else:
+            expect = set()
+        assert set(postings.query_terms(qtext)) == expect
+    assert postings.query_terms(_quote("full jitter")) is None  # a phrase: Whoosh answers it
+    assert postings.query_terms("retry AND backoff") is None
+    lex.close()
+
+
+def test_phrase_query_falls_back_to_whoosh(project, fake_embedder):
+    index_project(load_config(project))
+    gen = _gen(project)
+    lex = LexicalIndex(gen / "lexical", gen / postings.DIR)
+    kws = ["exponential backoff", "retry"]
+    assert lex.search(kws, 20) == _pairs(lex, kws, 20, whoosh=True)
+    lex.close()
+
+
+def _arrays(gen):
+    arr, meta = postings.load_arrays(gen / postings.DIR, mmap=False)
+    return {k: v.tolist() for k, v in arr.items()}, meta
+
+
+def test_incremental_update_equals_full_rebuild(project, fake_embedder):
+    cfg = load_config(project)
+    index_project(cfg)
+    # change one document, delete one, add one
+    worker = project / WORKER
+    worker.write_text(worker.read_text() + "\n\n## Zebra crossing\n\nA brand new section about zebras and quokkas.\n")
+    victim = sorted(p for p in (project / "02_knowledge").rglob("*.md"))[0]
+    victim.unlink()
+    (project / "02_knowledge" / "new_note.md").write_text("---\ntitle: Quokka notes\ntags: [fauna]\n---\n# Quokka notes\n\nQuokkas smile. Retries too.\n")
+    r = index_project(cfg)
+    assert r.updated_documents == 1 and r.removed_documents == 1 and r.added_documents == 1
+    inc, inc_meta = _arrays(_gen(project))
+    r = index_project(cfg, full=True)
+    assert r.rebuild_reason == "--full"
+    full, full_meta = _arrays(_gen(project))
+    assert inc_meta["docs"] == full_meta["docs"] and inc_meta["total_length"] == full_meta["total_length"]
+    assert inc_meta["terms"] == full_meta["terms"] and inc_meta["postings"] == full_meta["postings"]
+    assert inc["terms"] == full["terms"] and inc["term_off"] == full["term_off"] and inc["ptr"] == full["ptr"]
+
+
+def test_incremental_rows_map_to_same_spans(project, fake_embedder):
+    """The incremental arrays hold, per span id, exactly the postings a rebuild computes."""
+    cfg = load_config(project)
+    index_project(cfg)
+    worker = project / WORKER
+    worker.write_text(worker.read_text() + "\n\nMore words: quokka zebra retry.\n")
+    index_project(cfg)
+
+    def by_span(root):
+        gen = _gen(root)
+        reader = IndexReader(load_config(root), load_embedder=False)
+        sid = dict(reader.registry.conn.execute("SELECT id, span_id FROM spans"))
+        reader.close()
+        arr, _meta = postings.load_arrays(gen / postings.DIR, mmap=False)
+        vocab = postings._vocab_terms(arr)
+        out = set()
+        for t, term in enumerate(vocab):
+            for i in range(arr["ptr"][t], arr["ptr"][t + 1]):
+                out.add((term, sid[int(arr["rows"][i])], int(arr["tf"][i]), int(arr["lb"][i])))
+        lens = {sid[int(r)]: int(n) for r, n in zip(arr["doc_rows"], arr["doc_len"])}
+        return out, lens
+
+    inc = by_span(project)
+    index_project(cfg, full=True)
+    assert by_span(project) == inc
+
+
+def test_missing_arrays_fall_back_then_rebuilt(project, fake_embedder):
+    cfg = load_config(project)
+    index_project(cfg)
+    gen = _gen(project)
+    lex = LexicalIndex(gen / "lexical", gen / postings.DIR)
+    expect = {kw[0]: lex.search(kw, 30) for kw in QUERIES}
+    lex.close()
+    shutil.rmtree(gen / postings.DIR)  # a generation built before the arrays existed
+    reader = IndexReader(cfg, load_embedder=False)
+    assert reader.lexical.backend == "whoosh"
+    for kw in QUERIES:
+        _assert_same(expect[kw[0]], reader.lexical.search(kw, 30))
+    reader.close()
+    # the next `orion index` adds them without re-embedding or re-parsing
+    calls = fake_embedder.calls
+    r = index_project(cfg)
+    assert not r.nothing_changed and r.embedded_spans == 0 and r.rebuild_reason is None
+    assert fake_embedder.calls == calls
+    reader = IndexReader(cfg, load_embedder=False)
+    assert reader.lexical.backend == "numpy"
+    for kw in QUERIES:
+        assert reader.lexical.search(kw, 30) == expect[kw[0]]
+    reader.close()
+    assert index_project(cfg).nothing_changed
+
+
+def test_damaged_arrays_fall_back(project, fake_embedder):
+    cfg = load_config(project)
+    index_project(cfg)
+    gen = _gen(project)
+    (gen / postings.DIR / "rows.npy").write_bytes(b"garbage")
+    lex = LexicalIndex(gen / "lexical", gen / postings.DIR)
+    assert lex.backend == "whoosh" and lex.search(["retry"], 5)
+    lex.close()
