@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from collections import Counter
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -57,30 +59,43 @@ class _Analyzer:
         from whoosh.analysis import StemmingAnalyzer
 
         tok, _lower, stop, stem = StemmingAnalyzer().items
-        self.regex = tok.expression
         if getattr(tok, "gaps", False):  # pragma: no cover - not Whoosh's default
             raise ValueError("gapped tokenizer")
+        self.regex = tok.expression
+        # the same matches, without capturing groups, so findall returns whole tokens
+        self._findall = re.compile(_uncapture(tok.expression.pattern), tok.expression.flags).findall
         self.stops = stop.stops
         self.minsize = stop.min
         self.maxsize = stop.max
         self.ignore = stem.ignore
         self.stemfn = stem.stemfn
-        self.cache: dict[str, str] = {}
+        self.memo: dict[str, str | bool] = {}  # token as matched -> term (False when dropped)
+
+    def _term(self, token: str) -> str | bool:
+        w = token.lower()
+        if len(w) < self.minsize or (self.maxsize is not None and len(w) > self.maxsize) or w in self.stops:
+            return False
+        return w if w in self.ignore else self.stemfn(w)
 
     def terms(self, text: str) -> list[str]:
+        memo = self.memo
         out = []
-        stops, mn, mx, ignore, cache, stemfn = self.stops, self.minsize, self.maxsize, self.ignore, self.cache, self.stemfn
-        for m in self.regex.finditer(text):
-            w = m.group().lower()
-            if len(w) < mn or (mx is not None and len(w) > mx) or w in stops:
-                continue
-            if w not in ignore:
-                s = cache.get(w)
-                if s is None:
-                    s = cache[w] = stemfn(w)
-                w = s
-            out.append(w)
+        for tok in self._findall(text):
+            t = memo.get(tok)
+            if t is None:
+                if len(memo) > 1_000_000:
+                    memo.clear()
+                t = memo[tok] = self._term(tok)
+            if t is not False:
+                out.append(t)
         return out
+
+
+def _uncapture(pattern: str) -> str:
+    """``pattern`` with its plain groups made non-capturing (Whoosh's default tokenizer
+    pattern is ``\\w+(\\.?\\w+)*``)."""
+    out = re.sub(r"(?<!\\)\((?!\?)", "(?:", pattern)
+    return out
 
 
 _ANALYZER: _Analyzer | None = None
@@ -110,24 +125,28 @@ def _length_to_byte(lengths: np.ndarray) -> np.ndarray:
 
 
 def _analyse(docs: Iterable[tuple[int, str]]):
-    """(rows, lengths, posting terms, posting rows, posting tfs) of ``docs``."""
+    """(rows, lengths, distinct terms, posting term ids (into the distinct terms),
+    posting rows, posting tfs) of ``docs``."""
     ana = analyzer()
     rows: list[int] = []
     lengths: list[int] = []
-    p_terms: list[str] = []
+    ids: dict[str, int] = {}
+    p_tid: list[int] = []
     p_rows: list[int] = []
     p_tf: list[int] = []
     for row, text in docs:
         toks = ana.terms(text)
-        counts: dict[str, int] = {}
-        for t in toks:
-            counts[t] = counts.get(t, 0) + 1
+        counts = Counter(toks)
         rows.append(row)
         lengths.append(len(toks))
-        p_terms.extend(counts)
+        for t in counts:
+            i = ids.get(t)
+            if i is None:
+                i = ids[t] = len(ids)
+            p_tid.append(i)
         p_rows.extend([row] * len(counts))
         p_tf.extend(counts.values())
-    return rows, lengths, p_terms, p_rows, p_tf
+    return rows, lengths, list(ids), p_tid, p_rows, p_tf
 
 
 def _vocab(terms: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
@@ -208,13 +227,14 @@ def build(
                 raise
             old = None
             add = all_docs()
-    rows, lengths, p_terms, p_rows, p_tf = _analyse(add)
+    rows, lengths, local_terms, p_tid, p_rows, p_tf = _analyse(add)
     new_rows = np.asarray(rows, dtype=np.int64)
     new_len = np.asarray(lengths, dtype=np.int64)
     if len(np.unique(new_rows)) != len(new_rows):
         raise ValueError("postings: a row is added twice")
-    new_bytes = [t.encode("utf-8") for t in p_terms]
-    uniq_new = sorted(set(new_bytes))
+    # UTF-8 byte order is code point order: sort the str terms, encode each once
+    local_bytes = [t.encode("utf-8") for t in local_terms]
+    uniq_new = sorted(local_bytes)
 
     if old is None:
         blob, off = _vocab(uniq_new)
@@ -272,7 +292,8 @@ def build(
             pos_of = found_at
             blob, off, n_terms = o_blob, o_off, o_n
 
-    n_tid = np.fromiter((pos_of[b] for b in new_bytes), dtype=np.int64, count=len(new_bytes))
+    local_to_id = np.fromiter((pos_of[b] for b in local_bytes), dtype=np.int64, count=len(local_bytes))
+    n_tid = local_to_id[np.asarray(p_tid, dtype=np.int64)] if p_tid else np.zeros(0, dtype=np.int64)
     n_prow = np.asarray(p_rows, dtype=np.int64)
     n_tf = np.asarray(p_tf, dtype=np.int64)
     if len(new_rows):
