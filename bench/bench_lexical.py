@@ -8,6 +8,12 @@ backends run back to back on the same open generation, alternating which goes fi
 Prints per-query latency percentiles, the score difference and the top-``limit`` overlap;
 rankings must agree except the order within exact ties (and which tied hits take the
 last places).
+
+    python bench/bench_lexical.py --root /tmp/scifact-np --queries ... -n 200 --replicate 8
+
+builds postings (numpy only, in a temp dir) from the generation's span texts repeated
+``--replicate`` times (SciFact x 8 ~ 107k spans) and times the full build, a one-span
+delta and the queries: the scale check without a 100k-span Whoosh index.
 """
 
 from __future__ import annotations
@@ -30,7 +36,10 @@ def main() -> None:
     ap.add_argument("--queries", required=True)
     ap.add_argument("-n", type=int, default=200)
     ap.add_argument("--limit", type=int, default=200)
+    ap.add_argument("--replicate", type=int, default=0)
     args = ap.parse_args()
+    if args.replicate:
+        return replicate(args)
 
     from oriongraph_cli.signals import keywords, normalise_intent
     from oriongraph_cli.store import postings
@@ -100,6 +109,48 @@ def main() -> None:
     print(f"max |score diff| {max_diff:.2e} · mean top-{args.limit} overlap {statistics.mean(overlaps):.4f} "
           f"(min {min(overlaps):.4f}) · rankings equal up to exact ties: {rank_equal}/{n}"
           + (f" (differ: {mismatched[:10]})" if mismatched else ""))
+
+
+def replicate(args) -> None:
+    import shutil
+    import tempfile
+
+    from oriongraph_cli.indexer import _all_lexical_texts
+    from oriongraph_cli.signals import keywords, normalise_intent
+    from oriongraph_cli.store import postings
+    from oriongraph_cli.store.layout import Layout
+    from oriongraph_cli.store.lexical import BM25_B, BM25_K1, _quote
+    from oriongraph_cli.store.registry import Registry
+
+    gen = Layout(Path(args.root) / ".oriongraph").current_path()
+    reg = Registry.open(gen / "registry.sqlite")
+    base = _all_lexical_texts(reg)
+    reg.close()
+    step = max(r for r, _t in base) + 1
+    docs = [(r + k * step, t) for k in range(args.replicate) for r, t in base]
+    tmp = Path(tempfile.mkdtemp(prefix="bench-lexical-"))
+    try:
+        t0 = time.perf_counter()
+        postings.build(tmp / "p", None, [], docs)
+        full = time.perf_counter() - t0
+        deltas = []
+        for i in range(3):
+            t0 = time.perf_counter()
+            postings.build(tmp / f"q{i}", tmp / "p", [docs[100 + i][0]], [(args.replicate * step + i, docs[100 + i][1] + " edited")])
+            deltas.append(time.perf_counter() - t0)
+        p = postings.Postings(tmp / "p", k1=BM25_K1, b=BM25_B)
+        qs = [json.loads(line)["text"] for line in Path(args.queries).read_text().splitlines()[: args.n]]
+        lat = []
+        for q in qs:
+            terms = postings.query_terms(" ".join(_quote(k) for k in keywords(normalise_intent(q))))
+            t0 = time.perf_counter()
+            p.search_terms(terms or [], args.limit)
+            lat.append((time.perf_counter() - t0) * 1000)
+        print(f"{len(docs)} spans ({args.replicate} x {len(base)}), {p.meta['postings']} postings, {p.meta['terms']} terms")
+        print(f"full build {full:.2f} s · one-span delta {statistics.median(deltas) * 1000:.0f} ms · "
+              f"query p50 {pct(lat, 50):.2f} ms p95 {pct(lat, 95):.2f} ms")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
