@@ -83,7 +83,7 @@ class _Analyzer:
         for tok in self._findall(text):
             t = memo.get(tok)
             if t is None:
-                if len(memo) > 1_000_000:
+                if len(memo) > 200_000:  # bounded (~25 MB); distinct raw tokens at 100k spans fit
                     memo.clear()
                 t = memo[tok] = self._term(tok)
             if t is not False:
