@@ -163,7 +163,7 @@ def markdown(res: dict) -> str:
         "|---|---|---|---|",
     ]
     names = {"signals": "query embedding + signals", "generate": "candidate generation (3 generators)",
-             "generate.lexical": "  · lexical (Whoosh)", "generate.semantic": "  · semantic (FAISS)",
+             "generate.lexical": "  · lexical (numpy BM25; Whoosh for phrases)", "generate.semantic": "  · semantic (FAISS)",
              "generate.structural": "  · structural", "score": "scoring (build candidates, normalise, fuse)",
              "select": "selection (MMR + budget)", "hydrate": "hydration (exact text)"}
     targets = {"generate": "< 100", "select": "< 50"}
