@@ -106,11 +106,14 @@ class IndexReader:
 
     @cached_property
     def documents(self) -> list[dict[str, Any]]:
+        """Every document's registry row as a dict, ``tags`` decoded. The front matter
+        (``meta``) stays JSON text: nothing on the compile path reads it, and decoding 5k
+        of them was ~15 ms of every fresh compile."""
         out = []
+        loads = json.loads
         for r in self.registry.documents():
             d = dict(r)
-            d["tags"] = json.loads(d["tags"])
-            d["meta"] = json.loads(d["meta"])
+            d["tags"] = loads(d["tags"])
             out.append(d)
         return out
 
