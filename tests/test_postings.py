@@ -66,6 +66,37 @@ def test_analyser_matches_whoosh():
         assert postings.analyzer().terms(t) == [tok.text for tok in ana(t, mode="index")]
 
 
+def test_pinned_analyser_configuration_is_whoosh_s():
+    from whoosh.analysis import StemmingAnalyzer
+    from whoosh.lang.porter import stem
+
+    tok, _lower, stop, stemmer = StemmingAnalyzer().items
+    assert tok.expression.pattern == postings.WHOOSH_TOKEN_PATTERN and not tok.gaps
+    assert stop.stops == postings.WHOOSH_STOP_WORDS and stop.min == postings.WHOOSH_MIN_SIZE and stop.max is None
+    assert stemmer.stemfn is stem and not stemmer.ignore
+
+
+def test_numpy_search_does_not_import_whoosh_s_heavy_modules(project, fake_embedder):
+    import subprocess
+    import sys
+
+    from oriongraph_cli import api
+    from oriongraph_cli.config import load_config
+
+    api.index_project(load_config(project))
+    code = (
+        "import sys\n"
+        "from oriongraph_cli import api\n"
+        "from oriongraph_cli.config import load_config\n"
+        f"r = api.open_index(load_config({str(project)!r}), load_embedder=False)\n"
+        "assert r.lexical.search(['retry', 'worker'], 10)\n"
+        "print(sorted(m for m in sys.modules if m.startswith('whoosh')))\n"
+        "print('urllib.request' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
+    assert out[0] == "['whoosh', 'whoosh.lang', 'whoosh.lang.porter']" and out[1] == "False"
+
+
 def test_length_byte_matches_whoosh():
     from whoosh.util.numeric import byte_to_length, length_to_byte
 

@@ -50,25 +50,33 @@ _FILES = ("terms", "term_off", "ptr", "rows", "tf", "lb", "doc_rows", "doc_len")
 OPERATOR_WORDS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})  # Whoosh's query parser reads these
 
 
+# Whoosh's StemmingAnalyzer() configuration, pinned here so a compile does not import
+# whoosh.analysis (whoosh.compat pulls in urllib.request, http.client, ssl and email: ~70 ms of
+# a fresh `orion compile`). tests/test_postings.py asserts these equal Whoosh's own values.
+WHOOSH_TOKEN_PATTERN = r"[\w\*]+(\.?[\w\*]+)*"
+WHOOSH_STOP_WORDS = frozenset(
+    "a an and are as at be by can for from have if in is it may not of on or tbd that the this to us we when "
+    "will with yet you your".split()
+)
+WHOOSH_MIN_SIZE = 2
+
+
 class _Analyzer:
     """Whoosh's ``StemmingAnalyzer`` (regex tokenizer | lowercase | stop words | Porter
-    stemmer) without its Token-object pipeline: same configuration (read from a real
-    StemmingAnalyzer), same terms, ~3x faster. tests/test_postings.py checks equality."""
+    stemmer) without its Token-object pipeline: same configuration (pinned above, checked
+    against a real StemmingAnalyzer by the tests), same terms, ~3x faster."""
 
     def __init__(self) -> None:
-        from whoosh.analysis import StemmingAnalyzer
+        from whoosh.lang.porter import stem  # imports only whoosh.lang (no whoosh.compat)
 
-        tok, _lower, stop, stem = StemmingAnalyzer().items
-        if getattr(tok, "gaps", False):  # pragma: no cover - not Whoosh's default
-            raise ValueError("gapped tokenizer")
-        self.regex = tok.expression
+        self.regex = re.compile(WHOOSH_TOKEN_PATTERN, re.UNICODE)
         # the same matches, without capturing groups, so findall returns whole tokens
-        self._findall = re.compile(_uncapture(tok.expression.pattern), tok.expression.flags).findall
-        self.stops = stop.stops
-        self.minsize = stop.min
-        self.maxsize = stop.max
-        self.ignore = stem.ignore
-        self.stemfn = stem.stemfn
+        self._findall = re.compile(_uncapture(WHOOSH_TOKEN_PATTERN), re.UNICODE).findall
+        self.stops = WHOOSH_STOP_WORDS
+        self.minsize = WHOOSH_MIN_SIZE
+        self.maxsize = None
+        self.ignore = frozenset()
+        self.stemfn = stem
         self.memo: dict[str, str | bool] = {}  # token as matched -> term (False when dropped)
 
     def _term(self, token: str) -> str | bool:
@@ -109,9 +117,10 @@ def analyzer() -> _Analyzer:
 
 
 def _byte_to_length() -> np.ndarray:
-    from whoosh.util.numeric import byte_to_length
-
-    return np.array([byte_to_length(i) for i in range(256)], dtype=np.float64)
+    """Whoosh's one-byte field-length table (``whoosh.util.numeric._length_byte_cache``),
+    which is ``round((1.033**n - 1) * 27)``; computed here rather than imported, for the
+    same reason as the analyser constants (the tests compare it with Whoosh's)."""
+    return np.array([int(round((pow(1.033, n) - 1) * 27)) for n in range(256)], dtype=np.float64)
 
 
 def _length_to_byte(lengths: np.ndarray) -> np.ndarray:
