@@ -115,6 +115,27 @@ def _doc_rows(reader) -> dict:
     return out
 
 
+def plus_rrf(alpha: float):
+    """base + alpha * RRF(semantic, lexical ranks among the candidates; weights 0.6/0.3,
+    k = 60, rescaled to [0, 1]): does RRF's better depth help the weighted fusion?"""
+
+    def f(scored, reader, cfg, req):
+        ws, wl = _w(cfg)
+        n = len(scored)
+        sem_rank = np.empty(n)
+        lex_rank = np.full(n, np.inf)
+        order = sorted(range(n), key=lambda i: (-scored[i].raw_scores.semantic, scored[i].row))
+        sem_rank[order] = np.arange(1, n + 1)
+        lex = [i for i in range(n) if scored[i].raw_scores.lexical > 0]
+        lex.sort(key=lambda i: (-scored[i].raw_scores.lexical, scored[i].row))
+        lex_rank[lex] = np.arange(1, len(lex) + 1)
+        rrf = (ws / (60 + sem_rank) + wl / (60 + lex_rank)) / ((ws + wl) / 61)
+        base = np.array([c.base_score for c in scored]) + alpha * rrf
+        return _resort(scored, base)
+
+    return f
+
+
 def chain(*fs):
     def f(scored, reader, cfg, req):
         for g in fs:
@@ -126,6 +147,8 @@ def chain(*fs):
 
 def variants(cfg) -> list[Variant]:
     out = [Variant("shipped defaults")]
+    for alpha in (0.1, 0.25, 0.5):
+        out.append(Variant(f"plus rrf alpha {alpha}", rerank=plus_rrf(alpha)))
     for beta in (0.3, 0.5, 0.7):
         out.append(Variant(f"doc mean vector beta {beta}", rerank=doc_mean_vector(beta)))
     for g in (0.25, 0.5, 1.0):
