@@ -162,6 +162,16 @@ class _Outline:
         return cls(docs, by_key, title_words, tag_docs, heading_words)
 
     @staticmethod
+    def locate(reader, rows: list[int]) -> list[tuple[int, int, int]]:
+        """(row, document, ordinal) of ``rows``."""
+        out: list[tuple[int, int, int]] = []
+        for i in range(0, len(rows), 900):
+            chunk = rows[i : i + 900]
+            sql = f"SELECT id, doc, ordinal FROM spans WHERE id IN ({','.join('?' * len(chunk))}) ORDER BY id"
+            out.extend(reader.registry.conn.execute(sql, chunk))
+        return out
+
+    @staticmethod
     def spans_of(reader, docs: list[int]) -> dict[int, list[tuple[int, int]]]:
         """document -> [(row, ordinal)] for ``docs`` (index ``spans_doc``)."""
         out: dict[int, list[tuple[int, int]]] = {}
@@ -221,23 +231,55 @@ class StructuralGen:
                     add(doc, 0.5, f"workstream {d['workstream']} named in the intent")
                 if hints.source_types and d["source_type"] in hints.source_types:
                     add(doc, 0.25, f"{d['source_type']} named in the intent")
-        span_score: dict[int, list] = {}
-        spans = o.spans_of(reader, sorted(doc_score))
-        for doc, (score, why) in doc_score.items():
-            for row, ordinal in spans.get(doc, ()):
-                span_score[row] = [score * (1.0 if ordinal == 0 else 0.6), list(why)]
         heads: dict[int, set[str]] = {}
         for w in kw:
             for row in o.heading_words.get(w, ()):
                 heads.setdefault(row, set()).add(w)
+        k = top_k if filters.is_empty() else top_k * 8
+        span_score = self._document_spans(reader, o, doc_score, heads, k)
         for row, words in heads.items():
             entry = span_score.setdefault(row, [0.0, []])
             entry[0] += 1.5 * len(words) / len(kw)
             entry[1].append("section heading matches " + ", ".join(f"'{w}'" for w in sorted(words)[:3]))
         hits = [GenHit(row, sc, tuple(why)) for row, (sc, why) in span_score.items() if sc > 0]
         hits.sort(key=lambda h: (-h.score, h.row))
-        k = top_k if filters.is_empty() else top_k * 8
         return filter_hits(reader, hits[:k], filters)[:top_k]
+
+    @staticmethod
+    def _document_spans(reader, o: "_Outline", doc_score: dict[int, list], heads: dict[int, set[str]], k: int) -> dict[int, list]:
+        """row -> [document score × (1.0 first span, 0.6 others), reasons] for the spans the
+        top ``k`` can contain. A common title word can match thousands of documents (113 ms
+        at 100k spans when all their spans were fetched); only the documents scoring at least
+        the ``k``-th best are read — their first spans already outscore every span of the
+        rest — plus the documents of heading-matched spans, whose totals must be exact. If
+        those documents hold fewer than ``k`` such spans, every document is read. Either way
+        the top ``k`` equals scoring every document's spans (tests/test_generate.py)."""
+
+        def factor(ordinal: int) -> float:
+            return 1.0 if ordinal == 0 else 0.6
+
+        ranked = sorted(doc_score, key=lambda d: (-doc_score[d][0], d))
+        keep = ranked
+        if len(ranked) > k:
+            cut = doc_score[ranked[k - 1]][0]
+            keep = [d for d in ranked if doc_score[d][0] >= cut]
+        spans = o.spans_of(reader, sorted(keep))
+        if len(keep) < len(ranked):
+            strong = sum(1 for d in keep for _row, ordinal in spans.get(d, ()) if doc_score[d][0] * factor(ordinal) >= cut)
+            if strong < k:
+                keep, spans = ranked, o.spans_of(reader, sorted(ranked))
+        out: dict[int, list] = {}
+        for doc in keep:
+            score, why = doc_score[doc]
+            for row, ordinal in spans.get(doc, ()):
+                out[row] = [score * factor(ordinal), list(why)]
+        if len(keep) < len(ranked):
+            kept = set(keep)
+            for row, doc, ordinal in o.locate(reader, [r for r in heads if r not in out]):
+                if doc in doc_score and doc not in kept:
+                    score, why = doc_score[doc]
+                    out[row] = [score * factor(ordinal), list(why)]
+        return out
 
 
 GENERATORS: dict[str, Callable[[], CandidateGenerator]] = {

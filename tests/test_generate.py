@@ -54,3 +54,25 @@ def test_a_heading_word_finds_its_section_and_an_id_its_document(reader):
     assert len(paths) == 1 and "ADR-0007" in next(iter(paths))
     assert hits[0].score > hits[-1].score  # the document's first span outranks its others
     assert all("document id ADR-0007 named in the intent" in h.reasons for h in hits)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 8, 20])
+def test_reading_only_the_top_documents_keeps_the_top_k_exact(reader, k):
+    """The cut in StructuralGen._document_spans must not change the top k: compare with a
+    run whose k is large enough that every document is read."""
+    o = _Outline.build(reader)
+    heading_word = sorted(o.heading_words, key=lambda w: (-len(o.heading_words[w]), w))[0]
+    common_title = sorted(o.title_words, key=lambda w: (-len(o.title_words[w]), w))[:3]
+    intents = [
+        tuple(common_title),
+        (common_title[0], heading_word),
+        (heading_word,),
+        ("retry", "worker", "ingestion"),
+        ("adr-0003",),
+    ]
+    for kws in intents:
+        hints = StructHints(doc_ids=("ADR-0003",)) if kws == ("adr-0003",) else StructHints()
+        sig = DerivedSignals(intent=" ".join(kws), keywords=kws, struct_hints=hints)
+        full = StructuralGen().generate(reader, sig, HardFilters(), 10**6)
+        top = StructuralGen().generate(reader, sig, HardFilters(), k)
+        assert top == full[:k], kws
