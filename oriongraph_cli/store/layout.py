@@ -44,28 +44,14 @@ def fsync_dir(path: Path) -> None:
 
 def atomic_write(path: Path, data: bytes) -> None:
     """Write through a temp file in the same directory, fsync, rename, fsync the dir."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        os.fchmod(fd, 0o666 & ~_UMASK)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    fsync_dir(path.parent)
+    atomic_write_with(path, lambda tmp: tmp.write_bytes(data))
 
 
 def atomic_write_with(path: Path, fill) -> None:
-    """Like :func:`atomic_write`, for a library that writes a file itself: ``fill(tmp)``
-    writes the temp file (e.g. ``faiss.write_index``), which is then fsynced and renamed
-    onto ``path``. Saves building the whole file as bytes in memory first."""
+    """Atomically replace ``path`` with what ``fill(tmp)`` writes into a temp file in the
+    same directory (our bytes, or a library writing the file itself, e.g.
+    ``faiss.write_index`` — no copy of the whole file in memory): the temp file is
+    fsynced and renamed onto ``path``, then the directory is fsynced."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     os.close(fd)
