@@ -1,12 +1,11 @@
 """Start loading the query embedder before a compile's heavy imports.
 
 A fresh ``orion compile`` spends most of its time loading the ONNX model (onnxruntime
-import + session creation, ~0.5 s). The index reader already loads it in a background
-thread, but the reader opens only after ``oriongraph_cli.api`` and its imports (numpy,
-Whoosh, FAISS, ~0.25 s). The CLI calls :func:`start` as soon as the configuration is
-known, so the model load overlaps those imports too; the reader then :func:`take`s the
-result instead of loading a second copy. A load that fails is re-raised by ``take`` —
-the same error, at the same moment, as without the prefetch.
+import + session creation, ~0.5 s). The index reader :func:`start`s the load in a
+background thread when it opens and :func:`take`s it on first use; the CLI calls
+:func:`start` earlier still, as soon as the configuration is known, so the load also
+overlaps ``oriongraph_cli.api``'s imports (numpy, FAISS, ~0.25 s), and the reader's own
+``start`` is then a no-op. A load that fails is re-raised by ``take``.
 """
 
 from __future__ import annotations

@@ -64,3 +64,19 @@ def test_compile_loads_the_model_once(project, counting_loader):
     assert r.exit_code == 0, r.stderr
     assert json.loads(r.stdout)["workingset"]["spans"]
     assert counting_loader == ["query"]  # the prefetched load, not a second one by the reader
+
+
+def test_a_model_other_than_the_index_s_is_refused_on_every_use(project, fake_embedder):
+    from dataclasses import replace
+
+    from oriongraph_cli import api
+
+    cfg = load_config(project)
+    api.index_project(cfg)
+    reader = api.open_index(replace(cfg, model="some/other-model"))
+    try:
+        for _ in range(2):
+            with pytest.raises(OrionError, match="was built with"):
+                reader.embed_query("retry policy")
+    finally:
+        reader.close()

@@ -2,8 +2,9 @@
 
 ``IndexReader`` reads ``CURRENT`` once and opens only that generation, so a concurrent
 ``orion index`` can never change what a running compile sees. The query embedder starts
-loading in a background thread as soon as the reader opens (onnxruntime releases the GIL),
-overlapping the model load with opening the other indices.
+loading in a background thread as soon as the reader opens (``oriongraph_cli.prefetch``;
+onnxruntime releases the GIL), overlapping the model load with opening the other indices
+— or earlier, when the CLI already started it.
 """
 
 from __future__ import annotations
@@ -52,37 +53,35 @@ class IndexReader:
             raise NoIndexError(f"index generation {self.generation} is unreadable ({exc})", hint="run `orion index --full`") from None
         self._embedder = None
         self._embedder_error: BaseException | None = None
-        self._embedder_thread: threading.Thread | None = None
+        self._embedder_lock = threading.Lock()
         self._rows: dict[int, SpanRow] = {}
         self._memo: dict[str, Any] = {}
         self._memo_lock = threading.Lock()
         if load_embedder:
-            self._embedder_thread = threading.Thread(target=self._load_embedder, daemon=True)
-            self._embedder_thread.start()
+            from oriongraph_cli import prefetch
+
+            prefetch.start(cfg)  # a no-op when the CLI already started this model's load
 
     # ------------------------------------------------------------ embedder
-    def _load_embedder(self) -> None:
-        from oriongraph_cli import prefetch
-        from oriongraph_cli.store.embed import load_embedder
-
-        try:
-            emb = prefetch.take(self.cfg) or load_embedder(self.cfg, "query")  # the CLI may have started it
-            if emb.model_id != self.manifest.get("model_id"):
-                raise OrionError(
-                    f"the index was built with {self.manifest.get('model_id')!r} but the configured model is {emb.model_id!r}",
-                    hint="run `orion index` to re-embed with the configured model, or restore the previous model setting",
-                )
-            self._embedder = emb
-        except BaseException as exc:  # surfaced on first use
-            self._embedder_error = exc
-
     @property
     def embedder(self):
-        if self._embedder is None and self._embedder_error is None:
-            if self._embedder_thread is None:
-                self._load_embedder()
-            else:
-                self._embedder_thread.join()
+        """The query embedder: the prefetched load (waited for) or, without one, a load now.
+        A failure (or a model other than the index's) is raised here, on every use."""
+        with self._embedder_lock:
+            if self._embedder is None and self._embedder_error is None:
+                from oriongraph_cli import prefetch
+                from oriongraph_cli.store.embed import load_embedder
+
+                try:
+                    emb = prefetch.take(self.cfg) or load_embedder(self.cfg, "query")
+                    if emb.model_id != self.manifest.get("model_id"):
+                        raise OrionError(
+                            f"the index was built with {self.manifest.get('model_id')!r} but the configured model is {emb.model_id!r}",
+                            hint="run `orion index` to re-embed with the configured model, or restore the previous model setting",
+                        )
+                    self._embedder = emb
+                except BaseException as exc:
+                    self._embedder_error = exc
         if self._embedder_error is not None:
             raise self._embedder_error
         return self._embedder

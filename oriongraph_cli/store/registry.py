@@ -70,8 +70,9 @@ CREATE INDEX IF NOT EXISTS spans_outline ON spans(id, doc, ordinal, heading_path
 # headings_span: ``headings.span`` cascades from ``spans``; without an index every deleted
 # span scanned the whole headings table, so re-indexing k changed documents cost
 # O(k x corpus) (153 ms per changed document at 100k spans; docs/BENCHMARKS.md, "Scale").
-# spans_outline: covers IndexReader.span_outline, which otherwise reads every row of
-# ``spans`` with its text and vector (~2 KB each) to get four small columns.
+# spans_outline: covers the structural generator's scan for spans with subsection headings
+# (and IndexReader.span_outline), which otherwise read every row of ``spans`` with its text
+# and vector (~2 KB each) to get a few small columns.
 
 DOC_COLUMNS = (
     "id, path, doc_version_id, size_bytes, title, source_type, workstream, stage, status, priority, "
