@@ -69,21 +69,17 @@ class _Analyzer:
     def __init__(self) -> None:
         from whoosh.lang.porter import stem  # imports only whoosh.lang (no whoosh.compat)
 
-        self.regex = re.compile(WHOOSH_TOKEN_PATTERN, re.UNICODE)
         # the same matches, without capturing groups, so findall returns whole tokens
         self._findall = re.compile(_uncapture(WHOOSH_TOKEN_PATTERN), re.UNICODE).findall
-        self.stops = WHOOSH_STOP_WORDS
-        self.minsize = WHOOSH_MIN_SIZE
-        self.maxsize = None
-        self.ignore = frozenset()
         self.stemfn = stem
         self.memo: dict[str, str | bool] = {}  # token as matched -> term (False when dropped)
 
     def _term(self, token: str) -> str | bool:
+        # StemmingAnalyzer's defaults have no maximum size and no ignore list (pinned by the tests)
         w = token.lower()
-        if len(w) < self.minsize or (self.maxsize is not None and len(w) > self.maxsize) or w in self.stops:
+        if len(w) < WHOOSH_MIN_SIZE or w in WHOOSH_STOP_WORDS:
             return False
-        return w if w in self.ignore else self.stemfn(w)
+        return self.stemfn(w)
 
     def terms(self, text: str) -> list[str]:
         memo = self.memo
