@@ -35,6 +35,7 @@ from oriongraph_cli.models import (
     WorkingSet,
     WSItem,
 )
+from oriongraph_cli.filters import check_filters
 from oriongraph_cli.store.reader import IndexReader, read_document_text
 
 RELAX_ORDER = ("since", "where", "tags", "paths", "stages", "workstreams", "source_types")
@@ -153,6 +154,10 @@ def _build_candidates(reader: IndexReader, signals: DerivedSignals, hits: dict, 
     return out
 
 
+def filters_text(filters: HardFilters) -> str:
+    return ", ".join(f"{k}={v}" for k, v in filters.to_dict().items() if v not in (None, [], ()))
+
+
 def _relax(filters: HardFilters) -> list[tuple[str, HardFilters]]:
     """Successively weaker filter sets: drop one kind of filter at a time, in RELAX_ORDER."""
     steps = []
@@ -178,10 +183,15 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
     embed = _Embedding(reader, signals.intent)
     timings["signals"] = (time.perf_counter() - t) * 1000
     t = time.perf_counter()
-    filters = request.hard_filters
+    filters = check_filters(request.hard_filters, reader.documents)
     hits, errors = _candidates(reader, signals, filters, request.top_k, timings, embed)
     relaxed: tuple[str, ...] = ()
     if not any(hits.values()) and not filters.is_empty():
+        if not request.relax:
+            raise NoCandidatesError(
+                f"no candidates for {request.intent!r} match the filters ({filters_text(filters)})",
+                hint="widen or drop a filter, or run without --no-relax to relax them one kind at a time",
+            )
         for names, weaker in _relax(filters):
             hits, errors = _candidates(reader, signals, weaker, request.top_k, timings, embed)
             if any(hits.values()):
@@ -417,7 +427,7 @@ def _hydrate(cfg: Config, reader: IndexReader, entries) -> tuple[list[WSItem], i
         c = p.candidate
         path = c.metadata.filepath
         if path not in files:
-            files[path] = read_document_text(cfg.root, path)
+            files[path] = read_document_text(cfg.root, path, cfg.max_file_bytes)
         text_now, version_now = files[path]
         ref = c.span_ref
         stale = version_now != ref.doc_version_id
@@ -500,7 +510,7 @@ def show_span(cfg: Config, span_id: str) -> dict[str, Any]:
         if isinstance(found, list):
             raise NotFoundError(f"span id prefix {span_id!r} is ambiguous", hint="give more characters of the id")
         rec = found
-        text_now, version_now = read_document_text(cfg.root, rec["path"])
+        text_now, version_now = read_document_text(cfg.root, rec["path"], cfg.max_file_bytes)
         stale = version_now != rec["doc_version_id"]
         text = rec["text"] if stale else text_now[rec["char_start"] : rec["char_end"]]  # type: ignore[index]
         import json

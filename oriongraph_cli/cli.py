@@ -17,6 +17,7 @@ import typer
 
 from oriongraph_cli import __version__
 from oriongraph_cli.errors import ExitStatus, OrionError
+from oriongraph_cli.textsafe import clean, clean_line
 
 app = typer.Typer(
     name="orion",
@@ -39,24 +40,48 @@ def _err_console():
 
 
 def warn(message: str) -> None:
-    sys.stderr.write(f"warning: {message}\n")
+    sys.stderr.write(f"warning: {clean_line(message)}\n")
 
 
 @contextmanager
 def handled(as_json: bool = False) -> Iterator[None]:
-    """Map OrionError to a message + hint on stderr (and JSON on stdout with --json)."""
+    """Every failure becomes one message + hint on stderr (and JSON on stdout with --json)
+    and its documented exit code — never a traceback (``ORION_DEBUG=1`` shows one)."""
+    import warnings
+
+    from oriongraph_cli.errors import as_orion_error
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        warn(str(message))
+
+    warnings.showwarning = show
     try:
         yield
-    except OrionError as exc:
-        sys.stderr.write(f"error: {exc.message}\n")
-        if exc.hint:
-            sys.stderr.write(f"  hint: {exc.hint}\n")
+    except typer.Exit:
+        raise
+    except KeyboardInterrupt as exc:
+        sys.stderr.write("interrupted\n" if not isinstance(exc, Terminated) else "terminated\n")
+        raise typer.Exit(143 if isinstance(exc, Terminated) else 130) from None
+    except Exception as exc:  # noqa: BLE001 — the one place every failure is translated
+        if os.environ.get("ORION_DEBUG"):
+            import traceback
+
+            traceback.print_exc()
+        err = as_orion_error(exc)
+        sys.stderr.write(f"error: {clean_line(err.message)}\n")
+        if err.hint:
+            sys.stderr.write(f"  hint: {clean_line(err.hint)}\n")
         if as_json:
-            sys.stdout.write(json.dumps({"schema_version": 1, "kind": "error", **exc.to_dict()}, indent=2) + "\n")
-        raise typer.Exit(int(exc.exit_code)) from None
-    except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
-        raise typer.Exit(130) from None
+            sys.stdout.write(json.dumps({"schema_version": 1, "kind": "error", **err.to_dict()}, indent=2) + "\n")
+        raise typer.Exit(int(err.exit_code)) from None
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl-C: cleanup runs, the message says so, exit 143."""
+
+
+def _on_sigterm(signum, frame) -> None:
+    raise Terminated()
 
 
 def _version(value: bool) -> None:
@@ -163,8 +188,10 @@ def _index_summary(r) -> str:
             f"{r.added_documents} added, {r.updated_documents} updated, {r.removed_documents} removed, "
             f"{r.unchanged_documents} unchanged; embedded {r.embedded_spans} spans, reused {r.reused_vectors}."
         )
-        if r.rebuild_reason and r.rebuild_reason != "first index":
+        if r.rebuild_reason and r.rebuild_reason not in ("first index", "damaged index"):
             head += f"\nRebuilt: {r.rebuild_reason}."
+        if r.repaired:
+            head += f"\nRepaired: {r.repaired}."
     if r.warnings:
         counts = ", ".join(f"{n} {k}" for k, n in r.warning_counts().items())
         head += f"\n{len(r.warnings)} warning(s) ({counts}); {r.skipped_files} file(s) skipped."
@@ -204,7 +231,9 @@ def status_cmd(root: Optional[Path] = ROOT_OPT, as_json: bool = JSON_OPT) -> Non
                     lines.append(f"  {kind:<9}{p}")
         else:
             lines.append("Stale:       none — the index matches the files")
-        sys.stdout.write("\n".join(lines) + "\n")
+        for d in st["damaged"]:
+            lines.append(f"Damaged:     generation {d['generation']} ({d['problem']}); using {st['generation']} — run `orion index` to repair")
+        sys.stdout.write(clean("\n".join(lines)) + "\n")
 
 
 # ============================================================================ compile / search / show
@@ -233,13 +262,11 @@ def _since(value: Optional[str]) -> Optional[int]:
 
 def _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstream, source_type, tag, since, where,
                    prefer_stage, lam, max_source_ratio, fusion, weights, explain, top_k, timings, episode=None, expand=False,
-                   record=True):
+                   record=True, relax=True):
     from oriongraph_cli.models import CompileRequest, HardFilters, ScoreWeights, SoftPreferences
 
     if not intent or not intent.strip():
         raise OrionError("the intent is empty", hint='say what you are about to do, e.g. orion compile "add retry logic to the worker"', exit_code=ExitStatus.USAGE)
-    if budget is not None and budget <= 0:
-        raise OrionError(f"--budget must be positive, got {budget}", hint="e.g. --budget 4000", exit_code=ExitStatus.USAGE)
     w = cfg.weights()
     if weights:
         from dataclasses import replace
@@ -250,15 +277,14 @@ def _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstrea
             key = {"stage": "stage_boost"}.get(k.strip(), k.strip())
             if key not in w.to_dict():
                 raise OrionError(f"--weight {item!r}: unknown channel {k!r}", hint="channels: " + ", ".join(w.to_dict()), exit_code=ExitStatus.USAGE)
-            try:
-                overrides[key] = float(v)
-            except ValueError:
-                raise OrionError(f"--weight {item!r}: {v!r} is not a number", hint="e.g. --weight lexical=0.3", exit_code=ExitStatus.USAGE) from None
+            from oriongraph_cli.config import _coerce
+
+            overrides[key] = _coerce("w_semantic", v, f"--weight {k.strip()}", label=f"the {k.strip()} weight")
         w = replace(w, **overrides)
     stages = tuple(s.lower() for s in stage)
     return CompileRequest(
         intent=intent,
-        budget_tokens=budget or cfg.budget,
+        budget_tokens=cfg.budget,
         task_id=task_id,
         keywords=tuple(keyword),
         episode_id=episode,
@@ -278,6 +304,7 @@ def _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstrea
         timings=timings,
         expand=expand,
         record_usage=record,
+        relax=relax,
     )
 
 
@@ -328,19 +355,22 @@ def compile_cmd(
     episode: Optional[str] = _EPISODE,
     expand: bool = typer.Option(False, "--expand", help="Bring the previous/next/parent-section context of selected spans, charged to the budget."),
     no_usage_log: bool = typer.Option(False, "--no-usage-log", help="Do not record this compile in .oriongraph/usage.jsonl."),
+    no_relax: bool = typer.Option(False, "--no-relax", help="Exit 5 when the filters match nothing, instead of relaxing them."),
 ) -> None:
     """Compile the Working Set for INTENT: ordered, token-budgeted, diverse, explained spans with provenance."""
     fmt = "json" if as_json else fmt.lower()
     with handled(fmt == "json"):
         if fmt not in ("table", "markdown", "json"):
             raise OrionError(f"--format {fmt!r} is not one of table, markdown, json", exit_code=ExitStatus.USAGE)
-        cfg = _config(root, diversity_lambda=lam, max_source_ratio=max_source_ratio, fusion=fusion, top_k=top_k)
+        cfg = _config(root, diversity_lambda=lam, max_source_ratio=max_source_ratio, fusion=fusion, top_k=top_k, budget=budget)
         _prefetch_model(cfg)
         from oriongraph_cli.api import compile_workingset
 
         request = _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstream, source_type, tag, since,
                                  where, prefer_stage, lam, max_source_ratio, fusion, weight, True, top_k, timings,
-                                 episode=episode, expand=expand, record=not no_usage_log)
+                                 episode=episode, expand=expand, record=not no_usage_log, relax=not no_relax)
+        if brief is not None:
+            _check_brief_path(cfg, brief)
         resp = compile_workingset(request, cfg)
         if resp.stats.relaxed_filters:
             warn("no candidates matched the filters; relaxed: " + ", ".join(resp.stats.relaxed_filters))
@@ -362,6 +392,29 @@ def compile_cmd(
         if resp.episode_id and explain:
             sys.stderr.write(f"recorded episode {resp.episode_id} (reuse it with --episode {resp.episode_id})\n")
         _render_compile(resp, fmt, explain)
+
+
+def _check_brief_path(cfg, brief: Path) -> None:
+    """The brief never replaces project knowledge or orion's own state: refuse a path
+    inside a stage folder with an indexable name, or inside .oriongraph/."""
+    from oriongraph_cli.models import TOP_FOLDERS
+    from oriongraph_cli.walk import ACCEPTED_SUFFIXES
+
+    target = Path(os.path.realpath(brief))
+    root = Path(os.path.realpath(cfg.root))
+    if target.is_dir():
+        raise OrionError(f"--brief {brief}: is a directory", hint="give a file path, e.g. --brief TASK_BRIEF.md", exit_code=ExitStatus.USAGE)
+    if target.is_relative_to(root):
+        parts = target.relative_to(root).parts
+        if parts and parts[0] == ".oriongraph":
+            raise OrionError(f"--brief {brief}: inside orion's index directory", hint="write the brief elsewhere, e.g. --brief TASK_BRIEF.md", exit_code=ExitStatus.USAGE)
+        if parts and parts[0] in TOP_FOLDERS and target.name.lower().endswith(ACCEPTED_SUFFIXES):
+            what = "would overwrite an indexed document" if target.exists() else "would be indexed as project knowledge"
+            raise OrionError(
+                f"--brief {brief}: {what} ({'/'.join(parts)})",
+                hint="write the brief outside the stage folders, e.g. --brief TASK_BRIEF.md at the project root",
+                exit_code=ExitStatus.USAGE,
+            )
 
 
 def _render_compile(resp, fmt: str, explain: bool) -> None:
@@ -401,6 +454,9 @@ def search_cmd(
     """Ranked candidates before selection: every channel's score, no budget, no diversity."""
     with handled(as_json):
         cfg = _config(root, fusion=fusion)
+        from oriongraph_cli.config import _coerce
+
+        top_k = _coerce("top_k", top_k, "--top-k")
         _prefetch_model(cfg)
         from oriongraph_cli import api
 
@@ -482,7 +538,9 @@ def usage_cmd(
     with handled(as_json):
         from oriongraph_cli.reports import usage_of
 
-        report = usage_of(_config(root), top)
+        from oriongraph_cli.config import _coerce
+
+        report = usage_of(_config(root), _coerce("top_k", top, "--top"))
         if as_json:
             sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
             return
@@ -501,9 +559,31 @@ _register_eval()
 
 
 def main() -> None:
+    import signal
+
     if os.environ.get("NO_COLOR") is not None:
         os.environ.setdefault("TERM", "dumb")
-    app()
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        app(standalone_mode=True)
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except KeyboardInterrupt as exc:  # outside a command (e.g. while importing)
+        sys.stderr.write("terminated\n" if isinstance(exc, Terminated) else "interrupted\n")
+        code = 143 if isinstance(exc, Terminated) else 130
+    # the query model may still be loading in a background thread (onnxruntime): a normal
+    # interpreter shutdown under it can abort ("terminate called without an active
+    # exception", exit 134). Everything is written and closed by now: leave at once.
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        code = code or 1
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(code)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@ All defaults live in ``DEFAULTS``; ``--explain`` prints the effective values.
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import tomllib
 from dataclasses import asdict, dataclass, fields, replace
@@ -96,28 +98,109 @@ class Config:
 DEFAULTS = Config()
 _FIELDS = {f.name: f for f in fields(Config)}
 
+# Every setting is checked here, whatever its source (flag, ORION_* variable, .orion.toml,
+# [tool.oriongraph]): (kind, lowest, highest, lowest excluded). Integers must be whole
+# numbers (2.9 and true are refused, never truncated); floats must be finite.
+_INF = float("inf")
+_RULES: dict[str, tuple[type, float, float, bool]] = {
+    "budget": (int, 1, 10_000_000, False),
+    "top_k": (int, 1, 100_000, False),
+    "span_target_tokens": (int, 1, 8192, False),
+    "span_max_tokens": (int, 1, 8192, False),
+    "span_min_tokens": (int, 0, 8192, False),
+    "max_file_bytes": (int, 1, 1 << 40, False),
+    "embed_batch_size": (int, 1, 4096, False),
+    "embed_threads": (int, 0, 1024, False),
+    "keep_generations": (int, 1, 1000, False),
+    "rrf_k": (int, 1, 1_000_000, False),
+    "graph_depth": (int, 0, 10, False),
+    "graph_seeds": (int, 1, 100_000, False),
+    "graph_node_budget": (int, 1, 10_000_000, False),
+    "expand_max_spans": (int, 0, 100, False),
+    "lock_timeout": (float, 0, 86_400 * 365, False),
+    "recency_half_life_days": (float, 0, 1e6, True),
+    "diversity_lambda": (float, 0, 1, False),
+    "max_source_ratio": (float, 0, 1, True),
+    "mmr_threshold": (float, -_INF, _INF, False),
+    "lifecycle_demote": (float, 0, 1e6, False),
+    "lifecycle_final_boost": (float, 0, 1e6, False),
+    "episode_boost": (float, 0, 1e6, False),
+    **{name: (float, 0, 1e6, False) for name in (
+        "w_semantic", "w_lexical", "w_structural", "w_structural_no_hint", "w_graph", "w_recency", "w_stage", "w_usage"
+    )},
+}
+# the default model reads at most 256 word pieces; a span of more tokens is cut unseen
+DEFAULT_MODEL_WINDOW = 256
 
-def _coerce(name: str, value: Any, source: str) -> Any:
+
+def _describe(name: str) -> str:
+    kind, low, high, open_low = _RULES[name]
+    if kind is int:
+        if low == 1 and high >= 1_000_000:
+            return "a positive integer"
+        return f"an integer from {low:g} to {high:g}"
+    if low == -_INF:
+        return "a finite number"
+    if open_low:
+        return f"a number above {low:g} and at most {high:g}"
+    if high >= 1e6:
+        return f"a finite number >= {low:g}"
+    return f"a number from {low:g} to {high:g}"
+
+
+def _coerce(name: str, value: Any, source: str, label: str | None = None) -> Any:
+    """``value`` from ``source`` as the setting's type, or a ConfigError naming both
+    (``label``: what to call the setting in the message, default its name)."""
     default = getattr(DEFAULTS, name)
     kind = type(default) if default is not None else str
-    try:
-        if kind is bool:
-            if isinstance(value, bool):
-                return value
-            text = str(value).strip().lower()
-            if text in {"1", "true", "yes", "on"}:
-                return True
-            if text in {"0", "false", "no", "off"}:
-                return False
-            raise ValueError(value)
-        if kind is Path:
-            return Path(value)
+    rule = _RULES.get(name)
+
+    def fail(expected: str):
+        shown = value if isinstance(value, str) else json.dumps(value) if isinstance(value, (bool, int, float)) else repr(value)
+        what = label or name
+        return ConfigError(f"{source}={shown}: {what} must be {expected}", hint=f"set {what} to {expected} (default {default!r})")
+
+    if kind is bool:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in {"1", "true", "yes", "on"}:
+            return True
+        if text in {"0", "false", "no", "off"}:
+            return False
+        raise fail("true or false")
+    if kind is Path:
+        return Path(value)
+    if rule is None:
+        if kind is str and not isinstance(value, str):
+            raise fail("a string")
         return kind(value)
-    except (TypeError, ValueError):
-        raise ConfigError(
-            f"{source}: {name} = {value!r} is not a valid {kind.__name__}",
-            hint=f"set {name} to a {kind.__name__} (default {default!r})",
-        ) from None
+    expected = _describe(name)
+    if isinstance(value, bool) or isinstance(value, (dict, list)):
+        raise fail(expected)
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            number: Any = int(text) if kind is int else float(text)
+        except ValueError:
+            raise fail(expected) from None
+    elif isinstance(value, (int, float)):
+        number = value
+    else:
+        raise fail(expected)
+    if kind is int:
+        if isinstance(number, float):
+            if not math.isfinite(number) or number != int(number):
+                raise fail(expected)
+            number = int(number)
+    else:
+        number = float(number)
+        if not math.isfinite(number):
+            raise fail(expected)
+    _kind, low, high, open_low = rule
+    if number < low or number > high or (open_low and number == low):
+        raise fail(expected)
+    return number
 
 
 def _file_settings(root: Path) -> tuple[dict[str, Any], str | None]:
@@ -151,6 +234,7 @@ def load_config(root: Path | str = ".", **overrides: Any) -> Config:
     """Build the effective Config. ``overrides`` are CLI flags (None means "not given")."""
     root = Path(root).resolve()
     values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
     file_values, file_source = _file_settings(root)
     for key, value in file_values.items():
         if key not in _FIELDS or key == "root":
@@ -158,35 +242,53 @@ def load_config(root: Path | str = ".", **overrides: Any) -> Config:
                 f"{file_source}: unknown setting {key!r}",
                 hint="known settings: " + ", ".join(sorted(k for k in _FIELDS if k != "root")),
             )
-        values[key] = _coerce(key, value, file_source or "config")
+        sources[key] = f"{file_source}: {key}"
+        values[key] = _coerce(key, value, sources[key])
     for key in _FIELDS:
         env = os.environ.get(f"ORION_{key.upper()}")
         if env is not None and key != "root":
-            values[key] = _coerce(key, env, f"ORION_{key.upper()}")
+            sources[key] = f"ORION_{key.upper()}"
+            values[key] = _coerce(key, env, sources[key])
     for key, value in overrides.items():
         if value is None:
             continue
         if key not in _FIELDS:
             raise ConfigError(f"unknown setting {key!r}")
-        values[key] = _coerce(key, value, f"--{key.replace('_', '-')}")
+        flag = _FLAG_NAMES.get(key, key.replace("_", "-"))
+        sources[key] = f"--{flag}"
+        values[key] = _coerce(key, value, sources[key])
     cfg = replace(DEFAULTS, root=root, **values)
-    _validate(cfg)
+    _validate(cfg, sources)
     return cfg
 
 
-def _validate(cfg: Config) -> None:
-    if not 0.0 <= cfg.diversity_lambda <= 1.0:
-        raise ConfigError(f"diversity_lambda must be in [0,1], got {cfg.diversity_lambda}", hint="e.g. --lambda 0.7")
-    if not 0.0 < cfg.max_source_ratio <= 1.0:
-        raise ConfigError(f"max_source_ratio must be in (0,1], got {cfg.max_source_ratio}", hint="e.g. --max-source-ratio 0.5")
-    if cfg.graph_method not in ("hop", "ppr"):
-        raise ConfigError(f"graph_method must be 'hop' or 'ppr', got {cfg.graph_method!r}", hint="set graph_method to hop or ppr (.orion.toml or ORION_GRAPH_METHOD)")
-    if cfg.fusion not in ("weighted", "rrf"):
-        raise ConfigError(f"fusion must be 'weighted' or 'rrf', got {cfg.fusion!r}", hint="--fusion weighted|rrf")
-    if cfg.span_min_tokens >= cfg.span_target_tokens or cfg.span_target_tokens > cfg.span_max_tokens:
+_FLAG_NAMES = {"diversity_lambda": "lambda"}
+
+
+def _validate(cfg: Config, sources: dict[str, str] | None = None) -> None:
+    """Checks across settings (each value alone was checked by ``_coerce``)."""
+    sources = sources or {}
+
+    def src(name: str) -> str:
+        return sources.get(name, name)
+
+    if cfg.model == DEFAULT_MODEL and not cfg.model_path and cfg.span_max_tokens > DEFAULT_MODEL_WINDOW:
         raise ConfigError(
-            "span sizes must satisfy span_min_tokens < span_target_tokens <= span_max_tokens",
-            hint=f"got {cfg.span_min_tokens} / {cfg.span_target_tokens} / {cfg.span_max_tokens}",
+            f"{src('span_max_tokens')}={cfg.span_max_tokens}: span_max_tokens must be at most {DEFAULT_MODEL_WINDOW}, "
+            "the embedding model's window (longer spans are cut before they are embedded)",
+            hint=f"set span_max_tokens <= {DEFAULT_MODEL_WINDOW} (default {DEFAULTS.span_max_tokens})",
+        )
+    if cfg.graph_method not in ("hop", "ppr"):
+        raise ConfigError(f"{src('graph_method')}={cfg.graph_method}: graph_method must be hop or ppr", hint="set graph_method to hop or ppr")
+    if cfg.fusion not in ("weighted", "rrf"):
+        raise ConfigError(f"{src('fusion')}={cfg.fusion}: fusion must be weighted or rrf", hint="--fusion weighted|rrf")
+    if cfg.span_min_tokens >= cfg.span_target_tokens or cfg.span_target_tokens > cfg.span_max_tokens:
+        names = [n for n in ("span_min_tokens", "span_target_tokens", "span_max_tokens") if n in sources]
+        raise ConfigError(
+            f"{', '.join(src(n) for n in names) or 'span sizes'}: span sizes must satisfy "
+            f"span_min_tokens < span_target_tokens <= span_max_tokens (got {cfg.span_min_tokens} / "
+            f"{cfg.span_target_tokens} / {cfg.span_max_tokens})",
+            hint="defaults: 24 / 160 / 200",
         )
     try:  # KEY=NUMBER lists; the keys are checked where they are used (graph / usage)
         for spec in (cfg.graph_edge_weights, cfg.usage_weights):
@@ -194,9 +296,10 @@ def _validate(cfg: Config) -> None:
                 key, sep, value = item.partition("=")
                 if not sep or not key.strip():
                     raise ValueError(f"{item!r} is not KEY=NUMBER")
-                float(value)
+                number = float(value)
+                if not math.isfinite(number) or number < 0:
+                    raise ValueError(f"{item!r}: {value.strip()} is not a finite number >= 0")
     except ValueError as exc:
-        raise ConfigError(str(exc), hint="e.g. graph_edge_weights = \"REF=0.8,DEFINES=0\"; usage_weights = \"usage=0.3,recency=0.3\"") from None
-    for name in ("w_semantic", "w_lexical", "w_structural", "w_structural_no_hint", "w_graph", "w_recency", "w_stage", "w_usage"):
-        if getattr(cfg, name) < 0:
-            raise ConfigError(f"weight {name} must be >= 0", hint="weights are non-negative")
+        which = src("graph_edge_weights") if "graph_edge_weights" in sources else src("usage_weights")
+        raise ConfigError(f"{which}: {exc}", hint="e.g. graph_edge_weights = \"REF=0.8,DEFINES=0\"; usage_weights = \"usage=0.3,recency=0.3\"") from None
+

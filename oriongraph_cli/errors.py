@@ -66,3 +66,42 @@ class IndexBusyError(OrionError):
 
 class ConfigError(OrionError):
     exit_code = ExitStatus.USAGE
+
+
+class UnsafeStateError(OrionError):
+    """The index directory is a symlink or otherwise not what orion created; refused."""
+
+    exit_code = ExitStatus.ERROR
+
+
+def as_orion_error(exc: BaseException) -> OrionError:
+    """Any exception as an OrionError with a one-line message, a hint and an exit code."""
+    import errno
+    import sqlite3
+
+    if isinstance(exc, OrionError):
+        return exc
+    if isinstance(exc, OSError):
+        where = f" while writing {exc.filename}" if exc.filename else ""
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return OrionError(
+                f"no space left on device{where}; the previous index is intact",
+                hint="free some disk space and run the command again",
+            )
+        if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            return OrionError(f"permission denied: {exc.filename or exc}", hint="check the permissions of that path")
+        return OrionError(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), hint="check that path and run again")
+    if isinstance(exc, sqlite3.Error):
+        return OrionError(
+            f"the index database cannot be read ({exc})",
+            hint="run `orion index` to repair it",
+            exit_code=ExitStatus.NO_INDEX,
+        )
+    if isinstance(exc, MemoryError):
+        return OrionError("out of memory", hint="lower embed_batch_size or max_file_bytes in .orion.toml")
+    if isinstance(exc, RecursionError):
+        return OrionError("input nested too deeply to process", hint="run with ORION_DEBUG=1 and report the file it names")
+    return OrionError(
+        f"internal error: {exc.__class__.__name__}: {str(exc).splitlines()[0] if str(exc) else ''}".rstrip(": "),
+        hint="please report this with the command you ran (ORION_DEBUG=1 prints the traceback)",
+    )

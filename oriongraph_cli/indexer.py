@@ -23,11 +23,13 @@ from oriongraph_cli.errors import OrionError, StrictError
 from oriongraph_cli.models import Document, Span
 from oriongraph_cli.parse import ParseWarning, decode, parse_document
 from oriongraph_cli.span import embed_text, split_document
-from oriongraph_cli.store.layout import MANIFEST, Layout, atomic_write
+from oriongraph_cli.store.layout import MANIFEST, Layout, atomic_write, file_checksums
 from oriongraph_cli.tokens import get_counter
-from oriongraph_cli.walk import FoundFile, WalkWarning, walk
+from oriongraph_cli.safeio import UnsafeFile, read_project_file, stat_key
+from oriongraph_cli.walk import FoundFile, WalkWarning, check_project, walk
 
-INDEX_SCHEMA_VERSION = 3  # on-disk layout; a change forces a rebuild (2: graph tables, 3: one lexical field)
+INDEX_SCHEMA_VERSION = 4  # on-disk layout; a change forces a rebuild (2: graph tables, 3: one lexical field,
+# 4: span ids include the path, file checksums and stat keys in the manifest)
 
 
 class Progress(Protocol):
@@ -64,6 +66,7 @@ class IndexResult:
     graph_ms: float = 0.0
     nothing_changed: bool = False
     rebuild_reason: str | None = None
+    repaired: str | None = None  # a damaged generation was found and rebuilt
     model: str = ""
     tokenizer: str = ""
     warnings: list[dict[str, Any]] = field(default_factory=list)
@@ -135,34 +138,47 @@ def index_project(cfg: Config, *, full: bool = False, strict: bool = False, prog
     progress = progress or _NoProgress()
     root = cfg.root
     layout = Layout(cfg.index_dir)
-    files, walk_warnings = walk(root)
+    check_project(root)
     # the tokenizer (~0.3 s) and, once something changed, the model (~0.3 s) load in the
     # background while files are hashed and parsed
     loader = ThreadPoolExecutor(max_workers=2, thread_name_prefix="orion-load")
-    counter_future = loader.submit(get_counter, cfg.tokenizer) if files else None
+    counter_future = loader.submit(get_counter, cfg.tokenizer)
     spec = resolve_model(cfg)
 
     try:
-        return _index_locked(cfg, layout, files, walk_warnings, spec, loader, counter_future, full, strict, progress, started)
+        return _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progress, started)
     finally:
         loader.shutdown(wait=False, cancel_futures=True)
 
 
-def _index_locked(cfg, layout, files, walk_warnings, spec, loader, counter_future, full, strict, progress, started) -> IndexResult:
+def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progress, started) -> IndexResult:
     root = cfg.root
-    warnings: list[ParseWarning | WalkWarning] = list(walk_warnings)
     with layout.writer_lock(cfg.lock_timeout):
+        # walk only once the lock is held: a writer that waited must index the files as
+        # they are now, not the list it saw before waiting
+        files, walk_warnings = walk(root)
+        warnings: list[ParseWarning | WalkWarning] = list(walk_warnings)
         layout.cleanup(cfg.keep_generations)
-        current = layout.current()
+        # every byte of the generation we build on is checked: a damaged one is rebuilt
+        # from the newest generation that verifies (or from the files), without --full
+        current = layout.current(full=True, warn=False)
+        damaged = list(layout.damaged)
         cur_path = layout.gen_dir / current if current else None
         manifest = load_manifest(cur_path) if cur_path else None
         result = IndexResult(root=str(root), generation=current, previous_generation=current, model=spec.model_id)
+        if damaged:
+            bad, why = damaged[0]
+            result.repaired = f"generation {bad} was damaged ({why}); " + (
+                f"rebuilt from generation {current}" if current else "rebuilt from the files"
+            )
 
         # -------- decide what changed: content hashes, read only where the stat changed
         prev_files: dict[str, str] = (manifest or {}).get("files", {})
         prev_stats: dict[str, list[int]] = (manifest or {}).get("stats", {})
-        # racy-git rule: a file modified in the second the previous index was written may
-        # have changed without its stat showing it, so it is always re-hashed
+        # git's racy-file rules: size, mtime, ctime and inode must all match the previous
+        # run's (a restored mtime still moves the ctime; a replaced file has a new inode),
+        # and a file modified in the second the previous index was written may have changed
+        # without its stat showing it, so it is always re-hashed
         racy_after = int((manifest or {}).get("created_at", 0) - 1) * 1_000_000_000
         progress.phase("reading", len(files))
         contents: dict[str, tuple[FoundFile, bytes, str, float]] = {}
@@ -173,18 +189,17 @@ def _index_locked(cfg, layout, files, walk_warnings, spec, loader, counter_futur
 
         def read(f: FoundFile) -> None:
             try:
-                data = f.abs.read_bytes()
-                st = f.abs.stat()
-            except OSError as exc:
-                warnings.append(ParseWarning(f.rel, "unreadable", f"cannot read ({exc.strerror}); skipped", skipped=True))
+                got = read_project_file(root, f.rel, cfg.max_file_bytes, expect=f.identity)
+            except UnsafeFile as exc:
+                warnings.append(ParseWarning(f.rel, exc.kind, exc.reason, skipped=True))
                 return
-            text, warn = decode(f.rel, data, cfg.max_file_bytes)
+            text, warn = decode(f.rel, got.data, cfg.max_file_bytes)
             if warn is not None:
                 warnings.append(warn)
                 return
-            contents[f.rel] = (f, data, text, st.st_mtime)
-            versions[f.rel] = hashlib.sha256(data).hexdigest()
-            stats[f.rel] = [st.st_size, st.st_mtime_ns]
+            contents[f.rel] = (f, got.data, text, got.mtime)
+            versions[f.rel] = hashlib.sha256(got.data).hexdigest()
+            stats[f.rel] = got.stat_key
 
         for f in files:
             progress.advance()
@@ -192,11 +207,12 @@ def _index_locked(cfg, layout, files, walk_warnings, spec, loader, counter_futur
                 st = f.abs.stat()
             except OSError:
                 st = None
+            key = stat_key(st) if st is not None else None
             if (
-                st is not None and not full and f.rel in prev_files
-                and prev_stats.get(f.rel) == [st.st_size, st.st_mtime_ns] and st.st_mtime_ns < racy_after
+                key is not None and not full and f.rel in prev_files and prev_stats.get(f.rel) == key
+                and st.st_mtime_ns < racy_after and st.st_ctime_ns < racy_after
             ):
-                versions[f.rel], stats[f.rel] = prev_files[f.rel], [st.st_size, st.st_mtime_ns]
+                versions[f.rel], stats[f.rel] = prev_files[f.rel], key
                 unread.append(f)
                 continue
             read(f)
@@ -207,6 +223,8 @@ def _index_locked(cfg, layout, files, walk_warnings, spec, loader, counter_futur
         if counter.warning:
             warnings.append(ParseWarning("(tokenizer)", "tokenizer", counter.warning))
         reason = _rebuild_reason(manifest, cfg, spec.model_id, counter.name, full)
+        if damaged and reason == "first index":
+            reason = "damaged index"
         if reason:  # a rebuild parses everything
             for f in unread:
                 read(f)
@@ -254,7 +272,7 @@ def _index_locked(cfg, layout, files, walk_warnings, spec, loader, counter_futur
 
         # a generation built before the BM25 arrays existed gets them (and nothing else
         # changes: no re-parse, no re-embedding) on the next run
-        if not reason and not changed and not removed and postings.present(cur_path):
+        if not reason and not changed and not removed and not damaged and postings.present(cur_path):
             result.nothing_changed = True
             _fill_counts(result, manifest)
             result.unchanged_documents = len(prev_files)
@@ -476,4 +494,5 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
         }
     finally:
         registry.close()
+    manifest["checksums"] = file_checksums(staging)  # verified by every reader (layout.Layout.problem)
     atomic_write(staging / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True).encode())

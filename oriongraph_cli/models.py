@@ -182,6 +182,7 @@ class CompileRequest(_ToDict):
     timings: bool = False
     expand: bool = False  # bring PREV/NEXT/parent context of selected spans when budget allows
     record_usage: bool = True  # append this compile to the usage log (when the config allows)
+    relax: bool = True  # valid filters that match nothing together are relaxed (False: exit 5)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Bytes -> Document: input hygiene, YAML front matter (python-frontmatter), metadata.
+"""Bytes -> Document: input hygiene, YAML front matter (bounded PyYAML), metadata.
 
 The *document text* that span offsets index is the file decoded as UTF-8 with a leading
 BOM removed and CRLF/CR line endings turned into LF. ``doc_version_id`` is the SHA256 of
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import math
 import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -31,18 +32,87 @@ STAGE_ALIASES = {
 }
 
 
-def _yaml_handler():
-    """python-frontmatter's YAML handler, imported on first use: compiles import this module
-    for ``decode`` (stale checks) and must not pay for YAML (~50 ms)."""
-    global _YAML
-    if _YAML is None:
-        import frontmatter
-
-        _YAML = frontmatter.YAMLHandler()
-    return _YAML
+# Front matter is small; anything beyond these bounds is an attack or an accident, and is
+# reported as malformed instead of exhausting memory or the stack.
+MAX_FRONT_MATTER_BYTES = 64 * 1024
+MAX_YAML_DEPTH = 32  # nesting of mappings/sequences
+MAX_YAML_NODES = 10_000  # nodes after alias expansion (an "alias bomb" is 9^9 from 416 bytes)
 
 
-_YAML = None
+def _yaml_loader():
+    """A SafeLoader that bounds depth and alias expansion and leaves timestamps as text
+    (dates are validated here: PyYAML raises on ``2026-02-30``). Built on first use:
+    compiles import this module for ``decode`` and must not pay for YAML (~50 ms)."""
+    global _LOADER
+    if _LOADER is not None:
+        return _LOADER
+    import yaml
+
+    class BoundedLoader(yaml.SafeLoader):
+        _depth = 0
+
+        def compose_node(self, parent, index):
+            self._depth += 1
+            try:
+                if self._depth > MAX_YAML_DEPTH:
+                    mark = self.peek_event().start_mark
+                    raise yaml.composer.ComposerError(None, None, f"nested deeper than {MAX_YAML_DEPTH} levels", mark)
+                return super().compose_node(parent, index)
+            finally:
+                self._depth -= 1
+
+    BoundedLoader.yaml_implicit_resolvers = {
+        first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    _LOADER = BoundedLoader
+    return _LOADER
+
+
+_LOADER = None
+
+
+def _expanded_size(node, memo: dict, limit: int) -> int:
+    """Nodes in ``node`` with every alias expanded (aliases share node objects: memoised)."""
+    key = id(node)
+    if key in memo:
+        return memo[key]
+    total = 1
+    value = node.value
+    if isinstance(value, list):
+        for item in value:
+            for part in item if isinstance(item, tuple) else (item,):
+                total += _expanded_size(part, memo, limit)
+                if total > limit:
+                    break
+    memo[key] = total
+    return total
+
+
+def load_yaml(raw: str) -> tuple[Any, dict[str, int]]:
+    """(value, line of each top-level key, 1-based within the YAML) with the bounds above.
+    Raises yaml.YAMLError (a MarkedYAMLError where a position is known)."""
+    import yaml
+
+    if len(raw.encode("utf-8", "surrogatepass")) > MAX_FRONT_MATTER_BYTES:
+        raise yaml.YAMLError(f"front matter larger than {MAX_FRONT_MATTER_BYTES // 1024} KiB")
+    loader = _yaml_loader()(raw)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None, {}
+        if _expanded_size(node, {}, MAX_YAML_NODES) > MAX_YAML_NODES:
+            raise yaml.YAMLError(f"more than {MAX_YAML_NODES:,} values once aliases are expanded")
+        lines: dict[str, int] = {}
+        if isinstance(node, yaml.MappingNode):
+            for key_node, _value in node.value:
+                if isinstance(key_node, yaml.ScalarNode):
+                    lines.setdefault(str(key_node.value), key_node.start_mark.line + 1)
+        return loader.construct_document(node), lines
+    except RecursionError:
+        raise yaml.YAMLError("nested too deeply") from None
+    finally:
+        loader.dispose()
 
 
 @dataclass(frozen=True)
@@ -103,8 +173,8 @@ def split_front_matter(rel: str, text: str) -> tuple[dict[str, Any], int, list[P
     import yaml
 
     try:
-        meta = _yaml_handler().load(raw) if raw.strip() else {}
-    except yaml.YAMLError as exc:
+        meta, key_lines = load_yaml(raw) if raw.strip() else ({}, {})
+    except (yaml.YAMLError, ValueError, TypeError) as exc:
         # the construct that is broken starts at context_mark ("tags: [oops" on line 2);
         # problem_mark is where the parser gave up (often the closing ---)
         mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
@@ -116,7 +186,8 @@ def split_front_matter(rel: str, text: str) -> tuple[dict[str, Any], int, list[P
         meta = {}
     if not isinstance(meta, dict):
         return {}, body_start, [ParseWarning(rel, "front-matter", f"front matter is a {type(meta).__name__}, not a mapping; ignored", line=2)]
-    return _jsonable(meta), body_start, []
+    meta, warnings = validate_meta(rel, _jsonable(meta), {k: v + 1 for k, v in key_lines.items()})  # +1: the opening ---
+    return meta, body_start, warnings
 
 
 def _jsonable(value: Any) -> Any:
@@ -131,12 +202,21 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
+MIN_TIMESTAMP = -62135596800  # 0001-01-01
+MAX_TIMESTAMP = 253402300799  # 9999-12-31 23:59:59
+
+
 def parse_date(value: Any) -> int | None:
-    """Front matter date (ISO string/date) -> unix timestamp (UTC), or None."""
-    if value is None or value == "":
+    """Front matter date (ISO string/date, or unix seconds) -> unix timestamp (UTC), or
+    None when it is not a real date (``2026-02-30``, ``.inf``, out of range)."""
+    if value is None or value == "" or isinstance(value, bool):
         return None
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
+    if isinstance(value, (int, float)):
+        if not math.isfinite(value) or not MIN_TIMESTAMP <= value <= MAX_TIMESTAMP:
+            return None
         return int(value)
+    if not isinstance(value, (str, dt.date)):
+        return None
     text = str(value).strip()
     try:
         when = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
@@ -147,7 +227,66 @@ def parse_date(value: Any) -> int | None:
             return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=dt.timezone.utc)
-    return int(when.timestamp())
+    try:
+        return int(when.timestamp())
+    except (OverflowError, ValueError, OSError):
+        return None
+
+
+_SCALAR_FIELDS = ("title", "id", "stage", "workstream", "status")
+
+
+def validate_meta(rel: str, meta: dict[str, Any], lines: dict[str, int]) -> tuple[dict[str, Any], list[ParseWarning]]:
+    """Check every front matter value orion reads; a bad one is dropped with a warning at
+    its line. Other fields are kept (filterable with --where) once made JSON-safe."""
+    warnings: list[ParseWarning] = []
+    out: dict[str, Any] = {}
+
+    def bad(key: str, value: Any, why: str) -> None:
+        shown = repr(value) if not isinstance(value, (dict, list)) else type(value).__name__
+        if len(shown) > 60:
+            shown = shown[:57] + "..."
+        warnings.append(ParseWarning(rel, "front-matter", f"{key}: {shown} {why}; field dropped", line=lines.get(key, 2)))
+
+    for key, value in meta.items():
+        if key in _SCALAR_FIELDS:
+            if value is None:
+                continue
+            if isinstance(value, (dict, list)) or (isinstance(value, float) and not math.isfinite(value)):
+                bad(key, value, "is not a single value")
+                continue
+            value = str(value)
+            if key in ("id", "stage", "workstream", "status") and (len(value) > 200 or "\n" in value):
+                bad(key, value, "is not a short one-line value")
+                continue
+        elif key in ("created", "date"):
+            if value is not None and value != "" and parse_date(value) is None:
+                bad(key, value, "is not a valid date (YYYY-MM-DD)")
+                continue
+        elif key == "priority":
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value != int(value) or not 1 <= value <= 10:
+                bad(key, value, "is not an integer from 1 to 10")
+                continue
+            value = int(value)
+        else:
+            value = _finite(value)
+        out[key] = value
+    return out, warnings
+
+
+def _finite(value: Any) -> Any:
+    """JSON-safe: non-finite floats become text (``.inf`` -> "inf"), integers beyond 64 bits too."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, int) and not isinstance(value, bool) and not -(1 << 63) <= value < (1 << 63):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
 
 
 def as_list(value: Any) -> list[str]:

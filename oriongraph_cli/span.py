@@ -38,8 +38,10 @@ class Section:
     content_start: int  # after the heading line
 
 
-def make_span_id(doc_version_id: str, start: int, end: int) -> str:
-    return hashlib.sha256(f"{doc_version_id}:{start}:{end}".encode()).hexdigest()[:16]
+def make_span_id(path: str, doc_version_id: str, start: int, end: int) -> str:
+    """Stable within a document version *at a path*: two byte-identical files (a copy, two
+    identical stubs) have the same version id, so the path is part of the identity."""
+    return hashlib.sha256(f"{path}\x00{doc_version_id}:{start}:{end}".encode()).hexdigest()[:16]
 
 
 def sections(text: str, body_start: int) -> list[Section]:
@@ -193,7 +195,7 @@ def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int =
     costs = counter.count_many([text[a:b] for a, b, _ in ranges])
     spans = []
     for ordinal, ((a, b, sec), cost) in enumerate(zip(ranges, costs)):
-        ref = SpanRef(doc.doc_version_id, make_span_id(doc.doc_version_id, a, b), a, b, cost)
+        ref = SpanRef(doc.doc_version_id, make_span_id(doc.path, doc.doc_version_id, a, b), a, b, cost)
         spans.append(Span(ref, doc.path, ordinal, sec.path, sec.level, text[a:b]))
     return spans
 

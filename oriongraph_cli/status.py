@@ -1,15 +1,17 @@
-"""`orion status`: what is indexed and what has changed on disk since."""
+"""`orion status`: what is indexed, whether it is intact, and what has changed on disk since."""
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
 import json
+import os
 from typing import Any
 
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import NoIndexError
 from oriongraph_cli.models import SCHEMA_VERSION
+from oriongraph_cli.safeio import UnsafeFile, read_project_file, stat_key
 from oriongraph_cli.store.layout import MANIFEST, Layout
 from oriongraph_cli.walk import walk
 
@@ -17,20 +19,38 @@ from oriongraph_cli.walk import walk
 def project_status(cfg: Config) -> dict[str, Any]:
     layout = Layout(cfg.index_dir)
     files, _warnings = walk(cfg.root)
-    gen = layout.current() if layout.exists() else None
+    # every byte of the current generation is checked against its manifest
+    gen = layout.current(full=True, warn=False) if layout.exists() else None
+    damaged = [{"generation": g, "problem": why} for g, why in getattr(layout, "damaged", [])]
     if gen is None:
+        if damaged:
+            raise NoIndexError(
+                f"the index in {cfg.index_dir} is damaged (generation {damaged[0]['generation']}: {damaged[0]['problem']})",
+                hint=f"run `orion index --root {cfg.root}` to rebuild it",
+            )
         raise NoIndexError(f"no index in {cfg.index_dir}", hint=f"run `orion index --root {cfg.root}` first")
     manifest = json.loads((layout.gen_dir / gen / MANIFEST).read_text())
     indexed: dict[str, str] = manifest.get("files", {})
+    stats: dict[str, list[int]] = manifest.get("stats", {})
+    racy_after = (int(manifest.get("created_at", 0)) - 1) * 1_000_000_000
     modified, new = [], []
     for f in files:
-        try:
-            digest = hashlib.sha256(f.abs.read_bytes()).hexdigest()
-        except OSError:
-            continue
         if f.rel not in indexed:
             new.append(f.rel)
-        elif indexed[f.rel] != digest:
+            continue
+        try:  # an unchanged stat (git's rules, as `orion index` applies them) needs no read
+            st = os.stat(f.abs)
+        except OSError:
+            continue
+        if stats.get(f.rel) == stat_key(st) and st.st_mtime_ns < racy_after and st.st_ctime_ns < racy_after:
+            continue
+        try:
+            got = read_project_file(cfg.root, f.rel, cfg.max_file_bytes, expect=f.identity)
+        except UnsafeFile as exc:
+            if exc.kind == "too-large":
+                modified.append(f.rel)
+            continue
+        if indexed[f.rel] != hashlib.sha256(got.data).hexdigest():
             modified.append(f.rel)
     on_disk = {f.rel for f in files}
     deleted = sorted(p for p in indexed if p not in on_disk)
@@ -53,5 +73,6 @@ def project_status(cfg: Config) -> dict[str, Any]:
         "index_schema_version": manifest.get("index_schema_version"),
         "tool_version": manifest.get("tool_version"),
         "stale": {"modified": sorted(modified), "new": sorted(new), "deleted": deleted},
-        "up_to_date": not (modified or new or deleted),
+        "damaged": damaged,
+        "up_to_date": not (modified or new or deleted or damaged),
     }

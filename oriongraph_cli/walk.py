@@ -5,18 +5,28 @@
   (plain text notes people keep beside them; indexed as one section per file).
 - Hidden files and folders (``.git``, ``.oriongraph``), ``node_modules`` and ``__pycache__``
   are skipped.
-- Symlinks are followed only while they stay inside the project root; a link leaving the
-  root or a directory loop is skipped with a warning.
+- Only regular files are listed: a FIFO, device or socket with an accepted name is
+  skipped with a warning (reading it could hang or never end).
+- Symlinks are followed only while they stay inside the project root (a stage folder
+  that is itself a link out of the root is skipped too). Each real directory is walked
+  once, real paths before symlinked ones, so directories linked to each other, a link
+  loop or a DAG of links cannot make the walk loop or grow exponentially; a file reached
+  under two names (a symlink or hard link alias) is indexed once, under its real path.
+- File names that are not valid UTF-8 or hold control characters (a newline, ESC) are
+  skipped with a warning: they cannot be stored, printed or piped unambiguously.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from oriongraph_cli.errors import NotAProjectError
 from oriongraph_cli.models import TOP_FOLDERS
+from oriongraph_cli.safeio import describe_mode
+from oriongraph_cli.textsafe import clean_line, has_control
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 TEXT_SUFFIXES = (".txt", ".rst")
@@ -27,7 +37,7 @@ SKIP_DIRS = {"node_modules", "__pycache__"}
 @dataclass(frozen=True)
 class WalkWarning:
     path: str
-    kind: str  # "symlink-escape" | "symlink-loop" | "unreadable"
+    kind: str  # symlink-escape | symlink-loop | unreadable | not-regular | alias | bad-name
     message: str
     skipped: bool = True  # the entry was not indexed
     line: None = None
@@ -37,20 +47,27 @@ class WalkWarning:
         return f"{self.path}: {self.message}"
 
     def to_dict(self) -> dict:
-        return {"path": self.path, "kind": self.kind, "message": self.message, "line": None, "col": None, "skipped": True}
+        return {"path": self.path, "kind": self.kind, "message": self.message, "line": None, "col": None, "skipped": self.skipped}
 
 
 @dataclass(frozen=True)
 class FoundFile:
     rel: str  # POSIX path relative to the root
     abs: Path
+    dev: int = 0  # identity of the file the walk saw (the read must open this file)
+    ino: int = 0
+    via_symlink: bool = False
+
+    @property
+    def identity(self) -> tuple[int, int]:
+        return (self.dev, self.ino)
 
 
 def check_project(root: Path) -> list[str]:
     """Return the OrionFS folders present; raise NotAProjectError when there are none."""
-    present = [name for name in TOP_FOLDERS if (root / name).is_dir()]
     if not root.is_dir():
         raise NotAProjectError(f"{root}: no such directory", hint="pass an existing project with --root PATH")
+    present = [name for name in TOP_FOLDERS if (root / name).is_dir()]
     if not present:
         raise NotAProjectError(
             f"{root} is not an OrionFS project: none of {', '.join(f'{n}/' for n in TOP_FOLDERS)} exists",
@@ -62,57 +79,123 @@ def check_project(root: Path) -> list[str]:
     return present
 
 
+class _Walker:
+    def __init__(self, root: Path):
+        self.root = root
+        self.root_prefix = str(root).rstrip(os.sep) + os.sep
+        self.files: dict[tuple[int, int], FoundFile] = {}
+        self.warnings: list[WalkWarning] = []
+        self.visited: set[tuple[int, int]] = set()
+        self.deferred: list[tuple[str, str]] = []  # (rel, real target) of symlinked directories
+
+    def _inside(self, real: str) -> bool:
+        return real == str(self.root) or real.startswith(self.root_prefix)
+
+    def walk_dir(self, directory: str, rel_dir: str) -> None:
+        """Relative paths are built as strings (``rel_dir/name``): pathlib per entry cost a
+        quarter of a no-change re-index on 5k files."""
+        try:
+            st = os.stat(directory)
+        except OSError as exc:
+            self.warnings.append(WalkWarning(rel_dir, "unreadable", f"cannot read directory ({exc.strerror}); skipped"))
+            return
+        key = (st.st_dev, st.st_ino)
+        if key in self.visited:
+            return  # already walked under its real path (or another link): walked once
+        self.visited.add(key)
+        try:
+            with os.scandir(directory) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            self.warnings.append(WalkWarning(rel_dir, "unreadable", f"cannot list directory ({exc.strerror}); skipped"))
+            return
+        for entry in entries:
+            name = entry.name
+            if name.startswith(".") or name in SKIP_DIRS:
+                continue
+            rel = f"{rel_dir}/{name}"
+            try:
+                is_link = entry.is_symlink()
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if is_link:
+                self._link(entry.path, rel, name)
+            elif is_dir:
+                self.walk_dir(entry.path, rel)
+            elif name.lower().endswith(ACCEPTED_SUFFIXES):
+                self._file(entry.path, rel, name, via_symlink=False)
+
+    def _link(self, path: str, rel: str, name: str) -> None:
+        real = os.path.realpath(path)
+        try:
+            st = os.stat(real)
+        except OSError:
+            self.warnings.append(WalkWarning(clean_line(rel), "symlink-loop", "broken or looping symlink; skipped"))
+            return
+        if not self._inside(real):
+            self.warnings.append(
+                WalkWarning(clean_line(rel), "symlink-escape", f"symlink leaves the project root (-> {clean_line(real)}); skipped")
+            )
+            return
+        if stat.S_ISDIR(st.st_mode):
+            self.deferred.append((rel, real))
+        elif name.lower().endswith(ACCEPTED_SUFFIXES):
+            self._file(real, rel, name, via_symlink=True)
+
+    def _file(self, path: str, rel: str, name: str, *, via_symlink: bool) -> None:
+        if has_control(rel) or _not_utf8(rel):
+            self.warnings.append(
+                WalkWarning(clean_line(rel), "bad-name", "file name is not valid UTF-8 or holds a control character; skipped — rename it")
+            )
+            return
+        try:
+            st = os.stat(path)
+        except OSError as exc:
+            self.warnings.append(WalkWarning(rel, "unreadable", f"cannot read ({exc.strerror}); skipped"))
+            return
+        if not stat.S_ISREG(st.st_mode):
+            self.warnings.append(WalkWarning(rel, "not-regular", f"{describe_mode(st.st_mode)}, not a regular file; skipped"))
+            return
+        key = (st.st_dev, st.st_ino)
+        found = FoundFile(rel, Path(path), st.st_dev, st.st_ino, via_symlink)
+        kept = self.files.get(key)
+        if kept is None:
+            self.files[key] = found
+            return
+        if kept.via_symlink and not via_symlink:  # the real path wins over an alias
+            self.files[key], found = found, kept
+        self.warnings.append(
+            WalkWarning(found.rel, "alias", f"same file as {self.files[key].rel} (symlink or hard link); indexed once under that path")
+        )
+
+    def run(self, tops: list[str]) -> None:
+        for top in tops:
+            path = os.path.join(str(self.root), top)
+            if os.path.islink(path):
+                self._link(path, top, top)
+            else:
+                self.walk_dir(path, top)
+        # symlinked directories last, in path order: a real directory is always reached
+        # under its real path first; each target is walked at most once
+        while self.deferred:
+            self.deferred.sort()
+            rel, real = self.deferred.pop(0)
+            self.walk_dir(real, rel)
+
+
+def _not_utf8(rel: str) -> bool:
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def walk(root: Path) -> tuple[list[FoundFile], list[WalkWarning]]:
     """All indexable files under the stage folders, sorted by relative path."""
     root = root.resolve()
-    files: list[FoundFile] = []
-    warnings: list[WalkWarning] = []
-    for top in check_project(root):
-        _walk_dir(root, root / top, top, files, warnings, seen=set())
-    files.sort(key=lambda f: f.rel)
-    return files, warnings
-
-
-def _walk_dir(root: Path, directory: Path, rel_dir: str, files: list[FoundFile], warnings: list[WalkWarning], seen: set) -> None:
-    """Relative paths are built as strings (``rel_dir/name``): pathlib per entry cost a
-    quarter of a no-change re-index on 5k files."""
-    try:
-        st = directory.stat()  # follows symlinks: the real directory's identity
-        key = (st.st_dev, st.st_ino)
-    except (OSError, RuntimeError) as exc:
-        warnings.append(WalkWarning(rel_dir, "unreadable", f"cannot read directory ({exc}); skipped"))
-        return
-    if key in seen:
-        warnings.append(WalkWarning(rel_dir, "symlink-loop", "symlink loop detected; skipped"))
-        return
-    seen = seen | {key}
-    try:
-        entries = sorted(os.scandir(directory), key=lambda e: e.name)
-    except OSError as exc:
-        warnings.append(WalkWarning(rel_dir, "unreadable", f"cannot list directory ({exc}); skipped"))
-        return
-    for entry in entries:
-        name = entry.name
-        if name.startswith(".") or name in SKIP_DIRS:
-            continue
-        rel = f"{rel_dir}/{name}"
-        if entry.is_symlink():
-            path = Path(entry.path)
-            try:
-                target = path.resolve(strict=True)
-            except (OSError, RuntimeError):
-                warnings.append(WalkWarning(rel, "symlink-loop", "broken or looping symlink; skipped"))
-                continue
-            if not target.is_relative_to(root):
-                warnings.append(
-                    WalkWarning(rel, "symlink-escape", f"symlink leaves the project root (-> {target}); skipped")
-                )
-                continue
-        try:
-            is_dir = entry.is_dir()
-        except OSError:
-            is_dir = False
-        if is_dir:
-            _walk_dir(root, Path(entry.path), rel, files, warnings, seen)
-        elif name.lower().endswith(ACCEPTED_SUFFIXES):
-            files.append(FoundFile(rel, Path(entry.path)))
+    walker = _Walker(root)
+    walker.run(check_project(root))
+    files = sorted(walker.files.values(), key=lambda f: f.rel)
+    return files, walker.warnings

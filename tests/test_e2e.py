@@ -87,8 +87,26 @@ def test_filters_restrict_candidates(reader):
 
 
 def test_impossible_filter_is_relaxed_and_reported(reader):
-    resp = compile_(reader, budget_tokens=800, hard_filters=HardFilters(tags=("no-such-tag",)))
+    # each value exists in the index; together they match nothing (stripe billing is not ws-ingestion)
+    filters = HardFilters(tags=("stripe",), workstreams=("ws-ingestion",))
+    resp = compile_(reader, budget_tokens=800, hard_filters=filters)
     assert resp.stats.relaxed_filters == ("tags",) and resp.workingset.spans
+    with pytest.raises(NoCandidatesError):
+        compile_(reader, budget_tokens=800, hard_filters=filters, relax=False)
+
+
+def test_misspelt_filter_is_a_usage_error_with_a_suggestion(reader):
+    from oriongraph_cli.errors import ExitStatus, OrionError
+
+    for filters, suggestion in (
+        (HardFilters(workstreams=("ws-ingestoin",)), "ws-ingestion"),
+        (HardFilters(stages=("designn",)), "design"),
+        (HardFilters(tags=("no-such-tag",)), "the index holds tag"),
+        (HardFilters(source_types=("Knowlege",)), "Knowledge"),
+    ):
+        with pytest.raises(OrionError) as err:
+            compile_(reader, budget_tokens=800, hard_filters=filters)
+        assert err.value.exit_code == ExitStatus.USAGE and suggestion in err.value.hint
 
 
 def test_cli_compile_json_markdown_brief_and_determinism(sample_index, tmp_path):

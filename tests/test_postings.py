@@ -4,6 +4,7 @@ and a Whoosh fallback when the arrays are absent."""
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import numpy as np
@@ -209,7 +210,8 @@ def test_missing_arrays_fall_back_then_rebuilt(project, fake_embedder):
     lex = LexicalIndex(gen / "lexical", gen / postings.DIR)
     expect = {kw[0]: lex.search(kw, 30) for kw in QUERIES}
     lex.close()
-    shutil.rmtree(gen / postings.DIR)  # a generation built before the arrays existed
+    shutil.rmtree(gen / postings.DIR)  # a generation built before the arrays existed ...
+    _forget_checksums(gen)  # ... and before checksums were recorded
     reader = IndexReader(cfg, load_embedder=False)
     assert reader.lexical.backend == "whoosh"
     for kw in QUERIES:
@@ -236,3 +238,10 @@ def test_damaged_arrays_fall_back(project, fake_embedder):
     lex = LexicalIndex(gen / "lexical", gen / postings.DIR)
     assert lex.backend == "whoosh" and lex.search(["retry"], 5)
     lex.close()
+
+
+def _forget_checksums(gen):
+    """Make ``gen`` look like a generation written before manifests carried checksums."""
+    manifest = json.loads((gen / "manifest.json").read_text())
+    manifest.pop("checksums", None)
+    (gen / "manifest.json").write_text(json.dumps(manifest))

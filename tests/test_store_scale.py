@@ -76,6 +76,10 @@ def test_a_registry_from_before_the_indexes_gains_them_on_the_next_generation(pr
     conn.execute("DROP INDEX spans_outline")
     conn.commit()
     conn.close()
+    manifest_path = reg.parent / "manifest.json"  # ... and before manifests carried checksums
+    manifest = json.loads(manifest_path.read_text())
+    manifest.pop("checksums")
+    manifest_path.write_text(json.dumps(manifest))
     new = Registry.create(tmp_path / "new.sqlite", copy_from=old)
     try:
         names = {r[0] for r in new.conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
@@ -103,6 +107,10 @@ def test_span_outline_same_with_and_without_the_covering_index(project, fake_emb
     conn.execute("DROP INDEX spans_outline")
     conn.commit()
     conn.close()
+    manifest_path = reg.parent / "manifest.json"  # ... and before manifests carried checksums
+    manifest = json.loads(manifest_path.read_text())
+    manifest.pop("checksums")
+    manifest_path.write_text(json.dumps(manifest))
     reader = IndexReader(cfg, load_embedder=False)
     try:
         assert reader.span_outline == expected
@@ -141,10 +149,13 @@ def test_vectors_memory_mapped_answer_like_a_full_read(project, fake_embedder, m
     assert fallback.search(q, 10) == mapped.search(q, 10)
 
 
-def test_a_mapped_generation_stays_readable_after_a_newer_one_prunes_it(project, fake_embedder):
-    """The reader maps the file; re-indexing writes new files and prunes old generations,
-    which must not disturb a reader that is still open."""
-    cfg = load_config(project)
+def test_an_open_reader_keeps_its_generation_across_reindexes(project, fake_embedder):
+    """A reader holds its generation (a shared lock): re-indexing, even with
+    keep_generations = 1, leaves it in place until the reader closes, so a long-lived
+    reader (a server, a benchmark) keeps answering; the next run prunes it."""
+    from dataclasses import replace
+
+    cfg = replace(load_config(project), keep_generations=1)
     index_project(cfg)
     reader = IndexReader(cfg, load_embedder=False)
     try:
@@ -153,10 +164,14 @@ def test_a_mapped_generation_stays_readable_after_a_newer_one_prunes_it(project,
         for i in range(4):  # more than keep_generations new generations
             (project / WORKER).write_text((project / WORKER).read_text() + f"\n## Extra {i}\n\nMore text {i}.\n")
             index_project(cfg)
-        assert not reader.path.exists()  # pruned
+        assert reader.path.exists()  # held by the open reader: cleanup leaves it
         assert reader.vectors.search(q, 5) == before
+        assert reader.lexical.search(("retry",), 5)  # opened only now, after four re-indexes
     finally:
         reader.close()
+    (project / WORKER).write_text((project / WORKER).read_text() + "\n## Last\n\nLast text.\n")
+    index_project(cfg)
+    assert not reader.path.exists()  # released: pruned by the next run
 
 
 @pytest.mark.parametrize("share", [None, 0.1])

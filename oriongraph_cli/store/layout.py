@@ -13,6 +13,7 @@ only that generation, so a crash at any moment leaves the previous index usable.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -21,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from oriongraph_cli.errors import IndexBusyError, NoIndexError
+from oriongraph_cli.errors import IndexBusyError, NoIndexError, UnsafeStateError
 
 MANIFEST = "manifest.json"
 _UMASK = os.umask(0)
@@ -88,12 +89,28 @@ class Layout:
         self.lock_file = index_dir / "orion.lock"
         self.usage_log = index_dir / "usage.jsonl"
 
+    def check_no_links(self) -> None:
+        """Refuse a state directory that is a symlink (or not a directory): a cloned
+        repository can carry ``.oriongraph -> /somewhere``, and cleaning or writing
+        through it would delete or overwrite files outside the project."""
+        for d in (self.dir, self.gen_dir, self.staging_dir):
+            if d.is_symlink():
+                raise UnsafeStateError(
+                    f"{d} is a symlink (-> {os.readlink(d)}); orion never writes or deletes through a link",
+                    hint=f"remove the link (`rm {d}`) and run `orion index` again",
+                )
+            if d.exists() and not d.is_dir():
+                raise UnsafeStateError(f"{d} is not a directory", hint=f"remove it (`rm {d}`) and run `orion index` again")
+
     def exists(self) -> bool:
+        self.check_no_links()
         return self.dir.is_dir()
 
     def ensure(self) -> None:
+        self.check_no_links()
         for d in (self.dir, self.gen_dir, self.staging_dir):
             d.mkdir(parents=True, exist_ok=True)
+        self.check_no_links()
         tag = self.dir / "CACHEDIR.TAG"
         if not tag.exists():
             atomic_write(tag, CACHEDIR_TAG.encode())
@@ -107,6 +124,10 @@ class Layout:
         from filelock import FileLock, Timeout
 
         self.ensure()
+        if self.lock_file.is_symlink() or (self.lock_file.exists() and not self.lock_file.is_file()):
+            raise UnsafeStateError(
+                f"{self.lock_file} is not a regular file", hint=f"remove it (`rm -r {self.lock_file}`) and run `orion index` again"
+            )
         lock = FileLock(str(self.lock_file), timeout=timeout)
         try:
             lock.acquire()
@@ -122,34 +143,77 @@ class Layout:
 
     # ------------------------------------------------------------------ generations
     def generations(self) -> list[str]:
+        """Generation directories, oldest first (links and stray files are not generations)."""
         if not self.gen_dir.is_dir():
             return []
-        return sorted((p.name for p in self.gen_dir.iterdir() if p.is_dir() and p.name.isdigit()), key=int)
+        return sorted(
+            (p.name for p in self.gen_dir.iterdir() if _is_gen_name(p.name) and p.is_dir() and not p.is_symlink()), key=int
+        )
 
-    def verified(self, gen: str) -> bool:
-        path = self.gen_dir / gen / MANIFEST
+    def verified(self, gen: str, *, full: bool = False) -> bool:
+        return self.problem(gen, full=full) is None
+
+    def problem(self, gen: str, *, full: bool = False) -> str | None:
+        """Why generation ``gen`` cannot be used (None: it verifies). ``full`` checks every
+        byte against the manifest's checksums; otherwise sizes and sampled checksums
+        (head, tail and evenly spaced pages of each file: a few hundred KB read in all)."""
+        gen_path = self.gen_dir / gen
+        if gen_path.is_symlink() or not gen_path.is_dir():
+            return "not a directory"
         try:
-            manifest = json.loads(path.read_text())
-        except (OSError, ValueError):
-            return False
-        return manifest.get("generation") == gen and manifest.get("complete") is True
+            manifest = json.loads((gen_path / MANIFEST).read_text())
+        except (OSError, ValueError, UnicodeDecodeError) as exc:
+            return f"unreadable manifest ({exc.__class__.__name__})"
+        if not isinstance(manifest, dict) or manifest.get("generation") != gen or manifest.get("complete") is not True:
+            return "incomplete manifest"
+        checksums = manifest.get("checksums")
+        if not isinstance(checksums, dict):
+            return None  # a generation from before checksums were recorded: nothing to compare
+        return check_files(gen_path, checksums, full=full)
 
-    def current(self) -> str | None:
-        """The generation readers should open: CURRENT if it verifies, else the newest that does."""
+    def current(self, *, full: bool = False, warn: bool = True) -> str | None:
+        """The generation readers should open: CURRENT if it verifies, else the newest that
+        does. Falling back over a damaged generation warns (``DamagedIndexWarning``) and
+        records why in ``self.damaged``."""
+        self.damaged: list[tuple[str, str]] = []
         try:
             gen = self.current_file.read_text().strip()
-        except OSError:
+        except (OSError, UnicodeDecodeError):
             gen = ""
-        if gen and self.verified(gen):
-            return gen
+        if not _is_gen_name(gen):
+            gen = ""
+        if gen:
+            why = self.problem(gen, full=full)
+            if why is None:
+                return gen
+            self.damaged.append((gen, why))
         for candidate in reversed(self.generations()):
-            if self.verified(candidate):
+            if candidate == gen:
+                continue
+            why = self.problem(candidate, full=full)
+            if why is None:
+                if self.damaged and warn:
+                    import warnings
+
+                    bad, reason = self.damaged[0]
+                    warnings.warn(DamagedIndexWarning(
+                        f"index generation {bad} is damaged ({reason}); using generation {candidate} — run `orion index` to repair"
+                    ), stacklevel=2)
                 return candidate
+            if int(candidate) > int(gen or 0):
+                continue  # a newer generation that never became current (or is damaged): skip silently
+            self.damaged.append((candidate, why))
         return None
 
     def current_path(self) -> Path:
         gen = self.current()
         if gen is None:
+            if self.damaged:
+                bad, why = self.damaged[0]
+                raise NoIndexError(
+                    f"the index in {self.dir} is damaged (generation {bad}: {why}) and no earlier generation verifies",
+                    hint=f"run `orion index --root {self.dir.parent}` to rebuild it",
+                )
             raise NoIndexError(
                 f"no index in {self.dir}",
                 hint=f"run `orion index --root {self.dir.parent}` first",
@@ -157,15 +221,15 @@ class Layout:
         return self.gen_dir / gen
 
     def next_generation(self) -> str:
-        gens = self.generations()
-        n = int(gens[-1]) + 1 if gens else 1
+        """One past every generation-like name in gen/ (a stray file named 000007 too)."""
+        names = [p.name for p in self.gen_dir.iterdir() if _is_gen_name(p.name)] if self.gen_dir.is_dir() else []
+        n = max(map(int, names)) + 1 if names else 1
         return f"{n:06d}"
 
     def new_staging(self, gen: str) -> Path:
         self.ensure()
         path = self.staging_dir / f"{gen}.{os.getpid()}"
-        if path.exists():
-            shutil.rmtree(path)
+        _remove(path)
         path.mkdir(parents=True)
         return path
 
@@ -182,16 +246,152 @@ class Layout:
     def cleanup(self, keep: int) -> list[str]:
         """Remove orphaned staging builds and generations older than the newest ``keep``
         (the current one is always kept). Call only while holding the writer lock."""
+        self.check_no_links()
         removed: list[str] = []
         if self.staging_dir.is_dir():
             for p in self.staging_dir.iterdir():
-                shutil.rmtree(p, ignore_errors=True)
+                _remove(p)
                 removed.append(f"staging/{p.name}")
-        current = self.current()
+        current = self.current(warn=False)
         gens = self.generations()
         keep_set = set(gens[-max(1, keep):]) | ({current} if current else set())
         for g in gens:
             if g not in keep_set:
-                shutil.rmtree(self.gen_dir / g, ignore_errors=True)
+                if in_use(self.gen_dir / g):
+                    continue  # a reader still has it open: removed by a later run
+                _remove(self.gen_dir / g)
                 removed.append(f"gen/{g}")
+        for p in self.gen_dir.iterdir() if self.gen_dir.is_dir() else ():
+            if _is_gen_name(p.name) and (p.is_symlink() or not p.is_dir()):
+                _remove(p)  # not a generation: a stray file or link
+                removed.append(f"gen/{p.name}")
         return removed
+
+    # ------------------------------------------------------------------ readers
+    def hold(self, gen_path: Path):
+        """Mark ``gen_path`` as in use by this process until the returned handle is
+        closed (or the process dies): ``cleanup`` leaves it in place."""
+        return hold_generation(gen_path)
+
+
+READERS_LOCK = "readers.lock"
+_NOT_CHECKED = {MANIFEST, READERS_LOCK}
+_SAMPLE = 64 * 1024
+_PAGE = 4096
+_PAGES = 8
+
+
+class DamagedIndexWarning(UserWarning):
+    """A generation failed verification and an earlier one is used instead."""
+
+
+def _sample_digest(fh, size: int) -> str:
+    """sha256 of the head, the tail and evenly spaced pages: reads at most ~160 KB."""
+    h = hashlib.sha256()
+    fd = fh.fileno()
+    h.update(os.pread(fd, _SAMPLE, 0))
+    for i in range(1, _PAGES + 1):
+        h.update(os.pread(fd, _PAGE, size * i // (_PAGES + 1)))
+    h.update(os.pread(fd, _SAMPLE, max(0, size - _SAMPLE)))
+    return h.hexdigest()
+
+
+def file_checksums(gen_path: Path) -> dict[str, list]:
+    """{relative path: [size, sha256, sampled sha256]} of every file of a generation."""
+    out: dict[str, list] = {}
+    for dirpath, _dirnames, filenames in os.walk(gen_path):
+        for name in filenames:
+            full = os.path.join(dirpath, name)
+            rel = os.path.relpath(full, gen_path).replace(os.sep, "/")
+            if rel in _NOT_CHECKED:
+                continue
+            with open(full, "rb") as fh:
+                size = os.fstat(fh.fileno()).st_size
+                h = hashlib.sha256()
+                for chunk in iter(lambda: fh.read(1 << 20), b""):
+                    h.update(chunk)
+                out[rel] = [size, h.hexdigest(), _sample_digest(fh, size)]
+    return dict(sorted(out.items()))
+
+
+def check_files(gen_path: Path, checksums: dict, *, full: bool) -> str | None:
+    """The first file of a generation that differs from its recorded checksum, in words."""
+    for rel, expected in checksums.items():
+        path = gen_path / rel
+        try:
+            size, digest, sample = expected
+            with open(path, "rb") as fh:
+                st = os.fstat(fh.fileno())
+                if st.st_size != size:
+                    return f"{rel} is {st.st_size:,} bytes, expected {size:,}"
+                if _sample_digest(fh, size) != sample:
+                    return f"{rel} checksum mismatch"
+                if full:
+                    h = hashlib.sha256()
+                    for chunk in iter(lambda: fh.read(1 << 20), b""):
+                        h.update(chunk)
+                    if h.hexdigest() != digest:
+                        return f"{rel} checksum mismatch"
+        except FileNotFoundError:
+            return f"{rel} is missing"
+        except (OSError, TypeError, ValueError) as exc:
+            return f"{rel} unreadable ({exc.__class__.__name__})"
+    return None
+
+
+def _is_gen_name(name: str) -> bool:
+    return name.isdigit() and name.isascii()
+
+
+def _remove(path: Path) -> None:
+    """Remove ``path`` without following it: a link is unlinked, never traversed."""
+    try:
+        if path.is_symlink() or not path.is_dir():
+            path.unlink()
+        else:
+            shutil.rmtree(path, ignore_errors=True)
+    except FileNotFoundError:
+        pass
+    except OSError:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def hold_generation(gen_path: Path):
+    """A shared flock on ``gen/<id>/readers.lock``; None where locking is unavailable."""
+    import fcntl
+
+    try:
+        fd = os.open(gen_path / READERS_LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), 0o666 & ~_UMASK)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def release_generation(handle) -> None:
+    if handle is not None:
+        try:
+            os.close(handle)
+        except OSError:
+            pass
+
+
+def in_use(gen_path: Path) -> bool:
+    """Whether a reader holds ``gen_path`` (its shared lock blocks an exclusive one)."""
+    import fcntl
+
+    try:
+        fd = os.open(gen_path / READERS_LOCK, os.O_RDWR | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False

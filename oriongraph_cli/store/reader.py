@@ -22,7 +22,7 @@ import numpy as np
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import NoIndexError, OrionError
 from oriongraph_cli.models import SourceType, SpanMetadata, SpanRef
-from oriongraph_cli.store.layout import MANIFEST, Layout
+from oriongraph_cli.store.layout import MANIFEST, Layout, hold_generation, release_generation
 
 
 @dataclass(frozen=True)
@@ -44,13 +44,24 @@ class IndexReader:
         self.layout = Layout(cfg.index_dir)
         if not self.layout.exists():
             raise NoIndexError(f"no index in {cfg.index_dir}", hint=f"run `orion index --root {cfg.root}` first")
-        self.path = self.layout.current_path()
+        self._hold = None
+        for _attempt in range(3):  # a writer may remove an old generation between the two steps
+            self.path = self.layout.current_path()
+            self._hold = hold_generation(self.path)  # keeps `orion index` cleanup off this generation
+            if (self.path / MANIFEST).is_file():
+                break
+            release_generation(self._hold)
         self.generation = self.path.name
         try:
             self.manifest = json.loads((self.path / MANIFEST).read_text())
             self.registry = Registry.open(self.path / "registry.sqlite")
-        except (OSError, ValueError) as exc:
-            raise NoIndexError(f"index generation {self.generation} is unreadable ({exc})", hint="run `orion index --full`") from None
+            self.registry.conn.execute("SELECT count(*) FROM documents").fetchone()
+        except (OSError, ValueError, sqlite3.Error) as exc:
+            release_generation(self._hold)
+            raise NoIndexError(
+                f"index generation {self.generation} is unreadable ({exc.__class__.__name__}: {exc})",
+                hint=f"run `orion index --root {cfg.root}` to repair it",
+            ) from None
         self._embedder = None
         self._embedder_error: BaseException | None = None
         self._embedder_lock = threading.Lock()
@@ -170,6 +181,8 @@ class IndexReader:
         self.registry.close()
         if "lexical" in self.__dict__:
             self.lexical.close()
+        release_generation(self._hold)
+        self._hold = None
 
 
 def _span_row(rec) -> SpanRow:
@@ -191,15 +204,18 @@ def _span_row(rec) -> SpanRow:
     return SpanRow(rec["id"], ref, meta, rec["ordinal"], heading_path, rec["text"], json.loads(rec["meta"]))
 
 
-def read_document_text(root: Path, rel: str) -> tuple[str | None, str | None]:
-    """(normalised text, sha256 of bytes) of the file as it is now, or (None, None)."""
+def read_document_text(root: Path, rel: str, max_bytes: int) -> tuple[str | None, str | None]:
+    """(normalised text, sha256 of bytes) of the file as it is now, or (None, None) when it
+    is gone, unreadable, not a regular file inside the root, or larger than ``max_bytes``
+    (indexed files are never larger, so such a file has changed: it is not read)."""
     import hashlib
 
     from oriongraph_cli.parse import decode
+    from oriongraph_cli.safeio import UnsafeFile, read_project_file
 
     try:
-        data = (root / rel).read_bytes()
-    except OSError:
+        got = read_project_file(root, rel, max_bytes)
+    except UnsafeFile:
         return None, None
-    text, _warn = decode(rel, data, max_bytes=1 << 62)
-    return text, hashlib.sha256(data).hexdigest()
+    text, _warn = decode(rel, got.data, max_bytes=max_bytes)
+    return text, hashlib.sha256(got.data).hexdigest()

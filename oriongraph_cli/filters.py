@@ -1,0 +1,57 @@
+"""Hard filter values checked against what the index holds.
+
+A misspelt filter (``--stage designn``, ``--workstream ws-ingestoin``) is a usage error
+with a suggestion, never silently relaxed to the whole project; relaxation is kept for
+valid values that match nothing together (see ``api.rank_candidates``).
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import replace
+from typing import Iterable
+
+from oriongraph_cli.errors import ExitStatus, OrionError
+from oriongraph_cli.models import STAGES, HardFilters, SourceType
+
+
+def _unknown(flag: str, value: str, known: Iterable[str], what: str) -> OrionError:
+    known = sorted(set(known))
+    close = difflib.get_close_matches(value, known, n=3, cutoff=0.6)
+    if close:
+        hint = "did you mean " + " or ".join(close) + "?"
+    elif known:
+        shown = ", ".join(known[:12]) + (", …" if len(known) > 12 else "")
+        hint = f"the index holds {what}: {shown}"
+    else:
+        hint = f"no indexed document has any {what}"
+    return OrionError(f"{flag} {value!r}: no indexed document has this {what}", hint=hint, exit_code=ExitStatus.USAGE)
+
+
+def check_filters(filters: HardFilters, documents: list[dict]) -> HardFilters:
+    """``filters`` with stage aliases and source-type case normalised; an unknown value
+    raises a usage error (exit 2) with "did you mean …?"."""
+    from oriongraph_cli.parse import normalise_stage
+
+    stages_known = set(STAGES) | {d["stage"] for d in documents if d.get("stage")}
+    stages = []
+    for s in filters.stages:
+        n = normalise_stage(s) or ""
+        if n not in stages_known:
+            raise _unknown("--stage", s, stages_known, "stage")
+        stages.append(n)
+    ws_known = {d["workstream"] for d in documents if d.get("workstream")}
+    for w in filters.workstreams:
+        if w not in ws_known:
+            raise _unknown("--workstream", w, ws_known, "workstream")
+    by_lower = {t.value.lower(): t.value for t in SourceType}
+    sources = []
+    for s in filters.source_types:
+        if s.lower() not in by_lower:
+            raise _unknown("--source-type", s, by_lower.values(), "source type")
+        sources.append(by_lower[s.lower()])
+    tags_known = {t for d in documents for t in d.get("tags", ())}
+    for t in filters.tags:
+        if t not in tags_known:
+            raise _unknown("--tag", t, tags_known, "tag")
+    return replace(filters, stages=tuple(stages), source_types=tuple(sources))

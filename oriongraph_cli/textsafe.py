@@ -1,0 +1,44 @@
+"""Text that is safe to print: no terminal control sequences from files or their names.
+
+File contents and names are data. An ESC, OSC, BEL or C1 byte in them could move the
+cursor, retitle the window, or hide text when printed, so everything rendered for a
+terminal or a pipe passes through :func:`clean` (tabs and newlines kept for quoted text)
+or :func:`clean_line` (one-line fields: names, titles, messages). Control characters
+become visible escapes (``\\x1b``). JSON output needs none of this: it escapes them.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _escape(m: re.Match) -> str:
+    ch = m.group(0)
+    code = ord(ch)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def clean(text: str) -> str:
+    """``text`` with control characters other than tab and newline made visible."""
+    if not text:
+        return text
+    text = _SURROGATE.sub(_escape, text)
+    return _CONTROL.sub(_escape, text)
+
+
+def clean_line(text: str) -> str:
+    """One-line ``text``: every control character (tab and newline too) made visible."""
+    if not text:
+        return text
+    text = _SURROGATE.sub(_escape, text)
+    return _CONTROL_LINE.sub(_escape, text)
+
+
+def has_control(text: str) -> bool:
+    return bool(_CONTROL_LINE.search(text) or _SURROGATE.search(text))
