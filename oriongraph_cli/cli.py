@@ -17,7 +17,7 @@ import typer
 
 from oriongraph_cli import __version__
 from oriongraph_cli.errors import ExitStatus, OrionError
-from oriongraph_cli.textsafe import clean, clean_line
+from oriongraph_cli.textsafe import clean, clean_line, clean_tree
 
 app = typer.Typer(
     name="orion",
@@ -59,6 +59,8 @@ def handled(as_json: bool = False) -> Iterator[None]:
         yield
     except typer.Exit:
         raise
+    except BrokenPipeError:  # `orion … | head`: the reader left; stop quietly, as SIGPIPE would
+        raise typer.Exit(141) from None
     except KeyboardInterrupt as exc:
         sys.stderr.write("interrupted\n" if not isinstance(exc, Terminated) else "terminated\n")
         raise typer.Exit(143 if isinstance(exc, Terminated) else 130) from None
@@ -382,7 +384,7 @@ def compile_cmd(
             from oriongraph_cli.render.markdown import task_brief
             from oriongraph_cli.store.layout import atomic_write
 
-            atomic_write(brief, task_brief(resp).encode("utf-8"))
+            atomic_write(brief, task_brief(clean_tree(resp)).encode("utf-8"))
             sys.stderr.write(f"wrote {brief}\n")
             if resp.episode_id:
                 from oriongraph_cli.usage import mark_brief_used
@@ -425,11 +427,11 @@ def _render_compile(resp, fmt: str, explain: bool) -> None:
     elif fmt == "markdown":
         from oriongraph_cli.render.markdown import workingset_markdown
 
-        sys.stdout.write(workingset_markdown(resp, explain=explain))
+        sys.stdout.write(workingset_markdown(clean_tree(resp), explain=explain))
     else:
         from oriongraph_cli.render.table import make_console, print_compile
 
-        print_compile(make_console(sys.stdout), resp, explain=explain)
+        print_compile(make_console(sys.stdout), clean_tree(resp), explain=explain)
 
 
 @app.command("search")
@@ -480,7 +482,7 @@ def search_cmd(
         else:
             from oriongraph_cli.render.table import make_console, print_search
 
-            print_search(make_console(sys.stdout), hits)
+            print_search(make_console(sys.stdout), clean_tree(hits))
 
 
 @app.command("show")
@@ -501,7 +503,7 @@ def show_cmd(
         else:
             from oriongraph_cli.render.table import make_console, print_span
 
-            print_span(make_console(sys.stdout), info)
+            print_span(make_console(sys.stdout), clean_tree(info))
 
 
 # ============================================================================ links / usage
@@ -525,7 +527,7 @@ def links_cmd(
             return
         from oriongraph_cli.render.table import make_console, print_links
 
-        print_links(make_console(sys.stdout), report)
+        print_links(make_console(sys.stdout), clean_tree(report))
 
 
 @app.command("usage")
@@ -546,7 +548,7 @@ def usage_cmd(
             return
         from oriongraph_cli.render.table import make_console, print_usage
 
-        print_usage(make_console(sys.stdout), report)
+        print_usage(make_console(sys.stdout), clean_tree(report))
 
 
 def _register_eval() -> None:
@@ -577,6 +579,8 @@ def main() -> None:
     # exception", exit 134). Everything is written and closed by now: leave at once.
     try:
         sys.stdout.flush()
+    except BrokenPipeError:
+        code = code or 141
     except (OSError, ValueError):
         code = code or 1
     try:

@@ -5,7 +5,6 @@ All defaults live in ``DEFAULTS``; ``--explain`` prints the effective values.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import tomllib
@@ -156,7 +155,7 @@ def _coerce(name: str, value: Any, source: str, label: str | None = None) -> Any
     rule = _RULES.get(name)
 
     def fail(expected: str):
-        shown = value if isinstance(value, str) else json.dumps(value) if isinstance(value, (bool, int, float)) else repr(value)
+        shown = value if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value) if isinstance(value, (int, float)) else repr(value)
         what = label or name
         return ConfigError(f"{source}={shown}: {what} must be {expected}", hint=f"set {what} to {expected} (default {default!r})")
 

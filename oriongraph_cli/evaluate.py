@@ -133,13 +133,15 @@ def parse_queries(lines: Iterable[str], source: Path) -> list[EvalQuery]:
 
 def load_queries(path: Path | str) -> list[EvalQuery]:
     """Read and validate a JSONL queries file (raises ``OrionError`` naming file:line)."""
+    from oriongraph_cli.safeio import UnsafeFile, read_regular
+
     path = Path(path)
     try:
-        data = path.read_bytes()
+        data = read_regular(path, 256 * 1024 * 1024, follow=True)
     except FileNotFoundError:
         raise OrionError(f"{path}: no such file", hint="pass a JSONL file of queries; " + _FORMAT_HINT, exit_code=ExitStatus.USAGE) from None
-    except OSError as exc:
-        raise OrionError(f"{path}: cannot read ({exc.strerror})", exit_code=ExitStatus.USAGE) from None
+    except UnsafeFile as exc:
+        raise OrionError(f"{path}: {exc.reason}", hint="pass a JSONL file of queries; " + _FORMAT_HINT, exit_code=ExitStatus.USAGE) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -120,6 +120,41 @@ def read_project_file(root: Path, rel: str, max_bytes: int, *, expect: tuple[int
     return FileRead(data, st.st_size, st.st_mtime, st.st_mtime_ns, st.st_ctime_ns, st.st_dev, st.st_ino)
 
 
+def read_regular(path: Path, max_bytes: int, *, follow: bool = False) -> bytes:
+    """The bytes of a file orion owns or was handed (the usage log, a queries file): only
+    a regular file, at most ``max_bytes``, never blocking; a link is refused unless
+    ``follow``. FileNotFoundError passes through; anything else is :class:`UnsafeFile`."""
+    flags = _FILE_FLAGS if not follow else _FILE_FLAGS & ~getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise UnsafeFile("not-regular", "is a symlink; not read") from None
+        raise UnsafeFile("unreadable", f"cannot read ({exc.strerror})") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise UnsafeFile("not-regular", f"is {_kind(st.st_mode)}, not a regular file")
+        if st.st_size > max_bytes:
+            raise UnsafeFile("too-large", f"is larger than {max_bytes:,} bytes")
+        chunks, total = [], 0
+        while total <= max_bytes:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > max_bytes:
+            raise UnsafeFile("too-large", f"is larger than {max_bytes:,} bytes")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise UnsafeFile("unreadable", f"cannot read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+
+
 def _kind(mode: int) -> str:
     if stat.S_ISFIFO(mode):
         return "a FIFO"

@@ -42,3 +42,33 @@ def clean_line(text: str) -> str:
 
 def has_control(text: str) -> bool:
     return bool(_CONTROL_LINE.search(text) or _SURROGATE.search(text))
+
+
+def clean_tree(obj):
+    """A copy of ``obj`` (dataclasses, dicts, lists, tuples) with every string passed
+    through :func:`clean` — applied once to what a text renderer is given, so no field
+    from a file or its name can reach the terminal unescaped. Enums are kept as they are."""
+    import dataclasses
+    from enum import Enum
+
+    if isinstance(obj, Enum):
+        return obj
+    if isinstance(obj, str):
+        return clean(obj)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        changes = {}
+        for f in dataclasses.fields(obj):
+            if not f.init:
+                continue
+            value = getattr(obj, f.name)
+            new = clean_tree(value)
+            if new is not value:
+                changes[f.name] = new
+        return dataclasses.replace(obj, **changes) if changes else obj
+    if isinstance(obj, dict):
+        return {clean_tree(k): clean_tree(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [clean_tree(v) for v in obj]
+    if isinstance(obj, tuple) and not hasattr(obj, "_fields"):
+        return tuple(clean_tree(v) for v in obj)
+    return obj

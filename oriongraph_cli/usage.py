@@ -19,10 +19,12 @@ whose TASK_BRIEF.md used, one of its spans; ``last_accessed_at`` is the latest s
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
 import re
+import stat
 import time
 import uuid
 from dataclasses import dataclass, replace
@@ -59,6 +61,9 @@ class UsageStats:
         return {"usage_count": self.usage_count, "last_accessed_at": self.last_accessed_at}
 
 
+MAX_LOG_BYTES = 512 * 1024 * 1024  # a log this large is not read (orion writes ~200 bytes a compile)
+
+
 def usage_path(index_dir: Path | str) -> Path:
     return Path(index_dir) / USAGE_FILE
 
@@ -69,8 +74,11 @@ def usage_path(index_dir: Path | str) -> Path:
 def _append(path: Path, record: Mapping[str, Any]) -> None:
     data = (json.dumps(record, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+    # never through a link, never into a FIFO or device: the log is ours, a regular file
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0), 0o644)
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
         if fcntl is not None:
             fcntl.flock(fd, fcntl.LOCK_EX)
         size = os.fstat(fd).st_size
@@ -153,11 +161,15 @@ def mark_brief_used(
 
 def read_log(index_dir: Path | str) -> tuple[list[dict[str, Any]], int]:
     """(valid records in file order, number of lines skipped as unreadable)."""
+    from oriongraph_cli.safeio import UnsafeFile, read_regular
+
     path = usage_path(index_dir)
     try:
-        data = path.read_bytes()
+        data = read_regular(path, MAX_LOG_BYTES)
     except FileNotFoundError:
         return [], 0
+    except UnsafeFile:
+        return [], 1
     records: list[dict[str, Any]] = []
     bad = 0
     for line in data.split(b"\n"):
@@ -416,9 +428,11 @@ def write_snapshot(index_dir: Path | str, now: int | None = None) -> dict[str, A
 
 def read_snapshot(index_dir: Path | str) -> tuple[int | None, dict[str, UsageStats]]:
     """(cutoff, stats per path) of the last snapshot; (None, {}) when there is none."""
+    from oriongraph_cli.safeio import UnsafeFile, read_regular
+
     try:
-        snap = json.loads((Path(index_dir) / SNAPSHOT_FILE).read_text())
+        snap = json.loads(read_regular(Path(index_dir) / SNAPSHOT_FILE, MAX_LOG_BYTES))
         docs = {p: UsageStats(int(d["usage_count"]), d.get("last_accessed_at")) for p, d in snap["documents"].items()}
         return int(snap["cutoff"]), docs
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, UnsafeFile, ValueError, KeyError, TypeError, AttributeError, OverflowError):
         return None, {}

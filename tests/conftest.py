@@ -18,6 +18,8 @@ import numpy as np
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+# copies of the fixture never carry an index a user built in place (README quick start)
+_NO_STATE = shutil.ignore_patterns(".oriongraph")
 SAMPLE = REPO / "fixtures" / "orionfs_sample"
 WORD = re.compile(r"[a-z0-9]+")
 
@@ -64,7 +66,7 @@ def fake_embedder(monkeypatch):
 def project(tmp_path):
     """A copy of the sample fixture in a temp dir (no index yet)."""
     root = tmp_path / "proj"
-    shutil.copytree(SAMPLE, root)
+    shutil.copytree(SAMPLE, root, ignore=_NO_STATE)
     return root
 
 
@@ -72,7 +74,7 @@ def project(tmp_path):
 def sample_index(tmp_path_factory):
     """The sample fixture indexed with the real model, once per test session (read-only!)."""
     root = tmp_path_factory.mktemp("sample") / "orionfs_sample"
-    shutil.copytree(SAMPLE, root)
+    shutil.copytree(SAMPLE, root, ignore=_NO_STATE)
     proc = subprocess.run([sys.executable, "-m", "oriongraph_cli", "index", "--root", str(root), "--quiet"], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     return root

@@ -114,7 +114,7 @@ def resp() -> CompileResponse:
 def test_markdown_provenance_headers_exact(resp):
     md = rmd.workingset_markdown(resp)
     assert md.startswith("# Working set: How does the ingestion worker retry failed fetches?\n\n")
-    assert "3 spans · 345/4000 tokens (8.6%) · 2 sources\n" in md
+    assert "3 spans · 345/4000 tokens (8.6%) · 2 sources · filters relaxed (nothing matched them together): stage\n" in md
     assert f"### 1. {WORKER} › Design > Retries\n`span {ID1} · chars 120–840 · 180 tokens · score 0.514`\n" in md
     assert f"### 2. {ADR} › Decision\n`span {ID2} · chars 300–610 · 95 tokens · score 0.396`\n" in md
     assert f"### 3. {WORKER} › Design > Retries > Backoff\n" in md

@@ -66,13 +66,14 @@ def summary_line(resp: Any) -> str:
     """``3 spans · 412/4000 tokens (10.3%) · 2 sources``."""
     st = resp.stats
     n = len(resp.workingset.spans)
-    return DOT.join(
-        (
-            _plural(n, "span"),
-            f"{st.tokens_used}/{st.budget} tokens ({pct(st.utilization)})",
-            _plural(st.sources, "source"),
-        )
-    )
+    parts = [
+        _plural(n, "span"),
+        f"{st.tokens_used}/{st.budget} tokens ({pct(st.utilization)})",
+        _plural(st.sources, "source"),
+    ]
+    if st.relaxed_filters:  # stated with the result, not only on stderr
+        parts.append(f"filters relaxed (nothing matched them together): {', '.join(st.relaxed_filters)}")
+    return DOT.join(parts)
 
 
 def explanations(resp: Any) -> dict[str, Any]:
@@ -245,6 +246,8 @@ def task_brief(resp: Any) -> str:
         out.append(f"- **Task:** {one_line(req.task_id)}\n")
     out.append(f"- **Budget:** {st.tokens_used} / {st.budget} tokens ({pct(st.utilization)})\n")
     out.append(f"- **Working set:** {_plural(len(items), 'span')} from {_plural(st.sources, 'source')}\n")
+    if st.relaxed_filters:
+        out.append(f"- **Filters relaxed:** {', '.join(st.relaxed_filters)} (nothing matched them together)\n")
     if st.stale_spans:
         out.append(f"- **Stale:** {st.stale_spans} span(s) quote an older indexed version; run `orion index`\n")
     out += ["\n", "## Working set\n", "\n"]
