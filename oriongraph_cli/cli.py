@@ -244,9 +244,9 @@ def status_cmd(root: Optional[Path] = ROOT_OPT, as_json: bool = JSON_OPT) -> Non
 def _split_where(values: list[str]) -> tuple[tuple[str, str], ...]:
     out = []
     for v in values:
-        if "=" not in v:
-            raise OrionError(f"--where {v!r} is not KEY=VALUE", hint="e.g. --where owner=alice", exit_code=ExitStatus.USAGE)
         k, _, val = v.partition("=")
+        if "=" not in v or not k.strip():
+            raise OrionError(f"--where {v!r} is not KEY=VALUE", hint="e.g. --where owner=alice", exit_code=ExitStatus.USAGE)
         out.append((k.strip(), val.strip()))
     return tuple(out)
 
@@ -495,6 +495,8 @@ def show_cmd(
     with handled(as_json):
         from oriongraph_cli.api import show_span
 
+        if not span_id.strip():
+            raise OrionError("the span id is empty", hint="span ids come from `orion compile --json` or `orion search`", exit_code=ExitStatus.USAGE)
         info = show_span(_config(root), span_id)
         if info["stale"] and as_json:
             warn(f"{info['path']} changed since indexing; quoting the indexed version — run `orion index`")

@@ -10,8 +10,9 @@
 - Symlinks are followed only while they stay inside the project root (a stage folder
   that is itself a link out of the root is skipped too). Each real directory is walked
   once, real paths before symlinked ones, so directories linked to each other, a link
-  loop or a DAG of links cannot make the walk loop or grow exponentially; a file reached
-  under two names (a symlink or hard link alias) is indexed once, under its real path.
+  loop or a DAG of links cannot make the walk loop or grow exponentially; a file also
+  reached through a symlink is indexed once, under its real path (hard links are separate
+  names, indexed like copies).
 - File names that are not valid UTF-8 or hold control characters (a newline, ESC) are
   skipped with a warning: they cannot be stored, printed or piped unambiguously.
 """
@@ -83,7 +84,8 @@ class _Walker:
     def __init__(self, root: Path):
         self.root = root
         self.root_prefix = str(root).rstrip(os.sep) + os.sep
-        self.files: dict[tuple[int, int], FoundFile] = {}
+        self.files: list[FoundFile] = []  # reached through real directories and names
+        self.linked: list[FoundFile] = []  # reached through a symlink
         self.warnings: list[WalkWarning] = []
         self.visited: set[tuple[int, int]] = set()
         self.deferred: list[tuple[str, str]] = []  # (rel, real target) of symlinked directories
@@ -157,17 +159,25 @@ class _Walker:
         if not stat.S_ISREG(st.st_mode):
             self.warnings.append(WalkWarning(rel, "not-regular", f"{describe_mode(st.st_mode)}, not a regular file; skipped"))
             return
-        key = (st.st_dev, st.st_ino)
         found = FoundFile(rel, Path(path), st.st_dev, st.st_ino, via_symlink)
-        kept = self.files.get(key)
-        if kept is None:
-            self.files[key] = found
-            return
-        if kept.via_symlink and not via_symlink:  # the real path wins over an alias
-            self.files[key], found = found, kept
-        self.warnings.append(
-            WalkWarning(found.rel, "alias", f"same file as {self.files[key].rel} (symlink or hard link); indexed once under that path")
-        )
+        (self.linked if via_symlink else self.files).append(found)
+
+    def result(self) -> list[FoundFile]:
+        """Every real file, plus each file reached through a symlink that is not also
+        reached otherwise (an alias is indexed once, under the real path or the first link).
+        Hard links are separate names, like copies: each is indexed."""
+        by_id = {f.identity: f for f in reversed(self.files)}
+        by_rel = {f.rel: f for f in self.files}
+        out = list(self.files)
+        for f in sorted(self.linked, key=lambda x: x.rel):
+            target = os.path.relpath(f.abs, self.root).replace(os.sep, "/")
+            kept = by_rel.get(target) or by_id.get(f.identity)
+            if kept is not None:
+                self.warnings.append(WalkWarning(f.rel, "alias", f"symlink to {kept.rel}; indexed once, under that path"))
+                continue
+            by_id[f.identity] = f
+            out.append(f)
+        return sorted(out, key=lambda f: f.rel)
 
     def run(self, tops: list[str]) -> None:
         for top in tops:
@@ -197,5 +207,4 @@ def walk(root: Path) -> tuple[list[FoundFile], list[WalkWarning]]:
     root = root.resolve()
     walker = _Walker(root)
     walker.run(check_project(root))
-    files = sorted(walker.files.values(), key=lambda f: f.rel)
-    return files, walker.warnings
+    return walker.result(), walker.warnings

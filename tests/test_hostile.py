@@ -103,6 +103,11 @@ def test_one_bad_file_never_stops_the_run(world):
         fh.write(b"# Latin-1 name\n\nbody\n")
     (k / "new\nline.md").write_text("# newline\n\nbody\n")
     os.mkfifo(k / "fifo.md")
+    import socket
+
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(k / "sock.md"))
+    os.link(k / "retry.md", k / "hardlink.md")  # a hard link alias
     os.symlink("/dev/zero", k / "zero.md")
     os.symlink(str(outside / "secrets" / "passwd.md"), k / "leak.md")
     (k / "dag").mkdir()
@@ -120,14 +125,15 @@ def test_one_bad_file_never_stops_the_run(world):
     for name, words in {
         "baddate.md:2": "not a valid date", "baddate.md:3": "priority", "overflow.md:2": "not a valid date",
         "overflow.md:3": "priority", "deep.md": "nested deeper", "bomb.md": "aliases are expanded",
-        "bad\\xff.md": "rename it", "new\\x0aline.md": "rename it", "fifo.md": "FIFO", "zero.md": "leaves the project root",
-        "leak.md": "leaves the project root", "alias.md": "same file as 02_knowledge/retry.md", "listtitle.md": "title",
+        "bad\\xff.md": "rename it", "new\\x0aline.md": "rename it", "fifo.md": "FIFO", "sock.md": "socket", "zero.md": "leaves the project root",
+        "leak.md": "leaves the project root", "alias.md": "symlink to 02_knowledge/retry.md; indexed once", "listtitle.md": "title",
     }.items():
         assert any(name in line and words in line for line in err.splitlines()), (name, err)
     assert "TOPSECRETVALUE" not in r.stdout + err
     paths = indexed_paths(root)
     assert {"02_knowledge/retry.md", "02_knowledge/copy.md", "03_workstreams/ws-a/queue.md"} <= paths
     assert not any("leak" in p or "zero" in p or "alias" in p for p in paths)
+    assert "02_knowledge/hardlink.md" in paths  # a hard link is another name, indexed like a copy
     leaf = orion("search", "deep leaf note", "--json", root=root)
     assert any(h["metadata"]["filepath"].endswith("leaf.md") for h in json.loads(leaf.stdout)["hits"])
     st = orion("status", "--json", root=root, timeout=60)  # the FIFO must not hang the stale check
@@ -136,6 +142,17 @@ def test_one_bad_file_never_stops_the_run(world):
     assert tree_hash(outside) == before
     registry = root / ".oriongraph"
     assert "TOPSECRETVALUE".encode() not in b"".join(p.read_bytes() for p in registry.rglob("*") if p.is_file())
+    sock.close()
+
+
+def test_front_matter_bounds():
+    from oriongraph_cli.parse import split_front_matter
+
+    for raw, words in (("x: " + "a" * 70_000, "larger than 64 KiB"), ("x: " + "[" * 40 + "]" * 40, "nested deeper than 32")):
+        meta, _start, warnings = split_front_matter("01_context/x.md", f"---\n{raw}\n---\nbody\n")
+        assert meta == {} and any(words in w.message for w in warnings), (words, warnings)
+    meta, _start, warnings = split_front_matter("01_context/x.md", "---\ncreated: 2026-02-30\ntitle: ok\n---\nbody\n")
+    assert meta == {"title": "ok"} and warnings[0].line == 2 and "created" in warnings[0].message
 
 
 def test_front_matter_values_are_checked_and_json_safe():
@@ -358,6 +375,16 @@ def test_errors_while_the_model_loads_exit_cleanly(world):
         assert r.returncode == 2 and "did you mean design?" in r.stderr
         r = orion("search", "retry", "--workstream", "ws-b", root=root)
         assert r.returncode == 2 and "ws-a" in r.stderr
+
+
+def test_a_closed_pipe_ends_quietly(world):
+    root, _ = world
+    assert orion("index", root=root).returncode == 0
+    proc = subprocess.Popen([sys.executable, "-m", "oriongraph_cli", "search", "retry", "--root", str(root), "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader (`| head -0`) is gone before orion writes
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141 and err == "", err
 
 
 def test_sigterm_behaves_like_ctrl_c(sample_index, tmp_path):
