@@ -202,15 +202,26 @@ def _coerce(name: str, value: Any, source: str, label: str | None = None) -> Any
     return number
 
 
+MAX_CONFIG_BYTES = 1 << 20
+
+
 def _file_settings(root: Path) -> tuple[dict[str, Any], str | None]:
     orion_toml = root / ".orion.toml"
     pyproject = root / "pyproject.toml"
+    from oriongraph_cli.safeio import UnsafeFile, read_regular
+
     for path, table in ((orion_toml, None), (pyproject, ("tool", "oriongraph"))):
-        if not path.is_file():
+        if not os.path.lexists(path):
             continue
+        try:  # a regular file in the project, not a link out of it, a FIFO or a device
+            raw = read_regular(path, MAX_CONFIG_BYTES)
+        except FileNotFoundError:
+            continue
+        except UnsafeFile as exc:
+            raise ConfigError(f"{path}: {exc.reason}", hint=f"make {path.name} a regular file in the project (at most 1 MB)") from None
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            data = tomllib.loads(raw.decode("utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
             raise ConfigError(f"{path}: invalid TOML ({exc})", hint="fix the syntax or remove the file") from None
         if table:
             for key in table:

@@ -546,3 +546,18 @@ def test_control_sequences_from_files_never_reach_the_terminal(world):
     for text in outputs:
         assert not any(ch in text for ch in "\x1b\x07\x9b"), repr(text[:400])
     assert any("\\x1b" in text for text in outputs)  # shown, escaped, not dropped
+
+
+@pytest.mark.parametrize("kind", ["link-out", "fifo", "deep"])
+def test_config_file_is_read_only_as_a_regular_file_in_the_project(world, kind):
+    root, outside = world
+    cfg = root / ".orion.toml"
+    if kind == "link-out":
+        (outside / "evil.toml").write_text("budget = 5\n")
+        os.symlink(outside / "evil.toml", cfg)
+    elif kind == "fifo":
+        os.mkfifo(cfg)
+    else:
+        cfg.write_text("x = " + "[" * 100_000 + "\n")
+    r = orion("status", root=root, timeout=30)
+    assert r.returncode == 2 and ".orion.toml" in r.stderr and "hint:" in r.stderr, r.stderr
