@@ -45,7 +45,7 @@ def in_process(root: Path, queries: list, budgets=(1000, 4000, 8000)) -> dict:
     from oriongraph_cli import api
     from oriongraph_cli.config import load_config
     from oriongraph_cli.evaluate import default_request
-    from oriongraph_cli.select import select
+    from oriongraph_cli.compile.select import select
 
     cfg = load_config(root)
     t = time.perf_counter()

@@ -51,7 +51,7 @@ def orion(*args: str) -> tuple[float, subprocess.CompletedProcess]:
 def raw_embedding_rate(root: Path, sample: int) -> tuple[float, int]:
     sys.path.insert(0, str(REPO))
     from oriongraph_cli.config import load_config
-    from oriongraph_cli.span import embed_text
+    from oriongraph_cli.index.span import embed_text
     from oriongraph_cli.store.embed import embed_batched, load_embedder
     from oriongraph_cli.store.reader import IndexReader
 

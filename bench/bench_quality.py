@@ -98,7 +98,7 @@ class Memo:
     them once across all variants. Graph hits depend on the fused seeds and are recomputed."""
 
     def __init__(self, reader):
-        from oriongraph_cli import generate
+        from oriongraph_cli.compile import generate
 
         self.reader = reader
         self.gen = generate
@@ -155,7 +155,7 @@ class Variant:
 def eval_variant(reader, queries, v: Variant, base_cfg, budget: int = 4000, memo: Memo | None = None) -> dict:
     from oriongraph_cli import api
     from oriongraph_cli.evaluate import default_request, doc_ranking, ndcg_at_k, recall_at_k, set_recall
-    from oriongraph_cli.select import select
+    from oriongraph_cli.compile.select import select
 
     cfg = replace(base_cfg, **v.cfg)
     undo = None

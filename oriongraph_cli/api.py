@@ -35,7 +35,7 @@ from oriongraph_cli.models import (
     WorkingSet,
     WSItem,
 )
-from oriongraph_cli.filters import check_filters
+from oriongraph_cli.compile.filters import check_filters
 from oriongraph_cli.store.reader import IndexReader, read_document_text
 
 RELAX_ORDER = ("since", "where", "tags", "paths", "stages", "workstreams", "source_types")
@@ -44,7 +44,7 @@ RELAX_ORDER = ("since", "where", "tags", "paths", "stages", "workstreams", "sour
 def index_project(cfg: Config, **kwargs):
     """``orion index`` (see ``oriongraph_cli.indexer.index_project``). Imported on call: the
     indexer pulls in YAML and front-matter parsing, which a compile never needs (~0.1 s)."""
-    from oriongraph_cli.indexer import index_project as run
+    from oriongraph_cli.index.indexer import index_project as run
 
     return run(cfg, **kwargs)
 
@@ -61,7 +61,7 @@ def _reference_time(reader: IndexReader) -> int:
 
 def derive_signals(request: CompileRequest, reader: IndexReader) -> DerivedSignals:
     """Keywords and structural hints; the embedding is added lazily (see _Embedding)."""
-    from oriongraph_cli.signals import derive
+    from oriongraph_cli.compile.signals import derive
 
     keys = reader.memo("doc-keys", lambda: {d["doc_key"].lower() for d in reader.documents if d["doc_key"]})
     return derive(request, workstreams=reader.workstreams, tags=reader.tags, doc_keys=keys)
@@ -83,7 +83,7 @@ class _Embedding:
 
 
 def _candidates(reader: IndexReader, signals: DerivedSignals, filters: HardFilters, top_k: int, timings: dict[str, float], embed=None):
-    from oriongraph_cli.generate import run_generators
+    from oriongraph_cli.compile.generate import run_generators
 
     hits, errors, gen_ms = run_generators(reader, signals, filters, top_k, embed=embed)
     for name, ms in gen_ms.items():
@@ -175,7 +175,7 @@ def _relax(filters: HardFilters) -> list[tuple[str, HardFilters]]:
 def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, timings: dict[str, float] | None = None):
     """Signals -> generators -> normalise -> score. Returns (signals, scored candidates,
     hits per generator, generator errors, relaxed filter names)."""
-    from oriongraph_cli import score as scoring
+    from oriongraph_cli.compile import score as scoring
 
     timings = {} if timings is None else timings
     t = time.perf_counter()
@@ -217,7 +217,7 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
 
     # graph channel: neighbours of the best candidates of the other channels (spec 4.2)
     if cfg.graph and weights.graph > 0 and cands:
-        from oriongraph_cli import graph
+        from oriongraph_cli.graph import traverse as graph
 
         tg = time.perf_counter()
         try:
@@ -238,7 +238,7 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
     # ADR lifecycle: superseded decisions demoted, successors pulled in
     plan = None
     if cfg.lifecycle and cands:
-        from oriongraph_cli import lifecycle
+        from oriongraph_cli.compile import lifecycle
 
         plan = lifecycle.plan_lifecycle(
             cands, reader.registry.conn, prefer_stages=request.soft_prefs.prefer_stages,
@@ -250,7 +250,7 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
             cands = cands + [c for c in extra if c.row not in present]
     # usage memory: the dynamic score of seed 002, from the snapshot taken at `orion index`
     if weights.usage > 0 and cands:
-        from oriongraph_cli import usage
+        from oriongraph_cli.compile import usage
 
         cutoff, stats = usage.read_snapshot(cfg.index_dir)
         cands, comps = usage.with_usage(
@@ -259,11 +259,11 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
         cands = [scoring._evolve(c, components={k: round(v, 6) for k, v in comps.get(c.row, {}).items()}) for c in cands]
     scored = fuse(cands)
     if plan is not None:
-        from oriongraph_cli import lifecycle
+        from oriongraph_cli.compile import lifecycle
 
         scored = lifecycle.apply_lifecycle(scored, plan)
     if request.episode_id:
-        from oriongraph_cli import usage
+        from oriongraph_cli.compile import usage
 
         scored = usage.episode_boost(
             scored, usage.episode_rows(cfg.index_dir, request.episode_id), request.episode_id,
@@ -306,7 +306,7 @@ def search(request: CompileRequest, cfg: Config | None = None, reader: IndexRead
 
 def compile_workingset(request: CompileRequest, cfg: Config | None = None, reader: IndexReader | None = None) -> CompileResponse:
     """Compile the Working Set for ``request`` (spec sections 3-7)."""
-    from oriongraph_cli.select import select
+    from oriongraph_cli.compile.select import select
 
     cfg = cfg or load_config(".")
     own = reader is None
@@ -461,8 +461,8 @@ def _with_expansions(cfg: Config, reader: IndexReader, picked, request: CompileR
     """seed 003 expand(hit): each selected span, in rank order, may bring its section head
     or previous span (placed before it) and its next span (after it), while they fit the
     budget; each is charged to the budget and explained as an expansion."""
-    from oriongraph_cli import graph
-    from oriongraph_cli.select import Picked
+    from oriongraph_cli.graph import traverse as graph
+    from oriongraph_cli.compile.select import Picked
 
     left = request.budget_tokens - sum(p.candidate.span_ref.token_cost for p in picked)
     taken = {p.candidate.row for p in picked}
@@ -489,7 +489,7 @@ def _record_usage(cfg: Config, request: CompileRequest, items: list[WSItem]) -> 
     """Append the compile to the episodic log (ids and paths only, never text)."""
     if not (cfg.usage_log and request.record_usage) or not items:
         return None
-    from oriongraph_cli import usage
+    from oriongraph_cli.compile import usage
 
     try:
         return usage.record_compile(

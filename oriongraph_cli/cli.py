@@ -108,7 +108,7 @@ def _config(root: Optional[Path], **overrides):
 def _prefetch_model(cfg) -> None:
     """Start the query-model load now, overlapping the compile's imports (prefetch.py)."""
     if (Path(cfg.index_dir) / "CURRENT").exists():
-        from oriongraph_cli import prefetch
+        from oriongraph_cli.store import prefetch
 
         prefetch.start(cfg)
 
@@ -165,7 +165,7 @@ def index_cmd(
 
     Incremental: unchanged documents cost nothing, edited documents re-embed only changed spans.
     """
-    from oriongraph_cli.indexer import index_project
+    from oriongraph_cli.index.indexer import index_project
 
     with handled(as_json):
         cfg = _config(root, lock_timeout=lock_timeout, max_file_bytes=max_file_bytes)
@@ -206,7 +206,7 @@ def _index_summary(r) -> str:
 @app.command("status")
 def status_cmd(root: Optional[Path] = ROOT_OPT, as_json: bool = JSON_OPT) -> None:
     """What is indexed: documents, spans, model, tokenizer, generation, last run, stale files."""
-    from oriongraph_cli.status import project_status
+    from oriongraph_cli.index.status import project_status
 
     with handled(as_json):
         cfg = _config(root)
@@ -254,7 +254,7 @@ def _split_where(values: list[str]) -> tuple[tuple[str, str], ...]:
 def _since(value: Optional[str]) -> Optional[int]:
     if not value:
         return None
-    from oriongraph_cli.parse import parse_date
+    from oriongraph_cli.index.parse import parse_date
 
     ts = parse_date(value)
     if ts is None:
@@ -387,7 +387,7 @@ def compile_cmd(
             atomic_write(brief, task_brief(clean_tree(resp)).encode("utf-8"))
             sys.stderr.write(f"wrote {brief}\n")
             if resp.episode_id:
-                from oriongraph_cli.usage import mark_brief_used
+                from oriongraph_cli.compile.usage import mark_brief_used
 
                 items = resp.workingset.spans
                 mark_brief_used(cfg.index_dir, [i.span_ref.span_id for i in items], [i.path for i in items], episode_id=resp.episode_id)
@@ -400,7 +400,7 @@ def _check_brief_path(cfg, brief: Path) -> None:
     """The brief never replaces project knowledge or orion's own state: refuse a path
     inside a stage folder with an indexable name, or inside .oriongraph/."""
     from oriongraph_cli.models import TOP_FOLDERS
-    from oriongraph_cli.walk import ACCEPTED_SUFFIXES
+    from oriongraph_cli.index.walk import ACCEPTED_SUFFIXES
 
     target = Path(os.path.realpath(brief))
     root = Path(os.path.realpath(cfg.root))

@@ -32,7 +32,7 @@ def _resolve(reader, target: str) -> str:
 
 def links_of(cfg: Config, target: str | None, *, dangling: bool = False, structural: bool = False) -> dict[str, Any]:
     from oriongraph_cli.api import open_index
-    from oriongraph_cli.store import links
+    from oriongraph_cli.graph import links
 
     reader = open_index(cfg, load_embedder=False)
     try:
@@ -53,7 +53,7 @@ def links_of(cfg: Config, target: str | None, *, dangling: bool = False, structu
 
 def usage_of(cfg: Config, top: int) -> dict[str, Any]:
     from oriongraph_cli.api import open_index
-    from oriongraph_cli.usage import usage_report
+    from oriongraph_cli.compile.usage import usage_report
 
     reader = open_index(cfg, load_embedder=False)
     try:

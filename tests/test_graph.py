@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from oriongraph_cli import graph
-from oriongraph_cli.graph import Reach, Step, expand, graph_hits, personalized_pagerank, traverse
+from oriongraph_cli.graph import traverse as graph
+from oriongraph_cli.graph.traverse import Reach, Step, expand, graph_hits, personalized_pagerank, traverse
 from oriongraph_cli.models import CandidateSpan, DerivedSignals, HardFilters, SourceType, SpanMetadata, SpanRef, StructHints
-from oriongraph_cli.parse import decode, parse_document
-from oriongraph_cli.span import split_document
-from oriongraph_cli.store import links
+from oriongraph_cli.index.parse import decode, parse_document
+from oriongraph_cli.index.span import split_document
+from oriongraph_cli.graph import links
 from oriongraph_cli.store.reader import _span_row
 from oriongraph_cli.store.registry import Registry
 from oriongraph_cli.tokens import get_counter
-from oriongraph_cli.walk import walk
+from oriongraph_cli.index.walk import walk
 
 SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "orionfs_sample"
 WORKER = "03_workstreams/ws-ingestion/design/worker.md"

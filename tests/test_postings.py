@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from oriongraph_cli.config import load_config
-from oriongraph_cli.indexer import index_project
+from oriongraph_cli.index.indexer import index_project
 from oriongraph_cli.store import postings
 from oriongraph_cli.store.lexical import LexicalIndex, _quote
 from oriongraph_cli.store.layout import Layout

@@ -5,7 +5,7 @@ from __future__ import annotations
 from oriongraph_cli import api
 from oriongraph_cli.config import load_config
 from oriongraph_cli.models import CompileRequest
-from oriongraph_cli.signals import derive, id_forms, keywords
+from oriongraph_cli.compile.signals import derive, id_forms, keywords
 
 
 def req(text: str) -> CompileRequest:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from oriongraph_cli.config import load_config
-from oriongraph_cli.indexer import index_project
+from oriongraph_cli.index.indexer import index_project
 from oriongraph_cli.store import vectors
 from oriongraph_cli.store.reader import IndexReader
 from oriongraph_cli.store.registry import Registry

@@ -2,7 +2,7 @@
 
 ``IndexReader`` reads ``CURRENT`` once and opens only that generation, so a concurrent
 ``orion index`` can never change what a running compile sees. The query embedder starts
-loading in a background thread as soon as the reader opens (``oriongraph_cli.prefetch``;
+loading in a background thread as soon as the reader opens (``oriongraph_cli.store.prefetch``;
 onnxruntime releases the GIL), overlapping the model load with opening the other indices
 — or earlier, when the CLI already started it.
 """
@@ -69,7 +69,7 @@ class IndexReader:
         self._memo: dict[str, Any] = {}
         self._memo_lock = threading.Lock()
         if load_embedder:
-            from oriongraph_cli import prefetch
+            from oriongraph_cli.store import prefetch
 
             prefetch.start(cfg)  # a no-op when the CLI already started this model's load
 
@@ -80,7 +80,7 @@ class IndexReader:
         A failure (or a model other than the index's) is raised here, on every use."""
         with self._embedder_lock:
             if self._embedder is None and self._embedder_error is None:
-                from oriongraph_cli import prefetch
+                from oriongraph_cli.store import prefetch
                 from oriongraph_cli.store.embed import load_embedder
 
                 try:
@@ -210,7 +210,7 @@ def read_document_text(root: Path, rel: str, max_bytes: int) -> tuple[str | None
     (indexed files are never larger, so such a file has changed: it is not read)."""
     import hashlib
 
-    from oriongraph_cli.parse import decode
+    from oriongraph_cli.index.parse import decode
     from oriongraph_cli.safeio import UnsafeFile, read_project_file
 
     try:

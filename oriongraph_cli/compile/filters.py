@@ -31,7 +31,7 @@ def _unknown(flag: str, value: str, known: Iterable[str], what: str) -> OrionErr
 def check_filters(filters: HardFilters, documents: list[dict]) -> HardFilters:
     """``filters`` with stage aliases and source-type case normalised; an unknown value
     raises a usage error (exit 2) with "did you mean …?"."""
-    from oriongraph_cli.parse import normalise_stage
+    from oriongraph_cli.index.parse import normalise_stage
 
     stages_known = set(STAGES) | {d["stage"] for d in documents if d.get("stage")}
     stages = []

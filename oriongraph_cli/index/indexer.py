@@ -21,12 +21,12 @@ from oriongraph_cli import __version__
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import OrionError, StrictError
 from oriongraph_cli.models import Document, Span
-from oriongraph_cli.parse import ParseWarning, decode, parse_document
-from oriongraph_cli.span import embed_text, split_document
+from oriongraph_cli.index.parse import ParseWarning, decode, parse_document
+from oriongraph_cli.index.span import embed_text, split_document
 from oriongraph_cli.store.layout import MANIFEST, Layout, atomic_write, file_checksums
 from oriongraph_cli.tokens import get_counter
 from oriongraph_cli.safeio import UnsafeFile, read_project_file, stat_key
-from oriongraph_cli.walk import FoundFile, WalkWarning, check_project, walk
+from oriongraph_cli.index.walk import FoundFile, WalkWarning, check_project, walk
 
 INDEX_SCHEMA_VERSION = 4  # on-disk layout; a change forces a rebuild (2: graph tables, 3: one lexical field,
 # 4: span ids include the path, file checksums and stat keys in the manifest)
@@ -265,7 +265,7 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
                 hint="fix the files named above, or run without --strict",
             )
         if cfg.usage_log or layout.usage_log.exists():
-            from oriongraph_cli.usage import write_snapshot
+            from oriongraph_cli.compile.usage import write_snapshot
 
             write_snapshot(layout.dir)
         from oriongraph_cli.store import postings
@@ -358,7 +358,8 @@ class _Plan:
 def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> None:
     cfg, spec, staging, base_path, cache_path = plan.cfg, plan.spec, plan.staging, plan.base_path, plan.cache_path
     parsed, changed, removed, prev_files = plan.parsed, plan.changed, plan.removed, plan.prev_files
-    from oriongraph_cli.store import lexical, links, postings, vectors
+    from oriongraph_cli.graph import links
+    from oriongraph_cli.store import lexical, postings, vectors
     from oriongraph_cli.store.registry import Registry
 
     registry = Registry.create(staging / "registry.sqlite", copy_from=base_path / "registry.sqlite" if base_path else None)

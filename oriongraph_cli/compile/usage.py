@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from oriongraph_cli.models import CandidateSpan
-from oriongraph_cli.score import sort_key
+from oriongraph_cli.compile.score import sort_key
 
 try:  # POSIX
     import fcntl
@@ -309,7 +309,7 @@ def with_usage(
     """Set ``usage_score = dynamic_score / 1.5`` (in [0, 1]) on each candidate from its
     document's stats, metadata ``priority`` and ``created_at``. Returns the candidates (same
     order) and, per row, the components plus ``dynamic_score`` for ``--explain``."""
-    from oriongraph_cli.score import _evolve
+    from oriongraph_cli.compile.score import _evolve
 
     out: list[CandidateSpan] = []
     comps: dict[int, dict[str, float]] = {}

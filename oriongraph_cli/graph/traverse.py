@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
-from oriongraph_cli.generate import GenHit, filter_hits
+from oriongraph_cli.compile.generate import GenHit, filter_hits
 from oriongraph_cli.models import CandidateSpan, DerivedSignals, HardFilters
-from oriongraph_cli.store import links
+from oriongraph_cli.graph import links
 
 Node = tuple[str, "str | None"]  # (path, span_id | None); workstreams are ("ws:<name>", None)
 
