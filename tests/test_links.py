@@ -9,8 +9,9 @@ import pytest
 
 from oriongraph_cli.index.parse import decode, parse_document
 from oriongraph_cli.index.span import split_document
-from oriongraph_cli.graph import links
-from oriongraph_cli.graph.links import DanglingLink, Edge, LinkResolver, RawRef, SpanInfo
+from oriongraph_cli.graph import edges as graph_edges, extract, resolve, terms as graph_terms
+from oriongraph_cli.graph.extract import DanglingLink, Edge, RawRef, SpanInfo
+from oriongraph_cli.graph.resolve import LinkResolver
 from oriongraph_cli.store.registry import Registry
 from oriongraph_cli.tokens import get_counter
 from oriongraph_cli.index.walk import walk
@@ -44,10 +45,10 @@ def write(root: Path, rel: str, text: str) -> None:
 def index(root: Path, db: Path, reg: Registry | None = None, only: set[str] | None = None, removed: set[str] = frozenset()):
     """Registry + phase 1 for every document (or only the ``only`` paths) + phase 2."""
     reg = reg or Registry.create(db)
-    links.create_tables(reg.conn)
+    graph_edges.create_tables(reg.conn)
     for rel in removed:
         reg.remove_document(rel)
-        links.forget_document(reg.conn, rel)
+        graph_edges.forget_document(reg.conn, rel)
     files, _ = walk(root)
     for f in files:
         if only is not None and f.rel not in only:
@@ -55,8 +56,8 @@ def index(root: Path, db: Path, reg: Registry | None = None, only: set[str] | No
         doc, spans = parse(f.rel, f.abs.read_text())
         reg.remove_document(f.rel)
         reg.add_document(doc, spans, ["h"] * len(spans), [None] * len(spans))
-        links.store_document(reg.conn, doc, spans)
-    result = links.rebuild_edges(reg.conn, root)
+        graph_edges.store_document(reg.conn, doc, spans)
+    result = graph_edges.rebuild_edges(reg.conn, root)
     reg.commit()
     return reg, result
 
@@ -69,7 +70,7 @@ def span_of(reg: Registry, path: str, heading: str | None = None) -> str:
 
 
 def edge_set(conn, types=None) -> set[tuple]:
-    rows = conn.execute(f"SELECT {links._EDGE_COLS} FROM edges").fetchall()
+    rows = conn.execute(f"SELECT {graph_edges._EDGE_COLS} FROM edges").fetchall()
     return {tuple(r) for r in rows if types is None or r[4] in types}
 
 
@@ -115,7 +116,7 @@ Inline `[no](code.md)` too. [ref-style][r1]
 
 def test_extract_refs_front_matter_lists_with_ids_paths_and_lines():
     doc, spans = parse("03_workstreams/ws-x/notes/worker-notes.md", DOC)
-    refs = links.extract_refs(doc, spans)
+    refs = extract.extract_refs(doc, spans)
     fm = [(r.kind, r.target, r.anchor, r.line) for r in refs if r.kind.startswith("fm:")]
     assert ("fm:related", "../design/worker.md", None, 5) in fm
     assert ("fm:related", "ADR-0007", None, 6) in fm
@@ -127,7 +128,7 @@ def test_extract_refs_front_matter_lists_with_ids_paths_and_lines():
 
 def test_extract_refs_body_links_anchors_wiki_ids_and_code_masking():
     doc, spans = parse("03_workstreams/ws-x/notes/worker-notes.md", DOC)
-    refs = links.extract_refs(doc, spans)
+    refs = extract.extract_refs(doc, spans)
     body = {(r.kind, r.target, r.anchor) for r in refs if not r.kind.startswith("fm:")}
     assert ("md", "../design/worker.md", None) in body
     assert ("md", "../design/storage.md", "retention") in body
@@ -150,9 +151,9 @@ def test_extract_refs_body_links_anchors_wiki_ids_and_code_masking():
 
 
 def test_slugify_is_github_style():
-    assert links.slugify("Retention") == "retention"
-    assert links.slugify("Retry behaviour & budget (v2)") == "retry-behaviour--budget-v2"
-    assert links.slugify("  Dead Letter Queue (DLQ) ") == "dead-letter-queue-dlq"
+    assert extract.slugify("Retention") == "retention"
+    assert extract.slugify("Retry behaviour & budget (v2)") == "retry-behaviour--budget-v2"
+    assert extract.slugify("  Dead Letter Queue (DLQ) ") == "dead-letter-queue-dlq"
 
 
 # ---------------------------------------------------------------- resolution
@@ -234,7 +235,7 @@ def test_resolution_types_and_dangling_kinds(mini, tmp_path):
     worker = "03_workstreams/ws-a/design/worker.md"
     adr1 = "03_workstreams/ws-a/99_decisions/ADR-0001-first.md"
     adr2 = "03_workstreams/ws-a/99_decisions/ADR-0002-second.md"
-    out = links.edges_for(conn, worker, "out")["out"]
+    out = graph_edges.edges_for(conn, worker, "out")["out"]
     by_type = {}
     for e in out:
         by_type.setdefault(e.type, set()).add((e.dst_path, e.dst_span))
@@ -260,12 +261,12 @@ def test_resolution_types_and_dangling_kinds(mini, tmp_path):
     assert "../design/gone.md" in text_line
     assert str(d) == f"{worker}:{d.line} → ../design/gone.md"
     # supersession both ways; "ADR-0001-first" (a stem) and ADR-0002 (an id) resolve
-    assert Edge(adr1, None, adr2, None, "SUPERSEDED_BY", "ADR-0002", 4) in links.edges_for(conn, adr1, "out")["out"]
-    assert any(e.type == "SUPERSEDES" and e.dst_path == adr1 for e in links.edges_for(conn, adr2, "out")["out"])
+    assert Edge(adr1, None, adr2, None, "SUPERSEDED_BY", "ADR-0002", 4) in graph_edges.edges_for(conn, adr1, "out")["out"]
+    assert any(e.type == "SUPERSEDES" and e.dst_path == adr1 for e in graph_edges.edges_for(conn, adr2, "out")["out"])
     # MENTIONS: an ADR number without an `id` (from the file name) and a document id in prose
-    adr2_out = links.edges_for(conn, adr2, "out")["out"]
+    adr2_out = graph_edges.edges_for(conn, adr2, "out")["out"]
     assert any(e.type == "MENTIONS" and e.dst_path == adr1 and e.detail == "ADR-0001" for e in adr2_out)
-    assert any(e.type == "MENTIONS" and e.dst_path == worker for e in links.edges_for(conn, adr1, "out")["out"])
+    assert any(e.type == "MENTIONS" and e.dst_path == worker for e in graph_edges.edges_for(conn, adr1, "out")["out"])
     assert any(e.type == "REF" and e.dst_path == worker and e.detail == "[[worker]]" for e in adr2_out)
     # no edge from a document to itself without an anchor
     assert not any(e.dst_path == e.src_path and e.dst_span is None for e in edge_set_edges(conn))
@@ -273,7 +274,7 @@ def test_resolution_types_and_dangling_kinds(mini, tmp_path):
 
 
 def edge_set_edges(conn):
-    return [Edge._make(r) for r in conn.execute(f"SELECT {links._EDGE_COLS} FROM edges")]
+    return [Edge._make(r) for r in conn.execute(f"SELECT {graph_edges._EDGE_COLS} FROM edges")]
 
 
 def test_defines_entities_from_glossary_with_alias_and_bounds(mini, tmp_path):
@@ -293,8 +294,8 @@ def test_defines_entities_from_glossary_with_alias_and_bounds(mini, tmp_path):
 
 
 def test_defines_word_boundaries_cap_and_generic_terms():
-    t = links.Term("Retry Budget", ("retry", "budget"), "g.md", "g0", "glossary")
-    t2 = links.Term("Span", ("span",), "g.md", "g1", "glossary")
+    t = graph_terms.Term("Retry Budget", ("retry", "budget"), "g.md", "g0", "glossary")
+    t2 = graph_terms.Term("Span", ("span",), "g.md", "g1", "glossary")
     spans = [SpanInfo(f"d{i}.md", f"s{i}", 0, text=txt) for i, txt in enumerate([
         "The retry budget is 10%. Retry-Budget again.",  # 2 occurrences
         "retry budgets are different",  # no: word boundary
@@ -302,11 +303,11 @@ def test_defines_word_boundaries_cap_and_generic_terms():
         "spans and spanner",  # no
         "one span",
     ])]
-    edges = links.defines_edges([t, t2], spans, max_per_term=1, max_df=1.0)
+    edges = graph_terms.defines_edges([t, t2], spans, max_per_term=1, max_df=1.0)
     assert [(e.detail, e.dst_span) for e in edges] == [("Retry Budget", "s0"), ("Span", "s4")]
     many = [SpanInfo(f"d{i}.md", f"s{i}", 0, text="span " * (i % 3 + 1)) for i in range(100)]
-    assert links.defines_edges([t2], many, max_per_term=5, max_df=0.05) == []  # 100 > max(5, 10) uses
-    few = links.defines_edges([t2], many[:8], max_per_term=5, max_df=0.05)
+    assert graph_terms.defines_edges([t2], many, max_per_term=5, max_df=0.05) == []  # 100 > max(5, 10) uses
+    few = graph_terms.defines_edges([t2], many[:8], max_per_term=5, max_df=0.05)
     # occurrences: s2, s5 -> 3; s1, s4, s7 -> 2; others 1 -- most first, then path order
     assert [e.dst_span for e in few] == ["s2", "s5", "s1", "s4", "s7"]
 
@@ -316,7 +317,7 @@ def test_local_edges_next_prev_and_sections():
         return SpanInfo("d.md", f"s{i}", i, hp)
 
     spans = [s(0, ("T",)), s(1, ("T", "A")), s(2, ("T", "A")), s(3, ("T", "A", "A1")), s(4, ("T", "B"))]
-    edges = links.local_edges(spans, links.DocInfo("d.md", "T", None, "ws-x"))
+    edges = extract.local_edges(spans, extract.DocInfo("d.md", "T", None, "ws-x"))
     nxt = [(e.src_span, e.dst_span) for e in edges if e.type == "NEXT"]
     assert nxt == [("s0", "s1"), ("s1", "s2"), ("s2", "s3"), ("s3", "s4")]
     assert {(e.src_span, e.dst_span) for e in edges if e.type == "PREV"} == {(b, a) for a, b in nxt}
@@ -334,7 +335,7 @@ def test_local_edges_next_prev_and_sections():
 
 def test_resolver_name_rules():
     docs = {
-        p: links.DocInfo(p, t, i, None)
+        p: extract.DocInfo(p, t, i, None)
         for p, t, i in [
             ("02_knowledge/a/notes.md", "Notes A", None),
             ("02_knowledge/b/notes.md", "Notes B", None),
@@ -359,9 +360,9 @@ def test_resolver_name_rules():
 
 def test_resolve_refs_anchor_to_span_and_front_matter_anchor():
     spans = [SpanInfo("a.md", "a0", 0, ("A",)), SpanInfo("a.md", "a1", 1, ("A", "Retention Policy")), SpanInfo("a.md", "a2", 2, ("A", "Retention Policy"))]
-    r = LinkResolver({"a.md": links.DocInfo("a.md", "A", None, None), "b.md": links.DocInfo("b.md", "B", None, None)}, {"a.md": "a0"}, lambda p: spans if p == "a.md" else [])
+    r = LinkResolver({"a.md": extract.DocInfo("a.md", "A", None, None), "b.md": extract.DocInfo("b.md", "B", None, None)}, {"a.md": "a0"}, lambda p: spans if p == "a.md" else [])
     refs = [RawRef("b.md", "b0", 3, "md", "a.md", "retention-policy"), RawRef("b.md", None, 2, "fm:related", "a.md", "Retention Policy")]
-    edges, dangling = links.resolve_refs(refs, r)
+    edges, dangling = resolve.resolve_refs(refs, r)
     assert edges == [Edge("b.md", "b0", "a.md", "a1", "REF", "a.md#retention-policy", 3), Edge("b.md", None, "a.md", "a1", "RELATED", "a.md#Retention Policy", 2)]
     assert dangling == []
 
@@ -377,24 +378,24 @@ def test_sample_dangling_links_are_exactly_the_two_deliberate_ones(sample):
         "04_artifacts/postmortem-2025-10-retry-storm.md:91 → ../02_knowledge/howto/retry-storm-runbook.md",
     ]
     assert [d.kind for d in result.dangling] == ["link", "link"]
-    assert links.dangling(reg.conn) == result.dangling
-    assert links.dangling(reg.conn, POSTMORTEM) == result.dangling[1:]
+    assert graph_edges.dangling(reg.conn) == result.dangling
+    assert graph_edges.dangling(reg.conn, POSTMORTEM) == result.dangling[1:]
     assert result.stale_documents == []
 
 
 def test_sample_adr_edges(sample):
     reg, _ = sample
-    out = links.edges_for(reg.conn, ADR7, "out")["out"]
+    out = graph_edges.edges_for(reg.conn, ADR7, "out")["out"]
     assert Edge(ADR7, None, ADR3, None, "SUPERSEDES", "ADR-0003", 6) in out
     assert Edge(ADR7, None, WORKER, None, "RELATED", "../design/worker.md", 12) in out
     assert any(e.type == "CITES" and e.dst_path == POSTMORTEM and e.line == 21 for e in out)
     assert any(e.type == "REF" and e.dst_path == "03_workstreams/ws-platform/design/observability.md" and e.detail == "[[observability]]" for e in out)
-    assert Edge(ADR3, None, ADR7, None, "SUPERSEDED_BY", "ADR-0007", 6) in links.edges_for(reg.conn, ADR3, "out")["out"]
-    incoming = links.edges_for(reg.conn, ADR7, "in")["in"]
+    assert Edge(ADR3, None, ADR7, None, "SUPERSEDED_BY", "ADR-0007", 6) in graph_edges.edges_for(reg.conn, ADR3, "out")["out"]
+    incoming = graph_edges.edges_for(reg.conn, ADR7, "in")["in"]
     assert {e.src_path for e in incoming if e.type == "DEPENDS_ON"} == {ADR8}
     assert {e.src_path for e in incoming if e.type == "MENTIONS"} >= {WORKER, GLOSSARY, POSTMORTEM}
     # worker.md: front matter ids and paths, an anchor to a section of storage.md, a wiki link
-    wout = links.edges_for(reg.conn, WORKER, "out")["out"]
+    wout = graph_edges.edges_for(reg.conn, WORKER, "out")["out"]
     assert Edge(WORKER, None, ADR2, None, "RELATED", "ADR-0002", 17) in wout
     retention = span_of(reg, STORAGE, "Retention")
     assert any(e.type == "REF" and e.dst_path == STORAGE and e.dst_span == retention and e.detail == "storage.md#retention" and e.line == 86 for e in wout)
@@ -402,25 +403,25 @@ def test_sample_adr_edges(sample):
     # the ADR-0003 wiki link written as a file stem
     assert any(
         e.type == "REF" and e.dst_path == ADR3 and e.detail == "[[ADR-0003-fixed-interval-retries]]"
-        for e in links.edges_for(reg.conn, "02_knowledge/research/exponential-backoff.md", "out")["out"]
+        for e in graph_edges.edges_for(reg.conn, "02_knowledge/research/exponential-backoff.md", "out")["out"]
     )
 
 
 def test_sample_edges_for_span_and_links_report(sample):
     reg, _ = sample
     retention = span_of(reg, STORAGE, "Retention")
-    incoming = links.edges_for(reg.conn, retention, "in")["in"]
+    incoming = graph_edges.edges_for(reg.conn, retention, "in")["in"]
     assert {(e.src_path, e.type) for e in incoming if e.type == "REF"} == {(WORKER, "REF"), (ADR8, "REF")}
     assert {e.type for e in incoming} >= {"REF", "NEXT", "PREV", "CHILD_SECTION"}
-    report = links.links_report(reg.conn, ADR7)
+    report = graph_edges.links_report(reg.conn, ADR7)
     assert report["kind"] == "links" and report["schema_version"] == 1
     assert "SUPERSEDES" in report["out"] and "NEXT" not in report["out"]
     assert "SUPERSEDED_BY" in report["in"]
-    assert "NEXT" in links.links_report(reg.conn, ADR7, include_structural=True)["out"]
-    only = links.edges_for(reg.conn, ADR7, "out", types=["SUPERSEDES"])["out"]
+    assert "NEXT" in graph_edges.links_report(reg.conn, ADR7, include_structural=True)["out"]
+    only = graph_edges.edges_for(reg.conn, ADR7, "out", types=["SUPERSEDES"])["out"]
     assert [e.type for e in only] == ["SUPERSEDES"]
     with pytest.raises(ValueError):
-        links.edges_for(reg.conn, ADR7, "sideways")
+        graph_edges.edges_for(reg.conn, ADR7, "sideways")
 
 
 def test_extract_edges_is_consistent_with_the_registry_build(sample):
@@ -429,13 +430,13 @@ def test_extract_edges_is_consistent_with_the_registry_build(sample):
     parsed = {rel: parse(rel, f.abs.read_text()) for rel, f in files.items()}
     resolver = LinkResolver.from_documents([d for d, _s in parsed.values()], {rel: s for rel, (_d, s) in parsed.items()}, SAMPLE)
     doc, spans = parsed[WORKER]
-    edges, dangling = links.extract_edges(doc, spans, resolver)
+    edges, dangling = resolve.extract_edges(doc, spans, resolver)
     stored = edge_set(reg.conn)
     mine = {tuple(e) for e in edges if e.type != "DEFINES"}
     assert mine == {e for e in stored if e[0] == WORKER and e[4] != "DEFINES"}
     assert dangling == []
     doc, spans = parsed["03_workstreams/ws-ingestion/design/queue.md"]
-    assert [str(d) for d in links.extract_edges(doc, spans, resolver)[1]] == [
+    assert [str(d) for d in resolve.extract_edges(doc, spans, resolver)[1]] == [
         "03_workstreams/ws-ingestion/design/queue.md:42 → ../../ws-platform/design/secrets-management.md"
     ]
 
@@ -488,19 +489,19 @@ def test_unchanged_mentioner_picks_up_a_new_id_without_reextraction(mini, tmp_pa
 
 def test_stale_documents_and_no_commit(mini, tmp_path):
     reg = Registry.create(tmp_path / "r.sqlite")
-    links.create_tables(reg.conn)
+    graph_edges.create_tables(reg.conn)
     doc, spans = parse("01_context/a.md", "---\ntitle: A\n---\n# A\n\nSee [b](b.md).\n")
     reg.add_document(doc, spans, ["h"] * len(spans), [None] * len(spans))
     reg.commit()
-    result = links.rebuild_edges(reg.conn)
+    result = graph_edges.rebuild_edges(reg.conn)
     assert result.stale_documents == ["01_context/a.md"]  # phase 1 never ran for it
-    links.store_document(reg.conn, doc, spans)
-    result = links.rebuild_edges(reg.conn)
+    graph_edges.store_document(reg.conn, doc, spans)
+    result = graph_edges.rebuild_edges(reg.conn)
     assert result.stale_documents == []
     assert [d.kind for d in result.dangling] == ["link"]
     assert reg.conn.in_transaction  # rebuild_edges leaves committing to the caller
     reg.conn.rollback()
-    assert links.dangling(reg.conn) == []
+    assert graph_edges.dangling(reg.conn) == []
     reg.close()
 
 
@@ -513,7 +514,7 @@ def test_dangling_str_and_dict():
 
 def test_prose_in_link_syntax_is_not_a_dangling_link():
     """Scientific abstracts contain "[Ca(2+)](i)" and "[M + K](+)": not links to files."""
-    from oriongraph_cli.graph.links import _looks_like_path
+    from oriongraph_cli.graph.resolve import _looks_like_path
 
     for prose in ("i", "+", "-", "-/-", "2+"):
         assert not _looks_like_path(prose)
@@ -525,23 +526,23 @@ def test_defines_cache_gives_the_same_edges_and_skips_seen_spans(tmp_path):
     """Incremental DEFINES: a second pass reads no span it has matched before."""
     import sqlite3
 
-    from oriongraph_cli.graph import links
+    from oriongraph_cli.graph import edges as graph_edges, extract, resolve, terms as graph_terms
 
     conn = sqlite3.connect(tmp_path / "r.sqlite")
     conn.executescript(
         "CREATE TABLE spans(id INTEGER PRIMARY KEY, span_id TEXT, path TEXT, ordinal INT, text TEXT);"
         "CREATE TABLE documents(path TEXT);"
     )
-    links.create_tables(conn)
+    graph_edges.create_tables(conn)
     rows = [("g1", "01_context/glossary.md", 0, "Dead Letter Queue holds failures")]
     rows += [(f"s{i}", f"02_knowledge/n{i}.md", 0, f"note {i} about the dead letter queue and retries") for i in range(6)]
     conn.executemany("INSERT INTO spans(span_id, path, ordinal, text) VALUES(?,?,?,?)", rows)
-    terms = [links.Term("Dead Letter Queue", ("dead", "letter", "queue"), "01_context/glossary.md", "g1", "glossary")]
-    first = links._cached_defines(conn, terms, max_per_term=20, max_df=0.5)
+    terms = [graph_terms.Term("Dead Letter Queue", ("dead", "letter", "queue"), "01_context/glossary.md", "g1", "glossary")]
+    first = graph_edges._cached_defines(conn, terms, max_per_term=20, max_df=0.5)
     assert len(first) == 6 and all(e.type == "DEFINES" for e in first)
     conn.execute("UPDATE spans SET text = 'changed text without the term' WHERE span_id = 's0'")  # cached: not re-read
-    second = links._cached_defines(conn, terms, max_per_term=20, max_df=0.5)
+    second = graph_edges._cached_defines(conn, terms, max_per_term=20, max_df=0.5)
     assert second == first
     conn.execute("INSERT INTO spans(span_id, path, ordinal, text) VALUES('s9', '02_knowledge/x.md', 0, 'the dead letter queue again')")
-    third = links._cached_defines(conn, terms, max_per_term=20, max_df=0.5)
+    third = graph_edges._cached_defines(conn, terms, max_per_term=20, max_df=0.5)
     assert len(third) == 7

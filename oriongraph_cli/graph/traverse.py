@@ -25,8 +25,8 @@ from itertools import islice
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from oriongraph_cli.compile.generate import GenHit, filter_hits
+from oriongraph_cli.graph import edges, extract
 from oriongraph_cli.models import CandidateSpan, DerivedSignals, HardFilters
-from oriongraph_cli.graph import links
 
 Node = tuple[str, "str | None"]  # (path, span_id | None); workstreams are ("ws:<name>", None)
 
@@ -85,8 +85,8 @@ def parse_edge_weights(spec: str | Mapping[str, float] | None, base: Mapping[str
     items = spec.items() if isinstance(spec, Mapping) else (p.split("=", 1) for p in str(spec).split(",") if p.strip())
     for key, value in items:
         name = str(key).strip().upper()
-        if name not in links.EDGE_TYPES:
-            raise ValueError(f"unknown edge type {key!r} (known: {', '.join(links.EDGE_TYPES)})")
+        if name not in extract.EDGE_TYPES:
+            raise ValueError(f"unknown edge type {key!r} (known: {', '.join(extract.EDGE_TYPES)})")
         weight = float(value)
         if not 0.0 <= weight <= 1.0:
             raise ValueError(f"edge weight {name}={weight} must be in [0, 1]")
@@ -318,7 +318,7 @@ def _in_chunks(conn: sqlite3.Connection, sql: str, values: Sequence[Any], size: 
 def _labels(conn: sqlite3.Connection, nodes: Iterable[Node]) -> dict[Node, str]:
     """Short human labels: document id or file name, plus " › section" for spans."""
     nodes = list(nodes)
-    paths = sorted({n[0] for n in nodes if not n[0].startswith(links.WS_PREFIX)})
+    paths = sorted({n[0] for n in nodes if not n[0].startswith(extract.WS_PREFIX)})
     keys = {r[0]: r[1] for r in _in_chunks(conn, "SELECT path, doc_key FROM documents WHERE path IN ({})", paths)}
     heads = {
         (r[0], r[1]): json.loads(r[2])
@@ -326,8 +326,8 @@ def _labels(conn: sqlite3.Connection, nodes: Iterable[Node]) -> dict[Node, str]:
     }
     out: dict[Node, str] = {}
     for path, span in nodes:
-        if path.startswith(links.WS_PREFIX):
-            out[(path, span)] = f"workstream {path[len(links.WS_PREFIX):]}"
+        if path.startswith(extract.WS_PREFIX):
+            out[(path, span)] = f"workstream {path[len(extract.WS_PREFIX):]}"
             continue
         base = keys.get(path) or posixpath.basename(path)
         hp = heads.get((path, span), []) if span else []
@@ -424,7 +424,7 @@ def graph_hits(
     if method not in ("hop", "ppr"):
         raise ValueError(f"method must be 'hop' or 'ppr', got {method!r}")
     conn = reader.registry.conn
-    if not seed_scores or not links.has_tables(conn):
+    if not seed_scores or not edges.has_tables(conn):
         return []
     weights = parse_edge_weights(None) if edge_weights is None else dict(edge_weights)
     rows = reader.rows(sorted(seed_scores))
@@ -453,7 +453,7 @@ def graph_hits(
     for row, path, span in _in_chunks(conn, "SELECT id, path, span_id FROM spans WHERE span_id IN ({})", sorted({n[1] for n in span_nodes})):
         if (path, span) in span_nodes:
             _keep(per_row, row, reached[(path, span)].score, (path, span))
-    doc_nodes = sorted(n[0] for n in reached if n[1] is None and not n[0].startswith(links.WS_PREFIX))
+    doc_nodes = sorted(n[0] for n in reached if n[1] is None and not n[0].startswith(extract.WS_PREFIX))
     fanout = max(doc_fanout, 1)
     per_doc: dict[str, list[tuple[int, int]]] = {}
     for row, path, ordinal in _in_chunks(conn, "SELECT id, path, ordinal FROM spans WHERE path IN ({})", doc_nodes):
@@ -556,10 +556,10 @@ def expand(
         return []
     path, ordinal, span_id = me[0], me[1], me[2]
     recs = conn.execute("SELECT id, span_id, ordinal, heading_path, heading_level, token_cost FROM spans WHERE path = ? ORDER BY ordinal", (path,)).fetchall()
-    infos = [links.SpanInfo(path, r[1], r[2], tuple(json.loads(r[3])), r[4], "", r[0]) for r in recs]
+    infos = [extract.SpanInfo(path, r[1], r[2], tuple(json.loads(r[3])), r[4], "", r[0]) for r in recs]
     pos = next(i for i, s in enumerate(infos) if s.row == span_row)
     candidates: dict[str, tuple[int, str]] = {}
-    parent = links.section_parents(infos).get(pos)
+    parent = extract.section_parents(infos).get(pos)
     if parent is not None:
         candidates["parent"] = (parent[0], parent[1])
     if pos > 0:

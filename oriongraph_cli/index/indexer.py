@@ -358,12 +358,12 @@ class _Plan:
 def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> None:
     cfg, spec, staging, base_path, cache_path = plan.cfg, plan.spec, plan.staging, plan.base_path, plan.cache_path
     parsed, changed, removed, prev_files = plan.parsed, plan.changed, plan.removed, plan.prev_files
-    from oriongraph_cli.graph import links
+    from oriongraph_cli.graph import edges
     from oriongraph_cli.store import lexical, postings, vectors
     from oriongraph_cli.store.registry import Registry
 
     registry = Registry.create(staging / "registry.sqlite", copy_from=base_path / "registry.sqlite" if base_path else None)
-    links.create_tables(registry.conn)
+    edges.create_tables(registry.conn)
     try:
         # vectors we already have (by hash of model id + embedding text)
         all_texts: list[tuple[int, int, str, str]] = []  # (doc idx, span idx, text, hash)
@@ -415,7 +415,7 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
             progress.advance()
             pairs = by_doc.get(di, [])
             registry.add_document(doc, spans, [h for h, _v in pairs], [v for _h, v in pairs])
-            links.store_document(registry.conn, doc, spans)
+            edges.store_document(registry.conn, doc, spans)
             if doc.path in prev_paths:
                 result.updated_documents += 1
             else:
@@ -424,7 +424,7 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
         result.unchanged_documents = len(prev_files) - result.updated_documents - len(removed) if base_path else 0
         # -------- graph: resolve every reference against the new document set (phase 2)
         progress.phase("graph", None)
-        graph = links.rebuild_edges(registry.conn, cfg.root, defines=cfg.graph_defines)
+        graph = edges.rebuild_edges(registry.conn, cfg.root, defines=cfg.graph_defines)
         for d in graph.dangling:
             result.warnings.append(
                 {"path": d.path, "kind": "dangling-link", "message": f"dangling {d.kind} → {d.target}", "line": d.line, "col": None, "skipped": False}

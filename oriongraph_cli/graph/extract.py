@@ -1,0 +1,333 @@
+"""References and structure read from a document's text: what the graph is built from.
+
+Front matter link lists, Markdown and wiki links, id-shaped tokens (``ADR-0007``) become
+unresolved :class:`RawRef` records with their line numbers; spans give the local edges (NEXT/PREV,
+section parent/child, workstream). Nothing here touches storage: :mod:`graph.resolve`
+turns references into edges and :mod:`graph.edges` stores them.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Sequence
+
+from oriongraph_cli.models import Document, Span
+
+# --------------------------------------------------------------------------- vocabulary
+
+FRONT_MATTER_TYPES: dict[str, str] = {
+    "links": "LINKS",
+    "related": "RELATED",
+    "depends_on": "DEPENDS_ON",
+    "supersedes": "SUPERSEDES",
+    "superseded_by": "SUPERSEDED_BY",
+    "parent": "PARENT",
+}
+_FM_ALIASES = {"dependson": "depends_on", "supersededby": "superseded_by", "link": "links"}
+
+EDGE_TYPES = (
+    "LINKS", "RELATED", "DEPENDS_ON", "SUPERSEDES", "SUPERSEDED_BY", "PARENT",
+    "REF", "CITES", "MENTIONS", "NEXT", "PREV", "PARENT_SECTION", "CHILD_SECTION",
+    "IN_WORKSTREAM", "DEFINES",
+)
+STRUCTURAL_TYPES = frozenset({"NEXT", "PREV", "PARENT_SECTION", "CHILD_SECTION"})
+LOCAL_TYPES = STRUCTURAL_TYPES | {"IN_WORKSTREAM"}  # depend on one document only (phase 1)
+GLOBAL_TYPES = tuple(t for t in EDGE_TYPES if t not in LOCAL_TYPES)
+ARTIFACTS_DIR = "04_artifacts/"
+WS_PREFIX = "ws:"
+
+DEFINES_MAX_PER_TERM = 20  # at most this many DEFINES edges per term
+DEFINES_MAX_DF = 0.05  # a term used by more than max(this share of spans, 2*N) spans is too generic
+TERM_MAX_WORDS = 6
+TERM_MIN_CHARS = 3
+
+MD_LINK_RE = re.compile(
+    r"(!?)\[((?:[^\[\]\n]|\[[^\]\n]*\])*)\]\(\s*<?([^)\s>]+)>?(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)"
+)
+REF_DEF_RE = re.compile(r"^ {0,3}\[([^\]\n]+)\]:\s*<?(\S+?)>?(?:\s+.*)?$", re.MULTILINE)
+WIKI_RE = re.compile(r"\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\]\]")
+# id-shaped tokens: ADR-0007, ADR-20251113-retrieval-as-compilation, DES-ING-WORKER, INC-2025-031
+ID_TOKEN_RE = re.compile(r"(?<![\w/.-])([A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+)(?![\w-])")
+ADR_RE = re.compile(r"^(ADR-\d+)", re.IGNORECASE)
+SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+INLINE_CODE_RE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
+MD_SUFFIXES = (".md", ".markdown")
+_TERM_STOP = frozenset(
+    "a an and the of for to in on with by or at from is are be as it this that overview notes note design index "
+    "readme introduction summary context decision decisions consequences rationale background status".split()
+)
+# word splitting for term matching: ASCII punctuation and common Unicode punctuation -> space
+_PUNCT = "".join(chr(c) for c in range(128) if not chr(c).isalnum()) + "\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u00a0\u00b7\u2022\u2192"
+_SPLIT_TABLE = str.maketrans(_PUNCT, " " * len(_PUNCT))
+
+
+def words_of(text: str) -> list[str]:
+    """Lower-case words (letters/digits), split on punctuation: "ADR-0007's" -> adr 0007 s."""
+    return text.lower().translate(_SPLIT_TABLE).split()
+
+
+def slugify(heading: str) -> str:
+    """GitHub-style heading anchor: lower case, punctuation dropped, spaces -> '-'."""
+    text = unicodedata.normalize("NFKC", heading).strip().lower()
+    text = re.sub(r"[^\w\- ]", "", text, flags=re.UNICODE)
+    return text.replace(" ", "-")
+
+
+def _norm_key(key: Any) -> str:
+    k = str(key).strip().lower().replace("-", "_")
+    return _FM_ALIASES.get(k.replace("_", ""), k)
+
+
+# --------------------------------------------------------------------------- records
+
+
+class Edge(NamedTuple):
+    src_path: str
+    src_span: str | None  # None: the whole document
+    dst_path: str  # a document path, or "ws:<name>"
+    dst_span: str | None
+    type: str
+    detail: str = ""  # the target / term / id as written
+    line: int | None = None  # 1-based line in src_path where the reference is written
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self._asdict())
+
+
+class RawRef(NamedTuple):
+    """An unresolved reference found in one document version (phase 1)."""
+
+    path: str
+    span_id: str | None  # span holding the reference; None for front matter
+    line: int | None
+    kind: str  # fm:<key> | md | img | wiki | id
+    target: str  # as written (path, id, wiki target, token), without '#anchor'
+    anchor: str | None = None
+
+
+class SpanInfo(NamedTuple):
+    """What resolution and structure need of a span (from a Span or a registry row)."""
+
+    path: str
+    span_id: str
+    ordinal: int
+    heading_path: tuple[str, ...] = ()
+    heading_level: int = 0
+    text: str = ""
+    row: int | None = None
+
+    @classmethod
+    def from_span(cls, s: Span, row: int | None = None) -> "SpanInfo":
+        return cls(s.path, s.ref.span_id, s.ordinal, tuple(s.heading_path), s.heading_level, s.text, row)
+
+
+@dataclass(frozen=True)
+class DanglingLink:
+    path: str
+    line: int | None
+    target: str
+    kind: str  # "link" | "image" | "wiki" | "anchor" | "outside-root" | "front-matter:<key>"
+
+    def __str__(self) -> str:
+        loc = f"{self.path}:{self.line}" if self.line is not None else self.path
+        return f"{loc} → {self.target}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "line": self.line, "target": self.target, "kind": self.kind}
+
+
+@dataclass(frozen=True)
+class DocInfo:
+    path: str
+    title: str
+    doc_id: str | None
+    workstream: str | None
+    tags: tuple[str, ...] = ()
+
+    @classmethod
+    def from_document(cls, d: Document) -> "DocInfo":
+        doc_id = d.meta.get("id") if isinstance(d.meta, dict) else None
+        return cls(d.path, d.title, str(doc_id) if doc_id is not None else None, d.workstream, tuple(d.tags))
+
+
+# --------------------------------------------------------------------------- phase 1: extraction
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    i = text.find("\n")
+    while i >= 0:
+        starts.append(i + 1)
+        i = text.find("\n", i + 1)
+    return starts
+
+
+def _blank(s: str) -> str:
+    return re.sub(r"[^\n]", " ", s)
+
+
+def _mask_code(text: str) -> str:
+    """``text`` with fenced code blocks and inline code spans blanked out (offsets kept)."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in text.splitlines(keepends=True):
+        m = FENCE_RE.match(line)
+        if fence is not None:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+            out.append(_blank(line))
+        elif m:
+            fence = m.group(1)
+            out.append(_blank(line))
+        else:
+            out.append(line)
+    masked = "".join(out)
+    if "`" in masked:
+        masked = INLINE_CODE_RE.sub(lambda m: _blank(m.group(0)), masked)
+    return masked
+
+
+def _fm_values(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value.strip()] if value.strip() else []
+    if isinstance(value, (list, tuple)):
+        return [x for v in value for x in _fm_values(v)]
+    if isinstance(value, dict):
+        for key in ("path", "id", "target", "href", "url", "link"):
+            if key in value:
+                return _fm_values(value[key])
+        return []
+    return [str(value)]
+
+
+def _fm_line_of(fm_lines: list[str], key_raw: str, value: str) -> int | None:
+    """1-based line of ``value`` under front matter key ``key_raw`` (the key's line if the
+    value is not found on its own line; None if the key is not found)."""
+    key_re = re.compile(rf"^{re.escape(str(key_raw))}\s*:")
+    for i, line in enumerate(fm_lines):
+        if key_re.match(line):
+            if value in line[line.index(":") + 1 :]:
+                return i + 1
+            for j in range(i + 1, len(fm_lines)):
+                nxt = fm_lines[j]
+                if nxt.strip() and not nxt[0].isspace() and not nxt.startswith("-"):
+                    break
+                if value in nxt:
+                    return j + 1
+            return i + 1
+    return None
+
+
+def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
+    """Every outgoing reference of one document version, unresolved, with its line.
+
+    Front matter ``links``, ``related``, ``depends_on``, ``supersedes``, ``superseded_by``,
+    ``parent`` (ids or paths relative to the document; ``depends-on``/``dependsOn`` spellings
+    accepted). Body, outside code: ``[text](target)`` links and reference definitions
+    (``[x]: target``), images (checked for existence only) and ``[[wiki]]`` links. Anywhere
+    in the body (code included, since ``ADR-0007`` in backticks is still a mention):
+    id-shaped tokens, one per span and token, for MENTIONS.
+    """
+    refs: list[RawRef] = []
+    text = doc.text
+    fm_lines = text[: doc.body_start].split("\n")
+    for raw_key, value in (doc.meta or {}).items():
+        key = _norm_key(raw_key)
+        if key not in FRONT_MATTER_TYPES:
+            continue
+        for v in _fm_values(value):
+            target, _, anchor = v.partition("#")
+            refs.append(RawRef(doc.path, None, _fm_line_of(fm_lines, raw_key, v), f"fm:{key}", target.strip(), anchor.strip() or None))
+
+    starts = _line_starts(text)
+    span_starts = [s.ref.char_start for s in spans]
+    body_start = doc.body_start
+
+    def locate(offset: int) -> tuple[int, str | None]:
+        i = bisect.bisect_right(span_starts, offset) - 1
+        sid = spans[max(i, 0)].ref.span_id if spans else None
+        return bisect.bisect_right(starts, offset), sid
+
+    masked = _mask_code(text[body_start:])
+    for m in MD_LINK_RE.finditer(masked):
+        target = m.group(3).strip()
+        line, sid = locate(body_start + m.start())
+        path_part, _, anchor = target.partition("#")
+        refs.append(RawRef(doc.path, sid, line, "img" if m.group(1) else "md", path_part, anchor or None))
+    for m in REF_DEF_RE.finditer(masked):
+        target = m.group(2).strip()
+        if m.group(1).startswith("^"):  # footnote definition
+            continue
+        line, sid = locate(body_start + m.start())
+        path_part, _, anchor = target.partition("#")
+        refs.append(RawRef(doc.path, sid, line, "md", path_part, anchor or None))
+    for m in WIKI_RE.finditer(masked):
+        target = (m.group(1) or "").strip()
+        anchor = (m.group(2) or "").strip() or None
+        if not target and not anchor:
+            continue
+        line, sid = locate(body_start + m.start())
+        refs.append(RawRef(doc.path, sid, line, "wiki", target, anchor))
+    seen: set[tuple[str | None, str]] = set()
+    for m in ID_TOKEN_RE.finditer(text, body_start):
+        token = m.group(1)
+        if not any(c.isdigit() for c in token) and token.upper() != token:
+            continue  # "Foo-bar" prose, not an id
+        line, sid = locate(m.start())
+        if (sid, token) not in seen:
+            seen.add((sid, token))
+            refs.append(RawRef(doc.path, sid, line, "id", token, None))
+    return refs
+
+
+def section_parents(spans: Sequence[SpanInfo]) -> dict[int, tuple[int, str]]:
+    """For the spans of ONE document: index -> (index of its parent span, relation).
+
+    A span that continues a section (an earlier span has the same heading path) has the
+    head span of that section as parent ("section head"); otherwise the parent is the
+    first span of the nearest enclosing section that starts before it ("parent section").
+    The first span of a document has no parent. Indexes refer to ``spans`` as given.
+    """
+    order = sorted(range(len(spans)), key=lambda i: spans[i].ordinal)
+    first_with_prefix: dict[tuple[str, ...], int] = {}
+    out: dict[int, tuple[int, str]] = {}
+    for i in order:
+        hp = tuple(spans[i].heading_path)
+        if hp and hp in first_with_prefix:
+            out[i] = (first_with_prefix[hp], "section head")
+        else:
+            for k in range(len(hp) - 1, -1, -1):
+                j = first_with_prefix.get(hp[:k])
+                if j is not None:
+                    out[i] = (j, "parent section")
+                    break
+        for depth in range(len(hp) + 1):
+            first_with_prefix.setdefault(hp[:depth], i)
+    return out
+
+
+def local_edges(spans: Sequence[SpanInfo], doc: DocInfo | None = None) -> list[Edge]:
+    """The edges of one document that depend on nothing else: NEXT/PREV between
+    consecutive spans, PARENT_SECTION/CHILD_SECTION between a span and the head span of its
+    section (see :func:`section_parents`), and IN_WORKSTREAM (doc -> ``ws:<name>``)."""
+    out: list[Edge] = []
+    ordered = sorted(spans, key=lambda s: s.ordinal)
+    for a, b in zip(ordered, ordered[1:]):
+        out.append(Edge(a.path, a.span_id, b.path, b.span_id, "NEXT"))
+        out.append(Edge(b.path, b.span_id, a.path, a.span_id, "PREV"))
+    for i, (j, rel) in sorted(section_parents(ordered).items()):
+        child, parent = ordered[i], ordered[j]
+        out.append(Edge(child.path, child.span_id, parent.path, parent.span_id, "PARENT_SECTION", rel))
+        out.append(Edge(parent.path, parent.span_id, child.path, child.span_id, "CHILD_SECTION", rel))
+    if doc is not None and doc.workstream:
+        out.append(Edge(doc.path, None, WS_PREFIX + doc.workstream, None, "IN_WORKSTREAM", doc.workstream))
+    return out
+
+
+structural_edges = local_edges  # alias

@@ -1,0 +1,296 @@
+"""Where a reference points: the resolver over the indexed documents, and raw references
+turned into typed edges and dangling links (edge types in :mod:`graph.edges`).
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+import sqlite3
+from collections import Counter
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+from urllib.parse import unquote
+
+from oriongraph_cli.graph.extract import (
+    ADR_RE,
+    ARTIFACTS_DIR,
+    FRONT_MATTER_TYPES,
+    MD_SUFFIXES,
+    SCHEME_RE,
+    DanglingLink,
+    DocInfo,
+    Edge,
+    RawRef,
+    SpanInfo,
+    extract_refs,
+    local_edges,
+    slugify,
+)
+from oriongraph_cli.graph.terms import collect_terms, defines_edges
+from oriongraph_cli.models import Document, Span
+
+# --------------------------------------------------------------------------- resolver
+
+
+class LinkResolver:
+    """Where a reference points, given the set of indexed documents.
+
+    Build it with :meth:`from_documents` (parsed Documents + Spans) or :meth:`from_registry`
+    (the registry connection; heading paths are then loaded lazily, per linked document).
+    ``root`` (optional) lets links to files that exist on disk but are not indexed (images,
+    code, a README outside the stage folders) count as not dangling.
+    """
+
+    def __init__(
+        self,
+        docs: dict[str, DocInfo],
+        first_span: dict[str, str],
+        spans_loader: Callable[[str], list[SpanInfo]],
+        root: Path | None = None,
+    ):
+        self.docs = docs
+        self.first_span = first_span
+        self._load_spans = spans_loader
+        self.root = root
+        self.paths = set(docs)
+        self.lower_paths = {p.lower(): p for p in sorted(docs)}
+        self.ids: dict[str, str] = {}
+        self.stems: dict[str, list[str]] = {}
+        self.titles: dict[str, str] = {}
+        for path in sorted(docs):
+            d = docs[path]
+            stem = posixpath.splitext(posixpath.basename(path))[0]
+            self.stems.setdefault(stem.lower(), []).append(path)
+            if d.doc_id:
+                self.ids.setdefault(str(d.doc_id).lower(), path)
+            self.titles.setdefault(d.title.strip().lower(), path)
+        # ADR-0007 also names ADR-0007-foo.md / a document titled "ADR-0007: ..." without an `id`
+        for path in sorted(docs):
+            for source in (posixpath.basename(path), docs[path].title):
+                m = ADR_RE.match(source.strip())
+                if m:
+                    self.ids.setdefault(m.group(1).lower(), path)
+        self._spans: dict[str, list[SpanInfo]] = {}
+        self._slugs: dict[str, dict[str, str]] = {}
+        self._path_cache: dict[tuple[str, str], tuple[str | None, str]] = {}
+
+    # ---------------------------------------------------------------- construction
+    @classmethod
+    def from_documents(cls, docs: Iterable[Document], spans: dict[str, Sequence[Span]] | None = None, root: Path | None = None) -> "LinkResolver":
+        infos = {d.path: DocInfo.from_document(d) for d in docs}
+        by_path = {p: sorted((SpanInfo.from_span(s) for s in ss), key=lambda s: s.ordinal) for p, ss in (spans or {}).items()}
+        first = {p: ss[0].span_id for p, ss in by_path.items() if ss}
+        return cls(infos, first, lambda p: by_path.get(p, []), root)
+
+    @classmethod
+    def from_registry(cls, conn: sqlite3.Connection, root: Path | None = None) -> "LinkResolver":
+        docs = {
+            r[0]: DocInfo(r[0], r[1], r[2], r[3], tuple(json.loads(r[4] or "[]")))
+            for r in conn.execute("SELECT path, title, doc_key, workstream, tags FROM documents")
+        }
+        first = {r[0]: r[1] for r in conn.execute("SELECT path, span_id, min(ordinal) FROM spans GROUP BY path")}
+
+        def load(path: str) -> list[SpanInfo]:
+            return [
+                SpanInfo(path, r[1], r[2], tuple(json.loads(r[3])), r[4], "", r[0])
+                for r in conn.execute("SELECT id, span_id, ordinal, heading_path, heading_level FROM spans WHERE path = ? ORDER BY ordinal", (path,))
+            ]
+
+        return cls(docs, first, load, root)
+
+    # ---------------------------------------------------------------- lookups
+    def spans_of(self, path: str) -> list[SpanInfo]:
+        if path not in self._spans:
+            self._spans[path] = sorted(self._load_spans(path), key=lambda s: s.ordinal)
+        return self._spans[path]
+
+    def slugs(self, path: str) -> dict[str, str]:
+        """Heading slug -> span_id of the first span under that heading (GitHub numbering
+        ``-1``, ``-2`` for repeated headings)."""
+        table = self._slugs.get(path)
+        if table is None:
+            table = {}
+            seen: set[tuple[str, ...]] = set()
+            counts: Counter[str] = Counter()
+            for s in self.spans_of(path):
+                for depth in range(1, len(s.heading_path) + 1):
+                    prefix = s.heading_path[:depth]
+                    if prefix in seen:
+                        continue
+                    seen.add(prefix)
+                    slug = slugify(prefix[-1])
+                    n = counts[slug]
+                    counts[slug] += 1
+                    table.setdefault(slug if n == 0 else f"{slug}-{n}", s.span_id)
+            self._slugs[path] = table
+        return table
+
+    def anchor(self, path: str, anchor: str) -> str | None:
+        """span_id of the section ``#anchor`` in ``path`` (slug match), or None."""
+        table = self.slugs(path)
+        return table.get(anchor.lower()) or table.get(slugify(unquote(anchor)))
+
+    def resolve_id(self, token: str) -> str | None:
+        """Path of the document an id names, trying shorter prefixes
+        (``ADR-0001-use-sqs`` -> ``ADR-0001``)."""
+        hit = self.ids.get(token.lower())
+        if hit:
+            return hit
+        parts = token.split("-")
+        for n in range(len(parts) - 1, 1, -1):
+            hit = self.ids.get("-".join(parts[:n]).lower())
+            if hit:
+                return hit
+        return None
+
+    def resolve_path(self, src_path: str, target: str) -> tuple[str | None, str]:
+        """Resolve a link path written in ``src_path``: (indexed path | None, status) with
+        status "ok" | "external" | "not-indexed" (exists on disk) | "missing" | "outside-root"."""
+        key = (posixpath.dirname(src_path), target)
+        hit = self._path_cache.get(key)
+        if hit is None:
+            hit = self._path_cache[key] = self._resolve_path(key[0], target)
+        return (src_path, "ok") if hit == ("", "self") else hit
+
+    def _resolve_path(self, src_dir: str, target: str) -> tuple[str | None, str]:
+        target = unquote(target.split("?", 1)[0]).strip()
+        if not target:
+            return "", "self"
+        if SCHEME_RE.match(target) or target.startswith("//"):
+            return None, "external"
+        rel = posixpath.normpath(target.lstrip("/") if target.startswith("/") else posixpath.join(src_dir, target))
+        if rel == ".." or rel.startswith("../"):
+            return None, "outside-root"
+        for cand in (rel, rel + ".md", rel + "/README.md", rel + "/index.md"):
+            if cand in self.paths:
+                return cand, "ok"
+        low = self.lower_paths.get(rel.lower())
+        if low:
+            return low, "ok"
+        if self.root is not None and (self.root / rel).exists():
+            return None, "not-indexed"
+        return None, "missing"
+
+    def resolve_name(self, src_path: str, name: str) -> str | None:
+        """A wiki target or front matter value: id, then path (relative to the document, then
+        to the root), file stem, title. An ambiguous stem prefers the document's own folder,
+        then the longest shared folder prefix, then the shortest path."""
+        name = name.strip()
+        if not name:
+            return None
+        hit = self.ids.get(name.lower())
+        if hit:
+            return hit
+        lower = name.lower()
+        if "/" in name or lower.endswith(MD_SUFFIXES):
+            for base in (name, "/" + name.lstrip("/")):
+                path, status = self.resolve_path(src_path, base)
+                if status == "ok" and path is not None:
+                    return path
+        base = posixpath.basename(lower)
+        stem = posixpath.splitext(base)[0] if base.endswith(MD_SUFFIXES) else base
+        cands = self.stems.get(stem)
+        if cands:
+            if len(cands) == 1:
+                return cands[0]
+            src_dir = posixpath.dirname(src_path)
+
+            def rank(p: str) -> tuple[int, int, int, str]:
+                d = posixpath.dirname(p)
+                common = len(posixpath.commonpath([d, src_dir]).split("/")) if d and src_dir else 0
+                return (0 if d == src_dir else 1, -common, len(p), p)
+
+            return min(cands, key=rank)
+        hit = self.titles.get(lower)
+        if hit:
+            return hit
+        return self.resolve_id(name) if ADR_RE.match(name) else None
+
+
+# --------------------------------------------------------------------------- phase 2: resolution
+
+
+def resolve_refs(refs: Iterable[RawRef], resolver: LinkResolver) -> tuple[list[Edge], list[DanglingLink]]:
+    """Raw references -> typed edges and dangling links (types in the module doc)."""
+    edges: list[Edge] = []
+    dangling_out: list[DanglingLink] = []
+    for r in refs:
+        path, span_id, line, kind, target, anchor = r
+        written = target + (f"#{anchor}" if anchor else "")
+        if kind == "id":
+            dst = resolver.resolve_id(target)
+            if dst is not None and dst != path:
+                edges.append(Edge(path, span_id, dst, None, "MENTIONS", target, line))
+        elif kind == "md" or kind == "img":
+            dst, status = resolver.resolve_path(path, target)
+            if status == "external" or status == "not-indexed":
+                continue
+            if dst is None:
+                if not _looks_like_path(target):
+                    continue  # "[Ca(2+)](i)" in a chemistry abstract is text, not a link
+                dangling_out.append(DanglingLink(path, line, written, "image" if kind == "img" else ("outside-root" if status == "outside-root" else "link")))
+            elif kind == "md":
+                _link_edge(edges, dangling_out, resolver, r, dst, written)
+        elif kind == "wiki":
+            dst = resolver.resolve_name(path, target) if target else path
+            if dst is None:
+                dangling_out.append(DanglingLink(path, line, f"[[{written}]]", "wiki"))
+            else:
+                _link_edge(edges, dangling_out, resolver, r, dst, f"[[{written}]]")
+        elif kind.startswith("fm:"):
+            key = kind[3:]
+            dst = resolver.resolve_name(path, target) if target else path
+            if dst is None:
+                dangling_out.append(DanglingLink(path, line, written, f"front-matter:{key}"))
+                continue
+            dst_span = resolver.anchor(dst, anchor) if anchor else None
+            if dst == path and dst_span is None:
+                continue
+            edges.append(Edge(path, None, dst, dst_span, FRONT_MATTER_TYPES[key], written, line))
+    return _dedupe(edges), dangling_out
+
+
+_PATHISH_RE = re.compile(r"[A-Za-z0-9_]{2,}")
+
+
+def _looks_like_path(target: str) -> bool:
+    """A link target that could name a file: has a separator or suffix and a real word
+    ("../x.md", "notes/plan"); bare "i", "+", "-/-" come from prose such as "[M + K](+)"."""
+    return bool(_PATHISH_RE.search(target)) and ("/" in target or "." in target)
+
+
+def _link_edge(edges: list[Edge], dangling_out: list[DanglingLink], resolver: LinkResolver, r: RawRef, dst: str, written: str) -> None:
+    dst_span = None
+    if r.anchor:
+        dst_span = resolver.anchor(dst, r.anchor)
+        if dst_span is None:
+            dangling_out.append(DanglingLink(r.path, r.line, written, "anchor"))
+    if dst == r.path and dst_span is None:
+        return
+    etype = "CITES" if dst.startswith(ARTIFACTS_DIR) else "REF"
+    edges.append(Edge(r.path, r.span_id, dst, dst_span, etype, written, r.line))
+
+
+def _dedupe(edges: Iterable[Edge]) -> list[Edge]:
+    seen: set[tuple] = set()
+    out = []
+    for e in edges:
+        key = e[:5]
+        if key not in seen:
+            seen.add(key)
+            out.append(e)
+    return out
+
+
+
+def extract_edges(doc: Document, spans: list[Span], resolver: LinkResolver) -> tuple[list[Edge], list[DanglingLink]]:
+    """All edges of one document, pure (the resolver knows the other documents): its
+    references resolved, its local edges, and the DEFINES edges from the resolver's terms
+    into its spans (not capped per term — :func:`rebuild_edges` caps globally)."""
+    edges, dangling_out = resolve_refs(extract_refs(doc, spans), resolver)
+    infos = [SpanInfo.from_span(s) for s in spans]
+    edges += local_edges(infos, DocInfo.from_document(doc))
+    edges += defines_edges(collect_terms(resolver), infos, max_per_term=max(len(infos), 1), max_df=float("inf"))
+    return edges, dangling_out
