@@ -17,11 +17,8 @@ Writes bench/results/compile.json and prints Markdown for docs/BENCHMARKS.md.
 from __future__ import annotations
 
 import argparse
-import cProfile
-import io
 import json
 import os
-import pstats
 import re
 import shutil
 import statistics
@@ -43,9 +40,10 @@ def pct(values, q):
 
 def in_process(root: Path, queries: list, budgets=(1000, 4000, 8000)) -> dict:
     from oriongraph_cli import api
+    from oriongraph_cli.compile import pipeline
+    from oriongraph_cli.compile.select import select
     from oriongraph_cli.config import load_config
     from oriongraph_cli.evaluate import default_request
-    from oriongraph_cli.compile.select import select
 
     cfg = load_config(root)
     t = time.perf_counter()
@@ -79,7 +77,7 @@ def in_process(root: Path, queries: list, budgets=(1000, 4000, 8000)) -> dict:
         req = default_request(cfg, q.text, 4000)
         from dataclasses import replace
 
-        _sig, scored, *_ = api.rank_candidates(replace(req, top_k=max(cfg.top_k, 400)), cfg, reader)
+        _sig, scored, *_ = pipeline.rank_candidates(replace(req, top_k=max(cfg.top_k, 400)), cfg, reader)
         cands = scored[:500]
         n500.append(len(cands))
         t = time.perf_counter()

@@ -44,12 +44,12 @@ def quality(root: Path, queries_path: Path, limit: int | None) -> dict:
 
 def graph_cost(root: Path) -> dict:
     """Rebuild the graph of the current generation from scratch in a scratch copy."""
+    from oriongraph_cli.graph import edges
     from oriongraph_cli.index.parse import decode, parse_document
     from oriongraph_cli.index.span import split_document
-    from oriongraph_cli.graph import edges
+    from oriongraph_cli.index.walk import walk
     from oriongraph_cli.store.layout import Layout
     from oriongraph_cli.tokens import get_counter
-    from oriongraph_cli.index.walk import walk
 
     cfg = load_config(root)
     gen = Layout(cfg.index_dir).current_path()

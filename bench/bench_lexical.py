@@ -115,8 +115,8 @@ def replicate(args) -> None:
     import shutil
     import tempfile
 
-    from oriongraph_cli.index.indexer import _all_lexical_texts
     from oriongraph_cli.compile.signals import keywords, normalise_intent
+    from oriongraph_cli.index.indexer import _all_lexical_texts
     from oriongraph_cli.store import postings
     from oriongraph_cli.store.layout import Layout
     from oriongraph_cli.store.lexical import BM25_B, BM25_K1, _quote

@@ -26,7 +26,7 @@ import sys
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -147,15 +147,21 @@ class Variant:
     cfg: dict = field(default_factory=dict)  # Config overrides (w_semantic=..., fusion=..., top_k=...)
     rerank: Callable | None = None  # f(scored, reader, cfg, request) -> scored; see tuning_grid.py
     setup: Callable | None = None  # f() -> undo(); e.g. patch FIELD_BOOSTS (clears the lexical cache)
-    weights_fn: Callable | None = None  # f(weights, signals) -> weights, as api.rank_candidates would apply it
+    weights_fn: Callable | None = None  # f(weights, signals) -> weights, as pipeline.rank_candidates would apply it
     ws: bool = True  # run selection for working-set recall
     select_kw: dict = field(default_factory=dict)  # extra keyword arguments for select.select
 
 
 def eval_variant(reader, queries, v: Variant, base_cfg, budget: int = 4000, memo: Memo | None = None) -> dict:
-    from oriongraph_cli import api
-    from oriongraph_cli.evaluate import default_request, doc_ranking, ndcg_at_k, recall_at_k, set_recall
+    from oriongraph_cli.compile import pipeline, signals
     from oriongraph_cli.compile.select import select
+    from oriongraph_cli.evaluate import (
+        default_request,
+        doc_ranking,
+        ndcg_at_k,
+        recall_at_k,
+        set_recall,
+    )
 
     cfg = replace(base_cfg, **v.cfg)
     undo = None
@@ -169,8 +175,8 @@ def eval_variant(reader, queries, v: Variant, base_cfg, budget: int = 4000, memo
             rel = q.positives
             req = default_request(cfg, q.text, budget)
             if v.weights_fn is not None:
-                req = replace(req, weights=v.weights_fn(req.weights or cfg.weights(), api.derive_signals(req, reader)))
-            _sig, scored, *_ = api.rank_candidates(req, cfg, reader)
+                req = replace(req, weights=v.weights_fn(req.weights or cfg.weights(), signals.from_index(req, reader)))
+            _sig, scored, *_ = pipeline.rank_candidates(req, cfg, reader)
             if v.rerank is not None:
                 scored = v.rerank(scored, reader, cfg, req)
             docs = doc_ranking(c.metadata.filepath for c in scored)

@@ -126,7 +126,13 @@ class _RichProgress:
 
     def __enter__(self):
         if self.enabled:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+            )
 
             self._progress = Progress(
                 TextColumn("{task.description:<16}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -265,7 +271,7 @@ def _since(value: Optional[str]) -> Optional[int]:
 def _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstream, source_type, tag, since, where,
                    prefer_stage, lam, max_source_ratio, fusion, weights, explain, top_k, timings, episode=None, expand=False,
                    record=True, relax=True):
-    from oriongraph_cli.models import CompileRequest, HardFilters, ScoreWeights, SoftPreferences
+    from oriongraph_cli.models import CompileRequest, HardFilters, SoftPreferences
 
     if not intent or not intent.strip():
         raise OrionError("the intent is empty", hint='say what you are about to do, e.g. orion compile "add retry logic to the worker"', exit_code=ExitStatus.USAGE)
@@ -399,8 +405,8 @@ def compile_cmd(
 def _check_brief_path(cfg, brief: Path) -> None:
     """The brief never replaces project knowledge or orion's own state: refuse a path
     inside a stage folder with an indexable name, or inside .oriongraph/."""
-    from oriongraph_cli.models import TOP_FOLDERS
     from oriongraph_cli.index.walk import ACCEPTED_SUFFIXES
+    from oriongraph_cli.models import TOP_FOLDERS
 
     target = Path(os.path.realpath(brief))
     root = Path(os.path.realpath(cfg.root))
@@ -540,9 +546,8 @@ def usage_cmd(
 ) -> None:
     """Usage memory: most and least used documents, never-used documents, dynamic scores (seed 002)."""
     with handled(as_json):
-        from oriongraph_cli.reports import usage_of
-
         from oriongraph_cli.config import _coerce
+        from oriongraph_cli.reports import usage_of
 
         report = usage_of(_config(root), _coerce("top_k", top, "--top"))
         if as_json:

@@ -52,7 +52,14 @@ def eval_cmd(
         total = min(len(qs), limit) if limit else len(qs)
         show_progress = not as_json and sys.stderr.isatty()
         if show_progress:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
 
             with Progress(
                 TextColumn("evaluating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),

@@ -452,6 +452,7 @@ def evaluate(
     each query. Raises ``OrionError`` for a bad budget, an unknown baseline or a missing index.
     """
     from oriongraph_cli import api
+    from oriongraph_cli.compile import explain, pipeline
     from oriongraph_cli.errors import NoCandidatesError
 
     budget = cfg.budget if budget is None else int(budget)
@@ -474,7 +475,7 @@ def evaluate(
             relevant = q.positives
             systems: dict[str, SystemResult] = {}
             # ranking: the candidates `orion compile` scores, in base-score order
-            signals, scored, _hits, _errors, _relaxed = api.rank_candidates(request, cfg, reader)
+            signals, scored, _hits, _errors, _relaxed = pipeline.rank_candidates(request, cfg, reader)
             ranked_docs = doc_ranking(c.metadata.filepath for c in scored)
             # the working set, timed as one in-process compile
             t = time.perf_counter()
@@ -501,7 +502,7 @@ def evaluate(
             summaries=summaries,
             queries=tuple(rows),
             warnings=tuple(warnings),
-            settings=api.effective_defaults(cfg, default_request(cfg, "-", budget)),
+            settings=explain.effective_defaults(cfg, default_request(cfg, "-", budget)),
             index=reader.info(),
         )
     finally:

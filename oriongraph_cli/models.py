@@ -137,6 +137,15 @@ class ScoreWeights(_ToDict):
 
 
 @dataclass(frozen=True)
+class GenHit:
+    """One candidate generator's hit: a span row, its raw channel score, and why."""
+
+    row: int
+    score: float
+    reasons: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class HardFilters(_ToDict):
     paths: tuple[str, ...] = ()  # glob patterns on the relative path
     stages: tuple[str, ...] = ()

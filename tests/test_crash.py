@@ -11,7 +11,6 @@ import sys
 import time
 
 import pytest
-
 from conftest import run_orion
 
 pytestmark = pytest.mark.slow

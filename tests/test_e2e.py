@@ -6,17 +6,15 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest
-
 from conftest import REPO, run_orion
+
 from oriongraph_cli import api
 from oriongraph_cli.config import load_config
 from oriongraph_cli.errors import NoCandidatesError
-from oriongraph_cli.models import CompileRequest, HardFilters, SoftPreferences
+from oriongraph_cli.models import CompileRequest, HardFilters
 
 pytestmark = pytest.mark.slow
 GOLDEN = REPO / "tests" / "golden"
@@ -36,7 +34,11 @@ def compile_(reader, intent=INTENT, **kw):
 
 def test_real_model_vectors_match_fastembed(sample_index):
     """The lean query embedder and fastembed (used by `orion index`) agree."""
-    from oriongraph_cli.store.embed import FastEmbedEmbedder, OnnxEmbedder, resolve_model
+    from oriongraph_cli.store.embed import (
+        FastEmbedEmbedder,
+        OnnxEmbedder,
+        resolve_model,
+    )
 
     spec = resolve_model(load_config(sample_index))
     texts = ["retry logic for the ingestion worker", "short", "long text " * 300]

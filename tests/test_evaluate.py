@@ -8,9 +8,9 @@ import math
 
 import pytest
 import typer
+from conftest import REPO
 from typer.testing import CliRunner
 
-from conftest import REPO
 from oriongraph_cli.errors import ExitStatus, OrionError
 from oriongraph_cli.evaluate import (
     EvalQuery,

@@ -7,16 +7,27 @@ from pathlib import Path
 
 import pytest
 
-from oriongraph_cli.graph import traverse as graph
-from oriongraph_cli.graph.traverse import Reach, Step, expand, graph_hits, personalized_pagerank, traverse
-from oriongraph_cli.models import CandidateSpan, DerivedSignals, HardFilters, SourceType, SpanMetadata, SpanRef, StructHints
+from oriongraph_cli.compile import graph_channel
+from oriongraph_cli.compile.graph_channel import graph_hits
+from oriongraph_cli.graph import edges
+from oriongraph_cli.graph import traverse as graph_traverse
+from oriongraph_cli.graph.expand import expand
+from oriongraph_cli.graph.traverse import Reach, Step, personalized_pagerank, traverse
 from oriongraph_cli.index.parse import decode, parse_document
 from oriongraph_cli.index.span import split_document
-from oriongraph_cli.graph import edges
+from oriongraph_cli.index.walk import walk
+from oriongraph_cli.models import (
+    CandidateSpan,
+    DerivedSignals,
+    HardFilters,
+    SourceType,
+    SpanMetadata,
+    SpanRef,
+    StructHints,
+)
 from oriongraph_cli.store.reader import _span_row
 from oriongraph_cli.store.registry import Registry
 from oriongraph_cli.tokens import get_counter
-from oriongraph_cli.index.walk import walk
 
 SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "orionfs_sample"
 WORKER = "03_workstreams/ws-ingestion/design/worker.md"
@@ -128,22 +139,22 @@ def test_personalized_pagerank_bounded_and_rewards_convergence():
 
 
 def test_parse_edge_weights():
-    w = graph.parse_edge_weights("ref=0.8, DEFINES=0")
-    assert w["REF"] == 0.8 and w["DEFINES"] == 0.0 and w["SUPERSEDES"] == graph.DEFAULT_EDGE_WEIGHTS["SUPERSEDES"]
+    w = graph_traverse.parse_edge_weights("ref=0.8, DEFINES=0")
+    assert w["REF"] == 0.8 and w["DEFINES"] == 0.0 and w["SUPERSEDES"] == graph_traverse.DEFAULT_EDGE_WEIGHTS["SUPERSEDES"]
     with pytest.raises(ValueError):
-        graph.parse_edge_weights("BOGUS=1")
+        graph_traverse.parse_edge_weights("BOGUS=1")
     with pytest.raises(ValueError):
-        graph.parse_edge_weights("REF=2")
+        graph_traverse.parse_edge_weights("REF=2")
 
 
 def test_describe_phrases():
     seed, hit = ("s.md", "1"), ("h.md", None)
     labels = {seed: "ADR-0003", hit: "ADR-0007"}
-    assert graph.describe(Reach(0.9, (Step(seed, hit, "SUPERSEDED_BY", True),), seed), labels) == "supersedes ADR-0003 via SUPERSEDED_BY"
-    assert graph.describe(Reach(0.9, (Step(seed, hit, "REF", True),), seed), labels) == "linked from ADR-0003 via REF"
+    assert graph_traverse.describe(Reach(0.9, (Step(seed, hit, "SUPERSEDED_BY", True),), seed), labels) == "supersedes ADR-0003 via SUPERSEDED_BY"
+    assert graph_traverse.describe(Reach(0.9, (Step(seed, hit, "REF", True),), seed), labels) == "linked from ADR-0003 via REF"
     mid = ("m.md", None)
     two = Reach(0.3, (Step(seed, mid, "REF", True), Step(mid, hit, "SUPERSEDES", False)), seed)
-    assert graph.describe(two, {**labels, mid: "m.md"}) == "reached from ADR-0003 in 2 hops: ADR-0003 —REF→ m.md ←SUPERSEDES— ADR-0007"
+    assert graph_traverse.describe(two, {**labels, mid: "m.md"}) == "reached from ADR-0003 in 2 hops: ADR-0003 —REF→ m.md ←SUPERSEDES— ADR-0007"
 
 
 # ---------------------------------------------------------------- the sample registry
@@ -197,7 +208,7 @@ def test_graph_hits_from_a_design_section(reader):
     assert WORKER not in paths  # the seed's own document is --expand's business
     adr7 = hits[paths.index(ADR7)]
     assert adr7.reasons == ("listed as related by DES-ING-WORKER › Retry behaviour via RELATED",)
-    assert adr7.score == pytest.approx(graph.DEFAULT_EDGE_WEIGHTS["RELATED"])
+    assert adr7.score == pytest.approx(graph_traverse.DEFAULT_EDGE_WEIGHTS["RELATED"])
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
     assert len(graph_hits(reader, {seed: 1.0}, HardFilters(), 3)) == 3
 
@@ -227,13 +238,13 @@ def test_graph_hits_ppr_and_depth(reader):
 
 
 def test_graphgen_protocol_seeds_from_named_ids(reader):
-    gen = graph.GraphGen()
+    gen = graph_channel.GraphGen()
     assert gen.name == "graph" and gen.channel == "graph"
     sig = DerivedSignals(intent="why ADR-0003", keywords=("ADR-0003",), struct_hints=StructHints(doc_ids=("ADR-0003",)))
     hits = gen.generate(reader, sig, HardFilters(), 10)
     assert hit_paths(reader, hits)[0] == ADR7
     assert gen.generate(reader, DerivedSignals(intent="x", keywords=(), struct_hints=StructHints()), HardFilters(), 10) == []
-    seeded = graph.GraphGen({row_of(reader, WORKER, "Retry behaviour"): 1.0}).generate(reader, sig, HardFilters(), 10)
+    seeded = graph_channel.GraphGen({row_of(reader, WORKER, "Retry behaviour"): 1.0}).generate(reader, sig, HardFilters(), 10)
     assert ADR7 in hit_paths(reader, seeded)
 
 
@@ -241,7 +252,7 @@ def test_seeds_from_candidates():
     def cand(row, base):
         return CandidateSpan(SpanRef("d", f"s{row}", 0, 1, 1), SpanMetadata("a.md", SourceType.CONTEXT), base_score=base, row=row)
 
-    seeds = graph.seeds_from_candidates([cand(1, 0.2), cand(2, 0.8), cand(3, 0.4), cand(4, 0.0)], k=2)
+    seeds = graph_channel.seeds_from_candidates([cand(1, 0.2), cand(2, 0.8), cand(3, 0.4), cand(4, 0.0)], k=2)
     assert seeds == {2: 1.0, 3: 0.5}
 
 

@@ -8,8 +8,8 @@ import re
 import shutil
 
 import pytest
-
 from conftest import run_orion
+
 from oriongraph_cli import api
 from oriongraph_cli.config import load_config
 from oriongraph_cli.models import CompileRequest, HardFilters, SoftPreferences

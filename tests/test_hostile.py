@@ -19,7 +19,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import run_orion
 
 pytestmark = pytest.mark.slow
@@ -217,8 +216,8 @@ def test_stage_folder_linked_outside_is_not_indexed(world):
 
 
 def test_symlink_swapped_between_walk_and_read_is_refused(world):
-    from oriongraph_cli.safeio import UnsafeFile, read_project_file
     from oriongraph_cli.index.walk import walk
+    from oriongraph_cli.safeio import UnsafeFile, read_project_file
 
     root, outside = world
     files, _ = walk(root)

@@ -8,16 +8,23 @@ from pathlib import Path
 
 import pytest
 
-from oriongraph_cli.compile.lifecycle import apply_lifecycle, is_decision, live_successors, plan_lifecycle, successors, successors_many
-from oriongraph_cli.models import CandidateSpan, ScoreChannels
-from oriongraph_cli.index.parse import decode, parse_document
+from oriongraph_cli.compile.lifecycle import (
+    apply_lifecycle,
+    is_decision,
+    live_successors,
+    plan_lifecycle,
+    successors,
+    successors_many,
+)
 from oriongraph_cli.compile.score import sort_key
-from oriongraph_cli.index.span import split_document
 from oriongraph_cli.graph import edges
+from oriongraph_cli.index.parse import decode, parse_document
+from oriongraph_cli.index.span import split_document
+from oriongraph_cli.index.walk import walk
+from oriongraph_cli.models import CandidateSpan, ScoreChannels
 from oriongraph_cli.store.reader import _span_row
 from oriongraph_cli.store.registry import Registry
 from oriongraph_cli.tokens import get_counter
-from oriongraph_cli.index.walk import walk
 
 SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "orionfs_sample"
 DEC = "03_workstreams/ws-ingestion/99_decisions/"

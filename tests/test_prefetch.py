@@ -7,10 +7,10 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from oriongraph_cli.store import prefetch
 from oriongraph_cli.cli import app
 from oriongraph_cli.config import load_config
 from oriongraph_cli.errors import OrionError
+from oriongraph_cli.store import prefetch
 
 
 @pytest.fixture

@@ -4,6 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from oriongraph_cli.compile.score import (
+    base_scores,
+    normalise,
+    recency,
+    rrf_score,
+    score,
+    sort_key,
+    stage_boost,
+)
 from oriongraph_cli.models import (
     CandidateSpan,
     ScoreChannels,
@@ -13,7 +22,6 @@ from oriongraph_cli.models import (
     SpanMetadata,
     SpanRef,
 )
-from oriongraph_cli.compile.score import base_scores, normalise, recency, rrf_score, score, sort_key, stage_boost
 
 DAY = 86_400
 NOW = 1_790_000_000  # fixed "now" for deterministic tests (2026-09-21)

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oriongraph_cli.models import CandidateSpan, SourceType, SpanMetadata, SpanRef
 from oriongraph_cli.compile.select import Selection, select
+from oriongraph_cli.models import CandidateSpan, SourceType, SpanMetadata, SpanRef
 
 DIM = 16
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from oriongraph_cli.compile import usage
-from oriongraph_cli.models import CandidateSpan, SourceType, SpanMetadata, SpanRef
 from oriongraph_cli.index.parse import decode, parse_document
 from oriongraph_cli.index.span import split_document
+from oriongraph_cli.models import CandidateSpan, SourceType, SpanMetadata, SpanRef
 from oriongraph_cli.tokens import get_counter
 
 DAY = 86_400

@@ -2,7 +2,7 @@
 
 A misspelt filter (``--stage designn``, ``--workstream ws-ingestoin``) is a usage error
 with a suggestion, never silently relaxed to the whole project; relaxation is kept for
-valid values that match nothing together (see ``api.rank_candidates``).
+valid values that match nothing together (``relax_steps``, used by ``compile.candidates``).
 """
 
 from __future__ import annotations
@@ -55,3 +55,25 @@ def check_filters(filters: HardFilters, documents: list[dict]) -> HardFilters:
         if t not in tags_known:
             raise _unknown("--tag", t, tags_known, "tag")
     return replace(filters, stages=tuple(stages), source_types=tuple(sources))
+
+
+# kinds of filter dropped, one at a time, when valid filters together match nothing
+RELAX_ORDER = ("since", "where", "tags", "paths", "stages", "workstreams", "source_types")
+
+
+def filters_text(filters: HardFilters) -> str:
+    return ", ".join(f"{k}={v}" for k, v in filters.to_dict().items() if v not in (None, [], ()))
+
+
+def relax_steps(filters: HardFilters) -> list[tuple[str, HardFilters]]:
+    """Successively weaker filter sets: drop one kind of filter at a time, in RELAX_ORDER."""
+    steps = []
+    current = filters
+    dropped: list[str] = []
+    for name in RELAX_ORDER:
+        value = getattr(current, name)
+        if value:
+            current = replace(current, **{name: None if name == "since" else ()})
+            dropped.append(name)
+            steps.append((", ".join(dropped), current))
+    return steps

@@ -15,16 +15,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Protocol
 
-from oriongraph_cli.models import DerivedSignals, HardFilters
 from oriongraph_cli.compile.signals import id_forms
+from oriongraph_cli.models import DerivedSignals, GenHit, HardFilters
 from oriongraph_cli.store.reader import IndexReader, SpanRow
-
-
-@dataclass(frozen=True)
-class GenHit:
-    row: int
-    score: float
-    reasons: tuple[str, ...] = ()
 
 
 class CandidateGenerator(Protocol):

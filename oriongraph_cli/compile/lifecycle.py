@@ -30,9 +30,8 @@ import sqlite3
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
-from oriongraph_cli.compile.generate import GenHit
-from oriongraph_cli.models import CandidateSpan
 from oriongraph_cli.compile.score import sort_key
+from oriongraph_cli.models import CandidateSpan, GenHit
 
 DEMOTE = 0.6
 FINAL_BOOST = 1.25

@@ -29,7 +29,13 @@ from __future__ import annotations
 import math
 import time
 
-from oriongraph_cli.models import CHANNELS, CandidateSpan, ScoreChannels, ScoreWeights, SoftPreferences
+from oriongraph_cli.models import (
+    CHANNELS,
+    CandidateSpan,
+    ScoreChannels,
+    ScoreWeights,
+    SoftPreferences,
+)
 
 EPS = 1e-9  # denominator guard in min-max
 FLAT = 1e-6  # a channel whose range is below this is "inactive"
@@ -261,3 +267,19 @@ def score(
         )
     out.sort(key=sort_key)
     return out
+
+
+def fuse(cands: list[CandidateSpan], hits: dict, weights: ScoreWeights, request, cfg, now: int, how=None) -> list[CandidateSpan]:
+    """Normalise every channel and fuse them — the weighted sum, or reciprocal-rank fusion
+    over each generator's own ranking (``request.fusion`` or the configured one) — with
+    ``how``: :func:`score` (the default) or :func:`base_scores`."""
+    how = how or score
+    fusion = request.fusion or cfg.fusion
+    ranks = None
+    if fusion == "rrf":
+        ranks = {name: {h.row: i + 1 for i, h in enumerate(sorted(hs, key=lambda h: (-h.score, h.row)))} for name, hs in hits.items()}
+        ranks["semantic"] = {c.row: i + 1 for i, c in enumerate(sorted(cands, key=lambda c: (-c.raw_scores.semantic, c.row)))}
+    return how(
+        cands, weights, request.soft_prefs, now, cfg.recency_half_life_days,
+        fusion=fusion, rrf_k=cfg.rrf_k, ranks=ranks,
+    )

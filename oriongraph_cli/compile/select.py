@@ -36,8 +36,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from oriongraph_cli.models import CandidateSpan, Rejection
 from oriongraph_cli.compile.score import sort_key
+from oriongraph_cli.models import CandidateSpan, Rejection
 
 MIN_KEEP = 50  # pruning always keeps at least this many candidates
 TIE_EPS = 0.01  # MMR scores this close count as a tie (prefer the cheaper span)

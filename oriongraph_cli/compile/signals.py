@@ -86,3 +86,10 @@ def derive(
     sources = tuple(dict.fromkeys(SOURCE_WORDS[w] for w in kws if w in SOURCE_WORDS))
     hints = StructHints(stages=tuple(s for s in stages if s in STAGES), workstreams=tuple(ws_hits), tags=tuple(tag_hits), doc_ids=doc_ids, source_types=sources)
     return DerivedSignals(intent=intent, keywords=kws, struct_hints=hints, episode_context=request.episode_id)
+
+
+def from_index(request: CompileRequest, reader) -> DerivedSignals:
+    """Keywords and structural hints of ``request``, grounded in what the index holds
+    (workstreams, tags, document ids); the intent embedding is added by the pipeline."""
+    keys = reader.memo("doc-keys", lambda: {d["doc_key"].lower() for d in reader.documents if d["doc_key"]})
+    return derive(request, workstreams=reader.workstreams, tags=reader.tags, doc_keys=keys)

@@ -31,8 +31,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from oriongraph_cli.models import CandidateSpan
 from oriongraph_cli.compile.score import sort_key
+from oriongraph_cli.models import CandidateSpan
 
 try:  # POSIX
     import fcntl
@@ -436,3 +436,37 @@ def read_snapshot(index_dir: Path | str) -> tuple[int | None, dict[str, UsageSta
         return int(snap["cutoff"]), docs
     except (OSError, UnsafeFile, ValueError, KeyError, TypeError, AttributeError, OverflowError):
         return None, {}
+
+
+# --------------------------------------------------------------------------- compile stages
+
+
+def apply_dynamic_scores(cands: list[CandidateSpan], index_dir: Path | str, now: int, weights_spec: str) -> list[CandidateSpan]:
+    """Each candidate's usage score (from the snapshot taken by the last ``orion index``),
+    with its components kept for ``--explain``."""
+    from oriongraph_cli.compile.score import _evolve
+
+    cutoff, stats = read_snapshot(index_dir)
+    cands, comps = with_usage(cands, stats, now=cutoff or now, weights=parse_dynamic_weights(weights_spec))
+    return [_evolve(c, components={k: round(v, 6) for k, v in comps.get(c.row, {}).items()}) for c in cands]
+
+
+def apply_episode(scored: list[CandidateSpan], index_dir: Path | str, episode_id: str, boost: float) -> list[CandidateSpan]:
+    """``--episode ID``: what that earlier compile used is boosted."""
+    return episode_boost(
+        scored, episode_rows(index_dir, episode_id), episode_id, paths=episode_paths(index_dir, episode_id), boost=boost,
+    )
+
+
+def record(cfg, request, items) -> str | None:
+    """Append the compile to the episodic log (ids and paths only, never text); the
+    episode id, or None when logging is off or the log cannot be written."""
+    if not (cfg.usage_log and request.record_usage) or not items:
+        return None
+    try:
+        return record_compile(
+            cfg.index_dir, intent=request.intent, task_id=request.task_id,
+            span_ids=[i.span_ref.span_id for i in items], paths=[i.path for i in items],
+        )
+    except OSError:
+        return None  # a read-only checkout still compiles

@@ -20,13 +20,13 @@ from typing import Any, Protocol
 from oriongraph_cli import __version__
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import OrionError, StrictError
-from oriongraph_cli.models import Document, Span
 from oriongraph_cli.index.parse import ParseWarning, decode, parse_document
 from oriongraph_cli.index.span import embed_text, split_document
+from oriongraph_cli.index.walk import FoundFile, WalkWarning, check_project, walk
+from oriongraph_cli.models import Document, Span
+from oriongraph_cli.safeio import UnsafeFile, read_project_file, stat_key
 from oriongraph_cli.store.layout import MANIFEST, Layout, atomic_write, file_checksums
 from oriongraph_cli.tokens import get_counter
-from oriongraph_cli.safeio import UnsafeFile, read_project_file, stat_key
-from oriongraph_cli.index.walk import FoundFile, WalkWarning, check_project, walk
 
 INDEX_SCHEMA_VERSION = 4  # on-disk layout; a change forces a rebuild (2: graph tables, 3: one lexical field,
 # 4: span ids include the path, file checksums and stat keys in the manifest)

@@ -10,10 +10,10 @@ from typing import Any
 
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import NoIndexError
+from oriongraph_cli.index.walk import walk
 from oriongraph_cli.models import SCHEMA_VERSION
 from oriongraph_cli.safeio import UnsafeFile, read_project_file, stat_key
 from oriongraph_cli.store.layout import MANIFEST, Layout
-from oriongraph_cli.index.walk import walk
 
 
 def project_status(cfg: Config) -> dict[str, Any]:

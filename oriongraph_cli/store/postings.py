@@ -67,7 +67,9 @@ class _Analyzer:
     against a real StemmingAnalyzer by the tests), same terms, ~3x faster."""
 
     def __init__(self) -> None:
-        from whoosh.lang.porter import stem  # imports only whoosh.lang (no whoosh.compat)
+        from whoosh.lang.porter import (
+            stem,  # imports only whoosh.lang (no whoosh.compat)
+        )
 
         # the same matches, without capturing groups, so findall returns whole tokens
         self._findall = re.compile(_uncapture(WHOOSH_TOKEN_PATTERN), re.UNICODE).findall

@@ -22,7 +22,12 @@ import numpy as np
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import NoIndexError, OrionError
 from oriongraph_cli.models import SourceType, SpanMetadata, SpanRef
-from oriongraph_cli.store.layout import MANIFEST, Layout, hold_generation, release_generation
+from oriongraph_cli.store.layout import (
+    MANIFEST,
+    Layout,
+    hold_generation,
+    release_generation,
+)
 
 
 @dataclass(frozen=True)

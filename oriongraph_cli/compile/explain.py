@@ -1,0 +1,67 @@
+"""What travels with the working set to explain it: the effective weights and settings,
+and one explanation per selected span (every channel's raw and normalised score, the
+diversity penalty, the reasons)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from oriongraph_cli.config import Config
+from oriongraph_cli.models import CompileRequest, DerivedSignals, SpanExplanation
+
+
+def effective_weights(request: CompileRequest, cfg: Config, signals: DerivedSignals | None = None):
+    """The request's weights, or the configured ones — where the structural channel counts
+    fully only when the intent names something structural (a document id, stage, workstream,
+    tag or source type); otherwise its title-word overlap mostly repeats the lexical channel
+    and costs ranking quality (docs/BENCHMARKS.md, "Tuning")."""
+    if request.weights is not None:
+        return request.weights
+    w = cfg.weights()
+    hints = signals.struct_hints if signals is not None else None
+    if hints is not None and not any((hints.doc_ids, hints.stages, hints.workstreams, hints.tags, hints.source_types)):
+        w = replace(w, structural=cfg.w_structural_no_hint)
+    return w
+
+
+def effective_defaults(cfg: Config, request: CompileRequest, signals: DerivedSignals | None = None) -> dict[str, Any]:
+    w = effective_weights(request, cfg, signals)
+    return {
+        "weights": w.to_dict(),
+        "fusion": request.fusion or cfg.fusion,
+        "rrf_k": cfg.rrf_k,
+        "diversity_lambda": request.soft_prefs.diversity_lambda,
+        "max_source_ratio": request.soft_prefs.max_single_source_ratio,
+        "mmr_threshold": cfg.mmr_threshold,
+        "top_k": request.top_k,
+        "recency_half_life_days": cfg.recency_half_life_days,
+        "graph": {"enabled": cfg.graph, "depth": cfg.graph_depth, "method": cfg.graph_method, "seeds": cfg.graph_seeds},
+        "lifecycle": {"enabled": cfg.lifecycle, "demote": cfg.lifecycle_demote, "final_boost": cfg.lifecycle_final_boost},
+        "usage": {"weight": w.usage, "dynamic_weights": cfg.usage_weights or "seed 002 defaults"},
+        "expand": request.expand,
+    }
+
+
+def rationale(entries, items, weights) -> tuple[SpanExplanation, ...]:
+    """One explanation per working-set item (``entries``: (Picked, expansion_of) in order)."""
+    return tuple(
+        SpanExplanation(
+            span_ref=p.candidate.span_ref,
+            path=p.candidate.metadata.filepath,
+            section_title=p.candidate.metadata.section_title,
+            final_score=p.mmr_score,
+            base_score=p.candidate.base_score,
+            diversity_penalty=p.diversity_penalty,
+            raw_scores=p.candidate.raw_scores,
+            scores=p.candidate.scores,
+            weights=weights,
+            recency_score=p.candidate.metadata.recency_score,
+            stage_boost=p.candidate.stage_boost,
+            usage_score=p.candidate.usage_score,
+            final_rank=item.selection_rank,
+            reasons=p.candidate.reasons,
+            components=p.candidate.components,
+        )
+        for (p, _exp), item in zip(entries, items)
+    )

@@ -1,0 +1,190 @@
+"""The graph channel: candidates reached over typed edges from the best candidates of the
+other channels (or from what the intent names), scored by edge type x seed strength."""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from oriongraph_cli.compile.generate import GenHit, filter_hits
+from oriongraph_cli.graph import edges, extract
+from oriongraph_cli.graph.traverse import (
+    DEFAULT_EDGE_WEIGHTS,
+    DOC_FANOUT,
+    NODE_BUDGET,
+    REVERSE_FACTOR,
+    SEED_COUNT,
+    EdgeGraph,
+    Node,
+    _in_chunks,
+    _labels,
+    describe,
+    parse_edge_weights,
+    personalized_pagerank,
+    traverse,
+)
+from oriongraph_cli.models import CandidateSpan, DerivedSignals, HardFilters
+
+
+def seeds_from_candidates(cands: Sequence[CandidateSpan], k: int = SEED_COUNT, base: Sequence[float] | None = None) -> dict[int, float]:
+    """The top ``k`` candidates by base score as graph seeds: row -> base / best base.
+    ``base`` gives the scores in ``cands`` order (``score.base_scores``) instead of
+    ``c.base_score``, so the caller need not build scored copies to pick seeds."""
+    scores = [c.base_score for c in cands] if base is None else list(base)
+    top = sorted(((b, c) for b, c in zip(scores, cands) if c.row >= 0 and b > 0), key=lambda bc: (-bc[0], bc[1].span_ref.span_id))[:k]
+    if not top:
+        return {}
+    best = top[0][0]
+    return {c.row: b / best for b, c in top}
+
+
+def graph_hits(
+    reader,
+    seed_scores: Mapping[int, float],
+    filters: HardFilters,
+    top_k: int,
+    *,
+    depth: int = 1,
+    method: str = "hop",
+    edge_weights: Mapping[str, float] | None = None,
+    node_budget: int = NODE_BUDGET,
+    reverse_factor: float = REVERSE_FACTOR,
+    doc_fanout: int = DOC_FANOUT,
+    alpha: float = 0.15,
+    iters: int = 20,
+) -> list[GenHit]:
+    """The graph channel: neighbours of the seed spans (registry rows -> strength in (0,1]).
+
+    ``method="hop"``: bounded best-first walk of ``depth`` edges (score = seed strength ×
+    edge weights); ``"ppr"``: personalised PageRank on the bounded neighbourhood
+    (``depth`` defaults to 2 there if 1 is given). A document reached as a whole brings its
+    first ``doc_fanout`` spans. Hits obey ``filters`` and carry one reason each (the best
+    path). Sorted by (score desc, row asc), at most ``top_k``. Returns [] when the index
+    has no edges table (built before the graph existed).
+    """
+    if method not in ("hop", "ppr"):
+        raise ValueError(f"method must be 'hop' or 'ppr', got {method!r}")
+    conn = reader.registry.conn
+    if not seed_scores or not edges.has_tables(conn):
+        return []
+    weights = parse_edge_weights(None) if edge_weights is None else dict(edge_weights)
+    rows = reader.rows(sorted(seed_scores))
+    seeds: dict[Node, float] = {}
+    for row, s in seed_scores.items():
+        r = rows.get(row)
+        if r is not None and s > 0:
+            node = (r.meta.filepath, r.ref.span_id)
+            seeds[node] = max(seeds.get(node, 0.0), float(s))
+    graph = EdgeGraph(conn)
+
+    def same_document(node: Node, origin: Node) -> bool:  # the seed's own document is --expand's business
+        return node[0] == origin[0]
+
+    if method == "hop":
+        reached = traverse(seeds, graph, depth=depth, node_budget=node_budget, edge_weights=weights,
+                           reverse_factor=reverse_factor, same_origin=same_document)
+    else:
+        reached = personalized_pagerank(seeds, graph, alpha=alpha, iters=iters, depth=max(depth, 2), node_budget=node_budget,
+                                        edge_weights=weights, reverse_factor=reverse_factor, same_origin=same_document)
+    if not reached:
+        return []
+    # nodes -> registry rows
+    per_row: dict[int, tuple[float, Node]] = {}
+    span_nodes = {n for n in reached if n[1] is not None}
+    for row, path, span in _in_chunks(conn, "SELECT id, path, span_id FROM spans WHERE span_id IN ({})", sorted({n[1] for n in span_nodes})):
+        if (path, span) in span_nodes:
+            _keep(per_row, row, reached[(path, span)].score, (path, span))
+    doc_nodes = sorted(n[0] for n in reached if n[1] is None and not n[0].startswith(extract.WS_PREFIX))
+    fanout = max(doc_fanout, 1)
+    per_doc: dict[str, list[tuple[int, int]]] = {}
+    for row, path, ordinal in _in_chunks(conn, "SELECT id, path, ordinal FROM spans WHERE path IN ({})", doc_nodes):
+        per_doc.setdefault(path, []).append((ordinal, row))
+    for path, spans in per_doc.items():
+        for i, (_o, row) in enumerate(sorted(spans)[:fanout]):
+            _keep(per_row, row, reached[(path, None)].score * (1.0 - 0.1 * i), (path, None))
+    ordered = sorted(per_row.items(), key=lambda kv: (-kv[1][0], kv[0]))
+    k = top_k if filters.is_empty() else top_k * 8
+    ordered = ordered[:k]
+    needed = {per_row[row][1] for row, _v in ordered}
+    label_nodes = set(needed) | {reached[n].origin for n in needed} | {s.dst for n in needed for s in reached[n].path}
+    labels = _labels(conn, label_nodes)
+    hits = [GenHit(row, score, (describe(reached[node], labels),)) for row, (score, node) in ordered]
+    return filter_hits(reader, hits, filters)[:top_k]
+
+
+def _keep(per_row: dict[int, tuple[float, Node]], row: int, score: float, node: Node) -> None:
+    old = per_row.get(row)
+    if old is None or score > old[0] + 1e-12:
+        per_row[row] = (score, node)
+
+
+class GraphGen:
+    """Generator protocol wrapper (name "graph", channel "graph").
+
+    With ``seed_scores`` (registry row -> strength) it expands those; without, it seeds from
+    the documents whose ids the intent names (``struct_hints.doc_ids``; their first span,
+    strength 1.0). The compile pipeline calls :func:`graph_hits` directly after the other
+    generators, with :func:`seeds_from_candidates` of the fused candidates.
+    """
+
+    name = "graph"
+    channel = "graph"
+
+    def __init__(self, seed_scores: Mapping[int, float] | None = None, *, depth: int = 1, method: str = "hop",
+                 edge_weights: Mapping[str, float] | None = None, node_budget: int = NODE_BUDGET, doc_fanout: int = DOC_FANOUT):
+        self.seed_scores = dict(seed_scores or {})
+        self.depth = depth
+        self.method = method
+        self.edge_weights = edge_weights
+        self.node_budget = node_budget
+        self.doc_fanout = doc_fanout
+
+    def generate(self, reader, signals: DerivedSignals, filters: HardFilters, top_k: int) -> list[GenHit]:
+        seeds = self.seed_scores or seeds_from_signals(reader, signals)
+        return graph_hits(reader, seeds, filters, top_k, depth=self.depth, method=self.method,
+                          edge_weights=self.edge_weights, node_budget=self.node_budget, doc_fanout=self.doc_fanout)
+
+
+def seeds_from_signals(reader, signals: DerivedSignals) -> dict[int, float]:
+    """First span of each document whose id (or ADR number) the intent names -> 1.0."""
+    wanted = {d.lower() for d in signals.struct_hints.doc_ids}
+    if not wanted:
+        return {}
+    conn = reader.registry.conn
+    out: dict[int, float] = {}
+    for path, key in conn.execute("SELECT path, doc_key FROM documents WHERE doc_key IS NOT NULL"):
+        k = key.lower()
+        if k in wanted or any(w.startswith(k + "-") for w in wanted):
+            r = conn.execute("SELECT id FROM spans WHERE path = ? ORDER BY ordinal LIMIT 1", (path,)).fetchone()
+            if r:
+                out[r[0]] = 1.0
+    return out
+
+
+# --------------------------------------------------------------------------- expand (seed 003)
+
+
+def add_hits(reader, cfg, request, filters: HardFilters, cands: Sequence[CandidateSpan], base_of, hits: dict, errors: dict,
+             timings: dict[str, float]) -> bool:
+    """Run the graph channel into ``hits["graph"]``, seeded from the best of ``cands``
+    (``base_of()`` gives their base scores). True when it added hits; a failure is recorded
+    in ``errors`` and never takes the compile down (an unknown edge type is a settings error)."""
+    import time
+
+    from oriongraph_cli.errors import ConfigError
+
+    tg = time.perf_counter()
+    added = False
+    try:
+        seeds = seeds_from_candidates(cands, cfg.graph_seeds, base=base_of())
+        hits["graph"] = graph_hits(
+            reader, seeds, filters, request.top_k, depth=cfg.graph_depth,
+            method=cfg.graph_method, edge_weights=parse_edge_weights(cfg.graph_edge_weights),
+            node_budget=cfg.graph_node_budget,
+        )
+        added = True
+    except ValueError as exc:  # an unknown edge type in graph_edge_weights
+        raise ConfigError(f"graph_edge_weights: {exc}", hint="edge types: " + ", ".join(sorted(DEFAULT_EDGE_WEIGHTS))) from None
+    except Exception as exc:  # the graph channel must not take the compile down
+        errors["graph"] = f"{type(exc).__name__}: {exc}"
+    timings["generate.graph"] = (time.perf_counter() - tg) * 1000
+    return added

@@ -1,0 +1,85 @@
+"""Hydration: each selected span quoted exactly from the document version it was indexed
+from; a file changed since is reported stale and the indexed text is quoted instead."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from oriongraph_cli.config import Config
+from oriongraph_cli.errors import NotFoundError
+from oriongraph_cli.models import WSItem
+from oriongraph_cli.store.reader import IndexReader, read_document_text
+
+
+def hydrate(cfg: Config, reader: IndexReader, entries) -> tuple[list[WSItem], int]:
+    """(working-set items, how many are stale); ``entries`` are (Picked, expansion_of
+    span id or None) in working-set order."""
+    files: dict[str, tuple[str | None, str | None]] = {}
+    items: list[WSItem] = []
+    stale_count = 0
+    total_base = sum(p.candidate.base_score for p, _e in entries) or 1.0
+    for rank, (p, expansion_of) in enumerate(entries, start=1):
+        c = p.candidate
+        path = c.metadata.filepath
+        if path not in files:
+            files[path] = read_document_text(cfg.root, path, cfg.max_file_bytes)
+        text_now, version_now = files[path]
+        ref = c.span_ref
+        stale = version_now != ref.doc_version_id
+        if stale:
+            stale_count += 1
+            text = reader.rows([c.row])[c.row].text
+        else:
+            text = text_now[ref.char_start : ref.char_end]  # type: ignore[index]
+        items.append(
+            WSItem(
+                span_ref=ref,
+                path=path,
+                section_title=c.metadata.section_title,
+                text=text,
+                selection_rank=rank,
+                source_weight=round(c.base_score / total_base, 6),
+                stale=stale,
+                expansion_of=expansion_of,
+                title=c.metadata.title,
+                stage=c.metadata.stage,
+                workstream=c.metadata.workstream,
+            )
+        )
+    return items, stale_count
+
+
+def show_span(cfg: Config, span_id: str) -> dict[str, Any]:
+    """One span quoted exactly, with provenance (``orion show``)."""
+    reader = IndexReader(cfg, load_embedder=False)
+    try:
+        found = reader.registry.span_by_id(span_id)
+        if found is None:
+            raise NotFoundError(f"no span {span_id!r} in index generation {reader.generation}", hint="span ids come from `orion compile --json` or `orion search`")
+        if isinstance(found, list):
+            raise NotFoundError(f"span id prefix {span_id!r} is ambiguous", hint="give more characters of the id")
+        rec = found
+        text_now, version_now = read_document_text(cfg.root, rec["path"], cfg.max_file_bytes)
+        stale = version_now != rec["doc_version_id"]
+        text = rec["text"] if stale else text_now[rec["char_start"] : rec["char_end"]]  # type: ignore[index]
+        return {
+            "schema_version": 1,
+            "kind": "span",
+            "span_id": rec["span_id"],
+            "doc_version_id": rec["doc_version_id"],
+            "path": rec["path"],
+            "title": rec["title"],
+            "section_title": " > ".join(json.loads(rec["heading_path"])) or None,
+            "char_start": rec["char_start"],
+            "char_end": rec["char_end"],
+            "token_cost": rec["token_cost"],
+            "stage": rec["stage"],
+            "workstream": rec["workstream"],
+            "source_type": rec["source_type"],
+            "stale": stale,
+            "text": text,
+            "generation": reader.generation,
+        }
+    finally:
+        reader.close()
