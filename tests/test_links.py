@@ -432,13 +432,13 @@ def test_extract_edges_is_consistent_with_the_registry_build(sample):
     parsed = {rel: parse(rel, f.abs.read_text()) for rel, f in files.items()}
     resolver = LinkResolver.from_documents([d for d, _s in parsed.values()], {rel: s for rel, (_d, s) in parsed.items()}, SAMPLE)
     doc, spans = parsed[WORKER]
-    edges, dangling = resolve.extract_edges(doc, spans, resolver)
+    edges, dangling = graph_edges.extract_edges(doc, spans, resolver)
     stored = edge_set(reg.conn)
     mine = {tuple(e) for e in edges if e.type != "DEFINES"}
     assert mine == {e for e in stored if e[0] == WORKER and e[4] != "DEFINES"}
     assert dangling == []
     doc, spans = parsed["03_workstreams/ws-ingestion/design/queue.md"]
-    assert [str(d) for d in resolve.extract_edges(doc, spans, resolver)[1]] == [
+    assert [str(d) for d in graph_edges.extract_edges(doc, spans, resolver)[1]] == [
         "03_workstreams/ws-ingestion/design/queue.md:42 → ../../ws-platform/design/secrets-management.md"
     ]
 

@@ -87,6 +87,17 @@ def _cached_defines(conn: sqlite3.Connection, terms: Sequence[Term], *, max_per_
 
 
 
+def extract_edges(doc: Document, spans: list[Span], resolver: LinkResolver) -> tuple[list[Edge], list[DanglingLink]]:
+    """All edges of one document, pure (the resolver knows the other documents): its
+    references resolved, its local edges, and the DEFINES edges from the resolver's terms
+    into its spans (not capped per term — :func:`rebuild_edges` caps globally)."""
+    edges, dangling_out = resolve_refs(extract_refs(doc, spans), resolver)
+    infos = [SpanInfo.from_span(s) for s in spans]
+    edges += local_edges(infos, DocInfo.from_document(doc))
+    edges += defines_edges(collect_terms(resolver), infos, max_per_term=max(len(infos), 1), max_df=float("inf"))
+    return edges, dangling_out
+
+
 # --------------------------------------------------------------------------- SQLite
 
 DDL = """

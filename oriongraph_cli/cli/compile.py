@@ -1,7 +1,4 @@
-"""The `orion` command line: flags -> Config -> one api call -> a renderer.
-
-stdout carries data only (tables, Markdown, JSON); progress, warnings and errors go to
-stderr. Heavy libraries are imported inside the commands so `orion --help` stays fast.
+"""`orion compile`, `orion search` and `orion show`: flags -> request -> one library call -> a renderer.
 """
 
 from __future__ import annotations
@@ -9,240 +6,21 @@ from __future__ import annotations
 import json
 import os
 import sys
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, List, Optional
+from typing import List, Optional
 
 import typer
 
-from oriongraph_cli import __version__
-from oriongraph_cli.errors import ExitStatus, OrionError
-from oriongraph_cli.textsafe import clean, clean_line, clean_tree
-
-app = typer.Typer(
-    name="orion",
-    help="orion — a context compiler over OrionFS projects: index Markdown knowledge, then compile "
-    "a token-budgeted, diverse, explained Working Set for an intent.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+from oriongraph_cli.cli.context import (
+    JSON_OPT,
+    ROOT_OPT,
+    handled,
+    prefetch_model,
+    project_config,
+    warn,
 )
-
-ROOT_OPT = typer.Option(None, "--root", "-r", help="Project root (default: the current directory).", show_default=False)
-JSON_OPT = typer.Option(False, "--json", help="Machine-readable JSON on stdout.")
-
-
-def _err_console():
-    from oriongraph_cli.render.table import make_console
-
-    return make_console(sys.stderr)
-
-
-def warn(message: str) -> None:
-    sys.stderr.write(f"warning: {clean_line(message)}\n")
-
-
-@contextmanager
-def handled(as_json: bool = False) -> Iterator[None]:
-    """Every failure becomes one message + hint on stderr (and JSON on stdout with --json)
-    and its documented exit code — never a traceback (``ORION_DEBUG=1`` shows one)."""
-    import warnings
-
-    from oriongraph_cli.errors import as_orion_error
-
-    def show(message, category, filename, lineno, file=None, line=None):
-        warn(str(message))
-
-    warnings.showwarning = show
-    try:
-        yield
-    except typer.Exit:
-        raise
-    except BrokenPipeError:  # `orion … | head`: the reader left; stop quietly, as SIGPIPE would
-        raise typer.Exit(141) from None
-    except KeyboardInterrupt as exc:
-        sys.stderr.write("interrupted\n" if not isinstance(exc, Terminated) else "terminated\n")
-        raise typer.Exit(143 if isinstance(exc, Terminated) else 130) from None
-    except Exception as exc:  # noqa: BLE001 — the one place every failure is translated
-        if os.environ.get("ORION_DEBUG"):
-            import traceback
-
-            traceback.print_exc()
-        err = as_orion_error(exc)
-        sys.stderr.write(f"error: {clean_line(err.message)}\n")
-        if err.hint:
-            sys.stderr.write(f"  hint: {clean_line(err.hint)}\n")
-        if as_json:
-            sys.stdout.write(json.dumps({"schema_version": 1, "kind": "error", **err.to_dict()}, indent=2) + "\n")
-        raise typer.Exit(int(err.exit_code)) from None
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, handled like Ctrl-C: cleanup runs, the message says so, exit 143."""
-
-
-def _on_sigterm(signum, frame) -> None:
-    raise Terminated()
-
-
-def _version(value: bool) -> None:
-    if value:
-        sys.stdout.write(f"orion {__version__}\n")
-        raise typer.Exit()
-
-
-@app.callback()
-def _main(
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
-) -> None:
-    """orion — retrieval as compilation."""
-
-
-def _config(root: Optional[Path], **overrides):
-    from oriongraph_cli.config import load_config
-
-    return load_config(root or Path("."), **overrides)
-
-
-def _prefetch_model(cfg) -> None:
-    """Start the query-model load now, overlapping the compile's imports (prefetch.py)."""
-    if (Path(cfg.index_dir) / "CURRENT").exists():
-        from oriongraph_cli.store import prefetch
-
-        prefetch.start(cfg)
-
-
-# ============================================================================ index
-
-
-class _RichProgress:
-    """Progress on stderr for long runs; silent when not a TTY, --json or --quiet."""
-
-    def __init__(self, enabled: bool):
-        self.enabled = enabled
-        self._progress = None
-        self._task = None
-
-    def __enter__(self):
-        if self.enabled:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-            )
-
-            self._progress = Progress(
-                TextColumn("{task.description:<16}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                console=_err_console(), transient=True,
-            )
-            self._progress.__enter__()
-        return self
-
-    def __exit__(self, *exc):
-        if self._progress is not None:
-            self._progress.__exit__(*exc)
-
-    def phase(self, name: str, total: int | None) -> None:
-        if self._progress is None:
-            return
-        if self._task is not None:
-            self._progress.remove_task(self._task)
-        self._task = self._progress.add_task(name, total=total)
-
-    def advance(self, n: int = 1) -> None:
-        if self._progress is not None and self._task is not None:
-            self._progress.advance(self._task, n)
-
-
-@app.command("index")
-def index_cmd(
-    root: Optional[Path] = ROOT_OPT,
-    full: bool = typer.Option(False, "--full", help="Rebuild everything (re-parse and re-embed every document)."),
-    strict: bool = typer.Option(False, "--strict", help="Fail (exit 6) on any warning instead of skipping the file."),
-    as_json: bool = JSON_OPT,
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress and no summary; warnings still go to stderr."),
-    lock_timeout: Optional[float] = typer.Option(None, "--lock-timeout", help="Seconds to wait for another writer (default 30)."),
-    max_file_bytes: Optional[int] = typer.Option(None, "--max-file-bytes", help="Skip files larger than this (default 2000000)."),
-) -> None:
-    """Index the OrionFS project: spans, lexical (Whoosh) and semantic (FAISS) indices under .oriongraph/.
-
-    Incremental: unchanged documents cost nothing, edited documents re-embed only changed spans.
-    """
-    from oriongraph_cli.index.indexer import index_project
-
-    with handled(as_json):
-        cfg = _config(root, lock_timeout=lock_timeout, max_file_bytes=max_file_bytes)
-        show_progress = not (as_json or quiet) and sys.stderr.isatty()
-        with _RichProgress(show_progress) as progress:
-            result = index_project(cfg, full=full, strict=strict, progress=progress)
-        for w in result.warnings:
-            loc = w["path"] + (f":{w['line']}" if w.get("line") else "") + (f":{w['col']}" if w.get("col") else "")
-            warn(f"{loc}: {w['message']}")
-        if as_json:
-            sys.stdout.write(json.dumps(result.to_dict(), indent=2) + "\n")
-        elif not quiet:
-            sys.stdout.write(_index_summary(result) + "\n")
-
-
-def _index_summary(r) -> str:
-    if r.nothing_changed:
-        head = f"Nothing changed: {r.documents} documents, {r.spans} spans already indexed (generation {r.generation}); embedded 0 spans."
-    else:
-        head = (
-            f"Indexed {r.documents} documents, {r.spans} spans ({r.tokens:,} tokens) into generation {r.generation}: "
-            f"{r.added_documents} added, {r.updated_documents} updated, {r.removed_documents} removed, "
-            f"{r.unchanged_documents} unchanged; embedded {r.embedded_spans} spans, reused {r.reused_vectors}."
-        )
-        if r.rebuild_reason and r.rebuild_reason not in ("first index", "damaged index"):
-            head += f"\nRebuilt: {r.rebuild_reason}."
-        if r.repaired:
-            head += f"\nRepaired: {r.repaired}."
-    if r.warnings:
-        counts = ", ".join(f"{n} {k}" for k, n in r.warning_counts().items())
-        head += f"\n{len(r.warnings)} warning(s) ({counts}); {r.skipped_files} file(s) skipped."
-    return head + f"\nModel {r.model}; tokenizer {r.tokenizer}; {r.elapsed_ms / 1000:.1f}s."
-
-
-# ============================================================================ status
-
-
-@app.command("status")
-def status_cmd(root: Optional[Path] = ROOT_OPT, as_json: bool = JSON_OPT) -> None:
-    """What is indexed: documents, spans, model, tokenizer, generation, last run, stale files."""
-    from oriongraph_cli.index.status import project_status
-
-    with handled(as_json):
-        cfg = _config(root)
-        st = project_status(cfg)
-        if as_json:
-            sys.stdout.write(json.dumps(st, indent=2) + "\n")
-            return
-        lines = [
-            f"Project:     {st['root']}",
-            f"Generation:  {st['generation']}  (indexed {st['indexed_at_iso']})",
-            f"Documents:   {st['documents']}",
-            f"Spans:       {st['spans']}  ({st['tokens']:,} tokens)",
-            f"Model:       {st['model']}  (dim {st['dim']})",
-            f"Tokenizer:   {st['tokenizer']}",
-            f"Generations: {', '.join(st['generations'])}",
-        ]
-        stale = st["stale"]
-        if any(stale.values()):
-            lines.append(
-                f"Stale:       {len(stale['modified'])} modified, {len(stale['new'])} new, {len(stale['deleted'])} deleted — run `orion index`"
-            )
-            for kind in ("modified", "new", "deleted"):
-                for p in stale[kind][:20]:
-                    lines.append(f"  {kind:<9}{p}")
-        else:
-            lines.append("Stale:       none — the index matches the files")
-        for d in st["damaged"]:
-            lines.append(f"Damaged:     generation {d['generation']} ({d['problem']}); using {st['generation']} — run `orion index` to repair")
-        sys.stdout.write(clean("\n".join(lines)) + "\n")
-
+from oriongraph_cli.errors import ExitStatus, OrionError
+from oriongraph_cli.textsafe import clean_tree
 
 # ============================================================================ compile / search / show
 
@@ -335,7 +113,6 @@ _TIMINGS = typer.Option(False, "--timings", help="Include per-stage timings (mak
 _EPISODE = typer.Option(None, "--episode", help="Boost spans used in this earlier episode (id printed by `compile --explain`, or a --task-id).")
 
 
-@app.command("compile")
 def compile_cmd(
     intent: str = typer.Argument(..., help="What you are about to do, in plain language."),
     root: Optional[Path] = ROOT_OPT,
@@ -370,8 +147,8 @@ def compile_cmd(
     with handled(fmt == "json"):
         if fmt not in ("table", "markdown", "json"):
             raise OrionError(f"--format {fmt!r} is not one of table, markdown, json", exit_code=ExitStatus.USAGE)
-        cfg = _config(root, diversity_lambda=lam, max_source_ratio=max_source_ratio, fusion=fusion, top_k=top_k, budget=budget)
-        _prefetch_model(cfg)
+        cfg = project_config(root, diversity_lambda=lam, max_source_ratio=max_source_ratio, fusion=fusion, top_k=top_k, budget=budget)
+        prefetch_model(cfg)
         from oriongraph_cli.api import compile_workingset
 
         request = _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstream, source_type, tag, since,
@@ -440,7 +217,6 @@ def _render_compile(resp, fmt: str, explain: bool) -> None:
         print_compile(make_console(sys.stdout), clean_tree(resp), explain=explain)
 
 
-@app.command("search")
 def search_cmd(
     intent: str = typer.Argument(..., help="What you are looking for."),
     root: Optional[Path] = ROOT_OPT,
@@ -461,11 +237,11 @@ def search_cmd(
 ) -> None:
     """Ranked candidates before selection: every channel's score, no budget, no diversity."""
     with handled(as_json):
-        cfg = _config(root, fusion=fusion)
+        cfg = project_config(root, fusion=fusion)
         from oriongraph_cli.config import _coerce
 
         top_k = _coerce("top_k", top_k, "--top-k")
-        _prefetch_model(cfg)
+        prefetch_model(cfg)
         from oriongraph_cli import api
 
         request = _build_request(cfg, intent, None, None, keyword, path, stage, workstream, source_type, tag, since,
@@ -491,7 +267,6 @@ def search_cmd(
             print_search(make_console(sys.stdout), clean_tree(hits))
 
 
-@app.command("show")
 def show_cmd(
     span_id: str = typer.Argument(..., help="A span id (or a unique prefix of one)."),
     root: Optional[Path] = ROOT_OPT,
@@ -503,7 +278,7 @@ def show_cmd(
 
         if not span_id.strip():
             raise OrionError("the span id is empty", hint="span ids come from `orion compile --json` or `orion search`", exit_code=ExitStatus.USAGE)
-        info = show_span(_config(root), span_id)
+        info = show_span(project_config(root), span_id)
         if info["stale"] and as_json:
             warn(f"{info['path']} changed since indexing; quoting the indexed version — run `orion index`")
         if as_json:
@@ -512,90 +287,3 @@ def show_cmd(
             from oriongraph_cli.render.table import make_console, print_span
 
             print_span(make_console(sys.stdout), clean_tree(info))
-
-
-# ============================================================================ links / usage
-
-
-@app.command("links")
-def links_cmd(
-    target: Optional[str] = typer.Argument(None, help="A document path (relative to the root) or a span id / prefix."),
-    root: Optional[Path] = ROOT_OPT,
-    dangling: bool = typer.Option(False, "--dangling", help="List links whose target does not exist (path:line → target)."),
-    structural: bool = typer.Option(False, "--structural", help="Also show NEXT/PREV and section edges."),
-    as_json: bool = JSON_OPT,
-) -> None:
-    """What links in and out of a document or span, by type (ADR supersession, references, mentions, citations)."""
-    with handled(as_json):
-        from oriongraph_cli.reports import links_of
-
-        report = links_of(_config(root), target, dangling=dangling, structural=structural)
-        if as_json:
-            sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-            return
-        from oriongraph_cli.render.table import make_console, print_links
-
-        print_links(make_console(sys.stdout), clean_tree(report))
-
-
-@app.command("usage")
-def usage_cmd(
-    root: Optional[Path] = ROOT_OPT,
-    top: int = typer.Option(10, "--top", "-n", help="How many most/least used documents to list."),
-    as_json: bool = JSON_OPT,
-) -> None:
-    """Usage memory: most and least used documents, never-used documents, dynamic scores (seed 002)."""
-    with handled(as_json):
-        from oriongraph_cli.config import _coerce
-        from oriongraph_cli.reports import usage_of
-
-        report = usage_of(_config(root), _coerce("top_k", top, "--top"))
-        if as_json:
-            sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-            return
-        from oriongraph_cli.render.table import make_console, print_usage
-
-        print_usage(make_console(sys.stdout), clean_tree(report))
-
-
-def _register_eval() -> None:
-    from oriongraph_cli.cli_eval import eval_cmd
-
-    app.command("eval")(eval_cmd)
-
-
-_register_eval()
-
-
-def main() -> None:
-    import signal
-
-    if os.environ.get("NO_COLOR") is not None:
-        os.environ.setdefault("TERM", "dumb")
-    signal.signal(signal.SIGTERM, _on_sigterm)
-    try:
-        app(standalone_mode=True)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    except KeyboardInterrupt as exc:  # outside a command (e.g. while importing)
-        sys.stderr.write("terminated\n" if isinstance(exc, Terminated) else "interrupted\n")
-        code = 143 if isinstance(exc, Terminated) else 130
-    # the query model may still be loading in a background thread (onnxruntime): a normal
-    # interpreter shutdown under it can abort ("terminate called without an active
-    # exception", exit 134). Everything is written and closed by now: leave at once.
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        code = code or 141
-    except (OSError, ValueError):
-        code = code or 1
-    try:
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
-    os._exit(code)
-
-
-if __name__ == "__main__":
-    main()

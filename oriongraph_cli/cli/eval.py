@@ -1,6 +1,6 @@
 """`orion eval QUERIES.jsonl`: retrieval quality of the default pipeline beside baselines.
 
-Registered in cli.py with ``app.command("eval")(eval_cmd)``. The library behind it is
+Registered in ``cli/__init__.py``. The library behind it is
 :mod:`oriongraph_cli.evaluate`; this module only translates flags and renders.
 """
 
@@ -13,7 +13,13 @@ from typing import Any, Optional
 
 import typer
 
-ROOT_OPT = typer.Option(None, "--root", "-r", help="Project root (default: the current directory).", show_default=False)
+from oriongraph_cli.cli.context import (
+    ROOT_OPT,
+    err_console,
+    handled,
+    project_config,
+    warn,
+)
 
 
 def eval_cmd(
@@ -36,7 +42,6 @@ def eval_cmd(
 
     Use it to tune weights and defaults for your project (edit .orion.toml, re-run, compare).
     """
-    from oriongraph_cli.cli import _config, _err_console, handled, warn
 
     with handled(as_json):
         from oriongraph_cli.errors import ExitStatus, OrionError
@@ -48,7 +53,7 @@ def eval_cmd(
             raise OrionError(f"--limit must be positive, got {limit}", hint="e.g. --limit 100", exit_code=ExitStatus.USAGE)
         systems = parse_compare(compare)
         qs = load_queries(queries)
-        cfg = _config(root)
+        cfg = project_config(root)
         total = min(len(qs), limit) if limit else len(qs)
         show_progress = not as_json and sys.stderr.isatty()
         if show_progress:
@@ -63,7 +68,7 @@ def eval_cmd(
 
             with Progress(
                 TextColumn("evaluating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
-                console=_err_console(), transient=True,
+                console=err_console(), transient=True,
             ) as bar:
                 task = bar.add_task("eval", total=total)
                 report = evaluate(cfg, qs, budget=budget, compare=systems, limit=limit, queries_file=str(queries),

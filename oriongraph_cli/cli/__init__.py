@@ -1,0 +1,84 @@
+"""The `orion` command line: flags -> Config -> one api call -> a renderer.
+
+stdout carries data only (tables, Markdown, JSON); progress, warnings and errors go to
+stderr. Heavy libraries are imported inside the commands so `orion --help` stays fast.
+One module per command group (``index``, ``compile``, ``reports``, ``eval``); what they
+share is in ``context``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import typer
+
+from oriongraph_cli import __version__
+from oriongraph_cli.cli import compile as compile_commands
+from oriongraph_cli.cli import eval as eval_commands
+from oriongraph_cli.cli import index as index_commands
+from oriongraph_cli.cli import reports as report_commands
+from oriongraph_cli.cli.context import Terminated, _on_sigterm
+
+app = typer.Typer(
+    name="orion",
+    help="orion — a context compiler over OrionFS projects: index Markdown knowledge, then compile "
+    "a token-budgeted, diverse, explained Working Set for an intent.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        sys.stdout.write(f"orion {__version__}\n")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+) -> None:
+    """orion — retrieval as compilation."""
+
+
+app.command("index")(index_commands.index_cmd)
+app.command("status")(index_commands.status_cmd)
+app.command("compile")(compile_commands.compile_cmd)
+app.command("search")(compile_commands.search_cmd)
+app.command("show")(compile_commands.show_cmd)
+app.command("links")(report_commands.links_cmd)
+app.command("usage")(report_commands.usage_cmd)
+app.command("eval")(eval_commands.eval_cmd)
+
+
+def main() -> None:
+    import signal
+
+    if os.environ.get("NO_COLOR") is not None:
+        os.environ.setdefault("TERM", "dumb")
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        app(standalone_mode=True)
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except KeyboardInterrupt as exc:  # outside a command (e.g. while importing)
+        sys.stderr.write("terminated\n" if isinstance(exc, Terminated) else "interrupted\n")
+        code = 143 if isinstance(exc, Terminated) else 130
+    # the query model may still be loading in a background thread (onnxruntime): a normal
+    # interpreter shutdown under it can abort ("terminate called without an active
+    # exception", exit 134). Everything is written and closed by now: leave at once.
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = code or 141
+    except (OSError, ValueError):
+        code = code or 1
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(code)

@@ -1,0 +1,87 @@
+"""What every command shares: options, the project configuration, consoles, and the one
+place where every failure becomes a message, a hint and an exit code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, Optional
+
+import typer
+
+from oriongraph_cli.textsafe import clean_line
+
+ROOT_OPT = typer.Option(None, "--root", "-r", help="Project root (default: the current directory).", show_default=False)
+JSON_OPT = typer.Option(False, "--json", help="Machine-readable JSON on stdout.")
+
+
+def err_console():
+    from oriongraph_cli.render.table import make_console
+
+    return make_console(sys.stderr)
+
+
+def warn(message: str) -> None:
+    sys.stderr.write(f"warning: {clean_line(message)}\n")
+
+
+@contextmanager
+def handled(as_json: bool = False) -> Iterator[None]:
+    """Every failure becomes one message + hint on stderr (and JSON on stdout with --json)
+    and its documented exit code — never a traceback (``ORION_DEBUG=1`` shows one)."""
+    import warnings
+
+    from oriongraph_cli.errors import as_orion_error
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        warn(str(message))
+
+    warnings.showwarning = show
+    try:
+        yield
+    except typer.Exit:
+        raise
+    except BrokenPipeError:  # `orion … | head`: the reader left; stop quietly, as SIGPIPE would
+        raise typer.Exit(141) from None
+    except KeyboardInterrupt as exc:
+        sys.stderr.write("interrupted\n" if not isinstance(exc, Terminated) else "terminated\n")
+        raise typer.Exit(143 if isinstance(exc, Terminated) else 130) from None
+    except Exception as exc:  # noqa: BLE001 — the one place every failure is translated
+        if os.environ.get("ORION_DEBUG"):
+            import traceback
+
+            traceback.print_exc()
+        err = as_orion_error(exc)
+        sys.stderr.write(f"error: {clean_line(err.message)}\n")
+        if err.hint:
+            sys.stderr.write(f"  hint: {clean_line(err.hint)}\n")
+        if as_json:
+            sys.stdout.write(json.dumps({"schema_version": 1, "kind": "error", **err.to_dict()}, indent=2) + "\n")
+        raise typer.Exit(int(err.exit_code)) from None
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl-C: cleanup runs, the message says so, exit 143."""
+
+
+def _on_sigterm(signum, frame) -> None:
+    raise Terminated()
+
+
+
+def project_config(root: Optional[Path], **overrides):
+    from oriongraph_cli.config import load_config
+
+    return load_config(root or Path("."), **overrides)
+
+
+def prefetch_model(cfg) -> None:
+    """Start the query-model load now, overlapping the compile's imports (prefetch.py)."""
+    if (Path(cfg.index_dir) / "CURRENT").exists():
+        from oriongraph_cli.store import prefetch
+
+        prefetch.start(cfg)

@@ -1,0 +1,149 @@
+"""`orion index` and `orion status`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from oriongraph_cli.cli.context import (
+    JSON_OPT,
+    ROOT_OPT,
+    err_console,
+    handled,
+    project_config,
+    warn,
+)
+from oriongraph_cli.textsafe import clean
+
+# ============================================================================ index
+
+
+class _RichProgress:
+    """Progress on stderr for long runs; silent when not a TTY, --json or --quiet."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self._progress = None
+        self._task = None
+
+    def __enter__(self):
+        if self.enabled:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
+            self._progress = Progress(
+                TextColumn("{task.description:<16}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                console=err_console(), transient=True,
+            )
+            self._progress.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self._progress is not None:
+            self._progress.__exit__(*exc)
+
+    def phase(self, name: str, total: int | None) -> None:
+        if self._progress is None:
+            return
+        if self._task is not None:
+            self._progress.remove_task(self._task)
+        self._task = self._progress.add_task(name, total=total)
+
+    def advance(self, n: int = 1) -> None:
+        if self._progress is not None and self._task is not None:
+            self._progress.advance(self._task, n)
+
+
+def index_cmd(
+    root: Optional[Path] = ROOT_OPT,
+    full: bool = typer.Option(False, "--full", help="Rebuild everything (re-parse and re-embed every document)."),
+    strict: bool = typer.Option(False, "--strict", help="Fail (exit 6) on any warning instead of skipping the file."),
+    as_json: bool = JSON_OPT,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress and no summary; warnings still go to stderr."),
+    lock_timeout: Optional[float] = typer.Option(None, "--lock-timeout", help="Seconds to wait for another writer (default 30)."),
+    max_file_bytes: Optional[int] = typer.Option(None, "--max-file-bytes", help="Skip files larger than this (default 2000000)."),
+) -> None:
+    """Index the OrionFS project: spans, lexical (Whoosh) and semantic (FAISS) indices under .oriongraph/.
+
+    Incremental: unchanged documents cost nothing, edited documents re-embed only changed spans.
+    """
+    from oriongraph_cli.index.indexer import index_project
+
+    with handled(as_json):
+        cfg = project_config(root, lock_timeout=lock_timeout, max_file_bytes=max_file_bytes)
+        show_progress = not (as_json or quiet) and sys.stderr.isatty()
+        with _RichProgress(show_progress) as progress:
+            result = index_project(cfg, full=full, strict=strict, progress=progress)
+        for w in result.warnings:
+            loc = w["path"] + (f":{w['line']}" if w.get("line") else "") + (f":{w['col']}" if w.get("col") else "")
+            warn(f"{loc}: {w['message']}")
+        if as_json:
+            sys.stdout.write(json.dumps(result.to_dict(), indent=2) + "\n")
+        elif not quiet:
+            sys.stdout.write(_index_summary(result) + "\n")
+
+
+def _index_summary(r) -> str:
+    if r.nothing_changed:
+        head = f"Nothing changed: {r.documents} documents, {r.spans} spans already indexed (generation {r.generation}); embedded 0 spans."
+    else:
+        head = (
+            f"Indexed {r.documents} documents, {r.spans} spans ({r.tokens:,} tokens) into generation {r.generation}: "
+            f"{r.added_documents} added, {r.updated_documents} updated, {r.removed_documents} removed, "
+            f"{r.unchanged_documents} unchanged; embedded {r.embedded_spans} spans, reused {r.reused_vectors}."
+        )
+        if r.rebuild_reason and r.rebuild_reason not in ("first index", "damaged index"):
+            head += f"\nRebuilt: {r.rebuild_reason}."
+        if r.repaired:
+            head += f"\nRepaired: {r.repaired}."
+    if r.warnings:
+        counts = ", ".join(f"{n} {k}" for k, n in r.warning_counts().items())
+        head += f"\n{len(r.warnings)} warning(s) ({counts}); {r.skipped_files} file(s) skipped."
+    return head + f"\nModel {r.model}; tokenizer {r.tokenizer}; {r.elapsed_ms / 1000:.1f}s."
+
+
+# ============================================================================ status
+
+
+def status_cmd(root: Optional[Path] = ROOT_OPT, as_json: bool = JSON_OPT) -> None:
+    """What is indexed: documents, spans, model, tokenizer, generation, last run, stale files."""
+    from oriongraph_cli.index.status import project_status
+
+    with handled(as_json):
+        cfg = project_config(root)
+        st = project_status(cfg)
+        if as_json:
+            sys.stdout.write(json.dumps(st, indent=2) + "\n")
+            return
+        lines = [
+            f"Project:     {st['root']}",
+            f"Generation:  {st['generation']}  (indexed {st['indexed_at_iso']})",
+            f"Documents:   {st['documents']}",
+            f"Spans:       {st['spans']}  ({st['tokens']:,} tokens)",
+            f"Model:       {st['model']}  (dim {st['dim']})",
+            f"Tokenizer:   {st['tokenizer']}",
+            f"Generations: {', '.join(st['generations'])}",
+        ]
+        stale = st["stale"]
+        if any(stale.values()):
+            lines.append(
+                f"Stale:       {len(stale['modified'])} modified, {len(stale['new'])} new, {len(stale['deleted'])} deleted — run `orion index`"
+            )
+            for kind in ("modified", "new", "deleted"):
+                for p in stale[kind][:20]:
+                    lines.append(f"  {kind:<9}{p}")
+        else:
+            lines.append("Stale:       none — the index matches the files")
+        for d in st["damaged"]:
+            lines.append(f"Damaged:     generation {d['generation']} ({d['problem']}); using {st['generation']} — run `orion index` to repair")
+        sys.stdout.write(clean("\n".join(lines)) + "\n")

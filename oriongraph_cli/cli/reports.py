@@ -1,0 +1,55 @@
+"""`orion links` and `orion usage`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from oriongraph_cli.cli.context import JSON_OPT, ROOT_OPT, handled, project_config
+from oriongraph_cli.textsafe import clean_tree
+
+# ============================================================================ links / usage
+
+
+def links_cmd(
+    target: Optional[str] = typer.Argument(None, help="A document path (relative to the root) or a span id / prefix."),
+    root: Optional[Path] = ROOT_OPT,
+    dangling: bool = typer.Option(False, "--dangling", help="List links whose target does not exist (path:line → target)."),
+    structural: bool = typer.Option(False, "--structural", help="Also show NEXT/PREV and section edges."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """What links in and out of a document or span, by type (ADR supersession, references, mentions, citations)."""
+    with handled(as_json):
+        from oriongraph_cli.reports import links_of
+
+        report = links_of(project_config(root), target, dangling=dangling, structural=structural)
+        if as_json:
+            sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+            return
+        from oriongraph_cli.render.table import make_console, print_links
+
+        print_links(make_console(sys.stdout), clean_tree(report))
+
+
+def usage_cmd(
+    root: Optional[Path] = ROOT_OPT,
+    top: int = typer.Option(10, "--top", "-n", help="How many most/least used documents to list."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Usage memory: most and least used documents, never-used documents, dynamic scores (seed 002)."""
+    with handled(as_json):
+        from oriongraph_cli.config import _coerce
+        from oriongraph_cli.reports import usage_of
+
+        report = usage_of(project_config(root), _coerce("top_k", top, "--top"))
+        if as_json:
+            sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+            return
+        from oriongraph_cli.render.table import make_console, print_usage
+
+        print_usage(make_console(sys.stdout), clean_tree(report))
