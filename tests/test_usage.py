@@ -12,6 +12,7 @@ from oriongraph_cli.compile import usage
 from oriongraph_cli.index.parse import decode, parse_document
 from oriongraph_cli.index.span import split_document
 from oriongraph_cli.models import CandidateSpan, SourceType, SpanMetadata, SpanRef
+from oriongraph_cli.store import usage_log
 from oriongraph_cli.tokens import get_counter
 
 DAY = 86_400
@@ -84,19 +85,19 @@ def test_parse_dynamic_weights():
 
 
 def test_record_and_load_usage_counts_distinct_episodes(tmp_path):
-    ep = usage.record_compile(tmp_path, intent="retry logic", span_ids=["aaaa1111", "bbbb2222"], paths=["a.md", "b.md"], episode_id="e1", now=NOW - DAY)
+    ep = usage_log.record_compile(tmp_path, intent="retry logic", span_ids=["aaaa1111", "bbbb2222"], paths=["a.md", "b.md"], episode_id="e1", now=NOW - DAY)
     assert ep == "e1"
-    usage.mark_brief_used(tmp_path, ["aaaa1111"], ["a.md"], episode_id="e1", now=NOW - DAY)  # same episode: not twice
-    ep2 = usage.record_compile(tmp_path, intent="queue", span_ids=["cccc3333"], paths=["a.md"], now=NOW)
+    usage_log.mark_brief_used(tmp_path, ["aaaa1111"], ["a.md"], episode_id="e1", now=NOW - DAY)  # same episode: not twice
+    ep2 = usage_log.record_compile(tmp_path, intent="queue", span_ids=["cccc3333"], paths=["a.md"], now=NOW)
     assert len(ep2) == 32 and ep2 != "e1"  # uuid4 hex
-    assert usage.record_compile(tmp_path, intent="x", span_ids=[], paths=[], task_id="T-9", now=NOW) == "T-9"
-    stats = usage.load_usage(tmp_path)
-    assert stats["a.md"] == usage.UsageStats(2, NOW)
-    assert stats["b.md"] == usage.UsageStats(1, NOW - DAY)
-    assert usage.episode_rows(tmp_path, "e1") == {"aaaa1111", "bbbb2222"}
-    assert usage.episode_paths(tmp_path, "e1") == {"a.md", "b.md"}
-    assert usage.episode_rows(tmp_path, "nope") == set()
-    records, bad = usage.read_log(tmp_path)
+    assert usage_log.record_compile(tmp_path, intent="x", span_ids=[], paths=[], task_id="T-9", now=NOW) == "T-9"
+    stats = usage_log.load_usage(tmp_path)
+    assert stats["a.md"] == usage_log.UsageStats(2, NOW)
+    assert stats["b.md"] == usage_log.UsageStats(1, NOW - DAY)
+    assert usage_log.episode_rows(tmp_path, "e1") == {"aaaa1111", "bbbb2222"}
+    assert usage_log.episode_paths(tmp_path, "e1") == {"a.md", "b.md"}
+    assert usage_log.episode_rows(tmp_path, "nope") == set()
+    records, bad = usage_log.read_log(tmp_path)
     assert bad == 0 and [r["kind"] for r in records] == ["compile", "brief", "compile", "compile"]
     assert records[0] == {
         "v": 1, "kind": "compile", "episode_id": "e1", "task_id": None, "intent": "retry logic",
@@ -113,39 +114,39 @@ def test_log_never_stores_document_text(tmp_path):
     sentence = "Backpressure is simple: when the internal queue is full"
     chosen = [s for s in spans if sentence in s.text]
     assert chosen
-    usage.record_compile(tmp_path, intent="how does backpressure work", span_ids=[s.ref.span_id for s in chosen], paths=[rel], now=NOW)
-    usage.mark_brief_used(tmp_path, [s.ref.span_id for s in chosen], [rel], now=NOW)
-    raw = usage.usage_path(tmp_path).read_bytes().decode()
+    usage_log.record_compile(tmp_path, intent="how does backpressure work", span_ids=[s.ref.span_id for s in chosen], paths=[rel], now=NOW)
+    usage_log.mark_brief_used(tmp_path, [s.ref.span_id for s in chosen], [rel], now=NOW)
+    raw = usage_log.usage_path(tmp_path).read_bytes().decode()
     assert sentence not in raw and "Backpressure" not in raw and "poller" not in raw
     assert chosen[0].ref.span_id in raw
     with pytest.raises(ValueError, match="never stores text"):
-        usage.record_compile(tmp_path, intent="x", span_ids=[chosen[0].text], paths=[rel])
+        usage_log.record_compile(tmp_path, intent="x", span_ids=[chosen[0].text], paths=[rel])
     with pytest.raises(ValueError):
-        usage.record_compile(tmp_path, intent="x", span_ids=["ok"], paths=["a\nb"])
+        usage_log.record_compile(tmp_path, intent="x", span_ids=["ok"], paths=["a\nb"])
 
 
 def test_truncated_last_line_is_tolerated(tmp_path):
-    usage.record_compile(tmp_path, intent="one", span_ids=["s1"], paths=["a.md"], episode_id="e1", now=NOW)
-    log = usage.usage_path(tmp_path)
+    usage_log.record_compile(tmp_path, intent="one", span_ids=["s1"], paths=["a.md"], episode_id="e1", now=NOW)
+    log = usage_log.usage_path(tmp_path)
     with open(log, "ab") as f:  # a writer killed mid-record
         f.write(b'{"v":1,"kind":"compile","episode_id":"e2","span_ids":["s')
-    assert usage.read_log(tmp_path) == (usage.read_log(tmp_path)[0], 1)
-    usage.record_compile(tmp_path, intent="three", span_ids=["s3"], paths=["c.md"], episode_id="e3", now=NOW)
-    records, bad = usage.read_log(tmp_path)
+    assert usage_log.read_log(tmp_path) == (usage_log.read_log(tmp_path)[0], 1)
+    usage_log.record_compile(tmp_path, intent="three", span_ids=["s3"], paths=["c.md"], episode_id="e3", now=NOW)
+    records, bad = usage_log.read_log(tmp_path)
     assert [r["episode_id"] for r in records] == ["e1", "e3"] and bad == 1
     assert log.read_bytes().count(b"\n") == 3  # the torn line stayed on its own line
-    assert set(usage.load_usage(tmp_path)) == {"a.md", "c.md"}
+    assert set(usage_log.load_usage(tmp_path)) == {"a.md", "c.md"}
     with open(log, "ab") as f:
         f.write(b'[1, 2]\n{"episode_id": 5}\n\n')  # valid JSON, wrong shape: skipped
-    assert usage.read_log(tmp_path)[1] == 3
-    assert usage.read_log(tmp_path / "missing") == ([], 0)
+    assert usage_log.read_log(tmp_path)[1] == 3
+    assert usage_log.read_log(tmp_path / "missing") == ([], 0)
 
 
 def _writer(args):
     index_dir, worker = args
     ids = [f"{worker:02d}{i:014x}" for i in range(300)]  # ~6 KB per line: more than PIPE_BUF
     for k in range(40):
-        usage.record_compile(index_dir, intent=f"w{worker} #{k}", span_ids=ids, paths=[f"doc{worker}.md"], episode_id=f"w{worker}-{k}")
+        usage_log.record_compile(index_dir, intent=f"w{worker} #{k}", span_ids=ids, paths=[f"doc{worker}.md"], episode_id=f"w{worker}-{k}")
     return worker
 
 
@@ -153,10 +154,10 @@ def test_concurrent_writers_never_interleave(tmp_path):
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(4) as pool:
         assert sorted(pool.map(_writer, [(str(tmp_path), w) for w in range(4)])) == [0, 1, 2, 3]
-    records, bad = usage.read_log(tmp_path)
+    records, bad = usage_log.read_log(tmp_path)
     assert bad == 0 and len(records) == 160
     assert all(len(r["span_ids"]) == 300 for r in records)
-    assert {p: s.usage_count for p, s in usage.load_usage(tmp_path).items()} == {f"doc{w}.md": 40 for w in range(4)}
+    assert {p: s.usage_count for p, s in usage_log.load_usage(tmp_path).items()} == {f"doc{w}.md": 40 for w in range(4)}
 
 
 # ---------------------------------------------------------------- scoring helpers and report
@@ -172,7 +173,7 @@ def cand(span_id, path, base=0.5, priority=None, created_at=NOW - 10 * DAY):
 
 
 def test_with_usage_sets_normalised_usage_score_and_components():
-    stats = {"a.md": usage.UsageStats(2, NOW - 3 * DAY)}
+    stats = {"a.md": usage_log.UsageStats(2, NOW - 3 * DAY)}
     cands = [cand("s1", "a.md", priority=8, created_at=NOW - 60 * DAY), cand("s2", "b.md")]
     out, comps = usage.with_usage(cands, stats, NOW)
     assert out[0].usage_score == pytest.approx(0.6426463 / 1.5, abs=1e-6)
@@ -192,8 +193,8 @@ def test_episode_boost():
 
 
 def test_usage_report(tmp_path):
-    usage.record_compile(tmp_path, intent="x", span_ids=["s1"], paths=["a.md", "b.md"], episode_id="e1", now=NOW - 2 * DAY)
-    usage.record_compile(tmp_path, intent="y", span_ids=["s2"], paths=["a.md", "gone.md"], episode_id="e2", now=NOW - DAY)
+    usage_log.record_compile(tmp_path, intent="x", span_ids=["s1"], paths=["a.md", "b.md"], episode_id="e1", now=NOW - 2 * DAY)
+    usage_log.record_compile(tmp_path, intent="y", span_ids=["s2"], paths=["a.md", "gone.md"], episode_id="e2", now=NOW - DAY)
     docs = [{"path": "a.md", "created_at": NOW - 60 * DAY, "priority": 8}, {"path": "b.md", "created_at": NOW - DAY}, "c.md"]
     rep = usage.usage_report(tmp_path, docs, now=NOW, top=5)
     assert rep["kind"] == "usage" and rep["episodes"] == 2 and rep["records"] == 2

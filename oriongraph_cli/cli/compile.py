@@ -170,7 +170,7 @@ def compile_cmd(
             atomic_write(brief, task_brief(clean_tree(resp)).encode("utf-8"))
             sys.stderr.write(f"wrote {brief}\n")
             if resp.episode_id:
-                from oriongraph_cli.compile.usage import mark_brief_used
+                from oriongraph_cli.store.usage_log import mark_brief_used
 
                 items = resp.workingset.spans
                 mark_brief_used(cfg.index_dir, [i.span_ref.span_id for i in items], [i.path for i in items], episode_id=resp.episode_id)

@@ -25,7 +25,7 @@ def links_cmd(
 ) -> None:
     """What links in and out of a document or span, by type (ADR supersession, references, mentions, citations)."""
     with handled(as_json):
-        from oriongraph_cli.reports import links_of
+        from oriongraph_cli.graph.report import links_of
 
         report = links_of(project_config(root), target, dangling=dangling, structural=structural)
         if as_json:
@@ -43,8 +43,8 @@ def usage_cmd(
 ) -> None:
     """Usage memory: most and least used documents, never-used documents, dynamic scores (seed 002)."""
     with handled(as_json):
+        from oriongraph_cli.compile.usage import usage_of
         from oriongraph_cli.config import _coerce
-        from oriongraph_cli.reports import usage_of
 
         report = usage_of(project_config(root), _coerce("top_k", top, "--top"))
         if as_json:

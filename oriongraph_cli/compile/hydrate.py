@@ -3,13 +3,17 @@ from; a file changed since is reported stale and the indexed text is quoted inst
 
 from __future__ import annotations
 
+import hashlib
 import json
+from pathlib import Path
 from typing import Any
 
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import NotFoundError
+from oriongraph_cli.index.parse import decode
 from oriongraph_cli.models import WSItem
-from oriongraph_cli.store.reader import IndexReader, read_document_text
+from oriongraph_cli.safeio import UnsafeFile, read_project_file
+from oriongraph_cli.store.reader import IndexReader
 
 
 def hydrate(cfg: Config, reader: IndexReader, entries) -> tuple[list[WSItem], int]:
@@ -83,3 +87,15 @@ def show_span(cfg: Config, span_id: str) -> dict[str, Any]:
         }
     finally:
         reader.close()
+
+
+def read_document_text(root: Path, rel: str, max_bytes: int) -> tuple[str | None, str | None]:
+    """(normalised text, sha256 of bytes) of the file as it is now, or (None, None) when it
+    is gone, unreadable, not a regular file inside the root, or larger than ``max_bytes``
+    (indexed files are never larger, so such a file has changed: it is not read)."""
+    try:
+        got = read_project_file(root, rel, max_bytes)
+    except UnsafeFile:
+        return None, None
+    text, _warn = decode(rel, got.data, max_bytes=max_bytes)
+    return text, hashlib.sha256(got.data).hexdigest()

@@ -265,7 +265,7 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
                 hint="fix the files named above, or run without --strict",
             )
         if cfg.usage_log or layout.usage_log.exists():
-            from oriongraph_cli.compile.usage import write_snapshot
+            from oriongraph_cli.store.usage_log import write_snapshot
 
             write_snapshot(layout.dir)
         from oriongraph_cli.store import postings

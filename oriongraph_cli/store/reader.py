@@ -14,7 +14,6 @@ import sqlite3
 import threading
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -207,20 +206,3 @@ def _span_row(rec) -> SpanRow:
     )
     ref = SpanRef(rec["doc_version_id"], rec["span_id"], rec["char_start"], rec["char_end"], rec["token_cost"])
     return SpanRow(rec["id"], ref, meta, rec["ordinal"], heading_path, rec["text"], json.loads(rec["meta"]))
-
-
-def read_document_text(root: Path, rel: str, max_bytes: int) -> tuple[str | None, str | None]:
-    """(normalised text, sha256 of bytes) of the file as it is now, or (None, None) when it
-    is gone, unreadable, not a regular file inside the root, or larger than ``max_bytes``
-    (indexed files are never larger, so such a file has changed: it is not read)."""
-    import hashlib
-
-    from oriongraph_cli.index.parse import decode
-    from oriongraph_cli.safeio import UnsafeFile, read_project_file
-
-    try:
-        got = read_project_file(root, rel, max_bytes)
-    except UnsafeFile:
-        return None, None
-    text, _warn = decode(rel, got.data, max_bytes=max_bytes)
-    return text, hashlib.sha256(got.data).hexdigest()

@@ -1,4 +1,4 @@
-"""Read-only reports over the index: `orion links` and `orion usage`."""
+"""`orion links`: what links in and out of a document or span, and dangling links."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from typing import Any
 
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import NotFoundError, OrionError
+from oriongraph_cli.store.reader import IndexReader
 
 
 def _resolve(reader, target: str) -> str:
@@ -31,10 +32,9 @@ def _resolve(reader, target: str) -> str:
 
 
 def links_of(cfg: Config, target: str | None, *, dangling: bool = False, structural: bool = False) -> dict[str, Any]:
-    from oriongraph_cli.api import open_index
     from oriongraph_cli.graph import edges
 
-    reader = open_index(cfg, load_embedder=False)
+    reader = IndexReader(cfg, load_embedder=False)
     try:
         conn = reader.registry.conn
         if not edges.has_tables(conn):
@@ -47,16 +47,5 @@ def links_of(cfg: Config, target: str | None, *, dangling: bool = False, structu
         report = edges.links_report(conn, _resolve(reader, target), include_structural=structural)
         report["generation"] = reader.generation
         return report
-    finally:
-        reader.close()
-
-
-def usage_of(cfg: Config, top: int) -> dict[str, Any]:
-    from oriongraph_cli.api import open_index
-    from oriongraph_cli.compile.usage import usage_report
-
-    reader = open_index(cfg, load_embedder=False)
-    try:
-        return usage_report(cfg.index_dir, reader.documents, top=top)
     finally:
         reader.close()
