@@ -42,7 +42,7 @@ class Config:
     w_graph: float = 0.1
     w_recency: float = 0.05
     w_stage: float = 0.05
-    w_usage: float = 0.05  # dynamic score (seed 002) from the usage snapshot
+    w_usage: float = 0.05  # usage score (how often and how recently a document was used) from the usage snapshot
     fusion: str = "weighted"  # weighted | rrf
     rrf_k: int = 60
     # MMR λ (selection only; ranking is base-score order). 0.85, not the spec's 0.7: on SciFact
@@ -53,7 +53,7 @@ class Config:
     mmr_threshold: float = 0.0  # stop when the best MMR score falls below this
     top_k: int = 200
     recency_half_life_days: float = 180.0
-    # graph (issue 4): GraphGen seeds from the other channels' best candidates
+    # graph channel: seeds from the other channels' best candidates
     graph: bool = True
     graph_depth: int = 1
     graph_method: str = "hop"  # hop | ppr
@@ -66,7 +66,7 @@ class Config:
     lifecycle: bool = True
     lifecycle_demote: float = 0.6  # superseded/deprecated decisions: base x this
     lifecycle_final_boost: float = 1.25  # accepted decisions when "final" is preferred
-    # usage memory (seed 002)
+    # usage memory
     usage_log: bool = True  # record each compile in .oriongraph/usage.jsonl (ids, never text)
     usage_weights: str = ""  # dynamic-score weights, e.g. "usage=0.3,recency=0.3,priority=0.25,decay=0.15"
     episode_boost: float = 0.1  # --episode ID: boost of spans used in that episode

@@ -27,7 +27,7 @@ and the same intent embedding:
 - ``dense`` — FAISS cosine over the span embeddings alone;
 - ``rrf``   — reciprocal rank fusion of the two span lists, ``1/(60 + rank)`` summed.
 
-A baseline ranks documents by its best span and builds its working set the way seed 001
+A baseline ranks documents by its best span and builds its working set the way a naive
 does: spans packed greedily in rank order, skipping any span that does not fit.
 """
 
@@ -227,7 +227,7 @@ def doc_ranking(span_paths: Iterable[str]) -> list[str]:
 
 
 def pack_rank_order(costs: Sequence[int], budget: int) -> list[int]:
-    """Seed 001 packing: indices of spans taken in rank order; a span that does not fit is
+    """Naive packing: indices of spans taken in rank order; a span that does not fit is
     skipped (never reordered to exploit slack)."""
     out, used = [], 0
     for i, c in enumerate(costs):

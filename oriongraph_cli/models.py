@@ -1,4 +1,4 @@
-"""The data model of the Working Set compiler (spec section 3), as frozen dataclasses.
+"""The data model of the Working Set compiler, as frozen dataclasses.
 
 Stages return new objects (``dataclasses.replace``); every class has ``to_dict()`` so the
 ``--json`` contract is built from these definitions and nothing else.
@@ -125,7 +125,7 @@ class ScoreChannels(_ToDict):
 
 @dataclass(frozen=True)
 class ScoreWeights(_ToDict):
-    """Spec 5.1 defaults; tuned values live in config.DEFAULTS (see docs/BENCHMARKS.md)."""
+    """The specification's defaults; tuned values live in config.DEFAULTS (see docs/BENCHMARKS.md)."""
 
     semantic: float = 0.4
     lexical: float = 0.2
@@ -221,7 +221,7 @@ class CandidateSpan(_ToDict):
     stage_boost: float = 0.0
     usage_score: float = 0.0
     reasons: tuple[str, ...] = ()  # human-readable, accumulated by every stage
-    components: dict[str, float] = field(default_factory=dict)  # dynamic-score parts (seed 002)
+    components: dict[str, float] = field(default_factory=dict)  # usage-score parts
     row: int = -1  # registry rowid (FAISS id); internal
     embedding: Any = field(default=None, repr=False, compare=False)  # normalised np.ndarray
 
@@ -242,7 +242,7 @@ class WSItem(_ToDict):
     source_weight: float  # base score share (debugging)
     stale: bool = False  # the file changed since it was indexed; text is the indexed version
     expansion_of: str | None = None  # span_id this item expands (--expand)
-    compression: Any = None  # out of scope for v1 (spec 9); always None
+    compression: Any = None  # compression is not built yet; always None
     # document metadata for TASK_BRIEF.md grouping (added for render; hydrate fills them)
     title: str | None = None
     stage: str | None = None
@@ -271,7 +271,7 @@ class SpanExplanation(_ToDict):
     usage_score: float
     final_rank: int
     reasons: tuple[str, ...]
-    components: dict[str, float] = field(default_factory=dict)  # seed 002 dynamic-score parts
+    components: dict[str, float] = field(default_factory=dict)  # usage-score parts
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ class TiktokenCounter:
 
 
 class HeuristicCounter:
-    """ASCII bytes / 4 + non-ASCII chars / 1.5 (seed 001); within ~20% for English prose."""
+    """ASCII bytes / 4 + non-ASCII chars / 1.5 ; within ~20% for English prose."""
 
     name = "heuristic:bytes4"
 

@@ -41,7 +41,7 @@ def usage_cmd(
     top: int = typer.Option(10, "--top", "-n", help="How many most/least used documents to list."),
     as_json: bool = JSON_OPT,
 ) -> None:
-    """Usage memory: most and least used documents, never-used documents, dynamic scores (seed 002)."""
+    """Usage memory: most and least used documents, never-used documents, and their usage scores."""
     with handled(as_json):
         from oriongraph_cli.compile.usage import usage_of
         from oriongraph_cli.config import _coerce

@@ -1,4 +1,4 @@
-"""Candidate generators (spec section 4): one protocol, a name -> class registry.
+"""Candidate generators: one protocol, a name -> class registry.
 
 Each generator returns ``GenHit``s — a registry row, a raw score in its own channel and
 the reasons it matched. ``run_generators`` runs them concurrently; a failing generator

@@ -160,7 +160,6 @@ def seeds_from_signals(reader, signals: DerivedSignals) -> dict[int, float]:
     return out
 
 
-# --------------------------------------------------------------------------- expand (seed 003)
 
 
 def add_hits(reader, cfg, request, filters: HardFilters, cands: Sequence[CandidateSpan], base_of, hits: dict, errors: dict,

@@ -1,4 +1,4 @@
-"""ADR lifecycle in ranking (issue 4): front matter ``status`` and ``supersedes`` /
+"""Decision lifecycle in ranking: front matter ``status`` and ``supersedes`` /
 ``superseded_by`` shape the base score.
 
 - A superseded or deprecated document among the candidates is demoted (``base × demote``)
@@ -11,7 +11,7 @@
   span's base score *before* demotion (``floor``), so the successor ranks above the
   decision it replaced; both carry the reason "ADR-0003 superseded by ADR-0007".
 - With the stage ``final`` preferred (``--stage final`` or a final-stage task), accepted
-  decisions (ADRs) relevant to the intent get ``base × final_boost`` (spec 12, policy:
+  decisions (ADRs) relevant to the intent get ``base × final_boost`` (policy:
   "enforce inclusion of ADRs for final tasks"). Relevant means some channel found the span
   (lexical, structural or graph score > 0, or cosine ≥ ``min_semantic``) or the intent
   names its id.

@@ -1,20 +1,20 @@
-"""Scoring (spec section 5): per-channel normalisation, base score, recency, stage boost.
+"""Scoring: per-channel normalisation, base score, recency, stage boost.
 
 Pipeline position: ``generate -> fuse -> score -> select``. Every function returns new
 ``CandidateSpan`` objects (copies, never mutation) and appends human-readable reasons,
 so the explanation travels with the data.
 
-Normalisation (spec 5)::
+Normalisation::
 
     norm(x) = (x - min) / (max - min + 1e-9)       per channel, over all candidates
     if max - min < 1e-6 the channel is flat ("inactive"): norm(x) = 1.0 if x > 0 else 0.0
 
-Base score, ``fusion="weighted"`` (spec 5.1)::
+Base score, ``fusion="weighted"``::
 
     base = w_sem*semantic + w_lex*lexical + w_struct*structural + w_graph*graph   (normalised)
          + w_recency*recency + w_stage*stage_boost + w_usage*usage_score
 
-Base score, ``fusion="rrf"`` (reciprocal rank fusion, seed 001)::
+Base score, ``fusion="rrf"`` (reciprocal rank fusion)::
 
     rrf  = sum over channels c where the candidate has a rank r_c:  w_c / (k + r_c)
     base = rrf / (sum_c w_c / (k + 1))                 # rescaled so rank 1 everywhere = 1.0

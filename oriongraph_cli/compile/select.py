@@ -1,4 +1,4 @@
-"""Selection (spec sections 6-7): greedy MMR under a token budget and a per-source cap.
+"""Selection: greedy MMR under a token budget and a per-source cap.
 
 Rules, in the order they apply:
 

@@ -1,5 +1,5 @@
-"""Intent -> DerivedSignals: normalised intent, keywords and structural hints (seed 002's
-intent query object, built heuristically — no LLM call). The embedding is added by the
+"""Intent -> DerivedSignals: normalised intent, keywords and structural hints (the intent
+as a query object, built heuristically — no LLM call). The embedding is added by the
 caller, which owns the model."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Usage memory (seed 002): an episodic log of compiles and the ``dynamic_score``.
+"""Usage memory: an episodic log of compiles and the ``dynamic_score``.
 
 The log is ``.oriongraph/usage.jsonl``, outside the index generations (re-indexing never
 loses it), one JSON object per line::
@@ -14,7 +14,7 @@ lines that do not parse, so a torn last line costs that one record only.
 
 Per document, ``usage_count`` is the number of distinct episodes whose compile selected, or
 whose TASK_BRIEF.md used, one of its spans; ``last_accessed_at`` is the latest such time.
-:func:`dynamic_score` is seed 002 section 1.2, verbatim.
+:func:`dynamic_score` follows the usage-memory design (usage, recency, priority, decay, novelty).
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def dynamic_score(
     novelty_threshold: int = NOVELTY_THRESHOLD,
     novelty_max: float = NOVELTY_MAX,
 ) -> tuple[float, dict[str, float]]:
-    """Seed 002 section 1.2::
+    """The usage score::
 
         usage_score   = min(1, log(1+U) / log(6))
         recency_score = exp(-ln2 · max(0, days(now - T_access)) / 7)   T_access = last access, else created
@@ -80,7 +80,7 @@ def dynamic_score(
         dynamic_score = clamp(base · novelty, 0, 1.5)
 
     An unknown creation time (None or <= 0) gives no age penalty; with no access time either,
-    recency is 0. Returns (score, components) with the components of seed 002's explain
+    recency is 0. Returns (score, components) with the components shown by ``--explain``
     example: usage, recency, priority, age_penalty, novelty_boost (= novelty - 1).
     """
     u = max(0, int(usage_count))
@@ -169,7 +169,7 @@ def episode_boost(
     paths: Iterable[str] = (),
     boost: float = EPISODE_BOOST,
 ) -> list[CandidateSpan]:
-    """``--episode ID`` (spec QuerySignal EpisodeContext): spans used in that episode get
+    """``--episode ID``: spans used in that episode get
     ``base + boost``; other spans of the documents it used get ``base + boost/2`` (span ids
     change when a document changes). Returns candidates sorted by (base desc, span_id)."""
     ids = set(span_ids)

@@ -1,4 +1,4 @@
-"""The graph index: typed edges between documents and spans (issue 4, seed 003).
+"""The graph index: typed edges between documents and spans, and their SQLite tables.
 
 Two phases keep ``orion index`` incremental:
 

@@ -32,7 +32,7 @@ def expand(
     max_spans: int = 2,
     order: Sequence[str] = ("parent", "previous", "next"),
 ) -> list[Expansion]:
-    """Context for one selected span (seed 003 ``expand(hit)``): the head span of its
+    """Context for one selected span : the head span of its
     section or of its enclosing section ("parent"), then the spans just before and after
     it, in ``order`` — each only if it is not in ``exclude`` (already selected) and its
     ``token_cost`` fits what is left of ``budget_left``; at most ``max_spans``. The caller

@@ -1,8 +1,8 @@
 """Walking the graph: bounded best-first traversal and personalised PageRank over the
 typed edges, and the words that describe how a node was reached.
 
-Safety is enforced by the operators themselves, not by the callers' neighbour functions
-(seed 003): every walk keeps a visited set (a node is expanded at most once), a depth cap
+Safety is enforced by the operators themselves, not by the callers' neighbour functions:
+every walk keeps a visited set (a node is expanded at most once), a depth cap
 and a node budget (at most ``node_budget`` distinct nodes are ever discovered), and a
 per-node fan-out cap, so a cyclic or complete graph terminates after a bounded amount of
 work whatever the neighbour function returns.

@@ -231,7 +231,7 @@ def _cell(text: Any) -> str:
 
 
 def task_brief(resp: Any) -> str:
-    """``TASK_BRIEF.md`` for CI jobs (seed 002): the working set grouped by source document.
+    """``TASK_BRIEF.md`` for CI jobs: the working set grouped by source document.
 
     Documents appear in the order of their best-ranked span; spans beneath in rank order.
     Ends with a provenance table and stats. Deterministic: no wall-clock time, no timings.

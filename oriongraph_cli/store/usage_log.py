@@ -129,7 +129,7 @@ def mark_brief_used(
     intent: str = "",
     now: int | None = None,
 ) -> str:
-    """Record that the spans of a TASK_BRIEF.md were used (seed 002 1.3). Give the compile's
+    """Record that the spans of a TASK_BRIEF.md were used. Give the compile's
     ``episode_id`` so the same episode is not counted twice."""
     return record_compile(index_dir, intent=intent, span_ids=span_ids, paths=paths, task_id=task_id, episode_id=episode_id, now=now, kind="brief")
 
