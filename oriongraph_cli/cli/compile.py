@@ -145,8 +145,10 @@ def compile_cmd(
     """Compile the Working Set for INTENT: ordered, token-budgeted, diverse, explained spans with provenance."""
     fmt = "json" if as_json else fmt.lower()
     with handled(fmt == "json"):
-        if fmt not in ("table", "markdown", "json"):
-            raise OrionError(f"--format {fmt!r} is not one of table, markdown, json", exit_code=ExitStatus.USAGE)
+        from oriongraph_cli.render import COMPILE_FORMATS
+
+        if fmt not in COMPILE_FORMATS:
+            raise OrionError(f"--format {fmt!r} is not one of {', '.join(COMPILE_FORMATS)}", exit_code=ExitStatus.USAGE)
         cfg = project_config(root, diversity_lambda=lam, max_source_ratio=max_source_ratio, fusion=fusion, top_k=top_k, budget=budget)
         prefetch_model(cfg)
         from oriongraph_cli.api import compile_workingset
@@ -203,18 +205,9 @@ def _check_brief_path(cfg, brief: Path) -> None:
 
 
 def _render_compile(resp, fmt: str, explain: bool) -> None:
-    if fmt == "json":
-        from oriongraph_cli.render.json import dumps
+    from oriongraph_cli.render import COMPILE_FORMATS
 
-        sys.stdout.write(dumps(resp))
-    elif fmt == "markdown":
-        from oriongraph_cli.render.markdown import workingset_markdown
-
-        sys.stdout.write(workingset_markdown(clean_tree(resp), explain=explain))
-    else:
-        from oriongraph_cli.render.table import make_console, print_compile
-
-        print_compile(make_console(sys.stdout), clean_tree(resp), explain=explain)
+    COMPILE_FORMATS[fmt](resp, explain=explain, out=sys.stdout)
 
 
 def search_cmd(

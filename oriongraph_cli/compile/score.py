@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Callable, Protocol
 
 from oriongraph_cli.models import (
     CHANNELS,
@@ -153,6 +154,50 @@ def _date(ts: int) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(ts))
 
 
+class Fusion(Protocol):
+    """How the channels' evidence becomes one relevance number (before the recency, stage
+    and usage terms are added). Register an implementation in ``FUSIONS``."""
+
+    name: str
+
+    def ranks(self, cands: list[CandidateSpan], given: dict[str, dict[int, int]] | None) -> list[dict[str, int]] | None:
+        """Per candidate, the 1-based rank in each channel (None: not rank-based)."""
+        ...
+
+    def scorer(self, weights: ScoreWeights, rrf_k: int) -> Callable[[ScoreChannels, dict[str, int] | None], float]: ...
+
+
+class WeightedSum:
+    """``sum_c w_c · normalised_c`` over the channels."""
+
+    name = "weighted"
+
+    def ranks(self, cands, given):
+        return None
+
+    def scorer(self, weights, rrf_k):
+        w = [(ch, float(getattr(weights, ch))) for ch in CHANNELS]
+        return lambda normed, _ranks: sum(wc * getattr(normed, ch) for ch, wc in w)
+
+
+class ReciprocalRank:
+    """Rescaled reciprocal rank fusion over each channel's own ranking (:func:`rrf_score`);
+    without generator ranks, ranks are derived from the raw channel scores."""
+
+    name = "rrf"
+
+    def ranks(self, cands, given):
+        if given is None:
+            return _derived_ranks(cands)
+        return [{ch: given[ch][c.row] for ch in CHANNELS if c.row in given.get(ch, {})} for c in cands]
+
+    def scorer(self, weights, rrf_k):
+        return lambda _normed, ranks: rrf_score(ranks, weights, rrf_k)
+
+
+FUSIONS: dict[str, Fusion] = {f.name: f for f in (WeightedSum(), ReciprocalRank())}
+
+
 def _base(
     cands: list[CandidateSpan],
     weights: ScoreWeights,
@@ -165,11 +210,12 @@ def _base(
 ) -> list[tuple[float, ScoreChannels, float, float, dict[str, int] | None]]:
     """Per candidate: (base score, normalised channels, recency, stage boost, RRF ranks or
     None) — the numbers of :func:`score` without its reasons and copies."""
-    if fusion not in ("weighted", "rrf"):
-        raise ValueError(f"fusion must be 'weighted' or 'rrf', got {fusion!r}")
+    impl = FUSIONS.get(fusion)
+    if impl is None:
+        raise ValueError(f"fusion must be one of {', '.join(FUSIONS)}, got {fusion!r}")
     bounds = _bounds(cands)
-    derived = _derived_ranks(cands) if fusion == "rrf" and ranks is None else None
-    w = [(ch, float(getattr(weights, ch))) for ch in CHANNELS]
+    per_ranks = impl.ranks(cands, ranks)
+    relevance_of = impl.scorer(weights, rrf_k)
     prefer = {s.lower() for s in prefs.prefer_stages}
     rec_cache: dict[int, float] = {}
     out = []
@@ -181,16 +227,8 @@ def _base(
             rec = rec_cache[created] = recency(created, now, half_life_days)
         stage = c.metadata.stage
         boost = 1.0 if stage and prefer and stage.lower() in prefer else 0.0
-        cand_ranks = None
-        if fusion == "rrf":
-            if derived is not None:
-                cand_ranks = derived[i]
-            else:
-                given = ranks or {}
-                cand_ranks = {ch: given[ch][c.row] for ch in CHANNELS if c.row in given.get(ch, {})}
-            relevance = rrf_score(cand_ranks, weights, rrf_k)
-        else:
-            relevance = sum(wc * getattr(normed, ch) for ch, wc in w)
+        cand_ranks = per_ranks[i] if per_ranks is not None else None
+        relevance = relevance_of(normed, cand_ranks)
         base = relevance + weights.recency * rec + weights.stage_boost * boost + weights.usage * c.usage_score
         out.append((base, normed, rec, boost, cand_ranks))
     return out
