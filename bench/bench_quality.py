@@ -9,7 +9,7 @@ shipped defaults: writes bench/results/quality.json and prints the Markdown tabl
 ``tune`` answers "what does each knob buy?" on the train split. Channel hits are computed
 once per query (signals, the three generators at ``top_k``) and cached; each variant then
 re-scores the cached candidates (``score.score``), optionally re-ranks them
-(bench-only functions in ``tuning_grid.py``), ranks documents by their best span (nDCG@10, Recall@100) and
+(bench-only functions in ``archive/tuning_grid.py``), ranks documents by their best span (nDCG@10, Recall@100) and
 runs the real ``select.select`` at 4000 tokens (working-set recall). Variants that change
 the lexical channel (field boosts, keyword extraction) re-run only the Whoosh query.
 Writes bench/results/tuning.json and prints one Markdown row per variant.
@@ -145,7 +145,7 @@ class Memo:
 class Variant:
     name: str
     cfg: dict = field(default_factory=dict)  # Config overrides (w_semantic=..., fusion=..., top_k=...)
-    rerank: Callable | None = None  # f(scored, reader, cfg, request) -> scored; see tuning_grid.py
+    rerank: Callable | None = None  # f(scored, reader, cfg, request) -> scored; see archive/tuning_grid.py
     setup: Callable | None = None  # f() -> undo(); e.g. patch FIELD_BOOSTS (clears the lexical cache)
     weights_fn: Callable | None = None  # f(weights, signals) -> weights, as pipeline.rank_candidates would apply it
     ws: bool = True  # run selection for working-set recall
@@ -228,7 +228,7 @@ def cmd_tune(args) -> None:
         grid = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(grid)
     else:
-        grid = importlib.import_module(args.grid)
+        grid = importlib.import_module(args.grid if "." in args.grid else f"archive.{args.grid}")
     variants = grid.variants(cfg)
     if args.only:
         variants = [v for i, v in enumerate(variants) if i == 0 or any(o in v.name for o in args.only.split(","))]
@@ -268,7 +268,7 @@ def main() -> None:
         p.add_argument("--limit", type=int, default=None)
         p.add_argument("--out", default=None, help="results file name under bench/results/")
         if name == "tune":
-            p.add_argument("--grid", default="tuning_grid", help="module in bench/ (or a .py path) with variants(cfg) -> list[Variant]")
+            p.add_argument("--grid", default="tuning_grid", help="a grid in bench/archive/ (tuning_grid, tuning_grid2, tuning_grid_select) or a .py path, with variants(cfg) -> list[Variant]")
             p.add_argument("--only", default=None, help="comma-separated substrings: run the first variant and those matching")
     args = ap.parse_args()
     {"run": cmd_run, "tune": cmd_tune}[args.cmd](args)
