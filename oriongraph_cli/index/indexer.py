@@ -230,14 +230,21 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
                 read(f)
         # a file that became unreadable keeps its previous version (nothing indexed is lost)
         bad_but_indexed = {w.path for w in warnings if w.skipped and w.path in prev_files}
+        # --full on an index that is otherwise compatible re-reads and re-embeds every
+        # readable file but starts from the current registry, so what cannot be read now
+        # keeps its indexed version; any other rebuild (model, schema, spans) cannot
+        carry_kept = bool(
+            reason == "--full" and bad_but_indexed and manifest is not None
+            and _rebuild_reason(manifest, cfg, spec.model_id, counter.name, False) is None
+        )
         if reason:
             changed = sorted(contents)
-            removed = []  # a rebuild starts from an empty registry
+            removed = sorted(set(prev_files) - set(versions) - bad_but_indexed) if carry_kept else []
         else:
             changed = sorted(rel for rel, v in versions.items() if prev_files.get(rel) != v)
             removed = sorted(set(prev_files) - set(versions) - bad_but_indexed)
-        if reason:
-            bad_but_indexed = set()  # a rebuild cannot carry a version it can no longer read
+        if reason and not carry_kept:
+            bad_but_indexed = set()  # a rebuild from empty cannot carry a version it can no longer read
         result.kept_previous = len(bad_but_indexed)
         warnings = [
             replace(w, message=w.message + " (previous indexed version kept)") if w.skipped and w.path in bad_but_indexed else w
@@ -283,7 +290,7 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
         gen = layout.next_generation()
         staging = layout.new_staging(gen)
         plan = _Plan(
-            cfg=cfg, spec=spec, gen=gen, staging=staging, base_path=None if reason else cur_path, cache_path=cur_path,
+            cfg=cfg, spec=spec, gen=gen, staging=staging, base_path=None if reason and not carry_kept else cur_path, cache_path=cur_path,
             parsed=parsed, changed=changed, removed=removed, prev_files=prev_files, versions=versions,
             kept=bad_but_indexed, tokenizer=counter.name, strict=strict, embedder=embedder_future, stats=stats,
         )

@@ -560,3 +560,15 @@ def test_config_file_is_read_only_as_a_regular_file_in_the_project(world, kind):
         cfg.write_text("x = " + "[" * 100_000 + "\n")
     r = orion("status", root=root, timeout=30)
     assert r.returncode == 2 and ".orion.toml" in r.stderr and "hint:" in r.stderr, r.stderr
+
+
+def test_full_rebuild_keeps_what_cannot_be_read_now(world):
+    root, _ = world
+    assert orion("index", root=root).returncode == 0
+    doc = root / "02_knowledge" / "retry.md"
+    doc.unlink()
+    os.mkfifo(doc)  # was a document; now cannot be read
+    for args in (["index"], ["index", "--full"]):
+        r = orion(*args, root=root)
+        assert r.returncode == 0 and "previous indexed version kept" in r.stderr, r.stderr
+        assert "02_knowledge/retry.md" in indexed_paths(root), args
