@@ -103,16 +103,9 @@ def read_project_file(root: Path, rel: str, max_bytes: int, *, expect: tuple[int
             raise UnsafeFile(
                 "too-large", f"{st.st_size:,} bytes exceeds max_file_bytes={max_bytes:,}; skipped (raise it in .orion.toml)"
             )
-        chunks, total = [], 0
-        while total <= max_bytes:
-            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        if total > max_bytes:  # grew while being read
+        data = _read_at_most(fd, max_bytes)
+        if data is None:  # grew while being read
             raise UnsafeFile("too-large", f"grew beyond max_file_bytes={max_bytes:,} while being read; skipped")
-        data = b"".join(chunks)
     except OSError as exc:
         raise UnsafeFile("unreadable", f"cannot read ({exc.strerror}); skipped") from None
     finally:
@@ -139,20 +132,26 @@ def read_regular(path: Path, max_bytes: int, *, follow: bool = False) -> bytes:
             raise UnsafeFile("not-regular", f"is {_kind(st.st_mode)}, not a regular file")
         if st.st_size > max_bytes:
             raise UnsafeFile("too-large", f"is larger than {max_bytes:,} bytes")
-        chunks, total = [], 0
-        while total <= max_bytes:
-            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        if total > max_bytes:
+        data = _read_at_most(fd, max_bytes)
+        if data is None:
             raise UnsafeFile("too-large", f"is larger than {max_bytes:,} bytes")
-        return b"".join(chunks)
+        return data
     except OSError as exc:
         raise UnsafeFile("unreadable", f"cannot read ({exc.strerror})") from None
     finally:
         os.close(fd)
+
+
+def _read_at_most(fd: int, max_bytes: int) -> bytes | None:
+    """All of ``fd`` if it holds at most ``max_bytes`` (None: more — reading stops there)."""
+    chunks, total = [], 0
+    while total <= max_bytes:
+        chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return None if total > max_bytes else b"".join(chunks)
 
 
 def _kind(mode: int) -> str:
@@ -167,5 +166,4 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def describe_mode(mode: int) -> str:
-    return _kind(mode)
+describe_mode = _kind
