@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from oriongraph_cli.errors import ConfigError
+from oriongraph_cli.models import TOP_FOLDERS
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 
@@ -238,6 +239,27 @@ def _file_settings(root: Path) -> tuple[dict[str, Any], str | None]:
                 flat[key] = value
         return flat, str(path)
     return {}, None
+
+
+def discover_root(start: Path | str = ".") -> Path:
+    """The project root, found like git finds a repository: ``start`` or the nearest parent
+    that holds a stage folder or ``.oriongraph/``; ``start`` itself when none does (the
+    error then names it)."""
+    here = Path(start).resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / ".oriongraph").is_dir() or any((candidate / name).is_dir() for name in TOP_FOLDERS):
+            return candidate
+    return here
+
+
+def resolve_root(root: Path | str | None) -> Path:
+    """``--root`` if given, else ``ORION_ROOT``, else discovered from the current directory."""
+    if root is not None:
+        return Path(root)
+    env = os.environ.get("ORION_ROOT")
+    if env:
+        return Path(env)
+    return discover_root(".")
 
 
 def load_config(root: Path | str = ".", **overrides: Any) -> Config:

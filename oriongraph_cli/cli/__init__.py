@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -37,9 +39,22 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
+def _chdir(value: Optional[Path]) -> None:
+    if value is None:
+        return
+    try:
+        os.chdir(value)
+    except OSError as exc:
+        raise typer.BadParameter(f"cannot change to {value}: {exc.strerror}", param_hint="-C") from None
+
+
 @app.callback()
 def _main(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    directory: Optional[Path] = typer.Option(
+        None, "-C", callback=_chdir, is_eager=True, metavar="DIR",
+        help="Run as if orion was started in DIR (like git -C); the project root is then found from there.",
+    ),
 ) -> None:
     """orion — retrieval as compilation."""
 

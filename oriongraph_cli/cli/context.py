@@ -15,7 +15,11 @@ import typer
 
 from oriongraph_cli.textsafe import clean_line
 
-ROOT_OPT = typer.Option(None, "--root", "-r", help="Project root (default: the current directory).", show_default=False)
+ROOT_OPT = typer.Option(
+    None, "--root", "-r",
+    help="Project root (default: $ORION_ROOT, else the nearest directory at or above the current one holding a stage folder or .oriongraph/).",
+    show_default=False,
+)
 JSON_OPT = typer.Option(False, "--json", help="Machine-readable JSON on stdout.")
 
 
@@ -74,9 +78,11 @@ def _on_sigterm(signum, frame) -> None:
 
 
 def project_config(root: Optional[Path], **overrides):
-    from oriongraph_cli.config import load_config
+    """The configuration of the project at ``--root``, ``ORION_ROOT``, or the nearest
+    directory at or above the current one that holds a stage folder or ``.oriongraph/``."""
+    from oriongraph_cli.config import load_config, resolve_root
 
-    return load_config(root or Path("."), **overrides)
+    return load_config(resolve_root(root), **overrides)
 
 
 def prefetch_model(cfg) -> None:

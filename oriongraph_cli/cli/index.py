@@ -18,6 +18,7 @@ from oriongraph_cli.cli.context import (
     project_config,
     warn,
 )
+from oriongraph_cli.errors import ExitStatus, OrionError
 from oriongraph_cli.textsafe import clean
 
 # ============================================================================ index
@@ -115,7 +116,11 @@ def _index_summary(r) -> str:
 # ============================================================================ status
 
 
-def status_cmd(root: Optional[Path] = ROOT_OPT, as_json: bool = JSON_OPT) -> None:
+def status_cmd(
+    root: Optional[Path] = ROOT_OPT,
+    as_json: bool = JSON_OPT,
+    check: bool = typer.Option(False, "--check", help="Exit 1 when the index is stale or damaged (for CI and hooks)."),
+) -> None:
     """What is indexed: documents, spans, model, tokenizer, generation, last run, stale files."""
     from oriongraph_cli.index.status import project_status
 
@@ -124,26 +129,42 @@ def status_cmd(root: Optional[Path] = ROOT_OPT, as_json: bool = JSON_OPT) -> Non
         st = project_status(cfg)
         if as_json:
             sys.stdout.write(json.dumps(st, indent=2) + "\n")
-            return
-        lines = [
-            f"Project:     {st['root']}",
-            f"Generation:  {st['generation']}  (indexed {st['indexed_at_iso']})",
-            f"Documents:   {st['documents']}",
-            f"Spans:       {st['spans']}  ({st['tokens']:,} tokens)",
-            f"Model:       {st['model']}  (dim {st['dim']})",
-            f"Tokenizer:   {st['tokenizer']}",
-            f"Generations: {', '.join(st['generations'])}",
-        ]
-        stale = st["stale"]
-        if any(stale.values()):
-            lines.append(
-                f"Stale:       {len(stale['modified'])} modified, {len(stale['new'])} new, {len(stale['deleted'])} deleted — run `orion index`"
-            )
-            for kind in ("modified", "new", "deleted"):
-                for p in stale[kind][:20]:
-                    lines.append(f"  {kind:<9}{p}")
         else:
-            lines.append("Stale:       none — the index matches the files")
-        for d in st["damaged"]:
-            lines.append(f"Damaged:     generation {d['generation']} ({d['problem']}); using {st['generation']} — run `orion index` to repair")
-        sys.stdout.write(clean("\n".join(lines)) + "\n")
+            _print_status(st)
+        if check and not st["up_to_date"]:
+            stale = st["stale"]
+            what = []
+            if st["damaged"]:
+                what.append(f"generation {st['damaged'][0]['generation']} is damaged")
+            if any(stale.values()):
+                what.append(f"{len(stale['modified'])} modified, {len(stale['new'])} new, {len(stale['deleted'])} deleted file(s) not indexed")
+            raise OrionError(
+                "the index is out of date: " + "; ".join(what),
+                hint=f"run `orion index --root {cfg.root}`",
+                exit_code=ExitStatus.ERROR,
+            )
+
+
+def _print_status(st) -> None:
+    lines = [
+        f"Project:     {st['root']}",
+        f"Generation:  {st['generation']}  (indexed {st['indexed_at_iso']})",
+        f"Documents:   {st['documents']}",
+        f"Spans:       {st['spans']}  ({st['tokens']:,} tokens)",
+        f"Model:       {st['model']}  (dim {st['dim']})",
+        f"Tokenizer:   {st['tokenizer']}",
+        f"Generations: {', '.join(st['generations'])}",
+    ]
+    stale = st["stale"]
+    if any(stale.values()):
+        lines.append(
+            f"Stale:       {len(stale['modified'])} modified, {len(stale['new'])} new, {len(stale['deleted'])} deleted — run `orion index`"
+        )
+        for kind in ("modified", "new", "deleted"):
+            for p in stale[kind][:20]:
+                lines.append(f"  {kind:<9}{p}")
+    else:
+        lines.append("Stale:       none — the index matches the files")
+    for d in st["damaged"]:
+        lines.append(f"Damaged:     generation {d['generation']} ({d['problem']}); using {st['generation']} — run `orion index` to repair")
+    sys.stdout.write(clean("\n".join(lines)) + "\n")

@@ -11,6 +11,7 @@ from typing import Optional
 import typer
 
 from oriongraph_cli.cli.context import JSON_OPT, ROOT_OPT, handled, project_config
+from oriongraph_cli.errors import ExitStatus, OrionError
 from oriongraph_cli.textsafe import clean_tree
 
 # ============================================================================ links / usage
@@ -22,18 +23,24 @@ def links_cmd(
     dangling: bool = typer.Option(False, "--dangling", help="List links whose target does not exist (path:line → target)."),
     structural: bool = typer.Option(False, "--structural", help="Also show NEXT/PREV and section edges."),
     as_json: bool = JSON_OPT,
+    check: bool = typer.Option(False, "--check", help="With --dangling: exit 1 when there are dangling links (for CI and hooks)."),
 ) -> None:
     """What links in and out of a document or span, by type (ADR supersession, references, mentions, citations)."""
     with handled(as_json):
         from oriongraph_cli.graph.report import links_of
 
+        if check and not dangling:
+            raise OrionError("--check applies to --dangling", hint="orion links --dangling --check", exit_code=ExitStatus.USAGE)
         report = links_of(project_config(root), target, dangling=dangling, structural=structural)
         if as_json:
             sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-            return
-        from oriongraph_cli.render.table import make_console, print_links
+        else:
+            from oriongraph_cli.render.table import make_console, print_links
 
-        print_links(make_console(sys.stdout), clean_tree(report))
+            print_links(make_console(sys.stdout), clean_tree(report))
+        if check and report.get("dangling"):
+            n = len(report["dangling"])
+            raise OrionError(f"{n} dangling link(s)", hint="fix the links listed above, or remove them", exit_code=ExitStatus.ERROR)
 
 
 def usage_cmd(

@@ -63,7 +63,7 @@ def project_status(cfg: Config) -> dict[str, Any]:
         "generation": gen,
         "generations": layout.generations(),
         "indexed_at": created,
-        "indexed_at_iso": dt.datetime.fromtimestamp(created, dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ"),
+        "indexed_at_iso": dt.datetime.fromtimestamp(created, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "documents": counts.get("documents", 0),
         "spans": counts.get("spans", 0),
         "tokens": counts.get("tokens", 0),

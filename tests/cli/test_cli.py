@@ -108,3 +108,47 @@ def test_bad_config_file_names_the_file(project):
     (project / ".orion.toml").write_text("no_such_setting = 1\n")
     r = invoke("status", "--root", str(project))
     assert r.exit_code == ExitStatus.USAGE and "unknown setting 'no_such_setting'" in r.stderr
+
+
+# ---------------------------------------------------------------- finding the project, gating CI
+
+
+def test_root_is_found_like_git_from_a_subfolder_with_C_and_ORION_ROOT(sample_index, tmp_path):
+    import json as _json
+
+    from conftest import run_orion as run
+
+    sub = sample_index / "03_workstreams" / "ws-ingestion"
+    for how in ({"cwd": sub}, {"cwd": tmp_path, "env": {"ORION_ROOT": str(sample_index)}}):
+        r = run("status", "--json", **how)
+        assert r.returncode == 0, r.stderr
+        assert _json.loads(r.stdout)["root"] == str(sample_index)
+    r = run("-C", str(sub), "status", "--json", cwd=tmp_path)
+    assert r.returncode == 0 and _json.loads(r.stdout)["root"] == str(sample_index)
+    r = run("compile", "retry backoff", "--json", "--no-usage-log", cwd=sub)
+    assert r.returncode == 0 and _json.loads(r.stdout)["workingset"]["spans"]
+    # outside any project: the error names where it looked
+    r = run("status", cwd=tmp_path)
+    assert r.returncode == 3 and str(tmp_path) in r.stderr
+    r = run("-C", str(tmp_path / "missing"), "status")
+    assert r.returncode == 2 and "-C" in r.stderr
+
+
+def test_status_and_dangling_links_can_gate_ci(sample_index, tmp_path):
+    import re
+    import shutil
+
+    from conftest import run_orion as run
+
+    root = tmp_path / "p"
+    shutil.copytree(sample_index, root)
+    ok = run("status", "--check", "--root", str(root))
+    assert ok.returncode == 0, ok.stderr
+    assert re.search(r"indexed \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)", ok.stdout), ok.stdout  # ISO 8601
+    (root / "01_context" / "glossary.md").write_text((root / "01_context" / "glossary.md").read_text() + "\nmore\n")
+    stale = run("status", "--check", "--root", str(root))
+    assert stale.returncode == 1 and "out of date" in stale.stderr and "orion index" in stale.stderr
+    assert "modified 01_context/glossary.md" in stale.stdout
+    d = run("links", "--dangling", "--check", "--root", str(root))
+    assert d.returncode == 1 and "dangling link(s)" in d.stderr  # the sample has two
+    assert run("links", "--dangling", "--root", str(root)).returncode == 0
