@@ -73,18 +73,25 @@ def index_cmd(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress and no summary; warnings still go to stderr."),
     lock_timeout: Optional[float] = typer.Option(None, "--lock-timeout", help="Seconds to wait for another writer (default 30)."),
     max_file_bytes: Optional[int] = typer.Option(None, "--max-file-bytes", help="Skip files larger than this (default 2000000)."),
+    hook: bool = typer.Option(
+        False, "--hook",
+        help="For git hooks: quiet, waits at most 10 s for another writer (unless --lock-timeout), and never fails: "
+        "any problem is a warning and exit 0, so a commit is never blocked.",
+    ),
 ) -> None:
     """Index the OrionFS project: spans, lexical (Whoosh) and semantic (FAISS) indices under .oriongraph/.
 
     Incremental: unchanged documents cost nothing, edited documents re-embed only changed spans.
     """
+    if hook:
+        return _index_for_hook(root, full, lock_timeout, max_file_bytes)
     from oriongraph_cli.index.indexer import index_project
 
     with handled(as_json):
         cfg = project_config(root, lock_timeout=lock_timeout, max_file_bytes=max_file_bytes)
         show_progress = not (as_json or quiet) and sys.stderr.isatty()
         with _RichProgress(show_progress) as progress:
-            result = index_project(cfg, full=full, strict=strict, progress=progress)
+            result = index_project(cfg, full=full, strict=strict, progress=progress, on_wait=_say_waiting)
         for w in result.warnings:
             loc = w["path"] + (f":{w['line']}" if w.get("line") else "") + (f":{w['col']}" if w.get("col") else "")
             warn(f"{loc}: {w['message']}")
@@ -92,6 +99,41 @@ def index_cmd(
             sys.stdout.write(json.dumps(result.to_dict(), indent=2) + "\n")
         elif not quiet:
             sys.stdout.write(_index_summary(result) + "\n")
+
+
+HOOK_LOCK_TIMEOUT = 10.0
+
+
+def _say_waiting(pid) -> None:
+    by = f" held by pid {pid}" if pid else ""
+    sys.stderr.write(f"orion: waiting for the index lock{by}...\n")
+
+
+def _index_for_hook(root, full, lock_timeout, max_file_bytes) -> None:
+    """`orion index --hook`: the index is a cache of the project, so a problem with it must
+    never stop a commit. Warnings go to stderr; the exit code is always 0."""
+    from oriongraph_cli.errors import NotAProjectError, as_orion_error
+
+    try:
+        from oriongraph_cli.index.indexer import index_project
+
+        cfg = project_config(root, lock_timeout=HOOK_LOCK_TIMEOUT if lock_timeout is None else lock_timeout, max_file_bytes=max_file_bytes)
+        result = index_project(cfg, full=full, on_wait=_say_waiting)
+        for w in result.warnings:
+            loc = w["path"] + (f":{w['line']}" if w.get("line") else "")
+            warn(f"{loc}: {w['message']}")
+        if result.repaired:
+            warn(f"repaired: {result.repaired}")
+    except KeyboardInterrupt:
+        raise
+    except Exception as exc:  # noqa: BLE001 — a hook reports and lets the commit through
+        err = as_orion_error(exc)
+        extra = ""
+        if isinstance(err, NotAProjectError):
+            extra = " (if the notes live in a subfolder, add `args: [--root, docs]` to the hook)"
+        warn(f"orion index skipped: {err.message}{extra}; the commit goes ahead")
+        if err.hint:
+            sys.stderr.write(f"  hint: {clean(err.hint)}\n")
 
 
 def _index_summary(r) -> str:

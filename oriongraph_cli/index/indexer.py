@@ -131,7 +131,8 @@ def embed_hash(model_id: str, text: str) -> str:
     return hashlib.sha256(f"{model_id}\x00{text}".encode()).hexdigest()
 
 
-def index_project(cfg: Config, *, full: bool = False, strict: bool = False, progress: Progress | None = None) -> IndexResult:
+def index_project(cfg: Config, *, full: bool = False, strict: bool = False, progress: Progress | None = None, on_wait=None) -> IndexResult:
+    """``on_wait(pid or None)``: called once when another writer holds the lock."""
     from oriongraph_cli.store.embed import resolve_model
 
     started = time.perf_counter()
@@ -146,14 +147,14 @@ def index_project(cfg: Config, *, full: bool = False, strict: bool = False, prog
     spec = resolve_model(cfg)
 
     try:
-        return _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progress, started)
+        return _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progress, started, on_wait)
     finally:
         loader.shutdown(wait=False, cancel_futures=True)
 
 
-def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progress, started) -> IndexResult:
+def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progress, started, on_wait=None) -> IndexResult:
     root = cfg.root
-    with layout.writer_lock(cfg.lock_timeout):
+    with layout.writer_lock(cfg.lock_timeout, on_wait=on_wait):
         # walk only once the lock is held: a writer that waited must index the files as
         # they are now, not the list it saw before waiting
         files, walk_warnings = walk(root)

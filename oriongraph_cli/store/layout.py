@@ -87,6 +87,7 @@ class Layout:
         self.staging_dir = index_dir / "staging"
         self.current_file = index_dir / "CURRENT"
         self.lock_file = index_dir / "orion.lock"
+        self.pid_file = index_dir / "writer.pid"
         self.usage_log = index_dir / "usage.jsonl"
 
     def check_no_links(self) -> None:
@@ -120,7 +121,10 @@ class Layout:
 
     # ------------------------------------------------------------------ lock
     @contextmanager
-    def writer_lock(self, timeout: float) -> Iterator[None]:
+    def writer_lock(self, timeout: float, on_wait=None) -> Iterator[None]:
+        """Hold the writer lock. When another writer holds it, ``on_wait(pid or None)`` is
+        called once before waiting up to ``timeout`` seconds (the holder writes its pid to
+        ``writer.pid`` once it has the lock)."""
         from filelock import FileLock, Timeout
 
         self.ensure()
@@ -130,16 +134,40 @@ class Layout:
             )
         lock = FileLock(str(self.lock_file), timeout=timeout)
         try:
-            lock.acquire()
+            lock.acquire(timeout=0)
         except Timeout:
-            raise IndexBusyError(
-                f"another `orion index` is writing {self.dir} (waited {timeout:g}s for {self.lock_file.name})",
-                hint="wait for it to finish, or raise the wait with --lock-timeout / ORION_LOCK_TIMEOUT",
-            ) from None
+            holder = self.holder_pid()
+            if on_wait is not None:
+                on_wait(holder)
+            try:
+                lock.acquire(timeout=timeout)
+            except Timeout:
+                by = f" (pid {holder})" if holder else ""
+                raise IndexBusyError(
+                    f"another `orion index`{by} is writing {self.dir} (waited {timeout:g}s for {self.lock_file.name})",
+                    hint="wait for it to finish, or raise the wait with --lock-timeout / ORION_LOCK_TIMEOUT",
+                ) from None
         try:
+            try:
+                atomic_write(self.pid_file, f"{os.getpid()}\n".encode())
+            except OSError:
+                pass  # only informative
             yield
         finally:
+            try:
+                self.pid_file.unlink()
+            except OSError:
+                pass
             lock.release()
+
+    def holder_pid(self) -> int | None:
+        """The pid the current lock holder recorded, if it is still running."""
+        try:
+            pid = int(self.pid_file.read_text().strip())
+            os.kill(pid, 0)
+        except (OSError, ValueError):
+            return None
+        return pid
 
     # ------------------------------------------------------------------ generations
     def generations(self) -> list[str]:
