@@ -60,6 +60,15 @@ class SpanRef(_ToDict):
     char_start: int  # offsets into the document text (decoded, BOM stripped, CRLF -> LF)
     char_end: int
     token_cost: int
+    line_start: int = 0  # 1-based lines of the document the span covers (0: not recorded)
+    line_end: int = 0
+
+    @property
+    def lines(self) -> str:
+        """``L12-L40`` (``L12`` for one line; empty when not recorded)."""
+        if not self.line_start:
+            return ""
+        return f"L{self.line_start}" if self.line_end == self.line_start else f"L{self.line_start}-L{self.line_end}"
 
 
 @dataclass(frozen=True)

@@ -48,12 +48,26 @@ def _chdir(value: Optional[Path]) -> None:
         raise typer.BadParameter(f"cannot change to {value}: {exc.strerror}", param_hint="-C") from None
 
 
+def _color(value: Optional[str]) -> Optional[str]:
+    from oriongraph_cli.cli.context import COLOR_MODES, set_color
+
+    if value is not None and value not in COLOR_MODES:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(COLOR_MODES)}", param_hint="--color")
+    set_color(value)
+    return value
+
+
 @app.callback()
 def _main(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
     directory: Optional[Path] = typer.Option(
         None, "-C", callback=_chdir, is_eager=True, metavar="DIR",
         help="Run as if orion was started in DIR (like git -C); the project root is then found from there.",
+    ),
+    color: Optional[str] = typer.Option(
+        None, "--color", callback=_color, is_eager=True, metavar="WHEN",
+        help="auto (default: colour and tables on a terminal, plain lines on a pipe), always, or never; "
+        "NO_COLOR and FORCE_COLOR are honoured when this is not given.",
     ),
 ) -> None:
     """orion — retrieval as compilation."""

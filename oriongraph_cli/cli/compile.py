@@ -14,13 +14,17 @@ import typer
 from oriongraph_cli.cli.context import (
     JSON_OPT,
     ROOT_OPT,
+    color_mode,
     handled,
     prefetch_model,
     project_config,
+    read_intent,
+    stdout_console,
+    tables_wanted,
     warn,
 )
 from oriongraph_cli.errors import ExitStatus, OrionError
-from oriongraph_cli.textsafe import clean_tree
+from oriongraph_cli.textsafe import clean, clean_tree
 
 # ============================================================================ compile / search / show
 
@@ -114,7 +118,7 @@ _EPISODE = typer.Option(None, "--episode", help="Boost spans used in this earlie
 
 
 def compile_cmd(
-    intent: str = typer.Argument(..., help="What you are about to do, in plain language."),
+    intent: str = typer.Argument(..., help="What you are about to do, in plain language ('-' reads it from stdin)."),
     root: Optional[Path] = ROOT_OPT,
     budget: Optional[int] = _BUDGET,
     task_id: Optional[str] = typer.Option(None, "--task-id", help="Task identifier recorded with the compile."),
@@ -133,8 +137,9 @@ def compile_cmd(
     weight: List[str] = _WEIGHT,
     top_k: Optional[int] = _TOPK,
     explain: bool = typer.Option(False, "--explain", "-e", help="Show the rationale: scores, penalties, reasons, rejections, defaults."),
-    fmt: str = typer.Option("table", "--format", "-f", help="table | markdown | json."),
+    fmt: str = typer.Option("table", "--format", "-f", help="table (plain lines on a pipe) | plain | markdown | json."),
     as_json: bool = JSON_OPT,
+    files_only: bool = typer.Option(False, "--files-only", "-l", help="Print only the paths of the documents in the working set, one per line."),
     brief: Optional[Path] = typer.Option(None, "--brief", help="Also write a TASK_BRIEF.md to this path."),
     timings: bool = _TIMINGS,
     episode: Optional[str] = _EPISODE,
@@ -145,6 +150,7 @@ def compile_cmd(
     """Compile the Working Set for INTENT: ordered, token-budgeted, diverse, explained spans with provenance."""
     fmt = "json" if as_json else fmt.lower()
     with handled(fmt == "json"):
+        intent = read_intent(intent)
         from oriongraph_cli.render import COMPILE_FORMATS
 
         if fmt not in COMPILE_FORMATS:
@@ -178,7 +184,12 @@ def compile_cmd(
                 mark_brief_used(cfg.index_dir, [i.span_ref.span_id for i in items], [i.path for i in items], episode_id=resp.episode_id)
         if resp.episode_id and explain:
             sys.stderr.write(f"recorded episode {resp.episode_id} (reuse it with --episode {resp.episode_id})\n")
-        _render_compile(resp, fmt, explain)
+        if files_only:
+            from oriongraph_cli.render.plain import files_only as paths_of
+
+            sys.stdout.write(paths_of(i.path for i in resp.workingset.spans))
+            return
+        _render_compile(resp, fmt if fmt != "table" or tables_wanted() else "plain", explain)
 
 
 def _check_brief_path(cfg, brief: Path) -> None:
@@ -207,11 +218,14 @@ def _check_brief_path(cfg, brief: Path) -> None:
 def _render_compile(resp, fmt: str, explain: bool) -> None:
     from oriongraph_cli.render import COMPILE_FORMATS
 
-    COMPILE_FORMATS[fmt](resp, explain=explain, out=sys.stdout)
+    if fmt == "table":
+        COMPILE_FORMATS[fmt](resp, explain=explain, out=sys.stdout, color=color_mode())
+    else:
+        COMPILE_FORMATS[fmt](resp, explain=explain, out=sys.stdout)
 
 
 def search_cmd(
-    intent: str = typer.Argument(..., help="What you are looking for."),
+    intent: str = typer.Argument(..., help="What you are looking for ('-' reads it from stdin)."),
     root: Optional[Path] = ROOT_OPT,
     top_k: int = typer.Option(20, "--top-k", "-n", help="How many ranked candidates to show."),
     keyword: List[str] = _KEYWORD,
@@ -227,9 +241,11 @@ def search_cmd(
     weight: List[str] = _WEIGHT,
     episode: Optional[str] = _EPISODE,
     as_json: bool = JSON_OPT,
+    files_only: bool = typer.Option(False, "--files-only", "-l", help="Print only the paths of the matching documents, best first, one per line."),
 ) -> None:
     """Ranked candidates before selection: every channel's score, no budget, no diversity."""
     with handled(as_json):
+        intent = read_intent(intent)
         cfg = project_config(root, fusion=fusion)
         from oriongraph_cli.config import _coerce
 
@@ -254,10 +270,18 @@ def search_cmd(
                 **info,
             }
             sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
-        else:
-            from oriongraph_cli.render.table import make_console, print_search
+        elif files_only:
+            from oriongraph_cli.render.plain import files_only as paths_of
 
-            print_search(make_console(sys.stdout), clean_tree(hits))
+            sys.stdout.write(paths_of(h.metadata.filepath for h in hits))
+        elif not tables_wanted():
+            from oriongraph_cli.render.plain import search_lines
+
+            sys.stdout.write(search_lines(hits))
+        else:
+            from oriongraph_cli.render.table import print_search
+
+            print_search(stdout_console(), clean_tree(hits))
 
 
 def show_cmd(
@@ -276,7 +300,10 @@ def show_cmd(
             warn(f"{info['path']} changed since indexing; quoting the indexed version — run `orion index`")
         if as_json:
             sys.stdout.write(json.dumps(info, indent=2, ensure_ascii=False) + "\n")
+        elif not tables_wanted():  # a pipe gets the quoted text itself
+            text = clean(info["text"])
+            sys.stdout.write(text if text.endswith("\n") else text + "\n")
         else:
-            from oriongraph_cli.render.table import make_console, print_span
+            from oriongraph_cli.render.table import print_span
 
-            print_span(make_console(sys.stdout), clean_tree(info))
+            print_span(stdout_console(), clean_tree(info))

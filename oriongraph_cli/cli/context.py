@@ -13,6 +13,7 @@ from typing import Iterator, Optional
 
 import typer
 
+from oriongraph_cli.errors import ExitStatus, OrionError
 from oriongraph_cli.textsafe import clean_line
 
 ROOT_OPT = typer.Option(
@@ -91,3 +92,51 @@ def prefetch_model(cfg) -> None:
         from oriongraph_cli.store import prefetch
 
         prefetch.start(cfg)
+
+
+# --------------------------------------------------------------------------- output
+
+COLOR_MODES = ("auto", "always", "never")
+_output = {"color": None}  # set by the global --color option
+
+
+def set_color(mode: str | None) -> None:
+    _output["color"] = mode
+
+
+def color_mode() -> str:
+    """``--color`` if given; else ``never`` with NO_COLOR, ``always`` with FORCE_COLOR; else ``auto``."""
+    if _output["color"]:
+        return _output["color"]
+    if os.environ.get("NO_COLOR", ""):
+        return "never"
+    if os.environ.get("FORCE_COLOR", "") not in ("", "0"):
+        return "always"
+    return "auto"
+
+
+def tables_wanted(stream=None) -> bool:
+    """Tables on a terminal (or when colour is forced); line-oriented plain text on a pipe."""
+    stream = stream if stream is not None else sys.stdout
+    if color_mode() == "always":
+        return True
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def stdout_console():
+    from oriongraph_cli.render.table import make_console
+
+    return make_console(sys.stdout, color=color_mode())
+
+
+def read_intent(intent: str) -> str:
+    """``-`` reads the intent from stdin (at most 64 KiB)."""
+    if intent != "-":
+        return intent
+    data = sys.stdin.read(64 * 1024 + 1)
+    if len(data) > 64 * 1024:
+        raise OrionError("the intent on stdin is longer than 64 KiB", hint="say what you are about to do in a few sentences", exit_code=ExitStatus.USAGE)
+    return data.strip()

@@ -10,7 +10,14 @@ from typing import Optional
 
 import typer
 
-from oriongraph_cli.cli.context import JSON_OPT, ROOT_OPT, handled, project_config
+from oriongraph_cli.cli.context import (
+    JSON_OPT,
+    ROOT_OPT,
+    handled,
+    project_config,
+    stdout_console,
+    tables_wanted,
+)
 from oriongraph_cli.errors import ExitStatus, OrionError
 from oriongraph_cli.textsafe import clean_tree
 
@@ -34,10 +41,14 @@ def links_cmd(
         report = links_of(project_config(root), target, dangling=dangling, structural=structural)
         if as_json:
             sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-        else:
-            from oriongraph_cli.render.table import make_console, print_links
+        elif not tables_wanted():
+            from oriongraph_cli.render.plain import links_lines
 
-            print_links(make_console(sys.stdout), clean_tree(report))
+            sys.stdout.write(links_lines(report))
+        else:
+            from oriongraph_cli.render.table import print_links
+
+            print_links(stdout_console(), clean_tree(report))
         if check and report.get("dangling"):
             n = len(report["dangling"])
             raise OrionError(f"{n} dangling link(s)", hint="fix the links listed above, or remove them", exit_code=ExitStatus.ERROR)
@@ -57,6 +68,11 @@ def usage_cmd(
         if as_json:
             sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
             return
-        from oriongraph_cli.render.table import make_console, print_usage
+        if not tables_wanted():
+            from oriongraph_cli.render.plain import usage_lines
 
-        print_usage(make_console(sys.stdout), clean_tree(report))
+            sys.stdout.write(usage_lines(report))
+            return
+        from oriongraph_cli.render.table import print_usage
+
+        print_usage(stdout_console(), clean_tree(report))

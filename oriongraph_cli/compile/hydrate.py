@@ -77,6 +77,8 @@ def show_span(cfg: Config, span_id: str) -> dict[str, Any]:
             "section_title": " > ".join(json.loads(rec["heading_path"])) or None,
             "char_start": rec["char_start"],
             "char_end": rec["char_end"],
+            "line_start": rec["line_start"],
+            "line_end": rec["line_end"],
             "token_cost": rec["token_cost"],
             "stage": rec["stage"],
             "workstream": rec["workstream"],

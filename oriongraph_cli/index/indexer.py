@@ -28,8 +28,8 @@ from oriongraph_cli.safeio import UnsafeFile, read_project_file, stat_key
 from oriongraph_cli.store.layout import MANIFEST, Layout, atomic_write, file_checksums
 from oriongraph_cli.tokens import get_counter
 
-INDEX_SCHEMA_VERSION = 4  # on-disk layout; a change forces a rebuild (2: graph tables, 3: one lexical field,
-# 4: span ids include the path, file checksums and stat keys in the manifest)
+INDEX_SCHEMA_VERSION = 5  # on-disk layout; a change forces a rebuild (2: graph tables, 3: one lexical field,
+# 4: span ids include the path, file checksums and stat keys in the manifest, 5: span line numbers)
 
 
 class Progress(Protocol):

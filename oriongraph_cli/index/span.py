@@ -16,6 +16,7 @@ Rules (see docs/BENCHMARKS.md for how the sizes were chosen):
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import math
 import re
@@ -193,9 +194,11 @@ def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int =
     kept = [r for r in ranges if not _heading_only(text, r[0], r[1])]
     ranges = kept or ranges
     costs = counter.count_many([text[a:b] for a, b, _ in ranges])
+    newlines = [i for i, ch in enumerate(text) if ch == "\n"]
     spans = []
     for ordinal, ((a, b, sec), cost) in enumerate(zip(ranges, costs)):
-        ref = SpanRef(doc.doc_version_id, make_span_id(doc.path, doc.doc_version_id, a, b), a, b, cost)
+        first, last = bisect.bisect_left(newlines, a) + 1, bisect.bisect_left(newlines, max(a, b - 1)) + 1
+        ref = SpanRef(doc.doc_version_id, make_span_id(doc.path, doc.doc_version_id, a, b), a, b, cost, first, last)
         spans.append(Span(ref, doc.path, ordinal, sec.path, sec.level, text[a:b]))
     return spans
 

@@ -26,13 +26,19 @@ def _markdown(resp: Any, *, explain: bool, out: IO[str]) -> None:
     out.write(workingset_markdown(clean_tree(resp), explain=explain))
 
 
-def _table(resp: Any, *, explain: bool, out: IO[str]) -> None:
+def _table(resp: Any, *, explain: bool, out: IO[str], color: str = "auto") -> None:
     from oriongraph_cli.render.table import make_console, print_compile
     from oriongraph_cli.textsafe import clean_tree
 
-    print_compile(make_console(out), clean_tree(resp), explain=explain)
+    print_compile(make_console(out, color=color), clean_tree(resp), explain=explain)
 
 
-COMPILE_FORMATS: dict[str, CompileRenderer] = {"table": _table, "markdown": _markdown, "json": _json}
+def _plain(resp: Any, *, explain: bool, out: IO[str]) -> None:
+    from oriongraph_cli.render.plain import compile_lines
+
+    out.write(compile_lines(resp, explain=explain))
+
+
+COMPILE_FORMATS: dict[str, CompileRenderer] = {"table": _table, "plain": _plain, "markdown": _markdown, "json": _json}
 
 __all__ = ["COMPILE_FORMATS", "json", "markdown", "table"]

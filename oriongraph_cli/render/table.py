@@ -53,11 +53,12 @@ def _isatty(file: Any) -> bool:
         return False
 
 
-def make_console(file: IO[str] | None = None, no_color: bool | None = None) -> Console:
+def make_console(file: IO[str] | None = None, no_color: bool | None = None, color: str = "auto") -> Console:
     """A Console for ``file`` (default stdout).
 
-    Colour and terminal features only when ``file`` is a TTY and colour is allowed
-    (``no_color`` None: allowed unless ``NO_COLOR`` is set and non-empty). Otherwise:
+    ``color``: ``always`` forces colour and terminal features even on a pipe; ``never``
+    keeps them off; ``auto`` gives them only to a TTY when colour is allowed (``no_color``
+    None: allowed unless ``NO_COLOR`` is set and non-empty). Without a terminal:
     ``force_terminal=False``, ``color_system=None``, ``width=120`` — plain text, no
     control characters, independent of ``COLUMNS``/``FORCE_COLOR``.
     """
@@ -69,6 +70,10 @@ def make_console(file: IO[str] | None = None, no_color: bool | None = None) -> C
     common: dict[str, Any] = dict(
         file=file, emoji=False, highlight=False, markup=True, force_jupyter=False, legacy_windows=False
     )
+    if color == "always":
+        return Console(force_terminal=True, color_system="standard", width=None if _isatty(file) else NON_TTY_WIDTH, **common)
+    if color == "never":
+        no_color = True
     if not _isatty(file):
         return Console(
             force_terminal=False, force_interactive=False, color_system=None, no_color=True, width=NON_TTY_WIDTH,

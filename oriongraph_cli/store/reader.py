@@ -204,5 +204,6 @@ def _span_row(rec) -> SpanRow:
         status=rec["status"],
         priority=rec["priority"],
     )
-    ref = SpanRef(rec["doc_version_id"], rec["span_id"], rec["char_start"], rec["char_end"], rec["token_cost"])
+    ref = SpanRef(rec["doc_version_id"], rec["span_id"], rec["char_start"], rec["char_end"], rec["token_cost"],
+                  rec["line_start"], rec["line_end"])
     return SpanRow(rec["id"], ref, meta, rec["ordinal"], heading_path, rec["text"], json.loads(rec["meta"]))

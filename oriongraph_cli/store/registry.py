@@ -47,6 +47,8 @@ CREATE TABLE IF NOT EXISTS spans(
     ordinal INTEGER NOT NULL,
     char_start INTEGER NOT NULL,
     char_end INTEGER NOT NULL,
+    line_start INTEGER NOT NULL DEFAULT 0,
+    line_end INTEGER NOT NULL DEFAULT 0,
     token_cost INTEGER NOT NULL,
     heading_path TEXT NOT NULL,
     heading_level INTEGER NOT NULL,
@@ -78,7 +80,7 @@ DOC_COLUMNS = (
     "id, path, doc_version_id, size_bytes, title, source_type, workstream, stage, status, priority, "
     "doc_key, created_at, created_source, tags, meta, body_start, n_spans"
 )
-SPAN_COLUMNS = "s.id, s.span_id, s.doc_version_id, s.path, s.ordinal, s.char_start, s.char_end, s.token_cost, s.heading_path, s.heading_level, s.text"
+SPAN_COLUMNS = "s.id, s.span_id, s.doc_version_id, s.path, s.ordinal, s.char_start, s.char_end, s.line_start, s.line_end, s.token_cost, s.heading_path, s.heading_level, s.text"
 
 
 def connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
@@ -175,9 +177,9 @@ class Registry:
         for span, h, vec in zip(spans, embed_hashes, vectors):
             r = span.ref
             cur = self.conn.execute(
-                "INSERT INTO spans(span_id, doc, doc_version_id, path, ordinal, char_start, char_end, token_cost, heading_path, heading_level, text, embed_hash, vector)"
-                " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (r.span_id, doc_row, r.doc_version_id, span.path, span.ordinal, r.char_start, r.char_end, r.token_cost,
+                "INSERT INTO spans(span_id, doc, doc_version_id, path, ordinal, char_start, char_end, line_start, line_end, token_cost, heading_path, heading_level, text, embed_hash, vector)"
+                " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (r.span_id, doc_row, r.doc_version_id, span.path, span.ordinal, r.char_start, r.char_end, r.line_start, r.line_end, r.token_cost,
                  json.dumps(list(span.heading_path)), span.heading_level, span.text, h, vec),
             )
             for depth in range(1, len(span.heading_path) + 1):

@@ -152,3 +152,95 @@ def test_status_and_dangling_links_can_gate_ci(sample_index, tmp_path):
     d = run("links", "--dangling", "--check", "--root", str(root))
     assert d.returncode == 1 and "dangling link(s)" in d.stderr  # the sample has two
     assert run("links", "--dangling", "--root", str(root)).returncode == 0
+
+
+# ---------------------------------------------------------------- pipes get lines, terminals get tables
+
+
+def _tty_run(args, env=None):
+    """Run orion with stdout on a pseudo-terminal; returns what it printed there."""
+    import os as _os
+    import pty
+    import subprocess as sp
+    import sys as _sys
+
+    master, slave = pty.openpty()
+    proc = sp.Popen([_sys.executable, "-m", "oriongraph_cli", *args], stdout=slave, stderr=sp.PIPE,
+                    env={**_os.environ, "COLUMNS": "160", **(env or {})})
+    _os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = _os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=120)
+    _os.close(master)
+    return proc.returncode, b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_a_pipe_gets_tab_separated_lines_with_line_provenance(sample_index):
+    import re
+
+    from conftest import run_orion as run
+
+    root = ["--root", str(sample_index)]
+    r = run("compile", "exponential backoff with jitter", *root, "--budget", "1500", "--no-usage-log")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines and not any(ch in r.stdout for ch in "│─┃━\x1b")
+    for line in lines:
+        where, span_id, tokens, _section = line.split("\t")
+        assert re.fullmatch(r"\d\d_[a-z_]+/.+\.md:L\d+(-L\d+)?", where) and re.fullmatch(r"[0-9a-f]{16}", span_id) and tokens.isdigit()
+    adr = [x for x in lines if "ADR-0007-exponential-backoff-with-jitter.md" in x]
+    assert adr, r.stdout  # grep finds the document by its full name
+    # the L-range is the span's place in the file
+    first = adr[0].split("\t")
+    path, lines_ = first[0].rsplit(":", 1)
+    a, _, b = lines_.partition("-")
+    text = (sample_index / path).read_text().splitlines()
+    shown = run("show", first[1], *root).stdout
+    assert shown.strip().splitlines()[0].strip() == text[int(a[1:]) - 1].strip()  # a pipe gets the quoted text
+
+    s = run("search", "exponential backoff", *root, "-n", "5")
+    assert s.returncode == 0 and len(s.stdout.splitlines()) == 5 and all(len(x.split("\t")) == 4 for x in s.stdout.splitlines())
+    files = run("compile", "exponential backoff with jitter", *root, "-l", "--no-usage-log").stdout.splitlines()
+    assert files and len(files) == len(set(files)) and all(f.endswith(".md") and "\t" not in f for f in files)
+    import subprocess as sp
+    import sys as _sys
+
+    piped = sp.run([_sys.executable, "-m", "oriongraph_cli", "search", "-", *root, "-n", "3", "-l"],
+                   input="per tenant rate limits", capture_output=True, text=True)
+    assert piped.returncode == 0 and "rate-limits" in piped.stdout, piped.stderr
+    links = run("links", "ADR-0007", *root).stdout.splitlines()
+    assert links and all(x.split("\t")[0] in ("out", "in", "dangling") for x in links)
+    dangling = run("links", "--dangling", *root).stdout.splitlines()
+    assert dangling and all(re.fullmatch(r".+\.md:\d+", x.split("\t")[0]) for x in dangling)
+    usage = run("usage", *root).stdout.splitlines()
+    assert usage and all(len(x.split("\t")) == 3 for x in usage)
+
+
+def test_colour_and_tables_follow_the_terminal_and_the_flags(sample_index):
+    from conftest import run_orion as run
+
+    args = ["search", "exponential backoff", "--root", str(sample_index), "-n", "2"]
+    code, tty = _tty_run(args)
+    assert code == 0 and "─" in tty and "\x1b[" in tty  # a terminal: a table, in colour
+    code, tty = _tty_run(["--color", "never", *args])
+    assert code == 0 and "─" in tty and "\x1b[" not in tty
+    code, tty = _tty_run(args, env={"NO_COLOR": "1"})
+    assert code == 0 and "\x1b[" not in tty
+    forced = run("--color", "always", *args)
+    assert forced.returncode == 0 and "\x1b[" in forced.stdout and "─" in forced.stdout
+    assert "\x1b[" in run(*args, env={"FORCE_COLOR": "1"}).stdout
+    assert "\x1b[" not in run(*args, env={"FORCE_COLOR": "1", "NO_COLOR": "1"}).stdout
+    bad = run("--color", "sometimes", *args)
+    assert bad.returncode == 2 and "--color" in bad.stderr
+    import subprocess as sp
+    import sys as _sys
+
+    empty = sp.run([_sys.executable, "-m", "oriongraph_cli", "search", "-", "--root", str(sample_index)], input="", capture_output=True, text=True)
+    assert empty.returncode == 2 and "intent is empty" in empty.stderr

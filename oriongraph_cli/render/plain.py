@@ -1,0 +1,76 @@
+"""Line-oriented plain text for pipes: one span, hit, link or document a line, fields
+separated by tabs, full paths with ``path:L12-L40`` provenance, no colour, no tables.
+Made for ``grep``, ``cut -f``, ``sort`` and ``while read``."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from oriongraph_cli.textsafe import clean_line
+
+
+def _row(*fields: Any) -> str:
+    return "\t".join(clean_line("" if f is None else str(f)) for f in fields) + "\n"
+
+
+def _where(path: str, ref: Any) -> str:
+    lines = getattr(ref, "lines", "")
+    return f"{path}:{lines}" if lines else path
+
+
+def compile_lines(resp: Any, *, explain: bool = False) -> str:
+    """``path:L12-L40  span_id  tokens  section`` per working-set span, in selection order;
+    with ``explain`` also the base score and the reasons."""
+    why = {e.span_ref.span_id: e for e in (resp.rationale or ())} if explain else {}
+    out = []
+    for item in resp.workingset.spans:
+        fields = [_where(item.path, item.span_ref), item.span_ref.span_id, item.span_ref.token_cost, item.section_title or ""]
+        e = why.get(item.span_ref.span_id)
+        if explain:
+            fields += [f"{e.base_score:.4f}" if e else "", "; ".join(e.reasons) if e else ""]
+        out.append(_row(*fields))
+    return "".join(out)
+
+
+def search_lines(hits: Iterable[Any]) -> str:
+    """``path:L12-L40  span_id  score  section`` per ranked candidate."""
+    return "".join(
+        _row(_where(h.metadata.filepath, h.span_ref), h.span_ref.span_id, f"{h.base_score:.4f}", h.metadata.section_title or "")
+        for h in hits
+    )
+
+
+def files_only(paths: Iterable[str]) -> str:
+    """Each path once, in first-seen order (``-l/--files-only``)."""
+    return "".join(_row(p) for p in dict.fromkeys(paths))
+
+
+def links_lines(report: Mapping[str, Any]) -> str:
+    """Dangling links: ``path:line  target  kind``; edges: ``direction  type  path[#span]  detail``."""
+    out = []
+    if report.get("kind") == "dangling-links":
+        for d in report.get("dangling", []):
+            out.append(_row(f"{d['path']}:{d.get('line') or ''}".rstrip(":"), d["target"], d["kind"]))
+        return "".join(out)
+    for direction, other in (("out", "dst"), ("in", "src")):
+        for typ, edges in report.get(direction, {}).items():
+            for e in edges:
+                span = e.get(f"{other}_span")
+                out.append(_row(direction, typ, e[f"{other}_path"] + (f"#{span}" if span else ""), e.get("detail") or ""))
+    for d in report.get("dangling", []):
+        out.append(_row("dangling", d["kind"], f"{d['path']}:{d.get('line') or ''}".rstrip(":"), d["target"]))
+    return "".join(out)
+
+
+def usage_lines(report: Mapping[str, Any]) -> str:
+    """``path  uses  usage score`` per document: most used, least used, then never used (0)."""
+    out, seen = [], set()
+    for key in ("most_used", "least_used"):
+        for r in report.get(key, []):
+            if r["path"] not in seen:
+                seen.add(r["path"])
+                out.append(_row(r["path"], r.get("usage_count", 0), f"{r.get('dynamic_score', 0.0):.3f}"))
+    for p in report.get("never_used", []):
+        if p not in seen:
+            out.append(_row(p, 0, ""))
+    return "".join(out)
