@@ -195,3 +195,13 @@ def _golden(name: str, actual: str) -> None:
         if not os.environ.get("ORION_UPDATE_GOLDEN"):
             pytest.fail(f"golden file {name} was missing and has been written; re-run")
     assert actual == path.read_text(), f"{name} differs; set ORION_UPDATE_GOLDEN=1 to accept the new output"
+
+
+def test_reasons_speak_the_users_words(reader):
+    resp = compile_(reader, budget_tokens=1500)
+    reasons = [r for e in resp.rationale for r in e.reasons]
+    lexical = [r for r in reasons if r.startswith("lexical match on")]
+    assert lexical and not any("'retri'" in r or "'ingest'" in r for r in lexical), lexical
+    assert any("'retry'" in r for r in lexical)
+    assert not any(r.startswith("used before") for r in reasons)  # nothing in this index was used yet
+    assert not any("named in the intent" in r and "workstream" in r for r in reasons)

@@ -27,7 +27,7 @@ app = typer.Typer(
     help="orion — a context compiler over OrionFS projects: index Markdown knowledge, then compile "
     "a token-budgeted, diverse, explained Working Set for an intent.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -81,6 +81,30 @@ app.command("show")(compile_commands.show_cmd)
 app.command("links")(report_commands.links_cmd)
 app.command("usage")(report_commands.usage_cmd)
 app.command("eval")(eval_commands.eval_cmd)
+
+
+@app.command("man")
+def man_cmd(command: Optional[str] = typer.Argument(None, help="A command (compile, index, …); none: the overview page.")) -> None:
+    """Show a manual page: through man(1) on a terminal, as roff text on a pipe (`orion man compile | man -l -`)."""
+    import shutil
+    import subprocess
+
+    from oriongraph_cli.cli.context import handled
+    from oriongraph_cli.cli.manpage import render_all
+    from oriongraph_cli.errors import ExitStatus, OrionError
+
+    with handled():
+        pages = render_all(app)
+        name = "orion.1" if not command else f"orion-{command}.1"
+        if name not in pages:
+            commands = ", ".join(n[len("orion-"):-2] for n in sorted(pages) if n != "orion.1")
+            raise OrionError(f"no manual page for {command!r}", hint=f"commands: {commands}", exit_code=ExitStatus.USAGE)
+        page = pages[name]
+        if sys.stdout.isatty() and shutil.which("man"):
+            sys.stdout.flush()
+            subprocess.run(["man", "-l", "-"], input=page.encode(), check=False)
+        else:
+            sys.stdout.write(page)
 
 
 def main() -> None:

@@ -97,11 +97,27 @@ class LexicalGen:
     def generate(self, reader, signals, filters, top_k):
         k = top_k if filters.is_empty() else top_k * 8
         found = reader.lexical.search(list(signals.keywords), k)
+        said = _said_as(signals.keywords)
         hits = []
         for row, score, matched in found:
-            words = ", ".join(f"'{t}'" for t in matched[:4])
+            # the index matches stems ('retri'); the reason uses the user's own words ('retry')
+            shown = list(dict.fromkeys(said.get(t, t) for t in matched))
+            words = ", ".join(f"'{t}'" for t in shown[:4])
             hits.append(GenHit(row, score, (f"lexical match on {words}",) if words else ()))
         return filter_hits(reader, hits, filters)[:top_k]
+
+
+def _said_as(keywords) -> dict[str, str]:
+    """stem -> the word of the intent it came from (the first one, in intent order)."""
+    from oriongraph_cli.store.postings import analyzer
+
+    out: dict[str, str] = {}
+    analyse = analyzer().terms
+    for kw in keywords:
+        for word in _STEM_RE.findall(str(kw).lower()):
+            for term in analyse(word):
+                out.setdefault(term, word)
+    return out
 
 
 _STEM_RE = re.compile(r"[a-z0-9]+")
@@ -219,11 +235,11 @@ class StructuralGen:
         if hints.stages or hints.workstreams or hints.source_types:
             for doc, d in o.docs.items():
                 if hints.stages and d["stage"] in hints.stages:
-                    add(doc, 0.5, f"stage {d['stage']} named in the intent")
+                    add(doc, 0.5, f"stage {d['stage']} matches the intent")
                 if hints.workstreams and d["workstream"] in hints.workstreams:
-                    add(doc, 0.5, f"workstream {d['workstream']} named in the intent")
+                    add(doc, 0.5, f"workstream {d['workstream']} matches the intent")
                 if hints.source_types and d["source_type"] in hints.source_types:
-                    add(doc, 0.25, f"{d['source_type']} named in the intent")
+                    add(doc, 0.25, f"{d['source_type']} matches the intent")
         heads: dict[int, set[str]] = {}
         for w in kw:
             for row in o.heading_words.get(w, ()):

@@ -292,7 +292,8 @@ def score(
         if weights.recency > 0 and rec >= RECENT_REASON_MIN:
             reasons.append(f"recent: {_date(c.metadata.created_at)}")
         if weights.usage > 0 and c.usage_score > 0:
-            reasons.append(f"used before: usage {c.usage_score:.2f}")
+            used = (c.components or {}).get("usage", 0) > 0
+            reasons.append(f"usage score {c.usage_score:.2f}" + (" (used before)" if used else " (priority and novelty; not used yet)"))
         out.append(
             _evolve(
                 c,

@@ -148,8 +148,18 @@ class OnnxEmbedder:
 
 class FastEmbedEmbedder:
     def __init__(self, spec: ModelSpec, threads: int = 0):
-        os.environ.setdefault("HF_HUB_OFFLINE", "1") if spec.directory is None and spec.name == DEFAULT_MODEL else None
+        # orion never downloads a model: a model missing from fastembed's cache must fail at
+        # once with the fix, not after ~40 s of download retries on an offline machine
+        os.environ["HF_HUB_OFFLINE"] = "1"
+        os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
         from fastembed import TextEmbedding
+
+        try:  # fastembed logs its cache misses itself; the error below says it once, with the fix
+            from loguru import logger
+
+            logger.disable("fastembed")
+        except ImportError:
+            pass
 
         directory = spec.directory
         if directory is None and spec.name == DEFAULT_MODEL:
@@ -163,8 +173,8 @@ class FastEmbedEmbedder:
         except Exception as exc:
             raise OrionError(
                 f"cannot load embedding model {spec.name!r} ({type(exc).__name__}: {exc})",
-                hint="models are not downloaded at run time here: set ORION_MODEL_PATH to a local model directory, "
-                "or unset ORION_MODEL to use the packaged all-MiniLM-L6-v2",
+                hint="orion does not download models: put the model in fastembed's cache (FASTEMBED_CACHE_PATH), "
+                "set ORION_MODEL_PATH to a local model directory, or unset ORION_MODEL to use the packaged all-MiniLM-L6-v2",
             ) from None
         inner = getattr(self._model, "model", None)
         tok = getattr(inner, "tokenizer", None)

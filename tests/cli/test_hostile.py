@@ -572,3 +572,12 @@ def test_full_rebuild_keeps_what_cannot_be_read_now(world):
         r = orion(*args, root=root)
         assert r.returncode == 0 and "previous indexed version kept" in r.stderr, r.stderr
         assert "02_knowledge/retry.md" in indexed_paths(root), args
+
+
+def test_a_model_that_is_not_cached_fails_at_once_with_the_fix(world):
+    root, _ = world
+    started = time.monotonic()
+    r = orion("index", root=root, env={"ORION_MODEL": "BAAI/bge-small-en-v1.5", "FASTEMBED_CACHE_PATH": str(root / "no-cache")})
+    assert time.monotonic() - started < 20  # no download retries
+    assert r.returncode == 1 and "does not download models" in r.stderr and "ORION_MODEL_PATH" in r.stderr, r.stderr
+    assert "ERROR" not in r.stderr and len(r.stderr.strip().splitlines()) == 2

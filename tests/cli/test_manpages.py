@@ -17,6 +17,25 @@ def test_man_pages_up_to_date():
         assert (MAN / name).read_text() == text, f"man/{name} is stale: run `python -m oriongraph_cli.manpage`"
 
 
+def test_orion_man_prints_a_page_and_names_are_whole():
+    from conftest import run_orion
+
+    r = run_orion("man", "compile")
+    assert r.returncode == 0 and r.stdout == render_all()["orion-compile.1"]
+    assert run_orion("man", "nosuch").returncode == 2
+    top = render_all()["orion.1"]
+    assert "orion \\- a context compiler" in top and "orion \\- orion" not in top
+    assert "\\fBorion\\fR [OPTIONS] COMMAND [ARGS]..." in top
+    assert "baselines on the same index." in render_all()["orion-eval.1"].split(".SH SYNOPSIS")[0]  # not cut
+
+
+def test_shell_completion_is_available():
+    from conftest import run_orion
+
+    r = run_orion("--show-completion", "bash")
+    assert r.returncode == 0 and "complete" in r.stdout and "orion" in r.stdout, r.stdout + r.stderr
+
+
 def test_man_pages_document_every_option():
     pages = render_all()
     for flag in ("--budget", "--explain", "--brief", "--where", "--fusion", "--lambda"):
