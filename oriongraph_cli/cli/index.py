@@ -18,7 +18,7 @@ from oriongraph_cli.cli.context import (
     project_config,
     warn,
 )
-from oriongraph_cli.errors import ExitStatus, OrionError
+from oriongraph_cli.errors import ExitStatus, OrionError, StrictError
 from oriongraph_cli.textsafe import clean
 
 # ============================================================================ index
@@ -90,15 +90,23 @@ def index_cmd(
     with handled(as_json):
         cfg = project_config(root, lock_timeout=lock_timeout, max_file_bytes=max_file_bytes)
         show_progress = not (as_json or quiet) and sys.stderr.isatty()
-        with _RichProgress(show_progress) as progress:
-            result = index_project(cfg, full=full, strict=strict, progress=progress, on_wait=_say_waiting)
-        for w in result.warnings:
-            loc = w["path"] + (f":{w['line']}" if w.get("line") else "") + (f":{w['col']}" if w.get("col") else "")
-            warn(f"{loc}: {w['message']}")
+        try:
+            with _RichProgress(show_progress) as progress:
+                result = index_project(cfg, full=full, strict=strict, progress=progress, on_wait=_say_waiting)
+        except StrictError as exc:
+            _print_warnings(getattr(exc, "warnings", []))
+            raise
+        _print_warnings(result.warnings)
         if as_json:
             sys.stdout.write(json.dumps(result.to_dict(), indent=2) + "\n")
         elif not quiet:
             sys.stdout.write(_index_summary(result) + "\n")
+
+
+def _print_warnings(warnings) -> None:
+    for w in warnings:
+        loc = w["path"] + (f":{w['line']}" if w.get("line") else "") + (f":{w['col']}" if w.get("col") else "")
+        warn(f"{loc}: {w['message']}")
 
 
 HOOK_LOCK_TIMEOUT = 10.0

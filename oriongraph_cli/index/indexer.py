@@ -258,20 +258,34 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
             embedder_future = loader.submit(_load_index_embedder, cfg)
         git = git_times(root) if changed else {}
         parsed: list[tuple[Document, list[Span]]] = []
+        # what parsing said about each indexed file, kept in the manifest so that --strict
+        # judges the whole index, not only the files this run re-read
+        prev_file_warnings: dict[str, list] = {} if reason else (manifest or {}).get("file_warnings", {})
+        file_warnings = {rel: ws for rel, ws in prev_file_warnings.items() if rel in versions and rel not in changed}
         progress.phase("parsing", len(changed))
         for rel in changed:
             progress.advance()
             f, data, text, mtime = contents[rel]  # type: ignore[misc]
             doc, doc_warnings = parse_document(rel, data, text, mtime=mtime, git_time=git.get(rel))
             warnings.extend(doc_warnings)
+            if doc_warnings:
+                file_warnings[rel] = [w.to_dict() for w in doc_warnings]
             spans = split_document(doc, counter, target_tokens=cfg.span_target_tokens, max_tokens=cfg.span_max_tokens, min_tokens=cfg.span_min_tokens)
             parsed.append((doc, spans))
         result.warnings = [w.to_dict() for w in warnings]
-        if strict and warnings:
-            raise StrictError(
-                f"{len(warnings)} warning(s) and --strict is set; the index was not changed",
-                hint="fix the files named above, or run without --strict",
-            )
+        if strict:
+            # the whole index: this run's warnings, what parsing said about unchanged files
+            # earlier, and the dangling links the index holds when the graph is not rebuilt
+            earlier = [w for rel in sorted(file_warnings) if rel not in changed for w in file_warnings[rel]]
+            dangling = _stored_dangling(cur_path) if cur_path and not changed and not removed and not reason else []
+            every = result.warnings + earlier + dangling
+            if every:
+                err = StrictError(
+                    f"{len(every)} warning(s) in the index and --strict is set; the index was not changed",
+                    hint="fix the files named above, or run without --strict",
+                )
+                err.warnings = every
+                raise err
         if cfg.usage_log or layout.usage_log.exists():
             from oriongraph_cli.store.usage_log import write_snapshot
 
@@ -294,6 +308,7 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
             cfg=cfg, spec=spec, gen=gen, staging=staging, base_path=None if reason and not carry_kept else cur_path, cache_path=cur_path,
             parsed=parsed, changed=changed, removed=removed, prev_files=prev_files, versions=versions,
             kept=bad_but_indexed, tokenizer=counter.name, strict=strict, embedder=embedder_future, stats=stats,
+            file_warnings=file_warnings,
         )
         try:
             _build_generation(plan, result, progress)
@@ -325,6 +340,23 @@ def _all_lexical_texts(registry) -> list[tuple[int, str]]:
         )
         out.append((row, lexical.lexical_text(d)))
     return out
+
+
+def _stored_dangling(gen_path: Path) -> list[dict[str, Any]]:
+    """The dangling links generation ``gen_path`` recorded, as warnings."""
+    from oriongraph_cli.graph import edges
+    from oriongraph_cli.store.registry import Registry
+
+    reg = Registry.open(gen_path / "registry.sqlite")
+    try:
+        if not edges.has_tables(reg.conn):
+            return []
+        return [
+            {"path": d.path, "kind": "dangling-link", "message": f"dangling {d.kind} → {d.target}", "line": d.line, "col": None, "skipped": False}
+            for d in edges.dangling(reg.conn)
+        ]
+    finally:
+        reg.close()
 
 
 def _fill_counts(result: IndexResult, manifest: dict[str, Any] | None) -> None:
@@ -360,7 +392,8 @@ class _Plan:
     tokenizer: str
     strict: bool
     embedder: Any  # Future of the loaded embedder, or None
-    stats: dict[str, list[int]]  # path -> [size, mtime_ns] (fast path of the next run)
+    stats: dict[str, list[int]]  # path -> [size, mtime_ns, ctime_ns, inode] (fast path of the next run)
+    file_warnings: dict[str, list] = field(default_factory=dict)  # path -> parse warnings (for --strict)
 
 
 def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> None:
@@ -440,10 +473,12 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
         result.edges = graph.edges
         result.graph_ms = round(graph.elapsed_ms, 1)
         if plan.strict and graph.dangling:
-            raise StrictError(
+            err = StrictError(
                 f"{len(graph.dangling)} dangling link(s) and --strict is set; the index was not changed",
                 hint="fix the links named above (`orion links --dangling` lists them), or run without --strict",
             )
+            err.warnings = result.warnings
+            raise err
         registry.set_info("generation", plan.gen)
         registry.commit()
         rows = {r["span_id"]: r["id"] for r in registry.conn.execute("SELECT id, span_id FROM spans WHERE path IN (SELECT value FROM json_each(?))", (json.dumps([d.path for d, _ in parsed]),))}
@@ -500,6 +535,7 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
             "counts": {**counts, "edges": graph.edges},
             "files": dict(sorted(files.items())),
             "stats": {rel: plan.stats[rel] for rel in sorted(files) if rel in plan.stats},
+            "file_warnings": {rel: plan.file_warnings[rel] for rel in sorted(plan.file_warnings) if rel in files},
         }
     finally:
         registry.close()

@@ -244,3 +244,22 @@ def test_colour_and_tables_follow_the_terminal_and_the_flags(sample_index):
 
     empty = sp.run([_sys.executable, "-m", "oriongraph_cli", "search", "-", "--root", str(sample_index)], input="", capture_output=True, text=True)
     assert empty.returncode == 2 and "intent is empty" in empty.stderr
+
+
+def test_strict_judges_the_whole_index_not_only_what_changed(sample_index, tmp_path):
+    import shutil
+
+    from conftest import run_orion as run
+
+    root = tmp_path / "p"
+    shutil.copytree(sample_index, root)
+    (root / "01_context" / "bad-date.md").write_text("---\ncreated: 2026-02-30\n---\n# Bad date\n\nText.\n")
+    assert run("index", "--root", str(root), "-q").returncode == 0  # warns, indexes
+    for _ in range(2):  # nothing changed since: the same verdict every time
+        r = run("index", "--root", str(root), "--strict")
+        assert r.returncode == 6, r.stdout + r.stderr
+        assert "bad-date.md:2: created" in r.stderr and "dangling link" in r.stderr
+    (root / "01_context" / "bad-date.md").unlink()
+    assert run("index", "--root", str(root), "-q").returncode == 0
+    r = run("index", "--root", str(root), "--strict")
+    assert r.returncode == 6 and "bad-date" not in r.stderr and "dangling link" in r.stderr  # the sample's two links remain
