@@ -238,7 +238,8 @@ class CandidateSpan(_ToDict):
         d = super().to_dict()
         d.pop("embedding", None)
         d.pop("row", None)
-        return d
+        m = self.metadata
+        return {**span_fields(self.span_ref, m.filepath, m.title, m.section_title, m.stage, m.workstream, m.source_type), **d}
 
 
 @dataclass(frozen=True)
@@ -256,6 +257,34 @@ class WSItem(_ToDict):
     title: str | None = None
     stage: str | None = None
     workstream: str | None = None
+
+
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        return {**span_fields(self.span_ref, self.path, self.title, self.section_title, self.stage, self.workstream, None), **d}
+
+
+def span_fields(ref: SpanRef, path: str, title: str | None, section_title: str | None, stage: str | None,
+                workstream: str | None, source_type: Any) -> dict[str, Any]:
+    """The fields every span carries under the same names in ``compile``, ``search`` and
+    ``show`` JSON (docs/JSON.md): id, where it is, what it costs."""
+    out = {
+        "span_id": ref.span_id,
+        "path": path,
+        "line_start": ref.line_start,
+        "line_end": ref.line_end,
+        "char_start": ref.char_start,
+        "char_end": ref.char_end,
+        "token_cost": ref.token_cost,
+        "doc_version_id": ref.doc_version_id,
+        "title": title,
+        "section_title": section_title,
+        "stage": stage,
+        "workstream": workstream,
+    }
+    if source_type is not None:
+        out["source_type"] = getattr(source_type, "value", source_type)
+    return out
 
 
 @dataclass(frozen=True)

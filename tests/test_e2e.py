@@ -205,3 +205,17 @@ def test_reasons_speak_the_users_words(reader):
     assert any("'retry'" in r for r in lexical)
     assert not any(r.startswith("used before") for r in reasons)  # nothing in this index was used yet
     assert not any("named in the intent" in r and "workstream" in r for r in reasons)
+
+
+def test_compile_search_and_show_name_span_fields_alike(sample_index):
+    common = ("span_id", "path", "line_start", "line_end", "char_start", "char_end", "token_cost", "doc_version_id",
+              "title", "section_title", "stage", "workstream")
+    root = ["--root", str(sample_index)]
+    c = json.loads(run_orion("compile", INTENT, *root, "--json", "--no-usage-log").stdout)["workingset"]["spans"][0]
+    hits = json.loads(run_orion("search", INTENT, *root, "--json", "-n", "50").stdout)["hits"]
+    h = next(x for x in hits if x["span_id"] == c["span_id"])
+    s = json.loads(run_orion("show", c["span_id"], *root, "--json").stdout)
+    for key in common:
+        assert c[key] == h[key] == s[key], key
+    assert h["source_type"] == s["source_type"] and c["text"] == s["text"]
+    assert c["line_start"] >= 1 and c["line_end"] >= c["line_start"]
