@@ -83,6 +83,25 @@ app.command("usage")(report_commands.usage_cmd)
 app.command("eval")(eval_commands.eval_cmd)
 
 
+@app.command("mcp")
+def mcp_cmd(root: Optional[Path] = typer.Option(None, "--root", "-r", help="Project root (default: as for every command).", show_default=False)) -> None:
+    """Serve the project to agents over MCP (stdio): compile_context, search, get_span, status — read-only."""
+    from oriongraph_cli.cli.context import handled, project_config
+
+    with handled():
+        cfg = project_config(root)
+        from oriongraph_cli.index.walk import check_project
+
+        check_project(cfg.root)
+        try:
+            from oriongraph_cli.cli.mcp_server import serve
+        except ImportError as exc:
+            from oriongraph_cli.errors import OrionError
+
+            raise OrionError(f"the MCP SDK is not installed ({exc})", hint="pip install 'mcp>=2,<3'") from None
+        serve(cfg)
+
+
 @app.command("man")
 def man_cmd(command: Optional[str] = typer.Argument(None, help="A command (compile, index, …); none: the overview page.")) -> None:
     """Show a manual page: through man(1) on a terminal, as roff text on a pipe (`orion man compile | man -l -`)."""

@@ -1,0 +1,85 @@
+"""`orion mcp` driven by the MCP SDK's own client over stdio, against the real index."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+def _session_calls(root, calls):
+    import anyio
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    out = {}
+
+    async def main():
+        params = StdioServerParameters(command=sys.executable, args=["-m", "oriongraph_cli", "mcp", "--root", str(root)])
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                out["tools"] = (await session.list_tools()).tools
+                for key, name, args in calls:
+                    out[key] = await session.call_tool(name, args)
+
+    anyio.run(main)
+    return out
+
+
+def _text(result) -> str:
+    return "".join(getattr(c, "text", "") for c in result.content)
+
+
+def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
+    root = tmp_path / "p"
+    shutil.copytree(sample_index, root)
+    out = _session_calls(root, [
+        ("compile", "compile_context", {"intent": "add retry logic to the ingestion worker", "budget_tokens": 1200}),
+        ("compile_json", "compile_context", {"intent": "retry storms", "budget_tokens": 800, "format": "json", "workstream": "ws-ingestion"}),
+        ("search", "search", {"query": "per-tenant rate limits", "limit": 3}),
+        ("span_bad", "get_span", {"ref": "ffffffffffff"}),
+        ("lines", "get_span", {"ref": "01_context/glossary.md:L1-L3"}),
+        ("status", "status", {}),
+        ("budget_bad", "compile_context", {"intent": "x", "budget_tokens": 10**6}),
+        ("typo", "search", {"query": "retry", "workstream": "ws-ingestoin"}),
+    ])
+    tools = {t.name: t for t in out["tools"]}
+    assert set(tools) == {"compile_context", "search", "get_span", "status"}
+    for t in tools.values():
+        assert t.annotations.read_only_hint and t.annotations.idempotent_hint and not t.annotations.destructive_hint
+        assert len(str(t.input_schema)) < 1200  # small schemas: few tokens per tool
+
+    md = _text(out["compile"])
+    assert not out["compile"].is_error and md.startswith("# Working set:") and "ADR-0007" in md
+    import json
+
+    data = json.loads(_text(out["compile_json"]))
+    assert data["kind"] == "compile" and data["workingset"]["spans"] and all(s["workstream"] == "ws-ingestion" for s in data["workingset"]["spans"])
+    hits = out["search"].structured_content["result"]
+    assert len(hits) == 3 and "rate-limit" in hits[0]["path"] and hits[0]["lines"].startswith("L")
+
+    # a span from search, fetched by id, quotes the file exactly at the lines it names
+    one = _session_calls(root, [("span", "get_span", {"ref": hits[0]["span_id"]})])["span"]
+    text = _text(one)
+    where = text.splitlines()[0].split(" ")[0]
+    path, lines = where.rsplit(":", 1)
+    first_line = (root / path).read_text().splitlines()[int(lines.split("-")[0][1:]) - 1]
+    assert first_line.strip() and first_line.strip() in text
+
+    assert out["span_bad"].is_error and "no span" in _text(out["span_bad"]) and "orion search" in _text(out["span_bad"])
+    assert not out["lines"].is_error and _text(out["lines"]).startswith("01_context/glossary.md:L1-L3")
+    st = out["status"].structured_content
+    assert st["up_to_date"] is True and st["spans"] > 100
+    assert out["budget_bad"].is_error and "budget_tokens" in _text(out["budget_bad"])
+    assert out["typo"].is_error and "did you mean ws-ingestion?" in _text(out["typo"])
+
+
+def test_outside_a_project_it_says_so_and_exits(tmp_path):
+    from conftest import run_orion
+
+    r = run_orion("mcp", "--root", str(tmp_path), timeout=60)
+    assert r.returncode == 3 and "not an OrionFS project" in r.stderr and "Traceback" not in r.stderr
