@@ -102,6 +102,28 @@ def mcp_cmd(root: Optional[Path] = typer.Option(None, "--root", "-r", help="Proj
         serve(cfg)
 
 
+@app.command("watch")
+def watch_cmd(
+    root: Optional[Path] = typer.Option(None, "--root", "-r", help="Project root (default: as for every command).", show_default=False),
+    debounce: int = typer.Option(1000, "--debounce", help="Milliseconds of quiet before re-indexing a burst of changes."),
+) -> None:
+    """Re-index whenever notes in the stage folders change (debounced); Ctrl-C to stop."""
+    from oriongraph_cli.cli.context import handled, project_config
+    from oriongraph_cli.errors import ExitStatus, OrionError
+
+    with handled():
+        if not 50 <= debounce <= 600_000:
+            raise OrionError(f"--debounce={debounce}: must be from 50 to 600000 ms", exit_code=ExitStatus.USAGE)
+        cfg = project_config(root)
+        from oriongraph_cli.index.walk import check_project
+
+        check_project(cfg.root)
+        from oriongraph_cli.cli.watch import watch
+
+        sys.stderr.write(f"orion watch: watching {cfg.root} (Ctrl-C to stop)\n")
+        watch(cfg, debounce_ms=debounce)
+
+
 @app.command("man")
 def man_cmd(command: Optional[str] = typer.Argument(None, help="A command (compile, index, …); none: the overview page.")) -> None:
     """Show a manual page: through man(1) on a terminal, as roff text on a pipe (`orion man compile | man -l -`)."""

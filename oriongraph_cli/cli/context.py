@@ -53,8 +53,10 @@ def handled(as_json: bool = False) -> Iterator[None]:
     except BrokenPipeError:  # `orion … | head`: the reader left; stop quietly, as SIGPIPE would
         raise typer.Exit(141) from None
     except KeyboardInterrupt as exc:
-        sys.stderr.write("interrupted\n" if not isinstance(exc, Terminated) else "terminated\n")
-        raise typer.Exit(143 if isinstance(exc, Terminated) else 130) from None
+        # a library may re-raise a plain KeyboardInterrupt for our SIGTERM: the flag tells
+        term = isinstance(exc, Terminated) or _signals["terminated"]
+        sys.stderr.write("terminated\n" if term else "interrupted\n")
+        raise typer.Exit(143 if term else 130) from None
     except Exception as exc:  # noqa: BLE001 — the one place every failure is translated
         if os.environ.get("ORION_DEBUG"):
             import traceback
@@ -73,7 +75,11 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, handled like Ctrl-C: cleanup runs, the message says so, exit 143."""
 
 
+_signals = {"terminated": False}
+
+
 def _on_sigterm(signum, frame) -> None:
+    _signals["terminated"] = True
     raise Terminated()
 
 

@@ -1,0 +1,66 @@
+"""`orion watch`: re-index when notes change (debounced), using watchfiles (inotify via Rust:
+no polling, so an idle watch costs next to no CPU)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+
+def _relevant(root: Path):
+    from oriongraph_cli.index.walk import ACCEPTED_SUFFIXES
+    from oriongraph_cli.models import TOP_FOLDERS
+
+    prefixes = tuple(str(root / top) + os.sep for top in TOP_FOLDERS)
+
+    def keep(_change, path: str) -> bool:
+        if not path.startswith(prefixes):
+            return False
+        name = os.path.basename(path)
+        return not name.startswith(".") and (name.lower().endswith(ACCEPTED_SUFFIXES) or "." not in name)
+
+    return keep
+
+
+def watch(cfg, *, debounce_ms: int, once_ready=None) -> None:
+    """Index now, then after each burst of changes under the stage folders. A failed run is
+    reported and the watch goes on; Ctrl-C or SIGTERM ends it."""
+    from watchfiles import watch as watch_files
+
+    from oriongraph_cli.errors import as_orion_error
+    from oriongraph_cli.index.indexer import index_project
+
+    def run(reason: str) -> None:
+        started = time.perf_counter()
+        try:
+            r = index_project(cfg)
+        except Exception as exc:  # noqa: BLE001 — keep watching; say what went wrong
+            err = as_orion_error(exc)
+            sys.stderr.write(f"orion watch: index failed: {err.message}" + (f" ({err.hint})" if err.hint else "") + "\n")
+            return
+        for w in r.warnings:
+            sys.stderr.write(f"warning: {w['path']}: {w['message']}\n")
+        what = "nothing changed" if r.nothing_changed else (
+            f"{r.added_documents} added, {r.updated_documents} updated, {r.removed_documents} removed"
+        )
+        sys.stdout.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {reason}: {what} (generation {r.generation}, "
+                         f"{(time.perf_counter() - started):.1f}s)\n")
+        sys.stdout.flush()
+
+    run("start")
+    if once_ready is not None:
+        once_ready()
+    watched = [str(cfg.root / top) for top in ("01_context", "02_knowledge", "03_workstreams", "04_artifacts") if (cfg.root / top).is_dir()]
+    ready = False
+    for changes in watch_files(*watched, watch_filter=_relevant(cfg.root), debounce=debounce_ms, raise_interrupt=True,
+                               rust_timeout=1000, yield_on_timeout=True):
+        if not ready:  # the first yield: the watches are in place
+            ready = True
+            sys.stdout.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} watching for changes\n")
+            sys.stdout.flush()
+        if not changes:
+            continue
+        n = len({p for _c, p in changes})
+        run(f"{n} file(s) changed")
