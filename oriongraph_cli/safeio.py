@@ -55,6 +55,14 @@ def stat_key(st: os.stat_result) -> list[int]:
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
 
 
+def unchanged_since(st: os.stat_result, recorded: list[int] | None, indexed_at: int) -> bool:
+    """Whether a file whose stat is ``st`` is the one recorded when the index was written at
+    ``indexed_at`` (unix seconds), by git's racy-file rules: the stat key matches, and it was
+    not modified in or after the second the index was written (such a change may not show)."""
+    racy_after = (int(indexed_at) - 1) * 1_000_000_000
+    return recorded == stat_key(st) and st.st_mtime_ns < racy_after and st.st_ctime_ns < racy_after
+
+
 def inside(root: Path, rel: str) -> str | None:
     """The real path of ``root/rel`` relative to the real root, or None if it leaves it."""
     real_root = os.path.realpath(root)

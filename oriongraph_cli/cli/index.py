@@ -94,16 +94,16 @@ def index_cmd(
             with _RichProgress(show_progress) as progress:
                 result = index_project(cfg, full=full, strict=strict, progress=progress, on_wait=_say_waiting)
         except StrictError as exc:
-            _print_warnings(getattr(exc, "warnings", []))
+            print_warnings(getattr(exc, "warnings", []))
             raise
-        _print_warnings(result.warnings)
+        print_warnings(result.warnings)
         if as_json:
             sys.stdout.write(json.dumps(result.to_dict(), indent=2) + "\n")
         elif not quiet:
             sys.stdout.write(_index_summary(result) + "\n")
 
 
-def _print_warnings(warnings) -> None:
+def print_warnings(warnings) -> None:
     for w in warnings:
         loc = w["path"] + (f":{w['line']}" if w.get("line") else "") + (f":{w['col']}" if w.get("col") else "")
         warn(f"{loc}: {w['message']}")
@@ -127,9 +127,7 @@ def _index_for_hook(root, full, lock_timeout, max_file_bytes) -> None:
 
         cfg = project_config(root, lock_timeout=HOOK_LOCK_TIMEOUT if lock_timeout is None else lock_timeout, max_file_bytes=max_file_bytes)
         result = index_project(cfg, full=full, on_wait=_say_waiting)
-        for w in result.warnings:
-            loc = w["path"] + (f":{w['line']}" if w.get("line") else "")
-            warn(f"{loc}: {w['message']}")
+        print_warnings(result.warnings)
         if result.repaired:
             warn(f"repaired: {result.repaired}")
     except KeyboardInterrupt:

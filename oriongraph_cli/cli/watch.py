@@ -29,6 +29,8 @@ def watch(cfg, *, debounce_ms: int, once_ready=None) -> None:
     reported and the watch goes on; Ctrl-C or SIGTERM ends it."""
     from watchfiles import watch as watch_files
 
+    from oriongraph_cli.cli.context import warn
+    from oriongraph_cli.cli.index import print_warnings
     from oriongraph_cli.errors import as_orion_error
     from oriongraph_cli.index.indexer import index_project
 
@@ -38,10 +40,9 @@ def watch(cfg, *, debounce_ms: int, once_ready=None) -> None:
             r = index_project(cfg)
         except Exception as exc:  # noqa: BLE001 — keep watching; say what went wrong
             err = as_orion_error(exc)
-            sys.stderr.write(f"orion watch: index failed: {err.message}" + (f" ({err.hint})" if err.hint else "") + "\n")
+            warn(f"orion watch: index failed: {err.message}" + (f" ({err.hint})" if err.hint else ""))
             return
-        for w in r.warnings:
-            sys.stderr.write(f"warning: {w['path']}: {w['message']}\n")
+        print_warnings(r.warnings)  # escaped like every other warning
         what = "nothing changed" if r.nothing_changed else (
             f"{r.added_documents} added, {r.updated_documents} updated, {r.removed_documents} removed"
         )

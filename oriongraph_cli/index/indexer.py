@@ -24,7 +24,7 @@ from oriongraph_cli.index.parse import ParseWarning, decode, parse_document
 from oriongraph_cli.index.span import embed_text, split_document
 from oriongraph_cli.index.walk import FoundFile, WalkWarning, check_project, walk
 from oriongraph_cli.models import Document, Span
-from oriongraph_cli.safeio import UnsafeFile, read_project_file, stat_key
+from oriongraph_cli.safeio import UnsafeFile, read_project_file, stat_key, unchanged_since
 from oriongraph_cli.store.layout import MANIFEST, Layout, atomic_write, file_checksums
 from oriongraph_cli.tokens import get_counter
 
@@ -176,11 +176,10 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
         # -------- decide what changed: content hashes, read only where the stat changed
         prev_files: dict[str, str] = (manifest or {}).get("files", {})
         prev_stats: dict[str, list[int]] = (manifest or {}).get("stats", {})
-        # git's racy-file rules: size, mtime, ctime and inode must all match the previous
-        # run's (a restored mtime still moves the ctime; a replaced file has a new inode),
-        # and a file modified in the second the previous index was written may have changed
-        # without its stat showing it, so it is always re-hashed
-        racy_after = int((manifest or {}).get("created_at", 0) - 1) * 1_000_000_000
+        # git's racy-file rules (safeio.unchanged_since): size, mtime, ctime and inode must
+        # all match the previous run's, and a file touched in the second that index was
+        # written is always re-hashed
+        indexed_at = int((manifest or {}).get("created_at", 0))
         progress.phase("reading", len(files))
         contents: dict[str, tuple[FoundFile, bytes, str, float]] = {}
         versions: dict[str, str] = {}
@@ -208,12 +207,8 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
                 st = f.abs.stat()
             except OSError:
                 st = None
-            key = stat_key(st) if st is not None else None
-            if (
-                key is not None and not full and f.rel in prev_files and prev_stats.get(f.rel) == key
-                and st.st_mtime_ns < racy_after and st.st_ctime_ns < racy_after
-            ):
-                versions[f.rel], stats[f.rel] = prev_files[f.rel], key
+            if st is not None and not full and f.rel in prev_files and unchanged_since(st, prev_stats.get(f.rel), indexed_at):
+                versions[f.rel], stats[f.rel] = prev_files[f.rel], stat_key(st)
                 unread.append(f)
                 continue
             read(f)

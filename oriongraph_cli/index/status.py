@@ -12,7 +12,7 @@ from oriongraph_cli.config import Config
 from oriongraph_cli.errors import NoIndexError
 from oriongraph_cli.index.walk import walk
 from oriongraph_cli.models import SCHEMA_VERSION
-from oriongraph_cli.safeio import UnsafeFile, read_project_file, stat_key
+from oriongraph_cli.safeio import UnsafeFile, read_project_file, unchanged_since
 from oriongraph_cli.store.layout import MANIFEST, Layout
 
 
@@ -32,7 +32,6 @@ def project_status(cfg: Config) -> dict[str, Any]:
     manifest = json.loads((layout.gen_dir / gen / MANIFEST).read_text())
     indexed: dict[str, str] = manifest.get("files", {})
     stats: dict[str, list[int]] = manifest.get("stats", {})
-    racy_after = (int(manifest.get("created_at", 0)) - 1) * 1_000_000_000
     modified, new = [], []
     for f in files:
         if f.rel not in indexed:
@@ -42,7 +41,7 @@ def project_status(cfg: Config) -> dict[str, Any]:
             st = os.stat(f.abs)
         except OSError:
             continue
-        if stats.get(f.rel) == stat_key(st) and st.st_mtime_ns < racy_after and st.st_ctime_ns < racy_after:
+        if unchanged_since(st, stats.get(f.rel), manifest.get("created_at", 0)):
             continue
         try:
             got = read_project_file(cfg.root, f.rel, cfg.max_file_bytes, expect=f.identity)
