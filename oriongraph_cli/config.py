@@ -52,6 +52,12 @@ class Config:
     diversity_lambda: float = 0.85
     max_source_ratio: float = 0.5
     mmr_threshold: float = 0.0  # stop when the best MMR score falls below this
+    # precision: candidates scoring under relevance_floor × the best are not taken (selection
+    # stops short of the budget); the source cap yields when every other source scores under
+    # cap_yield × the capped candidate. docs/BENCHMARKS.md, "Precision rule".
+    relevance_floor: float = 0.35
+    cap_yield: float = 0.6
+    compress: bool = True  # shorten spans that do not fit whole instead of dropping them
     top_k: int = 200
     recency_half_life_days: float = 180.0
     # graph channel: seeds from the other channels' best candidates
@@ -122,6 +128,8 @@ _RULES: dict[str, tuple[type, float, float, bool]] = {
     "diversity_lambda": (float, 0, 1, False),
     "max_source_ratio": (float, 0, 1, True),
     "mmr_threshold": (float, -_INF, _INF, False),
+    "relevance_floor": (float, 0, 1, False),
+    "cap_yield": (float, 0, 1, False),
     "lifecycle_demote": (float, 0, 1e6, False),
     "lifecycle_final_boost": (float, 0, 1e6, False),
     "episode_boost": (float, 0, 1e6, False),

@@ -260,12 +260,14 @@ class SystemResult:
     ws_recall: float
     utilisation: float
     first_relevant_rank: int | None = None  # 1-based document rank of the first relevant document
+    relevant_share: float = 0.0  # share of the working set's quoted tokens from relevant documents
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "ndcg_at_10": round(self.ndcg_at_10, 6),
             "recall_at_100": round(self.recall_at_100, 6),
             "ws_recall": round(self.ws_recall, 6),
+            "relevant_share": round(self.relevant_share, 6),
             "utilisation": round(self.utilisation, 6),
             "first_relevant_rank": self.first_relevant_rank,
         }
@@ -298,6 +300,7 @@ class SystemSummary:
     utilisation: float
     latency_p50_ms: float | None = None
     latency_p95_ms: float | None = None
+    relevant_share: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         r = lambda v, n=4: None if v is None else round(v, n)  # noqa: E731
@@ -306,6 +309,7 @@ class SystemSummary:
             "ndcg_at_10": r(self.ndcg_at_10),
             "recall_at_100": r(self.recall_at_100),
             "ws_recall": r(self.ws_recall),
+            "relevant_share": r(self.relevant_share),
             "utilisation": r(self.utilisation),
             "latency_p50_ms": r(self.latency_p50_ms, 2),
             "latency_p95_ms": r(self.latency_p95_ms, 2),
@@ -336,7 +340,8 @@ class EvalReport:
             "n_queries": self.n_queries,
             "metrics": {"ndcg": f"nDCG@{NDCG_K} (linear gain, log2 discount, document level)",
                         "recall": f"Recall@{RECALL_K} (document level)",
-                        "ws_recall": "share of relevant documents with a span in the working set",
+                        "ws_recall": "share of relevant documents with a span in the working set (a pointer alone does not count)",
+                        "relevant_share": "share of the working set's quoted tokens that come from relevant documents",
                         "latency": "in-process compile, index open (orion only)"},
             "systems": list(self.systems),
             "summary": {k: self.summaries[k].to_dict() for k in self.systems},
@@ -355,6 +360,7 @@ def summarise(name: str, rows: Sequence[QueryRow], latencies: Sequence[float] | 
         ndcg_at_10=sum(r.ndcg_at_10 for r in res) / n,
         recall_at_100=sum(r.recall_at_100 for r in res) / n,
         ws_recall=sum(r.ws_recall for r in res) / n,
+        relevant_share=sum(r.relevant_share for r in res) / n,
         utilisation=sum(r.utilisation for r in res) / n,
         latency_p50_ms=percentile(latencies, 50) if latencies else None,
         latency_p95_ms=percentile(latencies, 95) if latencies else None,
@@ -371,13 +377,21 @@ def _first_rank(ranked: Sequence[str], relevant: Mapping[str, float]) -> int | N
     return None
 
 
-def system_result(ranked_docs: Sequence[str], ws_docs: Iterable[str], tokens: int, budget: int, relevant: Mapping[str, float]) -> SystemResult:
+def relevant_share(tokens_by_doc: Mapping[str, int], relevant: Mapping[str, float]) -> float:
+    """Share of the working set's tokens that come from relevant documents (0 when empty)."""
+    total = sum(tokens_by_doc.values())
+    return sum(n for d, n in tokens_by_doc.items() if relevant.get(d, 0) > 0) / total if total else 0.0
+
+
+def system_result(ranked_docs: Sequence[str], ws_docs: Iterable[str], tokens: int, budget: int, relevant: Mapping[str, float],
+                  tokens_by_doc: Mapping[str, int] | None = None) -> SystemResult:
     return SystemResult(
         ndcg_at_10=ndcg_at_k(ranked_docs, relevant, NDCG_K),
         recall_at_100=recall_at_k(ranked_docs, relevant, RECALL_K),
         ws_recall=set_recall(ws_docs, relevant),
         utilisation=tokens / budget if budget > 0 else 0.0,
         first_relevant_rank=_first_rank(ranked_docs, relevant),
+        relevant_share=relevant_share(tokens_by_doc or {}, relevant),
     )
 
 
@@ -411,10 +425,22 @@ def baseline_result(reader, rows: Sequence[int], budget: int, relevant: Mapping[
     paths = [meta[r].meta.filepath for r in rows]
     costs = [meta[r].ref.token_cost for r in rows]
     picked = pack_rank_order(costs, budget)
-    return system_result(doc_ranking(paths), {paths[i] for i in picked}, sum(costs[i] for i in picked), budget, relevant)
+    by_doc: dict[str, int] = {}
+    for i in picked:
+        by_doc[paths[i]] = by_doc.get(paths[i], 0) + costs[i]
+    return system_result(doc_ranking(paths), set(by_doc), sum(costs[i] for i in picked), budget, relevant, by_doc)
 
 
 # ============================================================================ driver
+
+
+def working_set_tokens(resp) -> dict[str, int]:
+    """Quoted tokens per document of a compiled working set (shortened spans at their size)."""
+    out: dict[str, int] = {}
+    for i in resp.workingset.spans:
+        n = i.compression.tokens if i.compression is not None else i.span_ref.token_cost
+        out[i.path] = out.get(i.path, 0) + n
+    return out
 
 
 def default_request(cfg: Config, text: str, budget: int):
@@ -481,12 +507,13 @@ def evaluate(
             t = time.perf_counter()
             try:
                 resp = api.compile_workingset(request, cfg, reader)
-                ws_docs = {item.path for item in resp.workingset.spans}
+                by_doc = working_set_tokens(resp)
+                ws_docs = {i.path for i in resp.workingset.spans if i.compression is None or i.compression.level != "pointer"}
                 tokens = resp.workingset.total_tokens
             except NoCandidatesError:
-                ws_docs, tokens = set(), 0
+                ws_docs, tokens, by_doc = set(), 0, {}
             latencies.append((time.perf_counter() - t) * 1000)
-            systems[DEFAULT_SYSTEM] = system_result(ranked_docs, ws_docs, tokens, budget, relevant)
+            systems[DEFAULT_SYSTEM] = system_result(ranked_docs, ws_docs, tokens, budget, relevant, by_doc)
             if compare:
                 for name, span_rows in baseline_span_lists(reader, signals, compare).items():
                     systems[name] = baseline_result(reader, span_rows, budget, relevant)

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from enum import Enum
 from typing import Any
 
-SCHEMA_VERSION = 1  # version of the --json contract
+SCHEMA_VERSION = 1  # version of the --json contract, per kind (docs/JSON.md)
+COMPILE_SCHEMA_VERSION = 2  # compile: 2 = grouped by document and quote, lean (docs/JSON.md)
 
 STAGES = ("requirements", "design", "research", "impl", "eval", "final")
 CHANNELS = ("semantic", "lexical", "structural", "graph")
@@ -197,6 +198,8 @@ class CompileRequest(_ToDict):
     fusion: str | None = None  # "weighted" | "rrf"; None: configured default
     explain: bool = True
     top_k: int = 200  # candidates per generator
+    deliver: tuple[str, ...] = ("markdown",)  # formats whose whole rendered output must fit the budget
+    compress: bool = True  # shorten spans that do not fit whole instead of dropping them
     timings: bool = False
     expand: bool = False  # bring PREV/NEXT/parent context of selected spans when budget allows
     record_usage: bool = True  # append this compile to the usage log (when the config allows)
@@ -242,26 +245,137 @@ class CandidateSpan(_ToDict):
         return {**span_fields(self.span_ref, m.filepath, m.title, m.section_title, m.stage, m.workstream, m.source_type), **d}
 
 
+PRIORITIES = ("critical", "high", "medium", "low")
+COMPRESSION_LEVELS = ("sentences", "heading", "pointer")  # from least to most shortened
+
+
+@dataclass(frozen=True)
+class Compression(_ToDict):
+    """A span delivered shortened: extractive, deterministic; ``backref`` fetches it whole."""
+
+    level: str  # one of COMPRESSION_LEVELS
+    tokens_full: int  # the span's whole cost
+    tokens: int  # what is delivered
+    backref: str  # "orion show <span_id>"
+
+
 @dataclass(frozen=True)
 class WSItem(_ToDict):
     span_ref: SpanRef
     path: str
     section_title: str | None
-    text: str  # hydrated after selection
-    selection_rank: int  # 1-based position in the working set
+    text: str  # hydrated after selection (shortened when ``compression`` is set)
+    selection_rank: int  # 1-based pick order (the working set is presented in reading order)
     source_weight: float  # base score share (debugging)
     stale: bool = False  # the file changed since it was indexed; text is the indexed version
     expansion_of: str | None = None  # span_id this item expands (--expand)
-    compression: Any = None  # compression is not built yet; always None
-    # document metadata for TASK_BRIEF.md grouping (added for render; hydrate fills them)
+    compression: Compression | None = None  # None: quoted whole
+    # document metadata for grouping by document (hydrate fills them)
     title: str | None = None
     stage: str | None = None
     workstream: str | None = None
-
+    score: float = 0.0  # base score (relevance before diversity)
+    priority: str = "medium"  # one of PRIORITIES: how far it may be shortened
+    reasons: tuple[str, ...] = ()
+    status: str | None = None  # front matter status of its document
 
     def to_dict(self) -> dict[str, Any]:
         d = super().to_dict()
         return {**span_fields(self.span_ref, self.path, self.title, self.section_title, self.stage, self.workstream, None), **d}
+
+    def brief_dict(self) -> dict[str, Any]:
+        """The span inside a quote of ``--json``: id, lines, cost, score, priority and its
+        first reasons (all of them with ``--explain``); its text is the quote's. Fields at
+        their default (not stale, not an expansion, whole) are left out."""
+        ref = self.span_ref
+        d: dict[str, Any] = {
+            "span_id": ref.span_id, "rank": self.selection_rank, "line_start": ref.line_start, "line_end": ref.line_end,
+            "char_start": ref.char_start, "char_end": ref.char_end, "token_cost": ref.token_cost, "section_title": self.section_title, "score": round(self.score, 4), "priority": self.priority,
+            "reasons": list(self.reasons[:BRIEF_REASONS]),
+        }
+        if self.compression is not None:
+            d["compression"] = _plain(self.compression)
+        if self.stale:
+            d["stale"] = True
+        if self.expansion_of:
+            d["expansion_of"] = self.expansion_of
+        return d
+
+
+BRIEF_REASONS = 3  # reasons per span in the lean --json (the rationale has them all)
+
+
+@dataclass(frozen=True)
+class Quote(_ToDict):
+    """One continuous passage of a document: adjacent or overlapping spans merged, or one
+    shortened span. ``elided_before`` names what was skipped since the previous quote."""
+
+    items: tuple[WSItem, ...]  # in document order
+    text: str  # what is delivered (links rewritten relative to the project root)
+    line_start: int
+    line_end: int
+    char_start: int
+    char_end: int
+    section_title: str | None
+    elided_before: str | None = None  # "L41-L60: Consequences" (None: nothing skipped or first quote)
+
+    @property
+    def lines(self) -> str:
+        return SpanRef("", "", 0, 0, 0, self.line_start, self.line_end).lines
+
+    @property
+    def compression(self) -> Compression | None:
+        return self.items[0].compression if len(self.items) == 1 else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "line_start": self.line_start, "line_end": self.line_end, "char_start": self.char_start,
+            "char_end": self.char_end, "section_title": self.section_title, "elided_before": self.elided_before,
+            "text": self.text, "spans": [i.brief_dict() for i in self.items],
+        }
+
+
+@dataclass(frozen=True)
+class WSDocument(_ToDict):
+    """A document of the working set with its quotes in reading order."""
+
+    path: str
+    title: str | None
+    stage: str | None
+    workstream: str | None
+    status: str | None  # front matter status, e.g. "superseded by ADR-0007"
+    best_rank: int  # the pick order of its best span: documents are ordered by it
+    quotes: tuple[Quote, ...]
+
+    @property
+    def line_start(self) -> int:
+        return min((q.line_start for q in self.quotes if q.line_start), default=0)
+
+    @property
+    def line_end(self) -> int:
+        return max((q.line_end for q in self.quotes), default=0)
+
+    @property
+    def lines(self) -> str:
+        return SpanRef("", "", 0, 0, 0, self.line_start, self.line_end).lines
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path, "title": self.title, "stage": self.stage, "workstream": self.workstream,
+            "status": self.status, "line_start": self.line_start, "line_end": self.line_end,
+            "quotes": [q.to_dict() for q in self.quotes],
+        }
+
+
+@dataclass(frozen=True)
+class LeftOut(_ToDict):
+    """A document that scored well but is not in the working set, and what would let it in."""
+
+    path: str
+    score: float  # its best candidate's base score
+    span_id: str
+    reason: str  # "budget" | "redundancy" | "source_cap" | "floor" | ...
+    detail: str  # "needs budget >= 4,180"
 
 
 def span_fields(ref: SpanRef, path: str, title: str | None, section_title: str | None, stage: str | None,
@@ -289,8 +403,18 @@ def span_fields(ref: SpanRef, path: str, title: str | None, section_title: str |
 
 @dataclass(frozen=True)
 class WorkingSet(_ToDict):
-    spans: tuple[WSItem, ...]
-    total_tokens: int
+    documents: tuple[WSDocument, ...]  # reading order: documents by their best span, quotes in document order
+    total_tokens: int  # tokens of quoted text (shortened quotes at their delivered size)
+
+    @property
+    def spans(self) -> tuple[WSItem, ...]:
+        """Every span, in reading order."""
+        return tuple(i for d in self.documents for q in d.quotes for i in q.items)
+
+    @property
+    def ranked(self) -> tuple[WSItem, ...]:
+        """Every span, in pick order (rank)."""
+        return tuple(sorted(self.spans, key=lambda i: i.selection_rank))
 
 
 @dataclass(frozen=True)
@@ -319,8 +443,8 @@ class Rejection(_ToDict):
     section_title: str | None
     base_score: float
     token_cost: int
-    reason: str  # "budget" | "redundancy" | "source_cap" | "threshold" | "pruned"
-    detail: str  # human-readable: "redundant with span 3f2a… (sim 0.93)"
+    reason: str  # "budget" | "redundancy" | "source_cap" | "floor" | "threshold" | "outranked" | "pruned"
+    detail: str  # what would let it in: "needs budget >= 4,180", "lost to span 3f2a… (cos 0.93)"
     related_span_id: str | None = None
 
 
@@ -339,6 +463,14 @@ class CompileStats(_ToDict):
     generator_errors: dict[str, str] = field(default_factory=dict)
     stale_spans: int = 0
     timings_ms: dict[str, float] | None = None  # only with --timings
+    delivered: dict[str, int] = field(default_factory=dict)  # format -> tokens of its whole output (<= budget)
+    format: str = "markdown"  # the format asked for (its count is ``delivered_tokens``)
+    compressed: int = 0  # spans delivered shortened
+    stop: str = ""  # why selection stopped short of the budget, when it did
+
+    @property
+    def delivered_tokens(self) -> int:
+        return self.delivered.get(self.format, max(self.delivered.values(), default=0))
 
 
 @dataclass(frozen=True)
@@ -351,9 +483,11 @@ class CompileResponse(_ToDict):
     rejected: tuple[Rejection, ...] = ()
     defaults: dict[str, Any] = field(default_factory=dict)  # effective weights/λ/ratio, for --explain
     index: dict[str, Any] = field(default_factory=dict)  # generation, model, tokenizer
-    episode_id: str | None = None  # the usage-log record of this compile (kept out of --json: it is random)
+    episode_id: str | None = None  # the usage-log record of this compile (random: only in the --json payload)
+    left_out: tuple[LeftOut, ...] = ()  # documents of note not in the working set
+    compact: bool = False  # a small budget: no preamble and no left-out list, so spans get the room
 
     def to_dict(self) -> dict[str, Any]:
         d = super().to_dict()
         d.pop("episode_id", None)
-        return {"schema_version": SCHEMA_VERSION, "kind": "compile", **d}
+        return {"schema_version": COMPILE_SCHEMA_VERSION, "kind": "compile", **d}

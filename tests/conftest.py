@@ -94,3 +94,12 @@ def run_orion(*args: str, cwd: Path | None = None, env: dict | None = None, time
 
     full_env = {**os.environ, **(env or {})}
     return subprocess.run([sys.executable, "-m", "oriongraph_cli", *args], capture_output=True, text=True, cwd=cwd, env=full_env, timeout=timeout)
+
+
+def ws_spans(data: dict) -> list[dict]:
+    """The spans of a ``compile --json`` document in reading order, each with its
+    document's ``path`` (the JSON groups spans by document and quote)."""
+    return [
+        {**s, "path": d["path"], "title": d["title"], "workstream": d["workstream"], "stage": d["stage"], "quote_text": q["text"]}
+        for d in data["documents"] for q in d["quotes"] for s in q["spans"]
+    ]

@@ -52,7 +52,7 @@ def _since(value: Optional[str]) -> Optional[int]:
 
 def _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstream, source_type, tag, since, where,
                    prefer_stage, lam, max_source_ratio, fusion, weights, explain, top_k, timings, episode=None, expand=False,
-                   record=True, relax=True):
+                   record=True, relax=True, deliver=("markdown",), compress=True):
     from oriongraph_cli.models import CompileRequest, HardFilters, SoftPreferences
 
     if not intent or not intent.strip():
@@ -95,6 +95,8 @@ def _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstrea
         expand=expand,
         record_usage=record,
         relax=relax,
+        deliver=deliver,
+        compress=compress,
     )
 
 
@@ -137,10 +139,12 @@ def compile_cmd(
     weight: List[str] = _WEIGHT,
     top_k: Optional[int] = _TOPK,
     explain: bool = typer.Option(False, "--explain", "-e", help="Show the rationale: scores, penalties, reasons, rejections, defaults."),
-    fmt: str = typer.Option("table", "--format", "-f", help="table (plain lines on a pipe) | plain | markdown | json."),
+    fmt: str = typer.Option("table", "--format", "-f", help="table (plain lines on a pipe) | plain | markdown | xml | json. The whole markdown, xml or json output is at most --budget tokens."),
     as_json: bool = JSON_OPT,
     files_only: bool = typer.Option(False, "--files-only", "-l", help="Print only the paths of the documents in the working set, one per line."),
-    brief: Optional[Path] = typer.Option(None, "--brief", help="Also write a TASK_BRIEF.md to this path."),
+    brief: Optional[Path] = typer.Option(None, "--brief", help="Also write a TASK_BRIEF.md to this path (the whole file at most --budget tokens)."),
+    no_compress: bool = typer.Option(False, "--no-compress", help="Never shorten a span: one that does not fit whole is left out."),
+    floor: Optional[float] = typer.Option(None, "--floor", help="Relevance floor in [0,1]: spans scoring under FLOOR × the best are not taken (default 0.35; 0 fills the budget)."),
     timings: bool = _TIMINGS,
     episode: Optional[str] = _EPISODE,
     expand: bool = typer.Option(False, "--expand", help="Bring the previous/next/parent-section context of selected spans, charged to the budget."),
@@ -155,13 +159,16 @@ def compile_cmd(
 
         if fmt not in COMPILE_FORMATS:
             raise OrionError(f"--format {fmt!r} is not one of {', '.join(COMPILE_FORMATS)}", exit_code=ExitStatus.USAGE)
-        cfg = project_config(root, diversity_lambda=lam, max_source_ratio=max_source_ratio, fusion=fusion, top_k=top_k, budget=budget)
+        cfg = project_config(root, diversity_lambda=lam, max_source_ratio=max_source_ratio, fusion=fusion, top_k=top_k, budget=budget,
+                             relevance_floor=floor)
         prefetch_model(cfg)
         from oriongraph_cli.api import compile_workingset
 
+        deliver = (fmt if fmt in ("markdown", "xml", "json") else "markdown",) + (("brief",) if brief is not None else ())
         request = _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstream, source_type, tag, since,
                                  where, prefer_stage, lam, max_source_ratio, fusion, weight, True, top_k, timings,
-                                 episode=episode, expand=expand, record=not no_usage_log, relax=not no_relax)
+                                 episode=episode, expand=expand, record=not no_usage_log, relax=not no_relax,
+                                 deliver=deliver, compress=not no_compress)
         if brief is not None:
             _check_brief_path(cfg, brief)
         resp = compile_workingset(request, cfg)
@@ -172,10 +179,10 @@ def compile_cmd(
         for name, err in resp.stats.generator_errors.items():
             warn(f"generator {name} failed: {err}")
         if brief is not None:
-            from oriongraph_cli.render.markdown import task_brief
+            from oriongraph_cli.render import render_text
             from oriongraph_cli.store.layout import atomic_write
 
-            atomic_write(brief, task_brief(clean_tree(resp)).encode("utf-8"))
+            atomic_write(brief, render_text(resp, "brief").encode("utf-8"))
             sys.stderr.write(f"wrote {brief}\n")
             if resp.episode_id:
                 from oriongraph_cli.store.usage_log import mark_brief_used

@@ -111,7 +111,7 @@ def print_eval(console: Any, report: Any) -> None:
         box=box.SIMPLE_HEAD,
     )
     table.add_column("system", no_wrap=True)
-    for head in ("nDCG@10", "Recall@100", "WS recall", "utilisation", "p50 ms", "p95 ms"):
+    for head in ("nDCG@10", "Recall@100", "WS recall", "relevant share", "utilisation", "p50 ms", "p95 ms"):
         table.add_column(head, justify="right", no_wrap=True)
     best = max(report.summaries[s].ndcg_at_10 for s in report.systems)
     for name in report.systems:
@@ -119,7 +119,7 @@ def print_eval(console: Any, report: Any) -> None:
         ndcg = f(s.ndcg_at_10)
         style = "bold" if s.ndcg_at_10 == best else None
         table.add_row(
-            _LABELS.get(name, name), ndcg, f(s.recall_at_100), f(s.ws_recall), f(s.utilisation),
+            _LABELS.get(name, name), ndcg, f(s.recall_at_100), f(s.ws_recall), f(s.relevant_share), f(s.utilisation),
             f(s.latency_p50_ms, 1), f(s.latency_p95_ms, 1), style=style,
         )
     console.print(table)

@@ -17,7 +17,6 @@ from typing import Any, Literal
 # compile_context returns at most budget_tokens of text (counted with the index's
 # tokenizer), so this cap is what keeps a reply under common ~25k-token tool-output caps
 MAX_BUDGET = 20_000
-FIT_ROUNDS = 6
 LINES_RE = re.compile(r"^(?P<path>.+?):L(?P<a>\d+)(?:-L(?P<b>\d+))?$")
 
 
@@ -80,40 +79,22 @@ def build_server(cfg):
         stage: str | None = None,
         workstream: str | None = None,
         path: str | None = None,
-        format: Literal["markdown", "json"] = "markdown",
+        format: Literal["markdown", "xml", "json"] = "markdown",
     ) -> str:
         """The working set for an intent: the most relevant, diverse spans of the project, each
         quoted exactly with path:lines. The whole reply is at most budget_tokens (<= 20000)."""
-        from dataclasses import replace
-
-        from oriongraph_cli.compile import usage
         from oriongraph_cli.compile.pipeline import compile_workingset
-        from oriongraph_cli.render.json import dumps
-        from oriongraph_cli.render.markdown import workingset_markdown
-        from oriongraph_cli.textsafe import clean_tree
-        from oriongraph_cli.tokens import get_counter
+        from oriongraph_cli.render import render_text
 
         try:
             if not 1 <= budget_tokens <= MAX_BUDGET:
                 raise ValueError(f"budget_tokens must be from 1 to {MAX_BUDGET}")
-            counter = get_counter(cfg.tokenizer)
-            render = (lambda r: dumps(r)) if format == "json" else (lambda r: workingset_markdown(clean_tree(r), explain=False))
-            # the reply, not only the quoted text, must fit: select for less until the
-            # rendered text (headers, provenance lines included), counted, fits
-            target, text, resp = budget_tokens, None, None
-            for _ in range(FIT_ROUNDS):
-                request = CompileRequest(intent, budget_tokens=target, hard_filters=filters(stage, workstream, path),
-                                         explain=False, record_usage=False)
-                resp = compile_workingset(request, cfg, index.reader())
-                candidate = render(resp)
-                used = counter.count(candidate)
-                if used <= budget_tokens:
-                    text = candidate
-                    break
-                target = max(1, min(target - 1, int(target * budget_tokens / used * 0.97)))
-            if text is None:
-                raise ValueError(f"no working set fits in {budget_tokens} tokens with its framing; ask for a larger budget_tokens")
-            usage.record(cfg, replace(request, record_usage=True), resp.workingset.spans)
+            # the whole reply, framing included, fits budget_tokens: the pipeline renders
+            # and counts this format while it selects
+            request = CompileRequest(intent, budget_tokens=budget_tokens, hard_filters=filters(stage, workstream, path),
+                                     explain=False, deliver=(format,))
+            resp = compile_workingset(request, cfg, index.reader())
+            text = render_text(resp, format)
         except ValueError as exc:
             raise ToolError(str(exc)) from None
         except Exception as exc:  # noqa: BLE001 — every failure reaches the agent as one message

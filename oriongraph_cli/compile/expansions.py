@@ -13,16 +13,18 @@ from oriongraph_cli.store.reader import IndexReader
 EXPAND_RESERVE = 0.25  # share of the budget --expand keeps for neighbours
 
 
-def selection_budget(request: CompileRequest) -> int:
-    """What selection may spend: all of the budget, or three quarters with --expand."""
-    return int(request.budget_tokens * (1 - EXPAND_RESERVE)) if request.expand else request.budget_tokens
+def selection_budget(request: CompileRequest, budget: int) -> int:
+    """What selection may spend of ``budget``: all of it, or three quarters with --expand."""
+    return int(budget * (1 - EXPAND_RESERVE)) if request.expand else budget
 
 
-def with_expansions(cfg: Config, reader: IndexReader, picked, request: CompileRequest):
-    """(Picked, expansion_of span id or None) in working-set order."""
+def with_expansions(cfg: Config, reader: IndexReader, picked, request: CompileRequest, budget: int, span_overhead: int = 0):
+    """(Picked, expansion_of span id or None) in working-set order; expansions spend what
+    selection left of ``budget`` (they merge with the span they extend, so they cost no
+    framing of their own)."""
     if not request.expand:
         return [(p, None) for p in picked]
-    left = request.budget_tokens - sum(p.candidate.span_ref.token_cost for p in picked)
+    left = budget - sum(p.candidate.span_ref.token_cost + span_overhead for p in picked)
     taken = {p.candidate.row for p in picked}
     out = []
     for p in picked:

@@ -16,14 +16,16 @@ from oriongraph_cli.safeio import UnsafeFile, read_project_file
 from oriongraph_cli.store.reader import IndexReader
 
 
-def hydrate(cfg: Config, reader: IndexReader, entries) -> tuple[list[WSItem], int]:
-    """(working-set items, how many are stale); ``entries`` are (Picked, expansion_of
-    span id or None) in working-set order."""
-    files: dict[str, tuple[str | None, str | None]] = {}
+def hydrate(cfg: Config, reader: IndexReader, placed, files: dict | None = None) -> tuple[list[WSItem], int, dict[str, str | None]]:
+    """(working-set items with their whole text, how many are stale, each document's current
+    text or None when it changed); ``placed`` are ``assemble.Placed`` in pick order;
+    ``files`` caches documents across calls."""
+    files = {} if files is None else files
     items: list[WSItem] = []
     stale_count = 0
-    total_base = sum(p.candidate.base_score for p, _e in entries) or 1.0
-    for rank, (p, expansion_of) in enumerate(entries, start=1):
+    total_base = sum(p.candidate.base_score for p in placed) or 1.0
+    texts: dict[str, str | None] = {}
+    for rank, p in enumerate(placed, start=1):
         c = p.candidate
         path = c.metadata.filepath
         if path not in files:
@@ -31,6 +33,7 @@ def hydrate(cfg: Config, reader: IndexReader, entries) -> tuple[list[WSItem], in
         text_now, version_now = files[path]
         ref = c.span_ref
         stale = version_now != ref.doc_version_id
+        texts[path] = None if stale else text_now
         if stale:
             stale_count += 1
             text = reader.rows([c.row])[c.row].text
@@ -45,13 +48,17 @@ def hydrate(cfg: Config, reader: IndexReader, entries) -> tuple[list[WSItem], in
                 selection_rank=rank,
                 source_weight=round(c.base_score / total_base, 6),
                 stale=stale,
-                expansion_of=expansion_of,
+                expansion_of=p.expansion_of,
                 title=c.metadata.title,
                 stage=c.metadata.stage,
                 workstream=c.metadata.workstream,
+                score=c.base_score,
+                priority=p.priority,
+                reasons=c.reasons,
+                status=c.metadata.status,
             )
         )
-    return items, stale_count
+    return items, stale_count, texts
 
 
 def show_span(cfg: Config, span_id: str) -> dict[str, Any]:

@@ -1,11 +1,13 @@
 """The compile pipeline, one stage per step, each in the module that owns it:
 
-    intent -> signals -> generators -> normalise + fuse -> select (MMR + budget)
-           -> hydrate -> (render, in the CLI)
+    intent -> signals -> generators -> normalise + fuse -> select (MMR, floor, budget)
+           -> pack (shortened forms) -> hydrate -> layout (reading order) -> deliver (fit the rendered output)
 
 ``rank_candidates`` runs the stages up to scoring (``orion search`` stops there);
-``compile_workingset`` selects, hydrates and explains. The explanation travels with the
-data: every candidate carries its reasons and channel scores from the stage that set them.
+``compile_workingset`` selects, assembles, hydrates and explains, as many times as
+``deliver.fit`` needs to make the rendered output fit the budget. The explanation travels
+with the data: every candidate carries its reasons and channel scores from the stage that
+set them.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from dataclasses import replace
 from typing import Any
 
 from oriongraph_cli.compile import (
+    assemble,
     candidates,
+    deliver,
     expansions,
     explain,
     graph_channel,
@@ -29,6 +33,7 @@ from oriongraph_cli.compile import (
 from oriongraph_cli.config import Config
 from oriongraph_cli.models import (
     CandidateSpan,
+    LeftOut,
     CompileRequest,
     CompileResponse,
     CompileStats,
@@ -36,6 +41,10 @@ from oriongraph_cli.models import (
     WorkingSet,
 )
 from oriongraph_cli.store.reader import IndexReader
+from oriongraph_cli.tokens import get_counter
+
+LEFT_OUT_MAX = 5
+LEFT_OUT_TOKENS_EACH = 800  # one left-out line per this many tokens of budget (at least 2)
 
 
 def reference_time(reader: IndexReader) -> int:
@@ -112,8 +121,8 @@ def search(request: CompileRequest, cfg: Config, reader: IndexReader | None = No
 
 
 def compile_workingset(request: CompileRequest, cfg: Config, reader: IndexReader | None = None) -> CompileResponse:
-    """Compile the Working Set for ``request``: rank, select under the budget, hydrate,
-    explain, and record the compile in the usage log."""
+    """Compile the Working Set for ``request``: rank, then select, assemble and hydrate until
+    the rendered output fits the budget; explain; record the compile in the usage log."""
     own = reader is None
     started = time.perf_counter()
     timings: dict[str, float] = {}
@@ -126,46 +135,116 @@ def compile_workingset(request: CompileRequest, cfg: Config, reader: IndexReader
             raise candidates.no_candidates(request, reader)
 
         t = time.perf_counter()
-        prefs = request.soft_prefs
-        sel = select.select(
-            scored, expansions.selection_budget(request), prefs.diversity_lambda, prefs.max_single_source_ratio, cfg.mmr_threshold
-        )
-        timings["select"] = (time.perf_counter() - t) * 1000
-
-        t = time.perf_counter()
-        entries = expansions.with_expansions(cfg, reader, sel.picked, request)
-        items, stale = hydrate.hydrate(cfg, reader, entries)
-        timings["hydrate"] = (time.perf_counter() - t) * 1000
-
+        counter = get_counter(str(reader.manifest.get("tokenizer") or cfg.tokenizer))
         weights = explain.effective_weights(request, cfg, sig)
-        total = sum(i.span_ref.token_cost for i in items)
+        defaults = explain.effective_defaults(cfg, request, sig)
+        assembly = _Assembly(request, cfg, reader, sig, scored, hits, errors, relaxed, weights, defaults, counter)
+        formats = tuple(dict.fromkeys(request.deliver)) or ("markdown",)
+        resp = deliver.fit(assembly.build, request.budget_tokens, formats, counter.count)
+        timings["assemble"] = (time.perf_counter() - t) * 1000
         timings["total"] = (time.perf_counter() - started) * 1000
-        stats = CompileStats(
-            tokens_used=total,
-            budget=request.budget_tokens,
-            utilization=round(total / request.budget_tokens, 4) if request.budget_tokens else 0.0,
-            candidates_seen={k: len(v) for k, v in sorted(hits.items())},
-            candidates_total=len(scored),
-            selected=len(items),
-            dropped=len(scored) - len(items),
-            sources=len({i.path for i in items}),
-            fusion=request.fusion or cfg.fusion,
-            relaxed_filters=relaxed,
-            generator_errors=dict(sorted(errors.items())),
-            stale_spans=stale,
-            timings_ms={k: round(v, 2) for k, v in timings.items()} if request.timings else None,
-        )
-        return CompileResponse(
-            request=request,
-            signals=sig,
-            workingset=WorkingSet(spans=tuple(items), total_tokens=total),
-            stats=stats,
-            rationale=explain.rationale(entries, items, weights) if request.explain else None,
-            rejected=tuple(sel.rejected) if request.explain else (),
-            defaults=explain.effective_defaults(cfg, request, sig),
-            index=reader.info(),
-            episode_id=usage.record(cfg, request, items),
-        )
+        st = resp.stats
+        stats = replace(st, utilization=round(st.delivered_tokens / st.budget, 4) if st.budget else 0.0,
+                        timings_ms={k: round(v, 2) for k, v in timings.items()} if request.timings else None)
+        items = resp.workingset.ranked
+        return replace(resp, stats=stats, episode_id=usage.record(cfg, request, items))
     finally:
         if own:
             reader.close()
+
+
+class _Assembly:
+    """One working set at a given selection budget: select -> pack -> hydrate -> layout.
+    Built several times per compile by ``deliver.fit``; documents and shortened forms are
+    read and counted once."""
+
+    def __init__(self, request, cfg, reader, sig, scored, hits, errors, relaxed, weights, defaults, counter):
+        self.request, self.cfg, self.reader, self.sig, self.scored = request, cfg, reader, sig, scored
+        self.hits, self.errors, self.relaxed, self.weights, self.defaults = hits, errors, relaxed, weights, defaults
+        self.counter = counter
+        self.by_id = {c.span_ref.span_id: c for c in scored}
+        self.files: dict = {}
+        self._short: dict[tuple[int, str], int] = {}
+        self._rows: dict[int, str] = {}
+
+    def shortened_cost(self, c: CandidateSpan, level: str) -> int:
+        key = (c.row, level)
+        if key not in self._short:
+            ref = c.span_ref
+            if level == "pointer":
+                text = assemble.compress.pointer_text(c.metadata.section_title, c.metadata.filepath, ref.lines, ref.token_cost, ref.span_id)
+            else:
+                if c.row not in self._rows:
+                    self._rows[c.row] = self.reader.rows([c.row])[c.row].text
+                text = assemble.compress.COMPRESSORS[level].shorten(self._rows[c.row], c.metadata.section_title)
+            self._short[key] = self.counter.count(text) if text else ref.token_cost
+        return self._short[key]
+
+    def build(self, room: int, overhead: int, compact: bool = False) -> CompileResponse:
+        request, cfg = self.request, self.cfg
+        prefs = request.soft_prefs
+        q = max(room, 0)
+        sel = select.select(
+            self.scored, expansions.selection_budget(request, q), prefs.diversity_lambda, prefs.max_single_source_ratio,
+            cfg.mmr_threshold, span_overhead=overhead, floor=cfg.relevance_floor, cap_yield=cfg.cap_yield,
+            budget_offset=request.budget_tokens - q,
+        )
+        entries = expansions.with_expansions(cfg, self.reader, sel.picked, request, q, overhead) if q else []
+        placed = assemble.pack(
+            sel, entries, self.by_id, q, overhead, self.shortened_cost,
+            enabled=request.compress and cfg.compress, named_docs=frozenset(self.sig.struct_hints.doc_ids),
+        ) if q else []
+        items, stale, texts = hydrate.hydrate(cfg, self.reader, placed, self.files)
+        items = [assemble.shorten_item(it, p.level, self.counter) if p.level else it for it, p in zip(items, placed)]
+        statuses = {i.path: assemble.document_status(i.status, i.reasons) for i in items}
+        docs = assemble.layout(items, texts, statuses)
+        quoted = sum(self.counter.count(q_.text) for d in docs for q_ in d.quotes)
+        in_ws = {i.path for i in items}
+        stop = ""
+        if sel.stop_reason == "floor" and items:
+            stop = f"selection stopped at {quoted:,} quoted tokens: nothing else scored above {cfg.relevance_floor:g} × the best"
+        elif not items and sel.rejected and room > 0:
+            stop = f"nothing fits: the best span {sel.rejected[0].detail}"
+        stats = CompileStats(
+            tokens_used=quoted,
+            budget=request.budget_tokens,
+            utilization=0.0,
+            candidates_seen={k: len(v) for k, v in sorted(self.hits.items())},
+            candidates_total=len(self.scored),
+            selected=len(items),
+            dropped=len(self.scored) - len(items),
+            sources=len(in_ws),
+            fusion=request.fusion or cfg.fusion,
+            relaxed_filters=self.relaxed,
+            generator_errors=dict(sorted(self.errors.items())),
+            stale_spans=stale,
+            format=(request.deliver or ("markdown",))[0],
+            compressed=sum(1 for i in items if i.compression is not None),
+            stop=stop,
+        )
+        ranked = [(p.picked, p.expansion_of) for p in placed]
+        return CompileResponse(
+            request=request,
+            signals=self.sig,
+            workingset=WorkingSet(documents=docs, total_tokens=quoted),
+            stats=stats,
+            rationale=explain.rationale(ranked, items, self.weights) if request.explain else None,
+            rejected=tuple(sel.rejected) if request.explain else (),
+            defaults=self.defaults,
+            index=self.reader.info(),
+            left_out=() if compact else _left_out(sel.rejected, in_ws, request.budget_tokens),
+            compact=compact,
+        )
+
+
+def _left_out(rejected, in_ws: set[str], budget: int) -> tuple[LeftOut, ...]:
+    """The best documents with no span in the working set, each with what would let it in."""
+    limit = min(LEFT_OUT_MAX, max(2, budget // LEFT_OUT_TOKENS_EACH))
+    out: dict[str, LeftOut] = {}
+    for r in rejected:
+        if r.path in in_ws or r.path in out or r.reason == "pruned":
+            continue
+        out[r.path] = LeftOut(path=r.path, score=r.base_score, span_id=r.span_id, reason=r.reason, detail=r.detail)
+        if len(out) >= limit:
+            break
+    return tuple(out.values())

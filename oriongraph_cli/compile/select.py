@@ -10,22 +10,31 @@ Rules, in the order they apply:
    the cosine similarity of the (re-normalised) embeddings; a missing embedding has
    similarity 0. ``max_sim`` is floored at 0, so the diversity penalty is never a bonus.
    It is kept as a vector and updated with one ``E @ e_new`` per pick.
-3. **Feasibility.** ``token_cost <= remaining budget``. When the candidates in play come
+3. **Feasibility.** ``token_cost + span_overhead <= remaining budget`` (``span_overhead`` is
+   the framing each delivered span costs in the chosen output format, measured by the
+   caller). A candidate scoring below ``floor × best base score`` is never feasible (the
+   relevance floor: selection stops short of the budget rather than fill it with weak
+   spans). When the candidates in play come
    from two or more distinct ``metadata.filepath`` values, one source may hold at most
    ``floor(max_source_ratio * budget)`` tokens. *The ratio is taken against the budget,
    not the running total*: against the running total the very first pick would hold 100%
    and always violate it. With one source in play the cap is off. Tiny-budget rule: if
    nothing has been selected yet and no candidate satisfies the cap, a candidate that fits
-   the budget may still be picked alone (at least one span when one fits).
+   the budget may still be picked alone (at least one span when one fits). The cap
+   *yields* to relevance: a capped source's candidate stays feasible when every candidate
+   of the other sources scores below ``cap_yield ×`` its base score (no comparable
+   alternative exists, so the cap would only trade relevant text for weaker text).
 4. **Pick** the feasible candidate with the highest MMR; candidates within 0.01 of the best
    are tie-broken by lowest ``token_cost``, then highest ``base_score``, then ``span_id``.
-5. **Stop** when no candidate is feasible, when ≥ 99.5% of the budget is used, or when the
+5. **Stop** when no candidate is feasible (``floor`` when the rest are below the floor), when ≥ 99.5% of the budget is used, or when the
    best feasible MMR is below ``mmr_threshold`` *and* ≥ 90% of the budget is used (slack
    is filled with the next best fitting span rather than left empty).
-6. **Rejections** for the top 20 unselected candidates (base-score order), first match wins:
-   ``source_cap`` (blocked by the cap at some step), ``budget`` (does not fit what is left),
-   ``redundancy`` (max_sim ≥ 0.85 to a selected span), ``threshold`` (stopped on
-   ``mmr_threshold`` and its MMR is below it), else ``outranked``. The top 5 pruned
+6. **Rejections** for the top 20 unselected candidates (base-score order), first match wins,
+   each saying what would let it in: ``floor`` (below the relevance floor: "would enter
+   with --floor ≤ x"), ``source_cap`` ("would enter with --max-source-ratio ≥ r"),
+   ``budget`` ("needs --budget ≥ N"), ``redundancy`` (max_sim ≥ 0.85: "lost to span X (cos
+   0.93)"), ``threshold`` (stopped on ``mmr_threshold``), else ``outranked`` ("would enter
+   at --lambda ≥ x" when a higher λ would rank it above the last pick). The top 5 pruned
    candidates are listed with reason ``pruned``.
 """
 
@@ -67,7 +76,14 @@ class Selection:
     sources_in_play: int
     source_cap_tokens: int | None  # None: cap off (a single source in play)
     budget: int = 0
-    stop_reason: str = ""  # "no_feasible" | "saturated" | "threshold" | "exhausted"
+    stop_reason: str = ""  # "no_feasible" | "floor" | "saturated" | "threshold" | "exhausted"
+    span_overhead: int = 0
+    floor_score: float = 0.0  # absolute base score under which candidates were not taken
+
+    @property
+    def used(self) -> int:
+        """Budget consumed, framing included."""
+        return sum(p.candidate.span_ref.token_cost + self.span_overhead for p in self.picked)
 
     @property
     def tokens_used(self) -> int:
@@ -134,8 +150,15 @@ def select(
     max_source_ratio: float,
     mmr_threshold: float = 0.0,
     prune_factor: float = 5.0,
+    *,
+    span_overhead: int = 0,
+    floor: float = 0.0,
+    cap_yield: float = 0.0,
+    budget_offset: int = 0,
 ) -> Selection:
-    """Greedy MMR selection under a hard token budget and a per-source cap (module doc)."""
+    """Greedy MMR selection under a hard token budget and a per-source cap (module doc).
+    ``budget_offset`` is what the caller reserved outside ``budget`` (fixed framing), so
+    counterfactuals can name the ``--budget`` a rejected span would need."""
     budget = max(int(budget), 0)
     ordered = sorted(cands, key=sort_key)
     n_keep = _prune(ordered, budget, prune_factor)
@@ -148,8 +171,10 @@ def select(
     src_idx = np.array([src_of[c.metadata.filepath] for c in pool], dtype=np.int64)
     src_used = np.zeros(len(sources), dtype=np.int64)
 
-    cost = np.array([c.span_ref.token_cost for c in pool], dtype=np.int64)
+    cost = np.array([c.span_ref.token_cost + span_overhead for c in pool], dtype=np.int64)
     base = np.array([c.base_score for c in pool], dtype=np.float64)
+    floor_score = float(floor * base.max()) if n and floor > 0 and base.max() > 0 else float("-inf")
+    above = base >= floor_score - 1e-12
     E = _embedding_matrix(pool)
     max_sim = np.zeros(n, dtype=np.float64)
     nearest = np.full(n, -1, dtype=np.int64)  # pool index of the most similar selected span
@@ -167,17 +192,23 @@ def select(
 
     while alive.any():
         remaining = budget - used
-        fits = alive & (cost <= remaining)
+        fits = alive & (cost <= remaining) & above
         feasible = fits
-        exception = False
+        exception = yielded = False
         if cap is not None:
             cap_ok = src_used[src_idx] + cost <= cap
-            cap_blocked |= fits & ~cap_ok
+            blocked = fits & ~cap_ok
             feasible = fits & cap_ok
+            if cap_yield > 0 and blocked.any():
+                best_other = float(base[feasible].max()) if feasible.any() else float("-inf")
+                yields = blocked & (cap_yield * base > best_other)
+                if yields.any():
+                    feasible, yielded = feasible | yields, True
+            cap_blocked |= fits & ~feasible
             if not picks and not feasible.any() and fits.any():
                 feasible, exception = fits, True  # tiny-budget rule
         if not feasible.any():
-            stop_reason = "no_feasible"
+            stop_reason = "floor" if (alive & ~above & (cost <= remaining)).any() else "no_feasible"
             break
         mmr = lam * base - (1.0 - lam) * max_sim
         best = float(mmr[feasible].max())
@@ -209,6 +240,8 @@ def select(
             reasons.append(f"tie-break: cheaper within {TIE_EPS} of the best MMR")
         if exception:
             reasons.append(f"exceeds the source cap of {cap} tokens alone — picked as the only span that fits")
+        elif yielded and cap is not None and src_used[src_idx[i]] + cost[i] > cap:
+            reasons.append(f"over the source cap of {cap} tokens: other documents score below {cap_yield:g}× it")
         cand = replace(c, mmr_score=float(mmr[i]), reasons=tuple(dict.fromkeys(c.reasons + tuple(reasons))))
         near_id = pool[near].span_ref.span_id if near is not None else None
         picks.append(Picked(cand, float(mmr[i]), penalty, sim, near_id, rank))
@@ -231,6 +264,8 @@ def select(
         pool, pruned, picks, alive=alive, cap_blocked=cap_blocked, max_sim=max_sim, nearest=nearest, mmr=mmr,
         cap=cap, remaining=budget - used, threshold=mmr_threshold if stop_reason == "threshold" else None,
         pruned_detail=f"outside the top candidates covering {prune_factor:g}x the budget ({budget} tokens)",
+        above=above, floor_score=floor_score, best_base=float(base.max()) if n else 0.0, cost=cost,
+        src_used=src_used, src_idx=src_idx, budget=budget, budget_offset=budget_offset, lam=lam,
     )
     return Selection(
         picked=tuple(picks),
@@ -240,6 +275,8 @@ def select(
         source_cap_tokens=cap,
         budget=budget,
         stop_reason=stop_reason,
+        span_overhead=span_overhead,
+        floor_score=max(floor_score, 0.0),
     )
 
 
@@ -257,26 +294,54 @@ def _rejections(
     remaining: int,
     threshold: float | None,
     pruned_detail: str,
+    above: np.ndarray,
+    floor_score: float,
+    best_base: float,
+    cost: np.ndarray,
+    src_used: np.ndarray,
+    src_idx: np.ndarray,
+    budget: int,
+    budget_offset: int,
+    lam: float,
 ) -> tuple[Rejection, ...]:
-    """Why the best unselected candidates were left out (rule 6); ``threshold`` is set
-    only when selection stopped on ``mmr_threshold``."""
+    """Why the best unselected candidates were left out and what would let them in (rule 6);
+    ``threshold`` is set only when selection stopped on ``mmr_threshold``."""
     out: list[Rejection] = []
     last = picks[-1] if picks else None
     for i in np.flatnonzero(alive)[:MAX_REJECTIONS].tolist():  # pool is already in base order
         c = pool[i]
-        c_cost = c.span_ref.token_cost
-        if cap_blocked[i]:
-            out.append(_reject(c, "source_cap", f"source {c.metadata.filepath} reached its cap of {cap} tokens"))
+        c_cost = int(cost[i])
+        if not above[i]:
+            rel = c.base_score / best_base if best_base > 0 else 0.0
+            out.append(_reject(c, "floor", f"scores {c.base_score:.3f}, under the relevance floor {floor_score:.3f}; "
+                                           f"would enter with --floor <= {math.floor(rel * 100) / 100:.2f}"))
+        elif cap_blocked[i]:
+            need = (int(src_used[src_idx[i]]) + c_cost) / budget if budget else 1.0
+            out.append(_reject(c, "source_cap", f"source {c.metadata.filepath} reached its cap of {cap} tokens; "
+                                                f"would enter with --max-source-ratio >= {min(1.0, math.ceil(need * 100) / 100):.2f}"))
         elif c_cost > remaining:
-            out.append(_reject(c, "budget", f"needs {c_cost} tokens, {remaining} left"))
+            out.append(_reject(c, "budget", f"needs --budget >= {budget + budget_offset + c_cost - remaining:,} ({c_cost} tokens, {remaining} left)"))
         elif nearest[i] >= 0 and max_sim[i] >= REDUNDANT_SIM:
             other = pool[int(nearest[i])].span_ref.span_id
-            out.append(_reject(c, "redundancy", f"redundant with span {other} (sim {max_sim[i]:.2f})", other))
+            out.append(_reject(c, "redundancy", f"lost to span {other} (cos {max_sim[i]:.2f})", other))
         elif threshold is not None and mmr[i] < threshold:
             out.append(_reject(c, "threshold", f"MMR {mmr[i]:.3f} below the threshold {threshold:.3f}"))
         else:
-            vs = f" vs {last.mmr_score:.3f} for the last pick (#{last.rank})" if last else ""
-            out.append(_reject(c, "outranked", f"MMR {mmr[i]:.3f}{vs}"))
+            out.append(_reject(c, "outranked", _outranked(c, float(mmr[i]), float(max_sim[i]), last, lam)))
     for c in pruned[:MAX_PRUNED_LISTED]:
         out.append(_reject(c, "pruned", pruned_detail))
     return tuple(out)
+
+
+def _outranked(c: CandidateSpan, mmr_c: float, sim_c: float, last: Picked | None, lam: float) -> str:
+    """"would enter at --lambda >= x" when a higher λ ranks it above the last pick (both
+    similarities held at their final values), else the two MMR scores."""
+    if last is None:
+        return f"MMR {mmr_c:.3f}"
+    base_l, sim_l = last.candidate.base_score, last.max_sim
+    den = (c.base_score - base_l) + (sim_c - sim_l)
+    if den > 0:
+        star = (sim_c - sim_l) / den
+        if lam < star <= 1.0:
+            return f"would enter at --lambda >= {math.ceil(star * 100) / 100:.2f} (MMR {mmr_c:.3f} vs {last.mmr_score:.3f} for #{last.rank})"
+    return f"MMR {mmr_c:.3f} vs {last.mmr_score:.3f} for the last pick (#{last.rank})"

@@ -14,9 +14,9 @@ CompileRenderer = Callable[..., None]  # (response, *, explain: bool, out: IO[st
 
 
 def _json(resp: Any, *, explain: bool, out: IO[str]) -> None:
-    from oriongraph_cli.render.json import dumps
+    from oriongraph_cli.render.json import compile_payload, dumps_dict
 
-    out.write(dumps(resp))
+    out.write(dumps_dict(compile_payload(resp, explain=explain)))
 
 
 def _markdown(resp: Any, *, explain: bool, out: IO[str]) -> None:
@@ -24,6 +24,20 @@ def _markdown(resp: Any, *, explain: bool, out: IO[str]) -> None:
     from oriongraph_cli.textsafe import clean_tree
 
     out.write(workingset_markdown(clean_tree(resp), explain=explain))
+
+
+def _brief(resp: Any, *, explain: bool, out: IO[str]) -> None:
+    from oriongraph_cli.render.markdown import task_brief
+    from oriongraph_cli.textsafe import clean_tree
+
+    out.write(task_brief(clean_tree(resp), explain=explain))
+
+
+def _xml(resp: Any, *, explain: bool, out: IO[str]) -> None:
+    from oriongraph_cli.render.xml import workingset_xml
+    from oriongraph_cli.textsafe import clean_tree
+
+    out.write(workingset_xml(clean_tree(resp), explain=explain))
 
 
 def _table(resp: Any, *, explain: bool, out: IO[str], color: str = "auto") -> None:
@@ -39,6 +53,20 @@ def _plain(resp: Any, *, explain: bool, out: IO[str]) -> None:
     out.write(compile_lines(resp, explain=explain))
 
 
-COMPILE_FORMATS: dict[str, CompileRenderer] = {"table": _table, "plain": _plain, "markdown": _markdown, "json": _json}
+COMPILE_FORMATS: dict[str, CompileRenderer] = {
+    "table": _table, "plain": _plain, "markdown": _markdown, "xml": _xml, "json": _json,
+}
+# what the budget counts: the whole output of these, as delivered (``brief``: TASK_BRIEF.md)
+DELIVERED_FORMATS: dict[str, CompileRenderer] = {"markdown": _markdown, "brief": _brief, "xml": _xml, "json": _json}
 
-__all__ = ["COMPILE_FORMATS", "json", "markdown", "table"]
+
+def render_text(resp: Any, fmt: str, explain: bool = False) -> str:
+    """The output of a delivered format as a string (what the budget counts without ``explain``)."""
+    import io
+
+    buf = io.StringIO()
+    DELIVERED_FORMATS[fmt](resp, explain=explain, out=buf)
+    return buf.getvalue()
+
+
+__all__ = ["COMPILE_FORMATS", "DELIVERED_FORMATS", "render_text", "json", "markdown", "table", "xml"]

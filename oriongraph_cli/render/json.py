@@ -13,7 +13,7 @@ import json as _json
 import math
 from typing import Any, Iterable
 
-__all__ = ["dumps", "dumps_dict", "search_payload"]
+__all__ = ["dumps", "dumps_dict", "search_payload", "compile_payload"]
 
 
 def _finite(value: Any) -> Any:
@@ -46,3 +46,38 @@ def search_payload(query: str, hits: Iterable[Any], **extra: Any) -> dict[str, A
     payload.update(extra)
     payload["hits"] = [h.to_dict() if hasattr(h, "to_dict") else h for h in hits]
     return payload
+
+
+def compile_payload(resp: Any, explain: bool = False) -> dict[str, Any]:
+    """The ``orion compile --json`` document, lean: the working set grouped by document,
+    each quote with its text once and its spans' ids, lines, scores, priority and reasons
+    inline (no join by id). ``request``, ``signals``, ``rationale``, ``rejected`` and
+    ``defaults`` only with ``explain`` (they are not counted in the budget)."""
+    from oriongraph_cli.models import COMPILE_SCHEMA_VERSION
+    from oriongraph_cli.render.markdown import preamble, summary_line
+
+    st = resp.stats
+    out: dict[str, Any] = {
+        "schema_version": COMPILE_SCHEMA_VERSION,
+        "kind": "compile",
+        "intent": resp.request.intent,
+        "task_id": resp.request.task_id,
+        "budget": st.budget,
+        "delivered_tokens": st.delivered.get("json", st.delivered_tokens),
+        "quoted_tokens": st.tokens_used,
+        "episode_id": resp.episode_id,
+        "about": None if resp.compact else preamble(resp),
+        "summary": summary_line(resp, "json"),
+        "documents": [d.to_dict() for d in resp.workingset.documents],
+        "left_out": [lo.to_dict() for lo in resp.left_out],
+        "stats": {
+            "selected": st.selected, "shortened": st.compressed, "sources": st.sources, "candidates": st.candidates_total,
+            "stop": st.stop or None, "relaxed_filters": list(st.relaxed_filters), "stale_spans": st.stale_spans,
+            "generator_errors": dict(st.generator_errors),
+        },
+        "index": dict(resp.index),
+    }
+    if explain:
+        full = resp.to_dict()
+        out["explanation"] = {"counted": False, **{k: full[k] for k in ("request", "signals", "stats", "rationale", "rejected", "defaults")}}
+    return out

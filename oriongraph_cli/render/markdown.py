@@ -10,12 +10,15 @@ The small formatting helpers here (``fmt``, ``location``, ``summary_line``,
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable, Mapping
 
 __all__ = [
     "workingset_markdown",
     "task_brief",
     "summary_line",
+    "preamble",
+    "demote_headings",
     "provenance_line",
     "location",
     "fmt",
@@ -62,18 +65,32 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def summary_line(resp: Any) -> str:
-    """``3 spans · 412/4000 tokens (10.3%) · 2 sources``."""
+def summary_line(resp: Any, fmt: str | None = None) -> str:
+    """``3,987 / 4,000 tokens delivered; 3,512 of quoted text · 9 spans from 4 documents``
+    (the delivered count of ``fmt``'s output, else of the format asked for)."""
     st = resp.stats
     n = len(resp.workingset.spans)
+    delivered = st.delivered.get(fmt, st.delivered_tokens) if fmt else st.delivered_tokens
     parts = [
-        _plural(n, "span"),
-        f"{st.tokens_used}/{st.budget} tokens ({pct(st.utilization)})",
-        _plural(st.sources, "source"),
+        f"{delivered:,} / {st.budget:,} tokens delivered; {st.tokens_used:,} of quoted text",
+        f"{_plural(n, 'span')} from {_plural(st.sources, 'document')}",
     ]
+    if st.compressed:
+        parts.append(f"{st.compressed} shortened")
+    if st.stop:
+        parts.append(st.stop)
     if st.relaxed_filters:  # stated with the result, not only on stderr
         parts.append(f"filters relaxed (nothing matched them together): {', '.join(st.relaxed_filters)}")
     return DOT.join(parts)
+
+
+def preamble(resp: Any) -> str:
+    """One paragraph saying what the output is and how to get more."""
+    return (
+        f"Excerpts of this project's documents chosen by orion for the intent, in reading order, "
+        f"within {resp.stats.budget:,} tokens. Quotes are exact; […] marks a shortened one. "
+        "`orion show SPAN_ID` prints a span whole; paths are relative to the project root."
+    )
 
 
 def explanations(resp: Any) -> dict[str, Any]:
@@ -116,12 +133,6 @@ def format_mapping(d: Mapping[str, Any], sort: bool = False) -> str:
     return DOT.join(f"{k} {fmt_value(d[k])}" for k in keys) if keys else "none"
 
 
-def _expansion_note(item: Any, rank_of: Mapping[str, int]) -> str:
-    target = item.expansion_of
-    rank = rank_of.get(target)
-    return f"> expansion of span {target}" + (f" (#{rank})" if rank is not None else "")
-
-
 def _append_text(out: list[str], text: str) -> None:
     """The span text verbatim, then one blank line."""
     out.append(text if text.endswith("\n") else text + "\n")
@@ -132,9 +143,9 @@ def _stats_lines(resp: Any, with_timings: bool) -> list[str]:
     st = resp.stats
     seen = format_mapping(st.candidates_seen, sort=True)
     lines = [
-        f"- tokens used: {st.tokens_used} / {st.budget} ({pct(st.utilization)})",
+        f"- tokens delivered: {st.delivered_tokens} / {st.budget} ({pct(st.utilization)}); quoted text {st.tokens_used}",
         f"- candidates seen: {seen} (total {st.candidates_total})",
-        f"- selected {st.selected} · dropped {st.dropped} · sources {st.sources}",
+        f"- selected {st.selected} · shortened {st.compressed} · dropped {st.dropped} · sources {st.sources}",
         f"- fusion: {st.fusion}",
     ]
     if st.relaxed_filters:
@@ -154,31 +165,109 @@ def _stats_lines(resp: Any, with_timings: bool) -> list[str]:
 
 # --------------------------------------------------------------------------- working set
 
+_QUOTED_HEADING = re.compile(r"^(#{1,6})(?=\s)")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+QUOTE_HEADING_MIN = 4  # quoted headings start at ####: only ## marks a document
 
-def workingset_markdown(resp: Any, explain: bool = False) -> str:
-    """The Working Set as Markdown: title, summary, then each span with its provenance.
 
-    With ``explain`` and a rationale, appends ``## Rationale``; with ``explain`` also
-    ``## Rejected`` (when any), ``## Defaults`` (when any) and ``## Stats``.
-    """
-    items = list(resp.workingset.spans)
-    expl = explanations(resp)
-    rank_of = {it.span_ref.span_id: it.selection_rank for it in items}
-    out: list[str] = [f"# Working set: {one_line(resp.request.intent)}\n", "\n", summary_line(resp) + "\n", "\n"]
-    if not items:
+def demote_headings(text: str) -> str:
+    """Headings inside a quote pushed below the document level (``#`` -> ``####``, capped
+    at ``######``), fenced code left alone, so no quoted heading reads as a document."""
+    out, fenced = [], False
+    for line in text.split("\n"):
+        if _FENCE.match(line):
+            fenced = not fenced
+        elif not fenced:
+            m = _QUOTED_HEADING.match(line)
+            if m:
+                level = min(6, len(m.group(1)) + QUOTE_HEADING_MIN - 1)
+                line = "#" * level + line[m.end():]
+        out.append(line)
+    return "\n".join(out)
+
+
+def document_meta(doc: Any) -> str:
+    """``**ADR-0007: …** · stage design · workstream ws-ingestion · status accepted · L12-L80``."""
+    parts = []
+    if doc.title:
+        parts.append(f"**{one_line(doc.title)}**")
+    if doc.stage:
+        parts.append(f"stage {doc.stage}")
+    if doc.workstream:
+        parts.append(f"workstream {doc.workstream}")
+    if doc.status:
+        parts.append(f"status {one_line(doc.status)}")
+    if doc.lines:
+        parts.append(doc.lines)
+    return DOT.join(parts)
+
+
+def quote_line(q: Any) -> str:
+    """`` `L12-L40 · span 3f2a…` `` (``+ 1 more`` for merged spans), or the shortening and
+    its backref."""
+    ids = [i.span_ref.span_id for i in q.items]
+    parts = [q.lines] if q.lines else []
+    parts.append(ids[0] + (f" +{len(ids) - 1}" if len(ids) > 1 else ""))
+    c = q.compression
+    if c is not None and c.level != "pointer":
+        parts.append(f"shortened: {c.tokens} of {c.tokens_full} tokens")
+    if any(i.stale for i in q.items):
+        parts.append("indexed version (file changed)")
+    return "`" + DOT.join(parts) + "`"
+
+
+def left_out_lines(resp: Any) -> list[str]:
+    return [f"- {lo.path} — score {fmt(lo.score)}: {one_line(lo.detail)}\n" for lo in getattr(resp, "left_out", ())]
+
+
+def workingset_markdown(resp: Any, explain: bool = False, brief: bool = False) -> str:
+    """The Working Set as one Markdown document, in reading order: title, preamble, summary,
+    then each document (``##`` header, one metadata line) with its quotes, gaps named, and
+    the documents of note left out. This part is what the budget counts. With ``explain``,
+    an ``## Explanation`` section (not counted) follows: rationale in pick order, rejected
+    candidates with what would let them in, defaults, stats."""
+    req = resp.request
+    docs = list(resp.workingset.documents)
+    if brief:
+        out: list[str] = ["# TASK BRIEF\n", "\n", f"**Intent:** {one_line(req.intent)}\n", "\n"]
+        if req.task_id:
+            out += [f"**Task:** {one_line(req.task_id)}\n", "\n"]
+    else:
+        out = [f"# Working set: {one_line(req.intent)}\n", "\n"]
+    if not resp.compact:
+        out += [preamble(resp) + "\n", "\n"]
+    out += [summary_line(resp, "brief" if brief else "markdown") + "\n", "\n"]
+    if resp.stats.stale_spans:
+        out += [f"> {STALE_WARNING}\n", "\n"]
+    if not docs:
         out += ["_No spans selected._\n", "\n"]
-    for it in items:
-        out.append(f"### {it.selection_rank}. {location(it.path, it.section_title)}\n")
-        out.append(provenance_line(it, expl.get(it.span_ref.span_id)) + "\n")
-        out.append("\n")
-        if it.stale:
-            out += [f"> {STALE_WARNING}\n", "\n"]
-        if it.expansion_of:
-            out += [_expansion_note(it, rank_of) + "\n", "\n"]
-        _append_text(out, it.text)
+    for doc in docs:
+        out += [f"## {doc.path}\n", "\n"]
+        meta = document_meta(doc)
+        if meta:
+            out += [meta + "\n", "\n"]
+        for q in doc.quotes:
+            if q.elided_before:
+                out += [f"*[… skipped {one_line(q.elided_before)} …]*\n", "\n"]
+            c = q.compression
+            if c is not None and c.level == "pointer":
+                out += [q.text + "\n", "\n"]
+                continue
+            out.append(quote_line(q) + "\n")
+            out.append("\n")
+            _append_text(out, demote_headings(q.text))
+    lo = left_out_lines(resp)
+    if lo:
+        out += ["## Left out\n", "\n"] + lo + ["\n"]
+    if explain:
+        out += _explanation(resp)
+    return _finish(out)
 
-    if explain and resp.rationale:
-        out += ["## Rationale\n", "\n"]
+
+def _explanation(resp: Any) -> list[str]:
+    out = ["## Explanation (not counted in the budget)\n", "\n"]
+    if resp.rationale:
+        out += ["### Rationale (pick order)\n", "\n"]
         for e in sorted(resp.rationale, key=lambda e: (e.final_rank, e.span_ref.span_id)):
             out.append(f"**#{e.final_rank}** {location(e.path, e.section_title)} (`{e.span_ref.span_id}`)\n")
             out.append("\n")
@@ -197,25 +286,22 @@ def workingset_markdown(resp: Any, explain: bool = False) -> str:
                 out.append("- reasons:\n")
                 out += [f"  - {one_line(r)}\n" for r in e.reasons]
             out.append("\n")
-
-    if explain:
-        if resp.rejected:
-            out += ["## Rejected\n", "\n"]
-            for r in resp.rejected:
-                out.append(
-                    f"- `{r.span_id}` {location(r.path, r.section_title)} — **{r.reason}**: {one_line(r.detail)}"
-                    f" (base {fmt(r.base_score)} · {_plural(r.token_cost, 'token')})\n"
-                )
-            out.append("\n")
-        if resp.defaults:
-            out += ["## Defaults\n", "\n"]
-            out += [f"- {k}: {fmt_value(resp.defaults[k])}\n" for k in resp.defaults]
-            out.append("\n")
-        out += ["## Stats\n", "\n"]
-        out += [line + "\n" for line in _stats_lines(resp, with_timings=True)]
+    if resp.rejected:
+        out += ["### Rejected\n", "\n"]
+        for r in resp.rejected:
+            out.append(
+                f"- `{r.span_id}` {location(r.path, r.section_title)} — **{r.reason}**: {one_line(r.detail)}"
+                f" (base {fmt(r.base_score)} · {_plural(r.token_cost, 'token')})\n"
+            )
         out.append("\n")
-
-    return _finish(out)
+    if resp.defaults:
+        out += ["### Defaults\n", "\n"]
+        out += [f"- {k}: {fmt_value(resp.defaults[k])}\n" for k in resp.defaults]
+        out.append("\n")
+    out += ["### Stats\n", "\n"]
+    out += [line + "\n" for line in _stats_lines(resp, with_timings=True)]
+    out.append("\n")
+    return out
 
 
 def _finish(out: Iterable[str]) -> str:
@@ -223,77 +309,8 @@ def _finish(out: Iterable[str]) -> str:
     return "".join(out).rstrip("\n") + "\n"
 
 
-# --------------------------------------------------------------------------- TASK_BRIEF.md
-
-
-def _cell(text: Any) -> str:
-    return one_line(str(text)).replace("|", "\\|") if text not in (None, "") else "–"
-
-
-def task_brief(resp: Any) -> str:
-    """``TASK_BRIEF.md`` for CI jobs: the working set grouped by source document.
-
-    Documents appear in the order of their best-ranked span; spans beneath in rank order.
-    Ends with a provenance table and stats. Deterministic: no wall-clock time, no timings.
-    """
-    req, st = resp.request, resp.stats
-    items = sorted(resp.workingset.spans, key=lambda it: (it.selection_rank, it.span_ref.span_id))
-    expl = explanations(resp)
-    rank_of = {it.span_ref.span_id: it.selection_rank for it in items}
-
-    out: list[str] = ["# TASK BRIEF\n", "\n", f"- **Intent:** {one_line(req.intent)}\n"]
-    if req.task_id:
-        out.append(f"- **Task:** {one_line(req.task_id)}\n")
-    out.append(f"- **Budget:** {st.tokens_used} / {st.budget} tokens ({pct(st.utilization)})\n")
-    out.append(f"- **Working set:** {_plural(len(items), 'span')} from {_plural(st.sources, 'source')}\n")
-    if st.relaxed_filters:
-        out.append(f"- **Filters relaxed:** {', '.join(st.relaxed_filters)} (nothing matched them together)\n")
-    if st.stale_spans:
-        out.append(f"- **Stale:** {st.stale_spans} span(s) quote an older indexed version; run `orion index`\n")
-    out += ["\n", "## Working set\n", "\n"]
-
-    groups: dict[str, list[Any]] = {}
-    for it in items:
-        groups.setdefault(it.path, []).append(it)
-    if not groups:
-        out += ["_No spans selected._\n", "\n"]
-    for path, members in groups.items():
-        out += [f"### {path}\n", "\n"]
-        meta = []
-        title = next((getattr(m, "title", None) for m in members if getattr(m, "title", None)), None)
-        stage = next((getattr(m, "stage", None) for m in members if getattr(m, "stage", None)), None)
-        ws = next((getattr(m, "workstream", None) for m in members if getattr(m, "workstream", None)), None)
-        if title:
-            meta.append(f"**{one_line(title)}**")
-        if stage:
-            meta.append(f"stage: {stage}")
-        if ws:
-            meta.append(f"workstream: {ws}")
-        if meta:
-            out += [DOT.join(meta) + "\n", "\n"]
-        for it in members:
-            out.append(f"#### {it.selection_rank}. {it.section_title or '(before the first heading)'}\n")
-            e = expl.get(it.span_ref.span_id)
-            out.append(provenance_line(it, e) + "\n")
-            out.append("\n")
-            if it.stale:
-                out += [f"> {STALE_WARNING}\n", "\n"]
-            if it.expansion_of:
-                out += [_expansion_note(it, rank_of) + "\n", "\n"]
-            if e is not None and e.reasons:
-                out += ["_Why:_ " + "; ".join(one_line(r) for r in e.reasons) + "\n", "\n"]
-            _append_text(out, it.text)
-
-    out += ["## Provenance\n", "\n"]
-    out.append("| # | span_id | path | section | chars | tokens |\n")
-    out.append("|---:|---|---|---|---|---:|\n")
-    for it in items:
-        ref = it.span_ref
-        out.append(
-            f"| {it.selection_rank} | `{ref.span_id}` | {_cell(it.path)} | {_cell(it.section_title)} "
-            f"| {ref.char_start}–{ref.char_end} | {ref.token_cost} |\n"
-        )
-    out.append("\n")
-    out += ["## Stats\n", "\n"]
-    out += [line + "\n" for line in _stats_lines(resp, with_timings=False)]
-    return _finish(out)
+def task_brief(resp: Any, explain: bool = False) -> str:
+    """``TASK_BRIEF.md`` for CI jobs and agents: the working set as Markdown under a task
+    header, the whole file within the budget (``--explain`` appends what is not counted).
+    Deterministic: no wall-clock time, no timings."""
+    return workingset_markdown(resp, explain=explain, brief=True)

@@ -116,7 +116,7 @@ def test_bad_config_file_names_the_file(project):
 def test_root_is_found_like_git_from_a_subfolder_with_C_and_ORION_ROOT(sample_index, tmp_path):
     import json as _json
 
-    from conftest import run_orion as run
+    from conftest import run_orion as run, ws_spans
 
     sub = sample_index / "03_workstreams" / "ws-ingestion"
     for how in ({"cwd": sub}, {"cwd": tmp_path, "env": {"ORION_ROOT": str(sample_index)}}):
@@ -126,7 +126,7 @@ def test_root_is_found_like_git_from_a_subfolder_with_C_and_ORION_ROOT(sample_in
     r = run("-C", str(sub), "status", "--json", cwd=tmp_path)
     assert r.returncode == 0 and _json.loads(r.stdout)["root"] == str(sample_index)
     r = run("compile", "retry backoff", "--json", "--no-usage-log", cwd=sub)
-    assert r.returncode == 0 and _json.loads(r.stdout)["workingset"]["spans"]
+    assert r.returncode == 0 and ws_spans(_json.loads(r.stdout))
     # outside any project: the error names where it looked
     r = run("status", cwd=tmp_path)
     assert r.returncode == 3 and str(tmp_path) in r.stderr

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import run_orion
+from conftest import run_orion, ws_spans
 
 pytestmark = pytest.mark.slow
 
@@ -67,9 +67,9 @@ def orion(*args, root: Path, env=None, timeout=120):
 
 
 def indexed_paths(root: Path) -> set[str]:
-    r = orion("compile", "retry backoff queue jobs", "--budget", "8000", "--json", root=root)
+    r = orion("compile", "retry backoff queue jobs", "--budget", "8000", "--floor", "0", "--json", root=root)
     assert r.returncode == 0, r.stderr
-    return {s["path"] for s in json.loads(r.stdout)["workingset"]["spans"]}
+    return {s["path"] for s in ws_spans(json.loads(r.stdout))}
 
 
 # ---------------------------------------------------------------- 1. one file never stops the run
@@ -320,7 +320,7 @@ def test_damaged_generation_is_detected_and_repaired(world, name, where):
     # garble only a full check sees is still answered from the intact parts or refused cleanly)
     assert c.returncode in (0, 4), c.stderr
     if c.returncode == 0:
-        assert json.loads(c.stdout)["workingset"]["spans"]
+        assert ws_spans(json.loads(c.stdout))
     r = orion("index", root=root)
     assert r.returncode == 0 and "Repaired:" in r.stdout and gen.name in r.stdout, r.stdout + r.stderr
     st = orion("status", "--json", root=root)
@@ -532,7 +532,7 @@ def test_control_sequences_from_files_never_reach_the_terminal(world):
     r = orion("index", root=root)
     assert r.returncode == 0
     outputs = [r.stdout, r.stderr]
-    span = json.loads(orion("compile", "retry backoff", "--json", root=root).stdout)["workingset"]["spans"][0]["span_ref"]["span_id"]
+    span = ws_spans(json.loads(orion("compile", "retry backoff", "--json", root=root).stdout))[0]["span_id"]
     for args in (["compile", "retry backoff"], ["compile", "retry backoff", "--format", "markdown", "--explain"],
                  ["compile", "retry backoff", "--explain"], ["search", "retry"], ["show", span], ["status"],
                  ["links", "02_knowledge/evil.md"], ["links", "--dangling"], ["usage"]):

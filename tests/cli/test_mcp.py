@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+from conftest import ws_spans
+
 pytestmark = pytest.mark.slow
 
 
@@ -64,7 +66,7 @@ def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
     import json
 
     data = json.loads(_text(out["compile_json"]))
-    assert data["kind"] == "compile" and data["workingset"]["spans"] and all(s["workstream"] == "ws-ingestion" for s in data["workingset"]["spans"])
+    assert data["kind"] == "compile" and ws_spans(data) and all(s["workstream"] == "ws-ingestion" for s in ws_spans(data))
     hits = out["search"].structured_content["result"]
     assert len(hits) == 3 and "rate-limit" in hits[0]["path"] and hits[0]["lines"].startswith("L")
 
@@ -82,11 +84,11 @@ def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
     assert st["up_to_date"] is True and st["spans"] > 100
     assert out["budget_bad"].is_error and "budget_tokens" in _text(out["budget_bad"])
     assert out["typo"].is_error and "did you mean ws-ingestion?" in _text(out["typo"])
-    assert out["tiny"].is_error and "larger budget_tokens" in _text(out["tiny"])
+    assert out["tiny"].is_error and "smaller than the markdown output's own framing" in _text(out["tiny"])
 
 
 def test_outside_a_project_it_says_so_and_exits(tmp_path):
-    from conftest import run_orion
+    from conftest import run_orion, ws_spans
 
     r = run_orion("mcp", "--root", str(tmp_path), timeout=60)
     assert r.returncode == 3 and "not an OrionFS project" in r.stderr and "Traceback" not in r.stderr

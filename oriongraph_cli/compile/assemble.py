@@ -1,0 +1,274 @@
+"""Working-set assembly: from the selected spans to the document a reader gets.
+
+Two steps around hydration (``compile/pipeline.py``):
+
+``pack`` (before hydration) decides the form each span enters in. Selection picked whole
+spans; spans that did not fit whole may still enter shortened (``compile/compress.py``)
+when their priority allows, and a picked low-priority span may be shortened to make room
+for a better-valued one — the choice is made by value per token (base score × the share
+of value a level keeps, over the tokens it costs, framing included).
+
+``layout`` (after hydration) builds the reading order: documents ordered by their best
+span, spans in document order within each, adjacent or overlapping whole spans merged
+into one quote, the gap between two quotes named (lines and the headings skipped),
+relative links rewritten relative to the project root.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from oriongraph_cli.compile import compress
+from oriongraph_cli.compile.select import Picked, Selection
+from oriongraph_cli.models import CandidateSpan, Compression, Quote, WSDocument, WSItem
+
+SHORTEN_FROM = ("budget", "outranked", "threshold")  # rejections a shortened form may still answer
+MAX_SWAPS = 8
+SWAP_PRIORITIES = ("medium", "low")  # whole spans that may be shortened to let another document in
+MAX_SHORT_SHARE = 0.6  # a shortened form must save at least 40 % of the span to be worth its framing
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A span chosen for the working set, and the form it enters in (``level`` None: whole)."""
+
+    picked: Picked
+    expansion_of: str | None
+    priority: str
+    level: str | None = None
+    cost: int = 0  # tokens of the text it delivers (framing not included)
+
+    @property
+    def candidate(self) -> CandidateSpan:
+        return self.picked.candidate
+
+
+def _value(p: Placed) -> float:
+    return max(p.candidate.base_score, 0.0) * compress.KEEP[p.level or "full"]
+
+
+def pack(
+    sel: Selection,
+    entries: list[tuple[Picked, str | None]],
+    by_id: dict[str, CandidateSpan],
+    budget: int,
+    span_overhead: int,
+    shortened_cost: Callable[[CandidateSpan, str], int],
+    *,
+    enabled: bool = True,
+    named_docs: frozenset[str] = frozenset(),
+) -> list[Placed]:
+    """The forms the working set's spans enter in (module doc). ``entries`` are selection's
+    picks with their expansions; ``shortened_cost(candidate, level)`` is the token count of
+    a shortened form; ``budget`` is what the spans may spend, framing included."""
+    best = max((p.candidate.base_score for p, _e in entries), default=0.0)
+    first = entries[0][0].candidate.span_ref.span_id if entries else None
+    placed = [
+        Placed(p, exp, compress.priority(p.candidate.base_score, best, first=p.candidate.span_ref.span_id == first,
+                                         named=p.candidate.metadata.doc_id in named_docs),
+               None, p.candidate.span_ref.token_cost)
+        for p, exp in entries
+    ]
+    if not enabled:
+        return placed
+    remaining = budget - sum(p.cost + span_overhead for p in placed)
+    waiting = [by_id[r.span_id] for r in sel.rejected if r.reason in SHORTEN_FROM and r.span_id in by_id]
+    if not entries and waiting:
+        best = waiting[0].base_score  # nothing fits whole: the best candidate may enter shortened
+    # 1. what did not fit whole enters shortened, best first, at the richest level that fits
+    left: list[CandidateSpan] = []
+    for c in waiting:
+        # when nothing fits whole, the best candidate may be shortened whatever its priority
+        prio = "low" if not placed else compress.priority(c.base_score, best, named=c.metadata.doc_id in named_docs)
+        form = _richest(c, prio, remaining - span_overhead, shortened_cost)
+        if form is None:
+            left.append(c)
+            continue
+        level, cost = form
+        placed.append(_shortened(c, prio, level, cost, len(placed) + 1))
+        remaining -= cost + span_overhead
+    # 2. value per token: shorten a weak whole span when that lets a document in that the
+    #    working set does not cover yet, and the value gained exceeds the value lost
+    for _ in range(MAX_SWAPS):
+        covered = {p.candidate.metadata.filepath for p in placed}
+        swap = _best_swap(placed, [c for c in left if c.metadata.filepath not in covered], best, remaining,
+                          span_overhead, shortened_cost, named_docs)
+        if swap is None:
+            break
+        i, new_level, new_cost, c, c_level, c_cost = swap
+        old = placed[i]
+        placed[i] = replace(old, level=new_level, cost=new_cost,
+                            picked=replace(old.picked, candidate=_with_reason(old.candidate, f"shortened ({new_level}) to make room for a better-valued span")))
+        remaining += old.cost - new_cost
+        prio = compress.priority(c.base_score, best, named=c.metadata.doc_id in named_docs)
+        placed.append(_shortened(c, prio, c_level, c_cost, len(placed) + 1))
+        remaining -= c_cost + span_overhead
+        left.remove(c)
+    return placed
+
+
+def _richest(c: CandidateSpan, prio: str, room: int, cost_of) -> tuple[str, int] | None:
+    for level in compress.ALLOWED[prio]:
+        cost = cost_of(c, level)
+        if cost <= room and cost <= MAX_SHORT_SHARE * c.span_ref.token_cost:
+            return level, cost
+    return None
+
+
+def _with_reason(c: CandidateSpan, reason: str) -> CandidateSpan:
+    return replace(c, reasons=tuple(dict.fromkeys(c.reasons + (reason,))))
+
+
+def _shortened(c: CandidateSpan, prio: str, level: str, cost: int, rank: int) -> Placed:
+    why = f"did not fit whole: enters shortened ({level}, {cost} of {c.span_ref.token_cost} tokens)"
+    return Placed(Picked(_with_reason(c, why), 0.0, 0.0, 0.0, None, rank), None, prio, level, cost)
+
+
+def _best_swap(placed, left, best, remaining, overhead, cost_of, named_docs):
+    """(index of a placed whole span, its shortened level and cost, the waiting candidate,
+    its level and cost) with the largest value gain, or None."""
+    found, gain_best = None, 1e-9
+    for i, p in enumerate(placed):
+        if p.level is not None or p.expansion_of is not None or p.priority not in SWAP_PRIORITIES:
+            continue
+        for level in compress.ALLOWED[p.priority]:
+            new_cost = cost_of(p.candidate, level)
+            if new_cost > MAX_SHORT_SHARE * p.cost:
+                break
+            room = remaining + p.cost - new_cost - overhead
+            loss = _value(p) - max(p.candidate.base_score, 0.0) * compress.KEEP[level]
+            for c in left:
+                prio = compress.priority(c.base_score, best, named=c.metadata.doc_id in named_docs)
+                form = _richest(c, prio, room, cost_of)
+                if form is None:
+                    continue
+                gain = max(c.base_score, 0.0) * compress.KEEP[form[0]] - loss
+                if gain > gain_best:
+                    found, gain_best = (i, level, new_cost, c, form[0], form[1]), gain
+            break  # only the first (mildest) level of each placed span is considered
+    return found
+
+
+# --------------------------------------------------------------------------- layout
+
+_LINK = re.compile(r"(\]\()(<?)([^)\s>]+)(>?)((?:\s+\"[^\"]*\")?\))")
+_REFDEF = re.compile(r"^(\s{0,3}\[[^\]]+\]:\s*)(\S+)", re.MULTILINE)
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_HEADING_LINE = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$", re.MULTILINE)
+
+
+def rewrite_links(text: str, doc_path: str) -> str:
+    """Relative link targets made relative to the project root (a quote read outside its
+    folder keeps working links); absolute URLs, anchors and targets leaving the root stay."""
+    folder = posixpath.dirname(doc_path)
+
+    def fix(target: str) -> str:
+        if not target or target.startswith(("#", "/")) or _SCHEME.match(target):
+            return target
+        path, hash_, frag = target.partition("#")
+        joined = posixpath.normpath(posixpath.join(folder, path)) if path else ""
+        if not path or joined.startswith("..") or joined == ".":
+            return target
+        return joined + hash_ + frag
+
+    text = _LINK.sub(lambda m: m.group(1) + m.group(2) + fix(m.group(3)) + m.group(4) + m.group(5), text)
+    return _REFDEF.sub(lambda m: m.group(1) + fix(m.group(2)), text)
+
+
+def _gap(doc_text: str | None, a_end: int, b_start: int, lines: tuple[int, int]) -> str | None:
+    """``L41-L60: Consequences, Risks`` for what lies between two quotes (None when nothing)."""
+    lo, hi = lines
+    if hi < lo:
+        return None
+    if doc_text is not None and 0 <= a_end <= b_start <= len(doc_text) and not doc_text[a_end:b_start].strip():
+        return None  # only blank lines between: nothing was skipped
+    where = f"L{lo}" if lo == hi else f"L{lo}-L{hi}"
+    heads = []
+    if doc_text is not None and 0 <= a_end <= b_start <= len(doc_text):
+        heads = [h for h in _HEADING_LINE.findall(doc_text[a_end:b_start]) if h]
+    if heads:
+        shown = ", ".join(heads[:4]) + (f" (+{len(heads) - 4} more)" if len(heads) > 4 else "")
+        return f"{where}: {shown}"
+    return where
+
+
+def layout(items: list[WSItem], doc_texts: dict[str, str | None], statuses: dict[str, str | None]) -> tuple[WSDocument, ...]:
+    """Documents in the order of their best span; within each, quotes in document order
+    (adjacent or overlapping whole spans merged; shortened spans alone)."""
+    by_doc: dict[str, list[WSItem]] = {}
+    for it in sorted(items, key=lambda i: i.selection_rank):
+        by_doc.setdefault(it.path, []).append(it)
+    docs = []
+    for path, members in by_doc.items():
+        members.sort(key=lambda i: (i.span_ref.char_start, i.span_ref.char_end))
+        text = doc_texts.get(path)
+        groups: list[list[WSItem]] = []
+        for it in members:
+            prev = groups[-1][-1] if groups else None
+            mergeable = (
+                prev is not None and prev.compression is None and it.compression is None
+                and not prev.stale and not it.stale and text is not None
+                and it.span_ref.char_start <= _next_content(text, prev.span_ref.char_end)
+            )
+            if mergeable:
+                groups[-1].append(it)
+            else:
+                groups.append([it])
+        quotes: list[Quote] = []
+        for g in groups:
+            first, last = g[0], g[-1]
+            start, end = first.span_ref.char_start, max(i.span_ref.char_end for i in g)
+            if len(g) > 1:
+                body = text[start:end]  # type: ignore[index]
+            else:
+                body = first.text
+            gap = None
+            if quotes:
+                p = quotes[-1]
+                gap = _gap(text, p.char_end, start, (p.line_end + 1, first.span_ref.line_start - 1))
+            quotes.append(Quote(
+                items=tuple(g), text=rewrite_links(body, path),
+                line_start=first.span_ref.line_start, line_end=max(i.span_ref.line_end for i in g),
+                char_start=start, char_end=end, section_title=first.section_title, elided_before=gap,
+            ))
+        lead = members[0]
+        docs.append(WSDocument(
+            path=path, title=lead.title, stage=lead.stage, workstream=lead.workstream,
+            status=statuses.get(path) or lead.status, best_rank=min(i.selection_rank for i in members), quotes=tuple(quotes),
+        ))
+    return tuple(sorted(docs, key=lambda d: d.best_rank))
+
+
+def _next_content(text: str, pos: int) -> int:
+    """The first non-whitespace offset at or after ``pos`` (spans that touch across blank
+    lines are adjacent)."""
+    n = len(text)
+    while pos < n and text[pos] in " \t\r\n":
+        pos += 1
+    return pos
+
+
+def shorten_item(item: WSItem, level: str, counter) -> WSItem:
+    """The item with its text shortened to ``level`` and its ``compression`` recorded."""
+    ref = item.span_ref
+    if level == "pointer":
+        text = compress.pointer_text(item.section_title, item.path, ref.lines, ref.token_cost, ref.span_id)
+    else:
+        text = compress.COMPRESSORS[level].shorten(item.text, item.section_title)
+    comp = Compression(level=level, tokens_full=ref.token_cost, tokens=counter.count(text), backref=f"orion show {ref.span_id}")
+    return replace(item, text=text, compression=comp)
+
+
+def document_status(status: str | None, reasons: tuple[str, ...]) -> str | None:
+    """``superseded by ADR-0007`` from the lifecycle's reasons when the status says so."""
+    if not status:
+        return None
+    if status.lower().startswith("superseded") and " by " not in status:
+        for r in reasons:
+            m = re.search(r"superseded by ([^(]+?)\s*(?:\(|$)", r)
+            if m:
+                return f"{status} by {m.group(1)}"
+    return status

@@ -1,0 +1,90 @@
+"""Delivery: the budget is the size of what is delivered.
+
+The whole rendered output of each requested format (quoted text, headers, provenance
+lines, separators, preamble, the left-out list) is counted with the index's tokenizer and
+must be at most the budget. The framing is measured, not guessed:
+
+1. the *fixed* cost — the output with no spans (title, preamble, summary, left-out list);
+   when it would take more than ``COMPACT_SHARE`` of the budget, the output goes compact
+   (no preamble, no left-out list) so that a small budget is spent on text;
+2. the *per-span* cost — one full build at ``budget - fixed``, rendered: what is neither
+   fixed nor quoted text, divided by the spans (document headers amortised over them);
+3. selection then charges each span its text plus the per-span cost, and the output is
+   rendered and counted again; while it is over, the selection budget shrinks by the
+   overflow (a handful of rounds at most; at worst nothing is selected, and the fixed
+   cost fits because it was checked first).
+
+The printed "N / budget tokens delivered" is the count of the output that prints it
+(settled by re-rendering until the number and the count agree).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import Callable
+
+from oriongraph_cli.errors import ExitStatus, OrionError
+from oriongraph_cli.models import CompileResponse
+
+MAX_ROUNDS = 8
+COMPACT_SHARE = 0.2
+SETTLE_ROUNDS = 4
+
+
+def _render(resp: CompileResponse, fmt: str) -> str:
+    from oriongraph_cli.render import render_text
+
+    return render_text(resp, fmt)
+
+
+def settle(resp: CompileResponse, formats: tuple[str, ...], count: Callable[[str], int]) -> tuple[CompileResponse, dict[str, int]]:
+    """The response with ``stats.delivered`` equal to each format's own count (when two
+    counts alternate, the larger is printed, so the printed number is never below the truth)."""
+    delivered = {f: 0 for f in formats}
+    counts: dict[str, int] = {}
+    for i in range(SETTLE_ROUNDS):
+        resp = replace(resp, stats=replace(resp.stats, delivered=dict(delivered)))
+        counts = {f: count(_render(resp, f)) for f in formats}
+        if counts == delivered:
+            break
+        delivered = counts if i < 2 else {f: max(counts[f], delivered[f]) for f in formats}
+    return resp, counts
+
+
+def fit(build: Callable[..., CompileResponse], budget: int, formats: tuple[str, ...], count: Callable[[str], int]) -> CompileResponse:
+    """The richest response whose every format fits ``budget`` (module doc). ``build(q,
+    overhead, compact)`` assembles a working set whose spans spend at most ``q`` tokens,
+    each span charged ``overhead`` on top of its text."""
+    empty, n_empty = settle(build(0, 0, False), formats, count)
+    fixed = max(n_empty.values())
+    compact = fixed > COMPACT_SHARE * budget
+    if compact:
+        empty, n_empty = settle(build(0, 0, True), formats, count)
+        fixed = max(n_empty.values())
+    if fixed > budget:
+        worst = max(n_empty, key=lambda f: n_empty[f])
+        raise OrionError(
+            f"a budget of {budget} tokens is smaller than the {worst} output's own framing ({fixed} tokens: title and summary)",
+            hint=f"ask for at least {fixed + 100} tokens (--budget {fixed + 100})",
+            exit_code=ExitStatus.USAGE,
+        )
+    room = budget - fixed
+    trial, n = settle(build(room, 0, compact), formats, count)
+    spans = len(trial.workingset.spans)
+    if max(n.values()) <= budget or not spans:
+        return trial
+    framing = max(n.values()) - fixed - trial.stats.tokens_used
+    overhead = max(0, math.ceil(framing / spans))
+    best = empty
+    q = room
+    for _ in range(MAX_ROUNDS):
+        resp, n = settle(build(q, overhead, compact), formats, count)
+        over = max(n.values()) - budget
+        if over <= 0:
+            best = resp
+            break
+        q -= over
+        if q <= 0:
+            break
+    return best

@@ -1,0 +1,72 @@
+"""``--format xml``: the working set as XML tags, the way prompts for Claude-style models
+quote documents::
+
+    <working_set intent="…" budget="4000" delivered="3987" quoted="3512">
+    <about>…</about>
+    <summary>…</summary>
+    <document path="…" title="…" stage="design" status="accepted" lines="L12-L80">
+    <span id="3f2a…" lines="L12-L40">…exact text…</span>
+    <skipped lines="L41-L60">Consequences</skipped>
+    <span id="…" lines="L61-L64" shortened="sentences" tokens_full="183" whole="orion show …">…</span>
+    </document>
+    <left_out><document path="…" score="0.412">needs --budget &gt;= 4,180</document></left_out>
+    </working_set>
+
+Text and attributes are escaped (``&``, ``<``, ``>``, quotes), so quoted text can never
+close a tag; the output parses with any XML parser. Same content and order as Markdown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from oriongraph_cli.render.markdown import fmt, one_line, preamble, summary_line
+
+
+def _attrs(**kw: Any) -> str:
+    return "".join(f" {k}={quoteattr(one_line(str(v)))}" for k, v in kw.items() if v not in (None, ""))
+
+
+def workingset_xml(resp: Any, explain: bool = False) -> str:
+    st = resp.stats
+    delivered = st.delivered.get("xml", st.delivered_tokens)
+    summary = summary_line(resp, "xml")
+    out = [
+        f"<working_set{_attrs(intent=resp.request.intent, task=resp.request.task_id, budget=st.budget, delivered=delivered, quoted=st.tokens_used)}>\n",
+    ]
+    if not resp.compact:
+        out.append(f"<about>{escape(preamble(resp))}</about>\n")
+    out.append(f"<summary>{escape(summary)}</summary>\n")
+    for doc in resp.workingset.documents:
+        out.append(f"<document{_attrs(path=doc.path, title=doc.title, stage=doc.stage, workstream=doc.workstream, status=doc.status, lines=doc.lines)}>\n")
+        for q in doc.quotes:
+            if q.elided_before:
+                where, _, heads = q.elided_before.partition(": ")
+                out.append(f"<skipped{_attrs(lines=where)}>{escape(heads)}</skipped>\n")
+            ids = " ".join(i.span_ref.span_id for i in q.items)
+            c = q.compression
+            extra = {"shortened": c.level, "tokens_full": c.tokens_full, "whole": c.backref} if c is not None else {}
+            out.append(f"<span{_attrs(id=ids, lines=q.lines, **extra)}>{escape(q.text.strip(chr(10)))}</span>\n")
+        out.append("</document>\n")
+    if resp.left_out:
+        out.append("<left_out>\n")
+        for lo in resp.left_out:
+            out.append(f"<document{_attrs(path=lo.path, score=fmt(lo.score))}>{escape(one_line(lo.detail))}</document>\n")
+        out.append("</left_out>\n")
+    if explain:
+        out.append(_explanation(resp))
+    out.append("</working_set>\n")
+    return "".join(out)
+
+
+def _explanation(resp: Any) -> str:
+    """Rationale and rejections, marked as not counted in the budget."""
+    out = ["<explanation counted=\"false\">\n"]
+    for e in sorted(resp.rationale or (), key=lambda e: e.final_rank):
+        out.append(f"<pick{_attrs(rank=e.final_rank, span=e.span_ref.span_id, path=e.path, base=fmt(e.base_score), final=fmt(e.final_score))}>"
+                   f"{escape('; '.join(one_line(r) for r in e.reasons))}</pick>\n")
+    for r in resp.rejected:
+        out.append(f"<rejected{_attrs(span=r.span_id, path=r.path, reason=r.reason, base=fmt(r.base_score))}>{escape(one_line(r.detail))}</rejected>\n")
+    out.append("</explanation>\n")
+    return "".join(out)
