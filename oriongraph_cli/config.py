@@ -55,8 +55,8 @@ class Config:
     # precision: candidates scoring under relevance_floor × the best are not taken (selection
     # stops short of the budget); the source cap yields when every other source scores under
     # cap_yield × the capped candidate. docs/BENCHMARKS.md, "Precision rule".
-    relevance_floor: float = 0.35
-    cap_yield: float = 0.6
+    relevance_floor: float = 0.5
+    cap_yield: float = 0.9
     compress: bool = True  # shorten spans that do not fit whole instead of dropping them
     top_k: int = 200
     recency_half_life_days: float = 180.0

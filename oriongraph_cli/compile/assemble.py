@@ -25,7 +25,8 @@ from oriongraph_cli.compile import compress
 from oriongraph_cli.compile.select import Picked, Selection
 from oriongraph_cli.models import CandidateSpan, Compression, Quote, WSDocument, WSItem
 
-SHORTEN_FROM = ("budget", "outranked", "threshold")  # rejections a shortened form may still answer
+SHORTEN_FROM = ("budget", "outranked", "threshold", "floor")  # rejections a shortened form may still answer
+MENTION_FLOOR = 0.5  # under this share of the best score a candidate enters in no form
 MAX_SWAPS = 8
 SWAP_PRIORITIES = ("medium", "low")  # whole spans that may be shortened to let another document in
 MAX_SHORT_SHARE = 0.6  # a shortened form must save at least 40 % of the span to be worth its framing
@@ -75,7 +76,9 @@ def pack(
     if not enabled:
         return placed
     remaining = budget - sum(p.cost + span_overhead for p in placed)
-    waiting = [by_id[r.span_id] for r in sel.rejected if r.reason in SHORTEN_FROM and r.span_id in by_id]
+    top = max((c.base_score for c in by_id.values()), default=0.0)
+    waiting = [by_id[r.span_id] for r in sel.rejected if r.reason in SHORTEN_FROM and r.span_id in by_id
+               and by_id[r.span_id].base_score >= MENTION_FLOOR * top]
     if not entries and waiting:
         best = waiting[0].base_score  # nothing fits whole: the best candidate may enter shortened
     # 1. what did not fit whole enters shortened, best first, at the richest level that fits

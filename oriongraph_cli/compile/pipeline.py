@@ -44,7 +44,7 @@ from oriongraph_cli.store.reader import IndexReader
 from oriongraph_cli.tokens import get_counter
 
 LEFT_OUT_MAX = 5
-LEFT_OUT_TOKENS_EACH = 800  # one left-out line per this many tokens of budget (at least 2)
+LEFT_OUT_TOKENS_EACH = 1000  # one left-out line per this many tokens of budget (at least 1)
 
 
 def reference_time(reader: IndexReader) -> int:
@@ -239,7 +239,7 @@ class _Assembly:
 
 def _left_out(rejected, in_ws: set[str], budget: int) -> tuple[LeftOut, ...]:
     """The best documents with no span in the working set, each with what would let it in."""
-    limit = min(LEFT_OUT_MAX, max(2, budget // LEFT_OUT_TOKENS_EACH))
+    limit = min(LEFT_OUT_MAX, max(1, budget // LEFT_OUT_TOKENS_EACH))
     out: dict[str, LeftOut] = {}
     for r in rejected:
         if r.path in in_ws or r.path in out or r.reason == "pruned":

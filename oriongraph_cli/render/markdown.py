@@ -87,9 +87,8 @@ def summary_line(resp: Any, fmt: str | None = None) -> str:
 def preamble(resp: Any) -> str:
     """One paragraph saying what the output is and how to get more."""
     return (
-        f"Excerpts of this project's documents chosen by orion for the intent, in reading order, "
-        f"within {resp.stats.budget:,} tokens. Quotes are exact; […] marks a shortened one. "
-        "`orion show SPAN_ID` prints a span whole; paths are relative to the project root."
+        "Project documents quoted by orion for this intent, in reading order; quotes are exact, […] marks "
+        "a shortened one, `orion show SPAN_ID` prints a span whole; paths are from the project root."
     )
 
 

@@ -126,7 +126,7 @@ def resp() -> CompileResponse:
 def test_markdown_one_document_per_header_in_reading_order(resp):
     md = rmd.workingset_markdown(resp)
     assert md.startswith("# Working set: How does the ingestion worker retry failed fetches?\n\n")
-    assert "Excerpts of this project's documents chosen by orion" in md and "`orion show SPAN_ID`" in md
+    assert "Project documents quoted by orion for this intent" in md and "`orion show SPAN_ID`" in md
     assert ("1,234 / 4,000 tokens delivered; 345 of quoted text · 3 spans from 2 documents · 1 shortened"
             " · filters relaxed (nothing matched them together): stage\n") in md
     # one ## header per document, documents in the order of their best span
@@ -186,7 +186,7 @@ def test_compact_output_drops_preamble_and_left_out(resp):
     from dataclasses import replace
 
     md = rmd.workingset_markdown(replace(resp, compact=True, left_out=()))
-    assert "Excerpts of this project" not in md and "## Left out" not in md and f"## {WORKER}" in md
+    assert "Project documents quoted by orion" not in md and "## Left out" not in md and f"## {WORKER}" in md
 
 
 # --------------------------------------------------------------------------- TASK_BRIEF.md
