@@ -187,11 +187,14 @@ def test_quality_regression_on_the_sample_fixture(fixture_report):
     docs/BENCHMARKS.md "Quality regression check")."""
     report, _ = fixture_report
     s = report.summaries
-    # measured 0.8745 / 1.0 / 0.993 / 0.978 (bench/results/quality_fixture.json)
+    # measured 0.8745 / 1.0 / 0.935 / relevant share 0.588 (docs/BENCHMARKS.md, "The compiled
+    # working set"): the budget now pays for the framing, and the relevance floor stops short
+    # of it, so utilisation (quoted text / budget) is no longer near 1
     assert s["orion"].ndcg_at_10 >= 0.83
     assert s["orion"].recall_at_100 >= 0.97
-    assert s["orion"].ws_recall >= 0.95
-    assert s["orion"].utilisation >= 0.90
+    assert s["orion"].ws_recall >= 0.90
+    assert s["orion"].relevant_share >= 0.50
+    assert s["orion"].relevant_share > max(s[b].relevant_share for b in ("bm25", "dense", "rrf"))
     # the default pipeline beats every baseline it prints (measured: 0.786 / 0.824 / 0.826)
     for baseline in ("bm25", "dense", "rrf"):
         assert s["orion"].ndcg_at_10 > s[baseline].ndcg_at_10, baseline

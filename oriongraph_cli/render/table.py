@@ -255,9 +255,9 @@ def _stats_panel(resp: Any) -> Panel:
     g = Table.grid(padding=(0, 2))
     g.add_column(style="bold", no_wrap=True)
     g.add_column(overflow="fold")
-    g.add_row("tokens", f"{st.tokens_used} / {st.budget} ({pct(st.utilization)})")
+    g.add_row("tokens", f"{st.delivered_tokens} / {st.budget} delivered ({pct(st.utilization)}); {st.tokens_used} quoted")
     g.add_row("candidates", Text(f"{format_mapping(st.candidates_seen, sort=True)} (total {st.candidates_total})"))
-    g.add_row("selected", f"{st.selected} · dropped {st.dropped} · sources {st.sources}")
+    g.add_row("selected", f"{st.selected} · shortened {st.compressed} · dropped {st.dropped} · sources {st.sources}")
     g.add_row("fusion", Text(str(st.fusion)))
     if st.relaxed_filters:
         g.add_row("relaxed filters", Text(", ".join(st.relaxed_filters), style="yellow"))

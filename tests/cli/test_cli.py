@@ -263,3 +263,50 @@ def test_strict_judges_the_whole_index_not_only_what_changed(sample_index, tmp_p
     assert run("index", "--root", str(root), "-q").returncode == 0
     r = run("index", "--root", str(root), "--strict")
     assert r.returncode == 6 and "bad-date" not in r.stderr and "dangling link" in r.stderr  # the sample's two links remain
+
+
+def test_every_output_the_cli_writes_fits_the_budget(sample_index, tmp_path):
+    """README: the whole Markdown, XML or JSON output, and TASK_BRIEF.md, are at most --budget tokens."""
+    import json as _json
+    import xml.etree.ElementTree as ET
+
+    from conftest import run_orion as run, ws_spans
+    from oriongraph_cli.tokens import get_counter
+
+    count = get_counter("tiktoken").count
+    args = ["compile", "why did we replace ADR-0003", "--root", str(sample_index), "--budget", "1200", "--no-usage-log"]
+    brief = tmp_path / "TASK_BRIEF.md"
+    outs = {fmt: run(*args, "--format", fmt) for fmt in ("markdown", "xml", "json")}
+    outs["brief"] = run(*args, "--format", "json", "--brief", str(brief))
+    for fmt, r in outs.items():
+        assert r.returncode == 0, r.stderr
+        assert count(r.stdout) <= 1200, fmt
+    assert count(brief.read_text()) <= 1200 and brief.read_text().startswith("# TASK BRIEF")
+    root = ET.fromstring(outs["xml"].stdout)
+    assert root.tag == "working_set" and root.findall("document")
+    data = _json.loads(outs["json"].stdout)
+    assert data["delivered_tokens"] == count(outs["json"].stdout) and ws_spans(data)
+    md = outs["markdown"].stdout
+    assert f"{count(md):,} / 1,200 tokens delivered" in md
+    # --no-compress: nothing shortened
+    plain = _json.loads(run(*args, "--json", "--no-compress").stdout)
+    assert all("compression" not in s for s in ws_spans(plain))
+    # a budget below the framing is a usage error with a hint, not an overrun
+    tiny = run(*args[:-3], "--budget", "10")
+    assert tiny.returncode == 2 and "framing" in tiny.stderr and "--budget" in tiny.stderr
+
+
+def test_readme_example_reading_order_merges_demotes_and_rewrites_links(sample_index):
+    """README "What the working set looks like": merged quotes, demoted headings, root-relative links."""
+    import re as _re
+
+    from conftest import run_orion as run
+
+    md = run("compile", "why did we replace ADR-0003", "--root", str(sample_index), "--budget", "1200",
+             "-f", "markdown", "--no-usage-log").stdout
+    docs = [line[3:] for line in md.splitlines() if line.startswith("## ")]
+    assert len(docs) == len(set(docs)) and all(d.endswith(".md") or d == "Left out" for d in docs)  # one header per document
+    assert _re.search(r"^`L\d+-L\d+ · [0-9a-f]{16} \+\d+`$", md, _re.M)  # adjacent spans merged into one quote
+    assert "#### ADR-0007: Exponential Backoff" in md and "\n# ADR-0007" not in md  # quoted headings demoted
+    assert "[ADR-0003](03_workstreams/ws-ingestion/99_decisions/ADR-0003-fixed-interval-retries.md)" in md
+    assert "*[… skipped L24-L26: Decision …]*" in md
