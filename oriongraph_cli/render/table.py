@@ -140,6 +140,8 @@ def print_compile(console: Console, resp: Any, explain: bool = False) -> None:
         if it.expansion_of:
             r = rank_of.get(it.expansion_of)
             note = f"↳ expands #{r}" if r is not None else f"↳ expands {it.expansion_of}"
+        elif it.compression is not None:
+            note = f"↳ shortened ({it.compression.level}, {it.compression.tokens} of {it.compression.tokens_full} tokens)"
         reasons = list(e.reasons[:REASONS_SHORT]) if e is not None else []
         if e is not None and len(e.reasons) > REASONS_SHORT:
             reasons.append(f"+{len(e.reasons) - REASONS_SHORT} more")
