@@ -81,8 +81,10 @@ def build_server(cfg):
         path: str | None = None,
         format: Literal["markdown", "xml", "json"] = "markdown",
     ) -> str:
-        """The working set for an intent: the most relevant, diverse spans of the project, each
-        quoted exactly with path:lines. The whole reply is at most budget_tokens (<= 20000)."""
+        """The working set for an intent: the most relevant, diverse spans of the project in
+        reading order, each quoted exactly with path:lines (shortened ones marked, fetch them
+        whole with get_span). format: markdown, xml or json. The whole reply is at most
+        budget_tokens (<= 20000)."""
         from oriongraph_cli.compile.pipeline import compile_workingset
         from oriongraph_cli.render import render_text
 

@@ -42,6 +42,7 @@ def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
     out = _session_calls(root, [
         ("compile", "compile_context", {"intent": "add retry logic to the ingestion worker", "budget_tokens": 1200}),
         ("compile_json", "compile_context", {"intent": "retry storms", "budget_tokens": 2500, "format": "json", "workstream": "ws-ingestion"}),
+        ("compile_xml", "compile_context", {"intent": "retry storms", "budget_tokens": 900, "format": "xml"}),
         ("search", "search", {"query": "per-tenant rate limits", "limit": 3}),
         ("span_bad", "get_span", {"ref": "ffffffffffff"}),
         ("lines", "get_span", {"ref": "01_context/glossary.md:L1-L3"}),
@@ -64,6 +65,10 @@ def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
     assert counter.count(md) <= 1200  # the whole reply fits the budget, framing included
     assert counter.count(_text(out["compile_json"])) <= 2500
     import json
+    import xml.etree.ElementTree as ET
+
+    xml_reply = _text(out["compile_xml"])
+    assert counter.count(xml_reply) <= 900 and ET.fromstring(xml_reply).findall("document")
 
     data = json.loads(_text(out["compile_json"]))
     assert data["kind"] == "compile" and ws_spans(data) and all(s["workstream"] == "ws-ingestion" for s in ws_spans(data))
