@@ -163,9 +163,10 @@ def markdown(res: dict) -> str:
     names = {"signals": "query embedding + signals", "generate": "candidate generation (3 generators)",
              "generate.lexical": "  · lexical (numpy BM25; Whoosh for phrases)", "generate.semantic": "  · semantic (FAISS)",
              "generate.structural": "  · structural", "score": "scoring (build candidates, normalise, fuse)",
-             "select": "selection (MMR + budget)", "hydrate": "hydration (exact text)"}
+             "select": "selection (MMR + budget)", "hydrate": "hydration (exact text)",
+             "assemble": "select + pack + hydrate + layout + render/count until it fits"}
     targets = {"generate": "< 100", "select": "< 50"}
-    for k in ("signals", "generate", "generate.lexical", "generate.semantic", "generate.structural", "score", "select", "hydrate"):
+    for k in ("signals", "generate", "generate.lexical", "generate.semantic", "generate.structural", "score", "select", "hydrate", "assemble"):
         if k in st:
             lines.append(f"| {names[k]} | {st[k]['p50']} | {st[k]['p95']} | {targets.get(k, '')} |")
     e2e = ip["end_to_end_ms"]

@@ -225,3 +225,23 @@ def test_compile_search_and_show_name_span_fields_alike(sample_index):
         assert c[key] == h[key] == s[key], key
     assert h["source_type"] == s["source_type"] and s["text"].strip() in c["quote_text"]
     assert c["line_start"] >= 1 and c["line_end"] >= c["line_start"]
+
+
+def test_left_out_names_what_would_let_each_document_in(reader):
+    resp = compile_(reader, "retry storms", budget_tokens=2000, hard_filters=HardFilters(stages=("research",)), record_usage=False)
+    assert resp.left_out and all(lo.path not in {d.path for d in resp.workingset.documents} for lo in resp.left_out)
+    filtered = [lo for lo in resp.left_out if lo.reason == "filtered"]
+    assert filtered and filtered[0].detail.startswith("filtered by --stage research (cos ")
+    md = render_text_of(resp)
+    assert "## Left out\n" in md and filtered[0].path in md
+    for lo in resp.left_out:
+        if lo.reason == "floor":
+            assert "would enter with --floor <=" in lo.detail
+        elif lo.reason == "budget":
+            assert lo.detail.startswith("needs --budget >= ")
+
+
+def render_text_of(resp):
+    from oriongraph_cli.render import render_text
+
+    return render_text(resp, "markdown")

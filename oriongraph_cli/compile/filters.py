@@ -61,6 +61,26 @@ def check_filters(filters: HardFilters, documents: list[dict]) -> HardFilters:
 RELAX_ORDER = ("since", "where", "tags", "paths", "stages", "workstreams", "source_types")
 
 
+_FLAGS = (("paths", "--path"), ("stages", "--stage"), ("workstreams", "--workstream"), ("source_types", "--source-type"),
+          ("tags", "--tag"), ("since", "--since"), ("where", "--where"))
+
+
+def filters_flags(filters: HardFilters) -> str:
+    """The filters as the flags that set them: ``--stage research --tag retry``."""
+    out = []
+    for name, flag in _FLAGS:
+        value = getattr(filters, name)
+        if name == "since" and value:
+            import datetime as _dt
+
+            out.append(f"{flag} {_dt.datetime.fromtimestamp(value, _dt.timezone.utc).date().isoformat()}")
+        elif name == "where":
+            out += [f"{flag} {k}={v}" for k, v in value]
+        elif value:
+            out += [f"{flag} {v}" for v in value]
+    return " ".join(out)
+
+
 def filters_text(filters: HardFilters) -> str:
     return ", ".join(f"{k}={v}" for k, v in filters.to_dict().items() if v not in (None, [], ()))
 

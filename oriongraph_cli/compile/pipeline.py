@@ -163,6 +163,7 @@ class _Assembly:
         self.hits, self.errors, self.relaxed, self.weights, self.defaults = hits, errors, relaxed, weights, defaults
         self.counter = counter
         self.by_id = {c.span_ref.span_id: c for c in scored}
+        self.filtered = _filtered_out(reader, sig, scored, request)
         self.files: dict = {}
         self._short: dict[tuple[int, str], int] = {}
         self._rows: dict[int, str] = {}
@@ -232,19 +233,45 @@ class _Assembly:
             rejected=tuple(sel.rejected) if request.explain else (),
             defaults=self.defaults,
             index=self.reader.info(),
-            left_out=() if compact else _left_out(sel.rejected, in_ws, request.budget_tokens),
+            left_out=() if compact else _left_out(sel.rejected, in_ws, request.budget_tokens, self.filtered),
             compact=compact,
         )
 
 
-def _left_out(rejected, in_ws: set[str], budget: int) -> tuple[LeftOut, ...]:
-    """The best documents with no span in the working set, each with what would let it in."""
+def _left_out(rejected, in_ws: set[str], budget: int, filtered: tuple[LeftOut, ...] = ()) -> tuple[LeftOut, ...]:
+    """The best documents with no span in the working set, each with what would let it in;
+    with hard filters, the closest document they excluded comes first."""
     limit = min(LEFT_OUT_MAX, max(1, budget // LEFT_OUT_TOKENS_EACH))
-    out: dict[str, LeftOut] = {}
+    out: dict[str, LeftOut] = {lo.path: lo for lo in filtered[:1]}
     for r in rejected:
+        if len(out) >= limit:
+            break
         if r.path in in_ws or r.path in out or r.reason == "pruned":
             continue
         out[r.path] = LeftOut(path=r.path, score=r.base_score, span_id=r.span_id, reason=r.reason, detail=r.detail)
-        if len(out) >= limit:
-            break
+    return tuple(out.values())[:limit]
+
+
+FILTERED_PROBE = 30  # nearest spans looked at, without filters, for "excluded by the filters"
+
+
+def _filtered_out(reader: IndexReader, sig: DerivedSignals, scored: list[CandidateSpan], request: CompileRequest) -> tuple[LeftOut, ...]:
+    """Documents semantically closest to the intent that the hard filters excluded (the
+    counterfactual "filtered by --stage design"); empty without filters or embeddings."""
+    from oriongraph_cli.compile.filters import filters_flags
+
+    if request.hard_filters.is_empty() or sig.intent_embedding is None:
+        return ()
+    seen = {c.metadata.filepath for c in scored}
+    found = reader.vectors.search(sig.intent_embedding, FILTERED_PROBE)
+    rows = reader.rows([r for r, _s in found])
+    out: dict[str, LeftOut] = {}
+    for row, cos in found:
+        rec = rows.get(row)
+        if rec is None or rec.meta.filepath in seen or rec.meta.filepath in out:
+            continue
+        out[rec.meta.filepath] = LeftOut(
+            path=rec.meta.filepath, score=round(cos, 6), span_id=rec.ref.span_id, reason="filtered",
+            detail=f"filtered by {filters_flags(request.hard_filters)} (cos {cos:.2f} to the intent)",
+        )
     return tuple(out.values())
