@@ -144,7 +144,7 @@ def compile_cmd(
     files_only: bool = typer.Option(False, "--files-only", "-l", help="Print only the paths of the documents in the working set, one per line."),
     brief: Optional[Path] = typer.Option(None, "--brief", help="Also write a TASK_BRIEF.md to this path (the whole file at most --budget tokens)."),
     no_compress: bool = typer.Option(False, "--no-compress", help="Never shorten a span: one that does not fit whole is left out."),
-    floor: Optional[float] = typer.Option(None, "--floor", help="Relevance floor in [0,1]: spans scoring under FLOOR × the best are not taken (default 0.5; 0 fills the budget)."),
+    floor: Optional[float] = typer.Option(None, "--floor", "--relevance-floor", help="Relevance floor in [0,1]: spans scoring under FLOOR × the best are not taken (default 0.5; 0 fills the budget)."),
     timings: bool = _TIMINGS,
     episode: Optional[str] = _EPISODE,
     expand: bool = typer.Option(False, "--expand", help="Bring the previous/next/parent-section context of selected spans, charged to the budget."),

@@ -581,3 +581,18 @@ def test_a_model_that_is_not_cached_fails_at_once_with_the_fix(world):
     assert time.monotonic() - started < 20  # no download retries
     assert r.returncode == 1 and "does not download models" in r.stderr and "ORION_MODEL_PATH" in r.stderr, r.stderr
     assert "ERROR" not in r.stderr and len(r.stderr.strip().splitlines()) == 2
+
+
+@pytest.mark.parametrize("args, setting", [
+    (["--floor", "2"], "--relevance-floor=2.0"),
+    (["--floor", "nan"], "--relevance-floor=nan"),
+    (["--budget", "12"], "smaller than the markdown output's own framing"),
+])
+def test_assembly_settings_out_of_range_are_one_line_usage_errors(project, fake_embedder, args, setting):
+    from oriongraph_cli.cli import app
+    from typer.testing import CliRunner
+
+    r = CliRunner().invoke(app, ["index", "--root", str(project), "--quiet"])
+    assert r.exit_code == 0
+    r = CliRunner().invoke(app, ["compile", "retry", "--root", str(project), "-f", "markdown", "--no-usage-log", *args])
+    assert r.exit_code == 2 and setting in r.stderr and "Traceback" not in r.stderr and "hint:" in r.stderr
