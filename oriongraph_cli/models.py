@@ -285,12 +285,13 @@ class WSItem(_ToDict):
 
     def brief_dict(self) -> dict[str, Any]:
         """The span inside a quote of ``--json``: id, lines, cost, score, priority and its
-        first reasons (all of them with ``--explain``); its text is the quote's. Fields at
+        first two reasons (all of them with ``--explain``); its text, character range and
+        section are the quote's. Fields at
         their default (not stale, not an expansion, whole) are left out."""
         ref = self.span_ref
         d: dict[str, Any] = {
             "span_id": ref.span_id, "rank": self.selection_rank, "line_start": ref.line_start, "line_end": ref.line_end,
-            "char_start": ref.char_start, "char_end": ref.char_end, "token_cost": ref.token_cost, "section_title": self.section_title, "score": round(self.score, 4), "priority": self.priority,
+            "token_cost": ref.token_cost, "score": round(self.score, 4), "priority": self.priority,
             "reasons": list(self.reasons[:BRIEF_REASONS]),
         }
         if self.compression is not None:
@@ -302,7 +303,7 @@ class WSItem(_ToDict):
         return d
 
 
-BRIEF_REASONS = 3  # reasons per span in the lean --json (the rationale has them all)
+BRIEF_REASONS = 2  # reasons per span in the lean --json (the rationale has them all)
 
 
 @dataclass(frozen=True)

@@ -100,6 +100,7 @@ def ws_spans(data: dict) -> list[dict]:
     """The spans of a ``compile --json`` document in reading order, each with its
     document's ``path`` (the JSON groups spans by document and quote)."""
     return [
-        {**s, "path": d["path"], "title": d["title"], "workstream": d["workstream"], "stage": d["stage"], "quote_text": q["text"]}
+        {"section_title": q["section_title"], **s, "path": d["path"], "title": d["title"], "workstream": d["workstream"],
+         "stage": d["stage"], "quote_text": q["text"]}
         for d in data["documents"] for q in d["quotes"] for s in q["spans"]
     ]

@@ -214,8 +214,7 @@ def test_reasons_speak_the_users_words(reader):
 
 
 def test_compile_search_and_show_name_span_fields_alike(sample_index):
-    common = ("span_id", "path", "line_start", "line_end", "char_start", "char_end", "token_cost",
-              "title", "section_title", "stage", "workstream")
+    common = ("span_id", "path", "line_start", "line_end", "token_cost", "title", "section_title", "stage", "workstream")
     root = ["--root", str(sample_index)]
     c = ws_spans(json.loads(run_orion("compile", INTENT, *root, "--json", "--no-usage-log").stdout))[0]
     hits = json.loads(run_orion("search", INTENT, *root, "--json", "-n", "50").stdout)["hits"]

@@ -14,9 +14,9 @@ CompileRenderer = Callable[..., None]  # (response, *, explain: bool, out: IO[st
 
 
 def _json(resp: Any, *, explain: bool, out: IO[str]) -> None:
-    from oriongraph_cli.render.json import compile_payload, dumps_dict
+    from oriongraph_cli.render.json import compile_payload, dumps_compact
 
-    out.write(dumps_dict(compile_payload(resp, explain=explain)))
+    out.write(dumps_compact(compile_payload(resp, explain=explain)))
 
 
 def _markdown(resp: Any, *, explain: bool, out: IO[str]) -> None:

@@ -13,7 +13,7 @@ import json as _json
 import math
 from typing import Any, Iterable
 
-__all__ = ["dumps", "dumps_dict", "search_payload", "compile_payload"]
+__all__ = ["dumps", "dumps_compact", "dumps_dict", "search_payload", "compile_payload"]
 
 
 def _finite(value: Any) -> Any:
@@ -29,6 +29,12 @@ def _finite(value: Any) -> Any:
 def dumps_dict(d: Any) -> str:
     """Serialise a plain dict (or list) as indented JSON with a trailing newline."""
     return _json.dumps(_finite(d), indent=2, sort_keys=False, ensure_ascii=False, default=str) + "\n"
+
+
+def dumps_compact(d: Any) -> str:
+    """One line, no spaces after separators: the compile payload counts against the budget,
+    and indentation was a fifth of it (pipe to ``jq .`` to read it)."""
+    return _json.dumps(_finite(d), separators=(",", ":"), sort_keys=False, ensure_ascii=False, default=str) + "\n"
 
 
 def dumps(obj: Any) -> str:
