@@ -54,7 +54,7 @@ def clean_tree(obj):
     if isinstance(obj, Enum):
         return obj
     if isinstance(obj, str):
-        return clean(obj)
+        return clean(obj) if has_control(obj) else obj
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         changes = {}
         for f in dataclasses.fields(obj):
@@ -66,9 +66,12 @@ def clean_tree(obj):
                 changes[f.name] = new
         return dataclasses.replace(obj, **changes) if changes else obj
     if isinstance(obj, dict):
-        return {clean_tree(k): clean_tree(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [clean_tree(v) for v in obj]
-    if isinstance(obj, tuple) and not hasattr(obj, "_fields"):
-        return tuple(clean_tree(v) for v in obj)
+        pairs = [(clean_tree(k), clean_tree(v)) for k, v in obj.items()]
+        same = all(k2 is k and v2 is v for (k2, v2), (k, v) in zip(pairs, obj.items()))
+        return obj if same else dict(pairs)
+    if isinstance(obj, (list, tuple)) and not hasattr(obj, "_fields"):
+        items = [clean_tree(v) for v in obj]  # unchanged containers stay the same object
+        if all(a is b for a, b in zip(items, obj)):
+            return obj
+        return items if isinstance(obj, list) else tuple(items)
     return obj

@@ -30,12 +30,19 @@ from oriongraph_cli.models import CompileResponse
 MAX_ROUNDS = 8
 COMPACT_SHARE = 0.2
 SETTLE_ROUNDS = 4
+SETTLE_SLACK = 4  # the printed count's own digits, unknown when the framing is measured
 
 
 def _render(resp: CompileResponse, fmt: str) -> str:
     from oriongraph_cli.render import render_text
 
     return render_text(resp, fmt)
+
+
+def measure(resp: CompileResponse, formats: tuple[str, ...], count: Callable[[str], int]) -> dict[str, int]:
+    """Each format's size rendered once (the printed count may be off by a digit or two:
+    good enough to measure framing, not to deliver)."""
+    return {f: count(_render(resp, f)) for f in formats}
 
 
 def settle(resp: CompileResponse, formats: tuple[str, ...], count: Callable[[str], int]) -> tuple[CompileResponse, dict[str, int]]:
@@ -56,27 +63,30 @@ def fit(build: Callable[..., CompileResponse], budget: int, formats: tuple[str, 
     """The richest response whose every format fits ``budget`` (module doc). ``build(q,
     overhead, compact)`` assembles a working set whose spans spend at most ``q`` tokens,
     each span charged ``overhead`` on top of its text."""
-    empty, n_empty = settle(build(0, 0, False), formats, count)
+    n_empty = measure(build(0, 0, False), formats, count)
     fixed = max(n_empty.values())
     compact = fixed > COMPACT_SHARE * budget
     if compact:
-        empty, n_empty = settle(build(0, 0, True), formats, count)
+        n_empty = measure(build(0, 0, True), formats, count)
         fixed = max(n_empty.values())
-    if fixed > budget:
+    if fixed + SETTLE_SLACK > budget:
         worst = max(n_empty, key=lambda f: n_empty[f])
         raise OrionError(
             f"a budget of {budget} tokens is smaller than the {worst} output's own framing ({fixed} tokens: title and summary)",
-            hint=f"ask for at least {fixed + 100} tokens (--budget {fixed + 100})",
+            hint=f"ask for at least {fixed + SETTLE_SLACK + 100} tokens (--budget {fixed + SETTLE_SLACK + 100})",
             exit_code=ExitStatus.USAGE,
         )
     room = budget - fixed
-    trial, n = settle(build(room, 0, compact), formats, count)
+    trial = build(room, 0, compact)
+    n = measure(trial, formats, count)
     spans = len(trial.workingset.spans)
-    if max(n.values()) <= budget or not spans:
-        return trial
+    if max(n.values()) < budget or not spans:
+        settled, n = settle(trial, formats, count)
+        if max(n.values()) <= budget:
+            return settled
     framing = max(n.values()) - fixed - trial.stats.tokens_used
-    overhead = max(0, math.ceil(framing / spans))
-    best = empty
+    overhead = max(0, math.ceil(framing / max(spans, 1)))
+    best = None
     q = room
     for _ in range(MAX_ROUNDS):
         resp, n = settle(build(q, overhead, compact), formats, count)
@@ -87,4 +97,6 @@ def fit(build: Callable[..., CompileResponse], budget: int, formats: tuple[str, 
         q -= over
         if q <= 0:
             break
+    if best is None:  # nothing fits with its framing: the output with no spans (checked to fit above)
+        best, _n = settle(build(0, 0, compact), formats, count)
     return best

@@ -167,6 +167,14 @@ class _Assembly:
         self.files: dict = {}
         self._short: dict[tuple[int, str], int] = {}
         self._rows: dict[int, str] = {}
+        self._counts: dict[str, int] = {}
+
+    def count(self, text: str) -> int:
+        """Token count of a quote, remembered across the builds of one compile."""
+        n = self._counts.get(text)
+        if n is None:
+            n = self._counts[text] = self.counter.count(text)
+        return n
 
     def shortened_cost(self, c: CandidateSpan, level: str) -> int:
         key = (c.row, level)
@@ -199,7 +207,7 @@ class _Assembly:
         items = [assemble.shorten_item(it, p.level, self.counter) if p.level else it for it, p in zip(items, placed)]
         statuses = {i.path: assemble.document_status(i.status, i.reasons) for i in items}
         docs = assemble.layout(items, texts, statuses)
-        quoted = sum(self.counter.count(q_.text) for d in docs for q_ in d.quotes)
+        quoted = sum(self.count(q_.text) for d in docs for q_ in d.quotes)
         in_ws = {i.path for i in items}
         stop = ""
         if sel.stop_reason == "floor" and items:

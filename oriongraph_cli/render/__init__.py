@@ -13,6 +13,40 @@ from typing import IO, Any, Callable
 CompileRenderer = Callable[..., None]  # (response, *, explain: bool, out: IO[str]) -> None
 
 
+_CLEANED: list[tuple[Any, Any]] = []  # (working set, its cleaned copy): the last few
+
+
+def _cleaned_workingset(ws: Any) -> Any:
+    """``clean_tree(ws)``, remembered for the last few working sets: fitting the output to
+    the budget renders one working set several times (formats, settling the count)."""
+    from oriongraph_cli.textsafe import clean_tree
+
+    for src, done in _CLEANED:
+        if src is ws:
+            return done
+    done = clean_tree(ws)
+    _CLEANED.append((ws, done))
+    del _CLEANED[:-4]
+    return done
+
+
+def _shown(resp: Any, explain: bool) -> Any:
+    """What a text renderer shows, with control characters made visible: without
+    ``explain`` the rationale, rejections, defaults and index are not rendered, so they are
+    not cleaned."""
+    from dataclasses import replace
+
+    from oriongraph_cli.textsafe import clean_tree
+
+    if not explain and hasattr(resp, "defaults"):
+        resp = replace(resp, rationale=None, rejected=(), defaults={}, index={})  # shown only with explain
+    ws = getattr(resp, "workingset", None)
+    if ws is None or not hasattr(ws, "documents"):
+        return clean_tree(resp)
+    rest = clean_tree(replace(resp, workingset=type(ws)((), 0)))
+    return replace(rest, workingset=_cleaned_workingset(ws))
+
+
 def _json(resp: Any, *, explain: bool, out: IO[str]) -> None:
     from oriongraph_cli.render.json import compile_payload, dumps_compact
 
@@ -21,23 +55,20 @@ def _json(resp: Any, *, explain: bool, out: IO[str]) -> None:
 
 def _markdown(resp: Any, *, explain: bool, out: IO[str]) -> None:
     from oriongraph_cli.render.markdown import workingset_markdown
-    from oriongraph_cli.textsafe import clean_tree
 
-    out.write(workingset_markdown(clean_tree(resp), explain=explain))
+    out.write(workingset_markdown(_shown(resp, explain), explain=explain))
 
 
 def _brief(resp: Any, *, explain: bool, out: IO[str]) -> None:
     from oriongraph_cli.render.markdown import task_brief
-    from oriongraph_cli.textsafe import clean_tree
 
-    out.write(task_brief(clean_tree(resp), explain=explain))
+    out.write(task_brief(_shown(resp, explain), explain=explain))
 
 
 def _xml(resp: Any, *, explain: bool, out: IO[str]) -> None:
     from oriongraph_cli.render.xml import workingset_xml
-    from oriongraph_cli.textsafe import clean_tree
 
-    out.write(workingset_xml(clean_tree(resp), explain=explain))
+    out.write(workingset_xml(_shown(resp, explain), explain=explain))
 
 
 def _table(resp: Any, *, explain: bool, out: IO[str], color: str = "auto") -> None:
