@@ -286,6 +286,7 @@ def test_every_output_the_cli_writes_fits_the_budget(sample_index, tmp_path):
     assert root.tag == "working_set" and root.findall("document")
     data = _json.loads(outs["json"].stdout)
     assert data["delivered_tokens"] == count(outs["json"].stdout) and ws_spans(data)
+    assert outs["json"].stdout.count("\n") == 1  # one compact line
     md = outs["markdown"].stdout
     assert f"{count(md):,} / 1,200 tokens delivered" in md
     # --no-compress: nothing shortened
