@@ -222,7 +222,7 @@ def layout(items: list[WSItem], doc_texts: dict[str, str | None], statuses: dict
                 groups.append([it])
         quotes: list[Quote] = []
         for g in groups:
-            first, last = g[0], g[-1]
+            first = g[0]
             start, end = first.span_ref.char_start, max(i.span_ref.char_end for i in g)
             if len(g) > 1:
                 body = text[start:end]  # type: ignore[index]

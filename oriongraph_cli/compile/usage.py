@@ -230,8 +230,7 @@ def usage_report(
     }
 
 
-__all__ = [
-    "USAGE_FILE", "DEFAULT_DYNAMIC_WEIGHTS", "UsageStats", "usage_path", "record_compile", "mark_brief_used",
+__all__ = [ "DEFAULT_DYNAMIC_WEIGHTS", "UsageStats", "usage_path", "record_compile",
     "read_log", "load_usage", "episode_rows", "episode_paths", "dynamic_score", "parse_dynamic_weights",
     "with_usage", "episode_boost", "usage_report",
 ]

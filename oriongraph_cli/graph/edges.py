@@ -346,9 +346,8 @@ def rebuild_edges(
     )
 
 
-__all__ = [
-    "EDGE_TYPES", "LOCAL_TYPES", "GLOBAL_TYPES", "STRUCTURAL_TYPES", "Edge", "DanglingLink", "RawRef", "SpanInfo",
-    "DocInfo", "LinkResolver", "Term", "slugify", "words_of", "extract_refs", "resolve_refs", "section_parents",
+__all__ = [ "LOCAL_TYPES", "STRUCTURAL_TYPES", "Edge", "DanglingLink", "RawRef", "SpanInfo",
+    "DocInfo", "LinkResolver", "Term", "extract_refs", "resolve_refs",
     "local_edges", "collect_terms", "defines_edges", "extract_edges", "create_tables", "has_tables",
     "forget_document", "write_refs", "store_document", "read_refs", "write_edges", "write_dangling", "edges_for",
     "links_report", "dangling", "edge_counts", "GraphBuildResult", "rebuild_edges",

@@ -41,7 +41,7 @@ def expand(
     me = conn.execute("SELECT path, ordinal, span_id FROM spans WHERE id = ?", (span_row,)).fetchone()
     if me is None or budget_left <= 0 or max_spans <= 0:
         return []
-    path, ordinal, span_id = me[0], me[1], me[2]
+    path, span_id = me[0], me[2]
     recs = conn.execute("SELECT id, span_id, ordinal, heading_path, heading_level, token_cost FROM spans WHERE path = ? ORDER BY ordinal", (path,)).fetchall()
     infos = [extract.SpanInfo(path, r[1], r[2], tuple(json.loads(r[3])), r[4], "", r[0]) for r in recs]
     pos = next(i for i, s in enumerate(infos) if s.row == span_row)
@@ -69,8 +69,5 @@ def expand(
     return out
 
 
-__all__ = [
-    "DEFAULT_EDGE_WEIGHTS", "REVERSE_FACTOR", "Node", "Step", "Reach", "parse_edge_weights", "traverse",
-    "personalized_pagerank", "EdgeGraph", "describe", "seeds_from_candidates", "graph_hits", "GraphGen",
-    "seeds_from_signals", "Expansion", "expand",
+__all__ = [ "Expansion", "expand",
 ]

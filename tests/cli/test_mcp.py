@@ -93,7 +93,7 @@ def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
 
 
 def test_outside_a_project_it_says_so_and_exits(tmp_path):
-    from conftest import run_orion, ws_spans
+    from conftest import run_orion
 
     r = run_orion("mcp", "--root", str(tmp_path), timeout=60)
     assert r.returncode == 3 and "not an OrionFS project" in r.stderr and "Traceback" not in r.stderr
