@@ -19,7 +19,6 @@ import json
 import os
 import statistics
 import sys
-import time
 from dataclasses import fields, replace
 from pathlib import Path
 
@@ -96,9 +95,9 @@ def main() -> None:
     for r in rows:
         print(f"| {r['format']} | {r['budget']} | {r['mean_ratio']:.2f} | {r['max_ratio']:.2f} | {r['over_budget']}/{r['queries']} | {r['quoted_share']:.2f} |")
     if args.out:
-        cmd = "python bench/bench_delivery.py " + " ".join(sys.argv[1:])
-        payload = {"machine": f"{os.cpu_count()} cores", "date": time.strftime("%Y-%m-%d"), "command": cmd, "rows": rows}
-        (HERE / "results" / args.out).write_text(json.dumps(payload, indent=2) + "\n")
+        from results_file import write
+
+        write(args.out, {"rows": rows})
 
 
 if __name__ == "__main__":

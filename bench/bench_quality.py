@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field, replace
@@ -34,18 +32,10 @@ sys.path.insert(0, str(REPO))
 DEFAULT_QUERIES = REPO.parent / "shared" / "datasets" / "scifact" / "queries_train.jsonl"
 
 
-def _commit() -> str:
-    return subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-
-
-def _dirty() -> bool:
-    out = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout
-    return bool(out.strip())
-
-
 def _header(cmd: str) -> dict:
-    return {"machine": f"{os.cpu_count()} cores, {os.uname().machine}", "date": time.strftime("%Y-%m-%d"),
-            "commit": _commit() + ("+dirty" if _dirty() else ""), "command": cmd}
+    from results_file import header
+
+    return header(cmd)
 
 
 # ============================================================================ run

@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -81,9 +79,9 @@ def main() -> None:
     for r in rows:
         print(f"| {r['budget']} | {r['queries']} ({r['n']}) | {r['system']} | {r['ndcg_at_10']:.3f} | {r['ws_recall']:.3f} | {r['relevant_share']:.3f} |")
     if args.out:
-        payload = {"machine": f"{os.cpu_count()} cores", "date": time.strftime("%Y-%m-%d"),
-                   "command": "python bench/bench_workingset.py " + " ".join(sys.argv[1:]), "rows": rows}
-        (HERE / "results" / args.out).write_text(json.dumps(payload, indent=2) + "\n")
+        from results_file import write
+
+        write(args.out, {"rows": rows})
 
 
 if __name__ == "__main__":

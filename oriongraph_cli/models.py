@@ -54,6 +54,14 @@ class _ToDict:
 # --------------------------------------------------------------------------- index side
 
 
+def lines_label(start: int, end: int) -> str:
+    """``L12-L40`` (``L12`` for one line; empty when not recorded)."""
+    if not start:
+        return ""
+    return f"L{start}" if end == start else f"L{start}-L{end}"
+
+
+
 @dataclass(frozen=True)
 class SpanRef(_ToDict):
     doc_version_id: str  # sha256 of the document's bytes
@@ -66,10 +74,7 @@ class SpanRef(_ToDict):
 
     @property
     def lines(self) -> str:
-        """``L12-L40`` (``L12`` for one line; empty when not recorded)."""
-        if not self.line_start:
-            return ""
-        return f"L{self.line_start}" if self.line_end == self.line_start else f"L{self.line_start}-L{self.line_end}"
+        return lines_label(self.line_start, self.line_end)
 
 
 @dataclass(frozen=True)
@@ -246,14 +251,13 @@ class CandidateSpan(_ToDict):
 
 
 PRIORITIES = ("critical", "high", "medium", "low")
-COMPRESSION_LEVELS = ("sentences", "heading", "pointer")  # from least to most shortened
 
 
 @dataclass(frozen=True)
 class Compression(_ToDict):
     """A span delivered shortened: extractive, deterministic; ``backref`` fetches it whole."""
 
-    level: str  # one of COMPRESSION_LEVELS
+    level: str  # a name in compile.compress.COMPRESSORS: sentences | heading | pointer
     tokens_full: int  # the span's whole cost
     tokens: int  # what is delivered
     backref: str  # "orion show <span_id>"
@@ -322,7 +326,7 @@ class Quote(_ToDict):
 
     @property
     def lines(self) -> str:
-        return SpanRef("", "", 0, 0, 0, self.line_start, self.line_end).lines
+        return lines_label(self.line_start, self.line_end)
 
     @property
     def compression(self) -> Compression | None:
@@ -358,7 +362,7 @@ class WSDocument(_ToDict):
 
     @property
     def lines(self) -> str:
-        return SpanRef("", "", 0, 0, 0, self.line_start, self.line_end).lines
+        return lines_label(self.line_start, self.line_end)
 
     def to_dict(self) -> dict[str, Any]:
         return {

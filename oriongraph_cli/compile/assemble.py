@@ -254,24 +254,10 @@ def _next_content(text: str, pos: int) -> int:
     return pos
 
 
-def shorten_item(item: WSItem, level: str, counter) -> WSItem:
-    """The item with its text shortened to ``level`` and its ``compression`` recorded."""
+def shorten_item(item: WSItem, level: str, count: Callable[[str], int]) -> WSItem:
+    """The item with its text shortened to ``level`` and its ``compression`` recorded
+    (``count``: the compile's token counter, remembered across its builds)."""
     ref = item.span_ref
-    if level == "pointer":
-        text = compress.pointer_text(item.section_title, item.path, ref.lines, ref.token_cost, ref.span_id)
-    else:
-        text = compress.COMPRESSORS[level].shorten(item.text, item.section_title)
-    comp = Compression(level=level, tokens_full=ref.token_cost, tokens=counter.count(text), backref=f"orion show {ref.span_id}")
+    text = compress.shortened(level, item.text, item.section_title, item.path, ref)
+    comp = Compression(level=level, tokens_full=ref.token_cost, tokens=count(text), backref=f"orion show {ref.span_id}")
     return replace(item, text=text, compression=comp)
-
-
-def document_status(status: str | None, reasons: tuple[str, ...]) -> str | None:
-    """``superseded by ADR-0007`` from the lifecycle's reasons when the status says so."""
-    if not status:
-        return None
-    if status.lower().startswith("superseded") and " by " not in status:
-        for r in reasons:
-            m = re.search(r"superseded by ([^(]+?)\s*(?:\(|$)", r)
-            if m:
-                return f"{status} by {m.group(1)}"
-    return status

@@ -171,3 +171,10 @@ def pointer_text(section_title: str | None, path: str, lines: str, tokens_full: 
     where = f"{path}:{lines}" if lines else path
     what = f"{section_title} — " if section_title else ""
     return f"→ {what}{where}, {tokens_full} tokens not quoted: orion show {span_id}"
+
+
+def shortened(level: str, text: str, section_title: str | None, path: str, ref) -> str:
+    """What a span delivers at ``level``: its shortened text, or the pointer line."""
+    if level == "pointer":
+        return pointer_text(section_title, path, ref.lines, ref.token_cost, ref.span_id)
+    return COMPRESSORS[level].shorten(text, section_title)

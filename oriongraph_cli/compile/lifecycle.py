@@ -127,6 +127,20 @@ def successors(conn: sqlite3.Connection, path: str) -> list[str]:
     return sorted({r[0] for r in rows} - {path})
 
 
+def status_notes(conn: sqlite3.Connection, statuses: dict[str, str | None], demoted: Sequence[str] = DEMOTED_STATUSES) -> dict[str, str | None]:
+    """Each document's status as a reader should see it: a superseded or deprecated one
+    names its direct successors ("superseded by ADR-0007") unless its status already does."""
+    out = dict(statuses)
+    stale = [p for p, st in statuses.items() if _is_demoted_status(_status(st), demoted) and " by " not in _status(st)]
+    succ = successors_many(conn, stale)
+    labels = _docs(conn, [d for p in stale for d in succ.get(p, [])])
+    for p in stale:
+        names = [labels[d].label if d in labels else posixpath.basename(d) for d in succ.get(p, [])]
+        if names:
+            out[p] = f"{statuses[p]} by {', '.join(names)}"
+    return out
+
+
 def successors_many(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, list[str]]:
     """:func:`successors` of many documents in one query per 400 paths (a compile asks for
     every candidate document: one query each cost ~6 ms per compile). Paths without

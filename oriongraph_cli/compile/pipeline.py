@@ -19,6 +19,7 @@ from typing import Any
 from oriongraph_cli.compile import (
     assemble,
     candidates,
+    compress,
     deliver,
     expansions,
     explain,
@@ -166,11 +167,18 @@ class _Assembly:
         self.filtered = _filtered_out(reader, sig, scored, request)
         self.files: dict = {}
         self._short: dict[tuple[int, str], int] = {}
-        self._rows: dict[int, str] = {}
         self._counts: dict[str, int] = {}
+        self._status: dict[str, str | None] = {}
+
+    def status_notes(self, statuses: dict[str, str | None]) -> dict[str, str | None]:
+        """Document statuses with their successors named, looked up once per document."""
+        missing = {p: st for p, st in statuses.items() if p not in self._status}
+        if missing:
+            self._status.update(lifecycle.status_notes(self.reader.registry.conn, missing))
+        return {p: self._status[p] for p in statuses}
 
     def count(self, text: str) -> int:
-        """Token count of a quote, remembered across the builds of one compile."""
+        """Token count of a quote or a shortened span, remembered across the builds of one compile."""
         n = self._counts.get(text)
         if n is None:
             n = self._counts[text] = self.counter.count(text)
@@ -179,14 +187,9 @@ class _Assembly:
     def shortened_cost(self, c: CandidateSpan, level: str) -> int:
         key = (c.row, level)
         if key not in self._short:
-            ref = c.span_ref
-            if level == "pointer":
-                text = assemble.compress.pointer_text(c.metadata.section_title, c.metadata.filepath, ref.lines, ref.token_cost, ref.span_id)
-            else:
-                if c.row not in self._rows:
-                    self._rows[c.row] = self.reader.rows([c.row])[c.row].text
-                text = assemble.compress.COMPRESSORS[level].shorten(self._rows[c.row], c.metadata.section_title)
-            self._short[key] = self.counter.count(text) if text else ref.token_cost
+            full = "" if level == "pointer" else self.reader.rows([c.row])[c.row].text  # the reader keeps rows
+            text = compress.shortened(level, full, c.metadata.section_title, c.metadata.filepath, c.span_ref)
+            self._short[key] = self.count(text) if text else c.span_ref.token_cost
         return self._short[key]
 
     def build(self, room: int, overhead: int, compact: bool = False) -> CompileResponse:
@@ -204,8 +207,8 @@ class _Assembly:
             enabled=request.compress and cfg.compress, named_docs=frozenset(self.sig.struct_hints.doc_ids),
         ) if q else []
         items, stale, texts = hydrate.hydrate(cfg, self.reader, placed, self.files)
-        items = [assemble.shorten_item(it, p.level, self.counter) if p.level else it for it, p in zip(items, placed)]
-        statuses = {i.path: assemble.document_status(i.status, i.reasons) for i in items}
+        items = [assemble.shorten_item(it, p.level, self.count) if p.level else it for it, p in zip(items, placed)]
+        statuses = self.status_notes({i.path: i.status for i in items})
         docs = assemble.layout(items, texts, statuses)
         quoted = sum(self.count(q_.text) for d in docs for q_ in d.quotes)
         in_ws = {i.path for i in items}

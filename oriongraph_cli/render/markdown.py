@@ -4,8 +4,8 @@ Plain Python only (no rich): output is byte-deterministic for the same ``Compile
 (no wall-clock time, dict entries sorted, floats formatted with fixed precision) and
 contains no ANSI codes. Span text is quoted verbatim, exactly as indexed.
 
-The small formatting helpers here (``fmt``, ``location``, ``summary_line``,
-``provenance_line`` ...) are shared with ``render.table``.
+The small formatting helpers here (``fmt``, ``location``, ``summary_line`` ...) are
+shared with ``render.table``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ __all__ = [
     "summary_line",
     "preamble",
     "demote_headings",
-    "provenance_line",
     "location",
     "fmt",
     "fmt_value",
@@ -95,21 +94,6 @@ def preamble(resp: Any) -> str:
 def explanations(resp: Any) -> dict[str, Any]:
     """span_id -> SpanExplanation (empty when the response carries no rationale)."""
     return {e.span_ref.span_id: e for e in (resp.rationale or ())}
-
-
-def provenance_line(item: Any, expl: Any | None = None) -> str:
-    """`` `span <id> · chars 120–840 · 180 tokens · score 0.734` `` for one WSItem.
-
-    The score is the explanation's final (MMR) score; without a rationale the item's
-    ``source_weight`` is shown as ``weight``.
-    """
-    ref = item.span_ref
-    parts = [f"span {ref.span_id}", f"chars {ref.char_start}–{ref.char_end}", _plural(ref.token_cost, "token")]
-    if expl is not None:
-        parts.append(f"score {fmt(expl.final_score)}")
-    else:
-        parts.append(f"weight {fmt(item.source_weight)}")
-    return "`" + DOT.join(parts) + "`"
 
 
 def fmt_value(v: Any) -> str:

@@ -48,10 +48,10 @@ def test_heading_form_and_pointer():
 
 def test_shorten_item_records_its_compression_and_backref():
     it = item("s1", 0, len(DOC), 1, lines=(1, 18))
-    short = shorten_item(it, "sentences", get_counter("tiktoken"))
+    short = shorten_item(it, "sentences", get_counter("tiktoken").count)
     assert short.compression.level == "sentences" and short.compression.backref == "orion show s1"
     assert short.compression.tokens == get_counter("tiktoken").count(short.text) < 10 + 40
-    pointer = shorten_item(it, "pointer", get_counter("tiktoken"))
+    pointer = shorten_item(it, "pointer", get_counter("tiktoken").count)
     assert pointer.text.endswith("orion show s1") and pointer.compression.level == "pointer"
 
 
