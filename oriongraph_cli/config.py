@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from oriongraph_cli.errors import ConfigError
-from oriongraph_cli.models import TOP_FOLDERS
+from oriongraph_cli.models import FUSION_METHODS, TOP_FOLDERS
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 
@@ -56,6 +56,9 @@ class Config:
     # stops short of the budget); the source cap yields when every other source scores under
     # cap_yield × the capped candidate. docs/BENCHMARKS.md, "Precision rule".
     relevance_floor: float = 0.5
+    # ... but the floor never rises above the score at which the ranking, read in order,
+    # holds floor_depth × the budget in tokens (0: the relative floor alone)
+    floor_depth: float = 0.0
     cap_yield: float = 0.9
     compress: bool = True  # shorten spans that do not fit whole instead of dropping them
     top_k: int = 200
@@ -73,6 +76,10 @@ class Config:
     lifecycle: bool = True
     lifecycle_demote: float = 0.6  # superseded/deprecated decisions: base x this
     lifecycle_final_boost: float = 1.25  # accepted decisions when "final" is preferred
+    # a later decision of the same workstream on the same subject likely replaces an earlier
+    # one that says nothing of it: a soft demotion with its reason (compile/implicit.py)
+    likely_replaced: bool = True
+    likely_replaced_demote: float = 0.85
     # usage memory
     usage_log: bool = True  # record each compile in .oriongraph/usage.jsonl (ids, never text)
     usage_weights: str = ""  # dynamic-score weights, e.g. "usage=0.3,recency=0.3,priority=0.25,decay=0.15"
@@ -130,8 +137,10 @@ _RULES: dict[str, tuple[type, float, float, bool]] = {
     "mmr_threshold": (float, -_INF, _INF, False),
     "relevance_floor": (float, 0, 1, False),
     "cap_yield": (float, 0, 1, False),
+    "floor_depth": (float, 0, 1000, False),
     "lifecycle_demote": (float, 0, 1e6, False),
     "lifecycle_final_boost": (float, 0, 1e6, False),
+    "likely_replaced_demote": (float, 0, 1, False),
     "episode_boost": (float, 0, 1e6, False),
     **{name: (float, 0, 1e6, False) for name in (
         "w_semantic", "w_lexical", "w_structural", "w_structural_no_hint", "w_graph", "w_recency", "w_stage", "w_usage"
@@ -320,8 +329,9 @@ def _validate(cfg: Config, sources: dict[str, str] | None = None) -> None:
         )
     if cfg.graph_method not in ("hop", "ppr"):
         raise ConfigError(f"{src('graph_method')}={cfg.graph_method}: graph_method must be hop or ppr", hint="set graph_method to hop or ppr")
-    if cfg.fusion not in ("weighted", "rrf"):
-        raise ConfigError(f"{src('fusion')}={cfg.fusion}: fusion must be weighted or rrf", hint="--fusion weighted|rrf")
+    if cfg.fusion not in FUSION_METHODS:
+        names = ", ".join(FUSION_METHODS)
+        raise ConfigError(f"{src('fusion')}={cfg.fusion}: fusion must be one of {names}", hint="--fusion " + "|".join(FUSION_METHODS))
     if cfg.span_min_tokens >= cfg.span_target_tokens or cfg.span_target_tokens > cfg.span_max_tokens:
         names = [n for n in ("span_min_tokens", "span_target_tokens", "span_max_tokens") if n in sources]
         raise ConfigError(

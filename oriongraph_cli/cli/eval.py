@@ -35,6 +35,9 @@ def eval_cmd(
     ),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable JSON on stdout (per-query rows and averages)."),
     limit: Optional[int] = typer.Option(None, "--limit", "-n", help="Evaluate only the first N queries."),
+    tune: bool = typer.Option(False, "--tune", help="Search the ranking and selection settings with cross-validation over the queries; print the chosen settings and their held-out gain."),
+    folds: int = typer.Option(5, "--folds", help="With --tune: number of folds the queries are split into (2 or more)."),
+    write: bool = typer.Option(False, "--write", help="With --tune: write the chosen settings to .orion.toml (or pyproject's [tool.oriongraph] when the project keeps them there)."),
 ) -> None:
     """Measure retrieval quality on your own judged queries: nDCG@10, Recall@100, working-set
     recall, budget utilisation and compile latency (p50/p95), beside BM25-only, dense-only and
@@ -52,8 +55,15 @@ def eval_cmd(
         if limit is not None and limit <= 0:
             raise OrionError(f"--limit must be positive, got {limit}", hint="e.g. --limit 100", exit_code=ExitStatus.USAGE)
         systems = parse_compare(compare)
+        if (write or folds != 5) and not tune:
+            raise OrionError("--write and --folds go with --tune", hint="add --tune", exit_code=ExitStatus.USAGE)
+        if folds < 2:
+            raise OrionError(f"--folds must be 2 or more, got {folds}", hint="e.g. --folds 5", exit_code=ExitStatus.USAGE)
         qs = load_queries(queries)
         cfg = project_config(root)
+        if tune:
+            _tune(cfg, qs[:limit] if limit else qs, folds, write, as_json, budget)
+            return
         total = min(len(qs), limit) if limit else len(qs)
         show_progress = not as_json and sys.stderr.isatty()
         if show_progress:
@@ -86,6 +96,71 @@ def eval_cmd(
             from oriongraph_cli.render.table import make_console
 
             print_eval(make_console(sys.stdout), report)
+
+
+def _tune(cfg: Any, qs: list, folds: int, write: bool, as_json: bool, budget: Optional[int]) -> None:
+    from oriongraph_cli import tune as tuning
+
+    budgets = tuning.BUDGETS if budget is None else (budget,)
+    show_progress = not as_json and sys.stderr.isatty()
+    if show_progress:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        with Progress(TextColumn("tuning {task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=err_console(), transient=True) as bar:
+            task = bar.add_task("", total=len(qs))
+            report = tuning.tune(cfg, qs, folds=folds, budgets=budgets,
+                                 progress=lambda name, done, n: bar.update(task, description=name, completed=done, total=n))
+    else:
+        report = tuning.tune(cfg, qs, folds=folds, budgets=budgets)
+    written = None
+    if write:
+        written = tuning.write_settings(cfg.root, report.chosen)
+    if as_json:
+        d = report.to_dict()
+        d["written"] = str(written) if written else None
+        sys.stdout.write(json.dumps(d, indent=2, ensure_ascii=False) + "\n")
+        return
+    from oriongraph_cli.render.table import make_console
+
+    print_tune(make_console(sys.stdout), report, written)
+
+
+def print_tune(console: Any, report: Any, written: Any) -> None:
+    """The search space with each variant's figure, the held-out gain of tuning, the choice."""
+    from rich import box
+    from rich.table import Table
+
+    b = report.budgets
+    t = Table(title=f"orion eval --tune: {report.queries} intents, {report.folds} folds", box=box.SIMPLE_HEAD)
+    t.add_column("stage")
+    t.add_column("variant", no_wrap=True)
+    t.add_column("nDCG@10", justify="right")
+    for x in b:
+        t.add_column(f"WS recall @{x}", justify="right")
+        t.add_column(f"rel. share @{x}", justify="right")
+    r_name, s_name = report.chosen_names
+    for v in report.variants:
+        mark = " *" if v["name"] in (r_name, s_name) else ""
+        if v["stage"] == "ranking":
+            t.add_row("ranking", v["name"] + mark, f"{v['ndcg']:.3f}", *([""] * (2 * len(b))))
+        else:
+            cells = [c for x in b for c in (f"{v[f'ws@{x}']:.3f}", f"{v[f'share@{x}']:.3f}")]
+            t.add_row("selection", v["name"] + mark, "", *cells)
+    console.print(t)
+    h = Table(title="held out: each fold's intents scored with settings chosen on the other folds", box=box.SIMPLE_HEAD)
+    for head in ("metric", "current", "tuned", "gain", "95 % interval"):
+        h.add_column(head, justify="right" if head != "metric" else "left")
+    for m, v in report.held_out.items():
+        if m.startswith("util"):
+            continue
+        h.add_row(m, f"{v['current']:.3f}", f"{v['tuned']:.3f}", f"{v['gain']:+.3f}", f"[{v['interval'][0]:+.3f}, {v['interval'][1]:+.3f}]")
+    console.print(h)
+    console.print("chosen on all intents: " + ", ".join(f"{k} = {v}" for k, v in report.chosen.items()))
+    if written:
+        console.print(f"written to {written}")
+    else:
+        console.print("not written: add --write to keep these settings in .orion.toml")
 
 
 _LABELS = {

@@ -77,8 +77,10 @@ def pack(
         return placed
     remaining = budget - sum(p.cost + span_overhead for p in placed)
     top = max((c.base_score for c in by_id.values()), default=0.0)
+    # a floor lowered by the ranking's depth (select.depth_floor) lowers this one with it
+    mention = min(MENTION_FLOOR * top, sel.floor_score) if sel.floor_score > 0 else MENTION_FLOOR * top
     waiting = [by_id[r.span_id] for r in sel.rejected if r.reason in SHORTEN_FROM and r.span_id in by_id
-               and by_id[r.span_id].base_score >= MENTION_FLOOR * top]
+               and by_id[r.span_id].base_score >= mention]
     if not entries and waiting:
         best = waiting[0].base_score  # nothing fits whole: the best candidate may enter shortened
     # 1. what did not fit whole enters shortened, best first, at the richest level that fits

@@ -38,7 +38,14 @@ def run_generators(reader: IndexReader, signals: DerivedSignals, filters: HardFi
     """(hits per generator, errors per generator); raises when every generator failed."""
     from oriongraph_cli.compile.generate import run_generators as run
 
-    hits, errors, gen_ms = run(reader, signals, filters, top_k, embed=embed)
+    cache = reader.repeat_cache
+    key = ("hits", signals.intent, signals.keywords, repr(filters), top_k)
+    if cache is not None and key in cache:
+        hits, errors, gen_ms = cache[key]
+    else:
+        hits, errors, gen_ms = run(reader, signals, filters, top_k, embed=embed)
+        if cache is not None and not errors:
+            cache[key] = (hits, errors, gen_ms)
     for name, ms in gen_ms.items():
         timings[f"generate.{name}"] = ms
     if errors and len(errors) == len(hits):

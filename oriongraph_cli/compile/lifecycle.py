@@ -198,6 +198,9 @@ def plan_lifecycle(
     max_successor_spans: int = MAX_SUCCESSOR_SPANS,
     demoted_statuses: Sequence[str] = DEMOTED_STATUSES,
     accepted_statuses: Sequence[str] = ACCEPTED_STATUSES,
+    likely: dict | None = None,
+    likely_demote: float = 0.85,
+    likely_floor: float = 0.9,
 ) -> LifecyclePlan:
     """Work out the lifecycle adjustments for ``cands`` (rows -> Adjustment) and the
     successor rows to add. Needs only candidate metadata and raw scores, so it can run
@@ -209,12 +212,16 @@ def plan_lifecycle(
     adjust: dict[int, dict] = {}
     extra: dict[int, dict] = {}
 
-    def note(table: dict[int, dict], row: int, *, mult: float = 1.0, reason: str | None = None, floor: Iterable[int] = ()) -> None:
-        entry = table.setdefault(row, {"mult": 1.0, "reasons": [], "floor": set()})
+    def note(table: dict[int, dict], row: int, *, mult: float = 1.0, reason: str | None = None, floor: Iterable[int] = (),
+             factor: float = successor_floor) -> None:
+        entry = table.setdefault(row, {"mult": 1.0, "reasons": [], "floor": set(), "factor": 0.0})
         entry["mult"] *= mult
         if reason and reason not in entry["reasons"]:
             entry["reasons"].append(reason)
+        floor = set(floor)
         entry["floor"].update(floor)
+        if floor:
+            entry["factor"] = max(entry["factor"], factor)
 
     docs = _docs(conn, by_path)
     direct_of = successors_many(conn, by_path)
@@ -228,6 +235,18 @@ def plan_lifecycle(
         superseded = doc.status.startswith("superseded") or accepted_successor
         deprecated = _is_demoted_status(doc.status, demoted_statuses) and not superseded
         if not (superseded or deprecated):
+            guess = (likely or {}).get(path)
+            if guess is not None and doc.status not in ("rejected", "withdrawn"):
+                rows = [c.row for c in by_path[path]]
+                for row in rows:
+                    note(adjust, row, mult=likely_demote, reason=f"{guess.reason} (demoted ×{likely_demote:.2f})")
+                present = by_path.get(guess.successor, [])
+                if present:
+                    for c in present:
+                        note(adjust, c.row, reason=f"likely replaces {doc.label}", floor=rows, factor=likely_floor)
+                else:
+                    for row in _successor_rows(conn, guess.successor, set(), 1):
+                        note(extra, row, reason=f"likely replaces {doc.label}", floor=rows, factor=likely_floor)
             continue
         rows = [c.row for c in by_path[path]]
         chains = live_successors(conn, path, demoted_statuses) if superseded else []
@@ -279,7 +298,7 @@ def plan_lifecycle(
 
     def freeze(table: dict[int, dict]) -> dict[int, Adjustment]:
         return {
-            row: Adjustment(e["mult"], tuple(e["reasons"]), tuple(sorted(e["floor"])), successor_floor)
+            row: Adjustment(e["mult"], tuple(e["reasons"]), tuple(sorted(e["floor"])), e["factor"] or successor_floor)
             for row, e in sorted(table.items())
         }
 

@@ -25,6 +25,7 @@ from oriongraph_cli.compile import (
     explain,
     graph_channel,
     hydrate,
+    implicit,
     lifecycle,
     score,
     select,
@@ -45,6 +46,7 @@ from oriongraph_cli.store.reader import IndexReader
 from oriongraph_cli.tokens import get_counter
 
 LEFT_OUT_MAX = 5
+STOP_NOTE_BELOW = 0.85  # a selection that ends below this share of its room says why
 LEFT_OUT_TOKENS_EACH = 1000  # one left-out line per this many tokens of budget (at least 1)
 
 
@@ -81,9 +83,11 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
     # decision lifecycle: superseded decisions demoted, their successors pulled in
     plan = None
     if cfg.lifecycle and cands:
+        likely = implicit.likely_replaced(reader, cands) if cfg.likely_replaced else None
         plan = lifecycle.plan_lifecycle(
             cands, reader.registry.conn, prefer_stages=request.soft_prefs.prefer_stages,
             intent_doc_ids=sig.struct_hints.doc_ids, demote=cfg.lifecycle_demote, final_boost=cfg.lifecycle_final_boost,
+            likely=likely, likely_demote=cfg.likely_replaced_demote,
         )
         if plan.extra:
             present = {c.row for c in cands}
@@ -199,6 +203,7 @@ class _Assembly:
         sel = select.select(
             self.scored, expansions.selection_budget(request, q), prefs.diversity_lambda, prefs.max_single_source_ratio,
             cfg.mmr_threshold, span_overhead=overhead, floor=cfg.relevance_floor, cap_yield=cfg.cap_yield,
+            floor_depth=cfg.floor_depth,
             budget_offset=request.budget_tokens - q,
         )
         entries = expansions.with_expansions(cfg, self.reader, sel.picked, request, q, overhead) if q else []
@@ -214,7 +219,14 @@ class _Assembly:
         in_ws = {i.path for i in items}
         stop = ""
         if sel.stop_reason == "floor" and items:
-            stop = f"selection stopped at {quoted:,} quoted tokens: nothing else scored above {cfg.relevance_floor:g} × the best"
+            best = self.scored[0].base_score if self.scored else 0.0
+            if cfg.floor_depth > 0 and sel.floor_score < cfg.relevance_floor * best - 1e-9:
+                why = f"the rest ranks below the top {cfg.floor_depth:g} × the budget in tokens"
+            else:
+                why = f"nothing else scored above {cfg.relevance_floor:g} × the best"
+            stop = f"selection stopped at {quoted:,} quoted tokens: {why}"
+        elif sel.stop_reason in ("no_feasible", "exhausted") and items and quoted < STOP_NOTE_BELOW * q:
+            stop = f"selection stopped at {quoted:,} quoted tokens: no other candidate fits, whole or shortened"
         elif not items and sel.rejected and room > 0:
             stop = f"nothing fits: the best span {sel.rejected[0].detail}"
         stats = CompileStats(

@@ -32,6 +32,7 @@ from typing import Callable, Protocol
 
 from oriongraph_cli.models import (
     CHANNELS,
+    FUSION_METHODS,
     CandidateSpan,
     ScoreChannels,
     ScoreWeights,
@@ -164,25 +165,113 @@ class Fusion(Protocol):
         """Per candidate, the 1-based rank in each channel (None: not rank-based)."""
         ...
 
+    def channels(self, cands: list[CandidateSpan]) -> list[ScoreChannels]:
+        """Per candidate, each channel's score on the fusion's own scale (shown by --explain)."""
+        ...
+
     def scorer(self, weights: ScoreWeights, rrf_k: int) -> Callable[[ScoreChannels, dict[str, int] | None], float]: ...
 
 
+def _min_max_channels(cands: list[CandidateSpan]) -> list[ScoreChannels]:
+    bounds = _bounds(cands)
+    return [_normalised(c, bounds) for c in cands]
+
+
 class WeightedSum:
-    """``sum_c w_c · normalised_c`` over the channels."""
+    """``sum_c w_c · normalised_c`` over the channels, min-max normalised per channel."""
 
     name = "weighted"
 
     def ranks(self, cands, given):
         return None
 
+    def channels(self, cands):
+        return _min_max_channels(cands)
+
     def scorer(self, weights, rrf_k):
         w = [(ch, float(getattr(weights, ch))) for ch in CHANNELS]
         return lambda normed, _ranks: sum(wc * getattr(normed, ch) for ch, wc in w)
 
 
+def _found(c: CandidateSpan, ch: str) -> bool:
+    """Whether channel ``ch`` found the candidate: every candidate has a cosine, the other
+    channels only score what their generator returned (raw > 0)."""
+    return ch == "semantic" or c.raw_scores.get(ch) > 0
+
+
+class _PerChannel(WeightedSum):
+    """A weighted sum whose channel scores come from :meth:`scale` (values, found) -> [0, 1]."""
+
+    def channels(self, cands):
+        cols: dict[str, list[float]] = {}
+        for ch in CHANNELS:
+            values = [float(c.raw_scores.get(ch)) for c in cands]
+            found = [_found(c, ch) for c in cands]
+            cols[ch] = self.scale(values, found) if any(found) else [0.0] * len(cands)
+        return [_evolve(_EMPTY_CHANNELS, **{ch: cols[ch][i] for ch in CHANNELS}) for i in range(len(cands))]
+
+    def scale(self, values: list[float], found: list[bool]) -> list[float]:
+        raise NotImplementedError
+
+
+class ZScore(_PerChannel):
+    """Each channel standardised over the candidates it found, ``z = (x - mean) / std``,
+    then mapped into [0, 1] by the normal CDF: one long-tailed score no longer squeezes
+    the others into a corner, as min-max does. A flat channel scores 0.5 where it found
+    something."""
+
+    name = "zscore"
+
+    def scale(self, values, found):
+        xs = [v for v, f in zip(values, found) if f]
+        mean = sum(xs) / len(xs)
+        var = sum((v - mean) ** 2 for v in xs) / len(xs)
+        sd = math.sqrt(var)
+        if sd < FLAT:
+            return [0.5 if f else 0.0 for f in found]
+        return [0.5 * (1.0 + math.erf((v - mean) / (sd * math.sqrt(2.0)))) if f else 0.0 for v, f in zip(values, found)]
+
+
+class RankPercentile(_PerChannel):
+    """Each channel's rank among the candidates it found as a percentile,
+    ``1 - (rank - 1) / n``: only the order inside a channel counts, not its scale."""
+
+    name = "percentile"
+
+    def scale(self, values, found):
+        idx = sorted((i for i, f in enumerate(found) if f), key=lambda i: -values[i])
+        n = len(idx)
+        out = [0.0] * len(values)
+        for r, i in enumerate(idx):
+            out[i] = 1.0 - r / n
+        return out
+
+
+class Calibrated(_PerChannel):
+    """Scores on scales that mean the same in every compile: the cosine as it is (an
+    absolute similarity, clipped to [0, 1]), BM25 divided by this intent's best BM25 (no
+    subtraction of the minimum, so a weak best match stays weak relative to the cosine),
+    and min-max for the structural and graph channels."""
+
+    name = "calibrated"
+
+    def channels(self, cands):
+        minmax = _min_max_channels(cands)
+        top_lex = max((c.raw_scores.lexical for c in cands), default=0.0)
+        out = []
+        for c, mm in zip(cands, minmax):
+            out.append(_evolve(
+                mm,
+                semantic=min(1.0, max(0.0, float(c.raw_scores.semantic))),
+                lexical=float(c.raw_scores.lexical) / top_lex if top_lex > 0 else 0.0,
+            ))
+        return out
+
+
 class ReciprocalRank:
-    """Rescaled reciprocal rank fusion over each channel's own ranking (:func:`rrf_score`);
-    without generator ranks, ranks are derived from the raw channel scores."""
+    """Rescaled reciprocal rank fusion over each channel's own ranking (:func:`rrf_score`),
+    weighted by the channel weights; without generator ranks, ranks are derived from the
+    raw channel scores."""
 
     name = "rrf"
 
@@ -191,11 +280,15 @@ class ReciprocalRank:
             return _derived_ranks(cands)
         return [{ch: given[ch][c.row] for ch in CHANNELS if c.row in given.get(ch, {})} for c in cands]
 
+    def channels(self, cands):
+        return _min_max_channels(cands)
+
     def scorer(self, weights, rrf_k):
         return lambda _normed, ranks: rrf_score(ranks, weights, rrf_k)
 
 
-FUSIONS: dict[str, Fusion] = {f.name: f for f in (WeightedSum(), ReciprocalRank())}
+FUSIONS: dict[str, Fusion] = {f.name: f for f in (WeightedSum(), ReciprocalRank(), ZScore(), RankPercentile(), Calibrated())}
+assert tuple(FUSIONS) == FUSION_METHODS, "models.FUSION_METHODS names the registered fusions"
 
 
 def _base(
@@ -213,14 +306,14 @@ def _base(
     impl = FUSIONS.get(fusion)
     if impl is None:
         raise ValueError(f"fusion must be one of {', '.join(FUSIONS)}, got {fusion!r}")
-    bounds = _bounds(cands)
+    channels = impl.channels(cands)
     per_ranks = impl.ranks(cands, ranks)
     relevance_of = impl.scorer(weights, rrf_k)
     prefer = {s.lower() for s in prefs.prefer_stages}
     rec_cache: dict[int, float] = {}
     out = []
     for i, c in enumerate(cands):
-        normed = _normalised(c, bounds)
+        normed = channels[i]
         created = c.metadata.created_at
         rec = rec_cache.get(created)
         if rec is None:
@@ -270,8 +363,8 @@ def score(
     are derived from ``raw_scores`` (descending, span_id ascending; raw <= 0 means unranked).
     ``usage_score`` is taken as already set on the candidate.
     """
-    if fusion not in ("weighted", "rrf"):
-        raise ValueError(f"fusion must be 'weighted' or 'rrf', got {fusion!r}")
+    if fusion not in FUSIONS:
+        raise ValueError(f"fusion must be one of {', '.join(FUSIONS)}, got {fusion!r}")
     if not cands:
         return []
     out: list[CandidateSpan] = []

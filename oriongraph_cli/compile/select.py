@@ -130,6 +130,20 @@ def _prune(ordered: list[CandidateSpan], budget: int, prune_factor: float) -> in
     return max(keep, min(MIN_KEEP, len(ordered)))
 
 
+def depth_floor(ordered: list[CandidateSpan], depth_tokens: float) -> float:
+    """The base score of the candidate at which the ranking, read in order, holds
+    ``depth_tokens`` tokens: what a naive "top-k + pack" working set of that size would
+    still take. The relevance floor never rises above it, so selection does not stop while
+    candidates the baselines would deliver remain (spans larger than the depth do not count)."""
+    total = 0
+    for c in ordered:
+        if c.span_ref.token_cost <= depth_tokens:
+            total += c.span_ref.token_cost
+        if total >= depth_tokens:
+            return float(c.base_score)
+    return float("-inf")  # the whole ranking is shallower than the depth: no floor
+
+
 def _reject(c: CandidateSpan, reason: str, detail: str, related: str | None = None) -> Rejection:
     return Rejection(
         span_id=c.span_ref.span_id,
@@ -155,6 +169,7 @@ def select(
     floor: float = 0.0,
     cap_yield: float = 0.0,
     budget_offset: int = 0,
+    floor_depth: float = 0.0,
 ) -> Selection:
     """Greedy MMR selection under a hard token budget and a per-source cap (module doc).
     ``budget_offset`` is what the caller reserved outside ``budget`` (fixed framing), so
@@ -174,6 +189,8 @@ def select(
     cost = np.array([c.span_ref.token_cost + span_overhead for c in pool], dtype=np.int64)
     base = np.array([c.base_score for c in pool], dtype=np.float64)
     floor_score = float(floor * base.max()) if n and floor > 0 and base.max() > 0 else float("-inf")
+    if floor_depth > 0 and n:
+        floor_score = min(floor_score, depth_floor(ordered, floor_depth * budget))
     above = base >= floor_score - 1e-12
     E = _embedding_matrix(pool)
     max_sim = np.zeros(n, dtype=np.float64)

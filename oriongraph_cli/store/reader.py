@@ -72,6 +72,9 @@ class IndexReader:
         self._rows: dict[int, SpanRow] = {}
         self._memo: dict[str, Any] = {}
         self._memo_lock = threading.Lock()
+        # repeated intents (``orion eval --tune`` compiles each intent under many settings):
+        # when a dict, intent embeddings and generator hits are kept here by intent and filters
+        self.repeat_cache: dict | None = None
         if load_embedder:
             from oriongraph_cli.store import prefetch
 
@@ -102,7 +105,13 @@ class IndexReader:
         return self._embedder
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self.embedder.embed([text])[0]
+        cache = self.repeat_cache
+        if cache is not None and ("embed", text) in cache:
+            return cache[("embed", text)]
+        vec = self.embedder.embed([text])[0]
+        if cache is not None:
+            cache[("embed", text)] = vec
+        return vec
 
     # ------------------------------------------------------------ indices
     @cached_property

@@ -321,3 +321,33 @@ def test_outranked_names_the_lambda_that_would_let_it_in():
     assert detail.startswith("would enter at --lambda >= 0.74")  # (0.96) / (0.35 + 0.96) = 0.733
     # a candidate that no λ in (0.5, 1] lifts above the last pick gets the scores instead
     assert "last pick (#2)" in _outranked(cand("W", 0.4, 40), 0.1, 0.2, last, lam=0.5)
+
+
+# --------------------------------------------------------------------------- depth floor
+
+
+def test_depth_floor_is_the_score_where_the_ranking_holds_the_depth():
+    from oriongraph_cli.compile.select import depth_floor
+
+    ordered = [cand(f"s{i}", 1.0 - i * 0.1, 100) for i in range(8)]
+    assert depth_floor(ordered, 300) == pytest.approx(0.8)  # s0..s2 hold 300 tokens
+    assert depth_floor(ordered, 10_000) == float("-inf")  # shallower than the depth: no floor
+    big = [cand("huge", 1.0, 5000)] + ordered
+    assert depth_floor(big, 300) == pytest.approx(0.8)  # a span larger than the depth does not count
+
+
+def test_depth_floor_lets_selection_spend_the_budget_the_relative_floor_left_empty():
+    """Scores fall off smoothly: the 0.5 × best floor stops at 3 of 10 spans; with the
+    depth floor the spans a naive top-k pack would take (1 × the budget) stay eligible."""
+    pool = [cand(f"s{i}", 1.0 / (1 + 0.6 * i), 100) for i in range(10)]
+    relative = select(pool, 1000, 1.0, 1.0, floor=0.5)
+    deeper = select(pool, 1000, 1.0, 1.0, floor=0.5, floor_depth=1.0)
+    assert relative.stop_reason == "floor" and len(relative.picked) < 5
+    assert len(deeper.picked) == 10 and deeper.tokens_used == 1000
+    assert ids(deeper)[: len(relative.picked)] == ids(relative)  # same order, more of it
+
+
+def test_depth_floor_never_raises_the_relative_floor():
+    pool = [cand("a", 1.0, 100), cand("b", 0.9, 100), cand("c", 0.2, 100)]
+    sel = select(pool, 1000, 1.0, 1.0, floor=0.5, floor_depth=0.1)  # depth cut-off at 'a'
+    assert ids(sel) == ["a", "b"]  # the relative floor (0.5) still applies below it

@@ -1,0 +1,272 @@
+"""The multi-project benchmark: every default chosen leave-one-project-out.
+
+Five real projects of different shapes (built by the scripts beside this file, indexed with
+`orion index`), each with intents and graded judgements written from its documents before
+any system ran on it:
+
+    scifact   5,183 abstracts, 809 train claims       ../shared/datasets/scifact/ (orionfs.tar.gz, queries_train.jsonl)
+    django    Django 5.1.4's topic guides and how-tos  bench/realproject.py, bench/realproject_intents.jsonl
+    peps      Python Enhancement Proposals (status, Replaces/Superseded-By)   build_peps.py, peps.intents.jsonl
+    rfcs      Rust RFCs (long design documents)       build_rfcs.py, rfcs.intents.jsonl
+    adr-moj   MoJ Cloud Platform ADRs, runbooks, incident reports            build_adr_moj.py, adr_moj.intents.jsonl
+
+One command (after the trees are built and indexed, see bench/README.md)::
+
+    python bench/suite/run.py all --suite /tmp/suite --out bench/results/suite.json
+
+Phases, each cached per project in ``<suite>/results/<project>.json`` (``--fresh`` ignores
+the cache): baselines (bm25, dense, rrf with naive rank-order packing) and the settings in
+force before this benchmark ("before"); the ranking space (nDCG@10 only); the selection
+space on top of every ranking any fold chose. ``oriongraph_cli.tune`` does the choosing:
+for each held-out project, both stages are chosen on the other four (macro average: each
+project counts once) and reported on the held-out one. The defaults to ship are the choice
+on all five. ``pairs`` measures the decision lifecycle on the projects with pair files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+sys.path.insert(0, str(REPO / "bench"))
+
+BUDGETS = (1000, 4000)
+PROJECTS = {
+    "scifact": ("scifact", REPO.parent / "shared" / "datasets" / "scifact" / "queries_train.jsonl"),
+    "django": ("django", REPO / "bench" / "realproject_intents.jsonl"),
+    "peps": ("peps", HERE / "peps.intents.jsonl"),
+    "rfcs": ("rfcs", HERE / "rfcs.intents.jsonl"),
+    "adr-moj": ("adr-moj", HERE / "adr_moj.intents.jsonl"),
+}
+PAIRS = {"peps": HERE / "peps.pairs.jsonl", "adr-moj": HERE / "adr_moj.pairs.jsonl"}
+
+
+def _open(suite: Path, project: str):
+    from oriongraph_cli import api
+    from oriongraph_cli.config import load_config
+
+    cfg = load_config(suite / PROJECTS[project][0])
+    return cfg, api.open_index(cfg)
+
+
+def _queries(project: str, limit: int | None):
+    from oriongraph_cli.evaluate import load_queries
+
+    qs = load_queries(PROJECTS[project][1])
+    return qs[:limit] if limit else qs
+
+
+def _cache_path(suite: Path, project: str) -> Path:
+    return suite / "results" / f"{project}.json"
+
+
+def _load_cache(suite: Path, project: str) -> dict:
+    p = _cache_path(suite, project)
+    return json.loads(p.read_text()) if p.exists() else {}
+
+
+def _save_cache(suite: Path, project: str, data: dict) -> None:
+    p = _cache_path(suite, project)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data))
+    tmp.replace(p)
+
+
+def work(suite: str, project: str, jobs: list[tuple[str, str]], limit: int | None) -> str:
+    """Measure ``jobs`` on one project: ("baselines", ""), ("before", ""), ("ranking", name),
+    ("selection", "ranking name|selection name"). Results go to the project's cache."""
+    from oriongraph_cli import tune
+
+    suite_p = Path(suite)
+    cfg, reader = _open(suite_p, project)
+    reader.repeat_cache = {}
+    qs = _queries(project, limit)
+    data = _load_cache(suite_p, project)
+    before = tune.with_settings(cfg, BEFORE)
+    t0 = time.time()
+    try:
+        for kind, name in jobs:
+            key = f"{kind}:{name}"
+            if key in data:
+                continue
+            if kind == "baselines":
+                for n, rows in tune.measure_baselines(before, reader, qs, BUDGETS).items():
+                    data[f"baseline:{n}"] = rows
+                data[key] = True
+            elif kind == "before":
+                data[key] = tune.measure(before, reader, qs, tune.Variant("before"), BUDGETS)
+            elif kind == "ranking":
+                v = next(v for v in tune.RANKING_SPACE if v.name == name)
+                data[key] = tune.measure(cfg, reader, qs, v, BUDGETS, ranking_only=True)
+            elif kind == "selection":
+                r, s = name.split("|")
+                rv = next(v for v in tune.RANKING_SPACE if v.name == r)
+                sv = next(v for v in tune.SELECTION_SPACE if v.name == s)
+                data[key] = tune.measure(tune.with_settings(cfg, rv.as_dict()), reader, qs, sv, BUDGETS)
+            _save_cache(suite_p, project, data)
+    finally:
+        reader.close()
+    return f"{project}: {len(jobs)} jobs, {time.time() - t0:.0f} s"
+
+
+# the settings in force before this benchmark (the "before" row)
+BEFORE = {"fusion": "weighted", "w_semantic": 0.6, "w_lexical": 0.3, "relevance_floor": 0.5, "floor_depth": 0.0,
+          "likely_replaced": False}
+
+
+def _run(suite: Path, jobs_by_project: dict[str, list], limit_scifact: int | None, workers: int) -> None:
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futs = [pool.submit(work, str(suite), p, jobs, limit_scifact if p == "scifact" else None)
+                for p, jobs in jobs_by_project.items() if jobs]
+        for f in futs:
+            print(f.result(), flush=True)
+
+
+def cmd_all(args) -> None:
+    from oriongraph_cli import tune
+
+    suite = Path(args.suite)
+    projects = [p for p in args.projects.split(",") if p]
+    if args.fresh:
+        for p in projects:
+            _cache_path(suite, p).unlink(missing_ok=True)
+    first = [("baselines", ""), ("before", "")] + [("ranking", v.name) for v in tune.RANKING_SPACE]
+    _run(suite, {p: first for p in projects}, args.scifact_limit, args.workers)
+    data = {p: _load_cache(suite, p) for p in projects}
+    rank_table = {p: {v.name: data[p][f"ranking:{v.name}"] for v in tune.RANKING_SPACE} for p in projects}
+    rank_names = [v.name for v in tune.RANKING_SPACE]
+    chosen_r = {p: tune.choose(rank_table, [q for q in projects if q != p], rank_names, tune.ranking_objective) for p in projects}
+    chosen_r["*"] = tune.choose(rank_table, projects, rank_names, tune.ranking_objective)
+    need = sorted(set(chosen_r.values()))
+    second = [("selection", f"{r}|{s.name}") for r in need for s in tune.SELECTION_SPACE]
+    _run(suite, {p: second for p in projects}, args.scifact_limit, args.workers)
+    data = {p: _load_cache(suite, p) for p in projects}
+
+    def sel_table(r):
+        return {p: {s.name: data[p][f"selection:{r}|{s.name}"] for s in tune.SELECTION_SPACE} for p in projects}
+
+    sel_names = [s.name for s in tune.SELECTION_SPACE]
+    obj = lambda row: tune.selection_objective(row, BUDGETS)  # noqa: E731
+    chosen = {}
+    for p in [*projects, "*"]:
+        train = [q for q in projects if q != p] if p != "*" else projects
+        r = chosen_r[p]
+        chosen[p] = (r, tune.choose(sel_table(r), train, sel_names, obj))
+    report = {"budgets": list(BUDGETS), "projects": projects, "scifact_limit": args.scifact_limit,
+              "chosen": {p: {"ranking": r, "selection": s} for p, (r, s) in chosen.items()},
+              "table": {}, "ranking_space": {}, "selection_space": {}}
+    metrics = ["ndcg"] + [f"{m}@{b}" for b in BUDGETS for m in ("ws", "share", "util")]
+    mean = tune.mean
+    for p in projects:
+        r, s = chosen[p]
+        rows = {"orion (held out)": data[p][f"selection:{r}|{s}"], "orion before": data[p]["before:"]}
+        for n in ("bm25", "dense", "rrf"):
+            rows[n] = data[p][f"baseline:{n}"]
+        report["table"][p] = {name: {m: round(mean([x[m] for x in rr]), 4) for m in metrics} for name, rr in rows.items()}
+        report["table"][p]["_n"] = len(rows["rrf"])
+        report["ranking_space"][p] = {v: round(mean([x["ndcg"] for x in rank_table[p][v]]), 4) for v in rank_names}
+        report["selection_space"][p] = {s_: {m: round(mean([x[m] for x in data[p][f"selection:{chosen_r['*']}|{s_}"]]), 4)
+                                              for m in metrics[1:]} for s_ in sel_names}
+    report["generated"] = time.strftime("%Y-%m-%d %H:%M")
+    report["command"] = "python " + " ".join(sys.argv)
+    out = Path(args.out)
+    out.write_text(json.dumps(report, indent=1))
+    print(markdown(report))
+
+
+def markdown(rep: dict) -> str:
+    lines = []
+    lines.append("| project | system | nDCG@10 | WS recall @1k | WS recall @4k | rel. share @4k | utilisation @4k |")
+    lines.append("|---|---|---|---|---|---|---|")
+    for p in rep["projects"]:
+        t = rep["table"][p]
+        for name in ("orion (held out)", "orion before", "bm25", "dense", "rrf"):
+            r = t[name]
+            bold = name == "orion (held out)"
+            f = (lambda v: f"**{v:.3f}**") if bold else (lambda v: f"{v:.3f}")
+            lines.append(f"| {p} ({t['_n']}) | {name} | {f(r['ndcg'])} | {f(r['ws@1000'])} | {f(r['ws@4000'])} | {f(r['share@4000'])} | {f(r['util@4000'])} |")
+    lines.append("")
+    lines.append("Chosen (ranking | selection): " + "; ".join(f"{p}: {c['ranking']} | {c['selection']}" for p, c in rep["chosen"].items()))
+    return "\n".join(lines)
+
+
+def cmd_pairs(args) -> None:
+    """Lifecycle pairs: how often the current decision ranks above the one it replaced, in
+    the marked tree and with the marks hidden, with the likely-replaced signal on and off."""
+    from oriongraph_cli import api, tune
+    from oriongraph_cli.compile import pipeline
+    from oriongraph_cli.config import load_config
+    from oriongraph_cli.evaluate import baseline_span_lists, default_request, doc_ranking
+
+    suite = Path(args.suite)
+    out = {}
+    for project, path in PAIRS.items():
+        pairs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        for tree in (project, project + "-hidden"):
+            root = suite / tree
+            if not (root / ".oriongraph").exists():
+                continue
+            cfg = load_config(root)
+            reader = api.open_index(cfg)
+            reader.repeat_cache = {}
+            try:
+                for label, settings in (("on", {"likely_replaced": True}), ("off", {"likely_replaced": False})):
+                    c = tune.with_settings(cfg, settings)
+                    res = {"marked": [0, 0], "unmarked": [0, 0], "rrf_marked": [0, 0], "rrf_unmarked": [0, 0], "reasons": []}
+                    for pr in pairs:
+                        req = default_request(c, pr["text"], 4000)
+                        sig, scored, *_ = pipeline.rank_candidates(req, c, reader)
+                        ranked = doc_ranking(x.metadata.filepath for x in scored)
+                        kind = "marked" if pr["marked"] else "unmarked"
+
+                        def first(order):
+                            a = order.index(pr["current"]) if pr["current"] in order else 10**6
+                            b = order.index(pr["superseded"]) if pr["superseded"] in order else 10**6
+                            return a < b
+
+                        res[kind][1] += 1
+                        res[kind][0] += first(ranked)
+                        rows = reader.rows(baseline_span_lists(reader, sig, ["rrf"])["rrf"][:1000])
+                        rr = doc_ranking(rows[r].meta.filepath for r in baseline_span_lists(reader, sig, ["rrf"])["rrf"][:1000] if r in rows)
+                        res["rrf_" + kind][1] += 1
+                        res["rrf_" + kind][0] += first(rr)
+                        for x in scored:
+                            if x.metadata.filepath == pr["superseded"]:
+                                res["reasons"].extend(r for r in x.reasons if r.startswith("likely replaced"))
+                                break
+                    res["reasons"] = sorted(set(res["reasons"]))[:10]
+                    out[f"{tree}:{label}"] = res
+                    print(tree, label, {k: v for k, v in res.items() if k != "reasons"}, flush=True)
+            finally:
+                reader.close()
+    Path(args.out).write_text(json.dumps(out, indent=1))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    a = sub.add_parser("all")
+    a.add_argument("--suite", default="/tmp/suite")
+    a.add_argument("--projects", default=",".join(PROJECTS))
+    a.add_argument("--scifact-limit", type=int, default=300, help="SciFact claims used in the search (the first N)")
+    a.add_argument("--workers", type=int, default=2)
+    a.add_argument("--fresh", action="store_true")
+    a.add_argument("--out", default=str(REPO / "bench" / "results" / "suite.json"))
+    p = sub.add_parser("pairs")
+    p.add_argument("--suite", default="/tmp/suite")
+    p.add_argument("--out", default=str(REPO / "bench" / "results" / "suite_pairs.json"))
+    args = ap.parse_args()
+    os.environ.setdefault("ORION_USAGE_LOG", "false")
+    {"all": cmd_all, "pairs": cmd_pairs}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,378 @@
+"""Settings fitted to judged intents without overfitting them (``orion eval --tune``; the
+multi-project benchmark uses the same functions with projects in place of folds).
+
+Two stages, each a small named search space:
+
+1. **Ranking** (fusion method and channel weights), judged by nDCG@10 of the document
+   ranking compile scores.
+2. **Selection** (relevance floor, the ranking-depth floor, MMR λ, source cap), on top of
+   the chosen ranking, judged by working-set recall at each budget plus half the relevant
+   share of the delivered tokens.
+
+Cross-validation: the intents are split into folds (or the benchmark's projects are the
+groups); for each held-out group both stages are chosen on the other groups only and the
+choice is measured on the held-out one. The settings reported for use are chosen on all
+groups; the held-out figures say what that choice is worth on intents it never saw.
+Groups count equally (a macro average), so one large group cannot choose for the rest.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from oriongraph_cli.config import Config
+
+BUDGETS = (1000, 4000)
+DEFAULT_FOLDS = 5
+MIN_QUERIES = 10  # fewer judged intents cannot be split into folds that say anything
+BOOTSTRAP = 2000
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    settings: tuple[tuple[str, Any], ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.settings)
+
+
+def _v(name: str, **settings: Any) -> Variant:
+    return Variant(name, tuple(sorted(settings.items())))
+
+
+# Stage 1: how channels are fused. Weights: semantic/lexical share of the relevance.
+RANKING_SPACE: tuple[Variant, ...] = (
+    _v("weighted 0.6/0.3", fusion="weighted", w_semantic=0.6, w_lexical=0.3),
+    _v("weighted 0.5/0.5", fusion="weighted", w_semantic=0.5, w_lexical=0.5),
+    _v("rrf 0.6/0.3", fusion="rrf", w_semantic=0.6, w_lexical=0.3),
+    _v("rrf 0.5/0.5", fusion="rrf", w_semantic=0.5, w_lexical=0.5),
+    _v("zscore 0.6/0.3", fusion="zscore", w_semantic=0.6, w_lexical=0.3),
+    _v("zscore 0.5/0.5", fusion="zscore", w_semantic=0.5, w_lexical=0.5),
+    _v("percentile 0.6/0.3", fusion="percentile", w_semantic=0.6, w_lexical=0.3),
+    _v("percentile 0.5/0.5", fusion="percentile", w_semantic=0.5, w_lexical=0.5),
+    _v("calibrated 0.6/0.3", fusion="calibrated", w_semantic=0.6, w_lexical=0.3),
+    _v("calibrated 0.5/0.5", fusion="calibrated", w_semantic=0.5, w_lexical=0.5),
+    _v("weighted 0.5/0.5, no graph", fusion="weighted", w_semantic=0.5, w_lexical=0.5, w_graph=0.0),
+    _v("rrf 0.5/0.5, no graph", fusion="rrf", w_semantic=0.5, w_lexical=0.5, w_graph=0.0),
+    _v("zscore 0.5/0.5, no graph", fusion="zscore", w_semantic=0.5, w_lexical=0.5, w_graph=0.0),
+    _v("percentile 0.5/0.5, no graph", fusion="percentile", w_semantic=0.5, w_lexical=0.5, w_graph=0.0),
+    _v("calibrated 0.6/0.3, no graph", fusion="calibrated", w_semantic=0.6, w_lexical=0.3, w_graph=0.0),
+)
+# Stage 2: when selection stops, and how it spreads the budget.
+SELECTION_SPACE: tuple[Variant, ...] = (
+    _v("floor 0.5", relevance_floor=0.5, floor_depth=0.0),
+    _v("floor 0.5, depth 1", relevance_floor=0.5, floor_depth=1.0),
+    _v("floor 0.5, depth 1.5", relevance_floor=0.5, floor_depth=1.5),
+    _v("floor 0.5, depth 2", relevance_floor=0.5, floor_depth=2.0),
+    _v("no floor", relevance_floor=0.0, floor_depth=0.0),
+    _v("floor 0.5, depth 1.5, λ 0.7", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=0.7),
+    _v("floor 0.5, depth 1.5, λ 1", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0),
+    _v("floor 0.5, depth 1.5, cap 0.3", relevance_floor=0.5, floor_depth=1.5, max_source_ratio=0.3),
+)
+
+Row = dict[str, float]  # one intent's figures: "ndcg", "ws@1000", "share@1000", "util@1000", ...
+ProgressFn = Callable[[str, int, int], None]
+
+
+def ranking_objective(row: Row) -> float:
+    return row["ndcg"]
+
+
+def selection_objective(row: Row, budgets: Sequence[int] = BUDGETS) -> float:
+    return sum(row[f"ws@{b}"] + 0.5 * row[f"share@{b}"] for b in budgets) / len(budgets)
+
+
+def with_settings(cfg: Config, settings: Mapping[str, Any], source: str = "tuning") -> Config:
+    """``cfg`` with ``settings`` applied, each checked as if it came from ``source``."""
+    from oriongraph_cli.config import _coerce, _validate
+
+    values = {k: _coerce(k, v, f"{source}: {k}") for k, v in settings.items()}
+    out = replace(cfg, **values)
+    _validate(out)
+    return out
+
+
+# ---------------------------------------------------------------- measuring
+
+
+def measure(cfg: Config, reader, queries, variant: Variant, budgets: Sequence[int] = BUDGETS, *,
+            ranking_only: bool = False, progress: ProgressFn | None = None) -> list[Row]:
+    """One row per query: nDCG@10 of compile's ranking and, unless ``ranking_only``, the
+    working set compiled at each budget (recall, relevant share, utilisation). The reader's
+    repeat cache keeps each intent's embedding and generator hits across variants."""
+    from oriongraph_cli import api
+    from oriongraph_cli.compile import pipeline
+    from oriongraph_cli.errors import NoCandidatesError
+    from oriongraph_cli.evaluate import default_request, doc_ranking, ndcg_at_k, relevant_share, set_recall, working_set_tokens
+
+    if reader.repeat_cache is None:
+        reader.repeat_cache = {}
+    vcfg = with_settings(cfg, variant.as_dict())
+    rows: list[Row] = []
+    for i, q in enumerate(queries):
+        rel = q.positives
+        req = default_request(vcfg, q.text, max(budgets))
+        _sig, scored, *_ = pipeline.rank_candidates(req, vcfg, reader)
+        row: Row = {"ndcg": ndcg_at_k(doc_ranking(c.metadata.filepath for c in scored), rel)}
+        if not ranking_only:
+            for b in budgets:
+                try:
+                    resp = api.compile_workingset(replace(req, budget_tokens=b), vcfg, reader)
+                except NoCandidatesError:
+                    row.update({f"ws@{b}": 0.0, f"share@{b}": 0.0, f"util@{b}": 0.0})
+                    continue
+                by_doc = working_set_tokens(resp)
+                docs = {s.path for s in resp.workingset.spans if s.compression is None or s.compression.level != "pointer"}
+                row[f"ws@{b}"] = set_recall(docs, rel)
+                row[f"share@{b}"] = relevant_share(by_doc, rel)
+                row[f"util@{b}"] = resp.stats.delivered_tokens / b
+        rows.append(row)
+        if progress is not None:
+            progress(variant.name, i + 1, len(queries))
+    return rows
+
+
+def measure_baselines(cfg: Config, reader, queries, budgets: Sequence[int] = BUDGETS, names=("bm25", "dense", "rrf")) -> dict[str, list[Row]]:
+    """The same rows for the single-channel baselines and RRF, each ranking spans and packing
+    them naively in rank order (``orion eval --compare``)."""
+    from oriongraph_cli.compile import pipeline
+    from oriongraph_cli.evaluate import baseline_result, baseline_span_lists, default_request
+
+    if reader.repeat_cache is None:
+        reader.repeat_cache = {}
+    out: dict[str, list[Row]] = {n: [] for n in names}
+    for q in queries:
+        req = default_request(cfg, q.text, max(budgets))
+        sig, *_ = pipeline.rank_candidates(req, cfg, reader)
+        lists = baseline_span_lists(reader, sig, names)
+        for n in names:
+            row: Row = {}
+            for b in budgets:
+                r = baseline_result(reader, lists[n], b, q.positives)
+                row["ndcg"] = r.ndcg_at_10
+                row[f"ws@{b}"], row[f"share@{b}"], row[f"util@{b}"] = r.ws_recall, r.relevant_share, r.utilisation
+            out[n].append(row)
+    return out
+
+
+# ---------------------------------------------------------------- choosing
+
+
+def mean(xs: Sequence[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def macro(table: Mapping[str, Mapping[str, list[Row]]], groups: Sequence[str], variant: str, objective: Callable[[Row], float]) -> float:
+    """The objective averaged within each group, then over groups (each group counts once)."""
+    return mean([mean([objective(r) for r in table[g][variant]]) for g in groups])
+
+
+def choose(table: Mapping[str, Mapping[str, list[Row]]], groups: Sequence[str], variants: Sequence[str],
+           objective: Callable[[Row], float]) -> str:
+    """The variant with the best macro objective over ``groups``; ties go to the earlier one."""
+    best, best_v = None, float("-inf")
+    for v in variants:
+        s = macro(table, groups, v, objective)
+        if s > best_v + 1e-12:
+            best, best_v = v, s
+    assert best is not None
+    return best
+
+
+def bootstrap_interval(deltas: Sequence[float], n: int = BOOTSTRAP, seed: int = 1) -> tuple[float, float]:
+    """95 % percentile bootstrap interval of the mean of paired differences."""
+    if not deltas:
+        return (0.0, 0.0)
+    rnd = random.Random(seed)
+    k = len(deltas)
+    means = sorted(sum(deltas[rnd.randrange(k)] for _ in range(k)) / k for _ in range(n))
+    return means[int(0.025 * n)], means[min(n - 1, int(0.975 * n))]
+
+
+def folds_of(n: int, k: int, seed: int = 7) -> list[int]:
+    """Fold number of each of ``n`` queries: a seeded shuffle dealt round-robin into ``k``."""
+    order = list(range(n))
+    random.Random(seed).shuffle(order)
+    out = [0] * n
+    for pos, i in enumerate(order):
+        out[i] = pos % k
+    return out
+
+
+@dataclass
+class TuneReport:
+    """What ``orion eval --tune`` prints (and ``--json`` writes)."""
+
+    queries: int
+    folds: int
+    budgets: tuple[int, ...]
+    current: dict[str, Any]  # the settings in force before tuning
+    chosen: dict[str, Any]  # chosen on all queries (what --write writes)
+    chosen_names: tuple[str, str]
+    variants: list[dict[str, Any]] = field(default_factory=list)  # one row per variant, all queries
+    held_out: dict[str, Any] = field(default_factory=dict)  # per metric: current, tuned, gain, interval
+    fold_choices: list[tuple[str, str]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema_version": 1, "kind": "tune", "queries": self.queries, "folds": self.folds,
+            "budgets": list(self.budgets), "current": self.current, "chosen": self.chosen,
+            "chosen_variants": {"ranking": self.chosen_names[0], "selection": self.chosen_names[1]},
+            "variants": self.variants, "held_out": self.held_out,
+            "fold_choices": [{"ranking": r, "selection": s} for r, s in self.fold_choices],
+        }
+
+
+def current_settings(cfg: Config) -> dict[str, Any]:
+    keys = {k for v in (*RANKING_SPACE, *SELECTION_SPACE) for k, _ in v.settings}
+    return {k: getattr(cfg, k) for k in sorted(keys)}
+
+
+def cross_validate(rank_table, sel_table_for, groups: Sequence[str], budgets: Sequence[int] = BUDGETS):
+    """For each held-out group: (ranking chosen on the others, selection chosen on the others
+    given that ranking). ``sel_table_for(ranking name)`` measures the selection space on top
+    of a ranking (memoised by the caller)."""
+    out = []
+    for g in groups:
+        train = [h for h in groups if h != g]
+        r = choose(rank_table, train, [v.name for v in RANKING_SPACE], ranking_objective)
+        sel = sel_table_for(r)
+        s = choose(sel, train, [v.name for v in SELECTION_SPACE], lambda row: selection_objective(row, budgets))
+        out.append((g, r, s))
+    return out
+
+
+def tune(cfg: Config, queries, *, folds: int = DEFAULT_FOLDS, budgets: Sequence[int] = BUDGETS, reader=None,
+         progress: ProgressFn | None = None) -> TuneReport:
+    """Cross-validated tuning on one project's judged intents (module doc)."""
+    from oriongraph_cli import api
+    from oriongraph_cli.errors import ExitStatus, OrionError
+
+    queries = list(queries)
+    if len(queries) < MIN_QUERIES:
+        raise OrionError(f"--tune needs at least {MIN_QUERIES} judged intents, got {len(queries)}",
+                         hint="judge more intents (30 or more give settings worth keeping)", exit_code=ExitStatus.USAGE)
+    folds = max(2, min(int(folds), len(queries)))
+    own = reader is None
+    reader = reader or api.open_index(cfg)
+    try:
+        fold = folds_of(len(queries), folds)
+        groups = [str(f) for f in range(folds)]
+
+        def split(rows: list[Row]) -> dict[str, list[Row]]:
+            return {g: [r for r, f in zip(rows, fold) if str(f) == g] for g in groups}
+
+        base_cfg = cfg
+        rank_rows = {v.name: measure(base_cfg, reader, queries, v, budgets, ranking_only=True, progress=progress) for v in RANKING_SPACE}
+        rank_table = {g: {n: split(rows)[g] for n, rows in rank_rows.items()} for g in groups}
+        sel_cache: dict[str, dict[str, list[Row]]] = {}
+
+        def sel_rows(r: str) -> dict[str, list[Row]]:
+            if r not in sel_cache:
+                rv = next(v for v in RANKING_SPACE if v.name == r)
+                rcfg = with_settings(base_cfg, rv.as_dict())
+                sel_cache[r] = {v.name: measure(rcfg, reader, queries, v, budgets, progress=progress) for v in SELECTION_SPACE}
+            return sel_cache[r]
+
+        def sel_table(r: str):
+            rows = sel_rows(r)
+            return {g: {n: split(rs)[g] for n, rs in rows.items()} for g in groups}
+
+        per_fold = cross_validate(rank_table, sel_table, groups, budgets)
+        # the current settings, measured the same way
+        current = measure(base_cfg, reader, queries, Variant("current"), budgets, progress=progress)
+        tuned_held: list[Row] = [dict() for _ in queries]
+        for g, r, s in per_fold:
+            rows = sel_rows(r)[s]
+            for i, f in enumerate(fold):
+                if str(f) == g:
+                    tuned_held[i] = rows[i]
+        # the settings to use: chosen on every query
+        all_g = groups
+        r_all = choose(rank_table, all_g, [v.name for v in RANKING_SPACE], ranking_objective)
+        s_all = choose(sel_table(r_all), all_g, [v.name for v in SELECTION_SPACE], lambda row: selection_objective(row, budgets))
+        chosen = {**next(v for v in RANKING_SPACE if v.name == r_all).as_dict(), **next(v for v in SELECTION_SPACE if v.name == s_all).as_dict()}
+        metrics = ["ndcg"] + [f"{m}@{b}" for b in budgets for m in ("ws", "share", "util")]
+        held = {}
+        for m in metrics:
+            d = [t[m] - c[m] for t, c in zip(tuned_held, current)]
+            lo, hi = bootstrap_interval(d)
+            held[m] = {"current": round(mean([c[m] for c in current]), 4), "tuned": round(mean([t[m] for t in tuned_held]), 4),
+                       "gain": round(mean(d), 4), "interval": [round(lo, 4), round(hi, 4)]}
+        variants = []
+        for v in RANKING_SPACE:
+            variants.append({"stage": "ranking", "name": v.name, "settings": v.as_dict(),
+                             "ndcg": round(mean([r["ndcg"] for r in rank_rows[v.name]]), 4)})
+        for v in SELECTION_SPACE:
+            rows = sel_rows(r_all)[v.name]
+            entry = {"stage": "selection", "name": v.name, "settings": v.as_dict(), "on": r_all}
+            for b in budgets:
+                entry[f"ws@{b}"] = round(mean([r[f"ws@{b}"] for r in rows]), 4)
+                entry[f"share@{b}"] = round(mean([r[f"share@{b}"] for r in rows]), 4)
+            variants.append(entry)
+        return TuneReport(
+            queries=len(queries), folds=folds, budgets=tuple(budgets), current=current_settings(cfg), chosen=chosen,
+            chosen_names=(r_all, s_all), variants=variants, held_out=held,
+            fold_choices=[(r, s) for _g, r, s in per_fold],
+        )
+    finally:
+        if own:
+            reader.close()
+
+
+# ---------------------------------------------------------------- writing
+
+
+def write_settings(root: Path, settings: Mapping[str, Any]) -> Path:
+    """Write ``settings`` into the project's settings file, keeping everything else in it
+    (comments and layout included): ``.orion.toml``, or ``pyproject.toml``'s
+    ``[tool.oriongraph]`` when that is where the project keeps its settings. A setting
+    already written inside a ``[weights]``/``[compile]``/``[index]`` table is updated there."""
+    import tomlkit
+
+    from oriongraph_cli.errors import ConfigError
+    from oriongraph_cli.safeio import UnsafeFile, read_regular
+
+    orion, pyproject = root / ".orion.toml", root / "pyproject.toml"
+    target, table_path = orion, ()
+    if not orion.exists() and pyproject.is_file():
+        try:
+            doc = tomlkit.parse(read_regular(pyproject, 1 << 20).decode("utf-8"))
+            if "oriongraph" in doc.get("tool", {}):
+                target, table_path = pyproject, ("tool", "oriongraph")
+        except Exception:
+            pass
+    try:
+        text = read_regular(target, 1 << 20).decode("utf-8") if target.exists() else ""
+        doc = tomlkit.parse(text)
+    except (UnsafeFile, UnicodeDecodeError, tomlkit.exceptions.TOMLKitError) as exc:
+        raise ConfigError(f"{target}: cannot update it ({exc})", hint=f"fix {target.name} or remove it, then run --tune --write again") from None
+    table = doc
+    for key in table_path:
+        table = table[key]
+    if not text:
+        doc.add(tomlkit.comment("written by `orion eval --tune --write`: settings chosen by cross-validation on judged intents"))
+    for key, value in settings.items():
+        sub = key[2:] if key.startswith("w_") else None
+        if sub and isinstance(table.get("weights"), dict) and sub in table["weights"]:
+            table["weights"][sub] = value
+            continue
+        placed = False
+        for name in ("compile", "index"):
+            if isinstance(table.get(name), dict) and key in table[name]:
+                table[name][key] = value
+                placed = True
+        if not placed:
+            table[key] = value
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_text(tomlkit.dumps(doc), encoding="utf-8")
+    tmp.replace(target)
+    return target
+
+
+__all__ = ["RANKING_SPACE", "SELECTION_SPACE", "TuneReport", "Variant", "bootstrap_interval", "choose", "cross_validate",
+           "folds_of", "macro", "measure", "measure_baselines", "selection_objective", "tune", "with_settings", "write_settings"]

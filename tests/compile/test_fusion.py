@@ -1,0 +1,77 @@
+"""Fusion methods beside min-max: z-score, rank percentile, calibrated and weighted RRF —
+each registered once, each scale-free in the way its docstring claims."""
+
+from __future__ import annotations
+
+import pytest
+
+from oriongraph_cli.compile.score import FUSIONS, score
+from oriongraph_cli.config import load_config
+from oriongraph_cli.errors import ConfigError
+from oriongraph_cli.models import FUSION_METHODS, ScoreWeights, SoftPreferences
+
+from test_score import NOW, cand  # noqa: E402
+
+W = ScoreWeights(semantic=0.5, lexical=0.5, structural=0.0, graph=0.0, recency=0.0, stage_boost=0.0, usage=0.0)
+
+
+def _order(cands, fusion):
+    return [c.span_ref.span_id for c in score(cands, W, SoftPreferences(), NOW, 180.0, fusion=fusion)]
+
+
+def _pool(lex_scale=1.0, lex_shift=0.0):
+    raw = [("a", 0.71, 9.0), ("b", 0.62, 3.0), ("c", 0.55, 2.5), ("d", 0.50, 0.0), ("e", 0.30, 1.0)]
+    return [cand(s, row=i, semantic=sem, lexical=(lex * lex_scale + lex_shift) if lex else 0.0) for i, (s, sem, lex) in enumerate(raw)]
+
+
+def test_every_method_is_registered_and_validated():
+    assert tuple(FUSIONS) == FUSION_METHODS
+    for name in FUSION_METHODS:
+        assert load_config(".", fusion=name).fusion == name
+    with pytest.raises(ConfigError) as exc:
+        load_config(".", fusion="borda")
+    assert "zscore" in str(exc.value) and "--fusion" in str(exc.value)
+
+
+@pytest.mark.parametrize("fusion", FUSION_METHODS)
+def test_relevance_stays_in_unit_range(fusion):
+    out = score(_pool(), W, SoftPreferences(), NOW, 180.0, fusion=fusion)
+    assert all(0.0 <= c.base_score <= 1.0 + 1e-9 for c in out)
+    assert out[0].span_ref.span_id == "a"  # best in both channels wins everywhere
+
+
+@pytest.mark.parametrize("fusion", ["zscore", "percentile", "rrf"])
+def test_order_ignores_the_lexical_scale(fusion):
+    """BM25's scale changes with the corpus and the query length; these methods must not care."""
+    assert _order(_pool(), fusion) == _order(_pool(lex_scale=7.3), fusion)
+
+
+def test_zscore_ignores_a_shift_percentile_ignores_any_monotone_map():
+    assert _order(_pool(), "zscore") == _order(_pool(lex_scale=2.0, lex_shift=5.0), "zscore")
+    squashed = [cand(c.span_ref.span_id, row=c.row, semantic=c.raw_scores.semantic,
+                     lexical=c.raw_scores.lexical ** 0.2 if c.raw_scores.lexical else 0.0) for c in _pool()]
+    assert _order(_pool(), "percentile") == _order(squashed, "percentile")
+
+
+def test_one_outlier_does_not_flatten_the_lexical_channel_under_percentile():
+    """Min-max divides by the outlier: the rest of the lexical channel shrinks to nothing
+    (z-score too: the outlier sets the spread). Rank percentile keeps the lexical evidence
+    between the others ('b' over 'c' by lexical)."""
+    pool = [cand("a", row=0, semantic=0.50, lexical=100.0), cand("b", row=1, semantic=0.49, lexical=3.0),
+            cand("c", row=2, semantic=0.50, lexical=1.0)] + [cand(f"z{i}", row=3 + i, semantic=0.2, lexical=0.5) for i in range(5)]
+    out = {c.span_ref.span_id: c.scores.lexical for c in score(pool, W, SoftPreferences(), NOW, 180.0, fusion="percentile")}
+    mm = {c.span_ref.span_id: c.scores.lexical for c in score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted")}
+    assert mm["b"] - mm["c"] < 0.03
+    assert out["b"] - out["c"] > 0.05
+
+
+def test_calibrated_keeps_the_cosine_absolute():
+    weak = [cand("a", row=0, semantic=0.20), cand("b", row=1, semantic=0.10)]
+    out = score(weak, W, SoftPreferences(), NOW, 180.0, fusion="calibrated")
+    assert out[0].scores.semantic == pytest.approx(0.20)  # min-max would say 1.0
+    assert out[1].scores.semantic == pytest.approx(0.10)
+
+
+def test_channels_not_found_score_zero():
+    out = {c.span_ref.span_id: c.scores for c in score(_pool(), W, SoftPreferences(), NOW, 180.0, fusion="percentile")}
+    assert out["d"].lexical == 0.0 and out["a"].lexical == 1.0

@@ -1,0 +1,135 @@
+"""`orion eval --tune`: cross-validated choice of ranking and selection settings, the
+held-out figures, and writing the choice into the project's settings file."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import REPO
+from typer.testing import CliRunner
+
+from oriongraph_cli import tune
+from oriongraph_cli.config import DEFAULTS, load_config
+from oriongraph_cli.errors import ConfigError
+
+FIXTURE_QUERIES = REPO / "bench" / "fixture_queries.jsonl"
+
+
+def test_folds_are_balanced_and_repeatable():
+    f = tune.folds_of(23, 5)
+    assert f == tune.folds_of(23, 5)
+    sizes = [f.count(k) for k in range(5)]
+    assert max(sizes) - min(sizes) <= 1 and sum(sizes) == 23
+
+
+def test_choice_is_a_macro_average_so_one_large_group_cannot_decide():
+    # variant "a" wins the large group by a little, "b" wins the two small ones by a lot
+    table = {
+        "big": {"a": [{"ndcg": 0.80}] * 100, "b": [{"ndcg": 0.78}] * 100},
+        "s1": {"a": [{"ndcg": 0.50}] * 5, "b": [{"ndcg": 0.70}] * 5},
+        "s2": {"a": [{"ndcg": 0.50}] * 5, "b": [{"ndcg": 0.70}] * 5},
+    }
+    assert tune.choose(table, ["big", "s1", "s2"], ["a", "b"], tune.ranking_objective) == "b"
+    assert tune.choose(table, ["big"], ["a", "b"], tune.ranking_objective) == "a"
+    # ties go to the earlier variant (the more conservative one is listed first)
+    even = {"g": {"a": [{"ndcg": 0.5}], "b": [{"ndcg": 0.5}]}}
+    assert tune.choose(even, ["g"], ["a", "b"], tune.ranking_objective) == "a"
+
+
+def test_bootstrap_interval_brackets_the_mean():
+    d = [0.1, -0.05, 0.2, 0.0, 0.05, 0.15, -0.1, 0.3]
+    lo, hi = tune.bootstrap_interval(d)
+    assert lo < sum(d) / len(d) < hi
+    assert tune.bootstrap_interval([0.0] * 10) == (0.0, 0.0)
+
+
+def test_every_variant_of_the_search_space_is_a_valid_setting():
+    for v in (*tune.RANKING_SPACE, *tune.SELECTION_SPACE):
+        tune.with_settings(DEFAULTS, v.as_dict())
+    with pytest.raises(ConfigError):
+        tune.with_settings(DEFAULTS, {"fusion": "borda"})
+    with pytest.raises(ConfigError):
+        tune.with_settings(DEFAULTS, {"relevance_floor": 3})
+
+
+def test_write_creates_orion_toml_that_load_config_reads(tmp_path):
+    path = tune.write_settings(tmp_path, {"fusion": "rrf", "w_semantic": 0.5, "floor_depth": 1.5})
+    assert path == tmp_path / ".orion.toml"
+    assert "orion eval --tune --write" in path.read_text()
+    cfg = load_config(tmp_path)
+    assert (cfg.fusion, cfg.w_semantic, cfg.floor_depth) == ("rrf", 0.5, 1.5)
+
+
+def test_write_keeps_comments_tables_and_other_settings(tmp_path):
+    (tmp_path / ".orion.toml").write_text(
+        "# our settings\nbudget = 3000  # for the CI brief\n\n[weights]\nsemantic = 0.7\nlexical = 0.2\n", encoding="utf-8")
+    tune.write_settings(tmp_path, {"w_semantic": 0.5, "fusion": "zscore"})
+    text = (tmp_path / ".orion.toml").read_text()
+    assert "# our settings" in text and "# for the CI brief" in text
+    cfg = load_config(tmp_path)
+    assert (cfg.budget, cfg.w_semantic, cfg.w_lexical, cfg.fusion) == (3000, 0.5, 0.2, "zscore")
+    assert text.count("semantic") == 1  # updated inside [weights], not written twice
+
+
+def test_write_goes_to_pyproject_when_the_project_keeps_settings_there(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.oriongraph]\nbudget = 2000\n', encoding="utf-8")
+    path = tune.write_settings(tmp_path, {"fusion": "percentile"})
+    assert path.name == "pyproject.toml" and not (tmp_path / ".orion.toml").exists()
+    cfg = load_config(tmp_path)
+    assert (cfg.budget, cfg.fusion) == (2000, "percentile")
+
+
+@pytest.fixture
+def small_space(monkeypatch):
+    monkeypatch.setattr(tune, "RANKING_SPACE", (tune.RANKING_SPACE[0], tune.RANKING_SPACE[3]))
+    monkeypatch.setattr(tune, "SELECTION_SPACE", (tune.SELECTION_SPACE[0], tune.SELECTION_SPACE[2]))
+
+
+def test_tune_on_the_real_sample_index(sample_index, small_space):
+    from oriongraph_cli.evaluate import load_queries
+
+    cfg = load_config(sample_index)
+    rep = tune.tune(cfg, load_queries(FIXTURE_QUERIES)[:15], folds=3, budgets=(1500,))
+    names = [v.name for v in tune.RANKING_SPACE] + [v.name for v in tune.SELECTION_SPACE]
+    assert [v["name"] for v in rep.variants] == names
+    assert rep.chosen_names[0] in names and rep.chosen_names[1] in names
+    assert len(rep.fold_choices) == 3
+    for m in ("ndcg", "ws@1500", "share@1500"):
+        h = rep.held_out[m]
+        assert h["interval"][0] <= h["gain"] <= h["interval"][1]
+        assert 0.0 <= h["current"] <= 1.0 and 0.0 <= h["tuned"] <= 1.0
+    assert set(rep.chosen) == {k for v in (tune.RANKING_SPACE[0], tune.SELECTION_SPACE[0]) for k in v.as_dict()}
+
+
+def test_cli_tune_writes_only_with_write(sample_index, small_space, tmp_path):
+    import shutil
+
+    from oriongraph_cli.cli import app
+
+    root = tmp_path / "p"
+    shutil.copytree(sample_index, root)
+    runner = CliRunner()
+    res = runner.invoke(app, ["eval", str(FIXTURE_QUERIES), "--root", str(root), "--tune", "--folds", "2", "--budget", "1500", "--limit", "12", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["kind"] == "tune" and data["written"] is None and not (root / ".orion.toml").exists()
+    res = runner.invoke(app, ["eval", str(FIXTURE_QUERIES), "--root", str(root), "--tune", "--folds", "2", "--budget", "1500", "--limit", "12", "--write"])
+    assert res.exit_code == 0, res.output
+    assert "written to" in res.stdout and (root / ".orion.toml").exists()
+    cfg = load_config(root)
+    assert all(getattr(cfg, k) == v for k, v in data["chosen"].items())
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--write"], "--write and --folds go with --tune"),
+    (["--tune", "--folds", "1"], "--folds must be 2 or more"),
+    (["--tune", "--limit", "5"], "--tune needs at least 10 judged intents"),
+])
+def test_cli_tune_usage_errors(sample_index, args, message):
+    from oriongraph_cli.cli import app
+
+    res = CliRunner().invoke(app, ["eval", str(FIXTURE_QUERIES), "--root", str(sample_index), *args])
+    assert res.exit_code == 2
+    assert message in res.output
+    assert "Traceback" not in res.output
