@@ -44,7 +44,9 @@ class Config:
     w_recency: float = 0.05
     w_stage: float = 0.05
     w_usage: float = 0.05  # usage score (how often and how recently a document was used) from the usage snapshot
-    fusion: str = "weighted"  # weighted | rrf
+    fusion: str = "weighted"  # weighted | rrf | zscore | percentile | calibrated (compile/score.py)
+    # a document's next-best spans add this × their mean relevance to each of its spans
+    doc_evidence: float = 0.0
     rrf_k: int = 60
     # MMR λ (selection only; ranking is base-score order). 0.85, not the spec's 0.7: on SciFact
     # train working-set recall @4000 0.895 -> 0.904 (0.7 spreads the budget over weaker
@@ -138,6 +140,7 @@ _RULES: dict[str, tuple[type, float, float, bool]] = {
     "relevance_floor": (float, 0, 1, False),
     "cap_yield": (float, 0, 1, False),
     "floor_depth": (float, 0, 1000, False),
+    "doc_evidence": (float, 0, 10, False),
     "lifecycle_demote": (float, 0, 1e6, False),
     "lifecycle_final_boost": (float, 0, 1e6, False),
     "likely_replaced_demote": (float, 0, 1, False),

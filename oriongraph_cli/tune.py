@@ -46,7 +46,7 @@ def _v(name: str, **settings: Any) -> Variant:
 
 # Stage 1: how channels are fused. Weights: semantic/lexical share of the relevance.
 RANKING_SPACE: tuple[Variant, ...] = (
-    _v("weighted 0.6/0.3", fusion="weighted", w_semantic=0.6, w_lexical=0.3),
+    _v("weighted 0.6/0.3", fusion="weighted", w_semantic=0.6, w_lexical=0.3, doc_evidence=0.0),
     _v("weighted 0.5/0.5", fusion="weighted", w_semantic=0.5, w_lexical=0.5),
     _v("rrf 0.6/0.3", fusion="rrf", w_semantic=0.6, w_lexical=0.3),
     _v("rrf 0.5/0.5", fusion="rrf", w_semantic=0.5, w_lexical=0.5),
@@ -61,6 +61,14 @@ RANKING_SPACE: tuple[Variant, ...] = (
     _v("zscore 0.5/0.5, no graph", fusion="zscore", w_semantic=0.5, w_lexical=0.5, w_graph=0.0),
     _v("percentile 0.5/0.5, no graph", fusion="percentile", w_semantic=0.5, w_lexical=0.5, w_graph=0.0),
     _v("calibrated 0.6/0.3, no graph", fusion="calibrated", w_semantic=0.6, w_lexical=0.3, w_graph=0.0),
+    # document evidence: a document's next-best spans lift it (score.document_evidence)
+    _v("weighted 0.6/0.3, doc 0.15", fusion="weighted", w_semantic=0.6, w_lexical=0.3, doc_evidence=0.15),
+    _v("weighted 0.6/0.3, doc 0.3", fusion="weighted", w_semantic=0.6, w_lexical=0.3, doc_evidence=0.3),
+    _v("weighted 0.6/0.3, doc 0.5", fusion="weighted", w_semantic=0.6, w_lexical=0.3, doc_evidence=0.5),
+    _v("weighted 0.5/0.5, no graph, doc 0.3", fusion="weighted", w_semantic=0.5, w_lexical=0.5, w_graph=0.0, doc_evidence=0.3),
+    _v("rrf 0.5/0.5, doc 0.3", fusion="rrf", w_semantic=0.5, w_lexical=0.5, doc_evidence=0.3),
+    _v("zscore 0.5/0.5, no graph, doc 0.3", fusion="zscore", w_semantic=0.5, w_lexical=0.5, w_graph=0.0, doc_evidence=0.3),
+    _v("calibrated 0.6/0.3, doc 0.3", fusion="calibrated", w_semantic=0.6, w_lexical=0.3, doc_evidence=0.3),
 )
 # Stage 2: when selection stops, and how it spreads the budget.
 SELECTION_SPACE: tuple[Variant, ...] = (

@@ -112,7 +112,7 @@ _WHERE = typer.Option([], "--where", help="Front matter filter KEY=VALUE (repeat
 _PREFER = typer.Option([], "--prefer-stage", help="Soft preference: boost this stage (repeatable).")
 _LAMBDA = typer.Option(None, "--lambda", help="Diversity λ in [0,1]: 1 = relevance only, lower = more diverse.")
 _RATIO = typer.Option(None, "--max-source-ratio", help="Most of the budget one document may take, in (0,1].")
-_FUSION = typer.Option(None, "--fusion", help="Channel fusion: weighted (sum of weighted channel scores) or rrf (reciprocal rank fusion, k=60).")
+_FUSION = typer.Option(None, "--fusion", help="Channel fusion: weighted (min-max normalised weighted sum), rrf (weighted reciprocal rank fusion, k=60), zscore, percentile (rank percentile per channel) or calibrated (cosine as is, BM25 over its best).")
 _WEIGHT = typer.Option([], "--weight", "-w", help="Override a weight, CHANNEL=VALUE (semantic, lexical, structural, graph, recency, stage, usage).")
 _TOPK = typer.Option(None, "--top-k", help="Candidates per generator (default 200).")
 _TIMINGS = typer.Option(False, "--timings", help="Include per-stage timings (makes output non-deterministic).")

@@ -42,7 +42,8 @@ from oriongraph_cli.models import (
 EPS = 1e-9  # denominator guard in min-max
 FLAT = 1e-6  # a channel whose range is below this is "inactive"
 SECONDS_PER_DAY = 86_400
-RECENT_REASON_MIN = 0.5  # recency >= 0.5 (younger than one half-life) earns a "recent: <date>" reason
+RECENT_REASON_MIN = 0.5
+DOC_EVIDENCE_REASON = 0.01  # document evidence below this is not worth a reason  # recency >= 0.5 (younger than one half-life) earns a "recent: <date>" reason
 
 _RAW_LABEL = {"semantic": "raw cos", "lexical": "raw bm25", "structural": "raw", "graph": "raw"}
 
@@ -300,9 +301,10 @@ def _base(
     fusion: str,
     rrf_k: int,
     ranks: dict[str, dict[int, int]] | None,
-) -> list[tuple[float, ScoreChannels, float, float, dict[str, int] | None]]:
+    doc_evidence: float = 0.0,
+) -> list[tuple[float, ScoreChannels, float, float, dict[str, int] | None, float]]:
     """Per candidate: (base score, normalised channels, recency, stage boost, RRF ranks or
-    None) — the numbers of :func:`score` without its reasons and copies."""
+    None, document evidence) — the numbers of :func:`score` without its reasons and copies."""
     impl = FUSIONS.get(fusion)
     if impl is None:
         raise ValueError(f"fusion must be one of {', '.join(FUSIONS)}, got {fusion!r}")
@@ -311,6 +313,8 @@ def _base(
     relevance_of = impl.scorer(weights, rrf_k)
     prefer = {s.lower() for s in prefs.prefer_stages}
     rec_cache: dict[int, float] = {}
+    relevance = [relevance_of(channels[i], per_ranks[i] if per_ranks is not None else None) for i in range(len(cands))]
+    evidence = document_evidence(cands, relevance, doc_evidence)
     out = []
     for i, c in enumerate(cands):
         normed = channels[i]
@@ -321,10 +325,29 @@ def _base(
         stage = c.metadata.stage
         boost = 1.0 if stage and prefer and stage.lower() in prefer else 0.0
         cand_ranks = per_ranks[i] if per_ranks is not None else None
-        relevance = relevance_of(normed, cand_ranks)
-        base = relevance + weights.recency * rec + weights.stage_boost * boost + weights.usage * c.usage_score
-        out.append((base, normed, rec, boost, cand_ranks))
+        base = relevance[i] + evidence[i] + weights.recency * rec + weights.stage_boost * boost + weights.usage * c.usage_score
+        out.append((base, normed, rec, boost, cand_ranks, evidence[i]))
     return out
+
+
+DOC_EVIDENCE_SPANS = 3  # a document's best spans that count as its evidence
+
+
+def document_evidence(cands: list[CandidateSpan], relevance: list[float], weight: float) -> list[float]:
+    """Per candidate, ``weight ×`` the mean relevance of its document's next-best candidate
+    spans (up to ``DOC_EVIDENCE_SPANS - 1`` after the best): a document that answers the
+    intent in several places ranks above one that matches in a single passage. Every span
+    of a document gets the same amount, so the order within a document does not change."""
+    if weight <= 0 or not cands:
+        return [0.0] * len(cands)
+    by_doc: dict[str, list[float]] = {}
+    for c, r in zip(cands, relevance):
+        by_doc.setdefault(c.metadata.filepath, []).append(r)
+    bonus = {}
+    for path, rs in by_doc.items():
+        rest = sorted(rs, reverse=True)[1:DOC_EVIDENCE_SPANS]
+        bonus[path] = weight * sum(rest) / (DOC_EVIDENCE_SPANS - 1)
+    return [bonus[c.metadata.filepath] for c in cands]
 
 
 def base_scores(
@@ -336,12 +359,13 @@ def base_scores(
     fusion: str = "weighted",
     rrf_k: int = 60,
     ranks: dict[str, dict[int, int]] | None = None,
+    doc_evidence: float = 0.0,
 ) -> list[float]:
     """The ``base_score`` :func:`score` would give each candidate (input order), without
     building scored copies — for callers that only rank, such as the graph channel's seeds."""
     if not cands:
         return []
-    return [b[0] for b in _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks)]
+    return [b[0] for b in _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence)]
 
 
 def score(
@@ -353,6 +377,7 @@ def score(
     fusion: str = "weighted",
     rrf_k: int = 60,
     ranks: dict[str, dict[int, int]] | None = None,
+    doc_evidence: float = 0.0,
 ) -> list[CandidateSpan]:
     """Normalise, compute ``base_score`` and reasons; return candidates sorted by ``sort_key``.
 
@@ -368,7 +393,7 @@ def score(
     if not cands:
         return []
     out: list[CandidateSpan] = []
-    for c, (base, normed, rec, boost, cand_ranks) in zip(cands, _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks)):
+    for c, (base, normed, rec, boost, cand_ranks, evid) in zip(cands, _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence)):
         reasons: list[str] = []
         raw = c.raw_scores
         if cand_ranks is not None:
@@ -380,6 +405,8 @@ def score(
                 v = getattr(normed, ch)
                 if v > 0:
                     reasons.append(f"{ch} {v:.2f} ({_RAW_LABEL[ch]} {getattr(raw, ch):.2f})")
+        if evid >= DOC_EVIDENCE_REASON:
+            reasons.append(f"document matches in several places (+{evid:.2f})")
         if boost > 0:
             reasons.append(f"preferred stage: {c.metadata.stage}")
         if weights.recency > 0 and rec >= RECENT_REASON_MIN:
@@ -413,5 +440,5 @@ def fuse(cands: list[CandidateSpan], hits: dict, weights: ScoreWeights, request,
         ranks["semantic"] = {c.row: i + 1 for i, c in enumerate(sorted(cands, key=lambda c: (-c.raw_scores.semantic, c.row)))}
     return how(
         cands, weights, request.soft_prefs, now, cfg.recency_half_life_days,
-        fusion=fusion, rrf_k=cfg.rrf_k, ranks=ranks,
+        fusion=fusion, rrf_k=cfg.rrf_k, ranks=ranks, doc_evidence=cfg.doc_evidence,
     )

@@ -75,3 +75,24 @@ def test_calibrated_keeps_the_cosine_absolute():
 def test_channels_not_found_score_zero():
     out = {c.span_ref.span_id: c.scores for c in score(_pool(), W, SoftPreferences(), NOW, 180.0, fusion="percentile")}
     assert out["d"].lexical == 0.0 and out["a"].lexical == 1.0
+
+
+def test_document_evidence_lifts_a_document_that_matches_in_several_places():
+    from oriongraph_cli.compile.score import document_evidence
+
+    def span(sid, doc, sem):
+        c = cand(sid, semantic=sem)
+        from dataclasses import replace
+        return replace(c, metadata=replace(c.metadata, filepath=f"02_knowledge/{doc}.md"))
+
+    pool = [span("one", "single", 0.80), span("m1", "many", 0.78), span("m2", "many", 0.70), span("m3", "many", 0.69),
+            span("x", "other", 0.30)]
+    plain = _order(pool, "weighted")
+    assert plain[0] == "one"
+    lifted = [c.span_ref.span_id for c in score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3)]
+    assert lifted[0] == "m1" and lifted.index("m2") < lifted.index("m3")  # order inside a document kept
+    rel = [0.5, 0.4, 0.3]
+    assert document_evidence(pool[1:4], rel, 0.0) == [0.0, 0.0, 0.0]
+    assert document_evidence(pool[1:4], rel, 0.3) == pytest.approx([0.3 * 0.35] * 3)  # mean of the next two
+    out = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3)
+    assert any(r.startswith("document matches in several places") for r in out[0].reasons)
