@@ -47,6 +47,65 @@ def open_index(cfg: Config, *, load_embedder: bool = True) -> IndexReader:
     return IndexReader(cfg, load_embedder=load_embedder)
 
 
+def build_request(
+    cfg: Config,
+    intent: str,
+    *,
+    budget: int | None = None,
+    diversity_lambda: float | None = None,
+    max_source_ratio: float | None = None,
+    fusion: str | None = None,
+    weights: dict[str, float] | None = None,
+    top_k: int | None = None,
+    hard_filters: HardFilters | None = None,
+    prefer_stages: tuple[str, ...] = (),
+    keywords: tuple[str, ...] = (),
+    task_id: str | None = None,
+    episode_id: str | None = None,
+    explain: bool = False,
+    deliver: tuple[str, ...] = ("markdown",),
+    compress: bool = True,
+    timings: bool = False,
+    expand: bool = False,
+    record_usage: bool = True,
+    relax: bool = True,
+) -> CompileRequest:
+    """The one way every front end (CLI, MCP server, ``orion eval``, the library) turns an
+    intent into a request: whatever is not given comes from ``cfg`` (flags > ``ORION_*`` >
+    ``.orion.toml`` > defaults, as :func:`oriongraph_cli.config.load_config` resolved them),
+    so the same settings give the same working set through every door. ``weights`` are
+    overrides of the configured weights (``{"semantic": 0.5}``); without them the pipeline
+    applies the configured weights itself (with the structural channel's no-hint rule)."""
+    from dataclasses import replace
+
+    w = None
+    if weights:
+        w = replace(cfg.weights(), **weights)
+    return CompileRequest(
+        intent=intent,
+        budget_tokens=cfg.budget if budget is None else budget,
+        task_id=task_id,
+        keywords=tuple(keywords),
+        episode_id=episode_id,
+        hard_filters=hard_filters or HardFilters(),
+        soft_prefs=SoftPreferences(
+            prefer_stages=tuple(prefer_stages),
+            diversity_lambda=cfg.diversity_lambda if diversity_lambda is None else diversity_lambda,
+            max_single_source_ratio=cfg.max_source_ratio if max_source_ratio is None else max_source_ratio,
+        ),
+        weights=w,
+        fusion=fusion or cfg.fusion,
+        explain=explain,
+        top_k=top_k or cfg.top_k,
+        timings=timings,
+        expand=expand,
+        record_usage=record_usage,
+        relax=relax,
+        deliver=tuple(deliver),
+        compress=compress,
+    )
+
+
 def compile_workingset(request: CompileRequest, cfg: Config | None = None, reader: IndexReader | None = None) -> CompileResponse:
     """Compile the Working Set for ``request`` (``orion compile``)."""
     return pipeline.compile_workingset(request, cfg or load_config("."), reader)
@@ -68,6 +127,7 @@ __all__ = [
     "HardFilters",
     "SoftPreferences",
     "Rejection",
+    "build_request",
     "compile_workingset",
     "index_project",
     "open_index",

@@ -447,18 +447,9 @@ def default_request(cfg: Config, text: str, budget: int):
     """The request `orion compile TEXT --budget N` builds with no other flags — except that
     evaluation never writes the project's usage log (809 eval compiles would otherwise
     become "usage" that biases the user's future compiles)."""
-    from oriongraph_cli.models import CompileRequest, SoftPreferences
+    from oriongraph_cli.api import build_request
 
-    return CompileRequest(
-        intent=text,
-        budget_tokens=budget,
-        soft_prefs=SoftPreferences(diversity_lambda=cfg.diversity_lambda, max_single_source_ratio=cfg.max_source_ratio),
-        weights=None,  # the configured weights, as `orion compile` uses them (incl. the no-hint rule)
-        fusion=cfg.fusion,
-        explain=False,
-        top_k=cfg.top_k,
-        record_usage=False,
-    )
+    return build_request(cfg, text, budget=budget, explain=False, record_usage=False)
 
 
 def evaluate(

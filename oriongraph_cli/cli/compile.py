@@ -53,50 +53,34 @@ def _since(value: Optional[str]) -> Optional[int]:
 def _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstream, source_type, tag, since, where,
                    prefer_stage, lam, max_source_ratio, fusion, weights, explain, top_k, timings, episode=None, expand=False,
                    record=True, relax=True, deliver=("markdown",), compress=True):
-    from oriongraph_cli.models import CompileRequest, HardFilters, SoftPreferences
+    from oriongraph_cli.models import HardFilters
 
     if not intent or not intent.strip():
         raise OrionError("the intent is empty", hint='say what you are about to do, e.g. orion compile "add retry logic to the worker"', exit_code=ExitStatus.USAGE)
-    w = cfg.weights()
+    overrides: dict[str, float] = {}
     if weights:
-        from dataclasses import replace
+        from oriongraph_cli.config import _coerce
 
-        overrides = {}
+        known = cfg.weights().to_dict()
         for item in weights:
             k, _, v = item.partition("=")
             key = {"stage": "stage_boost"}.get(k.strip(), k.strip())
-            if key not in w.to_dict():
-                raise OrionError(f"--weight {item!r}: unknown channel {k!r}", hint="channels: " + ", ".join(w.to_dict()), exit_code=ExitStatus.USAGE)
-            from oriongraph_cli.config import _coerce
-
+            if key not in known:
+                raise OrionError(f"--weight {item!r}: unknown channel {k!r}", hint="channels: " + ", ".join(known), exit_code=ExitStatus.USAGE)
             overrides[key] = _coerce("w_semantic", v, f"--weight {k.strip()}", label=f"the {k.strip()} weight")
-        w = replace(w, **overrides)
+    from oriongraph_cli.api import build_request
+
     stages = tuple(s.lower() for s in stage)
-    return CompileRequest(
-        intent=intent,
-        budget_tokens=cfg.budget,
-        task_id=task_id,
-        keywords=tuple(keyword),
-        episode_id=episode,
+    return build_request(
+        cfg, intent, task_id=task_id, keywords=tuple(keyword), episode_id=episode,
         hard_filters=HardFilters(
             paths=tuple(path), stages=stages, workstreams=tuple(workstream), source_types=tuple(source_type),
             tags=tuple(t.lower() for t in tag), since=_since(since), where=_split_where(where),
         ),
-        soft_prefs=SoftPreferences(
-            prefer_stages=tuple(s.lower() for s in prefer_stage) + (("final",) if "final" in stages else ()),
-            diversity_lambda=cfg.diversity_lambda if lam is None else lam,
-            max_single_source_ratio=cfg.max_source_ratio if max_source_ratio is None else max_source_ratio,
-        ),
-        weights=w,
-        fusion=fusion or cfg.fusion,
-        explain=explain,
-        top_k=top_k or cfg.top_k,
-        timings=timings,
-        expand=expand,
-        record_usage=record,
-        relax=relax,
-        deliver=deliver,
-        compress=compress,
+        prefer_stages=tuple(s.lower() for s in prefer_stage) + (("final",) if "final" in stages else ()),
+        diversity_lambda=lam, max_source_ratio=max_source_ratio, weights=overrides or None, fusion=fusion,
+        explain=explain, top_k=top_k, timings=timings, expand=expand, record_usage=record, relax=relax,
+        deliver=deliver, compress=compress,
     )
 
 

@@ -49,7 +49,8 @@ def build_server(cfg):
 
     from oriongraph_cli import __version__
     from oriongraph_cli.errors import as_orion_error
-    from oriongraph_cli.models import CompileRequest, HardFilters
+    from oriongraph_cli.api import build_request
+    from oriongraph_cli.models import HardFilters
 
     server = MCPServer(
         "orion",
@@ -93,8 +94,8 @@ def build_server(cfg):
                 raise ValueError(f"budget_tokens must be from 1 to {MAX_BUDGET}")
             # the whole reply, framing included, fits budget_tokens: the pipeline renders
             # and counts this format while it selects
-            request = CompileRequest(intent, budget_tokens=budget_tokens, hard_filters=filters(stage, workstream, path),
-                                     explain=False, deliver=(format,))
+            request = build_request(cfg, intent, budget=budget_tokens, hard_filters=filters(stage, workstream, path),
+                                    deliver=(format,))
             resp = compile_workingset(request, cfg, index.reader())
             text = render_text(resp, format)
         except ValueError as exc:
@@ -111,7 +112,7 @@ def build_server(cfg):
         try:
             if not 1 <= limit <= 100:
                 raise ValueError("limit must be from 1 to 100")
-            request = CompileRequest(query, hard_filters=filters(stage, workstream, None), top_k=max(limit, cfg.top_k))
+            request = build_request(cfg, query, hard_filters=filters(stage, workstream, None), top_k=max(limit, cfg.top_k))
             _signals, hits, _info = run_search(request, cfg, index.reader())
         except ValueError as exc:
             raise ToolError(str(exc)) from None

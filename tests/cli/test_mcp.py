@@ -97,3 +97,33 @@ def test_outside_a_project_it_says_so_and_exits(tmp_path):
 
     r = run_orion("mcp", "--root", str(tmp_path), timeout=60)
     assert r.returncode == 3 and "not an OrionFS project" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_cli_library_and_mcp_deliver_the_same_working_set_with_project_settings(sample_index, tmp_path):
+    """One request builder: the project's .orion.toml (λ, source ratio, fusion, top-k, the
+    floor) reaches the MCP tool exactly as it reaches the CLI and the library."""
+    from conftest import run_orion
+
+    from oriongraph_cli import api
+    from oriongraph_cli.config import load_config
+    from oriongraph_cli.render import render_text
+
+    root = tmp_path / "p"
+    shutil.copytree(sample_index, root)
+    (root / ".orion.toml").write_text(
+        "diversity_lambda = 0.6\nmax_source_ratio = 0.3\nfusion = \"rrf\"\ntop_k = 60\nrelevance_floor = 0.3\n", encoding="utf-8")
+    intents = ["add retry logic to the ingestion worker", "per-tenant rate limits", "how do we rank search results",
+               "what does the team own"]
+    calls = [(i, "compile_context", {"intent": t, "budget_tokens": 1500}) for i, t in enumerate(intents)]
+    out = _session_calls(root, calls)
+    cfg = load_config(root)
+    reader = api.open_index(cfg)
+    try:
+        for i, t in enumerate(intents):
+            lib = render_text(api.compile_workingset(api.build_request(cfg, t, budget=1500, record_usage=False), cfg, reader), "markdown")
+            cli = run_orion("compile", t, "--root", str(root), "--budget", "1500", "--format", "markdown", "--no-usage-log")
+            assert cli.returncode == 0, cli.stderr
+            assert _text(out[i]) == lib, t
+            assert cli.stdout.rstrip("\n") == lib.rstrip("\n"), t
+    finally:
+        reader.close()
