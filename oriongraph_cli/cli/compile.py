@@ -245,8 +245,8 @@ def search_cmd(
         from oriongraph_cli import api
 
         request = _build_request(cfg, intent, None, None, keyword, path, stage, workstream, source_type, tag, since,
-                                 where, prefer_stage, None, None, fusion, weight, True, max(top_k, cfg.top_k), False,
-                                 episode=episode)
+                                 where, prefer_stage, None, None, fusion, weight, True, None, False,
+                                 episode=episode)  # the candidates compile scores; --top-k only cuts the list
         signals, hits, info = api.search(request, cfg)
         hits = hits[:top_k]
         if as_json:

@@ -112,7 +112,7 @@ def build_server(cfg):
         try:
             if not 1 <= limit <= 100:
                 raise ValueError("limit must be from 1 to 100")
-            request = build_request(cfg, query, hard_filters=filters(stage, workstream, None), top_k=max(limit, cfg.top_k))
+            request = build_request(cfg, query, hard_filters=filters(stage, workstream, None))  # compile's candidates
             _signals, hits, _info = run_search(request, cfg, index.reader())
         except ValueError as exc:
             raise ToolError(str(exc)) from None

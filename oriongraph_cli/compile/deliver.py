@@ -11,8 +11,12 @@ must be at most the budget. The framing is measured, not guessed:
    fixed nor quoted text, divided by the spans (document headers amortised over them);
 3. selection then charges each span its text plus the per-span cost, and the output is
    rendered and counted again; while it is over, the selection budget shrinks by the
-   overflow (a handful of rounds at most; at worst nothing is selected, and the fixed
-   cost fits because it was checked first).
+   overflow (a handful of rounds at most);
+4. when those rounds do not settle (framing that jumps as documents enter or leave), the
+   selection budget is bisected between the largest that fitted (0 at first: the fixed
+   cost fits because it was checked first) and the smallest that did not, keeping the
+   largest that fits — never falling back to an empty working set while a smaller
+   selection fits.
 
 The printed "N / budget tokens delivered" is the count of the output that prints it
 (settled by re-rendering until the number and the count agree).
@@ -28,6 +32,7 @@ from oriongraph_cli.errors import ExitStatus, OrionError
 from oriongraph_cli.models import CompileResponse
 
 MAX_ROUNDS = 8
+BISECT_ROUNDS = 16  # enough to halve a 10^5-token room down to one token
 COMPACT_SHARE = 0.2
 SETTLE_ROUNDS = 4
 SETTLE_SLACK = 4  # the printed count's own digits, unknown when the framing is measured
@@ -88,15 +93,36 @@ def fit(build: Callable[..., CompileResponse], budget: int, formats: tuple[str, 
     overhead = max(0, math.ceil(framing / max(spans, 1)))
     best = None
     q = room
+    too_big = room + 1  # the smallest selection budget seen over the budget
     for _ in range(MAX_ROUNDS):
         resp, n = settle(build(q, overhead, compact), formats, count)
         over = max(n.values()) - budget
         if over <= 0:
             best = resp
             break
+        too_big = min(too_big, q)
         q -= over
         if q <= 0:
             break
-    if best is None:  # nothing fits with its framing: the output with no spans (checked to fit above)
+    if best is None:
+        best = _bisect(build, budget, formats, count, overhead, compact, too_big)
+    return best
+
+
+def _bisect(build, budget: int, formats, count, overhead: int, compact: bool, too_big: int) -> CompileResponse:
+    """The response at the largest selection budget below ``too_big`` found to fit, by
+    bisection (the empty selection fits: the fixed cost was checked)."""
+    lo, hi = 0, too_big
+    best = None
+    for _ in range(BISECT_ROUNDS):
+        if hi - lo <= 1:
+            break
+        mid = (lo + hi) // 2
+        resp, n = settle(build(mid, overhead, compact), formats, count)
+        if max(n.values()) <= budget:
+            lo, best = mid, resp
+        else:
+            hi = mid
+    if best is None:
         best, _n = settle(build(0, 0, compact), formats, count)
     return best

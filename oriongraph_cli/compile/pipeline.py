@@ -119,7 +119,7 @@ def search(request: CompileRequest, cfg: Config, reader: IndexReader | None = No
             "relaxed_filters": list(relaxed),
             "index": reader.info(),
         }
-        return sig, scored[: request.top_k], info
+        return sig, scored, info  # every candidate compile scores, in its order; callers cut the list
     finally:
         if own:
             reader.close()
@@ -146,6 +146,12 @@ def compile_workingset(request: CompileRequest, cfg: Config, reader: IndexReader
         assembly = _Assembly(request, cfg, reader, sig, scored, hits, errors, relaxed, weights, defaults, counter)
         formats = tuple(dict.fromkeys(request.deliver)) or ("markdown",)
         resp = deliver.fit(assembly.build, request.budget_tokens, formats, counter.count)
+        if not resp.workingset.spans:  # candidates, but none fits with its framing: never an empty success
+            from oriongraph_cli.errors import NoCandidatesError
+
+            why = resp.stats.stop.removeprefix("nothing fits: ") if resp.stats.stop else "no candidate fits with its framing"
+            raise NoCandidatesError(f"nothing fits in a budget of {request.budget_tokens:,} tokens: {why}",
+                                    hint="raise --budget, or narrow the intent so a shorter span answers it")
         timings["assemble"] = (time.perf_counter() - t) * 1000
         timings["total"] = (time.perf_counter() - started) * 1000
         st = resp.stats

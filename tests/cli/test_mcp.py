@@ -127,3 +127,39 @@ def test_cli_library_and_mcp_deliver_the_same_working_set_with_project_settings(
             assert cli.stdout.rstrip("\n") == lib.rstrip("\n"), t
     finally:
         reader.close()
+
+
+def test_search_ranks_the_candidates_compile_scores_through_every_door(sample_index, tmp_path):
+    """`orion search`, the library's search and the MCP search tool list spans in the order
+    compile scores them (same settings, same candidate pool; the limit only cuts the list)."""
+    import json
+
+    from conftest import run_orion
+
+    from oriongraph_cli import api
+    from oriongraph_cli.compile import pipeline
+    from oriongraph_cli.config import load_config
+
+    root = tmp_path / "p"
+    shutil.copytree(sample_index, root)
+    (root / ".orion.toml").write_text("top_k = 40\nfusion = \"zscore\"\n", encoding="utf-8")
+    intents = ["per-tenant rate limits", "why did retries storm in october"]
+    out = _session_calls(root, [(i, "search", {"query": t, "limit": 10}) for i, t in enumerate(intents)])
+    cfg = load_config(root)
+    reader = api.open_index(cfg)
+    try:
+        for i, t in enumerate(intents):
+            req = api.build_request(cfg, t, record_usage=False)
+            _sig, scored, *_ = pipeline.rank_candidates(req, cfg, reader)
+            compile_order = [c.span_ref.span_id for c in scored]
+            _s, lib_hits, _info = api.search(req, cfg, reader)
+            assert [h.span_ref.span_id for h in lib_hits] == compile_order[: len(lib_hits)]
+            cli = run_orion("search", t, "--root", str(root), "--json", "--top-k", "500")
+            assert cli.returncode == 0, cli.stderr
+            cli_ids = [h["span_id"] for h in json.loads(cli.stdout)["hits"]]
+            assert cli_ids == compile_order[:500]
+            mcp_ids = [h["span_id"] for h in json.loads(_text(out[i]))] if _text(out[i]).startswith("[") else \
+                [json.loads(c.text)["span_id"] for c in out[i].content]
+            assert mcp_ids == compile_order[:10]
+    finally:
+        reader.close()

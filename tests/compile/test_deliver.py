@@ -43,6 +43,9 @@ def test_rendered_output_never_exceeds_the_budget(reader, budget, intent, fmt, c
     try:
         resp = api.compile_workingset(request, reader.cfg, reader)
     except OrionError as err:  # a budget below the format's own framing is refused, never overrun
+        if err.exit_code == ExitStatus.NO_CANDIDATES:  # room for framing, none for a span: said, not empty
+            assert err.message.startswith("nothing fits in a budget of") and budget < 600
+            return
         assert err.exit_code == ExitStatus.USAGE and "framing" in err.message
         return
     n = get_counter("tiktoken").count(render_text(resp, fmt))
@@ -77,3 +80,59 @@ def test_compression_covers_more_documents_at_a_small_budget(reader):
             resp = api.compile_workingset(CompileRequest(intent, budget_tokens=600, compress=on, record_usage=False), reader.cfg, reader)
             covered[on] += len({i.path for i in resp.workingset.spans})
     assert covered[True] > covered[False]
+
+
+# ------------------------------------------------------------ the fitting loop's fallback
+
+
+def test_when_shrinking_does_not_settle_the_largest_fitting_selection_is_kept(monkeypatch):
+    """Framing that jumps (a large header enters with any selection over 150 tokens) made
+    eight shrink rounds end over the budget, and the loop fell back to nothing."""
+    from dataclasses import dataclass, field
+
+    from oriongraph_cli.compile import deliver
+
+    @dataclass(frozen=True)
+    class Stats:
+        tokens_used: int = 0
+        delivered: dict = field(default_factory=dict)
+
+    @dataclass(frozen=True)
+    class WS:
+        spans: tuple = ()
+
+    @dataclass(frozen=True)
+    class Resp:
+        workingset: WS
+        stats: Stats
+        size: int
+
+    def build(q, overhead=0, compact=False):
+        spans = q // 100 if q >= 100 else 0
+        size = 1101 if q > 150 else 100 + q
+        return Resp(WS(tuple(range(spans))), Stats(tokens_used=spans * 100), size)
+
+    monkeypatch.setattr(deliver, "_render", lambda resp, fmt: "x " * resp.size)
+    out = deliver.fit(build, 1000, ("markdown",), lambda text: len(text.split()))
+    assert out.size <= 1000
+    assert len(out.workingset.spans) == 1  # q = 150 fits; the old loop delivered 0 spans
+
+
+def test_delivered_text_never_shrinks_to_nothing_as_the_budget_grows(reader):
+    """Across budgets on the real sample index: a budget that delivered spans is never
+    followed by a larger one that delivers none, and quoted tokens do not fall by more
+    than one span's worth."""
+    cfg = load_config(reader.cfg.root)
+    counter = get_counter(str(reader.manifest.get("tokenizer")))
+    for intent in INTENTS[:2]:
+        prev_spans, prev_quoted = 0, 0
+        for budget in range(300, 4200, 190):
+            req = api.build_request(cfg, intent, budget=budget, record_usage=False, deliver=("markdown",))
+            resp = api.compile_workingset(req, cfg, reader)
+            assert counter.count(render_text(resp, "markdown")) <= budget
+            spans = resp.workingset.spans
+            biggest = max((s.span_ref.token_cost for s in spans), default=0)
+            if prev_spans:
+                assert spans, (intent, budget)
+                assert resp.workingset.total_tokens >= prev_quoted - max(biggest, 250), (intent, budget)
+            prev_spans, prev_quoted = len(spans), resp.workingset.total_tokens
