@@ -80,7 +80,7 @@ class Config:
     lifecycle_final_boost: float = 1.25  # accepted decisions when "final" is preferred
     # a later decision of the same workstream on the same subject likely replaces an earlier
     # one that says nothing of it: a soft demotion with its reason (compile/implicit.py)
-    likely_replaced: bool = True
+    likely_replaced: bool = False
     likely_replaced_demote: float = 0.85
     # usage memory
     usage_log: bool = True  # record each compile in .oriongraph/usage.jsonl (ids, never text)

@@ -16,7 +16,7 @@ COMPILE_SCHEMA_VERSION = 2  # compile: 2 = grouped by document and quote, lean (
 STAGES = ("requirements", "design", "research", "impl", "eval", "final")
 CHANNELS = ("semantic", "lexical", "structural", "graph")
 # how the channels are fused into one relevance score (implemented in compile/score.py)
-FUSION_METHODS = ("weighted", "rrf", "zscore", "percentile", "calibrated")
+FUSION_METHODS = ("weighted", "rrf", "zscore", "percentile", "calibrated", "hybrid")
 
 
 class SourceType(str, Enum):

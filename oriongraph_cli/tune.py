@@ -57,14 +57,23 @@ RANKING_SPACE: tuple[Variant, ...] = (
     _v("calibrated 0.6/0.3", fusion="calibrated", w_semantic=0.6, w_lexical=0.3),
     _v("calibrated 0.5/0.5", fusion="calibrated", w_semantic=0.5, w_lexical=0.5),
     _v("weighted 0.5/0.5, no graph", fusion="weighted", w_semantic=0.5, w_lexical=0.5, w_graph=0.0),
+    _v("weighted 0.6/0.3, no graph", fusion="weighted", w_semantic=0.6, w_lexical=0.3, w_graph=0.0),
+    _v("weighted 0.6/0.3, graph 0.05", fusion="weighted", w_semantic=0.6, w_lexical=0.3, w_graph=0.05),
     _v("rrf 0.5/0.5, no graph", fusion="rrf", w_semantic=0.5, w_lexical=0.5, w_graph=0.0),
     _v("zscore 0.5/0.5, no graph", fusion="zscore", w_semantic=0.5, w_lexical=0.5, w_graph=0.0),
     _v("percentile 0.5/0.5, no graph", fusion="percentile", w_semantic=0.5, w_lexical=0.5, w_graph=0.0),
     _v("calibrated 0.6/0.3, no graph", fusion="calibrated", w_semantic=0.6, w_lexical=0.3, w_graph=0.0),
+    _v("hybrid 0.6/0.3", fusion="hybrid", w_semantic=0.6, w_lexical=0.3),
+    _v("hybrid 0.5/0.5", fusion="hybrid", w_semantic=0.5, w_lexical=0.5),
+    _v("hybrid 0.5/0.5, no graph", fusion="hybrid", w_semantic=0.5, w_lexical=0.5, w_graph=0.0),
+    # decisions likely replaced by a later one (compile/implicit.py)
+    _v("weighted 0.6/0.3, likely replaced", fusion="weighted", w_semantic=0.6, w_lexical=0.3, likely_replaced=True),
     # document evidence: a document's next-best spans lift it (score.document_evidence)
     _v("weighted 0.6/0.3, doc 0.15", fusion="weighted", w_semantic=0.6, w_lexical=0.3, doc_evidence=0.15),
     _v("weighted 0.6/0.3, doc 0.3", fusion="weighted", w_semantic=0.6, w_lexical=0.3, doc_evidence=0.3),
     _v("weighted 0.6/0.3, doc 0.5", fusion="weighted", w_semantic=0.6, w_lexical=0.3, doc_evidence=0.5),
+    _v("weighted 0.6/0.3, no graph, doc 0.15", fusion="weighted", w_semantic=0.6, w_lexical=0.3, w_graph=0.0, doc_evidence=0.15),
+    _v("weighted 0.5/0.5, no graph, doc 0.15", fusion="weighted", w_semantic=0.5, w_lexical=0.5, w_graph=0.0, doc_evidence=0.15),
     _v("weighted 0.5/0.5, no graph, doc 0.3", fusion="weighted", w_semantic=0.5, w_lexical=0.5, w_graph=0.0, doc_evidence=0.3),
     _v("rrf 0.5/0.5, doc 0.3", fusion="rrf", w_semantic=0.5, w_lexical=0.5, doc_evidence=0.3),
     _v("zscore 0.5/0.5, no graph, doc 0.3", fusion="zscore", w_semantic=0.5, w_lexical=0.5, w_graph=0.0, doc_evidence=0.3),
@@ -131,13 +140,14 @@ def measure(cfg: Config, reader, queries, variant: Variant, budgets: Sequence[in
                 try:
                     resp = api.compile_workingset(replace(req, budget_tokens=b), vcfg, reader)
                 except NoCandidatesError:
-                    row.update({f"ws@{b}": 0.0, f"share@{b}": 0.0, f"util@{b}": 0.0})
+                    row.update({f"ws@{b}": 0.0, f"share@{b}": 0.0, f"util@{b}": 0.0, f"quoted@{b}": 0.0})
                     continue
                 by_doc = working_set_tokens(resp)
                 docs = {s.path for s in resp.workingset.spans if s.compression is None or s.compression.level != "pointer"}
                 row[f"ws@{b}"] = set_recall(docs, rel)
                 row[f"share@{b}"] = relevant_share(by_doc, rel)
                 row[f"util@{b}"] = resp.stats.delivered_tokens / b
+                row[f"quoted@{b}"] = resp.workingset.total_tokens / b
         rows.append(row)
         if progress is not None:
             progress(variant.name, i + 1, len(queries))
@@ -163,6 +173,7 @@ def measure_baselines(cfg: Config, reader, queries, budgets: Sequence[int] = BUD
                 r = baseline_result(reader, lists[n], b, q.positives)
                 row["ndcg"] = r.ndcg_at_10
                 row[f"ws@{b}"], row[f"share@{b}"], row[f"util@{b}"] = r.ws_recall, r.relevant_share, r.utilisation
+                row[f"quoted@{b}"] = r.utilisation  # the naive pack delivers its chunks and nothing else
             out[n].append(row)
     return out
 

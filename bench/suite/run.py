@@ -212,7 +212,8 @@ def cmd_pairs(args) -> None:
         pairs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
         for tree in (project, project + "-hidden"):
             root = suite / tree
-            if not (root / ".oriongraph").exists():
+            if not (root / ".oriongraph" / "CURRENT").exists():
+                print(f"{tree}: not indexed yet, skipped", flush=True)
                 continue
             cfg = load_config(root)
             reader = api.open_index(cfg)

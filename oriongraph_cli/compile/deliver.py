@@ -5,8 +5,9 @@ lines, separators, preamble, the left-out list) is counted with the index's toke
 must be at most the budget. The framing is measured, not guessed:
 
 1. the *fixed* cost — the output with no spans (title, preamble, summary, left-out list);
-   when it would take more than ``COMPACT_SHARE`` of the budget, the output goes compact
-   (no preamble, no left-out list) so that a small budget is spent on text;
+   when it would take more than ``COMPACT_SHARE`` of the budget, or the budget is under
+   ``FULL_FRAMING_MIN``, the output goes compact (no preamble, no left-out list) so that a
+   small budget is spent on text;
 2. the *per-span* cost — one full build at ``budget - fixed``, rendered: what is neither
    fixed nor quoted text, divided by the spans (document headers amortised over them);
 3. selection then charges each span its text plus the per-span cost, and the output is
@@ -34,6 +35,7 @@ from oriongraph_cli.models import CompileResponse
 MAX_ROUNDS = 8
 BISECT_ROUNDS = 16  # enough to halve a 10^5-token room down to one token
 COMPACT_SHARE = 0.2
+FULL_FRAMING_MIN = 3000  # below this budget the preamble and the left-out list do not pay for themselves
 SETTLE_ROUNDS = 4
 SETTLE_SLACK = 4  # the printed count's own digits, unknown when the framing is measured
 
@@ -70,7 +72,7 @@ def fit(build: Callable[..., CompileResponse], budget: int, formats: tuple[str, 
     each span charged ``overhead`` on top of its text."""
     n_empty = measure(build(0, 0, False), formats, count)
     fixed = max(n_empty.values())
-    compact = fixed > COMPACT_SHARE * budget
+    compact = fixed > COMPACT_SHARE * budget or budget < FULL_FRAMING_MIN
     if compact:
         n_empty = measure(build(0, 0, True), formats, count)
         fixed = max(n_empty.values())

@@ -231,7 +231,7 @@ class _Assembly:
             else:
                 why = f"nothing else scored above {cfg.relevance_floor:g} × the best"
             stop = f"selection stopped at {quoted:,} quoted tokens: {why}"
-        elif sel.stop_reason in ("no_feasible", "exhausted") and items and quoted < STOP_NOTE_BELOW * q:
+        elif sel.stop_reason in ("no_feasible", "exhausted") and items and sel.used < STOP_NOTE_BELOW * q:
             stop = f"selection stopped at {quoted:,} quoted tokens: no other candidate fits, whole or shortened"
         elif not items and sel.rejected and room > 0:
             stop = f"nothing fits: the best span {sel.rejected[0].detail}"

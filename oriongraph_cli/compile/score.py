@@ -288,7 +288,20 @@ class ReciprocalRank:
         return lambda _normed, ranks: rrf_score(ranks, weights, rrf_k)
 
 
-FUSIONS: dict[str, Fusion] = {f.name: f for f in (WeightedSum(), ReciprocalRank(), ZScore(), RankPercentile(), Calibrated())}
+class Hybrid(ReciprocalRank):
+    """Half the min-max weighted sum (divided by the channel weights' total, so in [0, 1]),
+    half the rescaled reciprocal rank fusion: scores where one channel's margin is real,
+    ranks where a channel's scale misleads."""
+
+    name = "hybrid"
+
+    def scorer(self, weights, rrf_k):
+        w = [(ch, float(getattr(weights, ch))) for ch in CHANNELS]
+        total = sum(wc for _ch, wc in w) or 1.0
+        return lambda normed, ranks: 0.5 * sum(wc * getattr(normed, ch) for ch, wc in w) / total + 0.5 * rrf_score(ranks, weights, rrf_k)
+
+
+FUSIONS: dict[str, Fusion] = {f.name: f for f in (WeightedSum(), ReciprocalRank(), ZScore(), RankPercentile(), Calibrated(), Hybrid())}
 assert tuple(FUSIONS) == FUSION_METHODS, "models.FUSION_METHODS names the registered fusions"
 
 
@@ -435,7 +448,7 @@ def fuse(cands: list[CandidateSpan], hits: dict, weights: ScoreWeights, request,
     how = how or score
     fusion = request.fusion or cfg.fusion
     ranks = None
-    if fusion == "rrf":
+    if isinstance(FUSIONS.get(fusion), ReciprocalRank):  # rank-based: each generator's own order
         ranks = {name: {h.row: i + 1 for i, h in enumerate(sorted(hs, key=lambda h: (-h.score, h.row)))} for name, hs in hits.items()}
         ranks["semantic"] = {c.row: i + 1 for i, c in enumerate(sorted(cands, key=lambda c: (-c.raw_scores.semantic, c.row)))}
     return how(

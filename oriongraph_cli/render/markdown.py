@@ -87,7 +87,7 @@ def preamble(resp: Any) -> str:
     """One paragraph saying what the output is and how to get more."""
     return (
         "Project documents quoted by orion for this intent, in reading order; quotes are exact, […] marks "
-        "a shortened one, `orion show SPAN_ID` prints a span whole; paths are from the project root."
+        "a shortened one (`orion show SPAN` prints it whole); paths are from the project root, lines are the file's."
     )
 
 
@@ -170,7 +170,8 @@ def demote_headings(text: str) -> str:
 
 
 def document_meta(doc: Any) -> str:
-    """``**ADR-0007: …** · stage design · workstream ws-ingestion · status accepted · L12-L80``."""
+    """``**ADR-0007: …** · stage design · workstream ws-ingestion · status accepted · L12-L80``
+    (the terminal table's line; the Markdown header is :func:`document_header`)."""
     parts = []
     if doc.title:
         parts.append(f"**{one_line(doc.title)}**")
@@ -185,18 +186,38 @@ def document_meta(doc: Any) -> str:
     return DOT.join(parts)
 
 
-def quote_line(q: Any) -> str:
-    """`` `L12-L40 · span 3f2a…` `` (``+ 1 more`` for merged spans), or the shortening and
-    its backref."""
-    ids = [i.span_ref.span_id for i in q.items]
+def _plain_quote(q: Any) -> bool:
+    """A quote that needs no line of its own: whole, fresh, not a pointer."""
+    return q.compression is None and not any(i.stale for i in q.items)
+
+
+def document_header(doc: Any) -> str:
+    """``## path · status superseded by ADR-0007 · L12-L40``: the path, the status only where
+    the document has one, and the lines when one plain quote is all it brings (the reader
+    needs where the text is, not the metadata the path and the text already say)."""
+    parts = [f"## {doc.path}"]
+    if doc.status:
+        parts.append(one_line(doc.status))
+    quotes = list(doc.quotes)
+    if len(quotes) == 1 and _plain_quote(quotes[0]) and quotes[0].lines:
+        parts.append(quotes[0].lines)
+    return DOT.join(parts)
+
+
+def quote_line(q: Any, alone: bool = False) -> str | None:
+    """`` `L12-L40` `` before a quote when its document has several, or the shortening and
+    its backref (``span 3f2a…``); ``None`` for a lone plain quote (its lines are in the
+    document header). Span ids stay in JSON, XML attributes and ``--explain``."""
+    if alone and _plain_quote(q):
+        return None
     parts = [q.lines] if q.lines else []
-    parts.append(ids[0] + (f" +{len(ids) - 1}" if len(ids) > 1 else ""))
     c = q.compression
     if c is not None and c.level != "pointer":
         parts.append(f"shortened: {c.tokens} of {c.tokens_full} tokens")
+        parts.append(f"span {q.items[0].span_ref.span_id}")
     if any(i.stale for i in q.items):
         parts.append("indexed version (file changed)")
-    return "`" + DOT.join(parts) + "`"
+    return "`" + DOT.join(parts) + "`" if parts else None
 
 
 def left_out_lines(resp: Any) -> list[str]:
@@ -225,10 +246,8 @@ def workingset_markdown(resp: Any, explain: bool = False, brief: bool = False) -
     if not docs:
         out += ["_No spans selected._\n", "\n"]
     for doc in docs:
-        out += [f"## {doc.path}\n", "\n"]
-        meta = document_meta(doc)
-        if meta:
-            out += [meta + "\n", "\n"]
+        out += [document_header(doc) + "\n", "\n"]
+        alone = len(doc.quotes) == 1
         for q in doc.quotes:
             if q.elided_before:
                 out += [f"*[… skipped {one_line(q.elided_before)} …]*\n", "\n"]
@@ -236,8 +255,9 @@ def workingset_markdown(resp: Any, explain: bool = False, brief: bool = False) -
             if c is not None and c.level == "pointer":
                 out += [q.text + "\n", "\n"]
                 continue
-            out.append(quote_line(q) + "\n")
-            out.append("\n")
+            line = quote_line(q, alone)
+            if line:
+                out += [line + "\n", "\n"]
             _append_text(out, demote_headings(q.text))
     lo = left_out_lines(resp)
     if lo:
