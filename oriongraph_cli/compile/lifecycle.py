@@ -40,7 +40,10 @@ MIN_SEMANTIC = 0.25
 MAX_SUCCESSOR_SPANS = 2
 MAX_CHAIN = 8
 DEMOTED_STATUSES = ("superseded", "deprecated")
-ACCEPTED_STATUSES = ("accepted", "approved", "adopted", "decided")
+# in force: the words decision records (accepted), PEPs (final, active) and RFCs use
+ACCEPTED_STATUSES = ("accepted", "approved", "adopted", "decided", "final", "active")
+# not in force: with a recorded successor such a document counts as replaced by it
+INACTIVE_STATUSES = ("withdrawn", "rejected", "obsolete", "replaced")
 _ADR_RE = re.compile(r"^ADR-\d+", re.IGNORECASE)
 
 
@@ -232,7 +235,8 @@ def plan_lifecycle(
         direct = direct_of.get(path, [])
         direct_docs = _docs(conn, direct) if direct else {}
         accepted_successor = any(d.status in accepted_statuses for d in direct_docs.values())
-        superseded = doc.status.startswith("superseded") or accepted_successor
+        superseded = (doc.status.startswith("superseded") or accepted_successor
+                      or (bool(direct) and _is_demoted_status(doc.status, INACTIVE_STATUSES)))
         deprecated = _is_demoted_status(doc.status, demoted_statuses) and not superseded
         if not (superseded or deprecated):
             guess = (likely or {}).get(path)

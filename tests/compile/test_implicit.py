@@ -64,9 +64,12 @@ def test_title_words_drop_ids_and_filler():
     assert jaccard({"ci", "pipelines"}, {"ci", "pipelines", "concourse"}) == pytest.approx(2 / 3)
 
 
+ON = {"ORION_LIKELY_REPLACED": "true"}
+
+
 def test_later_decision_on_the_same_subject_ranks_first_with_its_reason(adr_project):
     proc = run_orion("compile", "which CI system builds and deploys our services", "--root", str(adr_project),
-                     "--json", "--explain", "--budget", "3000")
+                     "--json", "--explain", "--budget", "3000", env=ON)
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     order = [d["path"] for d in data["documents"]]
@@ -79,14 +82,14 @@ def test_later_decision_on_the_same_subject_ranks_first_with_its_reason(adr_proj
     assert old not in first or first[new] < first[old]
 
 
-def test_the_signal_can_be_switched_off(adr_project):
+def test_the_signal_is_off_by_default(adr_project):
     proc = run_orion("compile", "which CI system builds and deploys our services", "--root", str(adr_project),
-                     "--json", "--explain", "--budget", "3000", env={"ORION_LIKELY_REPLACED": "false"})
+                     "--json", "--explain", "--budget", "3000")
     assert proc.returncode == 0, proc.stderr
     assert "likely replaced" not in proc.stdout
 
 
 def test_unrelated_and_explicitly_linked_decisions_are_left_alone(adr_project):
-    proc = run_orion("compile", "where does the control plane keep tenants", "--root", str(adr_project), "--json", "--explain")
+    proc = run_orion("compile", "where does the control plane keep tenants", "--root", str(adr_project), "--json", "--explain", env=ON)
     assert proc.returncode == 0, proc.stderr
     assert "likely replaced by" not in proc.stdout

@@ -220,3 +220,33 @@ def test_is_decision():
 def test_candidates_without_rows_are_ignored(reg):
     c = replace(cand(reg, rows_of(reg, ADR3)[0], 0.5), row=-1)
     assert plan_lifecycle([c], reg.conn).is_empty()
+
+
+def test_a_withdrawn_or_final_document_with_a_recorded_successor_counts_as_replaced(tmp_path):
+    """PEPs say 'final' and 'active', and a replaced proposal is often 'withdrawn' or
+    'rejected' rather than 'superseded': with a recorded successor in force it is demoted
+    and the successor ranks above it."""
+    import sqlite3
+
+    from oriongraph_cli.compile.lifecycle import plan_lifecycle
+
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(
+        "CREATE TABLE documents(path TEXT, doc_key TEXT, title TEXT, status TEXT);"
+        "CREATE TABLE edges(src_path TEXT, dst_path TEXT, type TEXT);"
+        "CREATE TABLE spans(id INTEGER, path TEXT, ordinal INTEGER, heading_path TEXT);"
+        "INSERT INTO documents VALUES ('a.md', 'PEP-0100', 'old', 'withdrawn'), ('b.md', 'PEP-0200', 'new', 'final'),"
+        " ('c.md', 'PEP-0300', 'older', 'final'), ('d.md', 'PEP-0400', 'newer', 'active');"
+        "INSERT INTO edges VALUES ('b.md', 'a.md', 'SUPERSEDES'), ('d.md', 'c.md', 'SUPERSEDES');"
+        "INSERT INTO spans VALUES (10, 'b.md', 0, '[]'), (20, 'd.md', 0, '[]');"
+    )
+    from test_score import cand as scand
+    from dataclasses import replace as _r
+
+    def c(path, row):
+        x = scand(path, row=row, semantic=0.5)
+        return _r(x, metadata=_r(x.metadata, filepath=path))
+
+    plan = plan_lifecycle([c("a.md", 1), c("c.md", 3)], conn)
+    assert plan.adjust[1].multiplier < 1 and plan.adjust[3].multiplier < 1
+    assert {10, 20} <= set(plan.extra)  # the successors are pulled in above them
