@@ -40,13 +40,16 @@ import argparse
 import re
 import shutil
 from datetime import datetime
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from realproject import rest_to_markdown  # noqa: E402  (reST section titles -> Markdown headings)
 
 MIN_BODY_WORDS = 50
 MAX_STEM = 60
 STOP_TAIL = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with"}
 FINAL_STATUSES = {"final", "accepted", "active"}
-_ADORN = re.compile(r"^([=\-~^\"'`#*+<>:._])\1{2,}\s*$")
 _HEADER = re.compile(r"^([A-Za-z][A-Za-z0-9-]*):\s*(.*)$")
 _LIFECYCLE = re.compile(
     r"(?:superseded|replaced|obsoleted)\s+(?:in\s+favou?r\s+of|by)\s+(?::pep:`|PEP\s*)\d+",
@@ -54,39 +57,6 @@ _LIFECYCLE = re.compile(
 )
 _SUPERSEDED_DIRECTIVE = re.compile(r"^\.\. superseded::.*$")
 _DIRECTIVE = re.compile(r"^\s*\.\. [A-Za-z-]+::\s*$")
-
-
-def rest_to_markdown(text: str) -> tuple[str, str]:
-    """(markdown, title): section titles (with or without overline) become ``#`` headings.
-
-    Same logic as ``bench/realproject.py``."""
-    lines = text.split("\n")
-    styles: list[tuple[str, bool]] = []
-    out: list[str] = []
-    title = ""
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        over = bool(_ADORN.match(line)) and i + 2 < len(lines) and _ADORN.match(lines[i + 2]) and lines[i + 1].strip()
-        if over:
-            style, head = (line.strip()[0], True), lines[i + 1].strip()
-            i += 3
-        elif (
-            line.strip() and not _ADORN.match(line) and i + 1 < len(lines) and _ADORN.match(lines[i + 1])
-            and len(lines[i + 1].strip()) >= len(line.strip()) and not line.startswith(" ")
-        ):
-            style, head = (lines[i + 1].strip()[0], False), line.strip()
-            i += 2
-        else:
-            out.append(line)
-            i += 1
-            continue
-        if style not in styles:
-            styles.append(style)
-        level = min(6, styles.index(style) + 1)
-        title = title or head
-        out.append("#" * level + " " + head)
-    return "\n".join(out), title
 
 
 def parse_pep(raw: str) -> tuple[dict[str, str], str]:
