@@ -80,6 +80,8 @@ class Config:
     lifecycle_final_boost: float = 1.25  # accepted decisions when "final" is preferred
     # a later decision of the same workstream on the same subject likely replaces an earlier
     # one that says nothing of it: a soft demotion with its reason (compile/implicit.py)
+    # rejected or withdrawn decisions with no recorded successor: base × this (1: left alone)
+    lifecycle_inactive_demote: float = 1.0
     likely_replaced: bool = False
     likely_replaced_demote: float = 0.85
     # usage memory
@@ -144,6 +146,7 @@ _RULES: dict[str, tuple[type, float, float, bool]] = {
     "lifecycle_demote": (float, 0, 1e6, False),
     "lifecycle_final_boost": (float, 0, 1e6, False),
     "likely_replaced_demote": (float, 0, 1, False),
+    "lifecycle_inactive_demote": (float, 0, 1, False),
     "episode_boost": (float, 0, 1e6, False),
     **{name: (float, 0, 1e6, False) for name in (
         "w_semantic", "w_lexical", "w_structural", "w_structural_no_hint", "w_graph", "w_recency", "w_stage", "w_usage"

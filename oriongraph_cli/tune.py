@@ -66,6 +66,24 @@ RANKING_SPACE: tuple[Variant, ...] = (
     _v("hybrid 0.6/0.3", fusion="hybrid", w_semantic=0.6, w_lexical=0.3),
     _v("hybrid 0.5/0.5", fusion="hybrid", w_semantic=0.5, w_lexical=0.5),
     _v("hybrid 0.5/0.5, no graph", fusion="hybrid", w_semantic=0.5, w_lexical=0.5, w_graph=0.0),
+    # a deeper candidate pool (each generator's top-k): long documents spread their evidence
+    _v("hybrid 0.5/0.5, no graph, top-k 500", fusion="hybrid", w_semantic=0.5, w_lexical=0.5, w_graph=0.0, top_k=500),
+    _v("hybrid 0.5/0.5, no graph, top-k 1000", fusion="hybrid", w_semantic=0.5, w_lexical=0.5, w_graph=0.0, top_k=1000),
+    _v("rrf 0.5/0.5, no graph, top-k 1000", fusion="rrf", w_semantic=0.5, w_lexical=0.5, w_graph=0.0, top_k=1000),
+    _v("weighted 0.6/0.3, no graph, top-k 500", fusion="weighted", w_semantic=0.6, w_lexical=0.3, w_graph=0.0, top_k=500),
+    _v("weighted 0.6/0.3, no graph, top-k 1000", fusion="weighted", w_semantic=0.6, w_lexical=0.3, w_graph=0.0, top_k=1000),
+    # a replaced decision demoted less (its successor is still raised above it)
+    _v("hybrid 0.5/0.5, no graph, top-k 1000, demote 0.85", fusion="hybrid", w_semantic=0.5, w_lexical=0.5, w_graph=0.0, top_k=1000,
+       lifecycle_demote=0.85),
+    _v("rrf 0.5/0.5, no graph, top-k 1000, demote 0.85", fusion="rrf", w_semantic=0.5, w_lexical=0.5, w_graph=0.0, top_k=1000,
+       lifecycle_demote=0.85),
+    _v("weighted 0.6/0.3, no graph, top-k 1000, demote 0.85", fusion="weighted", w_semantic=0.6, w_lexical=0.3, w_graph=0.0,
+       top_k=1000, lifecycle_demote=0.85),
+    # rejected and withdrawn decisions demoted too
+    _v("hybrid 0.5/0.5, no graph, top-k 1000, demote 0.85, inactive 0.85", fusion="hybrid", w_semantic=0.5, w_lexical=0.5,
+       w_graph=0.0, top_k=1000, lifecycle_demote=0.85, lifecycle_inactive_demote=0.85),
+    _v("rrf 0.5/0.5, no graph, top-k 1000, demote 0.85, inactive 0.85", fusion="rrf", w_semantic=0.5, w_lexical=0.5,
+       w_graph=0.0, top_k=1000, lifecycle_demote=0.85, lifecycle_inactive_demote=0.85),
     # decisions likely replaced by a later one (compile/implicit.py)
     _v("weighted 0.6/0.3, likely replaced", fusion="weighted", w_semantic=0.6, w_lexical=0.3, likely_replaced=True),
     # document evidence: a document's next-best spans lift it (score.document_evidence)
@@ -84,11 +102,9 @@ SELECTION_SPACE: tuple[Variant, ...] = (
     _v("floor 0.5", relevance_floor=0.5, floor_depth=0.0),
     _v("floor 0.5, depth 1", relevance_floor=0.5, floor_depth=1.0),
     _v("floor 0.5, depth 1.5", relevance_floor=0.5, floor_depth=1.5),
-    _v("floor 0.5, depth 2", relevance_floor=0.5, floor_depth=2.0),
     _v("no floor", relevance_floor=0.0, floor_depth=0.0),
     _v("floor 0.5, depth 1.5, λ 0.7", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=0.7),
     _v("floor 0.5, depth 1.5, λ 1", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0),
-    _v("floor 0.5, depth 1.5, cap 0.3", relevance_floor=0.5, floor_depth=1.5, max_source_ratio=0.3),
 )
 
 Row = dict[str, float]  # one intent's figures: "ndcg", "ws@1000", "share@1000", "util@1000", ...

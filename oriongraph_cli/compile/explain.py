@@ -41,7 +41,8 @@ def effective_defaults(cfg: Config, request: CompileRequest, signals: DerivedSig
         "recency_half_life_days": cfg.recency_half_life_days,
         "graph": {"enabled": cfg.graph, "depth": cfg.graph_depth, "method": cfg.graph_method, "seeds": cfg.graph_seeds},
         "lifecycle": {"enabled": cfg.lifecycle, "demote": cfg.lifecycle_demote, "final_boost": cfg.lifecycle_final_boost,
-                      "likely_replaced": cfg.likely_replaced, "likely_replaced_demote": cfg.likely_replaced_demote},
+                      "inactive_demote": cfg.lifecycle_inactive_demote, "likely_replaced": cfg.likely_replaced,
+                      "likely_replaced_demote": cfg.likely_replaced_demote},
         "usage": {"weight": w.usage, "dynamic_weights": cfg.usage_weights or "defaults"},
         "expand": request.expand,
     }

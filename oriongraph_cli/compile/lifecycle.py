@@ -204,6 +204,7 @@ def plan_lifecycle(
     likely: dict | None = None,
     likely_demote: float = 0.85,
     likely_floor: float = 0.9,
+    inactive_demote: float = 1.0,
 ) -> LifecyclePlan:
     """Work out the lifecycle adjustments for ``cands`` (rows -> Adjustment) and the
     successor rows to add. Needs only candidate metadata and raw scores, so it can run
@@ -239,6 +240,10 @@ def plan_lifecycle(
                       or (bool(direct) and _is_demoted_status(doc.status, INACTIVE_STATUSES)))
         deprecated = _is_demoted_status(doc.status, demoted_statuses) and not superseded
         if not (superseded or deprecated):
+            if inactive_demote < 1.0 and _is_demoted_status(doc.status, INACTIVE_STATUSES):
+                for c in by_path[path]:  # rejected or withdrawn, nothing recorded in its place
+                    note(adjust, c.row, mult=inactive_demote, reason=f"{doc.label} {doc.status.split()[0]} (demoted ×{inactive_demote:.2f})")
+                continue
             guess = (likely or {}).get(path)
             if guess is not None and doc.status not in ("rejected", "withdrawn"):
                 rows = [c.row for c in by_path[path]]

@@ -87,7 +87,7 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
         plan = lifecycle.plan_lifecycle(
             cands, reader.registry.conn, prefer_stages=request.soft_prefs.prefer_stages,
             intent_doc_ids=sig.struct_hints.doc_ids, demote=cfg.lifecycle_demote, final_boost=cfg.lifecycle_final_boost,
-            likely=likely, likely_demote=cfg.likely_replaced_demote,
+            likely=likely, likely_demote=cfg.likely_replaced_demote, inactive_demote=cfg.lifecycle_inactive_demote,
         )
         if plan.extra:
             present = {c.row for c in cands}

@@ -250,3 +250,27 @@ def test_a_withdrawn_or_final_document_with_a_recorded_successor_counts_as_repla
     plan = plan_lifecycle([c("a.md", 1), c("c.md", 3)], conn)
     assert plan.adjust[1].multiplier < 1 and plan.adjust[3].multiplier < 1
     assert {10, 20} <= set(plan.extra)  # the successors are pulled in above them
+
+
+def test_rejected_and_withdrawn_decisions_can_be_demoted_when_nothing_replaces_them():
+    import sqlite3
+
+    from oriongraph_cli.compile.lifecycle import plan_lifecycle
+    from test_score import cand as scand
+    from dataclasses import replace as _r
+
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(
+        "CREATE TABLE documents(path TEXT, doc_key TEXT, title TEXT, status TEXT);"
+        "CREATE TABLE edges(src_path TEXT, dst_path TEXT, type TEXT);"
+        "INSERT INTO documents VALUES ('r.md', 'PEP-0516', 'rejected one', 'rejected'), ('f.md', 'PEP-0518', 'final', 'final');"
+    )
+
+    def c(path, row):
+        x = scand(path, row=row, semantic=0.5)
+        return _r(x, metadata=_r(x.metadata, filepath=path))
+
+    assert plan_lifecycle([c("r.md", 1), c("f.md", 2)], conn).is_empty()  # left alone by default
+    plan = plan_lifecycle([c("r.md", 1), c("f.md", 2)], conn, inactive_demote=0.85)
+    assert plan.adjust[1].multiplier == 0.85 and "PEP-0516 rejected (demoted ×0.85)" in plan.adjust[1].reasons
+    assert 2 not in plan.adjust
