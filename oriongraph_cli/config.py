@@ -35,23 +35,25 @@ class Config:
     keep_generations: int = 2
     # compile
     budget: int = 4000
-    # weights: tuned on SciFact train and the sample's queries (docs/BENCHMARKS.md, "Tuning")
-    w_semantic: float = 0.6
-    w_lexical: float = 0.3
+    # ranking defaults chosen leave-one-project-out on five real projects (docs/BENCHMARKS.md,
+    # "Generalisation"): hybrid fusion, semantic and lexical evenly, no graph channel in the
+    # score, a 1,000-span pool per generator, softer lifecycle demotions
+    w_semantic: float = 0.5
+    w_lexical: float = 0.5
     w_structural: float = 0.2  # applies when the intent carries a structural hint ...
     w_structural_no_hint: float = 0.0  # ... and this when it does not (ids, stages, workstreams, tags)
-    w_graph: float = 0.1
+    w_graph: float = 0.0  # the graph channel lost on 4 of 5 projects; --weight graph=0.1 turns it on
     w_recency: float = 0.05
     w_stage: float = 0.05
     w_usage: float = 0.05  # usage score (how often and how recently a document was used) from the usage snapshot
-    fusion: str = "weighted"  # weighted | rrf | zscore | percentile | calibrated (compile/score.py)
+    fusion: str = "hybrid"  # weighted | rrf | zscore | percentile | calibrated | hybrid (compile/score.py)
     # a document's next-best spans add this × their mean relevance to each of its spans
     doc_evidence: float = 0.0
     rrf_k: int = 60
-    # MMR λ (selection only; ranking is base-score order). 0.85, not the spec's 0.7: on SciFact
-    # train working-set recall @4000 0.895 -> 0.904 (0.7 spreads the budget over weaker
-    # documents); the sample fixture's is unchanged (0.993). docs/BENCHMARKS.md, "MMR λ".
-    diversity_lambda: float = 0.85
+    # MMR λ (selection only; ranking is base-score order). 1.0, chosen leave-one-project-out
+    # (docs/BENCHMARKS.md, "Generalisation"): diversity comes from the source cap, the
+    # one-header-per-document layout and merged quotes; a similarity penalty cost recall.
+    diversity_lambda: float = 1.0
     max_source_ratio: float = 0.5
     mmr_threshold: float = 0.0  # stop when the best MMR score falls below this
     # precision: candidates scoring under relevance_floor × the best are not taken (selection
@@ -60,10 +62,10 @@ class Config:
     relevance_floor: float = 0.5
     # ... but the floor never rises above the score at which the ranking, read in order,
     # holds floor_depth × the budget in tokens (0: the relative floor alone)
-    floor_depth: float = 0.0
+    floor_depth: float = 1.5
     cap_yield: float = 0.9
     compress: bool = True  # shorten spans that do not fit whole instead of dropping them
-    top_k: int = 200
+    top_k: int = 1000
     recency_half_life_days: float = 180.0
     # graph channel: seeds from the other channels' best candidates
     graph: bool = True
@@ -76,12 +78,12 @@ class Config:
     expand_max_spans: int = 2  # --expand: neighbours per selected span
     # ADR lifecycle
     lifecycle: bool = True
-    lifecycle_demote: float = 0.6  # superseded/deprecated decisions: base x this
+    lifecycle_demote: float = 0.85  # superseded/deprecated decisions: base x this (their successors still rank above)
     lifecycle_final_boost: float = 1.25  # accepted decisions when "final" is preferred
     # a later decision of the same workstream on the same subject likely replaces an earlier
     # one that says nothing of it: a soft demotion with its reason (compile/implicit.py)
     # rejected or withdrawn decisions with no recorded successor: base × this (1: left alone)
-    lifecycle_inactive_demote: float = 1.0
+    lifecycle_inactive_demote: float = 0.85
     likely_replaced: bool = False
     likely_replaced_demote: float = 0.85
     # usage memory

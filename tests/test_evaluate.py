@@ -187,13 +187,14 @@ def test_quality_regression_on_the_sample_fixture(fixture_report):
     docs/BENCHMARKS.md "Quality regression check")."""
     report, _ = fixture_report
     s = report.summaries
-    # measured 0.8745 / 1.0 / 0.935 / relevant share 0.588 (docs/BENCHMARKS.md, "The compiled
-    # working set"): the budget now pays for the framing, and the relevance floor stops short
-    # of it, so utilisation (quoted text / budget) is no longer near 1
+    # measured 0.855 / 1.0 / 0.993 / relevant share 0.318 with the defaults chosen on five
+    # real projects (docs/BENCHMARKS.md, "Generalisation"): the floor now follows the
+    # ranking's depth, so on this 36-document project a 4,000-token budget is spent and the
+    # share of relevant text falls (baselines: 0.24-0.25); utilisation counts quoted text only
     assert s["orion"].ndcg_at_10 >= 0.83
     assert s["orion"].recall_at_100 >= 0.97
-    assert s["orion"].ws_recall >= 0.90
-    assert s["orion"].relevant_share >= 0.50
+    assert s["orion"].ws_recall >= 0.95
+    assert s["orion"].relevant_share >= 0.28
     assert s["orion"].relevant_share > max(s[b].relevant_share for b in ("bm25", "dense", "rrf"))
     # the default pipeline beats every baseline it prints (measured: 0.786 / 0.824 / 0.826)
     for baseline in ("bm25", "dense", "rrf"):

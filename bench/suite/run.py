@@ -163,14 +163,16 @@ def cmd_all(args) -> None:
     report = {"budgets": list(BUDGETS), "projects": projects, "scifact_limit": args.scifact_limit,
               "chosen": {p: {"ranking": r, "selection": s} for p, (r, s) in chosen.items()},
               "table": {}, "ranking_space": {}, "selection_space": {}}
-    metrics = ["ndcg"] + [f"{m}@{b}" for b in BUDGETS for m in ("ws", "share", "util")]
+    metrics = ["ndcg"] + [f"{m}@{b}" for b in BUDGETS for m in ("ws", "share", "util", "quoted")]
     mean = tune.mean
     for p in projects:
         r, s = chosen[p]
         rows = {"orion (held out)": data[p][f"selection:{r}|{s}"], "orion before": data[p]["before:"]}
+        rows["orion (held out)"] = [{**x, "ndcg": y["ndcg"]} for x, y in zip(rows["orion (held out)"], data[p][f"ranking:{r}"])]
         for n in ("bm25", "dense", "rrf"):
             rows[n] = data[p][f"baseline:{n}"]
-        report["table"][p] = {name: {m: round(mean([x[m] for x in rr]), 4) for m in metrics} for name, rr in rows.items()}
+        report["table"][p] = {name: {m: round(mean([x.get(m, x.get("util" + m[6:], 0.0)) for x in rr]), 4) for m in metrics}
+                              for name, rr in rows.items()}
         report["table"][p]["_n"] = len(rows["rrf"])
         report["ranking_space"][p] = {v: round(mean([x["ndcg"] for x in rank_table[p][v]]), 4) for v in rank_names}
         report["selection_space"][p] = {s_: {m: round(mean([x[m] for x in data[p][f"selection:{chosen_r['*']}|{s_}"]]), 4)
@@ -195,6 +197,23 @@ def markdown(rep: dict) -> str:
             lines.append(f"| {p} ({t['_n']}) | {name} | {f(r['ndcg'])} | {f(r['ws@1000'])} | {f(r['ws@4000'])} | {f(r['share@4000'])} | {f(r['util@4000'])} |")
     lines.append("")
     lines.append("Chosen (ranking | selection): " + "; ".join(f"{p}: {c['ranking']} | {c['selection']}" for p, c in rep["chosen"].items()))
+    lines.append("")
+    ps = rep["projects"]
+    lines.append("| ranking variant (nDCG@10) | " + " | ".join(ps) + " | mean |")
+    lines.append("|---|" + "---|" * (len(ps) + 1))
+    names = list(rep["ranking_space"][ps[0]])
+    means = {n: sum(rep["ranking_space"][p][n] for p in ps) / len(ps) for n in names}
+    for n in sorted(names, key=lambda n: -means[n]):
+        lines.append(f"| {n} | " + " | ".join(f"{rep['ranking_space'][p][n]:.3f}" for p in ps) + f" | {means[n]:.3f} |")
+    lines.append("| *rrf baseline* | " + " | ".join(f"{rep['table'][p]['rrf']['ndcg']:.3f}" for p in ps)
+                 + f" | {sum(rep['table'][p]['rrf']['ndcg'] for p in ps) / len(ps):.3f} |")
+    lines.append("")
+    lines.append("| selection variant (on the chosen ranking): WS recall @1k / @4k, rel. share @4k | " + " | ".join(ps) + " |")
+    lines.append("|---|" + "---|" * len(ps))
+    for n in rep["selection_space"][ps[0]]:
+        cells = [f"{rep['selection_space'][p][n]['ws@1000']:.3f} / {rep['selection_space'][p][n]['ws@4000']:.3f} / "
+                 f"{rep['selection_space'][p][n]['share@4000']:.3f}" for p in ps]
+        lines.append(f"| {n} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

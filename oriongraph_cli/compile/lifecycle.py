@@ -33,7 +33,7 @@ from typing import Iterable, Sequence
 from oriongraph_cli.compile.score import sort_key
 from oriongraph_cli.models import CandidateSpan, GenHit
 
-DEMOTE = 0.6
+DEMOTE = 0.85
 FINAL_BOOST = 1.25
 SUCCESSOR_FLOOR = 1.0
 MIN_SEMANTIC = 0.25

@@ -10,6 +10,7 @@ import pytest
 from conftest import SAMPLE
 
 from oriongraph_cli.compile.lifecycle import (
+    DEMOTE,
     apply_lifecycle,
     is_decision,
     live_successors,
@@ -82,8 +83,8 @@ def test_superseded_decision_is_demoted_and_its_successor_pulled_in(reg):
     other = rows_of(reg, WORKER)[0]
     cands = [cand(reg, adr3[0], 0.8, lexical=3.0), cand(reg, decision, 0.7, semantic=0.6), cand(reg, other, 0.5, semantic=0.5)]
     plan = plan_lifecycle(cands, reg.conn)
-    assert plan.adjust[adr3[0]].multiplier == pytest.approx(0.6)
-    assert plan.adjust[adr3[0]].reasons == ("ADR-0003 superseded by ADR-0007 (demoted ×0.60)",)
+    assert plan.adjust[adr3[0]].multiplier == pytest.approx(DEMOTE)
+    assert plan.adjust[adr3[0]].reasons == (f"ADR-0003 superseded by ADR-0007 (demoted ×{DEMOTE:.2f})",)
     assert other not in plan.adjust
     # ADR-0007 is not among the candidates: its first span and its "Decision" span are added
     assert {path_of(reg, r) for r in plan.extra} == {ADR7}
@@ -100,8 +101,8 @@ def test_superseded_decision_is_demoted_and_its_successor_pulled_in(reg):
     order = [path_of(reg, c.row) for c in ranked]
     assert order[0] == ADR7 and order.index(ADR7) < order.index(ADR3)
     by_row = {c.row: c for c in ranked}
-    assert by_row[adr3[0]].base_score == pytest.approx(0.48)
-    assert by_row[decision].base_score == pytest.approx(0.42)
+    assert by_row[adr3[0]].base_score == pytest.approx(0.8 * DEMOTE)
+    assert by_row[decision].base_score == pytest.approx(0.7 * DEMOTE)
     assert all(by_row[r].base_score > 0.8 for r in plan.extra)  # floor: above the superseded span before demotion
     assert "ADR-0003 superseded by ADR-0007" in by_row[adr7[0]].reasons
     assert by_row[other].base_score == 0.5
@@ -116,9 +117,9 @@ def test_successor_already_a_candidate_is_lifted_above(reg):
     assert plan.adjust[a7].multiplier == 1.0 and plan.adjust[a7].floor_from == (a3,)
     ranked = apply_lifecycle(cands, plan)
     assert [c.row for c in ranked] == [a7, a3]
-    assert ranked[0].base_score > 0.9 > 0.54 == pytest.approx(ranked[1].base_score)
+    assert ranked[0].base_score > 0.9 > 0.9 * DEMOTE == pytest.approx(ranked[1].base_score)
     assert "ADR-0003 superseded by ADR-0007" in ranked[0].reasons
-    assert "ADR-0003 superseded by ADR-0007 (demoted ×0.60)" in ranked[1].reasons
+    assert f"ADR-0003 superseded by ADR-0007 (demoted ×{DEMOTE:.2f})" in ranked[1].reasons
 
 
 def test_deprecated_without_successor_and_custom_demotion(reg):
@@ -176,12 +177,12 @@ def test_chains_cycles_and_proposed_successors(tmp_path):
         assert {path_of(reg, r) for r in plan.extra} == {d + "ADR-0003-c.md"}
         assert next(iter(plan.extra.values())).reasons == ("ADR-0001 superseded by ADR-0002 → ADR-0003",)
         cyc = plan_lifecycle([cand(reg, first["10"], 0.7, lexical=1.0)], reg.conn)  # terminates
-        assert cyc.adjust[first["10"]].multiplier == pytest.approx(0.6)
+        assert cyc.adjust[first["10"]].multiplier == pytest.approx(DEMOTE)
         # a proposed successor does not demote an accepted decision...
         assert plan_lifecycle([cand(reg, first["20"], 0.7, lexical=1.0)], reg.conn).is_empty()
         # ...an accepted one does, even when the old decision's status was never updated
         drift = plan_lifecycle([cand(reg, first["30"], 0.7, lexical=1.0)], reg.conn)
-        assert drift.adjust[first["30"]].reasons == ("ADR-0030 superseded by ADR-0031 (demoted ×0.60)",)
+        assert drift.adjust[first["30"]].reasons == (f"ADR-0030 superseded by ADR-0031 (demoted ×{DEMOTE:.2f})",)
         # the batched lookup a compile uses agrees with the one-document lookup
         every = [d + f for f in ("ADR-0001-a.md", "ADR-0002-b.md", "ADR-0003-c.md", "ADR-0010-x.md", "ADR-0011-y.md",
                                  "ADR-0020-p.md", "ADR-0021-q.md", "ADR-0030-r.md", "ADR-0031-s.md")]
@@ -197,8 +198,8 @@ def test_without_graph_tables_status_still_demotes(tmp_path):
     try:
         r3 = rows_of(reg, ADR3)[0]
         plan = plan_lifecycle([cand(reg, r3, 0.5)], reg.conn)
-        assert plan.adjust[r3].multiplier == pytest.approx(0.6)
-        assert plan.adjust[r3].reasons == ("ADR-0003 superseded (demoted ×0.60)",)
+        assert plan.adjust[r3].multiplier == pytest.approx(DEMOTE)
+        assert plan.adjust[r3].reasons == (f"ADR-0003 superseded (demoted ×{DEMOTE:.2f})",)
         assert plan.extra == {}
     finally:
         reg.close()

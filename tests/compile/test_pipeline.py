@@ -46,7 +46,7 @@ def test_mock_generators_flow_through_fusion_selection_and_explanations(indexed,
         MockGen("structural", "structural", [(r, 1.0) for r in rows[10:30]]),
     ])
     weights = ScoreWeights(semantic=0.0, lexical=0.5, structural=0.5, graph=0.0, recency=0.0, stage_boost=0.0)
-    resp = api.compile_workingset(CompileRequest("anything", budget_tokens=1200, weights=weights), cfg, reader)
+    resp = api.compile_workingset(CompileRequest("anything", budget_tokens=1200, weights=weights, fusion="weighted"), cfg, reader)
     assert resp.stats.candidates_seen == {"lexical": 20, "structural": 20}
     assert resp.stats.candidates_total == 30
     assert 0 < resp.workingset.total_tokens <= 1200
@@ -58,7 +58,8 @@ def test_mock_generators_flow_through_fusion_selection_and_explanations(indexed,
         assert e.weights == weights
     # the spans both generators found score higher than the ones only one found
     both = {by_row[r].ref.span_id for r in rows[10:20]}
-    assert resp.workingset.spans[0].span_ref.span_id in both
+    first_pick = min(resp.workingset.spans, key=lambda s: s.selection_rank)
+    assert first_pick.span_ref.span_id in both
 
 
 def test_one_failing_generator_is_reported_not_fatal(indexed, monkeypatch):
