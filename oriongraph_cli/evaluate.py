@@ -443,6 +443,11 @@ def working_set_tokens(resp) -> dict[str, int]:
     return out
 
 
+def delivered_docs(resp) -> set[str]:
+    """Documents with text in the working set (a one-line pointer does not count)."""
+    return {i.path for i in resp.workingset.spans if i.compression is None or i.compression.level != "pointer"}
+
+
 def default_request(cfg: Config, text: str, budget: int):
     """The request `orion compile TEXT --budget N` builds with no other flags — except that
     evaluation never writes the project's usage log (809 eval compiles would otherwise
@@ -499,7 +504,7 @@ def evaluate(
             try:
                 resp = api.compile_workingset(request, cfg, reader)
                 by_doc = working_set_tokens(resp)
-                ws_docs = {i.path for i in resp.workingset.spans if i.compression is None or i.compression.level != "pointer"}
+                ws_docs = delivered_docs(resp)
                 tokens = resp.workingset.total_tokens
             except NoCandidatesError:
                 ws_docs, tokens, by_doc = set(), 0, {}

@@ -142,7 +142,15 @@ def measure(cfg: Config, reader, queries, variant: Variant, budgets: Sequence[in
     from oriongraph_cli import api
     from oriongraph_cli.compile import pipeline
     from oriongraph_cli.errors import NoCandidatesError
-    from oriongraph_cli.evaluate import default_request, doc_ranking, ndcg_at_k, relevant_share, set_recall, working_set_tokens
+    from oriongraph_cli.evaluate import (
+        default_request,
+        delivered_docs,
+        doc_ranking,
+        ndcg_at_k,
+        relevant_share,
+        set_recall,
+        working_set_tokens,
+    )
 
     if reader.repeat_cache is None:
         reader.repeat_cache = {}
@@ -161,8 +169,7 @@ def measure(cfg: Config, reader, queries, variant: Variant, budgets: Sequence[in
                     row.update({f"ws@{b}": 0.0, f"share@{b}": 0.0, f"util@{b}": 0.0, f"quoted@{b}": 0.0})
                     continue
                 by_doc = working_set_tokens(resp)
-                docs = {s.path for s in resp.workingset.spans if s.compression is None or s.compression.level != "pointer"}
-                row[f"ws@{b}"] = set_recall(docs, rel)
+                row[f"ws@{b}"] = set_recall(delivered_docs(resp), rel)
                 row[f"share@{b}"] = relevant_share(by_doc, rel)
                 row[f"util@{b}"] = resp.stats.delivered_tokens / b
                 row[f"quoted@{b}"] = resp.workingset.total_tokens / b

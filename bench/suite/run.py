@@ -171,6 +171,7 @@ def cmd_all(args) -> None:
         rows["orion (held out)"] = [{**x, "ndcg": y["ndcg"]} for x, y in zip(rows["orion (held out)"], data[p][f"ranking:{r}"])]
         for n in ("bm25", "dense", "rrf"):
             rows[n] = data[p][f"baseline:{n}"]
+        # baseline rows cached before "quoted@" was recorded: a naive pack's quoted share is its utilisation
         report["table"][p] = {name: {m: round(mean([x.get(m, x.get("util" + m[6:], 0.0)) for x in rr]), 4) for m in metrics}
                               for name, rr in rows.items()}
         report["table"][p]["_n"] = len(rows["rrf"])
@@ -254,8 +255,9 @@ def cmd_pairs(args) -> None:
 
                         res[kind][1] += 1
                         res[kind][0] += first(ranked)
-                        rows = reader.rows(baseline_span_lists(reader, sig, ["rrf"])["rrf"][:1000])
-                        rr = doc_ranking(rows[r].meta.filepath for r in baseline_span_lists(reader, sig, ["rrf"])["rrf"][:1000] if r in rows)
+                        rrf_rows = baseline_span_lists(reader, sig, ["rrf"])["rrf"]
+                        meta = reader.rows(rrf_rows)
+                        rr = doc_ranking(meta[r].meta.filepath for r in rrf_rows if r in meta)
                         res["rrf_" + kind][1] += 1
                         res["rrf_" + kind][0] += first(rr)
                         for x in scored:

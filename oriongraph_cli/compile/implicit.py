@@ -113,14 +113,14 @@ def _month(ts: int) -> str:
     return time.strftime("%Y-%m", time.gmtime(ts))
 
 
-def likely_replaced(reader, cands: Iterable[CandidateSpan], explicit: Iterable[str] = ()) -> dict[str, LikelyReplaced]:
-    """Candidate document path -> the later decision that likely replaces it (module doc).
-    ``explicit``: documents whose supersession is already recorded (left alone)."""
+def likely_replaced(reader, cands: Iterable[CandidateSpan]) -> dict[str, LikelyReplaced]:
+    """Candidate document path -> the later decision that likely replaces it (module doc);
+    documents whose supersession is already recorded are left alone."""
     from oriongraph_cli.compile.lifecycle import successors_many
 
     paths = {c.metadata.filepath for c in cands}
     dec: _Decisions = reader.memo("implicit-decisions", lambda: _Decisions(reader))
-    mine = sorted(p for p in paths if p in dec.index and p not in set(explicit))
+    mine = sorted(p for p in paths if p in dec.index)
     if not mine or len(dec.paths) < 2:
         return {}
     conn = reader.registry.conn

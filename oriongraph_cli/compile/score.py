@@ -21,7 +21,10 @@ Base score, ``fusion="rrf"`` (reciprocal rank fusion)::
          + w_recency*recency + w_stage*stage_boost + w_usage*usage_score
 
 The rescaling keeps the relevance part in [0, 1] in both modes, so the MMR λ means the
-same thing whichever fusion is used.
+same thing whichever fusion is used. The other methods in ``FUSIONS`` (``zscore``,
+``percentile``, ``calibrated``: per-channel scales fed to the weighted sum; ``hybrid``:
+half the weighted sum over the weights' total, half RRF) are documented on their classes.
+``doc_evidence`` adds a share of a document's next-best spans (:func:`document_evidence`).
 """
 
 from __future__ import annotations
@@ -42,8 +45,8 @@ from oriongraph_cli.models import (
 EPS = 1e-9  # denominator guard in min-max
 FLAT = 1e-6  # a channel whose range is below this is "inactive"
 SECONDS_PER_DAY = 86_400
-RECENT_REASON_MIN = 0.5
-DOC_EVIDENCE_REASON = 0.01  # document evidence below this is not worth a reason  # recency >= 0.5 (younger than one half-life) earns a "recent: <date>" reason
+RECENT_REASON_MIN = 0.5  # recency >= 0.5 (younger than one half-life) earns a "recent: <date>" reason
+DOC_EVIDENCE_REASON = 0.01  # document evidence below this is not worth a reason
 
 _RAW_LABEL = {"semantic": "raw cos", "lexical": "raw bm25", "structural": "raw", "graph": "raw"}
 
@@ -248,7 +251,7 @@ class RankPercentile(_PerChannel):
         return out
 
 
-class Calibrated(_PerChannel):
+class Calibrated(WeightedSum):
     """Scores on scales that mean the same in every compile: the cosine as it is (an
     absolute similarity, clipped to [0, 1]), BM25 divided by this intent's best BM25 (no
     subtraction of the minimum, so a weak best match stays weak relative to the cosine),
@@ -296,9 +299,9 @@ class Hybrid(ReciprocalRank):
     name = "hybrid"
 
     def scorer(self, weights, rrf_k):
-        w = [(ch, float(getattr(weights, ch))) for ch in CHANNELS]
-        total = sum(wc for _ch, wc in w) or 1.0
-        return lambda normed, ranks: 0.5 * sum(wc * getattr(normed, ch) for ch, wc in w) / total + 0.5 * rrf_score(ranks, weights, rrf_k)
+        weighted = WeightedSum().scorer(weights, rrf_k)
+        total = sum(float(getattr(weights, ch)) for ch in CHANNELS) or 1.0
+        return lambda normed, ranks: 0.5 * weighted(normed, ranks) / total + 0.5 * rrf_score(ranks, weights, rrf_k)
 
 
 FUSIONS: dict[str, Fusion] = {f.name: f for f in (WeightedSum(), ReciprocalRank(), ZScore(), RankPercentile(), Calibrated(), Hybrid())}

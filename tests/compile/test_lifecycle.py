@@ -223,54 +223,49 @@ def test_candidates_without_rows_are_ignored(reg):
     assert plan_lifecycle([c], reg.conn).is_empty()
 
 
+_MINI_SCHEMA = (
+    "CREATE TABLE documents(path TEXT, doc_key TEXT, title TEXT, status TEXT);"
+    "CREATE TABLE edges(src_path TEXT, dst_path TEXT, type TEXT);"
+    "CREATE TABLE spans(id INTEGER, path TEXT, ordinal INTEGER, heading_path TEXT);"
+)
+
+
+def _mini_registry(rows_sql: str):
+    """An in-memory registry with just the tables the lifecycle reads."""
+    import sqlite3
+
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(_MINI_SCHEMA + rows_sql)
+    return conn
+
+
+def _doc_cand(path: str, row: int) -> CandidateSpan:
+    from test_score import cand as scand
+
+    x = scand(path, row=row, semantic=0.5)
+    return replace(x, metadata=replace(x.metadata, filepath=path))
+
+
 def test_a_withdrawn_or_final_document_with_a_recorded_successor_counts_as_replaced(tmp_path):
     """PEPs say 'final' and 'active', and a replaced proposal is often 'withdrawn' or
     'rejected' rather than 'superseded': with a recorded successor in force it is demoted
     and the successor ranks above it."""
-    import sqlite3
-
-    from oriongraph_cli.compile.lifecycle import plan_lifecycle
-
-    conn = sqlite3.connect(":memory:")
-    conn.executescript(
-        "CREATE TABLE documents(path TEXT, doc_key TEXT, title TEXT, status TEXT);"
-        "CREATE TABLE edges(src_path TEXT, dst_path TEXT, type TEXT);"
-        "CREATE TABLE spans(id INTEGER, path TEXT, ordinal INTEGER, heading_path TEXT);"
+    conn = _mini_registry(
         "INSERT INTO documents VALUES ('a.md', 'PEP-0100', 'old', 'withdrawn'), ('b.md', 'PEP-0200', 'new', 'final'),"
         " ('c.md', 'PEP-0300', 'older', 'final'), ('d.md', 'PEP-0400', 'newer', 'active');"
         "INSERT INTO edges VALUES ('b.md', 'a.md', 'SUPERSEDES'), ('d.md', 'c.md', 'SUPERSEDES');"
         "INSERT INTO spans VALUES (10, 'b.md', 0, '[]'), (20, 'd.md', 0, '[]');"
     )
-    from test_score import cand as scand
-    from dataclasses import replace as _r
-
-    def c(path, row):
-        x = scand(path, row=row, semantic=0.5)
-        return _r(x, metadata=_r(x.metadata, filepath=path))
-
-    plan = plan_lifecycle([c("a.md", 1), c("c.md", 3)], conn)
+    plan = plan_lifecycle([_doc_cand("a.md", 1), _doc_cand("c.md", 3)], conn)
     assert plan.adjust[1].multiplier < 1 and plan.adjust[3].multiplier < 1
     assert {10, 20} <= set(plan.extra)  # the successors are pulled in above them
 
 
 def test_rejected_and_withdrawn_decisions_can_be_demoted_when_nothing_replaces_them():
-    import sqlite3
-
-    from oriongraph_cli.compile.lifecycle import plan_lifecycle
-    from test_score import cand as scand
-    from dataclasses import replace as _r
-
-    conn = sqlite3.connect(":memory:")
-    conn.executescript(
-        "CREATE TABLE documents(path TEXT, doc_key TEXT, title TEXT, status TEXT);"
-        "CREATE TABLE edges(src_path TEXT, dst_path TEXT, type TEXT);"
+    conn = _mini_registry(
         "INSERT INTO documents VALUES ('r.md', 'PEP-0516', 'rejected one', 'rejected'), ('f.md', 'PEP-0518', 'final', 'final');"
     )
-
-    def c(path, row):
-        x = scand(path, row=row, semantic=0.5)
-        return _r(x, metadata=_r(x.metadata, filepath=path))
-
+    c = _doc_cand
     assert plan_lifecycle([c("r.md", 1), c("f.md", 2)], conn).is_empty()  # left alone by default
     plan = plan_lifecycle([c("r.md", 1), c("f.md", 2)], conn, inactive_demote=0.85)
     assert plan.adjust[1].multiplier == 0.85 and "PEP-0516 rejected (demoted ×0.85)" in plan.adjust[1].reasons
