@@ -71,11 +71,24 @@ def fake_embedder(monkeypatch):
         thread.join()
 
 
+PINNED_MTIME = 1_767_225_600  # 2026-01-01: undated notes take their date from the file's mtime
+
+
+def _copy_sample(root: Path) -> None:
+    """The sample fixture copied with every file's mtime pinned, so recency (and with it the
+    order of near-ties) does not depend on when the checkout was made."""
+    import os
+
+    shutil.copytree(SAMPLE, root, ignore=_NO_STATE)
+    for f in root.rglob("*"):
+        os.utime(f, (PINNED_MTIME, PINNED_MTIME))
+
+
 @pytest.fixture
 def project(tmp_path):
     """A copy of the sample fixture in a temp dir (no index yet)."""
     root = tmp_path / "proj"
-    shutil.copytree(SAMPLE, root, ignore=_NO_STATE)
+    _copy_sample(root)
     return root
 
 
@@ -83,7 +96,7 @@ def project(tmp_path):
 def sample_index(tmp_path_factory):
     """The sample fixture indexed with the real model, once per test session (read-only!)."""
     root = tmp_path_factory.mktemp("sample") / "orionfs_sample"
-    shutil.copytree(SAMPLE, root, ignore=_NO_STATE)
+    _copy_sample(root)
     proc = subprocess.run([sys.executable, "-m", "oriongraph_cli", "index", "--root", str(root), "--quiet"], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     return root
