@@ -7,9 +7,11 @@
   superseded is followed, cycles and long chains are cut) is pulled in: its spans already
   among the candidates, or — if none is — up to ``max_successor_spans`` of its spans added
   as extra candidates (the span with the same section title as the superseded span first,
-  then its first span). A successor's base score is raised to at least the superseded
-  span's base score *before* demotion (``floor``), so the successor ranks above the
-  decision it replaced; both carry the reason "ADR-0003 superseded by ADR-0007".
+  then its first span). The successor's best span is raised to at least the superseded
+  document's best base score *before* demotion (``floor``), so the successor ranks above
+  the decision it replaced; its other spans keep their scores (raising them all would tie
+  a long successor's every span at the top). Both carry the reason "ADR-0003 superseded
+  by ADR-0007".
 - With the stage ``final`` preferred (``--stage final`` or a final-stage task), accepted
   decisions (ADRs) relevant to the intent get ``base × final_boost`` (policy:
   "enforce inclusion of ADRs for final tasks"). Relevant means some channel found the span
@@ -341,24 +343,44 @@ def _successor_rows(conn: sqlite3.Connection, path: str, sections: set[str], lim
 
 
 def apply_lifecycle(cands: Sequence[CandidateSpan], plan: LifecyclePlan) -> list[CandidateSpan]:
-    """Apply ``plan`` to scored candidates: ``base × multiplier``, then raise it to the floor
-    (``max(base before demotion of floor_from rows) × floor_factor``), append the reasons.
-    Extra rows must already be among ``cands`` (added as hits before scoring); their
-    adjustments are applied the same way. Returns candidates sorted by (base desc, span_id)."""
+    """Apply ``plan`` to scored candidates: ``base × multiplier``, append the reasons, and
+    raise the best span of each successor document to its floor (``max(base before demotion
+    of floor_from rows) × floor_factor``). Only that one span is lifted: the document then
+    ranks above the decision it replaced, while its other spans keep their own scores — were
+    every span of a long successor raised to the same floor, they would tie at the top and
+    one document would take the whole budget. Extra rows must already be among ``cands``
+    (added as hits before scoring); their adjustments are applied the same way. Returns
+    candidates sorted by (base desc, span_id)."""
     if plan.is_empty():
         return list(cands)
     before = {c.row: c.base_score for c in cands}
     table = {**plan.extra, **plan.adjust}
-    out: list[CandidateSpan] = []
+    adjusted: list[tuple[CandidateSpan, float, float]] = []  # (candidate, base after multiplier, floor)
     for c in cands:
+        adj = table.get(c.row)
+        if adj is None:
+            adjusted.append((c, c.base_score, float("-inf")))
+            continue
+        floors = [before[r] for r in adj.floor_from if r in before]
+        floor = max(floors) * adj.floor_factor + 1e-6 if floors else float("-inf")
+        adjusted.append((c, c.base_score * adj.multiplier, floor))
+    lifted: dict[str, int] = {}  # path -> index of its best span that has a floor
+    for i, (c, base, floor) in enumerate(adjusted):
+        if floor == float("-inf"):
+            continue
+        j = lifted.get(c.metadata.filepath)
+        if j is None or (-base, c.span_ref.span_id) < (-adjusted[j][1], adjusted[j][0].span_ref.span_id):
+            lifted[c.metadata.filepath] = i
+    lift = {i: floor for i, (_c, _b, floor) in enumerate(adjusted)
+            if floor != float("-inf") and lifted.get(_c.metadata.filepath) == i}
+    out: list[CandidateSpan] = []
+    for i, (c, base, _floor) in enumerate(adjusted):
         adj = table.get(c.row)
         if adj is None:
             out.append(c)
             continue
-        base = c.base_score * adj.multiplier
-        floors = [before[r] for r in adj.floor_from if r in before]
-        if floors:
-            base = max(base, max(floors) * adj.floor_factor + 1e-6)
+        if i in lift:
+            base = max(base, lift[i])
         reasons = list(c.reasons)
         for r in adj.reasons:
             if r not in reasons:

@@ -103,8 +103,12 @@ def test_superseded_decision_is_demoted_and_its_successor_pulled_in(reg):
     by_row = {c.row: c for c in ranked}
     assert by_row[adr3[0]].base_score == pytest.approx(0.8 * DEMOTE)
     assert by_row[decision].base_score == pytest.approx(0.7 * DEMOTE)
-    assert all(by_row[r].base_score > 0.8 for r in plan.extra)  # floor: above the superseded span before demotion
-    assert "ADR-0003 superseded by ADR-0007" in by_row[adr7[0]].reasons
+    # floor: the successor's best span rises above the superseded span before demotion; its
+    # other pulled-in span keeps its own score (only one span per successor is lifted)
+    lifted = sorted(plan.extra, key=lambda r: by_row[r].base_score, reverse=True)
+    assert by_row[lifted[0]].base_score > 0.8
+    assert all(by_row[r].base_score == pytest.approx(0.1) for r in lifted[1:])
+    assert all("ADR-0003 superseded by ADR-0007" in by_row[r].reasons for r in plan.extra)
     assert by_row[other].base_score == 0.5
     assert ranked == sorted(ranked, key=sort_key)
 
@@ -120,6 +124,21 @@ def test_successor_already_a_candidate_is_lifted_above(reg):
     assert ranked[0].base_score > 0.9 > 0.9 * DEMOTE == pytest.approx(ranked[1].base_score)
     assert "ADR-0003 superseded by ADR-0007" in ranked[0].reasons
     assert f"ADR-0003 superseded by ADR-0007 (demoted ×{DEMOTE:.2f})" in ranked[1].reasons
+
+
+def test_only_the_best_span_of_a_long_successor_is_lifted(reg):
+    """A successor whose every span is a candidate gets one span raised to the floor, not all:
+    otherwise they would tie at the top and one document would take the whole budget."""
+    a3 = rows_of(reg, ADR3)[0]
+    a7 = rows_of(reg, ADR7)
+    assert len(a7) >= 2
+    cands = [cand(reg, a3, 0.9, lexical=2.0)] + [cand(reg, r, 0.3 - 0.01 * i, semantic=0.4) for i, r in enumerate(a7)]
+    ranked = apply_lifecycle(cands, plan_lifecycle(cands, reg.conn))
+    by_row = {c.row: c for c in ranked}
+    assert by_row[a7[0]].base_score > 0.9
+    assert [by_row[r].base_score for r in a7[1:]] == pytest.approx([0.3 - 0.01 * i for i in range(1, len(a7))])
+    assert all("ADR-0003 superseded by ADR-0007" in by_row[r].reasons for r in a7)  # every span still says why
+    assert [c.row for c in ranked][:2] == [a7[0], a3]
 
 
 def test_deprecated_without_successor_and_custom_demotion(reg):
