@@ -40,6 +40,17 @@ class OrionError(Exception):
         }
 
 
+class CheckFailed(OrionError):
+    """``--check`` found a problem. The command's own output (one JSON document with
+    ``--json``) already reports it under ``"check"``, so no error object follows it on
+    stdout: stdout stays one document that ``json.loads`` reads; the message goes to stderr."""
+
+
+def check_result(problem: str | None, hint: str | None = None) -> dict:
+    """The ``"check"`` member of a ``--check --json`` document."""
+    return {"passed": problem is None, "message": problem, "hint": hint if problem else None}
+
+
 class NotAProjectError(OrionError):
     exit_code = ExitStatus.NOT_A_PROJECT
 

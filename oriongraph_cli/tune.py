@@ -84,6 +84,17 @@ RANKING_SPACE: tuple[Variant, ...] = (
        w_graph=0.0, top_k=1000, lifecycle_demote=0.85, lifecycle_inactive_demote=0.85),
     _v("rrf 0.5/0.5, no graph, top-k 1000, demote 0.85, inactive 0.85", fusion="rrf", w_semantic=0.5, w_lexical=0.5,
        w_graph=0.0, top_k=1000, lifecycle_demote=0.85, lifecycle_inactive_demote=0.85),
+    # the structural channel (title, heading, id and tag matches) counts less or not at all when
+    # the intent names structure; a document's next-best spans lift it
+    _v("hybrid 0.5/0.5, no graph, top-k 1000, demote 0.85, inactive 0.85, structural 0.1", fusion="hybrid", w_semantic=0.5,
+       w_lexical=0.5, w_graph=0.0, top_k=1000, lifecycle_demote=0.85, lifecycle_inactive_demote=0.85, w_structural=0.1),
+    _v("hybrid 0.5/0.5, no graph, top-k 1000, demote 0.85, inactive 0.85, no structural", fusion="hybrid", w_semantic=0.5,
+       w_lexical=0.5, w_graph=0.0, top_k=1000, lifecycle_demote=0.85, lifecycle_inactive_demote=0.85, w_structural=0.0),
+    _v("hybrid 0.5/0.5, no graph, top-k 1000, demote 0.85, inactive 0.85, doc 0.15", fusion="hybrid", w_semantic=0.5,
+       w_lexical=0.5, w_graph=0.0, top_k=1000, lifecycle_demote=0.85, lifecycle_inactive_demote=0.85, doc_evidence=0.15),
+    _v("hybrid 0.5/0.5, no graph, top-k 1000, demote 0.85, inactive 0.85, doc 0.3, structural 0.1", fusion="hybrid",
+       w_semantic=0.5, w_lexical=0.5, w_graph=0.0, top_k=1000, lifecycle_demote=0.85, lifecycle_inactive_demote=0.85,
+       doc_evidence=0.3, w_structural=0.1),
     # decisions likely replaced by a later one (compile/implicit.py)
     _v("weighted 0.6/0.3, likely replaced", fusion="weighted", w_semantic=0.6, w_lexical=0.3, likely_replaced=True),
     # document evidence: a document's next-best spans lift it (score.document_evidence)
@@ -105,6 +116,8 @@ SELECTION_SPACE: tuple[Variant, ...] = (
     _v("no floor", relevance_floor=0.0, floor_depth=0.0),
     _v("floor 0.5, depth 1.5, λ 0.7", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=0.7),
     _v("floor 0.5, depth 1.5, λ 1", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0),
+    _v("floor 0.6, depth 1.5, λ 1", relevance_floor=0.6, floor_depth=1.5, diversity_lambda=1.0),
+    _v("floor 0.5, depth 1, λ 1", relevance_floor=0.5, floor_depth=1.0, diversity_lambda=1.0),
     _v("floor 0.5, depth 1, cap 0.25", relevance_floor=0.5, floor_depth=1.0, max_source_ratio=0.25),
     _v("floor 0.5, depth 1, λ 0.7, cap 0.25", relevance_floor=0.5, floor_depth=1.0, diversity_lambda=0.7, max_source_ratio=0.25),
 )

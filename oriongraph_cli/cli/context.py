@@ -40,7 +40,7 @@ def handled(as_json: bool = False) -> Iterator[None]:
     and its documented exit code — never a traceback (``ORION_DEBUG=1`` shows one)."""
     import warnings
 
-    from oriongraph_cli.errors import as_orion_error
+    from oriongraph_cli.errors import CheckFailed, as_orion_error
 
     def show(message, category, filename, lineno, file=None, line=None):
         warn(str(message))
@@ -66,7 +66,7 @@ def handled(as_json: bool = False) -> Iterator[None]:
         sys.stderr.write(f"error: {clean_line(err.message)}\n")
         if err.hint:
             sys.stderr.write(f"  hint: {clean_line(err.hint)}\n")
-        if as_json:
+        if as_json and not isinstance(err, CheckFailed):  # a failed check is already in the document
             sys.stdout.write(json.dumps({"schema_version": 1, "kind": "error", **err.to_dict()}, indent=2) + "\n")
         raise typer.Exit(int(err.exit_code)) from None
 

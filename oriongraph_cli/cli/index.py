@@ -18,7 +18,7 @@ from oriongraph_cli.cli.context import (
     project_config,
     warn,
 )
-from oriongraph_cli.errors import ExitStatus, OrionError, StrictError
+from oriongraph_cli.errors import CheckFailed, ExitStatus, OrionError, StrictError, check_result
 from oriongraph_cli.textsafe import clean
 
 # ============================================================================ index
@@ -175,10 +175,7 @@ def status_cmd(
     with handled(as_json):
         cfg = project_config(root)
         st = project_status(cfg)
-        if as_json:
-            sys.stdout.write(json.dumps(st, indent=2) + "\n")
-        else:
-            _print_status(st)
+        problem = None
         if check and not st["up_to_date"]:
             stale = st["stale"]
             what = []
@@ -186,11 +183,15 @@ def status_cmd(
                 what.append(f"generation {st['damaged'][0]['generation']} is damaged")
             if any(stale.values()):
                 what.append(f"{len(stale['modified'])} modified, {len(stale['new'])} new, {len(stale['deleted'])} deleted file(s) not indexed")
-            raise OrionError(
-                "the index is out of date: " + "; ".join(what),
-                hint=f"run `orion index --root {cfg.root}`",
-                exit_code=ExitStatus.ERROR,
-            )
+            problem = "the index is out of date: " + "; ".join(what)
+        hint = f"run `orion index --root {cfg.root}`"
+        if as_json:
+            doc = {**st, "check": check_result(problem, hint)} if check else st
+            sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+        else:
+            _print_status(st)
+        if problem:
+            raise CheckFailed(problem, hint=hint, exit_code=ExitStatus.ERROR)
 
 
 def _print_status(st) -> None:

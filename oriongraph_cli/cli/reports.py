@@ -18,7 +18,7 @@ from oriongraph_cli.cli.context import (
     stdout_console,
     tables_wanted,
 )
-from oriongraph_cli.errors import ExitStatus, OrionError
+from oriongraph_cli.errors import CheckFailed, ExitStatus, OrionError, check_result
 from oriongraph_cli.textsafe import clean_tree
 
 # ============================================================================ links / usage
@@ -39,8 +39,12 @@ def links_cmd(
         if check and not dangling:
             raise OrionError("--check applies to --dangling", hint="orion links --dangling --check", exit_code=ExitStatus.USAGE)
         report = links_of(project_config(root), target, dangling=dangling, structural=structural)
+        n = len(report.get("dangling") or ())
+        problem = f"{n} dangling link(s)" if check and n else None
+        hint = "fix the links listed above, or remove them"
         if as_json:
-            sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+            doc = {**report, "check": check_result(problem, hint)} if check else report
+            sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
         elif not tables_wanted():
             from oriongraph_cli.render.plain import links_lines
 
@@ -49,9 +53,8 @@ def links_cmd(
             from oriongraph_cli.render.table import print_links
 
             print_links(stdout_console(), clean_tree(report))
-        if check and report.get("dangling"):
-            n = len(report["dangling"])
-            raise OrionError(f"{n} dangling link(s)", hint="fix the links listed above, or remove them", exit_code=ExitStatus.ERROR)
+        if problem:
+            raise CheckFailed(problem, hint=hint, exit_code=ExitStatus.ERROR)
 
 
 def usage_cmd(

@@ -145,7 +145,11 @@ def compile_workingset(request: CompileRequest, cfg: Config, reader: IndexReader
         defaults = explain.effective_defaults(cfg, request, sig)
         assembly = _Assembly(request, cfg, reader, sig, scored, hits, errors, relaxed, weights, defaults, counter)
         formats = tuple(dict.fromkeys(request.deliver)) or ("markdown",)
-        resp = deliver.fit(assembly.build, request.budget_tokens, formats, counter.count)
+        # the episode id the usage log will record is printed in the JSON document: decided
+        # now, so the budget counts it (recorded after delivery, it went over by its length)
+        episode = usage.planned_episode(cfg, request)
+        build = assembly.build if episode is None else (lambda *a: replace(assembly.build(*a), episode_id=episode))
+        resp = deliver.fit(build, request.budget_tokens, formats, counter.count)
         if not resp.workingset.spans:  # candidates, but none fits with its framing: never an empty success
             from oriongraph_cli.errors import NoCandidatesError
 
@@ -158,7 +162,7 @@ def compile_workingset(request: CompileRequest, cfg: Config, reader: IndexReader
         stats = replace(st, utilization=round(st.delivered_tokens / st.budget, 4) if st.budget else 0.0,
                         timings_ms={k: round(v, 2) for k, v in timings.items()} if request.timings else None)
         items = resp.workingset.ranked
-        return replace(resp, stats=stats, episode_id=usage.record(cfg, request, items))
+        return replace(resp, stats=stats, episode_id=usage.record(cfg, request, items, episode))
     finally:
         if own:
             reader.close()

@@ -253,14 +253,25 @@ def apply_episode(scored: list[CandidateSpan], index_dir: Path | str, episode_id
     )
 
 
-def record(cfg, request, items) -> str | None:
-    """Append the compile to the episodic log (ids and paths only, never text); the
-    episode id, or None when logging is off or the log cannot be written."""
+def planned_episode(cfg, request) -> str | None:
+    """The id the usage log will give this compile (the task id, else a random one), or
+    None when the compile will not be logged."""
+    if not (cfg.usage_log and request.record_usage):
+        return None
+    import uuid
+
+    return str(request.task_id) if request.task_id else uuid.uuid4().hex
+
+
+def record(cfg, request, items, episode: str | None = None) -> str | None:
+    """Append the compile to the episodic log (ids and paths only, never text) under
+    ``episode`` (:func:`planned_episode`); the episode id, or None when logging is off or
+    the log cannot be written."""
     if not (cfg.usage_log and request.record_usage) or not items:
         return None
     try:
         return record_compile(
-            cfg.index_dir, intent=request.intent, task_id=request.task_id,
+            cfg.index_dir, intent=request.intent, task_id=request.task_id, episode_id=episode,
             span_ids=[i.span_ref.span_id for i in items], paths=[i.path for i in items],
         )
     except OSError:

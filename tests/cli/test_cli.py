@@ -152,6 +152,15 @@ def test_status_and_dangling_links_can_gate_ci(sample_index, tmp_path):
     d = run("links", "--dangling", "--check", "--root", str(root))
     assert d.returncode == 1 and "dangling link(s)" in d.stderr  # the sample has two
     assert run("links", "--dangling", "--root", str(root)).returncode == 0
+    # with --json, stdout is one document that says the check failed (no error object after it)
+    for args in (("status", "--check", "--json"), ("links", "--dangling", "--check", "--json")):
+        r = run(*args, "--root", str(root))
+        assert r.returncode == 1, r.stderr
+        doc = json.loads(r.stdout)
+        assert doc["check"]["passed"] is False and doc["check"]["message"] in r.stderr
+    fresh = run("status", "--check", "--json", "--root", str(sample_index))
+    assert fresh.returncode == 0 and json.loads(fresh.stdout)["check"] == {"passed": True, "message": None, "hint": None}
+    assert "check" not in json.loads(run("status", "--json", "--root", str(root)).stdout)  # only when asked
 
 
 # ---------------------------------------------------------------- pipes get lines, terminals get tables
@@ -311,3 +320,24 @@ def test_readme_example_reading_order_merges_demotes_and_rewrites_links(sample_i
     assert "#### ADR-0007: Exponential Backoff" in md and "\n# ADR-0007" not in md  # quoted headings demoted
     assert "[ADR-0003](03_workstreams/ws-ingestion/99_decisions/ADR-0003-fixed-interval-retries.md)" in md
     assert "*[… skipped L24-L26: Decision …]*" in md
+
+
+def test_json_with_the_usage_log_on_counts_its_episode_id(sample_index, tmp_path):
+    """The episode id the usage log records is printed in the JSON document: it is decided
+    before delivery, so the budget counts it (it used to be added after, 400 -> 406)."""
+    import shutil
+
+    from conftest import run_orion as run
+    from oriongraph_cli.tokens import get_counter
+
+    root = tmp_path / "p"
+    shutil.copytree(sample_index, root)
+    count = get_counter("tiktoken").count
+    for budget, intent in ((400, "retry budget for ingestion workers"), (1500, "why did we replace ADR-0003")):
+        r = run("compile", intent, "--root", str(root), "--budget", str(budget), "--json")
+        assert r.returncode == 0, r.stderr
+        doc = json.loads(r.stdout)
+        assert count(r.stdout) <= budget and doc["delivered_tokens"] == count(r.stdout)
+        assert isinstance(doc["episode_id"], str) and len(doc["episode_id"]) == 32
+        log = (root / ".oriongraph" / "usage.jsonl").read_text()
+        assert doc["episode_id"] in log  # the printed id is the one recorded
