@@ -138,11 +138,14 @@ def cmd_all(args) -> None:
     if args.fresh:
         for p in projects:
             _cache_path(suite, p).unlink(missing_ok=True)
-    first = [("baselines", ""), ("before", "")] + [("ranking", v.name) for v in tune.RANKING_SPACE]
+    rank_names = [v.name for v in tune.RANKING_SPACE]
+    if args.shortlist:
+        rank_names = shortlist(rank_names, Path(args.out), args.shortlist)
+        print(f"ranking shortlist ({len(rank_names)}): " + "; ".join(rank_names), flush=True)
+    first = [("baselines", ""), ("before", "")] + [("ranking", n) for n in rank_names]
     _run(suite, {p: first for p in projects}, args.scifact_limit, args.workers)
     data = {p: _load_cache(suite, p) for p in projects}
-    rank_table = {p: {v.name: data[p][f"ranking:{v.name}"] for v in tune.RANKING_SPACE} for p in projects}
-    rank_names = [v.name for v in tune.RANKING_SPACE]
+    rank_table = {p: {n: data[p][f"ranking:{n}"] for n in rank_names} for p in projects}
     chosen_r = {p: tune.choose(rank_table, [q for q in projects if q != p], rank_names, tune.ranking_objective) for p in projects}
     chosen_r["*"] = tune.choose(rank_table, projects, rank_names, tune.ranking_objective)
     need = sorted(set(chosen_r.values()))
@@ -161,6 +164,7 @@ def cmd_all(args) -> None:
         r = chosen_r[p]
         chosen[p] = (r, tune.choose(sel_table(r), train, sel_names, obj))
     report = {"budgets": list(BUDGETS), "projects": projects, "scifact_limit": args.scifact_limit,
+              "ranking_variants": rank_names,
               "chosen": {p: {"ranking": r, "selection": s} for p, (r, s) in chosen.items()},
               "table": {}, "ranking_space": {}, "selection_space": {}}
     metrics = ["ndcg"] + [f"{m}@{b}" for b in BUDGETS for m in ("ws", "share", "util", "quoted")]
@@ -183,6 +187,19 @@ def cmd_all(args) -> None:
     out = Path(args.out)
     out.write_text(json.dumps(report, indent=1))
     print(markdown(report))
+
+
+def shortlist(names: list[str], previous: Path, n: int) -> list[str]:
+    """The ``n`` ranking variants with the best mean nDCG@10 in the previous report, plus
+    every variant it did not measure (a re-run after a change that leaves most of the space
+    far behind; the report says which variants were re-measured)."""
+    old = json.loads(previous.read_text())["ranking_space"] if previous.exists() else {}
+    if not old:
+        return names
+    projects = list(old)
+    mean_of = {v: sum(old[p][v] for p in projects) / len(projects) for v in names if all(v in old[p] for p in projects)}
+    best = sorted(mean_of, key=lambda v: -mean_of[v])[:n]
+    return [v for v in names if v in best or v not in mean_of]
 
 
 def markdown(rep: dict) -> str:
@@ -281,6 +298,8 @@ def main() -> None:
     a.add_argument("--scifact-limit", type=int, default=300, help="SciFact claims used in the search (the first N)")
     a.add_argument("--workers", type=int, default=2)
     a.add_argument("--fresh", action="store_true")
+    a.add_argument("--shortlist", type=int, default=0,
+                   help="re-measure only the N best ranking variants of the previous report (--out) and new ones")
     a.add_argument("--out", default=str(REPO / "bench" / "results" / "suite.json"))
     p = sub.add_parser("pairs")
     p.add_argument("--suite", default="/tmp/suite")

@@ -59,7 +59,7 @@ def _color(value: Optional[str]) -> Optional[str]:
 
 @app.callback()
 def _main(
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True, help="Print the version and exit."),
     directory: Optional[Path] = typer.Option(
         None, "-C", callback=_chdir, is_eager=True, metavar="DIR",
         help="Run as if orion was started in DIR (like git -C); the project root is then found from there.",
@@ -122,6 +122,19 @@ def watch_cmd(
 
         sys.stderr.write(f"orion watch: watching {cfg.root} (Ctrl-C to stop)\n")
         watch(cfg, debounce_ms=debounce)
+
+
+@app.command("help")
+def help_cmd(command: Optional[str] = typer.Argument(None, help="A command (compile, index, …); none: the overview.")) -> None:
+    """Show a command's help, as `orion COMMAND --help` does (`orion help compile`)."""
+    from oriongraph_cli.cli.context import handled
+    from oriongraph_cli.errors import ExitStatus, OrionError
+
+    with handled():
+        names = sorted(c.name for c in app.registered_commands if c.name)
+        if command is not None and command not in names:
+            raise OrionError(f"no command {command!r}", hint=f"commands: {', '.join(names)}", exit_code=ExitStatus.USAGE)
+    app([command, "--help"] if command else ["--help"], prog_name="orion")
 
 
 @app.command("man")

@@ -341,3 +341,15 @@ def test_json_with_the_usage_log_on_counts_its_episode_id(sample_index, tmp_path
         assert isinstance(doc["episode_id"], str) and len(doc["episode_id"]) == 32
         log = (root / ".oriongraph" / "usage.jsonl").read_text()
         assert doc["episode_id"] in log  # the printed id is the one recorded
+
+
+def test_version_short_flag_and_help_command():
+    from conftest import run_orion as run
+    from oriongraph_cli import __version__
+
+    assert run("-V").stdout.strip() == f"orion {__version__}"
+    h = run("help", "compile")
+    assert h.returncode == 0 and "orion compile" in h.stdout and "--budget" in h.stdout
+    assert run("help").returncode == 0 and "compile" in run("help").stdout
+    bad = run("help", "nope")
+    assert bad.returncode == 2 and "no command 'nope'" in bad.stderr and "compile" in bad.stderr
