@@ -161,6 +161,33 @@ def man_cmd(command: Optional[str] = typer.Argument(None, help="A command (compi
             sys.stdout.write(page)
 
 
+GLOBAL_VALUE_OPTIONS = ("--color",)  # global options also accepted after the command, as rg does
+
+
+def global_options_first(argv: list[str]) -> list[str]:
+    """``orion compile X --color never`` as ``orion --color never compile X``: global
+    options given after the command move in front of it (up to a ``--``, after which every
+    word is an argument)."""
+    moved: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            rest.extend(argv[i:])
+            break
+        if a in GLOBAL_VALUE_OPTIONS and i + 1 < len(argv) and rest:
+            moved += [a, argv[i + 1]]
+            i += 2
+            continue
+        if rest and any(a.startswith(o + "=") for o in GLOBAL_VALUE_OPTIONS):
+            moved.append(a)
+        else:
+            rest.append(a)
+        i += 1
+    return moved + rest
+
+
 def main() -> None:
     import signal
 
@@ -168,7 +195,7 @@ def main() -> None:
         os.environ.setdefault("TERM", "dumb")
     signal.signal(signal.SIGTERM, _on_sigterm)
     try:
-        app(standalone_mode=True)
+        app(args=global_options_first(sys.argv[1:]), prog_name="orion", standalone_mode=True)
         code = 0
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)

@@ -353,3 +353,18 @@ def test_version_short_flag_and_help_command():
     assert run("help").returncode == 0 and "compile" in run("help").stdout
     bad = run("help", "nope")
     assert bad.returncode == 2 and "no command 'nope'" in bad.stderr and "compile" in bad.stderr
+
+
+def test_color_is_accepted_after_the_command(sample_index):
+    """rg takes --color anywhere; so does orion (global options after the command move in
+    front of it; after `--` every word is an argument)."""
+    from conftest import run_orion as run
+    from oriongraph_cli.cli import global_options_first
+
+    after = run("search", "retry budget", "--root", str(sample_index), "-l", "--color", "never")
+    before = run("--color", "never", "search", "retry budget", "--root", str(sample_index), "-l")
+    assert after.returncode == 0, after.stderr
+    assert after.stdout == before.stdout and after.stdout.strip()
+    assert run("search", "x", "--root", str(sample_index), "--color=blue").returncode == 2
+    assert global_options_first(["compile", "--", "--color", "never"]) == ["compile", "--", "--color", "never"]
+    assert global_options_first(["compile", "x", "--color=always"]) == ["--color=always", "compile", "x"]
