@@ -116,8 +116,6 @@ SELECTION_SPACE: tuple[Variant, ...] = (
     _v("no floor", relevance_floor=0.0, floor_depth=0.0),
     _v("floor 0.5, depth 1.5, λ 0.7", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=0.7),
     _v("floor 0.5, depth 1.5, λ 1", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0),
-    _v("floor 0.6, depth 1.5, λ 1", relevance_floor=0.6, floor_depth=1.5, diversity_lambda=1.0),
-    _v("floor 0.5, depth 1, λ 1", relevance_floor=0.5, floor_depth=1.0, diversity_lambda=1.0),
     _v("floor 0.5, depth 1, cap 0.25", relevance_floor=0.5, floor_depth=1.0, max_source_ratio=0.25),
     _v("floor 0.5, depth 1, λ 0.7, cap 0.25", relevance_floor=0.5, floor_depth=1.0, diversity_lambda=0.7, max_source_ratio=0.25),
 )

@@ -149,14 +149,15 @@ def cmd_all(args) -> None:
     chosen_r = {p: tune.choose(rank_table, [q for q in projects if q != p], rank_names, tune.ranking_objective) for p in projects}
     chosen_r["*"] = tune.choose(rank_table, projects, rank_names, tune.ranking_objective)
     need = sorted(set(chosen_r.values()))
-    second = [("selection", f"{r}|{s.name}") for r in need for s in tune.SELECTION_SPACE]
+    sel_space = [s for s in tune.SELECTION_SPACE if not args.selections or s.name in args.selections.split(";")]
+    second = [("selection", f"{r}|{s.name}") for r in need for s in sel_space]
     _run(suite, {p: second for p in projects}, args.scifact_limit, args.workers)
     data = {p: _load_cache(suite, p) for p in projects}
 
     def sel_table(r):
-        return {p: {s.name: data[p][f"selection:{r}|{s.name}"] for s in tune.SELECTION_SPACE} for p in projects}
+        return {p: {s.name: data[p][f"selection:{r}|{s.name}"] for s in sel_space} for p in projects}
 
-    sel_names = [s.name for s in tune.SELECTION_SPACE]
+    sel_names = [s.name for s in sel_space]
     obj = lambda row: tune.selection_objective(row, BUDGETS)  # noqa: E731
     chosen = {}
     for p in [*projects, "*"]:
@@ -182,6 +183,7 @@ def cmd_all(args) -> None:
         report["ranking_space"][p] = {v: round(mean([x["ndcg"] for x in rank_table[p][v]]), 4) for v in rank_names}
         report["selection_space"][p] = {s_: {m: round(mean([x[m] for x in data[p][f"selection:{chosen_r['*']}|{s_}"]]), 4)
                                               for m in metrics[1:]} for s_ in sel_names}
+    report["selection_variants"] = sel_names
     report["generated"] = time.strftime("%Y-%m-%d %H:%M")
     report["command"] = "python " + " ".join(sys.argv)
     out = Path(args.out)
@@ -298,6 +300,7 @@ def main() -> None:
     a.add_argument("--scifact-limit", type=int, default=300, help="SciFact claims used in the search (the first N)")
     a.add_argument("--workers", type=int, default=2)
     a.add_argument("--fresh", action="store_true")
+    a.add_argument("--selections", default="", help="only these selection variants (names separated by ';')")
     a.add_argument("--shortlist", type=int, default=0,
                    help="re-measure only the N best ranking variants of the previous report (--out) and new ones")
     a.add_argument("--out", default=str(REPO / "bench" / "results" / "suite.json"))
