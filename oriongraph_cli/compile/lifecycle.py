@@ -364,23 +364,22 @@ def apply_lifecycle(cands: Sequence[CandidateSpan], plan: LifecyclePlan) -> list
         floors = [before[r] for r in adj.floor_from if r in before]
         floor = max(floors) * adj.floor_factor + 1e-6 if floors else float("-inf")
         adjusted.append((c, c.base_score * adj.multiplier, floor))
-    lifted: dict[str, int] = {}  # path -> index of its best span that has a floor
+    best: dict[str, tuple[tuple[float, str], int]] = {}  # path -> (order key, index) of its best floored span
     for i, (c, base, floor) in enumerate(adjusted):
         if floor == float("-inf"):
             continue
-        j = lifted.get(c.metadata.filepath)
-        if j is None or (-base, c.span_ref.span_id) < (-adjusted[j][1], adjusted[j][0].span_ref.span_id):
-            lifted[c.metadata.filepath] = i
-    lift = {i: floor for i, (_c, _b, floor) in enumerate(adjusted)
-            if floor != float("-inf") and lifted.get(_c.metadata.filepath) == i}
+        key, current = (-base, c.span_ref.span_id), best.get(c.metadata.filepath)
+        if current is None or key < current[0]:
+            best[c.metadata.filepath] = (key, i)
+    lifted = {i for _key, i in best.values()}
     out: list[CandidateSpan] = []
-    for i, (c, base, _floor) in enumerate(adjusted):
+    for i, (c, base, floor) in enumerate(adjusted):
         adj = table.get(c.row)
         if adj is None:
             out.append(c)
             continue
-        if i in lift:
-            base = max(base, lift[i])
+        if i in lifted:
+            base = max(base, floor)
         reasons = list(c.reasons)
         for r in adj.reasons:
             if r not in reasons:
