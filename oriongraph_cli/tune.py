@@ -95,6 +95,12 @@ RANKING_SPACE: tuple[Variant, ...] = (
     _v("hybrid 0.5/0.5, no graph, top-k 1000, demote 0.85, inactive 0.85, doc 0.3, structural 0.1", fusion="hybrid",
        w_semantic=0.5, w_lexical=0.5, w_graph=0.0, top_k=1000, lifecycle_demote=0.85, lifecycle_inactive_demote=0.85,
        doc_evidence=0.3, w_structural=0.1),
+    _v("hybrid 0.5/0.5, no graph, top-k 1000, demote 0.85, inactive 0.85, doc 0.15, structural 0.1", fusion="hybrid",
+       w_semantic=0.5, w_lexical=0.5, w_graph=0.0, top_k=1000, lifecycle_demote=0.85, lifecycle_inactive_demote=0.85,
+       doc_evidence=0.15, w_structural=0.1),
+    _v("hybrid 0.5/0.5, no graph, top-k 1000, demote 0.85, inactive 0.85, doc 0.5, structural 0.1", fusion="hybrid",
+       w_semantic=0.5, w_lexical=0.5, w_graph=0.0, top_k=1000, lifecycle_demote=0.85, lifecycle_inactive_demote=0.85,
+       doc_evidence=0.5, w_structural=0.1),
     # decisions likely replaced by a later one (compile/implicit.py)
     _v("weighted 0.6/0.3, likely replaced", fusion="weighted", w_semantic=0.6, w_lexical=0.3, likely_replaced=True),
     # document evidence: a document's next-best spans lift it (score.document_evidence)

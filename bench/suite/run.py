@@ -139,7 +139,10 @@ def cmd_all(args) -> None:
         for p in projects:
             _cache_path(suite, p).unlink(missing_ok=True)
     rank_names = [v.name for v in tune.RANKING_SPACE]
-    if args.shortlist:
+    if args.rankings:
+        rank_names = [n for n in rank_names if n in args.rankings.split(";")]
+        print(f"rankings ({len(rank_names)}): " + "; ".join(rank_names), flush=True)
+    elif args.shortlist:
         rank_names = shortlist(rank_names, Path(args.out), args.shortlist)
         print(f"ranking shortlist ({len(rank_names)}): " + "; ".join(rank_names), flush=True)
     first = [("baselines", ""), ("before", "")] + [("ranking", n) for n in rank_names]
@@ -301,6 +304,7 @@ def main() -> None:
     a.add_argument("--workers", type=int, default=2)
     a.add_argument("--fresh", action="store_true")
     a.add_argument("--selections", default="", help="only these selection variants (names separated by ';')")
+    a.add_argument("--rankings", default="", help="only these ranking variants (names separated by ';'; overrides --shortlist)")
     a.add_argument("--shortlist", type=int, default=0,
                    help="re-measure only the N best ranking variants of the previous report (--out) and new ones")
     a.add_argument("--out", default=str(REPO / "bench" / "results" / "suite.json"))

@@ -74,10 +74,11 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
     weights = explain.effective_weights(request, cfg, sig)
     now = reference_time(reader)
     fetched: dict = {}  # rows already read, shared by every rebuild of the candidate list
+    counts = reader.span_counts if cfg.doc_evidence > 0 else None
     cands = candidates.build(reader, sig, hits, fetched)
     # graph channel: neighbours of the best candidates of the other channels
     if cfg.graph and weights.graph > 0 and cands:
-        base_of = lambda: score.fuse(cands, hits, weights, request, cfg, now, how=score.base_scores)  # noqa: E731
+        base_of = lambda: score.fuse(cands, hits, weights, request, cfg, now, how=score.base_scores, span_counts=counts)  # noqa: E731
         if graph_channel.add_hits(reader, cfg, request, filters, cands, base_of, hits, errors, timings):
             cands = candidates.build(reader, sig, hits, fetched)
     # decision lifecycle: superseded decisions demoted, their successors pulled in
@@ -96,7 +97,7 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
     # usage memory: each document's usage score, from the snapshot taken by `orion index`
     if weights.usage > 0 and cands:
         cands = usage.apply_dynamic_scores(cands, cfg.index_dir, now, cfg.usage_weights)
-    scored = score.fuse(cands, hits, weights, request, cfg, now)
+    scored = score.fuse(cands, hits, weights, request, cfg, now, span_counts=counts)
     if plan is not None:
         scored = lifecycle.apply_lifecycle(scored, plan)
     if request.episode_id:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Callable, Protocol
+from typing import Callable, Mapping, Protocol
 
 from oriongraph_cli.models import (
     CHANNELS,
@@ -318,6 +318,7 @@ def _base(
     rrf_k: int,
     ranks: dict[str, dict[int, int]] | None,
     doc_evidence: float = 0.0,
+    span_counts: Mapping[str, int] | None = None,
 ) -> list[tuple[float, ScoreChannels, float, float, dict[str, int] | None, float]]:
     """Per candidate: (base score, normalised channels, recency, stage boost, RRF ranks or
     None, document evidence) — the numbers of :func:`score` without its reasons and copies."""
@@ -330,7 +331,7 @@ def _base(
     prefer = {s.lower() for s in prefs.prefer_stages}
     rec_cache: dict[int, float] = {}
     relevance = [relevance_of(channels[i], per_ranks[i] if per_ranks is not None else None) for i in range(len(cands))]
-    evidence = document_evidence(cands, relevance, doc_evidence)
+    evidence = document_evidence(cands, relevance, doc_evidence, span_counts)
     out = []
     for i, c in enumerate(cands):
         normed = channels[i]
@@ -349,20 +350,30 @@ def _base(
 DOC_EVIDENCE_SPANS = 3  # a document's best spans that count as its evidence
 
 
-def document_evidence(cands: list[CandidateSpan], relevance: list[float], weight: float) -> list[float]:
+def document_evidence(cands: list[CandidateSpan], relevance: list[float], weight: float,
+                      span_counts: Mapping[str, int] | None = None) -> list[float]:
     """Per candidate, ``weight ×`` the mean relevance of its document's next-best candidate
     spans (up to ``DOC_EVIDENCE_SPANS - 1`` after the best): a document that answers the
     intent in several places ranks above one that matches in a single passage. Every span
-    of a document gets the same amount, so the order within a document does not change."""
+    of a document gets the same amount, so the order within a document does not change.
+
+    A document with fewer spans than that (``span_counts``: path -> its spans in the index)
+    has no next-best span to offer: the places it cannot have count as its best span, so a
+    short document that matches as a whole is not ranked below a long one for its length
+    (on one-paragraph abstracts, evidence without this cost 0.03 nDCG@10)."""
     if weight <= 0 or not cands:
         return [0.0] * len(cands)
     by_doc: dict[str, list[float]] = {}
     for c, r in zip(cands, relevance):
         by_doc.setdefault(c.metadata.filepath, []).append(r)
+    slots = DOC_EVIDENCE_SPANS - 1
+    counts = span_counts or {}
     bonus = {}
     for path, rs in by_doc.items():
-        rest = sorted(rs, reverse=True)[1:DOC_EVIDENCE_SPANS]
-        bonus[path] = weight * sum(rest) / (DOC_EVIDENCE_SPANS - 1)
+        rs.sort(reverse=True)
+        rest = rs[1:DOC_EVIDENCE_SPANS]
+        cannot = max(0, slots - (counts.get(path, DOC_EVIDENCE_SPANS) - 1))
+        bonus[path] = weight * (sum(rest) + cannot * rs[0]) / slots
     return [bonus[c.metadata.filepath] for c in cands]
 
 
@@ -376,12 +387,13 @@ def base_scores(
     rrf_k: int = 60,
     ranks: dict[str, dict[int, int]] | None = None,
     doc_evidence: float = 0.0,
+    span_counts: Mapping[str, int] | None = None,
 ) -> list[float]:
     """The ``base_score`` :func:`score` would give each candidate (input order), without
     building scored copies — for callers that only rank, such as the graph channel's seeds."""
     if not cands:
         return []
-    return [b[0] for b in _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence)]
+    return [b[0] for b in _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts)]
 
 
 def score(
@@ -394,6 +406,7 @@ def score(
     rrf_k: int = 60,
     ranks: dict[str, dict[int, int]] | None = None,
     doc_evidence: float = 0.0,
+    span_counts: Mapping[str, int] | None = None,
 ) -> list[CandidateSpan]:
     """Normalise, compute ``base_score`` and reasons; return candidates sorted by ``sort_key``.
 
@@ -409,7 +422,7 @@ def score(
     if not cands:
         return []
     out: list[CandidateSpan] = []
-    for c, (base, normed, rec, boost, cand_ranks, evid) in zip(cands, _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence)):
+    for c, (base, normed, rec, boost, cand_ranks, evid) in zip(cands, _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts)):
         reasons: list[str] = []
         raw = c.raw_scores
         if cand_ranks is not None:
@@ -422,7 +435,8 @@ def score(
                 if v > 0:
                     reasons.append(f"{ch} {v:.2f} ({_RAW_LABEL[ch]} {getattr(raw, ch):.2f})")
         if evid >= DOC_EVIDENCE_REASON:
-            reasons.append(f"document matches in several places (+{evid:.2f})")
+            short = span_counts is not None and span_counts.get(c.metadata.filepath, DOC_EVIDENCE_SPANS) < DOC_EVIDENCE_SPANS
+            reasons.append(f"short document, matches as a whole (+{evid:.2f})" if short else f"document matches in several places (+{evid:.2f})")
         if boost > 0:
             reasons.append(f"preferred stage: {c.metadata.stage}")
         if weights.recency > 0 and rec >= RECENT_REASON_MIN:
@@ -444,10 +458,12 @@ def score(
     return out
 
 
-def fuse(cands: list[CandidateSpan], hits: dict, weights: ScoreWeights, request, cfg, now: int, how=None) -> list[CandidateSpan]:
+def fuse(cands: list[CandidateSpan], hits: dict, weights: ScoreWeights, request, cfg, now: int, how=None,
+         span_counts: Mapping[str, int] | None = None) -> list[CandidateSpan]:
     """Normalise every channel and fuse them — the weighted sum, or reciprocal-rank fusion
     over each generator's own ranking (``request.fusion`` or the configured one) — with
-    ``how``: :func:`score` (the default) or :func:`base_scores`."""
+    ``how``: :func:`score` (the default) or :func:`base_scores`. ``span_counts`` (path ->
+    spans) lets document evidence treat short documents fairly."""
     how = how or score
     fusion = request.fusion or cfg.fusion
     ranks = None
@@ -456,5 +472,5 @@ def fuse(cands: list[CandidateSpan], hits: dict, weights: ScoreWeights, request,
         ranks["semantic"] = {c.row: i + 1 for i, c in enumerate(sorted(cands, key=lambda c: (-c.raw_scores.semantic, c.row)))}
     return how(
         cands, weights, request.soft_prefs, now, cfg.recency_half_life_days,
-        fusion=fusion, rrf_k=cfg.rrf_k, ranks=ranks, doc_evidence=cfg.doc_evidence,
+        fusion=fusion, rrf_k=cfg.rrf_k, ranks=ranks, doc_evidence=cfg.doc_evidence, span_counts=span_counts,
     )

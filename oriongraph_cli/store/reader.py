@@ -141,6 +141,12 @@ class IndexReader:
         return out
 
     @cached_property
+    def span_counts(self) -> dict[str, int]:
+        """path -> the document's number of spans (document evidence: a short document is
+        not penalised for having few places to match)."""
+        return self.registry.span_counts()
+
+    @cached_property
     def span_outline(self) -> list[tuple[int, int, int, tuple[str, ...]]]:
         """(row, document id, ordinal, heading path) of every span, for structural matching."""
         parsed: dict[str, tuple[str, ...]] = {}  # spans of a document share heading paths: parse each once

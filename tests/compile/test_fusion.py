@@ -96,3 +96,30 @@ def test_document_evidence_lifts_a_document_that_matches_in_several_places():
     assert document_evidence(pool[1:4], rel, 0.3) == pytest.approx([0.3 * 0.35] * 3)  # mean of the next two
     out = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3)
     assert any(r.startswith("document matches in several places") for r in out[0].reasons)
+
+
+def test_document_evidence_does_not_rank_a_short_document_below_a_long_one_for_its_length():
+    """A one-span document has no next-best span: the places it cannot have count as its best
+    span. A long document with one matching span still gets nothing."""
+    from dataclasses import replace
+
+    from oriongraph_cli.compile.score import document_evidence
+
+    def span(sid, doc, sem):
+        c = cand(sid, semantic=sem)
+        return replace(c, metadata=replace(c.metadata, filepath=f"02_knowledge/{doc}.md"))
+
+    pool = [span("abstract", "short", 0.80), span("m1", "long", 0.78), span("m2", "long", 0.70), span("m3", "long", 0.69),
+            span("lone", "sparse", 0.75), span("x", "other", 0.30)]
+    counts = {"02_knowledge/short.md": 1, "02_knowledge/long.md": 40, "02_knowledge/sparse.md": 40}
+    out = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3, span_counts=counts)
+    order = [c.span_ref.span_id for c in out]
+    assert order[0] == "abstract"  # without span counts the long document overtakes it (test above)
+    evidence = dict(zip([c.span_ref.span_id for c in pool], document_evidence(pool, [0.8, 0.7, 0.6, 0.5, 0.9, 0.1], 0.3, counts)))
+    assert evidence["abstract"] == pytest.approx(0.3 * 0.8)  # both missing places count as its best span
+    assert evidence["lone"] == 0.0  # it has 40 spans: one match is one match
+    two = document_evidence(pool[1:3], [0.7, 0.6], 0.3, {"02_knowledge/long.md": 2})
+    assert two == pytest.approx([0.3 * (0.6 + 0.7) / 2] * 2)  # its second span, then its best for the slot it lacks
+    reasons = {c.span_ref.span_id: c.reasons for c in out}
+    assert any(r.startswith("short document, matches as a whole") for r in reasons["abstract"])
+    assert any(r.startswith("document matches in several places") for r in reasons["m1"])

@@ -99,3 +99,34 @@ def test_rrf_fusion_selectable(indexed, monkeypatch):
     resp = api.compile_workingset(CompileRequest("x", budget_tokens=600, fusion="rrf"), cfg, reader)
     assert resp.stats.fusion == "rrf" and resp.defaults["fusion"] == "rrf"
     assert all(0 <= e.base_score <= 1.2 for e in resp.rationale)
+
+
+def test_document_evidence_counts_each_documents_spans_from_the_index(project, fake_embedder, monkeypatch):
+    """With document evidence on, the pipeline reads each document's span count from the
+    index: a document of one or two spans is credited for the places it cannot have."""
+    from dataclasses import replace
+
+    (project / "02_knowledge" / "one-paragraph.md").write_text("---\ntitle: One paragraph\n---\n\nRetry budgets cap how often a client retries a failed call.\n")
+    cfg = load_config(project)
+    api.index_project(cfg)
+    reader = api.open_index(cfg)
+    request = CompileRequest("anything", budget_tokens=4000)
+    outline = reader.span_outline
+    counts = reader.span_counts
+    per_doc: dict[int, int] = {}
+    for _row, doc, _ordinal, _hp in outline:
+        per_doc[doc] = per_doc.get(doc, 0) + 1
+    assert sorted(counts.values()) == sorted(per_doc.values())
+    assert sum(counts.values()) == reader.manifest["counts"]["spans"]
+    short = {p for p, n in counts.items() if n < 3}
+    assert short, "the fixture has short documents"
+    rows = [r for r, *_ in outline]
+    _install(monkeypatch, [MockGen("lexical", "lexical", [(r, 5.0 + (r % 7)) for r in rows])])
+    try:
+        resp = api.compile_workingset(request, replace(cfg, doc_evidence=0.3), reader)
+    finally:
+        reader.close()
+    reasons = {e.path: e.reasons for e in resp.rationale}
+    assert "02_knowledge/one-paragraph.md" in short
+    assert any(any(r.startswith("short document, matches as a whole") for r in rs) for p, rs in reasons.items() if p in short)
+    assert not any(any(r.startswith("short document") for r in rs) for p, rs in reasons.items() if p not in short)
