@@ -125,3 +125,39 @@ def test_hook_without_the_root_argument_warns_and_lets_the_commit_through(tmp_pa
     out = r.stdout + r.stderr
     assert r.returncode == 0, out
     assert "args: [--root, docs]" in out and "the commit goes ahead" in out
+
+
+def test_system_hook_without_orion_on_path_warns_and_lets_the_commit_through(tmp_path, hook_env):
+    """An IDE or a shell without orion's environment: the commit is not blocked."""
+    work = _project(tmp_path, hook_env)
+    # pre-commit's own launcher keeps working (git's hook script names its interpreter);
+    # PATH holds git and sh but no orion
+    bare = {**hook_env, "PATH": os.pathsep.join(d for d in ("/usr/bin", "/bin") if Path(d).is_dir())}
+    assert shutil.which("orion", path=bare["PATH"]) is None
+    r = commit(work, bare, "notes, no orion here")
+    out = r.stdout + r.stderr
+    assert r.returncode == 0, out
+    assert "orion is not on PATH here" in out and "the commit goes ahead" in out
+    assert not (work / ".oriongraph" / "CURRENT").exists()
+
+
+def test_the_readme_snippet_works_after_autoupdate(tmp_path, hook_env):
+    """The README's configuration as written (only the repository's address replaced):
+    `pre-commit autoupdate --freeze` pins the newest commit, and a commit of notes passes."""
+    import re
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    snippet = re.search(r"```yaml\n(# \.pre-commit-config\.yaml.*?)```", readme, re.S).group(1)
+    hooks, head = _hook_repo(tmp_path, hook_env)
+    work = tmp_path / "work"
+    shutil.copytree(SAMPLE, work, ignore=shutil.ignore_patterns(".oriongraph"))
+    (work / ".pre-commit-config.yaml").write_text(re.sub(r"repo: \S+", f"repo: {hooks}", snippet), encoding="utf-8")
+    assert git(work, "init", "-q", env=hook_env).returncode == 0
+    pc = [sys.executable, "-m", "pre_commit"]
+    r = subprocess.run([*pc, "autoupdate", "--freeze"], cwd=work, capture_output=True, text=True, env=hook_env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f"rev: {head}" in (work / ".pre-commit-config.yaml").read_text()
+    assert subprocess.run([*pc, "install"], cwd=work, capture_output=True, text=True, env=hook_env).returncode == 0
+    r = commit(work, hook_env, "notes")
+    assert r.returncode == 0 and "Passed" in r.stdout + r.stderr, r.stdout + r.stderr
+    assert (work / ".oriongraph" / "CURRENT").exists()
