@@ -93,7 +93,11 @@ def test_document_evidence_lifts_a_document_that_matches_in_several_places():
     assert lifted[0] == "m1" and lifted.index("m2") < lifted.index("m3")  # order inside a document kept
     rel = [0.5, 0.4, 0.3]
     assert document_evidence(pool[1:4], rel, 0.0) == [0.0, 0.0, 0.0]
-    assert document_evidence(pool[1:4], rel, 0.3) == pytest.approx([0.3 * 0.35] * 3)  # mean of the next two
+    assert document_evidence(pool[1:4], rel, 0.3) == pytest.approx([0.3 * 0.35, 0.0, 0.0])  # mean of the next two, to the best span
+    # the document moves up; its other spans keep their own scores (no more of the budget)
+    base = {c.span_ref.span_id: c.base_score for c in score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted")}
+    lifted_base = {c.span_ref.span_id: c.base_score for c in score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3)}
+    assert lifted_base["m1"] > base["m1"] and lifted_base["m2"] == base["m2"] and lifted_base["m3"] == base["m3"]
     out = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3)
     assert any(r.startswith("document matches in several places") for r in out[0].reasons)
 
@@ -119,7 +123,7 @@ def test_document_evidence_does_not_rank_a_short_document_below_a_long_one_for_i
     assert evidence["abstract"] == pytest.approx(0.3 * 0.8)  # both missing places count as its best span
     assert evidence["lone"] == 0.0  # it has 40 spans: one match is one match
     two = document_evidence(pool[1:3], [0.7, 0.6], 0.3, {"02_knowledge/long.md": 2})
-    assert two == pytest.approx([0.3 * (0.6 + 0.7) / 2] * 2)  # its second span, then its best for the slot it lacks
+    assert two == pytest.approx([0.3 * (0.6 + 0.7) / 2, 0.0])  # its second span, then its best for the slot it lacks
     reasons = {c.span_ref.span_id: c.reasons for c in out}
     assert any(r.startswith("short document, matches as a whole") for r in reasons["abstract"])
     assert any(r.startswith("document matches in several places") for r in reasons["m1"])
