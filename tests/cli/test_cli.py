@@ -52,6 +52,45 @@ def test_index_json_summary_and_quiet(project, fake_embedder):
     assert r.exit_code == 0 and r.stdout == ""
 
 
+def test_index_off_a_terminal_writes_progress_lines_for_long_runs(project, fake_embedder, monkeypatch):
+    """CI logs: a plain line every EVERY seconds (here every event); quick runs stay silent."""
+    from oriongraph_cli.cli import index as index_cli
+
+    r = invoke("index", "--root", str(project), "--full")
+    assert r.exit_code == 0 and "orion index:" not in r.stderr  # under 10 s: nothing
+    monkeypatch.setattr(index_cli._LineProgress, "EVERY", 0.0)
+    r = invoke("index", "--root", str(project), "--full")
+    assert r.exit_code == 0, r.stderr
+    lines = [ln for ln in r.stderr.splitlines() if ln.startswith("orion index: ")]
+    assert any(ln.startswith("orion index: embedding ") and " spans (" in ln and "elapsed" in ln for ln in lines), r.stderr
+    assert "\x1b" not in r.stderr and "\r" not in r.stderr  # plain lines, no bar
+    r = invoke("index", "--root", str(project), "--full", "--quiet")
+    assert "orion index:" not in r.stderr
+    r = invoke("index", "--root", str(project), "--full", "--json")
+    assert "orion index:" not in r.stderr and json.loads(r.stdout)["kind"] == "index"
+
+
+def test_line_progress_estimates_time_left():
+    from oriongraph_cli.cli.index import _LineProgress
+
+    now = [0.0]
+    out: list[str] = []
+    p = _LineProgress(write=out.append, clock=lambda: now[0], every=10.0)
+    p.phase("embedding", 400)
+    now[0] = 4.0
+    p.advance(100)
+    assert out == []  # 4 s: nothing yet
+    now[0] = 10.0
+    p.advance(50)
+    assert out == ["orion index: embedding 150/400 spans (37 %), 0:10 elapsed, about 0:17 left in this step\n"]
+    now[0] = 15.0
+    p.advance(50)
+    assert len(out) == 1  # the next line waits another 10 s
+    now[0] = 3730.0
+    p.phase("graph", None)
+    assert out[-1] == "orion index: graph, 1:02:10 elapsed\n"
+
+
 def test_index_warnings_go_to_stderr_and_strict_fails(project, fake_embedder):
     (project / "02_knowledge" / "bad.md").write_text("---\ntitle: [oops\n---\n# Bad\n\ntext\n")
     r = invoke("index", "--root", str(project), "--json")
