@@ -49,6 +49,9 @@ class Config:
     fusion: str = "hybrid"  # weighted | rrf | zscore | percentile | calibrated | hybrid (compile/score.py)
     # a document's next-best spans add this × their mean relevance to each of its spans
     doc_evidence: float = 0.0
+    # ... given whole to its best span, and this share of it to its other spans (0: the
+    # document moves up without taking more of the budget; 1: all its spans rise alike)
+    doc_evidence_spread: float = 0.0
     rrf_k: int = 60
     # MMR λ (selection only; ranking is base-score order). 1.0, chosen leave-one-project-out
     # (docs/BENCHMARKS.md, "Generalisation"): diversity comes from the source cap, the
@@ -145,6 +148,7 @@ _RULES: dict[str, tuple[type, float, float, bool]] = {
     "cap_yield": (float, 0, 1, False),
     "floor_depth": (float, 0, 1000, False),
     "doc_evidence": (float, 0, 10, False),
+    "doc_evidence_spread": (float, 0, 1, False),
     "lifecycle_demote": (float, 0, 1e6, False),
     "lifecycle_final_boost": (float, 0, 1e6, False),
     "likely_replaced_demote": (float, 0, 1, False),

@@ -319,6 +319,7 @@ def _base(
     ranks: dict[str, dict[int, int]] | None,
     doc_evidence: float = 0.0,
     span_counts: Mapping[str, int] | None = None,
+    doc_spread: float = 0.0,
 ) -> list[tuple[float, ScoreChannels, float, float, dict[str, int] | None, float]]:
     """Per candidate: (base score, normalised channels, recency, stage boost, RRF ranks or
     None, document evidence) — the numbers of :func:`score` without its reasons and copies."""
@@ -331,7 +332,7 @@ def _base(
     prefer = {s.lower() for s in prefs.prefer_stages}
     rec_cache: dict[int, float] = {}
     relevance = [relevance_of(channels[i], per_ranks[i] if per_ranks is not None else None) for i in range(len(cands))]
-    evidence = document_evidence(cands, relevance, doc_evidence, span_counts)
+    evidence = document_evidence(cands, relevance, doc_evidence, span_counts, doc_spread)
     out = []
     for i, c in enumerate(cands):
         normed = channels[i]
@@ -351,13 +352,14 @@ DOC_EVIDENCE_SPANS = 3  # a document's best spans that count as its evidence
 
 
 def document_evidence(cands: list[CandidateSpan], relevance: list[float], weight: float,
-                      span_counts: Mapping[str, int] | None = None) -> list[float]:
+                      span_counts: Mapping[str, int] | None = None, spread: float = 0.0) -> list[float]:
     """Per candidate, the lift of its document's evidence: ``weight ×`` the mean relevance of
     the document's next-best candidate spans (up to ``DOC_EVIDENCE_SPANS - 1`` after the
-    best), given to the document's best span only. A document that answers the intent in
-    several places ranks above one that matches in a single passage, but its other spans
-    keep their own scores: the evidence moves the document up, it does not buy it more of
-    the budget (lifting every span of it cost working-set recall on three of five projects).
+    best), given to the document's best span, and ``spread ×`` that to its other spans. A
+    document that answers the intent in several places ranks above one that matches in a
+    single passage; ``spread`` decides how much more of the budget that buys it (0: none,
+    the document only moves up; 1: every span of it rises alike, which concentrates the
+    working set on fewer documents). The order inside a document never changes.
 
     A document with fewer spans than that (``span_counts``: path -> its spans in the index)
     has no next-best span to offer: the places it cannot have count as its best span, so a
@@ -376,7 +378,10 @@ def document_evidence(cands: list[CandidateSpan], relevance: list[float], weight
         best = relevance[idx[0]]
         rest = [relevance[i] for i in idx[1:DOC_EVIDENCE_SPANS]]
         cannot = max(0, slots - (counts.get(path, DOC_EVIDENCE_SPANS) - 1))
-        out[idx[0]] = weight * (sum(rest) + cannot * best) / slots
+        lift = weight * (sum(rest) + cannot * best) / slots
+        out[idx[0]] = lift
+        for i in idx[1:]:
+            out[i] = spread * lift
     return out
 
 
@@ -391,12 +396,13 @@ def base_scores(
     ranks: dict[str, dict[int, int]] | None = None,
     doc_evidence: float = 0.0,
     span_counts: Mapping[str, int] | None = None,
+    doc_spread: float = 0.0,
 ) -> list[float]:
     """The ``base_score`` :func:`score` would give each candidate (input order), without
     building scored copies — for callers that only rank, such as the graph channel's seeds."""
     if not cands:
         return []
-    return [b[0] for b in _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts)]
+    return [b[0] for b in _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts, doc_spread)]
 
 
 def score(
@@ -410,6 +416,7 @@ def score(
     ranks: dict[str, dict[int, int]] | None = None,
     doc_evidence: float = 0.0,
     span_counts: Mapping[str, int] | None = None,
+    doc_spread: float = 0.0,
 ) -> list[CandidateSpan]:
     """Normalise, compute ``base_score`` and reasons; return candidates sorted by ``sort_key``.
 
@@ -425,7 +432,7 @@ def score(
     if not cands:
         return []
     out: list[CandidateSpan] = []
-    for c, (base, normed, rec, boost, cand_ranks, evid) in zip(cands, _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts)):
+    for c, (base, normed, rec, boost, cand_ranks, evid) in zip(cands, _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts, doc_spread)):
         reasons: list[str] = []
         raw = c.raw_scores
         if cand_ranks is not None:
@@ -476,4 +483,5 @@ def fuse(cands: list[CandidateSpan], hits: dict, weights: ScoreWeights, request,
     return how(
         cands, weights, request.soft_prefs, now, cfg.recency_half_life_days,
         fusion=fusion, rrf_k=cfg.rrf_k, ranks=ranks, doc_evidence=cfg.doc_evidence, span_counts=span_counts,
+        doc_spread=cfg.doc_evidence_spread,
     )

@@ -127,3 +127,30 @@ def test_document_evidence_does_not_rank_a_short_document_below_a_long_one_for_i
     reasons = {c.span_ref.span_id: c.reasons for c in out}
     assert any(r.startswith("short document, matches as a whole") for r in reasons["abstract"])
     assert any(r.startswith("document matches in several places") for r in reasons["m1"])
+
+
+def test_document_evidence_spread_decides_how_much_of_the_budget_it_buys():
+    """0: only the best span rises (the document moves up); 1: every span alike; between,
+    that share. The order inside the document never changes."""
+    from dataclasses import replace
+
+    from oriongraph_cli.compile.score import document_evidence
+    from oriongraph_cli.config import load_config
+    from oriongraph_cli.errors import ConfigError
+
+    def span(sid, sem):
+        c = cand(sid, semantic=sem)
+        return replace(c, metadata=replace(c.metadata, filepath="02_knowledge/long.md"))
+
+    pool = [span("a", 0.9), span("b", 0.8), span("c", 0.7)]
+    rel = [0.6, 0.5, 0.4]
+    lift = 0.3 * (0.5 + 0.4) / 2
+    assert document_evidence(pool, rel, 0.3) == pytest.approx([lift, 0.0, 0.0])
+    assert document_evidence(pool, rel, 0.3, spread=0.5) == pytest.approx([lift, lift / 2, lift / 2])
+    assert document_evidence(pool, rel, 0.3, spread=1.0) == pytest.approx([lift] * 3)
+    for spread in (0.0, 0.5, 1.0):
+        out = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3, doc_spread=spread)
+        assert [c.span_ref.span_id for c in out] == ["a", "b", "c"]
+    assert load_config(".", doc_evidence_spread=0.5).doc_evidence_spread == 0.5
+    with pytest.raises(ConfigError):
+        load_config(".", doc_evidence_spread=1.5)
