@@ -125,7 +125,7 @@ def compile_cmd(
     explain: bool = typer.Option(False, "--explain", "-e", help="Show the rationale: scores, penalties, reasons, rejections, defaults."),
     fmt: str = typer.Option("table", "--format", "-f", help="table (plain lines on a pipe) | plain | markdown | xml | json. The whole markdown, xml or json output is at most --budget tokens."),
     as_json: bool = JSON_OPT,
-    files_only: bool = typer.Option(False, "--files-only", "-l", help="Print only the paths of the documents in the working set, one per line."),
+    files_only: bool = typer.Option(False, "--files-only", "-l", help="Print only the paths of the documents in the working set, one per line, relative to the current directory."),
     brief: Optional[Path] = typer.Option(None, "--brief", help="Also write a TASK_BRIEF.md to this path (the whole file at most --budget tokens)."),
     no_compress: bool = typer.Option(False, "--no-compress", help="Never shorten a span: one that does not fit whole is left out."),
     floor: Optional[float] = typer.Option(None, "--floor", "--relevance-floor", help="Relevance floor in [0,1]: spans scoring under FLOOR × the best are not taken (default 0.5; 0 fills the budget)."),
@@ -232,7 +232,7 @@ def search_cmd(
     weight: List[str] = _WEIGHT,
     episode: Optional[str] = _EPISODE,
     as_json: bool = JSON_OPT,
-    files_only: bool = typer.Option(False, "--files-only", "-l", help="Print only the paths of the matching documents, best first, one per line."),
+    files_only: bool = typer.Option(False, "--files-only", "-l", help="Print only the paths of the matching documents, best first, one per line, relative to the current directory."),
 ) -> None:
     """Ranked candidates before selection: every channel's score, no budget, no diversity."""
     with handled(as_json):

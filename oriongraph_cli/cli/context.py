@@ -88,8 +88,11 @@ def project_config(root: Optional[Path], **overrides):
     """The configuration of the project at ``--root``, ``ORION_ROOT``, or the nearest
     directory at or above the current one that holds a stage folder or ``.oriongraph/``."""
     from oriongraph_cli.config import load_config, resolve_root
+    from oriongraph_cli.render.paths import follow_cwd
 
-    return load_config(resolve_root(root), **overrides)
+    cfg = load_config(resolve_root(root), **overrides)
+    follow_cwd(cfg.root)  # line output and tables show paths from where the user stands
+    return cfg
 
 
 def prefetch_model(cfg) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
+from oriongraph_cli.render.paths import shown
 from oriongraph_cli.textsafe import clean_line
 
 
@@ -15,7 +16,7 @@ def _row(*fields: Any) -> str:
 
 def _where(path: str, ref: Any) -> str:
     lines = getattr(ref, "lines", "")
-    return f"{path}:{lines}" if lines else path
+    return f"{shown(path)}:{lines}" if lines else shown(path)
 
 
 def compile_lines(resp: Any, *, explain: bool = False) -> str:
@@ -42,7 +43,7 @@ def search_lines(hits: Iterable[Any]) -> str:
 
 def files_only(paths: Iterable[str]) -> str:
     """Each path once, in first-seen order (``-l/--files-only``)."""
-    return "".join(_row(p) for p in dict.fromkeys(paths))
+    return "".join(_row(shown(p)) for p in dict.fromkeys(paths))
 
 
 def links_lines(report: Mapping[str, Any]) -> str:
@@ -50,15 +51,15 @@ def links_lines(report: Mapping[str, Any]) -> str:
     out = []
     if report.get("kind") == "dangling-links":
         for d in report.get("dangling", []):
-            out.append(_row(f"{d['path']}:{d.get('line') or ''}".rstrip(":"), d["target"], d["kind"]))
+            out.append(_row(f"{shown(d['path'])}:{d.get('line') or ''}".rstrip(":"), d["target"], d["kind"]))
         return "".join(out)
     for direction, other in (("out", "dst"), ("in", "src")):
         for typ, edges in report.get(direction, {}).items():
             for e in edges:
                 span = e.get(f"{other}_span")
-                out.append(_row(direction, typ, e[f"{other}_path"] + (f"#{span}" if span else ""), e.get("detail") or ""))
+                out.append(_row(direction, typ, shown(e[f"{other}_path"]) + (f"#{span}" if span else ""), e.get("detail") or ""))
     for d in report.get("dangling", []):
-        out.append(_row("dangling", d["kind"], f"{d['path']}:{d.get('line') or ''}".rstrip(":"), d["target"]))
+        out.append(_row("dangling", d["kind"], f"{shown(d['path'])}:{d.get('line') or ''}".rstrip(":"), d["target"]))
     return "".join(out)
 
 
@@ -69,8 +70,8 @@ def usage_lines(report: Mapping[str, Any]) -> str:
         for r in report.get(key, []):
             if r["path"] not in seen:
                 seen.add(r["path"])
-                out.append(_row(r["path"], r.get("usage_count", 0), f"{r.get('dynamic_score', 0.0):.3f}"))
+                out.append(_row(shown(r["path"]), r.get("usage_count", 0), f"{r.get('dynamic_score', 0.0):.3f}"))
     for p in report.get("never_used", []):
         if p not in seen:
-            out.append(_row(p, 0, ""))
+            out.append(_row(shown(p), 0, ""))
     return "".join(out)

@@ -32,6 +32,7 @@ from oriongraph_cli.render.markdown import (
     pct,
     summary_line,
 )
+from oriongraph_cli.render.paths import shown
 
 __all__ = ["make_console", "print_compile", "print_links", "print_search", "print_span", "print_usage"]
 
@@ -88,7 +89,7 @@ def make_console(file: IO[str] | None = None, no_color: bool | None = None, colo
 
 
 def _where(path: str, section: str | None, *, stale: bool = False, note: str | None = None) -> Text:
-    t = Text(path, style="bold")
+    t = Text(shown(path), style="bold")
     if section:
         t.append(SEP, style="dim")
         t.append(section)
@@ -335,7 +336,7 @@ def print_span(console: Console, span: Mapping[str, Any]) -> None:
 
 
 def _endpoint(path: str, span: str | None) -> Text:
-    out = Text(path)
+    out = Text(shown(path))
     if span:
         out.append(f" #{span[:10]}", style="dim")
     return out
@@ -353,7 +354,7 @@ def print_links(console: Console, report: Mapping[str, Any]) -> None:
         t.add_column("target", overflow="fold")
         t.add_column("kind", no_wrap=True)
         for d in items:
-            t.add_row(Text(f"{d['path']}:{d.get('line') or '?'}"), Text(str(d["target"])), Text(str(d["kind"])))
+            t.add_row(Text(f"{shown(d['path'])}:{d.get('line') or '?'}"), Text(str(d["target"])), Text(str(d["kind"])))
         console.print(t)
         return
     console.print(Text(f"Links of {report.get('target')}", style="bold"))
@@ -372,7 +373,7 @@ def print_links(console: Console, report: Mapping[str, Any]) -> None:
         else:
             console.print(Text(f"{'Outgoing' if direction == 'out' else 'Incoming'}: none", style="dim"))
     for d in report.get("dangling", []):
-        console.print(Text(f"dangling: {d['path']}:{d.get('line') or '?'} → {d['target']}", style="yellow"))
+        console.print(Text(f"dangling: {shown(d['path'])}:{d.get('line') or '?'} → {d['target']}", style="yellow"))
 
 
 def print_usage(console: Console, report: Mapping[str, Any]) -> None:
@@ -392,10 +393,10 @@ def print_usage(console: Console, report: Mapping[str, Any]) -> None:
         for r in rows:
             c = r.get("components", {})
             parts = "/".join(fmt(c.get(k, 0.0), 2) for k in ("usage", "recency", "priority", "age_penalty", "novelty_boost"))
-            t.add_row(Text(r["path"]), str(r.get("usage_count", 0)), fmt(r.get("dynamic_score", 0.0), 3), parts)
+            t.add_row(Text(shown(r["path"])), str(r.get("usage_count", 0)), fmt(r.get("dynamic_score", 0.0), 3), parts)
         console.print(t)
     never = report.get("never_used", [])
     if never:
         console.print(Text(f"Never used ({len(never)}):", style="bold"))
         for p in never:
-            console.print(Text(f"  {p}"))
+            console.print(Text(f"  {shown(p)}"))

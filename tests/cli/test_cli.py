@@ -407,3 +407,32 @@ def test_color_is_accepted_after_the_command(sample_index):
     assert run("search", "x", "--root", str(sample_index), "--color=blue").returncode == 2
     assert global_options_first(["compile", "--", "--color", "never"]) == ["compile", "--", "--color", "never"]
     assert global_options_first(["compile", "x", "--color=always"]) == ["--color=always", "compile", "x"]
+
+
+def test_line_output_paths_follow_the_current_directory(sample_index, tmp_path):
+    """As rg and fd: from a subfolder `-l | xargs cat` works; from above the project the
+    paths carry the way down; JSON keeps root-relative paths."""
+    import shutil
+    import subprocess as sp
+
+    from conftest import run_orion as run
+
+    root = tmp_path / "repo" / "notes"
+    shutil.copytree(sample_index, root)
+    sub = root / "03_workstreams"
+    for cwd, prefix in ((root, ""), (sub, None), (tmp_path / "repo", "notes/")):
+        args = ("--root", str(root)) if cwd == tmp_path / "repo" else ()
+        r = run("search", "retry budget", *args, "-l", cwd=cwd)
+        assert r.returncode == 0, r.stderr
+        paths = r.stdout.splitlines()
+        assert paths and all((cwd / p).is_file() for p in paths), (cwd, paths)
+        if prefix is not None:
+            assert all(p.startswith(prefix) and not p.startswith("..") for p in paths)
+        else:
+            assert any(p.startswith("../") for p in paths) and all(not p.startswith("03_workstreams/") for p in paths)
+        cat = sp.run(["xargs", "cat"], input=r.stdout, capture_output=True, text=True, cwd=cwd)
+        assert cat.returncode == 0 and cat.stdout, cat.stderr
+        lines = run("search", "retry budget", *args, "-n", "3", cwd=cwd).stdout.splitlines()
+        assert all((cwd / x.split("\t")[0].rsplit(":", 1)[0]).is_file() for x in lines)
+    j = json.loads(run("search", "retry budget", "--json", "-n", "3", cwd=sub).stdout)
+    assert all(h["path"].startswith(("01_", "02_", "03_", "04_")) for h in j["hits"])
