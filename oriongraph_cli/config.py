@@ -37,21 +37,23 @@ class Config:
     budget: int = 4000
     # ranking defaults chosen leave-one-project-out on five real projects (docs/BENCHMARKS.md,
     # "Generalisation"): hybrid fusion, semantic and lexical evenly, no graph channel in the
-    # score, a 1,000-span pool per generator, softer lifecycle demotions
+    # score, a 1,000-span pool per generator, softer lifecycle demotions, the structural
+    # channel at 0.1, document evidence 0.3 (half of it to a document's further spans)
     w_semantic: float = 0.5
     w_lexical: float = 0.5
-    w_structural: float = 0.2  # applies when the intent carries a structural hint ...
+    w_structural: float = 0.1  # applies when the intent carries a structural hint ...
     w_structural_no_hint: float = 0.0  # ... and this when it does not (ids, stages, workstreams, tags)
     w_graph: float = 0.0  # the graph channel lost on 4 of 5 projects; --weight graph=0.1 turns it on
     w_recency: float = 0.05
     w_stage: float = 0.05
     w_usage: float = 0.05  # usage score (how often and how recently a document was used) from the usage snapshot
     fusion: str = "hybrid"  # weighted | rrf | zscore | percentile | calibrated | hybrid (compile/score.py)
-    # a document's next-best spans add this × their mean relevance to each of its spans
-    doc_evidence: float = 0.0
+    # a document's next-best spans add this × their mean relevance to it (a document shorter
+    # than three spans counts its best for the places it lacks)
+    doc_evidence: float = 0.3
     # ... given whole to its best span, and this share of it to its other spans (0: the
     # document moves up without taking more of the budget; 1: all its spans rise alike)
-    doc_evidence_spread: float = 0.0
+    doc_evidence_spread: float = 0.5
     rrf_k: int = 60
     # MMR λ (selection only; ranking is base-score order). 1.0, chosen leave-one-project-out
     # (docs/BENCHMARKS.md, "Generalisation"): diversity comes from the source cap, the

@@ -105,7 +105,7 @@ def test_usage_log_snapshot_episode_and_report(sample_index, tmp_path):
         assert "novelty_boost" in e["components"]
         assert (e["components"]["usage"] > 0) == (e["path"] in used), e["path"]
     # --episode boosts what that episode used
-    r3 = run_orion("search", "dead letter queue replay", "--root", str(root), "--episode", episode, "--json")
+    r3 = run_orion("search", "retry budget and the dead letter queue", "--root", str(root), "--episode", episode, "--json")
     hits = json.loads(r3.stdout)["hits"]
     assert any(any(f"episode {episode}" in x for x in h["reasons"]) for h in hits)
     rep = json.loads(run_orion("usage", "--root", str(root), "--json").stdout)
