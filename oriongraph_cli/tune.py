@@ -45,6 +45,16 @@ def _v(name: str, **settings: Any) -> Variant:
     return Variant(name, tuple(sorted(settings.items())))
 
 
+# settings whose defaults moved after these spaces were measured: a variant that does not
+# name them means the value it was measured with, so a fresh run measures the same thing
+_RANKING_BASE = {"w_structural": 0.2, "doc_evidence": 0.0}
+_SELECTION_BASE = {"doc_evidence_spread": 0.0}
+
+
+def _based(space: tuple[Variant, ...], base: Mapping[str, Any]) -> tuple[Variant, ...]:
+    return tuple(_v(v.name, **{**base, **v.as_dict()}) for v in space)
+
+
 # Stage 1: how channels are fused. Weights: semantic/lexical share of the relevance.
 RANKING_SPACE: tuple[Variant, ...] = (
     _v("weighted 0.6/0.3", fusion="weighted", w_semantic=0.6, w_lexical=0.3, doc_evidence=0.0),
@@ -115,6 +125,7 @@ RANKING_SPACE: tuple[Variant, ...] = (
     _v("zscore 0.5/0.5, no graph, doc 0.3", fusion="zscore", w_semantic=0.5, w_lexical=0.5, w_graph=0.0, doc_evidence=0.3),
     _v("calibrated 0.6/0.3, doc 0.3", fusion="calibrated", w_semantic=0.6, w_lexical=0.3, doc_evidence=0.3),
 )
+RANKING_SPACE = _based(RANKING_SPACE, _RANKING_BASE)
 # Stage 2: when selection stops, and how it spreads the budget.
 SELECTION_SPACE: tuple[Variant, ...] = (
     _v("floor 0.5", relevance_floor=0.5, floor_depth=0.0),
@@ -129,6 +140,7 @@ SELECTION_SPACE: tuple[Variant, ...] = (
     _v("floor 0.5, depth 1.5, λ 1, spread 0.5", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.5),
     _v("floor 0.5, depth 1.5, λ 1, spread 1", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=1.0),
 )
+SELECTION_SPACE = _based(SELECTION_SPACE, _SELECTION_BASE)
 
 Row = dict[str, float]  # one intent's figures: "ndcg", "ws@1000", "share@1000", "util@1000", ...
 ProgressFn = Callable[[str, int, int], None]
