@@ -228,7 +228,15 @@ def test_cli_eval_json_and_table(sample_index):
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
     assert doc["n_queries"] == 3 and doc["systems"] == ["orion", "bm25"]
+    # a pipe gets a header line and one tab-separated line per system; a terminal, a table
     r = runner.invoke(app, ["eval", str(FIXTURE_QUERIES), "--root", str(sample_index), "--limit", "2"], catch_exceptions=False)
+    assert r.exit_code == 0
+    lines = r.stdout.splitlines()
+    assert lines[0].split("\t") == ["system", "ndcg@10", "recall@100", "ws_recall", "relevant_share", "utilisation", "p50_ms", "p95_ms"]
+    assert [ln.split("\t")[0] for ln in lines[1:]] == ["orion", "bm25", "dense", "rrf"]
+    assert all(0.0 <= float(ln.split("\t")[1]) <= 1.0 for ln in lines[1:]) and not any(ch in r.stdout for ch in "│─━")
+    r = runner.invoke(app, ["--color", "always", "eval", str(FIXTURE_QUERIES), "--root", str(sample_index), "--limit", "2"],
+                      catch_exceptions=False)
     assert r.exit_code == 0
     for label in ("orion (default)", "bm25", "dense", "rrf", "nDCG@10", "WS recall"):
         assert label in r.stdout

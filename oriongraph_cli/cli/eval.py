@@ -18,6 +18,7 @@ from oriongraph_cli.cli.context import (
     err_console,
     handled,
     project_config,
+    tables_wanted,
     warn,
 )
 
@@ -92,6 +93,8 @@ def eval_cmd(
             warn(f"... and {len(report.warnings) - len(shown)} more unknown relevant paths (see --json)")
         if as_json:
             sys.stdout.write(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n")
+        elif not tables_wanted():
+            sys.stdout.write(eval_lines(report))
         else:
             from oriongraph_cli.render.table import make_console
 
@@ -169,6 +172,24 @@ _LABELS = {
     "dense": "dense (semantic only)",
     "rrf": "rrf (bm25 + dense, k=60)",
 }
+
+
+EVAL_COLUMNS = ("system", "ndcg@10", "recall@100", "ws_recall", "relevant_share", "utilisation", "p50_ms", "p95_ms")
+
+
+def eval_lines(report: Any) -> str:
+    """On a pipe: a header line naming the columns, then one tab-separated line per system
+    (``cut -f2`` is nDCG@10); a figure a system does not have is empty."""
+
+    def f(v: float | None, n: int = 4) -> str:
+        return "" if v is None else f"{v:.{n}f}"
+
+    rows = ["\t".join(EVAL_COLUMNS)]
+    for name in report.systems:
+        s = report.summaries[name]
+        rows.append("\t".join((name, f(s.ndcg_at_10), f(s.recall_at_100), f(s.ws_recall), f(s.relevant_share),
+                               f(s.utilisation), f(s.latency_p50_ms, 1), f(s.latency_p95_ms, 1))))
+    return "\n".join(rows) + "\n"
 
 
 def print_eval(console: Any, report: Any) -> None:
