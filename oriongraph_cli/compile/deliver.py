@@ -17,7 +17,11 @@ must be at most the budget. The framing is measured, not guessed:
    selection budget is bisected between the largest that fitted (0 at first: the fixed
    cost fits because it was checked first) and the smallest that did not, keeping the
    largest that fits — never falling back to an empty working set while a smaller
-   selection fits.
+   selection fits;
+5. when the per-span cost measured on the trial prices every span out (the trial's
+   framing came with neighbours or headers a one-span selection does not bring), the
+   selection budget is bisected again charging nothing per span, the rendered output
+   being counted as always.
 
 The printed "N / budget tokens delivered" is the count of the output that prints it
 (settled by re-rendering until the number and the count agree).
@@ -108,6 +112,11 @@ def fit(build: Callable[..., CompileResponse], budget: int, formats: tuple[str, 
             break
     if best is None:
         best = _bisect(build, budget, formats, count, overhead, compact, too_big)
+    if spans and not best.workingset.spans and overhead > 0:
+        # the measured per-span framing priced every span out (it came from a trial whose
+        # framing — neighbours, headers — the smallest selection does not bring): the largest
+        # selection that fits, charging nothing and counting the rendered output
+        best = _bisect(build, budget, formats, count, 0, compact, room + 1)
     return best
 
 

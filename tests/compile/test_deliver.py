@@ -118,6 +118,42 @@ def test_when_shrinking_does_not_settle_the_largest_fitting_selection_is_kept(mo
     assert len(out.workingset.spans) == 1  # q = 150 fits; the old loop delivered 0 spans
 
 
+def test_a_per_span_cost_that_prices_every_span_out_is_not_an_empty_working_set(monkeypatch):
+    """The trial at the full room brought neighbours (expansion) whose framing, spread over
+    its spans, made each span look dearer than the room: the shrink loop accepted the empty
+    selection as fitting ("nothing fits in a budget of 746: the best span needs 736"),
+    although one span with its own framing fits."""
+    from dataclasses import dataclass, field
+
+    from oriongraph_cli.compile import deliver
+
+    @dataclass(frozen=True)
+    class Stats:
+        tokens_used: int = 0
+        delivered: dict = field(default_factory=dict)
+
+    @dataclass(frozen=True)
+    class WS:
+        spans: tuple = ()
+
+    @dataclass(frozen=True)
+    class Resp:
+        workingset: WS
+        stats: Stats
+        size: int
+
+    def build(q, overhead=0, compact=False):
+        if q >= 600 and overhead == 0:  # the trial: two spans and their neighbours' framing
+            return Resp(WS((1, 2)), Stats(tokens_used=400), 100 + 400 + 1000)
+        n = 1 if q >= 200 + overhead else 0  # one span of 200 tokens, charged its overhead
+        return Resp(WS(tuple(range(n))), Stats(tokens_used=200 * n), 100 + n * (200 + 150))
+
+    monkeypatch.setattr(deliver, "_render", lambda resp, fmt: "x " * resp.size)
+    out = deliver.fit(build, 750, ("json",), lambda text: len(text.split()))
+    assert out.size <= 750
+    assert len(out.workingset.spans) == 1  # before: 0 spans, and compile raised "nothing fits"
+
+
 def test_delivered_text_never_shrinks_to_nothing_as_the_budget_grows(reader):
     """Across budgets on the real sample index: a budget that delivered spans is never
     followed by a larger one that delivers none, and quoted tokens do not fall by more
