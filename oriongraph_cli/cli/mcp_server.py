@@ -12,7 +12,9 @@ from __future__ import annotations
 import json
 import re
 import threading
-from typing import Any, Literal
+from typing import Annotated, Literal
+
+from pydantic import Field
 
 # compile_context returns at most budget_tokens of text (counted with the index's
 # tokenizer), so this cap is what keeps a reply under common ~25k-token tool-output caps
@@ -62,30 +64,29 @@ def build_server(cfg):
         ),
     )
     index = _Index(cfg)
-    read_only = ToolAnnotations(read_only_hint=True, idempotent_hint=True, destructive_hint=False, open_world_hint=False)
+    # read-only (the destructive and idempotent hints only mean something for tools that write)
+    read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
     def fail(exc: BaseException):
         err = as_orion_error(exc)
-        return ToolError(err.message + (f" — {err.hint}" if err.hint else ""))
+        return ToolError(for_agents(err.message + (f" — {err.hint}" if err.hint else "")))
 
-    def filters(stage: str | None, workstream: str | None, path: str | None) -> HardFilters:
+    def filters(stage: str, workstream: str, path: str) -> HardFilters:
         return HardFilters(
             stages=(stage,) if stage else (), workstreams=(workstream,) if workstream else (), paths=(path,) if path else ()
         )
 
-    @server.tool(annotations=read_only)
+    @server.tool(annotations=read_only, structured_output=False, description=(
+        "The project's most relevant spans for an intent, quoted exactly with path:lines in reading order; "
+        "shortened ones name their span id for get_span. The whole reply is at most budget_tokens."))
     def compile_context(
-        intent: str,
-        budget_tokens: int = 4000,
-        stage: str | None = None,
-        workstream: str | None = None,
-        path: str | None = None,
+        intent: Annotated[str, Field(description="what you are about to do")],
+        budget_tokens: Annotated[int, Field(description="tokens for the whole reply, 1-20000")] = 4000,
+        stage: Annotated[str, Field(description="only this stage")] = "",
+        workstream: Annotated[str, Field(description="only this workstream")] = "",
+        path: Annotated[str, Field(description="only paths matching this glob")] = "",
         format: Literal["markdown", "xml", "json"] = "markdown",
     ) -> str:
-        """The working set for an intent: the most relevant, diverse spans of the project in
-        reading order, each quoted exactly with path:lines (shortened ones marked, fetch them
-        whole with get_span). format: markdown, xml or json. The whole reply is at most
-        budget_tokens (<= 20000)."""
         from oriongraph_cli.compile.pipeline import compile_workingset
         from oriongraph_cli.render import render_text
 
@@ -93,40 +94,46 @@ def build_server(cfg):
             if not 1 <= budget_tokens <= MAX_BUDGET:
                 raise ValueError(f"budget_tokens must be from 1 to {MAX_BUDGET}")
             # the whole reply, framing included, fits budget_tokens: the pipeline renders
-            # and counts this format while it selects
+            # and counts this format while it selects. Read-only: nothing is appended to
+            # the project's usage log.
             request = build_request(cfg, intent, budget=budget_tokens, hard_filters=filters(stage, workstream, path),
-                                    deliver=(format,))
+                                    deliver=(format,), record_usage=False)
             resp = compile_workingset(request, cfg, index.reader())
             text = render_text(resp, format)
         except ValueError as exc:
-            raise ToolError(str(exc)) from None
+            raise ToolError(for_agents(str(exc))) from None
         except Exception as exc:  # noqa: BLE001 — every failure reaches the agent as one message
             raise fail(exc) from None
         return text
 
-    @server.tool(annotations=read_only)
-    def search(query: str, limit: int = 10, stage: str | None = None, workstream: str | None = None) -> list[dict[str, Any]]:
-        """Ranked spans for a query (no budget, no diversity): path, lines, span id, score, preview."""
+    @server.tool(annotations=read_only, structured_output=False, description=(
+        "Ranked spans for a query, one per line, tab-separated: path:lines, span id, score, section, preview."))
+    def search(
+        query: str,
+        limit: Annotated[int, Field(description="hits, 1-100")] = 10,
+        stage: Annotated[str, Field(description="only this stage")] = "",
+        workstream: Annotated[str, Field(description="only this workstream")] = "",
+    ) -> str:
         from oriongraph_cli.compile.pipeline import search as run_search
+        from oriongraph_cli.textsafe import clean_line
 
         try:
             if not 1 <= limit <= 100:
                 raise ValueError("limit must be from 1 to 100")
-            request = build_request(cfg, query, hard_filters=filters(stage, workstream, None))  # compile's candidates
+            request = build_request(cfg, query, hard_filters=filters(stage, workstream, ""), record_usage=False)
             _signals, hits, _info = run_search(request, cfg, index.reader())
         except ValueError as exc:
-            raise ToolError(str(exc)) from None
+            raise ToolError(for_agents(str(exc))) from None
         except Exception as exc:  # noqa: BLE001
             raise fail(exc) from None
-        return [
-            {"path": h.metadata.filepath, "lines": h.span_ref.lines, "span_id": h.span_ref.span_id,
-             "score": round(h.base_score, 4), "section": h.metadata.section_title, "preview": h.text_preview}
+        return "".join(
+            "\t".join(clean_line(str(x)) for x in (f"{h.metadata.filepath}:{h.span_ref.lines}", h.span_ref.span_id,
+                                                   f"{h.base_score:.4f}", h.metadata.section_title or "", h.text_preview)) + "\n"
             for h in hits[:limit]
-        ]
+        )
 
-    @server.tool(annotations=read_only)
-    def get_span(ref: str) -> str:
-        """The exact text of a span id (or unique prefix), or of document lines given as path:L12-L40."""
+    @server.tool(annotations=read_only, structured_output=False, description="The exact text of a span, or of a document's lines.")
+    def get_span(ref: Annotated[str, Field(description="a span id (or prefix), or path:L12-L40")]) -> str:
         from oriongraph_cli.compile.hydrate import show_span
         from oriongraph_cli.safeio import UnsafeFile, read_project_file
 
@@ -143,13 +150,13 @@ def build_server(cfg):
             where = f"{info['path']}:L{info['line_start']}-L{info['line_end']}"
             return f"{where} ({info['span_id']}{', stale' if info['stale'] else ''})\n\n{info['text']}"
         except (ValueError, UnsafeFile) as exc:
-            raise ToolError(str(exc)) from None
+            raise ToolError(for_agents(str(exc))) from None
         except Exception as exc:  # noqa: BLE001
             raise fail(exc) from None
 
-    @server.tool(annotations=read_only)
-    def status() -> dict[str, Any]:
-        """What is indexed, when, and whether the index matches the files."""
+    @server.tool(annotations=read_only, structured_output=False,
+                 description="What is indexed, when, and whether the index matches the files (JSON).")
+    def status() -> str:
         from oriongraph_cli.index.status import project_status
 
         try:
@@ -157,9 +164,43 @@ def build_server(cfg):
         except Exception as exc:  # noqa: BLE001
             raise fail(exc) from None
         keep = ("root", "generation", "indexed_at_iso", "documents", "spans", "tokens", "model", "up_to_date", "stale", "damaged")
-        return json.loads(json.dumps({k: st[k] for k in keep}))
+        return json.dumps({k: st[k] for k in keep}, separators=(",", ":"), default=str)
 
+    _lean_schemas(server)
     return server
+
+
+def _lean_schemas(server) -> None:
+    """Drop the ``title`` pydantic gives every parameter (it repeats the name): the tool list
+    is read by the agent's model on every turn. The SDK keeps each tool's schema on its
+    registered tool; the MCP test counts the listed tools' tokens, so a change there shows."""
+
+    def lean(node):
+        if isinstance(node, dict):
+            return {k: lean(v) for k, v in node.items() if k != "title"}
+        if isinstance(node, list):
+            return [lean(v) for v in node]
+        return node
+
+    for tool in server._tool_manager.list_tools():
+        tool.parameters = lean(tool.parameters)
+
+
+# what the CLI's messages say, as an agent calls it: tools and their parameters, not commands and flags
+_FOR_AGENTS = (
+    (re.compile(r"`?orion show (\S+?)`?(?=[\s,.;)]|$)"), r"get_span(ref=\1)"),
+    (re.compile(r"`?orion search`?"), "the search tool"),
+    (re.compile(r"`?orion compile`?"), "compile_context"),
+    (re.compile(r"--budget\b"), "budget_tokens"),
+    (re.compile(r"--(stage|workstream|path)\b"), r"\1"),
+)
+
+
+def for_agents(text: str) -> str:
+    """A message written for the command line, reworded for an MCP client."""
+    for pattern, repl in _FOR_AGENTS:
+        text = pattern.sub(repl, text)
+    return text
 
 
 def serve(cfg) -> None:

