@@ -206,6 +206,27 @@ def test_quality_regression_on_the_sample_fixture(fixture_report):
     assert sum(1 for r in by_id.values() if r.first_relevant_rank == 1) >= 0.75 * len(by_id)
 
 
+@pytest.mark.slow
+def test_eval_measures_what_orion_compile_delivers(fixture_report, sample_index):
+    """One ranking for every door: for the same intent and budget, the figures `orion eval`
+    reports are those of the working set `orion compile` prints."""
+    from conftest import run_orion
+
+    report, _ = fixture_report
+    queries = {q.id: q for q in load_queries(FIXTURE_QUERIES)}
+    for row in report.queries[:4]:
+        r = run_orion("compile", row.text, "--root", str(sample_index), "--budget", "4000", "--json", "--no-usage-log")
+        assert r.returncode == 0, r.stderr
+        doc = json.loads(r.stdout)
+        delivered = {d["path"] for d in doc["documents"]
+                     if any(s.get("compression") is None or s["compression"]["level"] != "pointer"
+                            for q in d["quotes"] for s in q["spans"])}
+        relevant = queries[row.id].positives
+        got = row.systems["orion"]
+        assert got.ws_recall == pytest.approx(sum(relevant[p] for p in delivered if p in relevant) / sum(relevant.values()))
+        assert got.utilisation == pytest.approx(doc["stats"]["tokens_used"] / 4000, abs=1e-6)
+
+
 def _eval_app():
     from oriongraph_cli.cli import app
 

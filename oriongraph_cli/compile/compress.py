@@ -10,16 +10,23 @@ intent naming its document):
 - ``medium``   — ≥ 0.60 × the best: first sentences, or heading + first sentence;
 - ``low``      — the rest: any level down to a one-line pointer.
 
-Levels (``COMPRESSORS``, from least to most shortened): ``sentences`` keeps the headings and
-the first sentence of each paragraph (list items, table rows and code keep their first
-line; code and tables are left out) up to about 40 % of the span; ``heading`` keeps the innermost heading and the first
-sentence; ``pointer`` keeps no text, only where the span is and how to fetch it.
+Levels (``COMPRESSORS``, from least to most shortened): ``sentences`` keeps the sentences
+(list items count as one) that match the intent best, up to about 40 % of the span, in
+document order under their heading, with ``[…]`` where text was skipped; ``heading`` keeps
+the innermost heading and the one sentence that matches best; ``pointer`` keeps no text,
+only where the span is and how to fetch it. A sentence matches by the intent's terms it
+holds, each weighted by its inverse document frequency in the index (``Focus``); where no
+sentence holds one, or there is no intent to match, the first sentences are kept
+(headings and the first sentence of each paragraph; code and tables are left out).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Protocol
+from dataclasses import dataclass, field
+from typing import Mapping, Protocol
+
+from oriongraph_cli.store.postings import analyzer
 
 PRIORITY_HIGH = 0.85
 PRIORITY_MEDIUM = 0.60
@@ -31,6 +38,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
 }
 # share of a whole span's value each level keeps: the packer trades value per token with it
 KEEP = {"full": 1.0, "sentences": 0.6, "heading": 0.35, "pointer": 0.12}
+FOCUS_KEEP = 0.9  # share of a span's value its shortened form keeps when it keeps all the sentences that match
 SENTENCES_SHARE = 0.4  # `sentences` keeps about this share of the span's characters
 TRIM_MARK = " […]"
 
@@ -95,58 +103,163 @@ def _blocks(text: str) -> list[tuple[str, str]]:
     return out
 
 
+@dataclass(frozen=True)
+class Focus:
+    """What the intent asks for, to choose which sentences a shortened span keeps: each of
+    the intent's analysed terms with its weight (inverse document frequency)."""
+
+    weights: Mapping[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, intent: str, idf=None) -> "Focus":
+        """``idf(terms) -> {term: weight}`` (the lexical index's); every term alike without it."""
+        terms = list(dict.fromkeys(analyzer().terms(intent)))
+        if not terms:
+            return cls({})
+        return cls(dict(idf(terms)) if idf is not None else dict.fromkeys(terms, 1.0))
+
+    def score(self, text: str) -> float:
+        """Share of the intent's term weight that ``text`` holds (0..1)."""
+        total = sum(self.weights.values())
+        if total <= 0:
+            return 0.0
+        present = set(analyzer().terms(text))
+        return sum(w for t, w in self.weights.items() if t in present) / total
+
+
+NO_FOCUS = Focus()
+
+
+@dataclass(frozen=True)
+class _Unit:
+    block: int  # index of the paragraph or list item it belongs to
+    heading: str  # the innermost heading above it ("" when none)
+    text: str
+    item: bool = False  # a list item (Markdown needs it to start its line: no mark before it)
+
+
+def _units(text: str) -> list[_Unit]:
+    """The sentences of a span's paragraphs and its list items, with the heading each sits
+    under (code and tables are not units)."""
+    out: list[_Unit] = []
+    heading = ""
+    for i, (kind, block) in enumerate(_blocks(text)):
+        if kind == "heading":
+            heading = block
+        elif kind == "lines" and not block.lstrip().startswith("|"):
+            out.append(_Unit(i, heading, block, item=True))
+        elif kind == "para":
+            out.extend(_Unit(i, heading, sent) for sent in _SENTENCE_END.split(" ".join(block.split())) if sent)
+    return out
+
+
+def _best_units(text: str, focus: Focus, target: int) -> str | None:
+    """The units that match ``focus`` best within ``target`` characters, in document order
+    under their headings, ``[…]`` before a unit that follows skipped text and after the
+    last when text follows it; None when no unit matches at all."""
+    units = _units(text)
+    scores = [focus.score(u.text) for u in units]
+    if not any(sc > 0 for sc in scores):
+        return None
+    chosen: list[int] = []
+    size = 0
+    for i in sorted(range(len(units)), key=lambda i: (-scores[i], i)):
+        if scores[i] <= 0:
+            break
+        if chosen and size + len(units[i].text) > target:
+            continue  # a shorter unit further down may still fit
+        chosen.append(i)
+        size += len(units[i].text)
+    chosen.sort()
+    parts: list[str] = []
+    shown_heading, prev = "", -1
+    for i in chosen:
+        u = units[i]
+        piece = ("[…] " if i > prev + 1 and not u.item else "") + u.text
+        if u.heading and u.heading != shown_heading:
+            parts += [u.heading, piece]
+            shown_heading = u.heading
+        elif prev >= 0 and units[prev].block == u.block:
+            parts[-1] += " " + piece
+        else:
+            parts.append(piece)
+        prev = i
+    return "\n\n".join(parts) + (TRIM_MARK if prev < len(units) - 1 else "")
+
+
 class Compressor(Protocol):
     name: str
 
-    def shorten(self, text: str, section_title: str | None) -> str: ...
+    def shorten(self, text: str, section_title: str | None, focus: Focus = NO_FOCUS) -> str: ...
 
 
-class FirstSentences:
-    """Headings kept; the first sentence of each paragraph (first line of a list item,
-    table row or code block) until about ``SENTENCES_SHARE`` of the span."""
+class BestSentences:
+    """The sentences that match the intent best, up to about ``SENTENCES_SHARE`` of the
+    span, in document order under their headings; the first sentences when none match."""
 
     name = "sentences"
 
-    def shorten(self, text: str, section_title: str | None) -> str:
+    def shorten(self, text: str, section_title: str | None, focus: Focus = NO_FOCUS) -> str:
         target = max(80, int(len(text) * SENTENCES_SHARE))
-        kept: list[str] = []
-        size = 0
-        last_kind = ""
-        for kind, block in _blocks(text):
-            if kind == "heading":
-                piece = block
-            elif kind == "code" or block.lstrip().startswith("|"):
-                continue  # code and tables do not shorten into sentences
-            elif kind == "lines":
-                if last_kind == "lines":
-                    continue  # one item of a list says what it is about
-                piece = block
-            else:
-                piece = first_sentence(block)
-            last_kind = kind
-            if kind != "heading" and size and size + len(piece) > target:
-                break
-            kept.append(piece)
-            size += len(piece)
-        while kept and _HEADING.match(kept[-1]):
-            kept.pop()  # a trailing heading without its text says nothing
-        body = "\n\n".join(kept).strip()
-        return (body + TRIM_MARK) if body else ""
+        best = _best_units(text, focus, target) if focus.weights else None
+        return best if best is not None else _first_sentences(text, target)
+
+
+def _first_sentences(text: str, target: int) -> str:
+    """Headings kept; the first sentence of each paragraph (first line of a list item)
+    until ``target`` characters."""
+    kept: list[str] = []
+    size = 0
+    last_kind = ""
+    for kind, block in _blocks(text):
+        if kind == "heading":
+            piece = block
+        elif kind == "code" or block.lstrip().startswith("|"):
+            continue  # code and tables do not shorten into sentences
+        elif kind == "lines":
+            if last_kind == "lines":
+                continue  # one item of a list says what it is about
+            piece = block
+        else:
+            piece = first_sentence(block)
+        last_kind = kind
+        if kind != "heading" and size and size + len(piece) > target:
+            break
+        kept.append(piece)
+        size += len(piece)
+    while kept and _HEADING.match(kept[-1]):
+        kept.pop()  # a trailing heading without its text says nothing
+    body = "\n\n".join(kept).strip()
+    return (body + TRIM_MARK) if body else ""
 
 
 class HeadingSentence:
-    """The innermost heading (or the section title) and the first sentence."""
+    """The innermost heading (or the section title) and the sentence that matches the
+    intent best (the first one when none matches)."""
 
     name = "heading"
 
-    def shorten(self, text: str, section_title: str | None) -> str:
+    def shorten(self, text: str, section_title: str | None, focus: Focus = NO_FOCUS) -> str:
         heading, sentence = "", ""
+        if focus.weights:
+            units = _units(text)
+            scores = [focus.score(u.text) for u in units]
+            if any(sc > 0 for sc in scores):
+                best = max(range(len(units)), key=lambda i: (scores[i], -i))
+                heading, sentence = units[best].heading, units[best].text
+                if best > 0 and not units[best].item:
+                    sentence = "[…] " + sentence
+                return self._join(heading, sentence, section_title)
         for kind, block in _blocks(text):
             if kind == "heading" and not heading and not sentence:
                 heading = block
             elif kind in ("para", "lines") and not sentence and not block.lstrip().startswith("|"):
                 sentence = first_sentence(block) if kind == "para" else block
                 break
+        return self._join(heading, sentence, section_title)
+
+    @staticmethod
+    def _join(heading: str, sentence: str, section_title: str | None) -> str:
         if not heading and section_title:
             heading = section_title.split(" > ")[-1]
             heading = f"**{heading}**"
@@ -159,11 +272,26 @@ class Pointer:
 
     name = "pointer"
 
-    def shorten(self, text: str, section_title: str | None) -> str:
+    def shorten(self, text: str, section_title: str | None, focus: Focus = NO_FOCUS) -> str:
         return ""
 
 
-COMPRESSORS: dict[str, Compressor] = {c.name: c for c in (FirstSentences(), HeadingSentence(), Pointer())}
+COMPRESSORS: dict[str, Compressor] = {c.name: c for c in (BestSentences(), HeadingSentence(), Pointer())}
+
+
+def keep(level: str, text: str, short: str, focus: Focus = NO_FOCUS) -> float:
+    """Share of a span's value its shortened form ``short`` keeps: ``KEEP[level]``, or more
+    when the form keeps the sentences that match the intent (``FOCUS_KEEP`` × the share of
+    the span's match it holds)."""
+    base = KEEP[level]
+    if level == "pointer" or not focus.weights:
+        return base
+    scores = [(u.text, focus.score(u.text)) for u in _units(text)]
+    total = sum(sc for _t, sc in scores)
+    if total <= 0:
+        return base
+    held = sum(sc for t, sc in scores if sc > 0 and t in short)
+    return max(base, FOCUS_KEEP * held / total)
 
 
 def pointer_text(section_title: str | None, path: str, lines: str, tokens_full: int, span_id: str) -> str:
@@ -173,8 +301,8 @@ def pointer_text(section_title: str | None, path: str, lines: str, tokens_full: 
     return f"→ {what}{where}, {tokens_full} tokens not quoted: orion show {span_id}"
 
 
-def shortened(level: str, text: str, section_title: str | None, path: str, ref) -> str:
+def shortened(level: str, text: str, section_title: str | None, path: str, ref, focus: Focus = NO_FOCUS) -> str:
     """What a span delivers at ``level``: its shortened text, or the pointer line."""
     if level == "pointer":
         return pointer_text(section_title, path, ref.lines, ref.token_cost, ref.span_id)
-    return COMPRESSORS[level].shorten(text, section_title)
+    return COMPRESSORS[level].shorten(text, section_title, focus)

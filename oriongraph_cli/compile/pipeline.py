@@ -180,8 +180,10 @@ class _Assembly:
         self.counter = counter
         self.by_id = {c.span_ref.span_id: c for c in scored}
         self.filtered = _filtered_out(reader, sig, scored, request)
+        # which sentences a shortened span keeps: the intent's terms, weighted by the index
+        self.focus = compress.Focus.of(sig.intent, None if "lexical" in errors else reader.lexical.idf)
         self.files: dict = {}
-        self._short: dict[tuple[int, str], int] = {}
+        self._short: dict[tuple[int, str], tuple[int, float]] = {}
         self._counts: dict[str, int] = {}
         self._status: dict[str, str | None] = {}
 
@@ -199,13 +201,19 @@ class _Assembly:
             n = self._counts[text] = self.counter.count(text)
         return n
 
-    def shortened_cost(self, c: CandidateSpan, level: str) -> int:
+    def _shortened(self, c: CandidateSpan, level: str) -> tuple[int, float]:
         key = (c.row, level)
         if key not in self._short:
             full = "" if level == "pointer" else self.reader.rows([c.row])[c.row].text  # the reader keeps rows
-            text = compress.shortened(level, full, c.metadata.section_title, c.metadata.filepath, c.span_ref)
-            self._short[key] = self.count(text) if text else c.span_ref.token_cost
+            text = compress.shortened(level, full, c.metadata.section_title, c.metadata.filepath, c.span_ref, self.focus)
+            self._short[key] = (self.count(text) if text else c.span_ref.token_cost, compress.keep(level, full, text, self.focus))
         return self._short[key]
+
+    def shortened_cost(self, c: CandidateSpan, level: str) -> int:
+        return self._shortened(c, level)[0]
+
+    def shortened_keep(self, c: CandidateSpan, level: str) -> float:
+        return self._shortened(c, level)[1]
 
     def build(self, room: int, overhead: int, compact: bool = False) -> CompileResponse:
         request, cfg = self.request, self.cfg
@@ -221,9 +229,10 @@ class _Assembly:
         placed = assemble.pack(
             sel, entries, self.by_id, q, overhead, self.shortened_cost,
             enabled=request.compress and cfg.compress, named_docs=frozenset(self.sig.struct_hints.doc_ids),
+            keep_of=self.shortened_keep,
         ) if q else []
         items, stale, texts = hydrate.hydrate(cfg, self.reader, placed, self.files)
-        items = [assemble.shorten_item(it, p.level, self.count) if p.level else it for it, p in zip(items, placed)]
+        items = [assemble.shorten_item(it, p.level, self.count, self.focus) if p.level else it for it, p in zip(items, placed)]
         statuses = self.status_notes({i.path: i.status for i in items})
         docs = assemble.layout(items, texts, statuses)
         quoted = sum(self.count(q_.text) for d in docs for q_ in d.quotes)

@@ -83,6 +83,17 @@ def summary_line(resp: Any, fmt: str | None = None) -> str:
     return DOT.join(parts)
 
 
+SUMMARY_MIN = 1000  # below this budget the summary line costs more of it than it tells a reader
+
+
+def summary_pays(resp: Any) -> bool:
+    """Whether the Markdown and XML outputs carry the summary line: from ``SUMMARY_MIN``
+    tokens, or whenever it says something the quotes cannot (filters were relaxed, stale
+    spans, nothing was selected)."""
+    st = resp.stats
+    return st.budget >= SUMMARY_MIN or bool(st.relaxed_filters) or bool(st.stale_spans) or not resp.workingset.documents
+
+
 def preamble(resp: Any) -> str:
     """One paragraph saying what the output is and how to get more."""
     return (
@@ -240,7 +251,8 @@ def workingset_markdown(resp: Any, explain: bool = False, brief: bool = False) -
         out = [f"# Working set: {one_line(req.intent)}\n", "\n"]
     if not resp.compact:
         out += [preamble(resp) + "\n", "\n"]
-    out += [summary_line(resp, "brief" if brief else "markdown") + "\n", "\n"]
+    if summary_pays(resp):
+        out += [summary_line(resp, "brief" if brief else "markdown") + "\n", "\n"]
     if resp.stats.stale_spans:
         out += [f"> {STALE_WARNING}\n", "\n"]
     if not docs:

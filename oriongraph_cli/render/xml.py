@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from oriongraph_cli.render.markdown import fmt, one_line, preamble, summary_line
+from oriongraph_cli.render.markdown import fmt, one_line, preamble, summary_line, summary_pays
 
 
 def _attrs(**kw: Any) -> str:
@@ -37,7 +37,8 @@ def workingset_xml(resp: Any, explain: bool = False) -> str:
     ]
     if not resp.compact:
         out.append(f"<about>{escape(preamble(resp))}</about>\n")
-    out.append(f"<summary>{escape(summary)}</summary>\n")
+    if summary_pays(resp):
+        out.append(f"<summary>{escape(summary)}</summary>\n")
     for doc in resp.workingset.documents:
         out.append(f"<document{_attrs(path=doc.path, title=doc.title, stage=doc.stage, workstream=doc.workstream, status=doc.status, lines=doc.lines)}>\n")
         for q in doc.quotes:

@@ -155,6 +155,14 @@ class LexicalIndex:
         self._open_whoosh()
         return self._searcher.doc_count()
 
+    def idf(self, terms: list[str]) -> dict[str, float]:
+        """Each analysed term's BM25 inverse document frequency, from the postings (Whoosh's
+        own figure for a generation without them)."""
+        if self.postings is not None:
+            return {t: self.postings.idf(t) for t in terms}
+        self._open_whoosh()
+        return {t: self._searcher.idf(TEXT_FIELD, t) for t in terms}
+
     def search(self, keywords: list[str], limit: int) -> list[tuple[int, float, tuple[str, ...]]]:
         """BM25 over the span text for ``keywords``; returns (row, score, matched terms),
         best first (ties by row)."""

@@ -382,6 +382,13 @@ class Postings:
         at, ok = _bisect(self._blob, self._off, self._n_terms, term.encode("utf-8"))
         return at if ok else -1
 
+    def idf(self, term: str) -> float:
+        """BM25's inverse document frequency of an analysed term (an absent term counts as
+        the rarest: ``log(N) + 1``)."""
+        t = self.term_id(term)
+        df = int(self._ptr[t + 1] - self._ptr[t]) if t >= 0 else 0
+        return math.log(max(self.n_docs, 1) / (df + 1)) + 1
+
     def search_terms(self, terms: list[str], limit: int) -> list[tuple[int, float, tuple[str, ...]]]:
         """BM25 of the OR of ``terms`` (analysed, distinct); top ``limit`` as
         (row, score, matched terms), by score desc then row asc."""

@@ -38,6 +38,31 @@ def test_sentences_keep_headings_and_first_sentences_not_code_or_tables():
     assert short.endswith(compress.TRIM_MARK) and len(short) < len(text)
 
 
+SPAN = ("## Retries\n\nThe worker retries three times. It waits in between. The backoff doubles each attempt.\n\n"
+        "## Scaling\n\nWorkers scale with the queue depth. Jitter spreads the retries of many workers apart. "
+        "Nothing else matters here.\n\n" + "Filler sentence about something else. " * 12)
+
+
+def test_sentences_keep_what_matches_the_intent_in_document_order_with_elision_marks():
+    focus = compress.Focus.of("jitter backoff for retries", lambda terms: {t: 1.0 for t in terms})
+    short = compress.COMPRESSORS["sentences"].shorten(SPAN, "Design", focus)
+    # the matching sentences, not the first ones; each under its heading, in document order
+    assert "The backoff doubles each attempt." in short and "Jitter spreads the retries of many workers apart." in short
+    assert short.index("## Retries") < short.index("The backoff") < short.index("## Scaling") < short.index("Jitter")
+    assert "[…] The backoff doubles" in short and "[…] Jitter spreads" in short  # text skipped before each
+    assert "Filler" not in short and short.endswith(compress.TRIM_MARK)
+
+
+def test_rare_terms_weigh_more_and_no_match_falls_back_to_the_first_sentences():
+    rare = compress.Focus.of("worker jitter", lambda terms: {t: (5.0 if t.startswith("jitter") else 0.1) for t in terms})
+    assert "Jitter spreads" in compress.COMPRESSORS["heading"].shorten(SPAN, None, rare)
+    assert compress.COMPRESSORS["heading"].shorten(SPAN, None, rare).startswith("## Scaling\n\n[…] Jitter")
+    none = compress.Focus.of("kubernetes", lambda terms: {t: 1.0 for t in terms})
+    assert compress.COMPRESSORS["sentences"].shorten(SPAN, None, none) == compress.COMPRESSORS["sentences"].shorten(SPAN, None)
+    assert compress.COMPRESSORS["sentences"].shorten(SPAN, None).startswith("## Retries\n\nThe worker retries three times.")
+    assert compress.Focus.of("the of and").weights == {}  # stop words only: nothing to match
+
+
 def test_heading_form_and_pointer():
     text = "Some text before. And after.\n"
     assert compress.COMPRESSORS["heading"].shorten(text, "Design > Retries") == "**Retries**\n\nSome text before. […]"
@@ -87,6 +112,31 @@ def test_a_weak_whole_span_is_shortened_when_that_lets_a_new_document_in():
     forms = {p.candidate.span_ref.span_id: p.level for p in placed}
     assert forms["A"] is None  # the first pick is critical: never shortened
     assert forms["A2"] == "sentences" and forms["B"] == "sentences"  # 0.9 × 0.6 gained > 0.55 × 0.4 lost
+
+
+def test_the_best_candidate_enters_shortened_in_place_of_weaker_whole_picks_when_it_keeps_more_value():
+    # the best span (300 tokens) does not fit in 200; selection took two weaker whole spans
+    cands = [cand("A", 1.0, 300, "a.md"), cand("B", 0.5, 100, "b.md"), cand("C", 0.45, 100, "c.md")]
+    sel = select(cands, 200, 1.0, 1.0)
+    assert [p.candidate.span_ref.span_id for p in sel.picked] == ["B", "C"]
+    by_id = {c.span_ref.span_id: c for c in cands}
+    short_cost = lambda c, level: {"sentences": 90, "heading": 30, "pointer": 20}[level]  # noqa: E731
+    # its shortened form keeps the sentences that answer the intent: 0.9 of its value > C's 0.45
+    placed = pack(sel, [(p, None) for p in sel.picked], by_id, 200, 0, short_cost, keep_of=lambda c, level: 0.9)
+    assert [(p.candidate.span_ref.span_id, p.level) for p in placed] == [("A", "sentences"), ("B", None)]
+    assert placed[0].priority == "critical" and placed[1].priority != "critical"
+    # a form that keeps little of it is not worth the whole span it would displace
+    placed = pack(sel, [(p, None) for p in sel.picked], by_id, 200, 0, short_cost, keep_of=lambda c, level: 0.3)
+    assert [p.candidate.span_ref.span_id for p in placed][:2] == ["B", "C"]
+
+
+def test_keep_share_follows_the_match_a_shortened_form_holds():
+    focus = compress.Focus.of("jitter backoff", lambda terms: {t: 1.0 for t in terms})
+    short = compress.COMPRESSORS["sentences"].shorten(SPAN, None, focus)
+    assert compress.keep("sentences", SPAN, short, focus) == compress.FOCUS_KEEP  # every matching sentence kept
+    assert compress.keep("sentences", SPAN, "Nothing else matters here.", focus) == compress.KEEP["sentences"]
+    assert compress.keep("sentences", SPAN, short, compress.NO_FOCUS) == compress.KEEP["sentences"]
+    assert compress.keep("pointer", SPAN, "", focus) == compress.KEEP["pointer"]
 
 
 # ---------------------------------------------------------------- reading order
