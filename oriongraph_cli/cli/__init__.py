@@ -20,7 +20,7 @@ from oriongraph_cli.cli import compile as compile_commands
 from oriongraph_cli.cli import eval as eval_commands
 from oriongraph_cli.cli import index as index_commands
 from oriongraph_cli.cli import reports as report_commands
-from oriongraph_cli.cli.context import Terminated, _on_sigterm
+from oriongraph_cli.cli.context import QUIET_OPT, Terminated, _on_sigterm, quiet_option
 
 app = typer.Typer(
     name="orion",
@@ -84,7 +84,10 @@ app.command("eval")(eval_commands.eval_cmd)
 
 
 @app.command("mcp")
-def mcp_cmd(root: Optional[Path] = typer.Option(None, "--root", "-r", help="Project root (default: as for every command).", show_default=False)) -> None:
+def mcp_cmd(
+    root: Optional[Path] = typer.Option(None, "--root", "-r", help="Project root (default: as for every command).", show_default=False),
+    quiet: bool = QUIET_OPT,
+) -> None:
     """Serve the project to agents over MCP (stdio): compile_context, search, get_span, status — read-only."""
     from oriongraph_cli.cli.context import handled, project_config
 
@@ -106,9 +109,10 @@ def mcp_cmd(root: Optional[Path] = typer.Option(None, "--root", "-r", help="Proj
 def watch_cmd(
     root: Optional[Path] = typer.Option(None, "--root", "-r", help="Project root (default: as for every command).", show_default=False),
     debounce: int = typer.Option(1000, "--debounce", help="Milliseconds of quiet before re-indexing a burst of changes."),
+    quiet: bool = quiet_option("No note on stderr and no line per run on stdout: only warnings and errors."),
 ) -> None:
     """Re-index whenever notes in the stage folders change (debounced); Ctrl-C to stop."""
-    from oriongraph_cli.cli.context import handled, project_config
+    from oriongraph_cli.cli.context import handled, note, project_config
     from oriongraph_cli.errors import ExitStatus, OrionError
 
     with handled():
@@ -120,12 +124,15 @@ def watch_cmd(
         check_project(cfg.root)
         from oriongraph_cli.cli.watch import watch
 
-        sys.stderr.write(f"orion watch: watching {cfg.root} (Ctrl-C to stop)\n")
-        watch(cfg, debounce_ms=debounce)
+        note(f"orion watch: watching {cfg.root} (Ctrl-C to stop)")
+        watch(cfg, debounce_ms=debounce, quiet=quiet)
 
 
 @app.command("help")
-def help_cmd(command: Optional[str] = typer.Argument(None, help="A command (compile, index, …); none: the overview.")) -> None:
+def help_cmd(
+    command: Optional[str] = typer.Argument(None, help="A command (compile, index, …); none: the overview."),
+    quiet: bool = QUIET_OPT,
+) -> None:
     """Show a command's help, as `orion COMMAND --help` does (`orion help compile`)."""
     from oriongraph_cli.cli.context import handled
     from oriongraph_cli.errors import ExitStatus, OrionError
@@ -138,7 +145,10 @@ def help_cmd(command: Optional[str] = typer.Argument(None, help="A command (comp
 
 
 @app.command("man")
-def man_cmd(command: Optional[str] = typer.Argument(None, help="A command (compile, index, …); none: the overview page.")) -> None:
+def man_cmd(
+    command: Optional[str] = typer.Argument(None, help="A command (compile, index, …); none: the overview page."),
+    quiet: bool = QUIET_OPT,
+) -> None:
     """Show a manual page: through man(1) on a terminal, as roff text on a pipe (`orion man compile | man -l -`)."""
     import shutil
     import subprocess

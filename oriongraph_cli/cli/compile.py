@@ -13,9 +13,11 @@ import typer
 
 from oriongraph_cli.cli.context import (
     JSON_OPT,
+    QUIET_OPT,
     ROOT_OPT,
     color_mode,
     handled,
+    note,
     prefetch_model,
     project_config,
     read_intent,
@@ -134,6 +136,7 @@ def compile_cmd(
     expand: bool = typer.Option(False, "--expand", help="Bring the previous/next/parent-section context of selected spans, charged to the budget."),
     no_usage_log: bool = typer.Option(False, "--no-usage-log", help="Do not record this compile in .oriongraph/usage.jsonl."),
     no_relax: bool = typer.Option(False, "--no-relax", help="Exit 5 when the filters match nothing, instead of relaxing them."),
+    quiet: bool = QUIET_OPT,
 ) -> None:
     """Compile the Working Set for INTENT: ordered, token-budgeted, diverse, explained spans with provenance."""
     fmt = "json" if as_json else fmt.lower()
@@ -167,14 +170,14 @@ def compile_cmd(
             from oriongraph_cli.store.layout import atomic_write
 
             atomic_write(brief, render_text(resp, "brief").encode("utf-8"))
-            sys.stderr.write(f"wrote {brief}\n")
+            note(f"wrote {brief}")
             if resp.episode_id:
                 from oriongraph_cli.store.usage_log import mark_brief_used
 
                 items = resp.workingset.spans
                 mark_brief_used(cfg.index_dir, [i.span_ref.span_id for i in items], [i.path for i in items], episode_id=resp.episode_id)
         if resp.episode_id and explain:
-            sys.stderr.write(f"recorded episode {resp.episode_id} (reuse it with --episode {resp.episode_id})\n")
+            note(f"recorded episode {resp.episode_id} (reuse it with --episode {resp.episode_id})")
         if files_only:
             from oriongraph_cli.render.plain import files_only as paths_of
 
@@ -233,6 +236,7 @@ def search_cmd(
     episode: Optional[str] = _EPISODE,
     as_json: bool = JSON_OPT,
     files_only: bool = typer.Option(False, "--files-only", "-l", help="Print only the paths of the matching documents, best first, one per line, relative to the current directory."),
+    quiet: bool = QUIET_OPT,
 ) -> None:
     """Ranked candidates before selection: every channel's score, no budget, no diversity."""
     with handled(as_json):
@@ -279,6 +283,7 @@ def show_cmd(
     span_id: str = typer.Argument(..., help="A span id (or a unique prefix of one)."),
     root: Optional[Path] = ROOT_OPT,
     as_json: bool = JSON_OPT,
+    quiet: bool = QUIET_OPT,
 ) -> None:
     """Quote one span exactly, with its provenance."""
     with handled(as_json):

@@ -24,6 +24,19 @@ ROOT_OPT = typer.Option(
 JSON_OPT = typer.Option(False, "--json", help="Machine-readable JSON on stdout.")
 
 
+def _set_quiet(value: bool) -> bool:
+    _output["quiet"] = bool(value)
+    return value
+
+
+def quiet_option(help: str = "No progress and no notes on stderr; warnings and errors still print, exit codes are unchanged."):
+    """``-q/--quiet``, the same on every command: it silences :func:`note` and progress."""
+    return typer.Option(False, "--quiet", "-q", callback=_set_quiet, help=help)
+
+
+QUIET_OPT = quiet_option()
+
+
 def err_console():
     from oriongraph_cli.render.table import make_console
 
@@ -32,6 +45,21 @@ def err_console():
 
 def warn(message: str) -> None:
     sys.stderr.write(f"warning: {clean_line(message)}\n")
+
+
+def note(message: str) -> None:
+    """An informational line on stderr ("wrote FILE"); nothing with ``-q``."""
+    if not _output["quiet"]:
+        sys.stderr.write(f"{clean_line(message)}\n")
+
+
+def is_quiet() -> bool:
+    return bool(_output["quiet"])
+
+
+def progress_wanted(as_json: bool = False) -> bool:
+    """A progress bar: on a terminal's stderr, not with ``--json`` or ``-q``."""
+    return not (as_json or _output["quiet"]) and sys.stderr.isatty()
 
 
 @contextmanager
@@ -106,7 +134,7 @@ def prefetch_model(cfg) -> None:
 # --------------------------------------------------------------------------- output
 
 COLOR_MODES = ("auto", "always", "never")
-_output = {"color": None}  # set by the global --color option
+_output = {"color": None, "quiet": False}  # set by the global --color option and by -q
 
 
 def set_color(mode: str | None) -> None:

@@ -14,9 +14,11 @@ from typing import Any, Optional
 import typer
 
 from oriongraph_cli.cli.context import (
+    QUIET_OPT,
     ROOT_OPT,
     err_console,
     handled,
+    progress_wanted,
     project_config,
     tables_wanted,
     warn,
@@ -39,6 +41,7 @@ def eval_cmd(
     tune: bool = typer.Option(False, "--tune", help="Search the ranking and selection settings with cross-validation over the queries; print the chosen settings and their held-out gain."),
     folds: int = typer.Option(5, "--folds", help="With --tune: number of folds the queries are split into (2 or more)."),
     write: bool = typer.Option(False, "--write", help="With --tune: write the chosen settings to .orion.toml (or pyproject's [tool.oriongraph] when the project keeps them there)."),
+    quiet: bool = QUIET_OPT,
 ) -> None:
     """Measure retrieval quality on your own judged queries: nDCG@10, Recall@100, working-set
     recall, budget utilisation and compile latency (p50/p95), beside BM25-only, dense-only and
@@ -66,7 +69,7 @@ def eval_cmd(
             _tune(cfg, qs[:limit] if limit else qs, folds, write, as_json, budget)
             return
         total = min(len(qs), limit) if limit else len(qs)
-        show_progress = not as_json and sys.stderr.isatty()
+        show_progress = progress_wanted(as_json)
         if show_progress:
             from rich.progress import (
                 BarColumn,
@@ -105,7 +108,7 @@ def _tune(cfg: Any, qs: list, folds: int, write: bool, as_json: bool, budget: Op
     from oriongraph_cli import tune as tuning
 
     budgets = tuning.BUDGETS if budget is None else (budget,)
-    show_progress = not as_json and sys.stderr.isatty()
+    show_progress = progress_wanted(as_json)
     if show_progress:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 

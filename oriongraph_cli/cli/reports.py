@@ -12,6 +12,7 @@ import typer
 
 from oriongraph_cli.cli.context import (
     JSON_OPT,
+    QUIET_OPT,
     ROOT_OPT,
     handled,
     project_config,
@@ -31,6 +32,7 @@ def links_cmd(
     structural: bool = typer.Option(False, "--structural", help="Also show NEXT/PREV and section edges."),
     as_json: bool = JSON_OPT,
     check: bool = typer.Option(False, "--check", help="With --dangling: exit 1 when there are dangling links (for CI and hooks)."),
+    quiet: bool = QUIET_OPT,
 ) -> None:
     """What links in and out of a document or span, by type (ADR supersession, references, mentions, citations)."""
     with handled(as_json):
@@ -61,6 +63,7 @@ def usage_cmd(
     root: Optional[Path] = ROOT_OPT,
     top: int = typer.Option(10, "--top", "-n", help="How many most/least used documents to list."),
     as_json: bool = JSON_OPT,
+    quiet: bool = QUIET_OPT,
 ) -> None:
     """Usage memory: most and least used documents, never-used documents, and their usage scores."""
     with handled(as_json):
