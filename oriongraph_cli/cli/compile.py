@@ -13,6 +13,7 @@ import typer
 
 from oriongraph_cli.cli.context import (
     JSON_OPT,
+    OUTPUT_OPT,
     QUIET_OPT,
     ROOT_OPT,
     color_mode,
@@ -136,11 +137,12 @@ def compile_cmd(
     expand: bool = typer.Option(False, "--expand", help="Bring the previous/next/parent-section context of selected spans, charged to the budget."),
     no_usage_log: bool = typer.Option(False, "--no-usage-log", help="Do not record this compile in .oriongraph/usage.jsonl."),
     no_relax: bool = typer.Option(False, "--no-relax", help="Exit 5 when the filters match nothing, instead of relaxing them."),
+    output: Optional[Path] = OUTPUT_OPT,
     quiet: bool = QUIET_OPT,
 ) -> None:
     """Compile the Working Set for INTENT: ordered, token-budgeted, diverse, explained spans with provenance."""
     fmt = "json" if as_json else fmt.lower()
-    with handled(fmt == "json"):
+    with handled(fmt == "json", output):
         intent = read_intent(intent)
         from oriongraph_cli.render import COMPILE_FORMATS
 
@@ -236,10 +238,11 @@ def search_cmd(
     episode: Optional[str] = _EPISODE,
     as_json: bool = JSON_OPT,
     files_only: bool = typer.Option(False, "--files-only", "-l", help="Print only the paths of the matching documents, best first, one per line, relative to the current directory."),
+    output: Optional[Path] = OUTPUT_OPT,
     quiet: bool = QUIET_OPT,
 ) -> None:
     """Ranked candidates before selection: every channel's score, no budget, no diversity."""
-    with handled(as_json):
+    with handled(as_json, output):
         intent = read_intent(intent)
         cfg = project_config(root, fusion=fusion)
         from oriongraph_cli.config import _coerce
@@ -283,10 +286,11 @@ def show_cmd(
     span_id: str = typer.Argument(..., help="A span id (or a unique prefix of one)."),
     root: Optional[Path] = ROOT_OPT,
     as_json: bool = JSON_OPT,
+    output: Optional[Path] = OUTPUT_OPT,
     quiet: bool = QUIET_OPT,
 ) -> None:
     """Quote one span exactly, with its provenance."""
-    with handled(as_json):
+    with handled(as_json, output):
         from oriongraph_cli.api import show_span
 
         if not span_id.strip():

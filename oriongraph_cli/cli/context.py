@@ -4,6 +4,7 @@ place where every failure becomes a message, a hint and an exit code.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
@@ -63,9 +64,10 @@ def progress_wanted(as_json: bool = False) -> bool:
 
 
 @contextmanager
-def handled(as_json: bool = False) -> Iterator[None]:
+def handled(as_json: bool = False, output: Optional[Path] = None) -> Iterator[None]:
     """Every failure becomes one message + hint on stderr (and JSON on stdout with --json)
-    and its documented exit code — never a traceback (``ORION_DEBUG=1`` shows one)."""
+    and its documented exit code — never a traceback (``ORION_DEBUG=1`` shows one).
+    ``output`` (``-o FILE``): what stdout gets goes to that file instead (:func:`stdout_to`)."""
     import warnings
 
     from oriongraph_cli.errors import CheckFailed, as_orion_error
@@ -75,7 +77,8 @@ def handled(as_json: bool = False) -> Iterator[None]:
 
     warnings.showwarning = show
     try:
-        yield
+        with stdout_to(output):
+            yield
     except typer.Exit:
         raise
     except BrokenPipeError:  # `orion … | head`: the reader left; stop quietly, as SIGPIPE would
@@ -97,6 +100,81 @@ def handled(as_json: bool = False) -> Iterator[None]:
         if as_json and not isinstance(err, CheckFailed):  # a failed check is already in the document
             sys.stdout.write(json.dumps({"schema_version": 1, "kind": "error", **err.to_dict()}, indent=2) + "\n")
         raise typer.Exit(int(err.exit_code)) from None
+
+
+OUTPUT_OPT = typer.Option(
+    None, "--output", "-o", metavar="FILE", show_default=False,
+    help="Write what stdout would get to FILE instead, as `> FILE` would (plain lines unless --format or --json), "
+    "replacing it atomically when the command succeeds.",
+)
+
+
+class _Captured(io.StringIO):
+    """stdout while ``-o FILE`` collects it: not a terminal, like a file."""
+
+    encoding = "utf-8"
+
+    def isatty(self) -> bool:
+        return False
+
+
+def check_output_path(path: Path, flag: str = "-o") -> Path:
+    """The file ``-o`` will write (symlinks followed), refused before any work is done when
+    it is inside an index directory, a directory, or in a directory that cannot be written."""
+    target = Path(os.path.realpath(path))
+    if ".oriongraph" in target.parts:
+        raise OrionError(f"{flag} {path}: inside orion's index directory", hint="write the file elsewhere, e.g. -o out.txt", exit_code=ExitStatus.USAGE)
+    if target.is_dir():
+        raise OrionError(f"{flag} {path}: is a directory", hint="give a file path, e.g. -o out.txt", exit_code=ExitStatus.USAGE)
+    if not target.parent.is_dir():
+        raise OrionError(f"{flag} {path}: no directory {target.parent}", hint="create it first, or choose another path")
+    if not os.access(target.parent, os.W_OK | os.X_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise OrionError(f"{flag} {path}: permission denied", hint="choose a path you can write")
+    return target
+
+
+@contextmanager
+def stdout_to(path: Optional[Path]) -> Iterator[None]:
+    """``-o FILE``: stdout is collected and, when the command succeeds (or a ``--check``
+    fails after its report is complete), written to FILE through a temp file and a rename,
+    so a reader never sees half a file and a failed command leaves it as it was. A FIFO or
+    a device (``-o /dev/null``) is written in place."""
+    if path is None:
+        yield
+        return
+    from oriongraph_cli.errors import CheckFailed
+
+    target = check_output_path(path)
+    real, buf = sys.stdout, _Captured()
+    sys.stdout = buf
+    complete = False
+    try:
+        yield
+        complete = True
+    except typer.Exit as exc:
+        complete = not exc.exit_code
+        raise
+    except CheckFailed:
+        complete = True
+        raise
+    finally:
+        sys.stdout = real
+        if complete:
+            _write_output(path, target, buf.getvalue())
+
+
+def _write_output(path: Path, target: Path, text: str) -> None:
+    from oriongraph_cli.store.layout import atomic_write
+
+    try:
+        if target.exists() and not target.is_file():
+            with open(target, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        else:
+            atomic_write(target, text.encode("utf-8"))
+    except OSError as exc:
+        raise OrionError(f"-o {path}: cannot write ({exc.strerror or exc})", hint="choose another path, or free space there") from None
+    note(f"wrote {path}")
 
 
 class Terminated(KeyboardInterrupt):

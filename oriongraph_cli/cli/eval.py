@@ -14,6 +14,7 @@ from typing import Any, Optional
 import typer
 
 from oriongraph_cli.cli.context import (
+    OUTPUT_OPT,
     QUIET_OPT,
     ROOT_OPT,
     err_console,
@@ -41,6 +42,7 @@ def eval_cmd(
     tune: bool = typer.Option(False, "--tune", help="Search the ranking and selection settings with cross-validation over the queries; print the chosen settings and their held-out gain."),
     folds: int = typer.Option(5, "--folds", help="With --tune: number of folds the queries are split into (2 or more)."),
     write: bool = typer.Option(False, "--write", help="With --tune: write the chosen settings to .orion.toml (or pyproject's [tool.oriongraph] when the project keeps them there)."),
+    output: Optional[Path] = OUTPUT_OPT,
     quiet: bool = QUIET_OPT,
 ) -> None:
     """Measure retrieval quality on your own judged queries: nDCG@10, Recall@100, working-set
@@ -50,7 +52,7 @@ def eval_cmd(
     Use it to tune weights and defaults for your project (edit .orion.toml, re-run, compare).
     """
 
-    with handled(as_json):
+    with handled(as_json, output):
         from oriongraph_cli.errors import ExitStatus, OrionError
         from oriongraph_cli.evaluate import evaluate, load_queries, parse_compare
 

@@ -12,6 +12,7 @@ import typer
 
 from oriongraph_cli.cli.context import (
     JSON_OPT,
+    OUTPUT_OPT,
     ROOT_OPT,
     err_console,
     handled,
@@ -233,12 +234,13 @@ def status_cmd(
     root: Optional[Path] = ROOT_OPT,
     as_json: bool = JSON_OPT,
     check: bool = typer.Option(False, "--check", help="Exit 1 when the index is stale or damaged (for CI and hooks)."),
+    output: Optional[Path] = OUTPUT_OPT,
     quiet: bool = quiet_option("Print no report (with --check: only the exit code, and the error when it fails); --json still prints."),
 ) -> None:
     """What is indexed: documents, spans, model, tokenizer, generation, last run, stale files."""
     from oriongraph_cli.index.status import project_status
 
-    with handled(as_json):
+    with handled(as_json, output):
         cfg = project_config(root)
         st = project_status(cfg)
         problem = None

@@ -54,6 +54,7 @@ EXAMPLES = {
         ("Explain the choice", "orion compile \"add retry logic to the ingestion worker\" --budget 4000 --explain"),
         ("Markdown for an agent", "orion compile \"design the search ranking\" --format markdown > context.md"),
         ("CI brief", "orion compile \"$TASK\" --budget 8000 --brief TASK_BRIEF.md"),
+        ("Write the output to a file, replaced atomically", "orion compile \"retry policy\" -f markdown -o context.md"),
         ("Filters and preferences", "orion compile \"retry policy\" --workstream ws-ingestion --prefer-stage final --lambda 0.6"),
     ],
     "search": [

@@ -54,3 +54,63 @@ def test_quiet_silences_progress_and_notes_but_not_data_or_errors(writable, tmp_
     assert r.returncode == 2 and "error: the intent is empty" in r.stderr
     r = run_orion("show", "ffffffffffff", "-q", *root)
     assert r.returncode == 7 and r.stderr.startswith("error:")
+
+
+OUTPUT_CASES = [
+    ["compile", "retry storms", "--no-usage-log"],
+    ["compile", "retry storms", "--no-usage-log", "--format", "markdown"],
+    ["compile", "retry storms", "--no-usage-log", "--json"],
+    ["compile", "retry storms", "--no-usage-log", "-l"],
+    ["search", "retry storms", "-n", "5"],
+    ["links", "ADR-0007"],
+    ["links", "--dangling", "--json"],
+    ["usage"],
+    ["status", "--json"],
+]
+
+
+@pytest.mark.parametrize("args", OUTPUT_CASES, ids=lambda a: " ".join(a[:1] + a[2:]))
+def test_output_file_holds_exactly_what_stdout_gets(sample_index, tmp_path, args):
+    out = tmp_path / "out.txt"
+    root = ["--root", str(sample_index)]
+    piped = run_orion(*args, *root, cwd=tmp_path)
+    written = run_orion(*args, *root, "-o", "out.txt", cwd=tmp_path)
+    assert written.returncode == 0 == piped.returncode, written.stderr
+    assert written.stdout == "" and out.read_text() == piped.stdout and piped.stdout
+    assert written.stderr.endswith("wrote out.txt\n")
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".out.txt")]  # no temp file left behind
+
+
+def test_output_file_for_show_eval_and_a_failed_check(writable, tmp_path):
+    root = ["--root", str(writable)]
+    span = run_orion("search", "retry storms", "-n", "1", *root).stdout.split("\t")[1]
+    run_orion("show", span, *root, "-o", str(tmp_path / "span.txt"))
+    assert (tmp_path / "span.txt").read_text() == run_orion("show", span, *root).stdout
+    r = run_orion("eval", str(FIXTURE_QUERIES), "--limit", "2", "--compare", "bm25", *root, "-o", str(tmp_path / "eval.tsv"))
+    assert r.returncode == 0 and (tmp_path / "eval.tsv").read_text().startswith("system\tndcg@10")
+    # a --check that fails still writes its complete report (and exits 1)
+    (writable / "01_context" / "new.md").write_text("# New\n\nNot indexed yet.\n")
+    r = run_orion("status", "--check", "--json", *root, "-o", str(tmp_path / "st.json"))
+    import json
+
+    assert r.returncode == 1 and json.loads((tmp_path / "st.json").read_text())["check"]["passed"] is False
+
+
+def test_output_file_refusals_are_one_line_with_exit_codes(sample_index, tmp_path):
+    root = ["--root", str(sample_index)]
+    keep = tmp_path / "keep.txt"
+    keep.write_text("before\n")
+    r = run_orion("compile", " ", *root, "-o", str(keep))  # the command fails: the file is left as it was
+    assert r.returncode == 2 and keep.read_text() == "before\n"
+    cases = [
+        (str(sample_index / ".oriongraph" / "x.txt"), 2, "inside orion's index directory"),
+        (str(tmp_path), 2, "is a directory"),
+        (str(tmp_path / "nodir" / "x.txt"), 1, "no directory"),
+        (str(keep / "x.txt"), 1, "no directory"),
+        ("/proc/orion-test-output", 1, "cannot write"),
+    ]
+    for path, code, message in cases:
+        r = run_orion("search", "retry", *root, "-o", path)
+        assert r.returncode == code and message in r.stderr and "Traceback" not in r.stderr, (path, r.stderr)
+        assert r.stderr.startswith("error: ") and len(r.stderr.splitlines()) == 2 and r.stdout == ""
+    assert not (sample_index / ".oriongraph" / "x.txt").exists()
