@@ -13,6 +13,7 @@ import typer
 
 from oriongraph_cli.cli.context import (
     JSON_OPT,
+    NULL_OPT,
     OUTPUT_OPT,
     QUIET_OPT,
     ROOT_OPT,
@@ -129,6 +130,7 @@ def compile_cmd(
     fmt: str = typer.Option("table", "--format", "-f", help="table (plain lines on a pipe) | plain | markdown | xml | json. The whole markdown, xml or json output is at most --budget tokens."),
     as_json: bool = JSON_OPT,
     files_only: bool = typer.Option(False, "--files-only", "-l", help="Print only the paths of the documents in the working set, one per line, relative to the current directory."),
+    null: bool = NULL_OPT,
     brief: Optional[Path] = typer.Option(None, "--brief", help="Also write a TASK_BRIEF.md to this path (the whole file at most --budget tokens)."),
     no_compress: bool = typer.Option(False, "--no-compress", help="Never shorten a span: one that does not fit whole is left out."),
     floor: Optional[float] = typer.Option(None, "--floor", "--relevance-floor", help="Relevance floor in [0,1]: spans scoring under FLOOR × the best are not taken (default 0.5; 0 fills the budget)."),
@@ -180,10 +182,10 @@ def compile_cmd(
                 mark_brief_used(cfg.index_dir, [i.span_ref.span_id for i in items], [i.path for i in items], episode_id=resp.episode_id)
         if resp.episode_id and explain:
             note(f"recorded episode {resp.episode_id} (reuse it with --episode {resp.episode_id})")
-        if files_only:
+        if files_only or null:
             from oriongraph_cli.render.plain import files_only as paths_of
 
-            sys.stdout.write(paths_of(i.path for i in resp.workingset.spans))
+            sys.stdout.write(paths_of((i.path for i in resp.workingset.spans), null=null))
             return
         _render_compile(resp, fmt if fmt != "table" or tables_wanted() else "plain", explain)
 
@@ -238,6 +240,7 @@ def search_cmd(
     episode: Optional[str] = _EPISODE,
     as_json: bool = JSON_OPT,
     files_only: bool = typer.Option(False, "--files-only", "-l", help="Print only the paths of the matching documents, best first, one per line, relative to the current directory."),
+    null: bool = NULL_OPT,
     output: Optional[Path] = OUTPUT_OPT,
     quiet: bool = QUIET_OPT,
 ) -> None:
@@ -268,10 +271,10 @@ def search_cmd(
                 **info,
             }
             sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
-        elif files_only:
+        elif files_only or null:
             from oriongraph_cli.render.plain import files_only as paths_of
 
-            sys.stdout.write(paths_of(h.metadata.filepath for h in hits))
+            sys.stdout.write(paths_of((h.metadata.filepath for h in hits), null=null))
         elif not tables_wanted():
             from oriongraph_cli.render.plain import search_lines
 

@@ -102,6 +102,10 @@ def handled(as_json: bool = False, output: Optional[Path] = None) -> Iterator[No
         raise typer.Exit(int(err.exit_code)) from None
 
 
+NULL_OPT = typer.Option(
+    False, "--null", "-0",
+    help="With -l (implied): end each path with a NUL instead of a newline, for xargs -0.",
+)
 OUTPUT_OPT = typer.Option(
     None, "--output", "-o", metavar="FILE", show_default=False,
     help="Write what stdout would get to FILE instead, as `> FILE` would (plain lines unless --format or --json), "

@@ -60,6 +60,7 @@ EXAMPLES = {
     "search": [
         ("Ranked candidates with channel scores", "orion search \"exponential backoff\" --top-k 10"),
         ("The intent from stdin, just the paths", "echo \"retry storms\" | orion search - -l"),
+        ("Paths with spaces to xargs", "orion search \"retry storms\" -0 | xargs -0 cat"),
     ],
     "show": [("Quote a span exactly", "orion show 3f2a9c1d --json")],
     "links": [

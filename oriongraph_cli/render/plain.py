@@ -41,9 +41,14 @@ def search_lines(hits: Iterable[Any]) -> str:
     )
 
 
-def files_only(paths: Iterable[str]) -> str:
-    """Each path once, in first-seen order (``-l/--files-only``)."""
-    return "".join(_row(shown(p)) for p in dict.fromkeys(paths))
+def files_only(paths: Iterable[str], null: bool = False) -> str:
+    """Each path once, in first-seen order (``-l/--files-only``); ``null`` (``-0``): each
+    followed by a NUL instead of a newline, for ``xargs -0`` (index paths never hold a NUL
+    or a control character: the walk skips such names)."""
+    unique = dict.fromkeys(paths)
+    if null:
+        return "".join(shown(p) + "\0" for p in unique)
+    return "".join(_row(shown(p)) for p in unique)
 
 
 def links_lines(report: Mapping[str, Any]) -> str:

@@ -114,3 +114,27 @@ def test_output_file_refusals_are_one_line_with_exit_codes(sample_index, tmp_pat
         assert r.returncode == code and message in r.stderr and "Traceback" not in r.stderr, (path, r.stderr)
         assert r.stderr.startswith("error: ") and len(r.stderr.splitlines()) == 2 and r.stdout == ""
     assert not (sample_index / ".oriongraph" / "x.txt").exists()
+
+
+def test_null_separated_paths_feed_xargs_0(writable, tmp_path):
+    import subprocess
+    import sys
+
+    src = writable / "02_knowledge" / "research" / "exponential-backoff.md"
+    spaced = src.with_name("exponential backoff notes.md")
+    src.rename(spaced)
+    assert run_orion("index", "-q", "--root", str(writable)).returncode == 0
+    orion = f"{sys.executable} -m oriongraph_cli"
+    for cmd in ("search 'exponential backoff jitter' -n 5 -l -0", "search 'exponential backoff jitter' -n 5 -0",
+                "compile 'exponential backoff jitter' --no-usage-log -l --null"):
+        r = subprocess.run(["bash", "-o", "pipefail", "-c", f"{orion} {cmd} | xargs -0 -n1 printf '<%s>\\n'"],
+                           cwd=writable / "02_knowledge", capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        got = r.stdout.splitlines()
+        assert "<research/exponential backoff notes.md>" in got, got  # one argument, relative to where we stand
+        assert all(g.startswith("<") and g.endswith(".md>") for g in got)
+    raw = run_orion("search", "exponential backoff jitter", "-n", "3", "-0", "--root", str(writable)).stdout
+    assert raw.endswith("\0") and "\n" not in raw
+    cat = subprocess.run(["bash", "-c", f"{orion} search 'exponential backoff' -n 3 -0 | xargs -0 cat"], cwd=writable,
+                         capture_output=True, text=True)
+    assert cat.returncode == 0 and "jitter" in cat.stdout.lower()
