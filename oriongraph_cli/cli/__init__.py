@@ -20,6 +20,7 @@ from oriongraph_cli.cli import compile as compile_commands
 from oriongraph_cli.cli import eval as eval_commands
 from oriongraph_cli.cli import index as index_commands
 from oriongraph_cli.cli import reports as report_commands
+from oriongraph_cli.cli import settings as settings_commands
 from oriongraph_cli.cli.context import QUIET_OPT, Terminated, _on_sigterm, quiet_option
 
 app = typer.Typer(
@@ -81,6 +82,7 @@ app.command("show")(compile_commands.show_cmd)
 app.command("links")(report_commands.links_cmd)
 app.command("usage")(report_commands.usage_cmd)
 app.command("eval")(eval_commands.eval_cmd)
+app.command("config")(settings_commands.config_cmd)
 
 
 @app.command("mcp")

@@ -68,6 +68,11 @@ EXAMPLES = {
         ("Links whose target does not exist", "orion links --dangling"),
     ],
     "usage": [("Most, least and never used documents", "orion usage --top 5")],
+    "config": [
+        ("Every setting, its value and where it came from", "orion config"),
+        ("Settings that are not defaults", "orion config | awk -F'\\t' '$3 != \"default\"'"),
+        ("One value, for a script", "orion config budget"),
+    ],
     "eval": [
         ("Ranking quality against baselines", "orion eval queries.jsonl --budget 4000 --compare bm25,dense,rrf"),
     ],

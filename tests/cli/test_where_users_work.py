@@ -9,7 +9,7 @@ import pytest
 from conftest import REPO, run_orion
 
 FIXTURE_QUERIES = REPO / "bench" / "fixture_queries.jsonl"
-ALL_COMMANDS = ["index", "status", "compile", "search", "show", "links", "usage", "eval", "mcp", "watch", "help", "man"]
+ALL_COMMANDS = ["index", "status", "compile", "search", "show", "links", "usage", "eval", "mcp", "watch", "help", "man", "config"]
 
 
 @pytest.fixture
@@ -138,3 +138,41 @@ def test_null_separated_paths_feed_xargs_0(writable, tmp_path):
     cat = subprocess.run(["bash", "-c", f"{orion} search 'exponential backoff' -n 3 -0 | xargs -0 cat"], cwd=writable,
                          capture_output=True, text=True)
     assert cat.returncode == 0 and "jitter" in cat.stdout.lower()
+
+
+def test_config_shows_every_setting_with_its_origin(tmp_path):
+    import json
+
+    root = tmp_path / "proj"
+    (root / "02_knowledge").mkdir(parents=True)
+    (root / ".orion.toml").write_text('budget = 6000\n\n[weights]\nlexical = 0.3\n')
+    env = {"ORION_TOP_K": "300", "ORION_ROOT": ""}
+    r = run_orion("config", cwd=root / "02_knowledge", env=env)
+    assert r.returncode == 0, r.stderr
+    rows = {line.split("\t")[0]: line.split("\t")[1:] for line in r.stdout.splitlines()}
+    assert all(len(v) == 2 for v in rows.values())
+    assert rows["root"] == [str(root), f"cwd:{root / '02_knowledge'}"]
+    assert rows["budget"] == ["6000", f"file:{root / '.orion.toml'}"]
+    assert rows["w_lexical"] == ["0.3", f"file:{root / '.orion.toml'}"]
+    assert rows["top_k"] == ["300", "env:ORION_TOP_K"]
+    assert rows["fusion"] == ["hybrid", "default"] and rows["compress"] == ["true", "default"]
+    from oriongraph_cli.config import Config
+
+    assert set(rows) == {f for f in Config.__dataclass_fields__}  # every setting, none invented
+
+    r = run_orion("config", "--root", str(root), "--json", env={**env, "ORION_BUDGET": "7000"})
+    doc = json.loads(r.stdout)
+    by = {s["key"]: s for s in doc["settings"]}
+    assert by["budget"]["value"] == 7000 and by["budget"]["origin"] == {"kind": "env", "name": "ORION_BUDGET"}  # env > file
+    assert by["root"]["origin"] == {"kind": "flag", "name": "--root"} and by["model_path"]["value"] is None
+    # pyproject's [tool.oriongraph] names its file; one setting prints just its value
+    (root / ".orion.toml").unlink()
+    (root / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.oriongraph]\ndiversity_lambda = 0.7\n')
+    r = run_orion("config", "--root", str(root), "--show-origin", env=env)
+    assert f"diversity_lambda\t0.7\tfile:{root / 'pyproject.toml'}\n" in r.stdout
+    assert run_orion("config", "diversity_lambda", "--root", str(root), env=env).stdout == "0.7\n"
+    assert run_orion("config", "list", "--root", str(root), env=env).stdout == r.stdout
+    bad = run_orion("config", "buget", "--root", str(root), env=env)
+    assert bad.returncode == 2 and "did you mean budget?" in bad.stderr
+    bad = run_orion("config", "--root", str(root), env={**env, "ORION_BUDGET": "0"})
+    assert bad.returncode == 2 and "ORION_BUDGET=0" in bad.stderr and "Traceback" not in bad.stderr
