@@ -19,6 +19,7 @@ from oriongraph_cli import __version__
 from oriongraph_cli.cli import compile as compile_commands
 from oriongraph_cli.cli import eval as eval_commands
 from oriongraph_cli.cli import index as index_commands
+from oriongraph_cli.cli import init as init_commands
 from oriongraph_cli.cli import reports as report_commands
 from oriongraph_cli.cli import settings as settings_commands
 from oriongraph_cli.cli.context import QUIET_OPT, Terminated, _on_sigterm, quiet_option
@@ -74,6 +75,7 @@ def _main(
     """orion — retrieval as compilation."""
 
 
+app.command("init")(init_commands.init_cmd)
 app.command("index")(index_commands.index_cmd)
 app.command("status")(index_commands.status_cmd)
 app.command("compile")(compile_commands.compile_cmd)

@@ -40,6 +40,9 @@ EXAMPLES = {
         ("Plain lines on a pipe: path:lines, span id, tokens, section", "orion compile \"retry policy\" | grep ADR-0007 | cut -f1"),
         ("From anywhere inside the project, or from elsewhere", "cd 03_workstreams/ws-ingestion && orion status\norion -C ~/notes status"),
     ],
+    "init": [
+        ("Start a project and compile from it", "orion init notes && cd notes && orion index && orion compile \"what goes where\""),
+    ],
     "index": [
         ("Index the current project", "orion index"),
         ("From a git hook (never fails the commit)", "orion index --hook"),

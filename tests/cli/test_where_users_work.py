@@ -9,7 +9,7 @@ import pytest
 from conftest import REPO, run_orion
 
 FIXTURE_QUERIES = REPO / "bench" / "fixture_queries.jsonl"
-ALL_COMMANDS = ["index", "status", "compile", "search", "show", "links", "usage", "eval", "mcp", "watch", "help", "man", "config"]
+ALL_COMMANDS = ["index", "status", "compile", "search", "show", "links", "usage", "eval", "mcp", "watch", "help", "man", "config", "init"]
 
 
 @pytest.fixture
@@ -176,3 +176,47 @@ def test_config_shows_every_setting_with_its_origin(tmp_path):
     assert bad.returncode == 2 and "did you mean budget?" in bad.stderr
     bad = run_orion("config", "--root", str(root), env={**env, "ORION_BUDGET": "0"})
     assert bad.returncode == 2 and "ORION_BUDGET=0" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_init_index_compile_end_to_end(tmp_path):
+    import json
+
+    root = tmp_path / "notes"
+    r = run_orion("init", str(root))
+    assert r.returncode == 0 and r.stdout == "" and "created .orion.toml" in r.stderr, r.stderr
+    for top in ("01_context", "02_knowledge", "03_workstreams", "04_artifacts"):
+        assert (root / top).is_dir()
+    assert ".oriongraph/" in (root / ".gitignore").read_text().splitlines()
+    note = (root / "03_workstreams/ws-example/design/example-note.md").read_text()
+    assert note.startswith("---\ntitle: Example Note\nstage: design\nworkstream: ws-example\ntags: [example, orionfs]\nstatus: draft\n")
+    r = run_orion("index", "--root", str(root), "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["documents"] == 1 and not json.loads(r.stdout)["warnings"], r.stdout
+    r = run_orion("compile", "what goes in the stage folders", "--root", str(root), "--json", "--no-usage-log")
+    doc = json.loads(r.stdout)
+    assert r.returncode == 0 and doc["documents"][0]["path"] == "03_workstreams/ws-example/design/example-note.md"
+    assert doc["documents"][0]["workstream"] == "ws-example"
+    # idempotent, and never overwrites: an edited file is kept and named
+    again = run_orion("init", str(root))
+    assert again.returncode == 0 and "nothing to do" in again.stderr
+    (root / ".orion.toml").write_text("budget = 3000\n")
+    (root / "03_workstreams/ws-example/design/example-note.md").unlink()
+    r = run_orion("init", cwd=root)
+    assert r.returncode == 0 and "kept .orion.toml" in r.stderr and "created 03_workstreams/ws-example" in r.stderr
+    assert (root / ".orion.toml").read_text() == "budget = 3000\n"
+    assert (root / ".gitignore").read_text().count(".oriongraph/") == 1
+    r = run_orion("init", str(root / ".orion.toml"))
+    assert r.returncode == 2 and "is not a directory" in r.stderr
+
+
+def test_init_settings_file_lists_the_defaults_of_config(tmp_path):
+    from oriongraph_cli.config import DEFAULTS, load_config
+    from oriongraph_cli.scaffold import MAIN_SETTINGS, orion_toml
+
+    text = orion_toml()
+    assert all(line.startswith("#") or not line for line in text.splitlines())  # changes nothing as written
+    (tmp_path / "02_knowledge").mkdir()
+    live = [ln[2:].split("  #")[0] for ln in text.splitlines() if ln.startswith("# ") and " = " in ln and "model_path" not in ln]
+    assert len(live) == len(MAIN_SETTINGS) - 1
+    (tmp_path / ".orion.toml").write_text("\n".join(live) + "\n")
+    cfg = load_config(tmp_path)  # every value parses and is the default
+    assert all(getattr(cfg, k) == getattr(DEFAULTS, k) for k, _ in MAIN_SETTINGS)
