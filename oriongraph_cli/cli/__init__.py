@@ -17,6 +17,7 @@ import typer
 
 from oriongraph_cli import __version__
 from oriongraph_cli.cli import compile as compile_commands
+from oriongraph_cli.cli import complete
 from oriongraph_cli.cli import eval as eval_commands
 from oriongraph_cli.cli import index as index_commands
 from oriongraph_cli.cli import init as init_commands
@@ -67,7 +68,7 @@ def _main(
         help="Run as if orion was started in DIR (like git -C); the project root is then found from there.",
     ),
     color: Optional[str] = typer.Option(
-        None, "--color", callback=_color, is_eager=True, metavar="WHEN",
+        None, "--color", callback=_color, is_eager=True, metavar="WHEN", autocompletion=complete.choices(("auto", "always", "never")),
         help="auto (default: colour and tables on a terminal, plain lines on a pipe), always, or never; "
         "NO_COLOR and FORCE_COLOR are honoured when this is not given.",
     ),
@@ -134,7 +135,7 @@ def watch_cmd(
 
 @app.command("help")
 def help_cmd(
-    command: Optional[str] = typer.Argument(None, help="A command (compile, index, …); none: the overview."),
+    command: Optional[str] = typer.Argument(None, autocompletion=complete.command_names, help="A command (compile, index, …); none: the overview."),
     quiet: bool = QUIET_OPT,
 ) -> None:
     """Show a command's help, as `orion COMMAND --help` does (`orion help compile`)."""
@@ -150,7 +151,7 @@ def help_cmd(
 
 @app.command("man")
 def man_cmd(
-    command: Optional[str] = typer.Argument(None, help="A command (compile, index, …); none: the overview page."),
+    command: Optional[str] = typer.Argument(None, autocompletion=complete.command_names, help="A command (compile, index, …); none: the overview page."),
     quiet: bool = QUIET_OPT,
 ) -> None:
     """Show a manual page: through man(1) on a terminal, as roff text on a pipe (`orion man compile | man -l -`)."""

@@ -27,7 +27,9 @@ from oriongraph_cli.cli.context import (
     tables_wanted,
     warn,
 )
+from oriongraph_cli.cli import complete
 from oriongraph_cli.errors import ExitStatus, OrionError
+from oriongraph_cli.models import FUSION_METHODS, SourceType
 from oriongraph_cli.textsafe import clean, clean_tree
 
 # ============================================================================ compile / search / show
@@ -91,16 +93,16 @@ def _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstrea
 _BUDGET = typer.Option(None, "--budget", "-b", help="Token budget of the working set (default 4000).")
 _KEYWORD = typer.Option([], "--keyword", "-k", help="Extra keyword signal (repeatable).")
 _PATH = typer.Option([], "--path", help="Only paths matching this glob or prefix (repeatable).")
-_STAGE = typer.Option([], "--stage", help="Only this stage: requirements|design|research|impl|eval|final (repeatable).")
-_WS = typer.Option([], "--workstream", help="Only this workstream (repeatable).")
-_SRC = typer.Option([], "--source-type", help="Only Context|Knowledge|Workstream|Artifact (repeatable).")
-_TAG = typer.Option([], "--tag", help="Only documents carrying this tag (repeatable; all must match).")
+_STAGE = typer.Option([], "--stage", autocompletion=complete.stages, help="Only this stage: requirements|design|research|impl|eval|final (repeatable).")
+_WS = typer.Option([], "--workstream", autocompletion=complete.workstreams, help="Only this workstream (repeatable).")
+_SRC = typer.Option([], "--source-type", autocompletion=complete.choices(t.value for t in SourceType), help="Only Context|Knowledge|Workstream|Artifact (repeatable).")
+_TAG = typer.Option([], "--tag", autocompletion=complete.tags, help="Only documents carrying this tag (repeatable; all must match).")
 _SINCE = typer.Option(None, "--since", help="Only documents created on or after this date (YYYY-MM-DD).")
 _WHERE = typer.Option([], "--where", help="Front matter filter KEY=VALUE (repeatable).")
-_PREFER = typer.Option([], "--prefer-stage", help="Soft preference: boost this stage (repeatable).")
+_PREFER = typer.Option([], "--prefer-stage", autocompletion=complete.stages, help="Soft preference: boost this stage (repeatable).")
 _LAMBDA = typer.Option(None, "--lambda", help="Diversity λ in [0,1]: 1 = relevance only, lower = more diverse.")
 _RATIO = typer.Option(None, "--max-source-ratio", help="Most of the budget one document may take, in (0,1].")
-_FUSION = typer.Option(None, "--fusion", help="Channel fusion: weighted (min-max normalised weighted sum), rrf (weighted reciprocal rank fusion, k=60), zscore, percentile (rank percentile per channel) or calibrated (cosine as is, BM25 over its best).")
+_FUSION = typer.Option(None, "--fusion", autocompletion=complete.choices(FUSION_METHODS), help="Channel fusion: weighted (min-max normalised weighted sum), rrf (weighted reciprocal rank fusion, k=60), zscore, percentile (rank percentile per channel) or calibrated (cosine as is, BM25 over its best).")
 _WEIGHT = typer.Option([], "--weight", "-w", help="Override a weight, CHANNEL=VALUE (semantic, lexical, structural, graph, recency, stage, usage).")
 _TOPK = typer.Option(None, "--top-k", help="Candidates per generator (default 200).")
 _TIMINGS = typer.Option(False, "--timings", help="Include per-stage timings (makes output non-deterministic).")
@@ -127,7 +129,7 @@ def compile_cmd(
     weight: List[str] = _WEIGHT,
     top_k: Optional[int] = _TOPK,
     explain: bool = typer.Option(False, "--explain", "-e", help="Show the rationale: scores, penalties, reasons, rejections, defaults."),
-    fmt: str = typer.Option("table", "--format", "-f", help="table (plain lines on a pipe) | plain | markdown | xml | json. The whole markdown, xml or json output is at most --budget tokens."),
+    fmt: str = typer.Option("table", "--format", "-f", autocompletion=complete.choices(("table", "plain", "markdown", "xml", "json")), help="table (plain lines on a pipe) | plain | markdown | xml | json. The whole markdown, xml or json output is at most --budget tokens."),
     as_json: bool = JSON_OPT,
     files_only: bool = typer.Option(False, "--files-only", "-l", help="Print only the paths of the documents in the working set, one per line, relative to the current directory."),
     null: bool = NULL_OPT,

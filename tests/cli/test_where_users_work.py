@@ -220,3 +220,34 @@ def test_init_settings_file_lists_the_defaults_of_config(tmp_path):
     (tmp_path / ".orion.toml").write_text("\n".join(live) + "\n")
     cfg = load_config(tmp_path)  # every value parses and is the default
     assert all(getattr(cfg, k) == getattr(DEFAULTS, k) for k, _ in MAIN_SETTINGS)
+
+
+def _complete(words: str, cwd=None) -> tuple[int, list[str], str]:
+    """What bash completion offers for the last (possibly empty) word of ``words``, through
+    the script `orion --show-completion bash` installs (COMP_WORDS, COMP_CWORD)."""
+    n = len(words.split()) - (0 if words.endswith(" ") else 1)
+    r = run_orion(cwd=cwd, env={"_ORION_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": str(n), "ORION_ROOT": ""})
+    return r.returncode, r.stdout.split(), r.stderr
+
+
+def test_option_values_complete_from_the_index_and_the_choices(sample_index, tmp_path):
+    root = f"--root {sample_index} "
+    assert _complete("orion compile x " + root + "--workstream ws-") == (0, ["ws-ingestion", "ws-platform", "ws-search"], "")
+    code, tags, _ = _complete("orion search x " + root + "--tag ret")
+    assert code == 0 and "retry" in tags and all(t.startswith("ret") for t in tags)
+    _, stages, _ = _complete("orion compile x --stage ", cwd=sample_index / "03_workstreams")  # the root found from here
+    assert {"design", "impl", "requirements"} <= set(stages)
+    assert _complete("orion compile x --format ")[1] == ["json", "markdown", "plain", "table", "xml"]
+    assert _complete("orion compile x --fusion r")[1] == ["rrf"]
+    assert _complete("orion --color ")[1] == ["always", "auto", "never"]
+    assert _complete("orion help c")[1] == ["compile", "config"]
+    assert {"compile", "index", "init", "search"} <= set(_complete("orion man ")[1])
+    # no project, no index, a damaged registry: nothing offered, never a traceback
+    (tmp_path / "02_knowledge").mkdir()
+    for cwd in (tmp_path, tmp_path / "02_knowledge"):
+        assert _complete("orion compile x --tag ", cwd=cwd) == (0, [], "")
+    bad = tmp_path / "bad"
+    shutil.copytree(sample_index, bad)
+    gen = (bad / ".oriongraph" / "CURRENT").read_text().strip()
+    (bad / ".oriongraph" / "gen" / gen / "registry.sqlite").write_bytes(b"not a database")
+    assert _complete(f"orion compile x --root {bad} --workstream ") == (0, [], "")
