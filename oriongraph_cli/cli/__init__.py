@@ -51,6 +51,13 @@ def _chdir(value: Optional[Path]) -> None:
         raise typer.BadParameter(f"cannot change to {value}: {exc.strerror}", param_hint="-C") from None
 
 
+def _no_pager(value: bool) -> bool:
+    from oriongraph_cli.cli.context import set_pager
+
+    set_pager(not value)
+    return value
+
+
 def _color(value: Optional[str]) -> Optional[str]:
     from oriongraph_cli.cli.context import COLOR_MODES, set_color
 
@@ -71,6 +78,10 @@ def _main(
         None, "--color", callback=_color, is_eager=True, metavar="WHEN", autocompletion=complete.choices(("auto", "always", "never")),
         help="auto (default: colour and tables on a terminal, plain lines on a pipe), always, or never; "
         "NO_COLOR and FORCE_COLOR are honoured when this is not given.",
+    ),
+    no_pager: bool = typer.Option(
+        False, "--no-pager", "-P", callback=_no_pager, is_eager=True,
+        help="Never page: by default output longer than the terminal goes through $ORION_PAGER, $PAGER or less -FRX (only on a terminal).",
     ),
 ) -> None:
     """orion — retrieval as compilation."""
@@ -177,6 +188,7 @@ def man_cmd(
 
 
 GLOBAL_VALUE_OPTIONS = ("--color",)  # global options also accepted after the command, as rg does
+GLOBAL_FLAGS = ("--no-pager", "-P")
 
 
 def global_options_first(argv: list[str]) -> list[str]:
@@ -194,6 +206,10 @@ def global_options_first(argv: list[str]) -> list[str]:
         if a in GLOBAL_VALUE_OPTIONS and i + 1 < len(argv) and rest:
             moved += [a, argv[i + 1]]
             i += 2
+            continue
+        if a in GLOBAL_FLAGS and rest:
+            moved.append(a)
+            i += 1
             continue
         if rest and any(a.startswith(o + "=") for o in GLOBAL_VALUE_OPTIONS):
             moved.append(a)

@@ -146,7 +146,7 @@ def compile_cmd(
 ) -> None:
     """Compile the Working Set for INTENT: ordered, token-budgeted, diverse, explained spans with provenance."""
     fmt = "json" if as_json else fmt.lower()
-    with handled(fmt == "json", output):
+    with handled(fmt == "json", output, page=True):
         intent = read_intent(intent)
         from oriongraph_cli.render import COMPILE_FORMATS
 
@@ -247,7 +247,7 @@ def search_cmd(
     quiet: bool = QUIET_OPT,
 ) -> None:
     """Ranked candidates before selection: every channel's score, no budget, no diversity."""
-    with handled(as_json, output):
+    with handled(as_json, output, page=True):
         intent = read_intent(intent)
         cfg = project_config(root, fusion=fusion)
         from oriongraph_cli.config import _coerce
@@ -295,7 +295,7 @@ def show_cmd(
     quiet: bool = QUIET_OPT,
 ) -> None:
     """Quote one span exactly, with its provenance."""
-    with handled(as_json, output):
+    with handled(as_json, output, page=True):
         from oriongraph_cli.api import show_span
 
         if not span_id.strip():

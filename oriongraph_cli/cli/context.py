@@ -64,10 +64,11 @@ def progress_wanted(as_json: bool = False) -> bool:
 
 
 @contextmanager
-def handled(as_json: bool = False, output: Optional[Path] = None) -> Iterator[None]:
+def handled(as_json: bool = False, output: Optional[Path] = None, page: bool = False) -> Iterator[None]:
     """Every failure becomes one message + hint on stderr (and JSON on stdout with --json)
     and its documented exit code — never a traceback (``ORION_DEBUG=1`` shows one).
-    ``output`` (``-o FILE``): what stdout gets goes to that file instead (:func:`stdout_to`)."""
+    ``output`` (``-o FILE``): what stdout gets goes to that file instead (:func:`stdout_to`);
+    ``page``: output longer than the terminal goes through a pager (:func:`paged`)."""
     import warnings
 
     from oriongraph_cli.errors import CheckFailed, as_orion_error
@@ -77,7 +78,7 @@ def handled(as_json: bool = False, output: Optional[Path] = None) -> Iterator[No
 
     warnings.showwarning = show
     try:
-        with stdout_to(output):
+        with stdout_to(output), paged(page and output is None):
             yield
     except typer.Exit:
         raise
@@ -181,6 +182,83 @@ def _write_output(path: Path, target: Path, text: str) -> None:
     note(f"wrote {path}")
 
 
+# --------------------------------------------------------------------------- pager
+
+DEFAULT_PAGER = "less"  # with LESS=FRX unless LESS is set, as git runs it: "less -FRX"
+
+
+def set_pager(enabled: bool) -> None:
+    _output["pager"] = enabled
+
+
+def pager_command(isatty: bool, env: Optional[dict] = None) -> Optional[str]:
+    """The pager for output longer than the terminal, chosen as git chooses it: none off a
+    terminal or with ``--no-pager``; else ``$ORION_PAGER``, then ``$PAGER``, then ``less``
+    (as ``less -FRX``); an empty value or ``cat`` means none."""
+    if not isatty or not _output["pager"]:
+        return None
+    env = os.environ if env is None else env
+    for var in ("ORION_PAGER", "PAGER"):
+        if var in env:
+            value = env[var].strip()
+            return None if value in ("", "cat") else value
+    return DEFAULT_PAGER
+
+
+class _TerminalCapture(_Captured):
+    """stdout collected for the pager: still a terminal to the renderers (tables, colour)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@contextmanager
+def paged(enabled: bool = True) -> Iterator[None]:
+    """On a terminal, collect what stdout gets; then write it as it is when it fits the
+    terminal's height, else run the pager on it (``less -FRX``: colour kept, nothing
+    cleared on exit). Off a terminal, with ``--no-pager``, or an unknown terminal height,
+    nothing changes."""
+    real = sys.stdout
+    try:
+        rows = os.get_terminal_size(real.fileno()).lines if real.isatty() else 0
+    except (AttributeError, ValueError, OSError):
+        rows = 0
+    command = pager_command(enabled and rows > 0)
+    if command is None:
+        yield
+        return
+    buf = _TerminalCapture()
+    sys.stdout = buf
+    try:
+        yield
+    finally:
+        sys.stdout = real
+        show_paged(buf.getvalue(), command, rows)
+
+
+def show_paged(text: str, command: str, rows: int) -> None:
+    """``text`` through ``command`` (run by the shell, as git runs a pager) when it has more
+    lines than ``rows``; written directly when it fits or the pager cannot be found."""
+    import shlex
+    import shutil
+    import signal
+    import subprocess
+
+    words = shlex.split(command) if command.strip() else []
+    if text.count("\n") < rows or not words or shutil.which(words[0]) is None:
+        sys.stdout.write(text)
+        return
+    sys.stdout.flush()
+    env = {**os.environ}
+    env.setdefault("LESS", "FRX")
+    env.setdefault("LV", "-c")
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the pager
+    try:
+        subprocess.run(command, shell=True, input=text.encode("utf-8", "replace"), env=env, check=False)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM, handled like Ctrl-C: cleanup runs, the message says so, exit 143."""
 
@@ -216,7 +294,7 @@ def prefetch_model(cfg) -> None:
 # --------------------------------------------------------------------------- output
 
 COLOR_MODES = ("auto", "always", "never")
-_output = {"color": None, "quiet": False}  # set by the global --color option and by -q
+_output = {"color": None, "quiet": False, "pager": True}  # set by the global --color, --no-pager and -q
 
 
 def set_color(mode: str | None) -> None:

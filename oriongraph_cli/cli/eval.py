@@ -52,7 +52,7 @@ def eval_cmd(
     Use it to tune weights and defaults for your project (edit .orion.toml, re-run, compare).
     """
 
-    with handled(as_json, output):
+    with handled(as_json, output, page=True):
         from oriongraph_cli.errors import ExitStatus, OrionError
         from oriongraph_cli.evaluate import evaluate, load_queries, parse_compare
 

@@ -240,7 +240,7 @@ def status_cmd(
     """What is indexed: documents, spans, model, tokenizer, generation, last run, stale files."""
     from oriongraph_cli.index.status import project_status
 
-    with handled(as_json, output):
+    with handled(as_json, output, page=True):
         cfg = project_config(root)
         st = project_status(cfg)
         problem = None

@@ -88,6 +88,7 @@ FILES = [
 ENVIRONMENT = [
     ("ORION_<SETTING>", "any setting, e.g. ORION_MODEL_PATH, ORION_BUDGET, ORION_LOCK_TIMEOUT, ORION_W_LEXICAL"),
     ("ORION_ROOT", "the project root when --root is not given (else it is found from the current directory)"),
+    ("ORION_PAGER, PAGER", "the pager for output longer than the terminal (default less -FRX; empty or cat: none)"),
     ("NO_COLOR", "disable colour on a terminal"),
     ("FORCE_COLOR", "colour and tables even on a pipe (NO_COLOR and --color win)"),
     ("ORION_DEBUG", "print the traceback of an unexpected error (for bug reports)"),

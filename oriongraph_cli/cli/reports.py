@@ -37,7 +37,7 @@ def links_cmd(
     quiet: bool = QUIET_OPT,
 ) -> None:
     """What links in and out of a document or span, by type (ADR supersession, references, mentions, citations)."""
-    with handled(as_json, output):
+    with handled(as_json, output, page=True):
         from oriongraph_cli.graph.report import links_of
 
         if check and not dangling:
@@ -69,7 +69,7 @@ def usage_cmd(
     quiet: bool = QUIET_OPT,
 ) -> None:
     """Usage memory: most and least used documents, never-used documents, and their usage scores."""
-    with handled(as_json, output):
+    with handled(as_json, output, page=True):
         from oriongraph_cli.compile.usage import usage_of
         from oriongraph_cli.config import _coerce
 

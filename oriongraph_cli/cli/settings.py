@@ -51,7 +51,7 @@ def config_cmd(
     default, env:ORION_BUDGET, file:/path/.orion.toml, flag:--root or cwd:DIR for a root
     found from the current directory). A flag given to another command wins over all of these.
     """
-    with handled(as_json, output):
+    with handled(as_json, output, page=True):
         project, rows = effective_settings(root)
         if key == "list":  # git config list
             key = None

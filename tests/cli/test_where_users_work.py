@@ -251,3 +251,68 @@ def test_option_values_complete_from_the_index_and_the_choices(sample_index, tmp
     gen = (bad / ".oriongraph" / "CURRENT").read_text().strip()
     (bad / ".oriongraph" / "gen" / gen / "registry.sqlite").write_bytes(b"not a database")
     assert _complete(f"orion compile x --root {bad} --workstream ") == (0, [], "")
+
+
+def _terminal_run(args, rows=12, env=None):
+    """orion with stdout on a pseudo-terminal of ``rows`` lines; what it printed there."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, 120, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "oriongraph_cli", *args], stdout=slave, stderr=subprocess.PIPE,
+                            env={**os.environ, "ORION_ROOT": "", **(env or {})})
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=120)
+    os.close(master)
+    return proc.returncode, b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+def test_long_output_on_a_terminal_goes_through_the_pager(sample_index):
+    pager = {"ORION_PAGER": "sed 's/^/PAGED /'", "PAGER": "false"}
+    explain = ["compile", "retry storms", "--root", str(sample_index), "--explain", "--no-usage-log", "--budget", "1500"]
+    code, out = _terminal_run(explain, env=pager)
+    lines = out.splitlines()
+    assert code == 0 and len(lines) > 12 and all(x.startswith("PAGED ") for x in lines if x), out[:500]
+    assert "─" in out  # still the terminal's table, as less -R shows it
+    for args in (["--no-pager", *explain], [*explain, "-P"]):
+        code, out = _terminal_run(args, env=pager)
+        assert code == 0 and "PAGED" not in out and "─" in out
+    code, out = _terminal_run(["config", "budget", "--root", str(sample_index)], env=pager)  # fits: no pager
+    assert (code, out) == (0, "4000\n")
+    assert "PAGED" not in run_orion(*explain, env=pager).stdout  # a pipe is never paged
+    code, out = _terminal_run(explain, env={"ORION_PAGER": "", "PAGER": "sed 's/^/PAGED /'"})  # empty: none
+    assert code == 0 and "PAGED" not in out
+    code, out = _terminal_run(explain, env={"PAGER": "sed 's/^/PAGED /'"})  # then $PAGER
+    assert code == 0 and out.startswith("PAGED ")
+    code, out = _terminal_run(explain, env={"ORION_PAGER": "no-such-pager-here"})  # missing: written as is
+    assert code == 0 and "─" in out
+
+
+def test_pager_choice_follows_git():
+    from oriongraph_cli.cli.context import pager_command, set_pager
+
+    assert pager_command(False, {"PAGER": "most"}) is None
+    assert pager_command(True, {}) == "less"
+    assert pager_command(True, {"PAGER": "most"}) == "most"
+    assert pager_command(True, {"PAGER": "most", "ORION_PAGER": "less -S"}) == "less -S"
+    assert pager_command(True, {"PAGER": "cat"}) is None and pager_command(True, {"ORION_PAGER": " "}) is None
+    set_pager(False)
+    try:
+        assert pager_command(True, {"PAGER": "most"}) is None
+    finally:
+        set_pager(True)
