@@ -316,3 +316,29 @@ def test_pager_choice_follows_git():
         assert pager_command(True, {"PAGER": "most"}) is None
     finally:
         set_pager(True)
+
+
+@pytest.mark.parametrize("columns", ["90", "160"])
+def test_table_cells_never_split_a_name(sample_index, columns):
+    """Paths in tables break only after a `/`: every file and folder name stays whole on one
+    line (copyable); from 150 columns a whole path fits on one line."""
+    root = ["--root", str(sample_index)]
+    runs = [
+        (["search", "retry backoff jitter", "-n", "8"], ["search", "retry backoff jitter", "-n", "8", "-l"]),
+        (["compile", "retry backoff jitter", "--budget", "1500", "--explain", "--no-usage-log"],
+         ["compile", "retry backoff jitter", "--budget", "1500", "--no-usage-log", "-l"]),
+        (["usage"], None),
+        (["links", "ADR-0007"], None),
+    ]
+    for table_args, list_args in runs:
+        code, out = _terminal_run(["--no-pager", *table_args, *root], env={"COLUMNS": columns, "NO_COLOR": "1"})
+        assert code == 0, out
+        lines = out.splitlines()
+        paths = run_orion(*list_args, *root).stdout.split() if list_args else [
+            x.split("\t")[0 if table_args == ["usage"] else 2].split("#")[0] for x in run_orion(*table_args, *root).stdout.splitlines()]
+        assert paths
+        for p in paths:
+            for name in p.split("/"):
+                assert any(name in ln for ln in lines), (name, out)
+            if int(columns) >= 150 and table_args[0] in ("search", "usage"):
+                assert any(p in ln for ln in lines), (p, out)
