@@ -129,9 +129,48 @@ def _tune(cfg: Any, qs: list, folds: int, write: bool, as_json: bool, budget: Op
         d["written"] = str(written) if written else None
         sys.stdout.write(json.dumps(d, indent=2, ensure_ascii=False) + "\n")
         return
+    if not tables_wanted():
+        from oriongraph_cli.cli.context import note
+
+        sys.stdout.write(tune_lines(report))
+        note(f"written to {written}" if written else "not written: add --write to keep these settings in .orion.toml")
+        return
     from oriongraph_cli.render.table import make_console
 
     print_tune(make_console(sys.stdout), report, written)
+
+
+def tune_lines(report: Any) -> str:
+    """On a pipe: three blocks separated by a blank line, each a header line naming its
+    columns and tab-separated rows (``awk -v RS= 'NR==2'`` takes one block): every variant
+    (stage, variant, nDCG@10, working-set recall and relevant share at each budget, ``*`` for
+    the chosen ones); the held-out gain per metric with its 95 % interval; the chosen settings."""
+
+    def f(v: Any) -> str:
+        return "" if v is None or v == "" else f"{v:.4f}"
+
+    from oriongraph_cli.render.plain import _row
+
+    b = report.budgets
+    r_name, s_name = report.chosen_names
+    out = [_row("stage", "variant", "ndcg@10", *[c for x in b for c in (f"ws_recall@{x}", f"relevant_share@{x}")], "chosen")]
+    for v in report.variants:
+        cells = [f(v.get(f"{k}@{x}")) for x in b for k in ("ws", "share")]
+        out.append(_row(v["stage"], v["name"], f(v.get("ndcg")), *cells, "*" if v["name"] in (r_name, s_name) else ""))
+    out += ["\n", _row("metric", "current", "tuned", "gain", "interval_low", "interval_high")]
+    for m, v in report.held_out.items():
+        if not m.startswith("util"):
+            out.append(_row(_metric_name(m), f(v["current"]), f(v["tuned"]), f(v["gain"]), f(v["interval"][0]), f(v["interval"][1])))
+    out += ["\n", _row("setting", "value")]
+    out += [_row(k, str(v).lower() if isinstance(v, bool) else v) for k, v in report.chosen.items()]
+    return "".join(out)
+
+
+def _metric_name(m: str) -> str:
+    """The tuner's metric keys (ndcg, ws@1000, share@1000) as the columns of eval's lines."""
+    kind, _, budget = m.partition("@")
+    name = {"ndcg": "ndcg@10", "ws": "ws_recall", "share": "relevant_share"}.get(kind, kind)
+    return f"{name}@{budget}" if budget else name
 
 
 def print_tune(console: Any, report: Any, written: Any) -> None:
