@@ -8,6 +8,7 @@ share is in ``context``.
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from pathlib import Path
@@ -219,9 +220,53 @@ def global_options_first(argv: list[str]) -> list[str]:
     return moved + rest
 
 
+class _WholeWrites(io.RawIOBase):
+    """File descriptor 1 written whole or not at all: CPython's BufferedWriter reports a pipe
+    write cut short by the reader leaving (``| head``) as a short count, which TextIOWrapper
+    ignores, so the rest of the output vanished and orion exited 0. Here the next write of
+    the remainder raises BrokenPipeError, which becomes exit 141 as documented."""
+
+    def __init__(self, fd: int):
+        super().__init__()
+        self._fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self._fd)
+
+    def write(self, data) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            done += os.write(self._fd, view[done:])
+        return done
+
+    def close(self) -> None:  # fd 1 stays open for the interpreter
+        super().close()
+
+
+def _stdout_written_whole() -> None:
+    out = sys.stdout
+    try:
+        fd = out.fileno()
+    except (AttributeError, OSError, ValueError):
+        return  # not a real file (a test runner's capture): leave it
+    out.flush()
+    sys.stdout = io.TextIOWrapper(
+        io.BufferedWriter(_WholeWrites(fd)), encoding=out.encoding, errors=out.errors,
+        line_buffering=out.line_buffering,
+    )
+
+
 def main() -> None:
     import signal
 
+    _stdout_written_whole()
     if os.environ.get("NO_COLOR") is not None:
         os.environ.setdefault("TERM", "dumb")
     signal.signal(signal.SIGTERM, _on_sigterm)

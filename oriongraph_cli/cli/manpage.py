@@ -29,7 +29,7 @@ EXIT_STATUS = [
     ("7", "span id or path not found"),
     ("75", "index busy: another orion index holds the lock"),
     ("130", "interrupted (Ctrl-C)"),
-    ("141", "the reader of a pipe went away (e.g. | head)"),
+    ("141", "the reader of a pipe went away while orion still had output to write (e.g. | head -1 on a long output; output the pipe took whole exits 0)"),
     ("143", "terminated (SIGTERM); a build in progress is removed"),
 ]
 EXAMPLES = {

@@ -342,3 +342,22 @@ def test_table_cells_never_split_a_name(sample_index, columns):
                 assert any(name in ln for ln in lines), (name, out)
             if int(columns) >= 150 and table_args[0] in ("search", "usage"):
                 assert any(p in ln for ln in lines), (p, out)
+
+
+def test_a_reader_that_leaves_early_gives_exit_141_in_a_real_shell(sample_index):
+    """`orion … | head -1` with pipefail: 141 when orion still had output to write (it was 0:
+    CPython reported the cut-short pipe write as a short count and dropped the rest)."""
+    import subprocess
+    import sys
+
+    orion = f"{sys.executable} -m oriongraph_cli"
+    root = f"--root {sample_index}"
+    for reader in ("head -1", "(sleep 2; head -c 10)"):
+        script = f"set -o pipefail; {orion} search retry {root} -n 1000 --json | {reader} >/dev/null; echo ${{PIPESTATUS[0]}}"
+        r = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=120)
+        assert r.stdout.strip() == "141", (reader, r.stdout, r.stderr)
+        assert "Traceback" not in r.stderr and "error" not in r.stderr.lower()
+    whole = subprocess.run(["bash", "-c", f"set -o pipefail; {orion} search retry {root} -n 1000 --json | cat | wc -c; echo ${{PIPESTATUS[0]}}"],
+                           capture_output=True, text=True, timeout=120)
+    size, code = whole.stdout.split()
+    assert code == "0" and int(size) > 65536  # a reader that stays gets everything, exit 0
