@@ -218,7 +218,9 @@ _LABELS = {
 }
 
 
-EVAL_COLUMNS = ("system", "ndcg@10", "recall@100", "ws_recall", "relevant_share", "utilisation", "p50_ms", "p95_ms")
+from oriongraph_cli.render.plain import COLUMNS  # noqa: E402 — the columns of every command's lines
+
+EVAL_COLUMNS = COLUMNS["eval"]
 
 
 def eval_lines(report: Any) -> str:

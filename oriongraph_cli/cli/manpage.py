@@ -138,6 +138,23 @@ def _summary(name: str, help_text: str) -> str:
     return first
 
 
+def _pipe_columns(command: str | None) -> list[str]:
+    """The OUTPUT ON A PIPE section: the tab-separated columns of the command's lines, from
+    ``render.plain.COLUMNS`` (what the code writes); the overview page lists them all."""
+    from oriongraph_cli.render.plain import COLUMNS
+
+    extra = {"compile": " (+ reasons with \\-\\-explain)", "eval": " (after a header line naming them)"}
+    wanted = [k for k in COLUMNS if command is None or k.split()[0] == command or (k == "-l" and command in ("compile", "search"))]
+    if not wanted:
+        return []
+    out = [".SH OUTPUT ON A PIPE", _esc("One line per result, fields separated by tabs, in this order. score is the base score, "
+                                        "as in the table and in --json.")]
+    for k in wanted:
+        label = ("orion " + k) if not k.startswith("-") else "-l, -0"
+        out += [".TP", f"\\fB{_esc(label)}\\fR", _esc(", ".join(COLUMNS[k])) + extra.get(k.split()[0], "")]
+    return out
+
+
 def _page(name: str, cmd, ctx_name: str, group) -> str:
     title = name.upper()
     short = _summary(name, cmd.help or "")
@@ -162,6 +179,7 @@ def _page(name: str, cmd, ctx_name: str, group) -> str:
     if opts:
         out += [".SH OPTIONS", *opts]
     key = None if hasattr(cmd, "commands") else ctx_name.split()[-1]
+    out += _pipe_columns(key)
     if EXAMPLES.get(key):
         out.append(".SH EXAMPLES")
         for desc, example in EXAMPLES[key]:

@@ -207,7 +207,7 @@ def print_compile(console: Console, resp: Any, explain: bool = False) -> None:
             str(it.selection_rank),
             _where(it.path, it.section_title, stale=it.stale, note=note),
             str(it.span_ref.token_cost),
-            fmt(e.final_score, 3) if e is not None else fmt(it.source_weight, 3),
+            fmt(it.score, 4),  # the base score, as --json and the plain lines give it
         ]
         if with_reasons:
             cells.append(Text("\n".join(_short(r, 60) for r in reasons)))
@@ -358,7 +358,7 @@ def print_search(console: Console, hits: Iterable[Any]) -> None:
     for rank, h in enumerate(hits, 1):
         cells: list[Any] = [
             str(rank),
-            fmt(h.base_score, 3) + "\n" + _channels_short(h.scores),
+            fmt(h.base_score, 4) + "\n" + _channels_short(h.scores),
             _where(h.metadata.filepath, h.metadata.section_title),
             str(h.span_ref.token_cost),
         ]

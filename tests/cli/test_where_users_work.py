@@ -3,6 +3,7 @@ subprocesses: -q, -o FILE, -0, config with origins, init, completion of option v
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import pytest
@@ -361,3 +362,45 @@ def test_a_reader_that_leaves_early_gives_exit_141_in_a_real_shell(sample_index)
                            capture_output=True, text=True, timeout=120)
     size, code = whole.stdout.split()
     assert code == "0" and int(size) > 65536  # a reader that stays gets everything, exit 0
+
+
+def test_a_span_shows_one_score_in_the_table_the_lines_and_json(sample_index):
+    import json
+    import re
+
+    root = ["--root", str(sample_index)]
+    for args in (["compile", "why did we replace ADR-0003", "--budget", "2000", "--no-usage-log"],
+                 ["search", "why did we replace ADR-0003", "-n", "8"]):
+        plain = run_orion(*args, *root).stdout.splitlines()
+        table = run_orion("--color", "always", *args, *root).stdout  # the terminal's table, on a pipe
+        table = re.sub(r"\x1b\[[0-9;]*m", "", table)
+        doc = json.loads(run_orion(*args, "--json", *root).stdout)
+        from oriongraph_cli.render.plain import COLUMNS
+
+        by_id = {}
+        for line in plain:
+            fields = dict(zip(COLUMNS[args[0]], line.split("\t")))
+            assert len(line.split("\t")) == len(COLUMNS[args[0]]) and fields["tokens"].isdigit()
+            by_id[fields["span_id"]] = fields["score"]
+        spans = [s for d in doc["documents"] for q in d["quotes"] for s in q["spans"]] if args[0] == "compile" else doc["hits"]
+        assert spans
+        for s in spans:
+            score = s["score"] if args[0] == "compile" else s["base_score"]
+            if s["span_id"] in by_id:
+                assert float(by_id[s["span_id"]]) == pytest.approx(score, abs=5e-5)
+            assert f"{score:.4f}" in table, (s["span_id"], score)
+
+
+def test_readme_documents_the_columns_the_code_writes():
+    from oriongraph_cli.render.plain import COLUMNS
+
+    readme = (REPO / "README.md").read_text()
+    table = readme.split("| command | columns on a pipe |")[1].split("\n\n")[0]
+    rows = {}
+    for line in table.splitlines()[2:]:
+        cmd, cols = line.strip("|").split("|")
+        rows[re.sub(r" [A-Z]+$", "", cmd.strip().strip("`").replace("`, `", " "))] = re.findall(r"`([^`]+)`", cols.replace("(out, in, dangling)", ""))
+    for key, cols in COLUMNS.items():
+        row = rows["-l -0" if key == "-l" else f"orion {key}"]
+        assert row[: len(cols)] == list(cols), (key, row)
+    assert rows["orion compile"][len(COLUMNS["compile"]):] == ["reasons", "--explain"]
