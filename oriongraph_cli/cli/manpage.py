@@ -37,7 +37,7 @@ EXAMPLES = {
         ("Index the sample project and compile a working set",
          "orion index --root fixtures/orionfs_sample\norion compile \"add retry logic to the ingestion worker\" --root fixtures/orionfs_sample --budget 4000 --explain"),
         ("Pipe JSON to jq", "orion compile \"why did we replace ADR-0003\" --budget 2000 --json | jq -r '.documents[].path'"),
-        ("Plain lines on a pipe: path:lines, span id, tokens, section", "orion compile \"retry policy\" | grep ADR-0007 | cut -f1"),
+        ("Plain lines on a pipe: path:lines, span id, score, tokens, section", "orion compile \"retry policy\" | grep ADR-0007 | cut -f1"),
         ("From anywhere inside the project, or from elsewhere", "cd 03_workstreams/ws-ingestion && orion status\norion -C ~/notes status"),
     ],
     "init": [
