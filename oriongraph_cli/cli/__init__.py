@@ -224,7 +224,8 @@ class _WholeWrites(io.RawIOBase):
     """File descriptor 1 written whole or not at all: CPython's BufferedWriter reports a pipe
     write cut short by the reader leaving (``| head``) as a short count, which TextIOWrapper
     ignores, so the rest of the output vanished and orion exited 0. Here the next write of
-    the remainder raises BrokenPipeError, which becomes exit 141 as documented."""
+    the remainder raises BrokenPipeError, which becomes exit 141 as documented. Closing it
+    leaves the descriptor open (RawIOBase owns none)."""
 
     def __init__(self, fd: int):
         super().__init__()
@@ -245,9 +246,6 @@ class _WholeWrites(io.RawIOBase):
         while done < len(view):
             done += os.write(self._fd, view[done:])
         return done
-
-    def close(self) -> None:  # fd 1 stays open for the interpreter
-        super().close()
 
 
 def _stdout_written_whole() -> None:
