@@ -122,6 +122,22 @@ class Config:
 DEFAULTS = Config()
 _FIELDS = {f.name: f for f in fields(Config)}
 
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a setting's value came from: ``flag`` (``--budget``), ``env`` (``ORION_BUDGET``),
+    ``file`` (the path of .orion.toml or pyproject.toml), ``cwd`` (the root found from the
+    current directory) or ``default``."""
+
+    kind: str
+    name: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.name}" if self.name else self.kind
+
+
+DEFAULT_ORIGIN = Origin("default")
+
 # Every setting is checked here, whatever its source (flag, ORION_* variable, .orion.toml,
 # [tool.oriongraph]): (kind, lowest, highest, lowest excluded). Integers must be whole
 # numbers (2.9 and true are refused, never truncated); floats must be finite.
@@ -285,19 +301,31 @@ def discover_root(start: Path | str = ".") -> Path:
 
 def resolve_root(root: Path | str | None) -> Path:
     """``--root`` if given, else ``ORION_ROOT``, else discovered from the current directory."""
+    return resolve_root_origin(root)[0]
+
+
+def resolve_root_origin(root: Path | str | None) -> tuple[Path, Origin]:
+    """:func:`resolve_root` and where the root came from."""
     if root is not None:
-        return Path(root)
+        return Path(root), Origin("flag", "--root")
     env = os.environ.get("ORION_ROOT")
     if env:
-        return Path(env)
-    return discover_root(".")
+        return Path(env), Origin("env", "ORION_ROOT")
+    return discover_root("."), Origin("cwd", os.getcwd())
 
 
 def load_config(root: Path | str = ".", **overrides: Any) -> Config:
     """Build the effective Config. ``overrides`` are CLI flags (None means "not given")."""
+    return load_config_origins(root, **overrides)[0]
+
+
+def load_config_origins(root: Path | str = ".", **overrides: Any) -> tuple[Config, dict[str, Origin]]:
+    """The effective Config and, for every setting, where its value came from (the same
+    layering as :func:`load_config`: flag > ORION_* > file > default)."""
     root = Path(root).resolve()
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
+    origins: dict[str, Origin] = {k: DEFAULT_ORIGIN for k in _FIELDS if k != "root"}
     file_values, file_source = _file_settings(root)
     for key, value in file_values.items():
         if key not in _FIELDS or key == "root":
@@ -306,11 +334,13 @@ def load_config(root: Path | str = ".", **overrides: Any) -> Config:
                 hint="known settings: " + ", ".join(sorted(k for k in _FIELDS if k != "root")),
             )
         sources[key] = f"{file_source}: {key}"
+        origins[key] = Origin("file", file_source or "")
         values[key] = _coerce(key, value, sources[key])
     for key in _FIELDS:
         env = os.environ.get(f"ORION_{key.upper()}")
         if env is not None and key != "root":
             sources[key] = f"ORION_{key.upper()}"
+            origins[key] = Origin("env", sources[key])
             values[key] = _coerce(key, env, sources[key])
     for key, value in overrides.items():
         if value is None:
@@ -319,10 +349,11 @@ def load_config(root: Path | str = ".", **overrides: Any) -> Config:
             raise ConfigError(f"unknown setting {key!r}")
         flag = _FLAG_NAMES.get(key, key.replace("_", "-"))
         sources[key] = f"--{flag}"
+        origins[key] = Origin("flag", sources[key])
         values[key] = _coerce(key, value, sources[key])
     cfg = replace(DEFAULTS, root=root, **values)
     _validate(cfg, sources)
-    return cfg
+    return cfg, origins
 
 
 _FLAG_NAMES = {"diversity_lambda": "lambda"}

@@ -117,9 +117,19 @@ def test_cli_tune_writes_only_with_write(sample_index, small_space, tmp_path):
     assert data["kind"] == "tune" and data["written"] is None and not (root / ".orion.toml").exists()
     res = runner.invoke(app, ["eval", str(FIXTURE_QUERIES), "--root", str(root), "--tune", "--folds", "2", "--budget", "1500", "--limit", "12", "--write"])
     assert res.exit_code == 0, res.output
-    assert "written to" in res.stdout and (root / ".orion.toml").exists()
+    assert "written to" in res.stderr and (root / ".orion.toml").exists()
     cfg = load_config(root)
     assert all(getattr(cfg, k) == v for k, v in data["chosen"].items())
+    # on a pipe: three blocks of tab-separated lines, each under a header naming its columns
+    variants, held_out, chosen = (block.splitlines() for block in res.stdout.strip().split("\n\n"))
+    assert variants[0].split("\t") == ["stage", "variant", "ndcg@10", "ws_recall@1500", "relevant_share@1500", "chosen"]
+    assert len(variants) == 1 + len(data["variants"]) and all(len(x.split("\t")) == 6 for x in variants)
+    assert sum(x.endswith("\t*") for x in variants) == 2 and not any(c in res.stdout for c in "│─━")
+    assert held_out[0] == "metric\tcurrent\ttuned\tgain\tinterval_low\tinterval_high"
+    ndcg = next(x.split("\t") for x in held_out if x.startswith("ndcg@10\t"))
+    assert {x.split("\t")[0] for x in held_out[1:]} == {"ndcg@10", "ws_recall@1500", "relevant_share@1500"}
+    assert float(ndcg[2]) == pytest.approx(data["held_out"]["ndcg"]["tuned"], abs=1e-4)
+    assert chosen[0] == "setting\tvalue" and {x.split("\t")[0] for x in chosen[1:]} == set(data["chosen"])
 
 
 @pytest.mark.parametrize("args, message", [

@@ -8,6 +8,7 @@ share is in ``context``.
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from pathlib import Path
@@ -17,10 +18,13 @@ import typer
 
 from oriongraph_cli import __version__
 from oriongraph_cli.cli import compile as compile_commands
+from oriongraph_cli.cli import complete
 from oriongraph_cli.cli import eval as eval_commands
 from oriongraph_cli.cli import index as index_commands
+from oriongraph_cli.cli import init as init_commands
 from oriongraph_cli.cli import reports as report_commands
-from oriongraph_cli.cli.context import Terminated, _on_sigterm
+from oriongraph_cli.cli import settings as settings_commands
+from oriongraph_cli.cli.context import QUIET_OPT, Terminated, _on_sigterm, quiet_option
 
 app = typer.Typer(
     name="orion",
@@ -48,6 +52,13 @@ def _chdir(value: Optional[Path]) -> None:
         raise typer.BadParameter(f"cannot change to {value}: {exc.strerror}", param_hint="-C") from None
 
 
+def _no_pager(value: bool) -> bool:
+    from oriongraph_cli.cli.context import set_pager
+
+    set_pager(not value)
+    return value
+
+
 def _color(value: Optional[str]) -> Optional[str]:
     from oriongraph_cli.cli.context import COLOR_MODES, set_color
 
@@ -65,14 +76,19 @@ def _main(
         help="Run as if orion was started in DIR (like git -C); the project root is then found from there.",
     ),
     color: Optional[str] = typer.Option(
-        None, "--color", callback=_color, is_eager=True, metavar="WHEN",
+        None, "--color", callback=_color, is_eager=True, metavar="WHEN", autocompletion=complete.choices(("auto", "always", "never")),
         help="auto (default: colour and tables on a terminal, plain lines on a pipe), always, or never; "
         "NO_COLOR and FORCE_COLOR are honoured when this is not given.",
+    ),
+    no_pager: bool = typer.Option(
+        False, "--no-pager", "-P", callback=_no_pager, is_eager=True,
+        help="Never page: by default output longer than the terminal goes through $ORION_PAGER, $PAGER or less -FRX (only on a terminal).",
     ),
 ) -> None:
     """orion — retrieval as compilation."""
 
 
+app.command("init")(init_commands.init_cmd)
 app.command("index")(index_commands.index_cmd)
 app.command("status")(index_commands.status_cmd)
 app.command("compile")(compile_commands.compile_cmd)
@@ -81,10 +97,14 @@ app.command("show")(compile_commands.show_cmd)
 app.command("links")(report_commands.links_cmd)
 app.command("usage")(report_commands.usage_cmd)
 app.command("eval")(eval_commands.eval_cmd)
+app.command("config")(settings_commands.config_cmd)
 
 
 @app.command("mcp")
-def mcp_cmd(root: Optional[Path] = typer.Option(None, "--root", "-r", help="Project root (default: as for every command).", show_default=False)) -> None:
+def mcp_cmd(
+    root: Optional[Path] = typer.Option(None, "--root", "-r", help="Project root (default: as for every command).", show_default=False),
+    quiet: bool = QUIET_OPT,
+) -> None:
     """Serve the project to agents over MCP (stdio): compile_context, search, get_span, status — read-only."""
     from oriongraph_cli.cli.context import handled, project_config
 
@@ -106,9 +126,10 @@ def mcp_cmd(root: Optional[Path] = typer.Option(None, "--root", "-r", help="Proj
 def watch_cmd(
     root: Optional[Path] = typer.Option(None, "--root", "-r", help="Project root (default: as for every command).", show_default=False),
     debounce: int = typer.Option(1000, "--debounce", help="Milliseconds of quiet before re-indexing a burst of changes."),
+    quiet: bool = quiet_option("No note on stderr and no line per run on stdout: only warnings and errors."),
 ) -> None:
     """Re-index whenever notes in the stage folders change (debounced); Ctrl-C to stop."""
-    from oriongraph_cli.cli.context import handled, project_config
+    from oriongraph_cli.cli.context import handled, note, project_config
     from oriongraph_cli.errors import ExitStatus, OrionError
 
     with handled():
@@ -120,12 +141,15 @@ def watch_cmd(
         check_project(cfg.root)
         from oriongraph_cli.cli.watch import watch
 
-        sys.stderr.write(f"orion watch: watching {cfg.root} (Ctrl-C to stop)\n")
-        watch(cfg, debounce_ms=debounce)
+        note(f"orion watch: watching {cfg.root} (Ctrl-C to stop)")
+        watch(cfg, debounce_ms=debounce, quiet=quiet)
 
 
 @app.command("help")
-def help_cmd(command: Optional[str] = typer.Argument(None, help="A command (compile, index, …); none: the overview.")) -> None:
+def help_cmd(
+    command: Optional[str] = typer.Argument(None, autocompletion=complete.command_names, help="A command (compile, index, …); none: the overview."),
+    quiet: bool = QUIET_OPT,
+) -> None:
     """Show a command's help, as `orion COMMAND --help` does (`orion help compile`)."""
     from oriongraph_cli.cli.context import handled
     from oriongraph_cli.errors import ExitStatus, OrionError
@@ -138,7 +162,10 @@ def help_cmd(command: Optional[str] = typer.Argument(None, help="A command (comp
 
 
 @app.command("man")
-def man_cmd(command: Optional[str] = typer.Argument(None, help="A command (compile, index, …); none: the overview page.")) -> None:
+def man_cmd(
+    command: Optional[str] = typer.Argument(None, autocompletion=complete.command_names, help="A command (compile, index, …); none: the overview page."),
+    quiet: bool = QUIET_OPT,
+) -> None:
     """Show a manual page: through man(1) on a terminal, as roff text on a pipe (`orion man compile | man -l -`)."""
     import shutil
     import subprocess
@@ -162,6 +189,7 @@ def man_cmd(command: Optional[str] = typer.Argument(None, help="A command (compi
 
 
 GLOBAL_VALUE_OPTIONS = ("--color",)  # global options also accepted after the command, as rg does
+GLOBAL_FLAGS = ("--no-pager", "-P")
 
 
 def global_options_first(argv: list[str]) -> list[str]:
@@ -180,6 +208,10 @@ def global_options_first(argv: list[str]) -> list[str]:
             moved += [a, argv[i + 1]]
             i += 2
             continue
+        if a in GLOBAL_FLAGS and rest:
+            moved.append(a)
+            i += 1
+            continue
         if rest and any(a.startswith(o + "=") for o in GLOBAL_VALUE_OPTIONS):
             moved.append(a)
         else:
@@ -188,9 +220,51 @@ def global_options_first(argv: list[str]) -> list[str]:
     return moved + rest
 
 
+class _WholeWrites(io.RawIOBase):
+    """File descriptor 1 written whole or not at all: CPython's BufferedWriter reports a pipe
+    write cut short by the reader leaving (``| head``) as a short count, which TextIOWrapper
+    ignores, so the rest of the output vanished and orion exited 0. Here the next write of
+    the remainder raises BrokenPipeError, which becomes exit 141 as documented. Closing it
+    leaves the descriptor open (RawIOBase owns none)."""
+
+    def __init__(self, fd: int):
+        super().__init__()
+        self._fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self._fd)
+
+    def write(self, data) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            done += os.write(self._fd, view[done:])
+        return done
+
+
+def _stdout_written_whole() -> None:
+    out = sys.stdout
+    try:
+        fd = out.fileno()
+    except (AttributeError, OSError, ValueError):
+        return  # not a real file (a test runner's capture): leave it
+    out.flush()
+    sys.stdout = io.TextIOWrapper(
+        io.BufferedWriter(_WholeWrites(fd)), encoding=out.encoding, errors=out.errors,
+        line_buffering=out.line_buffering,
+    )
+
+
 def main() -> None:
     import signal
 
+    _stdout_written_whole()
     if os.environ.get("NO_COLOR") is not None:
         os.environ.setdefault("TERM", "dumb")
     signal.signal(signal.SIGTERM, _on_sigterm)

@@ -13,9 +13,13 @@ import typer
 
 from oriongraph_cli.cli.context import (
     JSON_OPT,
+    NULL_OPT,
+    OUTPUT_OPT,
+    QUIET_OPT,
     ROOT_OPT,
     color_mode,
     handled,
+    note,
     prefetch_model,
     project_config,
     read_intent,
@@ -23,7 +27,9 @@ from oriongraph_cli.cli.context import (
     tables_wanted,
     warn,
 )
+from oriongraph_cli.cli import complete
 from oriongraph_cli.errors import ExitStatus, OrionError
+from oriongraph_cli.models import FUSION_METHODS, SourceType
 from oriongraph_cli.textsafe import clean, clean_tree
 
 # ============================================================================ compile / search / show
@@ -87,16 +93,16 @@ def _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstrea
 _BUDGET = typer.Option(None, "--budget", "-b", help="Token budget of the working set (default 4000).")
 _KEYWORD = typer.Option([], "--keyword", "-k", help="Extra keyword signal (repeatable).")
 _PATH = typer.Option([], "--path", help="Only paths matching this glob or prefix (repeatable).")
-_STAGE = typer.Option([], "--stage", help="Only this stage: requirements|design|research|impl|eval|final (repeatable).")
-_WS = typer.Option([], "--workstream", help="Only this workstream (repeatable).")
-_SRC = typer.Option([], "--source-type", help="Only Context|Knowledge|Workstream|Artifact (repeatable).")
-_TAG = typer.Option([], "--tag", help="Only documents carrying this tag (repeatable; all must match).")
+_STAGE = typer.Option([], "--stage", autocompletion=complete.stages, help="Only this stage: requirements|design|research|impl|eval|final (repeatable).")
+_WS = typer.Option([], "--workstream", autocompletion=complete.workstreams, help="Only this workstream (repeatable).")
+_SRC = typer.Option([], "--source-type", autocompletion=complete.choices(t.value for t in SourceType), help="Only Context|Knowledge|Workstream|Artifact (repeatable).")
+_TAG = typer.Option([], "--tag", autocompletion=complete.tags, help="Only documents carrying this tag (repeatable; all must match).")
 _SINCE = typer.Option(None, "--since", help="Only documents created on or after this date (YYYY-MM-DD).")
 _WHERE = typer.Option([], "--where", help="Front matter filter KEY=VALUE (repeatable).")
-_PREFER = typer.Option([], "--prefer-stage", help="Soft preference: boost this stage (repeatable).")
+_PREFER = typer.Option([], "--prefer-stage", autocompletion=complete.stages, help="Soft preference: boost this stage (repeatable).")
 _LAMBDA = typer.Option(None, "--lambda", help="Diversity λ in [0,1]: 1 = relevance only, lower = more diverse.")
 _RATIO = typer.Option(None, "--max-source-ratio", help="Most of the budget one document may take, in (0,1].")
-_FUSION = typer.Option(None, "--fusion", help="Channel fusion: weighted (min-max normalised weighted sum), rrf (weighted reciprocal rank fusion, k=60), zscore, percentile (rank percentile per channel) or calibrated (cosine as is, BM25 over its best).")
+_FUSION = typer.Option(None, "--fusion", autocompletion=complete.choices(FUSION_METHODS), help="Channel fusion: weighted (min-max normalised weighted sum), rrf (weighted reciprocal rank fusion, k=60), zscore, percentile (rank percentile per channel) or calibrated (cosine as is, BM25 over its best).")
 _WEIGHT = typer.Option([], "--weight", "-w", help="Override a weight, CHANNEL=VALUE (semantic, lexical, structural, graph, recency, stage, usage).")
 _TOPK = typer.Option(None, "--top-k", help="Candidates per generator (default 200).")
 _TIMINGS = typer.Option(False, "--timings", help="Include per-stage timings (makes output non-deterministic).")
@@ -123,9 +129,10 @@ def compile_cmd(
     weight: List[str] = _WEIGHT,
     top_k: Optional[int] = _TOPK,
     explain: bool = typer.Option(False, "--explain", "-e", help="Show the rationale: scores, penalties, reasons, rejections, defaults."),
-    fmt: str = typer.Option("table", "--format", "-f", help="table (plain lines on a pipe) | plain | markdown | xml | json. The whole markdown, xml or json output is at most --budget tokens."),
+    fmt: str = typer.Option("table", "--format", "-f", autocompletion=complete.choices(("table", "plain", "markdown", "xml", "json")), help="table (plain lines on a pipe) | plain | markdown | xml | json. The whole markdown, xml or json output is at most --budget tokens."),
     as_json: bool = JSON_OPT,
     files_only: bool = typer.Option(False, "--files-only", "-l", help="Print only the paths of the documents in the working set, one per line, relative to the current directory."),
+    null: bool = NULL_OPT,
     brief: Optional[Path] = typer.Option(None, "--brief", help="Also write a TASK_BRIEF.md to this path (the whole file at most --budget tokens)."),
     no_compress: bool = typer.Option(False, "--no-compress", help="Never shorten a span: one that does not fit whole is left out."),
     floor: Optional[float] = typer.Option(None, "--floor", "--relevance-floor", help="Relevance floor in [0,1]: spans scoring under FLOOR × the best are not taken (default 0.5; 0 fills the budget)."),
@@ -134,10 +141,12 @@ def compile_cmd(
     expand: bool = typer.Option(False, "--expand", help="Bring the previous/next/parent-section context of selected spans, charged to the budget."),
     no_usage_log: bool = typer.Option(False, "--no-usage-log", help="Do not record this compile in .oriongraph/usage.jsonl."),
     no_relax: bool = typer.Option(False, "--no-relax", help="Exit 5 when the filters match nothing, instead of relaxing them."),
+    output: Optional[Path] = OUTPUT_OPT,
+    quiet: bool = QUIET_OPT,
 ) -> None:
     """Compile the Working Set for INTENT: ordered, token-budgeted, diverse, explained spans with provenance."""
     fmt = "json" if as_json else fmt.lower()
-    with handled(fmt == "json"):
+    with handled(fmt == "json", output, page=True):
         intent = read_intent(intent)
         from oriongraph_cli.render import COMPILE_FORMATS
 
@@ -167,18 +176,18 @@ def compile_cmd(
             from oriongraph_cli.store.layout import atomic_write
 
             atomic_write(brief, render_text(resp, "brief").encode("utf-8"))
-            sys.stderr.write(f"wrote {brief}\n")
+            note(f"wrote {brief}")
             if resp.episode_id:
                 from oriongraph_cli.store.usage_log import mark_brief_used
 
                 items = resp.workingset.spans
                 mark_brief_used(cfg.index_dir, [i.span_ref.span_id for i in items], [i.path for i in items], episode_id=resp.episode_id)
         if resp.episode_id and explain:
-            sys.stderr.write(f"recorded episode {resp.episode_id} (reuse it with --episode {resp.episode_id})\n")
-        if files_only:
+            note(f"recorded episode {resp.episode_id} (reuse it with --episode {resp.episode_id})")
+        if files_only or null:
             from oriongraph_cli.render.plain import files_only as paths_of
 
-            sys.stdout.write(paths_of(i.path for i in resp.workingset.spans))
+            sys.stdout.write(paths_of((i.path for i in resp.workingset.spans), null=null))
             return
         _render_compile(resp, fmt if fmt != "table" or tables_wanted() else "plain", explain)
 
@@ -233,9 +242,12 @@ def search_cmd(
     episode: Optional[str] = _EPISODE,
     as_json: bool = JSON_OPT,
     files_only: bool = typer.Option(False, "--files-only", "-l", help="Print only the paths of the matching documents, best first, one per line, relative to the current directory."),
+    null: bool = NULL_OPT,
+    output: Optional[Path] = OUTPUT_OPT,
+    quiet: bool = QUIET_OPT,
 ) -> None:
     """Ranked candidates before selection: every channel's score, no budget, no diversity."""
-    with handled(as_json):
+    with handled(as_json, output, page=True):
         intent = read_intent(intent)
         cfg = project_config(root, fusion=fusion)
         from oriongraph_cli.config import _coerce
@@ -261,10 +273,10 @@ def search_cmd(
                 **info,
             }
             sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
-        elif files_only:
+        elif files_only or null:
             from oriongraph_cli.render.plain import files_only as paths_of
 
-            sys.stdout.write(paths_of(h.metadata.filepath for h in hits))
+            sys.stdout.write(paths_of((h.metadata.filepath for h in hits), null=null))
         elif not tables_wanted():
             from oriongraph_cli.render.plain import search_lines
 
@@ -279,9 +291,11 @@ def show_cmd(
     span_id: str = typer.Argument(..., help="A span id (or a unique prefix of one)."),
     root: Optional[Path] = ROOT_OPT,
     as_json: bool = JSON_OPT,
+    output: Optional[Path] = OUTPUT_OPT,
+    quiet: bool = QUIET_OPT,
 ) -> None:
     """Quote one span exactly, with its provenance."""
-    with handled(as_json):
+    with handled(as_json, output, page=True):
         from oriongraph_cli.api import show_span
 
         if not span_id.strip():

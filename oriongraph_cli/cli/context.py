@@ -4,6 +4,7 @@ place where every failure becomes a message, a hint and an exit code.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
@@ -24,6 +25,19 @@ ROOT_OPT = typer.Option(
 JSON_OPT = typer.Option(False, "--json", help="Machine-readable JSON on stdout.")
 
 
+def _set_quiet(value: bool) -> bool:
+    _output["quiet"] = bool(value)
+    return value
+
+
+def quiet_option(help: str = "No progress and no notes on stderr; warnings and errors still print, exit codes are unchanged."):
+    """``-q/--quiet``, the same on every command: it silences :func:`note` and progress."""
+    return typer.Option(False, "--quiet", "-q", callback=_set_quiet, help=help)
+
+
+QUIET_OPT = quiet_option()
+
+
 def err_console():
     from oriongraph_cli.render.table import make_console
 
@@ -34,10 +48,27 @@ def warn(message: str) -> None:
     sys.stderr.write(f"warning: {clean_line(message)}\n")
 
 
+def note(message: str) -> None:
+    """An informational line on stderr ("wrote FILE"); nothing with ``-q``."""
+    if not _output["quiet"]:
+        sys.stderr.write(f"{clean_line(message)}\n")
+
+
+def is_quiet() -> bool:
+    return bool(_output["quiet"])
+
+
+def progress_wanted(as_json: bool = False) -> bool:
+    """A progress bar: on a terminal's stderr, not with ``--json`` or ``-q``."""
+    return not (as_json or _output["quiet"]) and sys.stderr.isatty()
+
+
 @contextmanager
-def handled(as_json: bool = False) -> Iterator[None]:
+def handled(as_json: bool = False, output: Optional[Path] = None, page: bool = False) -> Iterator[None]:
     """Every failure becomes one message + hint on stderr (and JSON on stdout with --json)
-    and its documented exit code — never a traceback (``ORION_DEBUG=1`` shows one)."""
+    and its documented exit code — never a traceback (``ORION_DEBUG=1`` shows one).
+    ``output`` (``-o FILE``): what stdout gets goes to that file instead (:func:`stdout_to`);
+    ``page``: output longer than the terminal goes through a pager (:func:`paged`)."""
     import warnings
 
     from oriongraph_cli.errors import CheckFailed, as_orion_error
@@ -47,7 +78,8 @@ def handled(as_json: bool = False) -> Iterator[None]:
 
     warnings.showwarning = show
     try:
-        yield
+        with stdout_to(output), paged(page and output is None):
+            yield
     except typer.Exit:
         raise
     except BrokenPipeError:  # `orion … | head`: the reader left; stop quietly, as SIGPIPE would
@@ -69,6 +101,162 @@ def handled(as_json: bool = False) -> Iterator[None]:
         if as_json and not isinstance(err, CheckFailed):  # a failed check is already in the document
             sys.stdout.write(json.dumps({"schema_version": 1, "kind": "error", **err.to_dict()}, indent=2) + "\n")
         raise typer.Exit(int(err.exit_code)) from None
+
+
+NULL_OPT = typer.Option(
+    False, "--null", "-0",
+    help="With -l (implied): end each path with a NUL instead of a newline, for xargs -0.",
+)
+OUTPUT_OPT = typer.Option(
+    None, "--output", "-o", metavar="FILE", show_default=False,
+    help="Write what stdout would get to FILE instead, as `> FILE` would (plain lines unless --format or --json), "
+    "replacing it atomically when the command succeeds.",
+)
+
+
+class _Captured(io.StringIO):
+    """stdout while ``-o FILE`` collects it: not a terminal, like a file."""
+
+    encoding = "utf-8"
+
+    def isatty(self) -> bool:
+        return False
+
+
+def check_output_path(path: Path, flag: str = "-o") -> Path:
+    """The file ``-o`` will write (symlinks followed), refused before any work is done when
+    it is inside an index directory, a directory, or in a directory that cannot be written."""
+    target = Path(os.path.realpath(path))
+    if ".oriongraph" in target.parts:
+        raise OrionError(f"{flag} {path}: inside orion's index directory", hint="write the file elsewhere, e.g. -o out.txt", exit_code=ExitStatus.USAGE)
+    if target.is_dir():
+        raise OrionError(f"{flag} {path}: is a directory", hint="give a file path, e.g. -o out.txt", exit_code=ExitStatus.USAGE)
+    if not target.parent.is_dir():
+        raise OrionError(f"{flag} {path}: no directory {target.parent}", hint="create it first, or choose another path")
+    if not os.access(target.parent, os.W_OK | os.X_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise OrionError(f"{flag} {path}: permission denied", hint="choose a path you can write")
+    return target
+
+
+@contextmanager
+def stdout_to(path: Optional[Path]) -> Iterator[None]:
+    """``-o FILE``: stdout is collected and, when the command succeeds (or a ``--check``
+    fails after its report is complete), written to FILE through a temp file and a rename,
+    so a reader never sees half a file and a failed command leaves it as it was. A FIFO or
+    a device (``-o /dev/null``) is written in place."""
+    if path is None:
+        yield
+        return
+    from oriongraph_cli.errors import CheckFailed
+
+    target = check_output_path(path)
+    real, buf = sys.stdout, _Captured()
+    sys.stdout = buf
+    complete = False
+    try:
+        yield
+        complete = True
+    except typer.Exit as exc:
+        complete = not exc.exit_code
+        raise
+    except CheckFailed:
+        complete = True
+        raise
+    finally:
+        sys.stdout = real
+        if complete:
+            _write_output(path, target, buf.getvalue())
+
+
+def _write_output(path: Path, target: Path, text: str) -> None:
+    from oriongraph_cli.store.layout import atomic_write
+
+    try:
+        if target.exists() and not target.is_file():
+            with open(target, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        else:
+            atomic_write(target, text.encode("utf-8"))
+    except OSError as exc:
+        raise OrionError(f"-o {path}: cannot write ({exc.strerror or exc})", hint="choose another path, or free space there") from None
+    note(f"wrote {path}")
+
+
+# --------------------------------------------------------------------------- pager
+
+DEFAULT_PAGER = "less"  # with LESS=FRX unless LESS is set, as git runs it: "less -FRX"
+
+
+def set_pager(enabled: bool) -> None:
+    _output["pager"] = enabled
+
+
+def pager_command(isatty: bool, env: Optional[dict] = None) -> Optional[str]:
+    """The pager for output longer than the terminal, chosen as git chooses it: none off a
+    terminal or with ``--no-pager``; else ``$ORION_PAGER``, then ``$PAGER``, then ``less``
+    (as ``less -FRX``); an empty value or ``cat`` means none."""
+    if not isatty or not _output["pager"]:
+        return None
+    env = os.environ if env is None else env
+    for var in ("ORION_PAGER", "PAGER"):
+        if var in env:
+            value = env[var].strip()
+            return None if value in ("", "cat") else value
+    return DEFAULT_PAGER
+
+
+class _TerminalCapture(_Captured):
+    """stdout collected for the pager: still a terminal to the renderers (tables, colour)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@contextmanager
+def paged(enabled: bool = True) -> Iterator[None]:
+    """On a terminal, collect what stdout gets; then write it as it is when it fits the
+    terminal's height, else run the pager on it (``less -FRX``: colour kept, nothing
+    cleared on exit). Off a terminal, with ``--no-pager``, or an unknown terminal height,
+    nothing changes."""
+    real = sys.stdout
+    try:
+        rows = os.get_terminal_size(real.fileno()).lines if real.isatty() else 0
+    except (AttributeError, ValueError, OSError):
+        rows = 0
+    command = pager_command(enabled and rows > 0)
+    if command is None:
+        yield
+        return
+    buf = _TerminalCapture()
+    sys.stdout = buf
+    try:
+        yield
+    finally:
+        sys.stdout = real
+        show_paged(buf.getvalue(), command, rows)
+
+
+def show_paged(text: str, command: str, rows: int) -> None:
+    """``text`` through ``command`` (run by the shell, as git runs a pager) when it has more
+    lines than ``rows``; written directly when it fits or the pager cannot be found."""
+    import shlex
+    import shutil
+    import signal
+    import subprocess
+
+    words = shlex.split(command) if command.strip() else []
+    if text.count("\n") < rows or not words or shutil.which(words[0]) is None:
+        sys.stdout.write(text)
+        return
+    sys.stdout.flush()
+    env = {**os.environ}
+    env.setdefault("LESS", "FRX")
+    env.setdefault("LV", "-c")
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the pager
+    try:
+        subprocess.run(command, shell=True, input=text.encode("utf-8", "replace"), env=env, check=False)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class Terminated(KeyboardInterrupt):
@@ -106,7 +294,7 @@ def prefetch_model(cfg) -> None:
 # --------------------------------------------------------------------------- output
 
 COLOR_MODES = ("auto", "always", "never")
-_output = {"color": None}  # set by the global --color option
+_output = {"color": None, "quiet": False, "pager": True}  # set by the global --color, --no-pager and -q
 
 
 def set_color(mode: str | None) -> None:

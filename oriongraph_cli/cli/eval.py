@@ -14,9 +14,12 @@ from typing import Any, Optional
 import typer
 
 from oriongraph_cli.cli.context import (
+    OUTPUT_OPT,
+    QUIET_OPT,
     ROOT_OPT,
     err_console,
     handled,
+    progress_wanted,
     project_config,
     tables_wanted,
     warn,
@@ -39,6 +42,8 @@ def eval_cmd(
     tune: bool = typer.Option(False, "--tune", help="Search the ranking and selection settings with cross-validation over the queries; print the chosen settings and their held-out gain."),
     folds: int = typer.Option(5, "--folds", help="With --tune: number of folds the queries are split into (2 or more)."),
     write: bool = typer.Option(False, "--write", help="With --tune: write the chosen settings to .orion.toml (or pyproject's [tool.oriongraph] when the project keeps them there)."),
+    output: Optional[Path] = OUTPUT_OPT,
+    quiet: bool = QUIET_OPT,
 ) -> None:
     """Measure retrieval quality on your own judged queries: nDCG@10, Recall@100, working-set
     recall, budget utilisation and compile latency (p50/p95), beside BM25-only, dense-only and
@@ -47,7 +52,7 @@ def eval_cmd(
     Use it to tune weights and defaults for your project (edit .orion.toml, re-run, compare).
     """
 
-    with handled(as_json):
+    with handled(as_json, output, page=True):
         from oriongraph_cli.errors import ExitStatus, OrionError
         from oriongraph_cli.evaluate import evaluate, load_queries, parse_compare
 
@@ -66,7 +71,7 @@ def eval_cmd(
             _tune(cfg, qs[:limit] if limit else qs, folds, write, as_json, budget)
             return
         total = min(len(qs), limit) if limit else len(qs)
-        show_progress = not as_json and sys.stderr.isatty()
+        show_progress = progress_wanted(as_json)
         if show_progress:
             from rich.progress import (
                 BarColumn,
@@ -105,7 +110,7 @@ def _tune(cfg: Any, qs: list, folds: int, write: bool, as_json: bool, budget: Op
     from oriongraph_cli import tune as tuning
 
     budgets = tuning.BUDGETS if budget is None else (budget,)
-    show_progress = not as_json and sys.stderr.isatty()
+    show_progress = progress_wanted(as_json)
     if show_progress:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -124,9 +129,48 @@ def _tune(cfg: Any, qs: list, folds: int, write: bool, as_json: bool, budget: Op
         d["written"] = str(written) if written else None
         sys.stdout.write(json.dumps(d, indent=2, ensure_ascii=False) + "\n")
         return
+    if not tables_wanted():
+        from oriongraph_cli.cli.context import note
+
+        sys.stdout.write(tune_lines(report))
+        note(f"written to {written}" if written else "not written: add --write to keep these settings in .orion.toml")
+        return
     from oriongraph_cli.render.table import make_console
 
     print_tune(make_console(sys.stdout), report, written)
+
+
+def tune_lines(report: Any) -> str:
+    """On a pipe: three blocks separated by a blank line, each a header line naming its
+    columns and tab-separated rows (``awk -v RS= 'NR==2'`` takes one block): every variant
+    (stage, variant, nDCG@10, working-set recall and relevant share at each budget, ``*`` for
+    the chosen ones); the held-out gain per metric with its 95 % interval; the chosen settings."""
+
+    def f(v: Any) -> str:
+        return "" if v is None or v == "" else f"{v:.4f}"
+
+    from oriongraph_cli.render.plain import _row
+
+    b = report.budgets
+    r_name, s_name = report.chosen_names
+    out = [_row("stage", "variant", "ndcg@10", *[c for x in b for c in (f"ws_recall@{x}", f"relevant_share@{x}")], "chosen")]
+    for v in report.variants:
+        cells = [f(v.get(f"{k}@{x}")) for x in b for k in ("ws", "share")]
+        out.append(_row(v["stage"], v["name"], f(v.get("ndcg")), *cells, "*" if v["name"] in (r_name, s_name) else ""))
+    out += ["\n", _row("metric", "current", "tuned", "gain", "interval_low", "interval_high")]
+    for m, v in report.held_out.items():
+        if not m.startswith("util"):
+            out.append(_row(_metric_name(m), f(v["current"]), f(v["tuned"]), f(v["gain"]), f(v["interval"][0]), f(v["interval"][1])))
+    out += ["\n", _row("setting", "value")]
+    out += [_row(k, str(v).lower() if isinstance(v, bool) else v) for k, v in report.chosen.items()]
+    return "".join(out)
+
+
+def _metric_name(m: str) -> str:
+    """The tuner's metric keys (ndcg, ws@1000, share@1000) as the columns of eval's lines."""
+    kind, _, budget = m.partition("@")
+    name = {"ndcg": "ndcg@10", "ws": "ws_recall", "share": "relevant_share"}.get(kind, kind)
+    return f"{name}@{budget}" if budget else name
 
 
 def print_tune(console: Any, report: Any, written: Any) -> None:
@@ -174,7 +218,9 @@ _LABELS = {
 }
 
 
-EVAL_COLUMNS = ("system", "ndcg@10", "recall@100", "ws_recall", "relevant_share", "utilisation", "p50_ms", "p95_ms")
+from oriongraph_cli.render.plain import COLUMNS  # noqa: E402 — the columns of every command's lines
+
+EVAL_COLUMNS = COLUMNS["eval"]
 
 
 def eval_lines(report: Any) -> str:

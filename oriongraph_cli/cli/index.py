@@ -12,10 +12,13 @@ import typer
 
 from oriongraph_cli.cli.context import (
     JSON_OPT,
+    OUTPUT_OPT,
     ROOT_OPT,
     err_console,
     handled,
+    note,
     project_config,
+    quiet_option,
     warn,
 )
 from oriongraph_cli.errors import CheckFailed, ExitStatus, OrionError, StrictError, check_result
@@ -130,7 +133,7 @@ def index_cmd(
     full: bool = typer.Option(False, "--full", help="Rebuild everything (re-parse and re-embed every document)."),
     strict: bool = typer.Option(False, "--strict", help="Fail (exit 6) on any warning instead of skipping the file."),
     as_json: bool = JSON_OPT,
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress and no summary; warnings still go to stderr."),
+    quiet: bool = quiet_option("No progress and no summary; warnings and errors still print, exit codes are unchanged."),
     lock_timeout: Optional[float] = typer.Option(None, "--lock-timeout", help="Seconds to wait for another writer (default 30)."),
     max_file_bytes: Optional[int] = typer.Option(None, "--max-file-bytes", help="Skip files larger than this (default 2000000)."),
     hook: bool = typer.Option(
@@ -177,7 +180,7 @@ HOOK_LOCK_TIMEOUT = 10.0
 
 def _say_waiting(pid) -> None:
     by = f" held by pid {pid}" if pid else ""
-    sys.stderr.write(f"orion: waiting for the index lock{by}...\n")
+    note(f"orion: waiting for the index lock{by}...")
 
 
 def _index_for_hook(root, full, lock_timeout, max_file_bytes) -> None:
@@ -231,11 +234,13 @@ def status_cmd(
     root: Optional[Path] = ROOT_OPT,
     as_json: bool = JSON_OPT,
     check: bool = typer.Option(False, "--check", help="Exit 1 when the index is stale or damaged (for CI and hooks)."),
+    output: Optional[Path] = OUTPUT_OPT,
+    quiet: bool = quiet_option("Print no report (with --check: only the exit code, and the error when it fails); --json still prints."),
 ) -> None:
     """What is indexed: documents, spans, model, tokenizer, generation, last run, stale files."""
     from oriongraph_cli.index.status import project_status
 
-    with handled(as_json):
+    with handled(as_json, output, page=True):
         cfg = project_config(root)
         st = project_status(cfg)
         problem = None
@@ -251,7 +256,7 @@ def status_cmd(
         if as_json:
             doc = {**st, "check": check_result(problem, hint)} if check else st
             sys.stdout.write(json.dumps(doc, indent=2) + "\n")
-        else:
+        elif not quiet:
             _print_status(st)
         if problem:
             raise CheckFailed(problem, hint=hint, exit_code=ExitStatus.ERROR)

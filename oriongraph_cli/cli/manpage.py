@@ -29,7 +29,7 @@ EXIT_STATUS = [
     ("7", "span id or path not found"),
     ("75", "index busy: another orion index holds the lock"),
     ("130", "interrupted (Ctrl-C)"),
-    ("141", "the reader of a pipe went away (e.g. | head)"),
+    ("141", "the reader of a pipe went away while orion still had output to write (e.g. | head -1 on a long output; output the pipe took whole exits 0)"),
     ("143", "terminated (SIGTERM); a build in progress is removed"),
 ]
 EXAMPLES = {
@@ -37,8 +37,11 @@ EXAMPLES = {
         ("Index the sample project and compile a working set",
          "orion index --root fixtures/orionfs_sample\norion compile \"add retry logic to the ingestion worker\" --root fixtures/orionfs_sample --budget 4000 --explain"),
         ("Pipe JSON to jq", "orion compile \"why did we replace ADR-0003\" --budget 2000 --json | jq -r '.documents[].path'"),
-        ("Plain lines on a pipe: path:lines, span id, tokens, section", "orion compile \"retry policy\" | grep ADR-0007 | cut -f1"),
+        ("Plain lines on a pipe: path:lines, span id, score, tokens, section", "orion compile \"retry policy\" | grep ADR-0007 | cut -f1"),
         ("From anywhere inside the project, or from elsewhere", "cd 03_workstreams/ws-ingestion && orion status\norion -C ~/notes status"),
+    ],
+    "init": [
+        ("Start a project and compile from it", "orion init notes && cd notes && orion index && orion compile \"what goes where\""),
     ],
     "index": [
         ("Index the current project", "orion index"),
@@ -54,11 +57,13 @@ EXAMPLES = {
         ("Explain the choice", "orion compile \"add retry logic to the ingestion worker\" --budget 4000 --explain"),
         ("Markdown for an agent", "orion compile \"design the search ranking\" --format markdown > context.md"),
         ("CI brief", "orion compile \"$TASK\" --budget 8000 --brief TASK_BRIEF.md"),
+        ("Write the output to a file, replaced atomically", "orion compile \"retry policy\" -f markdown -o context.md"),
         ("Filters and preferences", "orion compile \"retry policy\" --workstream ws-ingestion --prefer-stage final --lambda 0.6"),
     ],
     "search": [
         ("Ranked candidates with channel scores", "orion search \"exponential backoff\" --top-k 10"),
         ("The intent from stdin, just the paths", "echo \"retry storms\" | orion search - -l"),
+        ("Paths with spaces to xargs", "orion search \"retry storms\" -0 | xargs -0 cat"),
     ],
     "show": [("Quote a span exactly", "orion show 3f2a9c1d --json")],
     "links": [
@@ -66,6 +71,11 @@ EXAMPLES = {
         ("Links whose target does not exist", "orion links --dangling"),
     ],
     "usage": [("Most, least and never used documents", "orion usage --top 5")],
+    "config": [
+        ("Every setting, its value and where it came from", "orion config"),
+        ("Settings that are not defaults", "orion config | awk -F'\\t' '$3 != \"default\"'"),
+        ("One value, for a script", "orion config budget"),
+    ],
     "eval": [
         ("Ranking quality against baselines", "orion eval queries.jsonl --budget 4000 --compare bm25,dense,rrf"),
     ],
@@ -78,6 +88,7 @@ FILES = [
 ENVIRONMENT = [
     ("ORION_<SETTING>", "any setting, e.g. ORION_MODEL_PATH, ORION_BUDGET, ORION_LOCK_TIMEOUT, ORION_W_LEXICAL"),
     ("ORION_ROOT", "the project root when --root is not given (else it is found from the current directory)"),
+    ("ORION_PAGER, PAGER", "the pager for output longer than the terminal (default less -FRX; empty or cat: none)"),
     ("NO_COLOR", "disable colour on a terminal"),
     ("FORCE_COLOR", "colour and tables even on a pipe (NO_COLOR and --color win)"),
     ("ORION_DEBUG", "print the traceback of an unexpected error (for bug reports)"),
@@ -127,6 +138,23 @@ def _summary(name: str, help_text: str) -> str:
     return first
 
 
+def _pipe_columns(command: str | None) -> list[str]:
+    """The OUTPUT ON A PIPE section: the tab-separated columns of the command's lines, from
+    ``render.plain.COLUMNS`` (what the code writes); the overview page lists them all."""
+    from oriongraph_cli.render.plain import COLUMNS
+
+    extra = {"compile": " (+ reasons with \\-\\-explain)", "eval": " (after a header line naming them)"}
+    wanted = [k for k in COLUMNS if command is None or k.split()[0] == command or (k == "-l" and command in ("compile", "search"))]
+    if not wanted:
+        return []
+    out = [".SH OUTPUT ON A PIPE", _esc("One line per result, fields separated by tabs, in this order. score is the base score, "
+                                        "as in the table and in --json.")]
+    for k in wanted:
+        label = ("orion " + k) if not k.startswith("-") else "-l, -0"
+        out += [".TP", f"\\fB{_esc(label)}\\fR", _esc(", ".join(COLUMNS[k])) + extra.get(k.split()[0], "")]
+    return out
+
+
 def _page(name: str, cmd, ctx_name: str, group) -> str:
     title = name.upper()
     short = _summary(name, cmd.help or "")
@@ -151,6 +179,7 @@ def _page(name: str, cmd, ctx_name: str, group) -> str:
     if opts:
         out += [".SH OPTIONS", *opts]
     key = None if hasattr(cmd, "commands") else ctx_name.split()[-1]
+    out += _pipe_columns(key)
     if EXAMPLES.get(key):
         out.append(".SH EXAMPLES")
         for desc, example in EXAMPLES[key]:

@@ -12,6 +12,8 @@ import typer
 
 from oriongraph_cli.cli.context import (
     JSON_OPT,
+    OUTPUT_OPT,
+    QUIET_OPT,
     ROOT_OPT,
     handled,
     project_config,
@@ -31,9 +33,11 @@ def links_cmd(
     structural: bool = typer.Option(False, "--structural", help="Also show NEXT/PREV and section edges."),
     as_json: bool = JSON_OPT,
     check: bool = typer.Option(False, "--check", help="With --dangling: exit 1 when there are dangling links (for CI and hooks)."),
+    output: Optional[Path] = OUTPUT_OPT,
+    quiet: bool = QUIET_OPT,
 ) -> None:
     """What links in and out of a document or span, by type (ADR supersession, references, mentions, citations)."""
-    with handled(as_json):
+    with handled(as_json, output, page=True):
         from oriongraph_cli.graph.report import links_of
 
         if check and not dangling:
@@ -61,9 +65,11 @@ def usage_cmd(
     root: Optional[Path] = ROOT_OPT,
     top: int = typer.Option(10, "--top", "-n", help="How many most/least used documents to list."),
     as_json: bool = JSON_OPT,
+    output: Optional[Path] = OUTPUT_OPT,
+    quiet: bool = QUIET_OPT,
 ) -> None:
     """Usage memory: most and least used documents, never-used documents, and their usage scores."""
-    with handled(as_json):
+    with handled(as_json, output, page=True):
         from oriongraph_cli.compile.usage import usage_of
         from oriongraph_cli.config import _coerce
 

@@ -24,9 +24,9 @@ def _relevant(root: Path):
     return keep
 
 
-def watch(cfg, *, debounce_ms: int, once_ready=None) -> None:
+def watch(cfg, *, debounce_ms: int, once_ready=None, quiet: bool = False) -> None:
     """Index now, then after each burst of changes under the stage folders. A failed run is
-    reported and the watch goes on; Ctrl-C or SIGTERM ends it."""
+    reported and the watch goes on; Ctrl-C or SIGTERM ends it. ``quiet``: no line per run."""
     from watchfiles import watch as watch_files
 
     from oriongraph_cli.cli.context import warn
@@ -46,9 +46,12 @@ def watch(cfg, *, debounce_ms: int, once_ready=None) -> None:
         what = "nothing changed" if r.nothing_changed else (
             f"{r.added_documents} added, {r.updated_documents} updated, {r.removed_documents} removed"
         )
-        sys.stdout.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {reason}: {what} (generation {r.generation}, "
-                         f"{(time.perf_counter() - started):.1f}s)\n")
-        sys.stdout.flush()
+        say(f"{reason}: {what} (generation {r.generation}, {(time.perf_counter() - started):.1f}s)")
+
+    def say(text: str) -> None:
+        if not quiet:
+            sys.stdout.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {text}\n")
+            sys.stdout.flush()
 
     run("start")
     if once_ready is not None:
@@ -59,8 +62,7 @@ def watch(cfg, *, debounce_ms: int, once_ready=None) -> None:
                                rust_timeout=1000, yield_on_timeout=True):
         if not ready:  # the first yield: the watches are in place
             ready = True
-            sys.stdout.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} watching for changes\n")
-            sys.stdout.flush()
+            say("watching for changes")
         if not changes:
             continue
         n = len({p for _c, p in changes})

@@ -9,6 +9,20 @@ from typing import Any, Iterable, Mapping
 from oriongraph_cli.render.paths import shown
 from oriongraph_cli.textsafe import clean_line
 
+# The columns of each command's lines, in order: the README table, the man pages and the
+# tests are read from here. ``score`` is a span's base score (relevance before selection),
+# the number the table's score column and the JSON's ``score`` show.
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "compile": ("path:lines", "span_id", "score", "tokens", "section"),  # + reasons with --explain
+    "search": ("path:lines", "span_id", "score", "tokens", "section"),
+    "links": ("direction", "type", "path[#span]", "detail"),  # direction: out, in or dangling
+    "links --dangling": ("path:line", "target", "kind"),
+    "usage": ("path", "uses", "usage_score"),
+    "config": ("setting", "value", "origin"),
+    "eval": ("system", "ndcg@10", "recall@100", "ws_recall", "relevant_share", "utilisation", "p50_ms", "p95_ms"),
+    "-l": ("path",),
+}
+
 
 def _row(*fields: Any) -> str:
     return "\t".join(clean_line("" if f is None else str(f)) for f in fields) + "\n"
@@ -20,30 +34,37 @@ def _where(path: str, ref: Any) -> str:
 
 
 def compile_lines(resp: Any, *, explain: bool = False) -> str:
-    """``path:L12-L40  span_id  tokens  section`` per working-set span, in selection order;
-    with ``explain`` also the base score and the reasons."""
+    """``COLUMNS["compile"]`` per working-set span, in selection order; with ``explain`` also
+    all its reasons."""
     why = {e.span_ref.span_id: e for e in (resp.rationale or ())} if explain else {}
     out = []
     for item in resp.workingset.spans:
-        fields = [_where(item.path, item.span_ref), item.span_ref.span_id, item.span_ref.token_cost, item.section_title or ""]
-        e = why.get(item.span_ref.span_id)
+        fields = [_where(item.path, item.span_ref), item.span_ref.span_id, f"{item.score:.4f}", item.span_ref.token_cost,
+                  item.section_title or ""]
         if explain:
-            fields += [f"{e.base_score:.4f}" if e else "", "; ".join(e.reasons) if e else ""]
+            e = why.get(item.span_ref.span_id)
+            fields.append("; ".join(e.reasons if e else item.reasons))
         out.append(_row(*fields))
     return "".join(out)
 
 
 def search_lines(hits: Iterable[Any]) -> str:
-    """``path:L12-L40  span_id  score  section`` per ranked candidate."""
+    """``COLUMNS["search"]`` per ranked candidate."""
     return "".join(
-        _row(_where(h.metadata.filepath, h.span_ref), h.span_ref.span_id, f"{h.base_score:.4f}", h.metadata.section_title or "")
+        _row(_where(h.metadata.filepath, h.span_ref), h.span_ref.span_id, f"{h.base_score:.4f}", h.span_ref.token_cost,
+             h.metadata.section_title or "")
         for h in hits
     )
 
 
-def files_only(paths: Iterable[str]) -> str:
-    """Each path once, in first-seen order (``-l/--files-only``)."""
-    return "".join(_row(shown(p)) for p in dict.fromkeys(paths))
+def files_only(paths: Iterable[str], null: bool = False) -> str:
+    """Each path once, in first-seen order (``-l/--files-only``); ``null`` (``-0``): each
+    followed by a NUL instead of a newline, for ``xargs -0`` (index paths never hold a NUL
+    or a control character: the walk skips such names)."""
+    unique = dict.fromkeys(paths)
+    if null:
+        return "".join(shown(p) + "\0" for p in unique)
+    return "".join(_row(shown(p)) for p in unique)
 
 
 def links_lines(report: Mapping[str, Any]) -> str:

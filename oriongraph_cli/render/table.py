@@ -12,11 +12,14 @@ below ``WIDE`` columns the Rationale stacks its scores into two cells.
 from __future__ import annotations
 
 import os
+import re
 from typing import IO, Any, Iterable, Mapping
 
 from rich import box
 from rich.console import Console, Group
+from rich.cells import cell_len
 from rich.markup import escape
+from rich.measure import Measurement
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -87,8 +90,62 @@ def make_console(file: IO[str] | None = None, no_color: bool | None = None, colo
 
 # --------------------------------------------------------------------------- cells
 
+_BREAKS = re.compile(r"(?<=/)(?!/)|(?<=\s)(?=\S)")  # after a path separator, or between words
 
-def _where(path: str, section: str | None, *, stale: bool = False, note: str | None = None) -> Text:
+
+class PathText:
+    """A cell holding paths that breaks lines only after a ``/`` or between words, so a file
+    or folder name is never split across lines (and stays whole to copy); only a name wider
+    than the whole column is folded. It asks for room for its first line (the path and its
+    section) on one line, less
+    ``ROOM_BESIDE_PATHS`` for the other columns (never less than its longest name), so at
+    150 columns a path stays on one line and at 90 it breaks at separators; its column is
+    ``no_wrap`` so rich narrows the other columns first."""
+
+    def __init__(self, text: Text):
+        self.text = text
+
+    @staticmethod
+    def _pieces(line: str) -> list[str]:
+        return [p for p in _BREAKS.split(line) if p]
+
+    def __rich_measure__(self, console: Console, options: Any) -> Measurement:
+        lines = self.text.plain.split("\n")
+        longest = max((cell_len(p.rstrip()) for line in lines for p in self._pieces(line)), default=1)
+        widest = cell_len(lines[0])  # the path (and its section) on one line
+        wanted = max(longest, min(widest, console.width - ROOM_BESIDE_PATHS))
+        return Measurement(min(longest, options.max_width), min(wanted, options.max_width))
+
+    def __rich_console__(self, console: Console, options: Any):
+        width = max(1, options.max_width)
+        out = []
+        for line in self.text.split("\n", allow_blank=True):
+            offsets, used, at = [], 0, 0
+            for piece in self._pieces(line.plain):
+                size = cell_len(piece.rstrip())
+                if used and used + size > width:
+                    offsets.append(at)
+                    used = 0
+                used += cell_len(piece)
+                at += len(piece)
+            for part in line.divide(offsets) if offsets else [line]:
+                part = part.rstrip() or part
+                # a single name wider than the column is folded, never cropped
+                out += part.wrap(console, width, overflow="fold") if cell_len(part.plain) > width else [part]
+        yield Text("\n").join(out)
+
+
+ROOM_BESIDE_PATHS = 60  # a path cell asks for the whole path on one line, up to the width less this
+PATHS_WHOLE = 80  # from this console width, path columns are kept from narrowing below their longest name
+
+
+def _paths_whole(console: Console) -> bool:
+    """Whether path columns are ``no_wrap`` (rich narrows the other columns first): at 80
+    columns and more; narrower, every column gives way and a long name may fold."""
+    return console.width >= PATHS_WHOLE
+
+
+def _where(path: str, section: str | None, *, stale: bool = False, note: str | None = None) -> PathText:
     t = Text(shown(path), style="bold")
     if section:
         t.append(SEP, style="dim")
@@ -97,7 +154,7 @@ def _where(path: str, section: str | None, *, stale: bool = False, note: str | N
         t.append("\n⚠ stale: changed since indexing", style="yellow")
     if note:
         t.append("\n" + note, style="dim")
-    return t
+    return PathText(t)
 
 
 def _short(text: str, limit: int) -> str:
@@ -130,7 +187,7 @@ def print_compile(console: Console, resp: Any, explain: bool = False) -> None:
     )
     _num_col(ws, "#")
     with_reasons = console.width >= MEDIUM
-    ws.add_column("path › section", overflow="fold", min_width=20)
+    ws.add_column("path › section", no_wrap=_paths_whole(console), min_width=20)
     _num_col(ws, "tokens")
     _num_col(ws, "score")
     if with_reasons:
@@ -150,7 +207,7 @@ def print_compile(console: Console, resp: Any, explain: bool = False) -> None:
             str(it.selection_rank),
             _where(it.path, it.section_title, stale=it.stale, note=note),
             str(it.span_ref.token_cost),
-            fmt(e.final_score, 3) if e is not None else fmt(it.source_weight, 3),
+            fmt(it.score, 4),  # the base score, as --json and the plain lines give it
         ]
         if with_reasons:
             cells.append(Text("\n".join(_short(r, 60) for r in reasons)))
@@ -167,7 +224,7 @@ def print_compile(console: Console, resp: Any, explain: bool = False) -> None:
     if resp.rationale:
         console.print(_rationale_table(resp, console.width >= WIDE))
     if resp.rejected:
-        console.print(_rejected_table(resp.rejected, console.width >= MEDIUM))
+        console.print(_rejected_table(resp.rejected, console.width >= MEDIUM, _paths_whole(console)))
     if resp.defaults:
         console.print(_defaults_table(resp.defaults))
     console.print(_stats_panel(resp))
@@ -230,16 +287,16 @@ def _rationale_table(resp: Any, wide: bool) -> Table:
     return t
 
 
-def _rejected_table(rejected: Iterable[Any], full_ids: bool = True) -> Table:
+def _rejected_table(rejected: Iterable[Any], full_ids: bool = True, paths_whole: bool = True) -> Table:
     t = Table(title=Text("Rejected", style="bold"), box=box.SIMPLE_HEAD, expand=False)
     t.add_column("span", overflow="fold", width=16 if full_ids else 8)
     t.add_column("reason", no_wrap=True)
     _num_col(t, "tokens")
     _num_col(t, "base")
-    t.add_column("path › section / detail", overflow="fold", min_width=20)
+    t.add_column("path › section / detail", no_wrap=paths_whole, min_width=20)
     for r in rejected:
         where = _where(r.path, r.section_title)
-        where.append("\n" + one_line(r.detail), style="dim")
+        where.text.append("\n" + one_line(r.detail), style="dim")
         t.add_row(Text(r.span_id), Text(r.reason, style="yellow"), str(r.token_cost), fmt(r.base_score, 3), where)
     return t
 
@@ -293,17 +350,19 @@ def print_search(console: Console, hits: Iterable[Any]) -> None:
     t = Table(box=box.SIMPLE_HEAD, expand=False)
     _num_col(t, "#")
     t.add_column("score", no_wrap=True)
-    t.add_column("path › section", overflow="fold", min_width=16)
+    t.add_column("path › section", no_wrap=_paths_whole(console), min_width=16)
     _num_col(t, "tokens")
-    t.add_column("preview", overflow="fold", min_width=12, max_width=60)
+    with_preview = console.width >= MEDIUM  # narrower, the room goes to whole path names
+    if with_preview:
+        t.add_column("preview", overflow="fold", min_width=12, max_width=60)
     for rank, h in enumerate(hits, 1):
-        t.add_row(
+        cells: list[Any] = [
             str(rank),
-            fmt(h.base_score, 3) + "\n" + _channels_short(h.scores),
+            fmt(h.base_score, 4) + "\n" + _channels_short(h.scores),
             _where(h.metadata.filepath, h.metadata.section_title),
             str(h.span_ref.token_cost),
-            Text(_short(h.text_preview, limit), style="dim"),
-        )
+        ]
+        t.add_row(*cells, *([Text(_short(h.text_preview, limit), style="dim")] if with_preview else []))
     console.print(t)
 
 
@@ -335,11 +394,11 @@ def print_span(console: Console, span: Mapping[str, Any]) -> None:
 # --------------------------------------------------------------------------- links / usage
 
 
-def _endpoint(path: str, span: str | None) -> Text:
+def _endpoint(path: str, span: str | None) -> PathText:
     out = Text(shown(path))
     if span:
         out.append(f" #{span[:10]}", style="dim")
-    return out
+    return PathText(out)
 
 
 def print_links(console: Console, report: Mapping[str, Any]) -> None:
@@ -350,11 +409,11 @@ def print_links(console: Console, report: Mapping[str, Any]) -> None:
             console.print(Text("No dangling links."))
             return
         t = Table(box=box.SIMPLE_HEAD, title=f"Dangling links ({len(items)})")
-        t.add_column("where", overflow="fold")
-        t.add_column("target", overflow="fold")
+        t.add_column("where", no_wrap=_paths_whole(console))
+        t.add_column("target", no_wrap=_paths_whole(console))
         t.add_column("kind", no_wrap=True)
         for d in items:
-            t.add_row(Text(f"{shown(d['path'])}:{d.get('line') or '?'}"), Text(str(d["target"])), Text(str(d["kind"])))
+            t.add_row(PathText(Text(f"{shown(d['path'])}:{d.get('line') or '?'}")), PathText(Text(str(d["target"]))), Text(str(d["kind"])))
         console.print(t)
         return
     console.print(Text(f"Links of {report.get('target')}", style="bold"))
@@ -363,7 +422,7 @@ def print_links(console: Console, report: Mapping[str, Any]) -> None:
         count = sum(len(v) for v in groups.values())
         t = Table(box=box.SIMPLE_HEAD, title=f"{'Outgoing' if direction == 'out' else 'Incoming'} ({count})", title_justify="left")
         t.add_column("type", no_wrap=True)
-        t.add_column(arrow, overflow="fold")
+        t.add_column(arrow, no_wrap=_paths_whole(console))
         t.add_column("detail", overflow="fold", max_width=50)
         for typ, edges in groups.items():
             for e in edges:
@@ -373,7 +432,7 @@ def print_links(console: Console, report: Mapping[str, Any]) -> None:
         else:
             console.print(Text(f"{'Outgoing' if direction == 'out' else 'Incoming'}: none", style="dim"))
     for d in report.get("dangling", []):
-        console.print(Text(f"dangling: {shown(d['path'])}:{d.get('line') or '?'} → {d['target']}", style="yellow"))
+        console.print(Text(f"dangling: {shown(d['path'])}:{d.get('line') or '?'} → {d['target']}", style="yellow"), soft_wrap=True)
 
 
 def print_usage(console: Console, report: Mapping[str, Any]) -> None:
@@ -386,17 +445,17 @@ def print_usage(console: Console, report: Mapping[str, Any]) -> None:
         if not rows:
             continue
         t = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left")
-        t.add_column("path", overflow="fold")
+        t.add_column("path", no_wrap=_paths_whole(console))
         _num_col(t, "uses")
         t.add_column("dynamic", no_wrap=True)
         t.add_column("usage/recency/priority/age/novelty", no_wrap=True)
         for r in rows:
             c = r.get("components", {})
             parts = "/".join(fmt(c.get(k, 0.0), 2) for k in ("usage", "recency", "priority", "age_penalty", "novelty_boost"))
-            t.add_row(Text(shown(r["path"])), str(r.get("usage_count", 0)), fmt(r.get("dynamic_score", 0.0), 3), parts)
+            t.add_row(PathText(Text(shown(r["path"]))), str(r.get("usage_count", 0)), fmt(r.get("dynamic_score", 0.0), 3), parts)
         console.print(t)
     never = report.get("never_used", [])
     if never:
         console.print(Text(f"Never used ({len(never)}):", style="bold"))
         for p in never:
-            console.print(Text(f"  {shown(p)}"))
+            console.print(Text(f"  {shown(p)}"), soft_wrap=True)  # one line, however long: the terminal wraps it

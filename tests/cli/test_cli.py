@@ -241,8 +241,9 @@ def test_a_pipe_gets_tab_separated_lines_with_line_provenance(sample_index):
     lines = r.stdout.splitlines()
     assert lines and not any(ch in r.stdout for ch in "│─┃━\x1b")
     for line in lines:
-        where, span_id, tokens, _section = line.split("\t")
+        where, span_id, score, tokens, _section = line.split("\t")  # COLUMNS["compile"]
         assert re.fullmatch(r"\d\d_[a-z_]+/.+\.md:L\d+(-L\d+)?", where) and re.fullmatch(r"[0-9a-f]{16}", span_id) and tokens.isdigit()
+        assert re.fullmatch(r"\d+\.\d{4}", score)
     adr = [x for x in lines if "ADR-0007-exponential-backoff-with-jitter.md" in x]
     assert adr, r.stdout  # grep finds the document by its full name
     # the L-range is the span's place in the file
@@ -254,7 +255,7 @@ def test_a_pipe_gets_tab_separated_lines_with_line_provenance(sample_index):
     assert shown.strip().splitlines()[0].strip() == text[int(a[1:]) - 1].strip()  # a pipe gets the quoted text
 
     s = run("search", "exponential backoff", *root, "-n", "5")
-    assert s.returncode == 0 and len(s.stdout.splitlines()) == 5 and all(len(x.split("\t")) == 4 for x in s.stdout.splitlines())
+    assert s.returncode == 0 and len(s.stdout.splitlines()) == 5 and all(len(x.split("\t")) == 5 for x in s.stdout.splitlines())
     files = run("compile", "exponential backoff with jitter", *root, "-l", "--no-usage-log").stdout.splitlines()
     assert files and len(files) == len(set(files)) and all(f.endswith(".md") and "\t" not in f for f in files)
     import subprocess as sp

@@ -42,3 +42,14 @@ def test_man_pages_document_every_option():
         assert flag.replace("-", "\\-") in pages["orion-compile.1"]
     for flag in ("--full", "--strict", "--json", "--quiet"):
         assert flag.replace("-", "\\-") in pages["orion-index.1"]
+
+
+def test_the_package_installs_every_man_page_where_man_finds_it():
+    """`[tool.setuptools.data-files]` puts man/*.1 into <prefix>/share/man/man1 (man-db's
+    path from <venv>/bin); every generated page matches its glob."""
+    import fnmatch
+    import tomllib
+
+    files = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["data-files"]
+    globs = files["share/man/man1"]
+    assert all(any(fnmatch.fnmatch(f"man/{name}", g) for g in globs) for name in render_all())

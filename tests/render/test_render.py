@@ -373,8 +373,10 @@ def test_print_search():
     assert "sem 0.82" in out and "lex 0.40" in out
     assert "…" in out  # long preview truncated
     narrow = _render(print_search, hits, width=80)
-    assert "\x1b" not in narrow and "…" in narrow
+    # under 100 columns the preview gives its room to whole path names (`orion show` has the text)
+    assert "\x1b" not in narrow and "Retry" not in narrow and "[draft]-retries.md" in narrow
     assert max(len(line) for line in narrow.splitlines()) <= 80
+    assert "…" in _render(print_search, hits, width=100)
     assert "No matches." in _render(print_search, [])
 
 
