@@ -17,9 +17,9 @@ from oriongraph_cli.models import FUSION_METHODS, TOP_FOLDERS
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 # what ``embed_threads = 0`` and ``query_threads = 0`` mean: one thread. Measured on SciFact
-# (docs/BENCHMARKS.md, "Threads"): a second onnxruntime thread costs more CPU per span than
-# it saves in time, and a one-query FAISS search on two OpenMP threads cost 4-7x the CPU
-# of one, and more wall time too, from 13k to 400k vectors.
+# (docs/BENCHMARKS.md, "Threads that don't spin"): a second onnxruntime thread cost 25 %
+# more CPU per span, and a one-query FAISS search on two OpenMP threads 4-7x the CPU of
+# one, and more wall time too, from 13k to 400k vectors.
 AUTO_THREADS = 1
 
 
@@ -35,9 +35,9 @@ class Config:
     span_min_tokens: int = 24
     max_file_bytes: int = 2_000_000
     embed_batch_size: int = 8  # measured: 32 peaks at 1.4 GiB and is slower (docs/BENCHMARKS.md)
-    # threads: 0 = orion's measured choice (docs/BENCHMARKS.md, "Threads"). Indexing embeds
-    # batches on one onnxruntime thread; a query is embedded and searched (FAISS) on one.
-    # onnxruntime's spin-wait is always off: idle pool threads spinning cost CPU, not time.
+    # threads: 0 = orion's measured choice, one (docs/BENCHMARKS.md, "Threads that don't
+    # spin"). Indexing embeds batches on one onnxruntime thread; a query is embedded and
+    # searched (FAISS) on one. onnxruntime's spin-wait is always off.
     embed_threads: int = 0  # onnxruntime threads of the index embedder (0: 1)
     query_threads: int = 0  # onnxruntime threads of the query embedder and OpenMP threads of one FAISS search (0: 1)
     lock_timeout: float = 30.0

@@ -49,8 +49,8 @@ def _read(path: Path):
 class VectorIndex:
     """``threads``: OpenMP threads of one search (``query_threads``; 0 leaves FAISS's own
     setting). A one-query flat search on two threads cost 4-7x the CPU of one and more wall
-    time as well, from 13k to 400k vectors (docs/BENCHMARKS.md, "Threads"), so orion
-    searches on one. The count is set for the searching thread only (OpenMP keeps it per
+    time as well, from 13k to 400k vectors (docs/BENCHMARKS.md, "Threads that don't
+    spin"), so orion searches on one. The count is set for the searching thread only (OpenMP keeps it per
     thread) and put back after the search, so a caller's own FAISS use is left alone."""
 
     def __init__(self, path: Path, threads: int = 1):
