@@ -85,14 +85,14 @@ def test_faiss_results_do_not_depend_on_threads(small_index):
 
 def test_same_working_set_on_more_threads(sample_index):
     """The real model: a compile on the default single thread and on two threads (query
-    embedder and FAISS) delivers the same spans."""
+    embedder, FAISS and numpy's OpenBLAS) delivers the same spans."""
     intents = ["retry policy for the ingestion queue", "who decided on secrets management"]
     out = {}
     for threads in ("0", "2"):
         got = []
         for intent in intents:
             r = run_orion("compile", intent, "--root", str(sample_index), "--json", "--no-usage-log",
-                          env={"ORION_QUERY_THREADS": threads})
+                          env={"ORION_QUERY_THREADS": threads, "OPENBLAS_NUM_THREADS": threads.replace("0", "1")})
             assert r.returncode == 0, r.stderr
             got.append([s["span_id"] for s in ws_spans(json.loads(r.stdout))])
         out[threads] = got
@@ -107,3 +107,19 @@ def test_same_vectors_on_more_index_threads(tmp_path):
     one = embed_batched(load_embedder(cfg, "index"), texts, 8)
     two = embed_batched(load_embedder(replace(cfg, embed_threads=2), "index"), texts, 8)
     assert np.allclose(one, two, atol=1e-5)
+
+
+def test_the_cli_keeps_openblas_to_one_thread_unless_told():
+    import os
+    import subprocess
+    import sys
+
+    # main() with the command itself replaced by a print of what numpy would read
+    probe = ("import os, oriongraph_cli.cli as c; "
+             "c.app = lambda **k: print(os.environ.get('OPENBLAS_NUM_THREADS'), flush=True); c.main()")
+    for preset, expected in ((None, "1"), ("3", "3")):
+        env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+        if preset:
+            env["OPENBLAS_NUM_THREADS"] = preset
+        out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60)
+        assert out.stdout.strip() == expected, out.stderr
