@@ -16,6 +16,11 @@ from oriongraph_cli.errors import ConfigError
 from oriongraph_cli.models import FUSION_METHODS, TOP_FOLDERS
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+# what ``embed_threads = 0`` and ``query_threads = 0`` mean: one thread. Measured on SciFact
+# (docs/BENCHMARKS.md, "Threads that don't spin"): a second onnxruntime thread cost 25 %
+# more CPU per span, and a one-query FAISS search on two OpenMP threads 4-7x the CPU of
+# one, and more wall time too, from 13k to 400k vectors.
+AUTO_THREADS = 1
 
 
 @dataclass(frozen=True)
@@ -30,7 +35,11 @@ class Config:
     span_min_tokens: int = 24
     max_file_bytes: int = 2_000_000
     embed_batch_size: int = 8  # measured: 32 peaks at 1.4 GiB and is slower (docs/BENCHMARKS.md)
-    embed_threads: int = 0  # 0: onnxruntime decides (all cores)
+    # threads: 0 = orion's measured choice, one (docs/BENCHMARKS.md, "Threads that don't
+    # spin"). Indexing embeds batches on one onnxruntime thread; a query is embedded and
+    # searched (FAISS) on one. onnxruntime's spin-wait is always off.
+    embed_threads: int = 0  # onnxruntime threads of the index embedder (0: 1)
+    query_threads: int = 0  # onnxruntime threads of the query embedder and OpenMP threads of one FAISS search (0: 1)
     lock_timeout: float = 30.0
     keep_generations: int = 2
     # compile
@@ -96,6 +105,11 @@ class Config:
     usage_weights: str = ""  # dynamic-score weights, e.g. "usage=0.3,recency=0.3,priority=0.25,decay=0.15"
     episode_boost: float = 0.1  # --episode ID: boost of spans used in that episode
 
+    def threads(self, kind: str) -> int:
+        """Threads for ``kind`` ("index": the index embedder; "query": the query embedder
+        and one FAISS search), ``0`` settings resolved to the measured default."""
+        return (self.query_threads if kind == "query" else self.embed_threads) or AUTO_THREADS
+
     @property
     def index_dir(self) -> Path:
         return self.root / ".oriongraph"
@@ -151,6 +165,7 @@ _RULES: dict[str, tuple[type, float, float, bool]] = {
     "max_file_bytes": (int, 1, 1 << 40, False),
     "embed_batch_size": (int, 1, 4096, False),
     "embed_threads": (int, 0, 1024, False),
+    "query_threads": (int, 0, 1024, False),
     "keep_generations": (int, 1, 1000, False),
     "rrf_k": (int, 1, 1_000_000, False),
     "graph_depth": (int, 0, 10, False),

@@ -267,6 +267,11 @@ def main() -> None:
     _stdout_written_whole()
     if os.environ.get("NO_COLOR") is not None:
         os.environ.setdefault("TERM", "dumb")
+    # numpy's OpenBLAS (read when numpy is first imported, which is later): its pool threads
+    # spin after every matrix-vector product of scoring and selection. One thread cost 0.93x
+    # the CPU of a fresh compile and 0.89x a resident one, with the same working sets
+    # (docs/BENCHMARKS.md, "Threads that don't spin"); a value the user set is kept.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         app(args=global_options_first(sys.argv[1:]), prog_name="orion", standalone_mode=True)

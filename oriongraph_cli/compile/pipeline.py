@@ -43,7 +43,7 @@ from oriongraph_cli.models import (
     WorkingSet,
 )
 from oriongraph_cli.store.reader import IndexReader
-from oriongraph_cli.tokens import get_counter
+from oriongraph_cli.tokens import get_counter, preload
 
 LEFT_OUT_MAX = 5
 STOP_NOTE_BELOW = 0.85  # a selection that ends below this share of its room says why
@@ -136,12 +136,14 @@ def compile_workingset(request: CompileRequest, cfg: Config, reader: IndexReader
     try:
         if own:
             timings["open"] = (time.perf_counter() - started) * 1000
+        tokenizer = str(reader.manifest.get("tokenizer") or cfg.tokenizer)
+        preload(tokenizer)  # loads while ranking runs (a no-op once loaded)
         sig, scored, hits, errors, relaxed = rank_candidates(request, cfg, reader, timings)
         if not scored:
             raise candidates.no_candidates(request, reader)
 
         t = time.perf_counter()
-        counter = get_counter(str(reader.manifest.get("tokenizer") or cfg.tokenizer))
+        counter = get_counter(tokenizer)
         weights = explain.effective_weights(request, cfg, sig)
         defaults = explain.effective_defaults(cfg, request, sig)
         assembly = _Assembly(request, cfg, reader, sig, scored, hits, errors, relaxed, weights, defaults, counter)

@@ -26,7 +26,7 @@ from oriongraph_cli.index.walk import FoundFile, WalkWarning, check_project, wal
 from oriongraph_cli.models import Document, Span
 from oriongraph_cli.safeio import UnsafeFile, read_project_file, stat_key, unchanged_since
 from oriongraph_cli.store.layout import MANIFEST, Layout, atomic_write, file_checksums
-from oriongraph_cli.tokens import get_counter
+from oriongraph_cli.tokens import expected_name, get_counter
 
 INDEX_SCHEMA_VERSION = 5  # on-disk layout; a change forces a rebuild (2: graph tables, 3: one lexical field,
 # 4: span ids include the path, file checksums and stat keys in the manifest, 5: span line numbers)
@@ -140,10 +140,11 @@ def index_project(cfg: Config, *, full: bool = False, strict: bool = False, prog
     root = cfg.root
     layout = Layout(cfg.index_dir)
     check_project(root)
-    # the tokenizer (~0.3 s) and, once something changed, the model (~0.3 s) load in the
-    # background while files are hashed and parsed
+    # once something changed (or --full), the tokenizer (~0.2 s) and the model (~0.3 s) load
+    # in the background while files are hashed and parsed; a run that changes nothing
+    # loads neither
     loader = ThreadPoolExecutor(max_workers=2, thread_name_prefix="orion-load")
-    counter_future = loader.submit(get_counter, cfg.tokenizer)
+    counter_future = loader.submit(get_counter, cfg.tokenizer) if full else None
     spec = resolve_model(cfg)
 
     try:
@@ -186,6 +187,8 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
         stats: dict[str, list[int]] = {}
         unread: list[FoundFile] = []
         embedder_future = None
+        if counter_future is None and (manifest is None or damaged):  # a (re)build from the files
+            counter_future = loader.submit(get_counter, cfg.tokenizer)
 
         def read(f: FoundFile) -> None:
             try:
@@ -214,11 +217,22 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
             read(f)
             if embedder_future is None and f.rel in versions and prev_files.get(f.rel) != versions[f.rel]:
                 embedder_future = loader.submit(_load_index_embedder, cfg)  # something changed: load the model now
-        counter = counter_future.result() if counter_future else get_counter(cfg.tokenizer)
-        result.tokenizer = counter.name
-        if counter.warning:
-            warnings.append(ParseWarning("(tokenizer)", "tokenizer", counter.warning))
-        reason = _rebuild_reason(manifest, cfg, spec.model_id, counter.name, full)
+                if counter_future is None:
+                    counter_future = loader.submit(get_counter, cfg.tokenizer)
+        # the tokenizer is loaded only when something will be counted: a run with nothing
+        # changed spent a third of its CPU loading tiktoken it never used. Its name (which
+        # the index records: a change rebuilds) is known without loading it while the index
+        # recorded that same name.
+        counter = None
+        tokenizer = expected_name(cfg.tokenizer)
+        if (counter_future is not None or tokenizer is None or tokenizer != (manifest or {}).get("tokenizer")
+                or _rebuild_reason(manifest, cfg, spec.model_id, tokenizer, full)):
+            counter = counter_future.result() if counter_future else get_counter(cfg.tokenizer)
+            tokenizer = counter.name
+            if counter.warning:
+                warnings.append(ParseWarning("(tokenizer)", "tokenizer", counter.warning))
+        result.tokenizer = tokenizer
+        reason = _rebuild_reason(manifest, cfg, spec.model_id, tokenizer, full)
         if damaged and reason == "first index":
             reason = "damaged index"
         if reason:  # a rebuild parses everything
@@ -231,7 +245,7 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
         # keeps its indexed version; any other rebuild (model, schema, spans) cannot
         carry_kept = bool(
             reason == "--full" and bad_but_indexed and manifest is not None
-            and _rebuild_reason(manifest, cfg, spec.model_id, counter.name, False) is None
+            and _rebuild_reason(manifest, cfg, spec.model_id, tokenizer, False) is None
         )
         if reason:
             changed = sorted(contents)
@@ -251,6 +265,8 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
         # -------- parse and split what changed
         if changed and embedder_future is None:
             embedder_future = loader.submit(_load_index_embedder, cfg)
+        if changed and counter is None:  # not reached: a changed file or a rebuild loaded it above
+            counter = get_counter(cfg.tokenizer)
         git = git_times(root) if changed else {}
         parsed: list[tuple[Document, list[Span]]] = []
         # what parsing said about each indexed file, kept in the manifest so that --strict
@@ -302,7 +318,7 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
         plan = _Plan(
             cfg=cfg, spec=spec, gen=gen, staging=staging, base_path=None if reason and not carry_kept else cur_path, cache_path=cur_path,
             parsed=parsed, changed=changed, removed=removed, prev_files=prev_files, versions=versions,
-            kept=bad_but_indexed, tokenizer=counter.name, strict=strict, embedder=embedder_future, stats=stats,
+            kept=bad_but_indexed, tokenizer=tokenizer, strict=strict, embedder=embedder_future, stats=stats,
             file_warnings=file_warnings,
         )
         try:

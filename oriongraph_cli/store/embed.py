@@ -120,6 +120,11 @@ class OnnxEmbedder:
         opts = ort.SessionOptions()
         if threads:
             opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1  # the graph runs sequentially: no inter-op pool to keep
+        # no spin-wait: onnxruntime's pool threads otherwise spin between runs (and between
+        # the batches of an index), burning CPU that a query or the rest of an index needs
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        opts.add_session_config_entry("session.inter_op.allow_spinning", "0")
         opts.log_severity_level = 3
         self._session = ort.InferenceSession(str(onnx_path), opts, providers=["CPUExecutionProvider"])
         self._inputs = {i.name for i in self._session.get_inputs()}
@@ -208,8 +213,9 @@ def load_embedder(cfg: Config, kind: str = "index") -> Embedder:
     """The lean onnxruntime path whenever the model is an ONNX file on disk (the packaged
     default or ``model_path``) — it loads in a third of fastembed's time and gives the same
     vectors (tested) — and fastembed for a model named from its registry. ``kind`` ("index"
-    or "query") is kept for callers that want to tell them apart."""
+    or "query") chooses the thread count: ``embed_threads`` or ``query_threads``."""
     spec = resolve_model(cfg)
+    threads = cfg.threads(kind)
     if spec.directory is not None or spec.name == DEFAULT_MODEL:
-        return OnnxEmbedder(spec, cfg.embed_threads)
-    return FastEmbedEmbedder(spec, cfg.embed_threads)
+        return OnnxEmbedder(spec, threads)
+    return FastEmbedEmbedder(spec, threads)

@@ -18,7 +18,7 @@ _pending: dict[tuple, tuple[threading.Thread, list]] = {}
 
 
 def _key(cfg) -> tuple:
-    return (cfg.model, cfg.model_path, cfg.embed_threads)
+    return (cfg.model, cfg.model_path, cfg.threads("query"))
 
 
 def start(cfg) -> None:

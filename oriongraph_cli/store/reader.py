@@ -125,7 +125,7 @@ class IndexReader:
     def vectors(self):
         from oriongraph_cli.store.vectors import FILE, VectorIndex
 
-        return VectorIndex(self.path / FILE)
+        return VectorIndex(self.path / FILE, threads=self.cfg.threads("query"))
 
     @cached_property
     def documents(self) -> list[dict[str, Any]]:

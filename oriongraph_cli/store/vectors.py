@@ -47,11 +47,18 @@ def _read(path: Path):
 
 
 class VectorIndex:
-    def __init__(self, path: Path):
+    """``threads``: OpenMP threads of one search (``query_threads``; 0 leaves FAISS's own
+    setting). A one-query flat search on two threads cost 4-7x the CPU of one and more wall
+    time as well, from 13k to 400k vectors (docs/BENCHMARKS.md, "Threads that don't
+    spin"), so orion searches on one. The count is set for the searching thread only (OpenMP keeps it per
+    thread) and put back after the search, so a caller's own FAISS use is left alone."""
+
+    def __init__(self, path: Path, threads: int = 1):
         import faiss
 
         self._faiss = faiss
         self._index = _read(path)
+        self.threads = threads
 
     @property
     def ntotal(self) -> int:
@@ -61,7 +68,17 @@ class VectorIndex:
         if self.ntotal == 0:
             return []
         k = min(k, self.ntotal)
-        scores, ids = self._index.search(np.ascontiguousarray(query.reshape(1, -1), dtype="float32"), k)
+        q = np.ascontiguousarray(query.reshape(1, -1), dtype="float32")
+        faiss = self._faiss
+        before = faiss.omp_get_max_threads()
+        if not self.threads or self.threads == before:
+            scores, ids = self._index.search(q, k)
+        else:
+            faiss.omp_set_num_threads(self.threads)
+            try:
+                scores, ids = self._index.search(q, k)
+            finally:
+                faiss.omp_set_num_threads(before)
         return [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
 
     def vectors(self, rows: list[int]) -> np.ndarray:

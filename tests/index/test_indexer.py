@@ -211,3 +211,72 @@ def test_stat_fast_path_still_detects_same_size_edits(project, fake_embedder):
     path.write_text(swapped)
     r = index_project(cfg)
     assert r.updated_documents == 1 and r.embedded_spans >= 1
+
+
+# ---------------------------------------------------------------- the tokenizer loads only to count
+
+_NO_CHANGE = """
+import sys
+from oriongraph_cli.cli import app
+try:  # the CLI's own app, as `orion index` runs it (main() would leave with os._exit)
+    app(args=["index", "--root", sys.argv[1], "--json"], prog_name="orion", standalone_mode=True)
+    code = 0
+except SystemExit as exc:
+    code = exc.code
+import json
+print(json.dumps({"code": code, "tiktoken": "tiktoken" in sys.modules, "onnxruntime": "onnxruntime" in sys.modules}))
+"""
+
+
+def _index_in_subprocess(root):
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", _NO_CHANGE, str(root)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    *payload, last = proc.stdout.strip().splitlines()
+    return json.loads("\n".join(payload)), json.loads(last)
+
+
+def test_a_no_change_index_never_loads_tiktoken_or_the_model(project, fake_embedder):
+    first = index_project(load_config(project))
+    assert first.tokenizer.startswith("tiktoken:")
+    result, seen = _index_in_subprocess(project)
+    assert seen == {"code": 0, "tiktoken": False, "onnxruntime": False}
+    assert result["nothing_changed"] and result["tokenizer"] == first.tokenizer
+    assert not result["rebuild_reason"]
+
+
+def test_a_changed_file_still_counts_with_tiktoken(project, fake_embedder):
+    cfg = load_config(project)
+    index_project(cfg)
+    (project / WORKER).write_text((project / WORKER).read_text() + "\n\nOne more paragraph about retries.\n")
+    from oriongraph_cli import tokens
+
+    tokens.get_counter.cache_clear()
+    r = index_project(cfg)
+    assert r.updated_documents == 1 and r.tokenizer.startswith("tiktoken:")
+    assert tokens.get_counter.cache_info().currsize == 1  # loaded, to count the changed file
+    reader = IndexReader(cfg, load_embedder=False)
+    try:
+        assert reader.manifest["tokenizer"] == r.tokenizer
+    finally:
+        reader.close()
+
+
+def test_an_index_counted_by_the_heuristic_is_rebuilt_once_tiktoken_loads(project, fake_embedder, monkeypatch):
+    from oriongraph_cli import tokens
+
+    cfg = load_config(project)
+    tokens.get_counter.cache_clear()
+    monkeypatch.setattr(tokens.TiktokenCounter, "__init__", lambda self, enc="": (_ for _ in ()).throw(ImportError("no tiktoken")))
+    first = index_project(cfg)
+    assert first.tokenizer == "heuristic:bytes4" and any(w["kind"] == "tokenizer" for w in first.warnings)
+    monkeypatch.undo()
+    from oriongraph_cli.store import embed
+
+    monkeypatch.setattr(embed, "load_embedder", lambda cfg, kind="index": fake_embedder)
+    tokens.get_counter.cache_clear()
+    again = index_project(cfg)
+    assert again.tokenizer.startswith("tiktoken:") and again.rebuild_reason.startswith("tokenizer changed")
+    tokens.get_counter.cache_clear()

@@ -207,3 +207,38 @@ def test_tiktoken_offline_counts_and_heuristic_fallback():
     assert h.count("日本語") == 2
     missing = get_counter("tiktoken:no_such_encoding")
     assert isinstance(missing, HeuristicCounter) and "no_such_encoding" in missing.warning
+
+
+def test_a_preload_is_loaded_once_and_shared(monkeypatch):
+    import threading
+
+    from oriongraph_cli import tokens
+
+    tokens.get_counter.cache_clear()
+    inits, gate = [], threading.Event()
+    real = tokens.TiktokenCounter.__init__
+
+    def slow_init(self, encoding="cl100k_base_offline"):
+        inits.append(encoding)
+        gate.wait(5)  # the main thread asks while the preload is still loading
+        real(self, encoding)
+
+    monkeypatch.setattr(tokens.TiktokenCounter, "__init__", slow_init)
+    try:
+        tokens.preload("tiktoken:cl100k_base_offline")
+        tokens.preload("tiktoken:cl100k_base_offline")  # once per name
+        threading.Timer(0.2, gate.set).start()
+        counter = tokens.get_counter("tiktoken:cl100k_base_offline")
+        assert counter.count("hello world") == 2 and inits == ["cl100k_base_offline"]
+        assert tokens.get_counter("tiktoken:cl100k_base_offline") is counter
+    finally:
+        gate.set()
+        tokens.get_counter.cache_clear()
+
+
+def test_the_name_is_known_without_loading_tiktoken():
+    from oriongraph_cli.tokens import expected_name
+
+    assert expected_name("tiktoken:cl100k_base_offline") == get_counter("tiktoken:cl100k_base_offline").name
+    assert expected_name("tiktoken") == get_counter("tiktoken").name
+    assert expected_name("heuristic") == HeuristicCounter.name
