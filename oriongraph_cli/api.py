@@ -121,6 +121,11 @@ def show_span(cfg: Config, span_id: str) -> dict[str, Any]:
     return hydrate.show_span(cfg, span_id)
 
 
+def show(cfg: Config, ref: str) -> dict[str, Any]:
+    """``orion show REF``: a span by id (or unique prefix), or a document's lines as ``path:L12-L40``."""
+    return hydrate.show(cfg, ref)
+
+
 __all__ = [
     "CompileRequest",
     "CompileResponse",
@@ -132,5 +137,6 @@ __all__ = [
     "index_project",
     "open_index",
     "search",
+    "show",
     "show_span",
 ]

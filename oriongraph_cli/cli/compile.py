@@ -288,19 +288,19 @@ def search_cmd(
 
 
 def show_cmd(
-    span_id: str = typer.Argument(..., help="A span id (or a unique prefix of one)."),
+    span_id: str = typer.Argument(..., metavar="REF", help="A span id (or a unique prefix of one), or a document's lines as PATH:L12-L40 (what a shortened quote names)."),
     root: Optional[Path] = ROOT_OPT,
     as_json: bool = JSON_OPT,
     output: Optional[Path] = OUTPUT_OPT,
     quiet: bool = QUIET_OPT,
 ) -> None:
-    """Quote one span exactly, with its provenance."""
+    """Quote one span (or a document's lines) exactly, with its provenance."""
     with handled(as_json, output, page=True):
-        from oriongraph_cli.api import show_span
+        from oriongraph_cli.api import show
 
         if not span_id.strip():
             raise OrionError("the span id is empty", hint="span ids come from `orion compile --json` or `orion search`", exit_code=ExitStatus.USAGE)
-        info = show_span(project_config(root), span_id)
+        info = show(project_config(root), span_id)
         if info["stale"] and as_json:
             warn(f"{info['path']} changed since indexing; quoting the indexed version — run `orion index`")
         if as_json:

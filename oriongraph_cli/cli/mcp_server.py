@@ -19,7 +19,6 @@ from pydantic import Field
 # compile_context returns at most budget_tokens of text (counted with the index's
 # tokenizer), so this cap is what keeps a reply under common ~25k-token tool-output caps
 MAX_BUDGET = 20_000
-LINES_RE = re.compile(r"^(?P<path>.+?):L(?P<a>\d+)(?:-L(?P<b>\d+))?$")
 
 
 class _Index:
@@ -134,23 +133,14 @@ def build_server(cfg):
 
     @server.tool(annotations=read_only, structured_output=False, description="The exact text of a span, or of a document's lines.")
     def get_span(ref: Annotated[str, Field(description="a span id (or prefix), or path:L12-L40")]) -> str:
-        from oriongraph_cli.compile.hydrate import show_span
-        from oriongraph_cli.safeio import UnsafeFile, read_project_file
+        from oriongraph_cli.api import show
 
         try:
-            m = LINES_RE.match(ref.strip())
-            if m:
-                a, b = int(m["a"]), int(m["b"] or m["a"])
-                got = read_project_file(cfg.root, m["path"], cfg.max_file_bytes)
-                lines = got.data.decode("utf-8", "replace").splitlines()
-                if not 1 <= a <= b <= len(lines):
-                    raise ValueError(f"{m['path']} has {len(lines)} lines; asked for L{a}-L{b}")
-                return f"{m['path']}:L{a}-L{b}\n\n" + "\n".join(lines[a - 1 : b])
-            info = show_span(cfg, ref.strip())
+            info = show(cfg, ref)
             where = f"{info['path']}:L{info['line_start']}-L{info['line_end']}"
+            if info["span_id"] is None:
+                return f"{where}\n\n{info['text']}"
             return f"{where} ({info['span_id']}{', stale' if info['stale'] else ''})\n\n{info['text']}"
-        except (ValueError, UnsafeFile) as exc:
-            raise ToolError(for_agents(str(exc))) from None
         except Exception as exc:  # noqa: BLE001
             raise fail(exc) from None
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,40 @@ def hydrate(cfg: Config, reader: IndexReader, placed, files: dict | None = None)
             )
         )
     return items, stale_count, texts
+
+
+LINES_REF = re.compile(r"^(?P<path>.+?):L(?P<a>\d+)(?:-L(?P<b>\d+))?$")
+
+
+def show(cfg: Config, ref: str) -> dict[str, Any]:
+    """A span by id (or unique prefix), or a document's lines given as ``path:L12-L40``."""
+    ref = ref.strip()
+    m = LINES_REF.match(ref)
+    if m:
+        return show_lines(cfg, m["path"], int(m["a"]), int(m["b"] or m["a"]))
+    return show_span(cfg, ref)
+
+
+def show_lines(cfg: Config, path: str, a: int, b: int) -> dict[str, Any]:
+    """Lines ``a``..``b`` of a project file, exactly as they are on disk now (what a
+    shortened quote's ``path:L12-L40`` brings back whole)."""
+    try:
+        got = read_project_file(cfg.root, path, cfg.max_file_bytes)
+    except UnsafeFile as exc:
+        raise NotFoundError(f"cannot read {path}: {exc.reason}", hint="give a path relative to the project root, e.g. 02_knowledge/notes.md:L12-L40") from None
+    lines = got.data.decode("utf-8", "replace").splitlines()
+    if not 1 <= a <= b <= len(lines):
+        raise NotFoundError(f"{path} has {len(lines)} lines; asked for L{a}-L{b}", hint=f"lines run from L1 to L{len(lines)}")
+    return {
+        "schema_version": 1,
+        "kind": "lines",
+        "span_id": None,
+        "path": path,
+        "line_start": a,
+        "line_end": b,
+        "stale": False,
+        "text": "\n".join(lines[a - 1 : b]),
+    }
 
 
 def show_span(cfg: Config, span_id: str) -> dict[str, Any]:

@@ -98,7 +98,7 @@ def preamble(resp: Any) -> str:
     """One paragraph saying what the output is and how to get more."""
     return (
         "Project documents quoted by orion for this intent, in reading order; quotes are exact, […] marks "
-        "a shortened one (`orion show SPAN` prints it whole); paths are from the project root, lines are the file's."
+        "a shortened one (`orion show PATH:LINES` prints it whole); paths are from the project root, lines are the file's."
     )
 
 
@@ -217,15 +217,15 @@ def document_header(doc: Any) -> str:
 
 def quote_line(q: Any, alone: bool = False) -> str | None:
     """`` `L12-L40` `` before a quote when its document has several, or the shortening and
-    its backref (``span 3f2a…``); ``None`` for a lone plain quote (its lines are in the
-    document header). Span ids stay in JSON, XML attributes and ``--explain``."""
+    the word ``shortened`` (``orion show PATH:L12-L40`` brings it whole); ``None`` for a lone
+    plain quote (its lines are in the document header). Span ids and sizes stay in JSON,
+    XML attributes and ``--explain``."""
     if alone and _plain_quote(q):
         return None
     parts = [q.lines] if q.lines else []
     c = q.compression
     if c is not None and c.level != "pointer":
-        parts.append(f"shortened: {c.tokens} of {c.tokens_full} tokens")
-        parts.append(f"span {q.items[0].span_ref.span_id}")
+        parts.append("shortened")  # `orion show PATH:LINES` brings it whole; sizes and ids are in JSON
     if any(i.stale for i in q.items):
         parts.append("indexed version (file changed)")
     return "`" + DOT.join(parts) + "`" if parts else None

@@ -372,11 +372,14 @@ def print_search(console: Console, hits: Iterable[Any]) -> None:
 def print_span(console: Console, span: Mapping[str, Any]) -> None:
     """``orion show``: provenance header, then the span text exactly as indexed (no re-wrapping)."""
     header = _where(span.get("path", ""), span.get("section_title"))
-    meta = [
-        f"span {span.get('span_id', '')}",
-        f"chars {span.get('char_start', '')}–{span.get('char_end', '')}",
-        f"{span.get('token_cost', '')} tokens",
-    ]
+    if span.get("span_id") is None:  # a document's lines (`orion show path:L12-L40`)
+        meta = [f"L{span.get('line_start')}-L{span.get('line_end')}", "as the file is now"]
+    else:
+        meta = [
+            f"span {span.get('span_id', '')}",
+            f"chars {span.get('char_start', '')}–{span.get('char_end', '')}",
+            f"{span.get('token_cost', '')} tokens",
+        ]
     if span.get("doc_version_id"):
         meta.append(f"version {str(span['doc_version_id'])[:12]}")
     doc = [str(span[k]) if k == "title" else f"{k}: {span[k]}" for k in ("title", "stage", "workstream") if span.get(k)]

@@ -362,6 +362,34 @@ def test_readme_example_reading_order_merges_demotes_and_rewrites_links(sample_i
     assert _re.search(r"^\*\[… skipped L\d+-L\d+: Decision(, [A-Z][a-z ]+)* …\]\*$", md, _re.M)  # the gap is named
 
 
+def test_a_shortened_quote_names_lines_that_orion_show_brings_whole(sample_index):
+    """Markdown marks a shortened quote with its lines, not a span id; `orion show
+    PATH:L12-L40` prints those lines exactly as the file has them."""
+    import re as _re
+
+    from conftest import run_orion as run
+
+    md = run("compile", "add retry logic to the ingestion worker", "--root", str(sample_index), "--budget", "2000",
+             "-f", "markdown", "--no-usage-log").stdout
+    path, lines = None, None
+    for line in md.splitlines():
+        if line.startswith("## "):
+            path = line[3:].split(" · ")[0]
+        m = _re.match(r"^`(L\d+-L\d+) · shortened`$", line)
+        if m and path:
+            lines = m.group(1)
+            break
+    assert lines, "a 2,000-token working set on the sample shortens at least one quote"
+    assert not _re.search(r"\b[0-9a-f]{16}\b", md)  # no span ids in the reader-facing text
+    r = run("show", f"{path}:{lines}", "--root", str(sample_index))
+    a, b = (int(x) for x in lines[1:].split("-L"))
+    assert r.returncode == 0 and r.stdout == "\n".join((sample_index / path).read_text().splitlines()[a - 1 : b]) + "\n"
+    bad = run("show", f"{path}:L1-L99999", "--root", str(sample_index))
+    assert bad.returncode == 7 and "lines" in bad.stderr and "Traceback" not in bad.stderr and len(bad.stderr.strip().splitlines()) <= 2
+    outside = run("show", "../../../../etc/passwd:L1", "--root", str(sample_index))
+    assert outside.returncode == 7 and "root" in outside.stderr and "root:" not in outside.stdout
+
+
 def test_json_with_the_usage_log_on_counts_its_episode_id(sample_index, tmp_path):
     """The episode id the usage log records is printed in the JSON document: it is decided
     before delivery, so the budget counts it (it used to be added after, 400 -> 406)."""

@@ -126,7 +126,7 @@ def resp() -> CompileResponse:
 def test_markdown_one_document_per_header_in_reading_order(resp):
     md = rmd.workingset_markdown(resp)
     assert md.startswith("# Working set: How does the ingestion worker retry failed fetches?\n\n")
-    assert "Project documents quoted by orion for this intent" in md and "`orion show SPAN`" in md
+    assert "Project documents quoted by orion for this intent" in md and "`orion show PATH:LINES`" in md
     assert ("1,234 / 4,000 tokens delivered; 345 of quoted text · 3 spans from 2 documents · 1 shortened"
             " · filters relaxed (nothing matched them together): stage\n") in md
     # one ## header per document, documents in the order of their best span
@@ -135,10 +135,10 @@ def test_markdown_one_document_per_header_in_reading_order(resp):
     assert "`L9-L14 · indexed version (file changed)`" in md  # a stale quote keeps its own line
     assert md.index(f"## {WORKER}\n") < md.index(f"## {ADR}")
     assert "stage design" not in md and "**Ingestion worker design**" not in md
-    # quotes in document order, the gap between them named, the shortened one marked with its backref;
-    # span ids only where they are a backref
-    assert md.index("`L5-L12`") < md.index("*[… skipped L13-L19 …]*") < md.index(f"`L20-L24 · shortened: 20 of 70 tokens · span {ID3}`")
-    assert ID1 not in md
+    # quotes in document order, the gap between them named, the shortened one marked (its lines
+    # bring it whole: `orion show PATH:L20-L24`); no span ids in the reader-facing text
+    assert md.index("`L5-L12`") < md.index("*[… skipped L13-L19 …]*") < md.index("`L20-L24 · shortened`")
+    assert ID1 not in md and ID3 not in md
     assert "## Left out\n\n- 02_knowledge/howto/redis.md — score 0.520: needs --budget >= 4,900\n" in md
 
 
