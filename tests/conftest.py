@@ -109,6 +109,35 @@ def run_orion(*args: str, cwd: Path | None = None, env: dict | None = None, time
     return subprocess.run([sys.executable, "-m", "oriongraph_cli", *args], capture_output=True, text=True, cwd=cwd, env=full_env, timeout=timeout)
 
 
+def run_on_tty(args, env: dict | None = None, rows: int | None = None, columns: int | None = None) -> tuple[int, str]:
+    """orion with stdout on a pseudo-terminal (``rows`` × ``columns`` when given); its exit
+    code and what it printed there."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    if rows is not None:
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns or 120, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "oriongraph_cli", *args], stdout=slave, stderr=subprocess.PIPE,
+                            env={**os.environ, **(env or {})})
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=120)
+    os.close(master)
+    return proc.returncode, b"".join(chunks).decode("utf-8", "replace")
+
+
 def ws_spans(data: dict) -> list[dict]:
     """The spans of a ``compile --json`` document in reading order, each with its
     document's ``path`` (the JSON groups spans by document and quote)."""

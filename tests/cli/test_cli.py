@@ -207,27 +207,9 @@ def test_status_and_dangling_links_can_gate_ci(sample_index, tmp_path):
 
 def _tty_run(args, env=None):
     """Run orion with stdout on a pseudo-terminal; returns what it printed there."""
-    import os as _os
-    import pty
-    import subprocess as sp
-    import sys as _sys
+    from conftest import run_on_tty
 
-    master, slave = pty.openpty()
-    proc = sp.Popen([_sys.executable, "-m", "oriongraph_cli", *args], stdout=slave, stderr=sp.PIPE,
-                    env={**_os.environ, "COLUMNS": "160", **(env or {})})
-    _os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = _os.read(master, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    proc.wait(timeout=120)
-    _os.close(master)
-    return proc.returncode, b"".join(chunks).decode("utf-8", "replace")
+    return run_on_tty(args, env={"COLUMNS": "160", **(env or {})})
 
 
 def test_a_pipe_gets_tab_separated_lines_with_line_provenance(sample_index):

@@ -262,31 +262,10 @@ def test_option_values_complete_from_the_index_and_the_choices(sample_index, tmp
 
 def _terminal_run(args, rows=12, env=None):
     """orion with stdout on a pseudo-terminal of ``rows`` lines; what it printed there."""
-    import fcntl
-    import os
-    import pty
-    import struct
-    import subprocess
-    import sys
-    import termios
+    from conftest import run_on_tty
 
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, 120, 0, 0))
-    proc = subprocess.Popen([sys.executable, "-m", "oriongraph_cli", *args], stdout=slave, stderr=subprocess.PIPE,
-                            env={**os.environ, "ORION_ROOT": "", **(env or {})})
-    os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    proc.wait(timeout=120)
-    os.close(master)
-    return proc.returncode, b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
+    code, out = run_on_tty(args, env={"ORION_ROOT": "", **(env or {})}, rows=rows)
+    return code, out.replace("\r\n", "\n")
 
 
 def test_long_output_on_a_terminal_goes_through_the_pager(sample_index):
