@@ -5,6 +5,7 @@ Runs the real pipeline on the sample project indexed with the real model."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,28 @@ from oriongraph_cli.tokens import get_counter
 QUERIES = Path(__file__).resolve().parents[2] / "bench" / "fixture_queries.jsonl"
 INTENTS = [json.loads(line)["text"] for line in QUERIES.read_text().splitlines() if line.strip()]
 FORMATS = ("markdown", "brief", "xml", "json")
+
+
+@dataclass(frozen=True)
+class Stats:
+    """The parts of a compile's stats that delivery reads (for a fake builder)."""
+
+    tokens_used: int = 0
+    delivered: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class WS:
+    spans: tuple = ()
+
+
+@dataclass(frozen=True)
+class Resp:
+    """A fake response whose rendered size is ``size`` tokens."""
+
+    workingset: WS
+    stats: Stats
+    size: int
 
 
 @pytest.fixture(scope="module")
@@ -88,24 +111,7 @@ def test_compression_covers_more_documents_at_a_small_budget(reader):
 def test_when_shrinking_does_not_settle_the_largest_fitting_selection_is_kept(monkeypatch):
     """Framing that jumps (a large header enters with any selection over 150 tokens) made
     eight shrink rounds end over the budget, and the loop fell back to nothing."""
-    from dataclasses import dataclass, field
-
     from oriongraph_cli.compile import deliver
-
-    @dataclass(frozen=True)
-    class Stats:
-        tokens_used: int = 0
-        delivered: dict = field(default_factory=dict)
-
-    @dataclass(frozen=True)
-    class WS:
-        spans: tuple = ()
-
-    @dataclass(frozen=True)
-    class Resp:
-        workingset: WS
-        stats: Stats
-        size: int
 
     def build(q, overhead=0, compact=False):
         spans = q // 100 if q >= 100 else 0
@@ -123,24 +129,7 @@ def test_a_per_span_cost_that_prices_every_span_out_is_not_an_empty_working_set(
     its spans, made each span look dearer than the room: the shrink loop accepted the empty
     selection as fitting ("nothing fits in a budget of 746: the best span needs 736"),
     although one span with its own framing fits."""
-    from dataclasses import dataclass, field
-
     from oriongraph_cli.compile import deliver
-
-    @dataclass(frozen=True)
-    class Stats:
-        tokens_used: int = 0
-        delivered: dict = field(default_factory=dict)
-
-    @dataclass(frozen=True)
-    class WS:
-        spans: tuple = ()
-
-    @dataclass(frozen=True)
-    class Resp:
-        workingset: WS
-        stats: Stats
-        size: int
 
     def build(q, overhead=0, compact=False):
         if q >= 600 and overhead == 0:  # the trial: two spans and their neighbours' framing
