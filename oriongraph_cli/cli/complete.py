@@ -5,8 +5,6 @@ no project or no index, or anything else wrong, it offers nothing."""
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from pathlib import Path
 from typing import Callable, Iterable, List
 
@@ -18,35 +16,34 @@ def _matching(values: Iterable[str], incomplete: str) -> List[str]:
 
 
 def _registry(ctx: typer.Context) -> Path | None:
-    """The registry of the current generation of the project the command line names."""
+    """The registry of the generation readers would open, in the project the command line names."""
     from oriongraph_cli.config import resolve_root
-    from oriongraph_cli.store.layout import _is_gen_name
+    from oriongraph_cli.store.layout import Layout
 
-    root = Path(resolve_root(ctx.params.get("root"))).resolve()
-    index = root / ".oriongraph"
-    gen = (index / "CURRENT").read_text().strip()
-    path = index / "gen" / gen / "registry.sqlite"
-    return path if _is_gen_name(gen) and path.is_file() else None
+    layout = Layout(Path(resolve_root(ctx.params.get("root"))).resolve() / ".oriongraph")
+    gen = layout.current(warn=False)
+    path = layout.gen_dir / gen / "registry.sqlite" if gen else None
+    return path if path is not None and path.is_file() else None
 
 
 def _indexed(column: str) -> Callable[[typer.Context, str], List[str]]:
     def complete(ctx: typer.Context, incomplete: str) -> List[str]:
         try:
+            from oriongraph_cli.store.registry import Registry
+
             path = _registry(ctx)
             if path is None:
                 return []
-            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            registry = Registry.open(path)
             try:
-                rows = [r[0] for r in conn.execute(f"SELECT DISTINCT {column} FROM documents WHERE {column} IS NOT NULL")]
+                values = registry.document_values(column)
             finally:
-                conn.close()
-            if column == "tags":
-                rows = [t for r in rows for t in json.loads(r)]
+                registry.close()
             if column == "stage":
                 from oriongraph_cli.models import STAGES
 
-                rows += list(STAGES)
-            return _matching(map(str, rows), incomplete)
+                values += list(STAGES)
+            return _matching(values, incomplete)
         except Exception:  # noqa: BLE001 — a completion offers nothing rather than fail
             return []
 

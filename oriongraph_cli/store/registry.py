@@ -244,6 +244,14 @@ class Registry:
     def documents(self) -> list[sqlite3.Row]:
         return self.conn.execute(f"SELECT {DOC_COLUMNS} FROM documents ORDER BY path").fetchall()
 
+    def document_values(self, column: str) -> list[str]:
+        """The distinct values of a document column (``stage``, ``workstream``; ``tags`` are
+        JSON lists, flattened), for completing option values."""
+        if column not in ("stage", "workstream", "tags"):
+            raise ValueError(f"not a completable document column: {column}")
+        rows = [r[0] for r in self.conn.execute(f"SELECT DISTINCT {column} FROM documents WHERE {column} IS NOT NULL")]
+        return [t for r in rows for t in json.loads(r)] if column == "tags" else [str(r) for r in rows]
+
     def span_counts(self) -> dict[str, int]:
         """path -> how many spans the document has (counted on index ``spans_doc``)."""
         return dict(self.conn.execute("SELECT d.path, c.n FROM (SELECT doc, count(*) AS n FROM spans GROUP BY doc) c JOIN documents d ON d.id = c.doc"))
