@@ -18,9 +18,10 @@ Rules, in the order they apply:
    from two or more distinct ``metadata.filepath`` values, one source may hold at most
    ``floor(max_source_ratio * budget)`` tokens. *The ratio is taken against the budget,
    not the running total*: against the running total the very first pick would hold 100%
-   and always violate it. With one source in play the cap is off. Tiny-budget rule: if
-   nothing has been selected yet and no candidate satisfies the cap, a candidate that fits
-   the budget may still be picked alone (at least one span when one fits). The cap
+   and always violate it. With one source in play the cap is off. A source's *first* span
+   is never held back by the cap: the cap limits what a document adds beyond one span, so
+   at a small budget the best span is not passed over for a weaker one that happens to be
+   under the cap (at 300 tokens a 185-token span is over a 150-token cap). The cap
    *yields* to relevance: a capped source's candidate stays feasible when every candidate
    of the other sources scores below ``cap_yield ×`` its base score (no comparable
    alternative exists, so the cap would only trade relevant text for weaker text).
@@ -211,9 +212,9 @@ def select(
         remaining = budget - used
         fits = alive & (cost <= remaining) & above
         feasible = fits
-        exception = yielded = False
+        yielded = False
         if cap is not None:
-            cap_ok = src_used[src_idx] + cost <= cap
+            cap_ok = (src_used[src_idx] == 0) | (src_used[src_idx] + cost <= cap)  # a first span is never capped
             blocked = fits & ~cap_ok
             feasible = fits & cap_ok
             if cap_yield > 0 and blocked.any():
@@ -222,8 +223,6 @@ def select(
                 if yields.any():
                     feasible, yielded = feasible | yields, True
             cap_blocked |= fits & ~feasible
-            if not picks and not feasible.any() and fits.any():
-                feasible, exception = fits, True  # tiny-budget rule
         if not feasible.any():
             stop_reason = "floor" if (alive & ~above & (cost <= remaining)).any() else "no_feasible"
             break
@@ -255,8 +254,8 @@ def select(
                 reasons.append(f"diverse: max sim {sim:.2f} to #{rank_of[near]}")
         if mmr[i] < best - 1e-12:
             reasons.append(f"tie-break: cheaper within {TIE_EPS} of the best MMR")
-        if exception:
-            reasons.append(f"exceeds the source cap of {cap} tokens alone — picked as the only span that fits")
+        if cap is not None and src_used[src_idx[i]] == 0 and cost[i] > cap:
+            reasons.append(f"over the source cap of {cap} tokens alone: a document's first span is never capped")
         elif yielded and cap is not None and src_used[src_idx[i]] + cost[i] > cap:
             reasons.append(f"over the source cap of {cap} tokens: other documents score below {cap_yield:g}× it")
         cand = replace(c, mmr_score=float(mmr[i]), reasons=tuple(dict.fromkeys(c.reasons + tuple(reasons))))

@@ -17,6 +17,7 @@ __all__ = [
     "workingset_markdown",
     "task_brief",
     "summary_line",
+    "intent_echo",
     "preamble",
     "demote_headings",
     "location",
@@ -84,6 +85,16 @@ def summary_line(resp: Any, fmt: str | None = None) -> str:
 
 
 SUMMARY_MIN = 1000  # below this budget the summary line costs more of it than it tells a reader
+TITLE_WORDS = 8  # ... and the title echoes only the intent's first words
+
+
+def intent_echo(resp: Any) -> str:
+    """The intent as the title repeats it: whole from ``SUMMARY_MIN`` tokens, else its first
+    ``TITLE_WORDS`` words and ``…`` (the reader asked it; a small budget is for the quotes)."""
+    words = one_line(resp.request.intent).split(" ")
+    if resp.stats.budget >= SUMMARY_MIN or len(words) <= TITLE_WORDS:
+        return " ".join(words)
+    return " ".join(words[:TITLE_WORDS]) + " …"
 
 
 def summary_pays(resp: Any) -> bool:
@@ -244,11 +255,11 @@ def workingset_markdown(resp: Any, explain: bool = False, brief: bool = False) -
     req = resp.request
     docs = list(resp.workingset.documents)
     if brief:
-        out: list[str] = ["# TASK BRIEF\n", "\n", f"**Intent:** {one_line(req.intent)}\n", "\n"]
+        out: list[str] = ["# TASK BRIEF\n", "\n", f"**Intent:** {intent_echo(resp)}\n", "\n"]
         if req.task_id:
             out += [f"**Task:** {one_line(req.task_id)}\n", "\n"]
     else:
-        out = [f"# Working set: {one_line(req.intent)}\n", "\n"]
+        out = [f"# Working set: {intent_echo(resp)}\n", "\n"]
     if not resp.compact:
         out += [preamble(resp) + "\n", "\n"]
     if summary_pays(resp):

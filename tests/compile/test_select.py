@@ -121,8 +121,7 @@ def test_budget_and_source_cap_never_exceeded(items, budget, lam, ratio, thresho
     assert len(set(ids(sel))) == len(sel.picked)
     if sel.source_cap_tokens is not None:
         for path, tokens in per_source(sel).items():
-            if tokens > sel.source_cap_tokens:  # only the tiny-budget exception: a lone first pick
-                assert len(sel.picked) >= 1 and sel.picked[0].candidate.metadata.filepath == path
+            if tokens > sel.source_cap_tokens:  # only a document's first span may exceed the cap
                 assert [p.candidate.metadata.filepath for p in sel.picked].count(path) == 1
     if any(c.span_ref.token_cost <= budget for c in cands):
         assert sel.picked, "at least one span when one fits"
@@ -169,7 +168,18 @@ def test_tiny_budget_may_exceed_source_cap_with_a_single_span():
     sel = select(cands, budget=100, lam=0.7, max_source_ratio=0.5)
     assert sel.source_cap_tokens == 50
     assert ids(sel) == ["x"]
-    assert any("source cap" in r for r in sel.picked[0].candidate.reasons)
+    assert any("first span is never capped" in r for r in sel.picked[0].candidate.reasons)
+
+
+def test_a_documents_first_span_is_never_capped():
+    # at 300 tokens the cap is 150: the best span (185) still enters before a weaker one
+    # under the cap, and the same document's second span stays capped
+    cands = [cand("best", 0.9, 185, path="a.md"), cand("a2", 0.85, 60, path="a.md"),
+             cand("other", 0.7, 80, path="b.md")]
+    sel = select(cands, budget=300, lam=1.0, max_source_ratio=0.5)
+    assert sel.source_cap_tokens == 150
+    assert ids(sel) == ["best", "other"]
+    assert reasons_by_id(sel)["a2"].reason == "source_cap"
 
 
 def test_no_candidates():
