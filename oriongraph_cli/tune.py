@@ -138,6 +138,7 @@ SELECTION_SPACE: tuple[Variant, ...] = (
     _v("floor 0.5, depth 1, λ 0.7, cap 0.25", relevance_floor=0.5, floor_depth=1.0, diversity_lambda=0.7, max_source_ratio=0.25),
     # how much of the budget a document's evidence buys it (score.document_evidence)
     _v("floor 0.5, depth 1.5, λ 1, spread 0.5", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.5),
+    _v("floor 0.5, depth 1.5, λ 1, spread 0.75", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.75),
     _v("floor 0.5, depth 1.5, λ 1, spread 1", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=1.0),
 )
 SELECTION_SPACE = _based(SELECTION_SPACE, _SELECTION_BASE)

@@ -21,7 +21,13 @@ must be at most the budget. The framing is measured, not guessed:
 5. when the per-span cost measured on the trial prices every span out (the trial's
    framing came with neighbours or headers a one-span selection does not bring), the
    selection budget is bisected again charging nothing per span, the rendered output
-   being counted as always.
+   being counted as always;
+6. what the estimates left unspent is offered back: while the output is ``GROW_MIN`` or
+   more tokens under the budget, the selection budget grows by the difference (halved
+   when that overshoots), and the larger working set is kept when it fits and quotes more.
+   The fixed cost is measured on an empty output, whose summary line and "no spans" note a
+   small working set does not carry, and the per-span cost is an average that overprices a
+   document's second span (it brings no header): both leave room that this step spends.
 
 The printed "N / budget tokens delivered" is the count of the output that prints it
 (settled by re-rendering until the number and the count agree).
@@ -42,6 +48,8 @@ COMPACT_SHARE = 0.2
 FULL_FRAMING_MIN = 3000  # below this budget the preamble and the left-out list do not pay for themselves
 SETTLE_ROUNDS = 4
 SETTLE_SLACK = 4  # the printed count's own digits, unknown when the framing is measured
+GROW_MIN = 8  # unspent tokens worth another build (step 6)
+GROW_ROUNDS = 4
 
 
 def _render(resp: CompileResponse, fmt: str) -> str:
@@ -94,7 +102,7 @@ def fit(build: Callable[..., CompileResponse], budget: int, formats: tuple[str, 
     if max(n.values()) < budget or not spans:
         settled, n = settle(trial, formats, count)
         if max(n.values()) <= budget:
-            return settled
+            return _grow(build, settled, n, room, 0, budget, formats, count, compact) if spans else settled
     framing = max(n.values()) - fixed - trial.stats.tokens_used
     overhead = max(0, math.ceil(framing / max(spans, 1)))
     best = None
@@ -111,29 +119,50 @@ def fit(build: Callable[..., CompileResponse], budget: int, formats: tuple[str, 
         if q <= 0:
             break
     if best is None:
-        best = _bisect(build, budget, formats, count, overhead, compact, too_big)
+        best, q, n = _bisect(build, budget, formats, count, overhead, compact, too_big)
     if spans and not best.workingset.spans and overhead > 0:
         # the measured per-span framing priced every span out (it came from a trial whose
         # framing — neighbours, headers — the smallest selection does not bring): the largest
         # selection that fits, charging nothing and counting the rendered output
-        best = _bisect(build, budget, formats, count, 0, compact, room + 1)
+        overhead = 0
+        best, q, n = _bisect(build, budget, formats, count, overhead, compact, room + 1)
+    return _grow(build, best, n, q, overhead, budget, formats, count, compact)
+
+
+def _grow(build, best: CompileResponse, n: dict[str, int], q: int, overhead: int, budget: int, formats, count,
+          compact: bool) -> CompileResponse:
+    """Step 6 (module doc): offer the unspent tokens back to selection while the output
+    stays within the budget and quotes more."""
+    spare = budget - max(n.values())
+    for _ in range(GROW_ROUNDS):
+        if spare < GROW_MIN:
+            break
+        resp, m = settle(build(q + spare, overhead, compact), formats, count)
+        if max(m.values()) > budget:
+            spare //= 2
+            continue
+        if resp.stats.tokens_used <= best.stats.tokens_used:
+            break  # the room was there and nothing more entered
+        best, q = resp, q + spare
+        spare = budget - max(m.values())
     return best
 
 
-def _bisect(build, budget: int, formats, count, overhead: int, compact: bool, too_big: int) -> CompileResponse:
+def _bisect(build, budget: int, formats, count, overhead: int, compact: bool, too_big: int) -> tuple[CompileResponse, int, dict[str, int]]:
     """The response at the largest selection budget below ``too_big`` found to fit, by
-    bisection (the empty selection fits: the fixed cost was checked)."""
+    bisection (the empty selection fits: the fixed cost was checked), with that selection
+    budget and the output's counts."""
     lo, hi = 0, too_big
-    best = None
+    best, counts = None, {}
     for _ in range(BISECT_ROUNDS):
         if hi - lo <= 1:
             break
         mid = (lo + hi) // 2
         resp, n = settle(build(mid, overhead, compact), formats, count)
         if max(n.values()) <= budget:
-            lo, best = mid, resp
+            lo, best, counts = mid, resp, n
         else:
             hi = mid
     if best is None:
-        best, _n = settle(build(0, 0, compact), formats, count)
-    return best
+        best, counts = settle(build(0, 0, compact), formats, count)
+    return best, lo, counts

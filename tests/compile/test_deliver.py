@@ -124,6 +124,22 @@ def test_when_shrinking_does_not_settle_the_largest_fitting_selection_is_kept(mo
     assert len(out.workingset.spans) == 1  # q = 150 fits; the old loop delivered 0 spans
 
 
+def test_room_the_estimates_left_is_offered_back(monkeypatch):
+    """The fixed cost is measured on the empty output, which carries a summary line and a
+    "no spans" note that a small working set does not: the selection budget came out 40
+    tokens short and the output 100 tokens under the budget with a span still waiting."""
+    from oriongraph_cli.compile import deliver
+
+    def build(q, overhead=0, compact=False):
+        spans = max(q, 0) // 100
+        size = 140 if spans == 0 else 100 + spans * 100  # the empty output is dearer
+        return Resp(WS(tuple(range(spans))), Stats(tokens_used=spans * 100), size)
+
+    monkeypatch.setattr(deliver, "_render", lambda resp, fmt: "x " * resp.size)
+    out = deliver.fit(build, 1000, ("markdown",), lambda text: len(text.split()))
+    assert out.size == 1000 and len(out.workingset.spans) == 9  # was 8 spans, 900 tokens
+
+
 def test_a_per_span_cost_that_prices_every_span_out_is_not_an_empty_working_set(monkeypatch):
     """The trial at the full room brought neighbours (expansion) whose framing, spread over
     its spans, made each span look dearer than the room: the shrink loop accepted the empty
