@@ -11,7 +11,7 @@ from enum import Enum
 from typing import Any
 
 SCHEMA_VERSION = 1  # version of the --json contract, per kind (docs/JSON.md)
-COMPILE_SCHEMA_VERSION = 2  # compile: 2 = grouped by document and quote, lean (docs/JSON.md)
+COMPILE_SCHEMA_VERSION = 3  # compile: 3 = compact: quotes with their span ids, details only with --explain (docs/JSON.md)
 
 STAGES = ("requirements", "design", "research", "impl", "eval", "final")
 CHANNELS = ("semantic", "lexical", "structural", "graph")

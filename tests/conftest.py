@@ -140,9 +140,10 @@ def run_on_tty(args, env: dict | None = None, rows: int | None = None, columns: 
 
 def ws_spans(data: dict) -> list[dict]:
     """The spans of a ``compile --json`` document in reading order, each with its
-    document's ``path`` (the JSON groups spans by document and quote)."""
+    document's ``path`` and its quote's lines, score, text and shortening (the JSON groups
+    span ids by document and quote)."""
     return [
-        {"section_title": q["section_title"], **s, "path": d["path"], "title": d["title"], "workstream": d["workstream"],
-         "stage": d["stage"], "quote_text": q["text"]}
-        for d in data["documents"] for q in d["quotes"] for s in q["spans"]
+        {"span_id": sid, "path": d["path"], "line_start": q["line_start"], "line_end": q["line_end"], "score": q["score"],
+         "quote_text": q["text"], **({"shortened": q["shortened"]} if "shortened" in q else {})}
+        for d in data["documents"] for q in d["quotes"] for sid in q["spans"]
     ]

@@ -122,7 +122,7 @@ def test_cli_compile_json_markdown_brief_and_determinism(sample_index, tmp_path)
     assert a.returncode == 0, a.stderr
     assert a.stdout == b.stdout, "same index + intent must give byte-identical JSON across processes"
     data = json.loads(a.stdout)
-    assert data["schema_version"] == 2 and data["episode_id"] is None and "explanation" not in data
+    assert data["schema_version"] == 3 and "episode_id" not in data and "explanation" not in data
     recorded = json.loads(run_orion(*args, "--json").stdout)
     assert re.fullmatch(r"[0-9a-f]{32}", recorded["episode_id"])
     m1 = run_orion(*args, "--format", "markdown", "--explain")
@@ -216,7 +216,12 @@ def test_reasons_speak_the_users_words(reader):
 def test_compile_search_and_show_name_span_fields_alike(sample_index):
     common = ("span_id", "path", "line_start", "line_end", "token_cost", "title", "section_title", "stage", "workstream")
     root = ["--root", str(sample_index)]
-    c = ws_spans(json.loads(run_orion("compile", INTENT, *root, "--json", "--no-usage-log").stdout))[0]
+    data = json.loads(run_orion("compile", INTENT, *root, "--json", "--explain", "--no-usage-log").stdout)
+    assert ws_spans(data)[0]["span_id"] == data["explanation"]["documents"][0]["quotes"][0]["spans"][0]["span_id"]
+    d0 = data["explanation"]["documents"][0]  # the compact JSON has ids; --explain has each span's fields
+    q0 = d0["quotes"][0]
+    c = {**q0["spans"][0], "path": d0["path"], "title": d0["title"], "stage": d0["stage"], "workstream": d0["workstream"],
+         "section_title": q0["section_title"], "quote_text": q0["text"]}
     hits = json.loads(run_orion("search", INTENT, *root, "--json", "-n", "50").stdout)["hits"]
     h = next(x for x in hits if x["span_id"] == c["span_id"])
     s = json.loads(run_orion("show", c["span_id"], *root, "--json").stdout)

@@ -55,35 +55,65 @@ def search_payload(query: str, hits: Iterable[Any], **extra: Any) -> dict[str, A
 
 
 def compile_payload(resp: Any, explain: bool = False) -> dict[str, Any]:
-    """The ``orion compile --json`` document, lean: the working set grouped by document,
-    each quote with its text once and its spans' ids, lines, scores, priority and reasons
-    inline (no join by id). ``request``, ``signals``, ``rationale``, ``rejected`` and
-    ``defaults`` only with ``explain`` (they are not counted in the budget)."""
+    """The ``orion compile --json`` document, compact (its size counts against the budget):
+    the working set grouped by document, each quote with its lines, its spans' ids, its
+    score and its text once. Keys that would hold nothing (no status, a whole quote, no
+    left-out list) are left out, and the summary line is not repeated (``stats`` and the
+    token counts say it); document titles, stages,
+    per-span ranks, costs, priorities and reasons, the request and the rationale come only
+    with ``explain``, in ``explanation`` (not counted in the budget)."""
     from oriongraph_cli.models import COMPILE_SCHEMA_VERSION
-    from oriongraph_cli.render.markdown import preamble, summary_line
+    from oriongraph_cli.render.markdown import preamble
 
     st = resp.stats
     out: dict[str, Any] = {
         "schema_version": COMPILE_SCHEMA_VERSION,
         "kind": "compile",
         "intent": resp.request.intent,
-        "task_id": resp.request.task_id,
         "budget": st.budget,
         "delivered_tokens": st.delivered.get("json", st.delivered_tokens),
         "quoted_tokens": st.tokens_used,
-        "episode_id": resp.episode_id,
-        "about": None if resp.compact else preamble(resp),
-        "summary": summary_line(resp, "json"),
-        "documents": [d.to_dict() for d in resp.workingset.documents],
-        "left_out": [lo.to_dict() for lo in resp.left_out],
-        "stats": {
-            "selected": st.selected, "shortened": st.compressed, "sources": st.sources, "candidates": st.candidates_total,
-            "stop": st.stop or None, "relaxed_filters": list(st.relaxed_filters), "stale_spans": st.stale_spans,
-            "generator_errors": dict(st.generator_errors),
-        },
-        "index": dict(resp.index),
     }
+    _put(out, task_id=resp.request.task_id, episode_id=resp.episode_id, about=None if resp.compact else preamble(resp))
+    out["documents"] = [_document(d) for d in resp.workingset.documents]
+    _put(out, left_out=[{"path": lo.path, "score": round(lo.score, 4), "reason": lo.reason, "detail": lo.detail}
+                        for lo in resp.left_out])
+    stats: dict[str, Any] = {"spans": len(resp.workingset.spans), "documents": st.sources}
+    _put(stats, shortened=st.compressed, stop=st.stop, relaxed_filters=list(st.relaxed_filters), stale_spans=st.stale_spans,
+         generator_errors=dict(st.generator_errors))
+    out["stats"] = stats
+    _put(out, generation=resp.index.get("generation"))
     if explain:
         full = resp.to_dict()
-        out["explanation"] = {"counted": False, **{k: full[k] for k in ("request", "signals", "stats", "rationale", "rejected", "defaults")}}
+        out["explanation"] = {"counted": False, "index": dict(resp.index), "documents": [d.to_dict() for d in resp.workingset.documents],
+                              **{k: full[k] for k in ("request", "signals", "stats", "rationale", "rejected", "defaults")}}
+    return out
+
+
+def _put(d: dict[str, Any], **values: Any) -> None:
+    """Set the values that hold something (not ``None``, ``0``, ``""`` or empty)."""
+    d.update({k: v for k, v in values.items() if v not in (None, 0, "", [], {})})
+
+
+def _document(doc: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"path": doc.path}
+    _put(out, status=doc.status)
+    out["quotes"] = [_quote(q) for q in doc.quotes]
+    return out
+
+
+def _quote(q: Any) -> dict[str, Any]:
+    """``{"line_start", "line_end", "spans": [ids], "score", "text"}`` and, when they apply,
+    ``shortened`` (its level and the whole span's tokens), ``stale`` and ``expansion_of``."""
+    out: dict[str, Any] = {
+        "line_start": q.line_start, "line_end": q.line_end,
+        "spans": [i.span_ref.span_id for i in q.items],
+        "score": round(max(i.score for i in q.items), 4),
+    }
+    c = q.compression
+    if c is not None:
+        out["shortened"] = {"level": c.level, "tokens_full": c.tokens_full}
+    _put(out, stale=any(i.stale for i in q.items),
+         expansion_of=next((i.expansion_of for i in q.items if i.expansion_of), None))
+    out["text"] = q.text
     return out

@@ -4,16 +4,19 @@ quote documents::
     <working_set intent="…" budget="4000" delivered="3987" quoted="3512">
     <about>…</about>
     <summary>…</summary>
-    <document path="…" title="…" stage="design" status="accepted" lines="L12-L80">
+    <document path="…" status="accepted">
     <span id="3f2a…" lines="L12-L40">…exact text…</span>
     <skipped lines="L41-L60">Consequences</skipped>
-    <span id="…" lines="L61-L64" shortened="sentences" tokens_full="183" whole="orion show …">…</span>
+    <span id="…" lines="L61-L64" shortened="sentences">…</span>
     </document>
     <left_out><document path="…" score="0.412">needs --budget &gt;= 4,180</document></left_out>
     </working_set>
 
 Text and attributes are escaped (``&``, ``<``, ``>``, quotes), so quoted text can never
-close a tag; the output parses with any XML parser. Same content and order as Markdown.
+close a tag; the output parses with any XML parser. Same content and order as Markdown,
+and as lean: a document carries its path and its status where it has one (titles, stages
+and workstreams are in ``--explain`` and ``--json --explain``), a shortened span its level
+(``orion show PATH:LINES`` prints its lines whole).
 """
 
 from __future__ import annotations
@@ -40,14 +43,16 @@ def workingset_xml(resp: Any, explain: bool = False) -> str:
     if summary_pays(resp):
         out.append(f"<summary>{escape(summary)}</summary>\n")
     for doc in resp.workingset.documents:
-        out.append(f"<document{_attrs(path=doc.path, title=doc.title, stage=doc.stage, workstream=doc.workstream, status=doc.status, lines=doc.lines)}>\n")
+        out.append(f"<document{_attrs(path=doc.path, status=doc.status)}>\n")
         for q in doc.quotes:
             if q.elided_before:
                 where, _, heads = q.elided_before.partition(": ")
                 out.append(f"<skipped{_attrs(lines=where)}>{escape(heads)}</skipped>\n")
             ids = " ".join(i.span_ref.span_id for i in q.items)
             c = q.compression
-            extra = {"shortened": c.level, "tokens_full": c.tokens_full, "whole": c.backref} if c is not None else {}
+            extra = {"shortened": c.level} if c is not None else {}
+            if any(i.stale for i in q.items):
+                extra["stale"] = "true"  # the file changed since indexing: this is the indexed text
             out.append(f"<span{_attrs(id=ids, lines=q.lines, **extra)}>{escape(q.text.strip(chr(10)))}</span>\n")
         out.append("</document>\n")
     if resp.left_out:

@@ -322,7 +322,7 @@ def test_every_output_the_cli_writes_fits_the_budget(sample_index, tmp_path):
     assert f"{count(md):,} / 1,200 tokens delivered" in md
     # --no-compress: nothing shortened
     plain = _json.loads(run(*args, "--json", "--no-compress").stdout)
-    assert all("compression" not in s for s in ws_spans(plain))
+    assert all("shortened" not in s for s in ws_spans(plain))
     # a budget below the framing is a usage error with a hint, not an overrun
     tiny = run(*args[:-3], "--budget", "10")
     assert tiny.returncode == 2 and "framing" in tiny.stderr and "--budget" in tiny.stderr

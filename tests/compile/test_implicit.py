@@ -77,8 +77,9 @@ def test_later_decision_on_the_same_subject_ranks_first_with_its_reason(adr_proj
     assert new in order
     text = json.dumps(data)
     assert "likely replaced by ADR-0040 (same subject, 2022-06 vs 2018-03)" in text
-    ranks = {s["span_id"]: s.get("rank") for d in data["documents"] for q in d["quotes"] for s in q["spans"]}
-    first = {d["path"]: min(ranks[s["span_id"]] for q in d["quotes"] for s in q["spans"]) for d in data["documents"]}
+    docs = data["explanation"]["documents"]  # with --explain, each span's rank and reasons
+    ranks = {s["span_id"]: s.get("rank") for d in docs for q in d["quotes"] for s in q["spans"]}
+    first = {d["path"]: min(ranks[s["span_id"]] for q in d["quotes"] for s in q["spans"]) for d in docs}
     assert old not in first or first[new] < first[old]
 
 
@@ -93,6 +94,6 @@ def test_unrelated_and_explicitly_linked_decisions_are_left_alone(adr_project):
     proc = run_orion("compile", "where does the control plane keep tenants", "--root", str(adr_project), "--json", "--explain", env=ON)
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
-    pg = [s for d in data["documents"] if d["path"].endswith("ADR-0012-postgres.md") for q in d["quotes"] for s in q["spans"]]
+    pg = [s for d in data["explanation"]["documents"] if d["path"].endswith("ADR-0012-postgres.md") for q in d["quotes"] for s in q["spans"]]
     assert pg and not any("likely" in r for s in pg for r in s.get("reasons", []))
     assert "likely replaced by ADR-0012" not in proc.stdout and "likely replaces ADR-0012" not in proc.stdout

@@ -245,7 +245,8 @@ def test_xml_parses_and_escapes_quoted_text(resp):
     assert [d.get("path") for d in docs] == [WORKER, ADR] and docs[1].get("status") == "accepted"
     spans = docs[0].findall("span")
     assert spans[0].text == "a </span></document><evil/> & b" and spans[0].get("lines") == "L5-L12"
-    assert spans[1].get("shortened") == "sentences" and spans[1].get("whole") == f"orion show {ID3}"
+    assert spans[1].get("shortened") == "sentences" and spans[1].get("whole") is None  # its lines bring it whole
+    assert set(docs[0].attrib) == {"path"} and set(docs[1].attrib) == {"path", "status"}  # no title, stage, workstream
     assert docs[0].find("skipped").get("lines") == "L13-L19"
     assert root.find("left_out/document").get("path") == "02_knowledge/howto/redis.md"
     explained = ET.fromstring(workingset_xml(resp, explain=True))
@@ -255,24 +256,28 @@ def test_xml_parses_and_escapes_quoted_text(resp):
 # --------------------------------------------------------------------------- JSON
 
 
-def test_json_is_lean_grouped_by_document(resp):
+def test_json_is_compact_grouped_by_document(resp):
     d = rjson.compile_payload(resp)
-    assert d["schema_version"] == COMPILE_SCHEMA_VERSION == 2 and d["kind"] == "compile"
+    assert d["schema_version"] == COMPILE_SCHEMA_VERSION == 3 and d["kind"] == "compile"
     assert list(d)[:2] == ["schema_version", "kind"]
-    assert "rationale" not in d and "explanation" not in d and "request" not in d
+    assert "rationale" not in d and "explanation" not in d and "request" not in d and "summary" not in d
     doc = d["documents"][0]
-    assert doc["path"] == WORKER and doc["line_start"] == 5 and doc["line_end"] == 24
-    span = doc["quotes"][0]["spans"][0]
-    assert span["span_id"] == ID1 and span["score"] == 0.7341 and span["priority"] == "critical"
-    assert span["reasons"] == ["semantic 1.00"] and "text" not in span  # the text is the quote's, once
-    assert doc["quotes"][0]["text"] == TEXT1
-    assert doc["quotes"][1]["spans"][0]["compression"]["level"] == "sentences"
-    assert d["documents"][1]["quotes"][0]["spans"][0]["stale"] is True
-    assert d["left_out"][0]["detail"] == "needs --budget >= 4,900"
+    assert list(doc) == ["path", "quotes"]  # no title, stage or workstream (--explain has them); no status: none set
+    assert d["documents"][1] == {**d["documents"][1], "path": ADR, "status": "accepted"}
+    q = doc["quotes"][0]
+    assert q == {"line_start": 5, "line_end": 12, "spans": [ID1], "score": 0.7341, "text": TEXT1}  # whole: nothing else
+    assert doc["quotes"][1]["shortened"] == {"level": "sentences", "tokens_full": 70}
+    assert d["documents"][1]["quotes"][0]["stale"] is True
+    assert d["left_out"] == [{"path": "02_knowledge/howto/redis.md", "score": 0.52, "reason": "budget", "detail": "needs --budget >= 4,900"}]
+    assert d["stats"]["spans"] == 3 and d["stats"]["relaxed_filters"] == ["stage"] and d["generation"] == "g0003"
     s = rjson.dumps_dict(d)
     assert "±" in s and s == rjson.dumps_dict(rjson.compile_payload(make_response()))
     full = rjson.compile_payload(resp, explain=True)["explanation"]
     assert full["counted"] is False and full["rejected"][1]["related_span_id"] == ID1
+    # the explanation keeps each span's fields: rank, cost, priority, reasons, title
+    span = full["documents"][0]["quotes"][0]["spans"][0]
+    assert span["span_id"] == ID1 and span["priority"] == "critical" and span["reasons"] == ["semantic 1.00"]
+    assert full["documents"][0]["title"] and full["index"]["model"] == "all-MiniLM-L6-v2"
 
 
 def test_json_timings_and_non_finite():
