@@ -86,7 +86,7 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
     if cfg.lifecycle and cands:
         likely = implicit.likely_replaced(reader, cands) if cfg.likely_replaced else None
         plan = lifecycle.plan_lifecycle(
-            cands, reader.registry.conn, prefer_stages=request.soft_prefs.prefer_stages,
+            cands, reader.registry, prefer_stages=request.soft_prefs.prefer_stages,
             intent_doc_ids=sig.struct_hints.doc_ids, demote=cfg.lifecycle_demote, final_boost=cfg.lifecycle_final_boost,
             likely=likely, likely_demote=cfg.likely_replaced_demote, inactive_demote=cfg.lifecycle_inactive_demote,
         )
@@ -193,7 +193,7 @@ class _Assembly:
         """Document statuses with their successors named, looked up once per document."""
         missing = {p: st for p, st in statuses.items() if p not in self._status}
         if missing:
-            self._status.update(lifecycle.status_notes(self.reader.registry.conn, missing))
+            self._status.update(lifecycle.status_notes(self.reader.registry, missing))
         return {p: self._status[p] for p in statuses}
 
     def count(self, text: str) -> int:

@@ -340,11 +340,7 @@ def _all_lexical_texts(registry) -> list[tuple[int, str]]:
     from oriongraph_cli.store import lexical
 
     out = []
-    q = (
-        "SELECT s.id, s.heading_path, s.text, d.path, d.title, d.tags, d.stage, d.workstream, d.source_type, s.span_id"
-        " FROM spans s JOIN documents d ON d.id = s.doc ORDER BY s.id"
-    )
-    for row, hp, text, path, title, tags, stage, ws, st, span_id in registry.conn.execute(q):
+    for row, hp, text, path, title, tags, stage, ws, st, span_id in registry.lexical_rows():
         d = lexical.LexicalDoc(
             row=row, span_id=span_id, path=path, title=title, headings=" / ".join(json.loads(hp)), body=text,
             tags=tuple(json.loads(tags)), stage=stage, workstream=ws, source_type=st,
@@ -360,11 +356,11 @@ def _stored_dangling(gen_path: Path) -> list[dict[str, Any]]:
 
     reg = Registry.open(gen_path / "registry.sqlite")
     try:
-        if not edges.has_tables(reg.conn):
+        if not edges.has_tables(reg):
             return []
         return [
             {"path": d.path, "kind": "dangling-link", "message": f"dangling {d.kind} → {d.target}", "line": d.line, "col": None, "skipped": False}
-            for d in edges.dangling(reg.conn)
+            for d in edges.dangling(reg)
         ]
     finally:
         reg.close()
@@ -415,7 +411,7 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
     from oriongraph_cli.store.registry import Registry
 
     registry = Registry.create(staging / "registry.sqlite", copy_from=base_path / "registry.sqlite" if base_path else None)
-    edges.create_tables(registry.conn)
+    edges.create_tables(registry)
     try:
         # vectors we already have (by hash of model id + embedding text)
         all_texts: list[tuple[int, int, str, str]] = []  # (doc idx, span idx, text, hash)
@@ -454,9 +450,7 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
         prev_paths = set(prev_files)
         gone = sorted(set(changed) | set(removed))
         # rows whose postings leave the BM25 arrays (row ids can be reused by new spans)
-        deleted_rows = [r for (r,) in registry.conn.execute(
-            "SELECT id FROM spans WHERE path IN (SELECT value FROM json_each(?))", (json.dumps(gone),)
-        )] if base_path else []
+        deleted_rows = registry.rows_of_paths(gone) if base_path else []
         for rel in gone:
             registry.remove_document(rel)
         by_doc: dict[int, list[tuple[str, bytes]]] = {}
@@ -467,7 +461,7 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
             progress.advance()
             pairs = by_doc.get(di, [])
             registry.add_document(doc, spans, [h for h, _v in pairs], [v for _h, v in pairs])
-            edges.store_document(registry.conn, doc, spans)
+            edges.store_document(registry, doc, spans)
             if doc.path in prev_paths:
                 result.updated_documents += 1
             else:
@@ -476,7 +470,7 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
         result.unchanged_documents = len(prev_files) - result.updated_documents - len(removed) if base_path else 0
         # -------- graph: resolve every reference against the new document set (phase 2)
         progress.phase("graph", None)
-        graph = edges.rebuild_edges(registry.conn, cfg.root, defines=cfg.graph_defines)
+        graph = edges.rebuild_edges(registry, cfg.root, defines=cfg.graph_defines)
         for d in graph.dangling:
             result.warnings.append(
                 {"path": d.path, "kind": "dangling-link", "message": f"dangling {d.kind} → {d.target}", "line": d.line, "col": None, "skipped": False}
@@ -492,7 +486,7 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
             raise err
         registry.set_info("generation", plan.gen)
         registry.commit()
-        rows = {r["span_id"]: r["id"] for r in registry.conn.execute("SELECT id, span_id FROM spans WHERE path IN (SELECT value FROM json_each(?))", (json.dumps([d.path for d, _ in parsed]),))}
+        rows = registry.span_rows_of([d.path for d, _ in parsed])
         for doc, spans in parsed:
             for span in spans:
                 lex_docs.append(
