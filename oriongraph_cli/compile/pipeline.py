@@ -53,7 +53,7 @@ LEFT_OUT_TOKENS_EACH = 1000  # one left-out line per this many tokens of budget 
 def reference_time(reader: IndexReader) -> int:
     """Recency is measured against the index build time, not the wall clock, so the same
     index gives the same scores tomorrow (determinism)."""
-    return int(reader.manifest.get("created_at") or 0)
+    return reader.manifest.created_at
 
 
 def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, timings: dict[str, float] | None = None):
@@ -136,7 +136,7 @@ def compile_workingset(request: CompileRequest, cfg: Config, reader: IndexReader
     try:
         if own:
             timings["open"] = (time.perf_counter() - started) * 1000
-        tokenizer = str(reader.manifest.get("tokenizer") or cfg.tokenizer)
+        tokenizer = str(reader.manifest.tokenizer or cfg.tokenizer)
         preload(tokenizer)  # loads while ranking runs (a no-op once loaded)
         sig, scored, hits, errors, relaxed = rank_candidates(request, cfg, reader, timings)
         if not scored:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
 from oriongraph_cli.store import schema
 from oriongraph_cli.store.registry import Registry
 from oriongraph_cli.store.sql import MAX_VARIABLES, has_table, in_chunks
@@ -70,3 +72,57 @@ def test_registry_lookups_over_many_ids(tmp_path):
         assert len(list(reg.iter_span_rows(rows))) == 1100
     finally:
         reg.close()
+
+
+# --------------------------------------------------------------------------- the manifest
+
+
+def test_manifest_round_trips_byte_for_byte(sample_index):
+    """What a real index run wrote reads into the type and writes back as the same bytes."""
+    from oriongraph_cli.store.layout import Layout
+    from oriongraph_cli.store.manifest import MANIFEST, Manifest
+
+    gen = Layout(sample_index / ".oriongraph").current_path()
+    raw = (gen / MANIFEST).read_bytes()
+    manifest = Manifest.load(gen)
+    assert manifest.complete and manifest.generation == gen.name
+    assert manifest.counts.spans > 0 and manifest.files and manifest.checksums
+    assert manifest.to_bytes() == raw
+
+
+def test_manifest_keeps_keys_it_does_not_know_and_reads_older_ones():
+    import json
+
+    from oriongraph_cli.store.manifest import Manifest
+
+    old = {"generation": "000003", "complete": True, "counts": {"documents": 2, "spans": 5, "tokens": 40}, "files": {}, "later": [1]}
+    m = Manifest.from_dict(old)
+    assert m.counts.edges == 0 and m.checksums is None and m.stats == {}
+    assert json.loads(m.to_bytes())["later"] == [1]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['[1, 2]', '{"complete": true}', '{"generation": "000001", "complete": "yes"}',
+     '{"generation": "000001", "complete": true, "files": []}', '{"generation": "000001", "complete": true, "counts": {"spans": "9"}}'],
+)
+def test_a_malformed_manifest_is_an_unreadable_index(text):
+    from oriongraph_cli.errors import ExitStatus, NoIndexError
+    from oriongraph_cli.store.manifest import Manifest, ManifestError
+
+    with pytest.raises(ManifestError) as info:
+        Manifest.parse(text)
+    assert isinstance(info.value, NoIndexError) and isinstance(info.value, ValueError)
+    assert info.value.exit_code == ExitStatus.NO_INDEX and "\n" not in info.value.message
+
+
+def test_a_generation_with_a_malformed_manifest_is_not_used(tmp_path):
+    from oriongraph_cli.store.layout import Layout
+
+    layout = Layout(tmp_path / ".oriongraph")
+    gen = layout.gen_dir / "000001"
+    gen.mkdir(parents=True)
+    (gen / "manifest.json").write_text('{"generation": "000001", "complete": true, "files": "x"}')
+    assert layout.problem("000001") == "incomplete manifest"
+    (gen / "manifest.json").write_text('{"generation": "000001", "complete": tr')
+    assert layout.problem("000001") == "unreadable manifest (JSONDecodeError)"
