@@ -145,7 +145,7 @@ class Bench:
         self.cfg = replace(self.base, **settings)
         self.reader = open_index(self.base)
         self.index_info = self.reader.info()
-        self.counter = get_counter(str(self.reader.manifest.get("tokenizer") or self.base.tokenizer))
+        self.counter = get_counter(str(self.reader.manifest.tokenizer or self.base.tokenizer))
         self.count = self.counter.count
         self.files: dict[str, str] = {}
         self.piece_cost: dict[object, int] = {}

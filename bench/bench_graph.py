@@ -49,6 +49,7 @@ def graph_cost(root: Path) -> dict:
     from oriongraph_cli.index.span import split_document
     from oriongraph_cli.index.walk import walk
     from oriongraph_cli.store.layout import Layout
+    from oriongraph_cli.store.registry import Registry
     from oriongraph_cli.tokens import get_counter
 
     cfg = load_config(root)
@@ -70,10 +71,10 @@ def graph_cost(root: Path) -> dict:
                                              max_tokens=cfg.span_max_tokens, min_tokens=cfg.span_min_tokens)))
         t = time.perf_counter()
         for doc, spans in docs:
-            edges.store_document(conn, doc, spans)
+            edges.store_document(Registry(conn), doc, spans)
         phase1 = time.perf_counter() - t
         t = time.perf_counter()
-        res = edges.rebuild_edges(conn, root)
+        res = edges.rebuild_edges(Registry(conn), root)
         phase2 = time.perf_counter() - t
         conn.close()
     return {"documents": len(docs), "edges": res.edges, "by_type": res.by_type, "phase1_s": round(phase1, 2),

@@ -17,7 +17,7 @@ Metrics, per query and averaged (document level — a document's score is its be
 - **Working-set recall**: share of relevant documents with at least one span in the
   working set compiled at ``budget`` tokens.
 - **Utilisation**: tokens in the working set / budget.
-- **Latency**: wall time of one in-process compile (``api.compile_workingset`` with the
+- **Latency**: wall time of one in-process compile (``pipeline.compile_workingset`` with the
   index already open), p50 and p95 over the queries. Orion's default pipeline only.
 
 Baselines (``compare``), run in the same process on the same index, same intent keywords
@@ -452,7 +452,7 @@ def default_request(cfg: Config, text: str, budget: int):
     """The request `orion compile TEXT --budget N` builds with no other flags — except that
     evaluation never writes the project's usage log (809 eval compiles would otherwise
     become "usage" that biases the user's future compiles)."""
-    from oriongraph_cli.api import build_request
+    from oriongraph_cli.compile.request import build_request
 
     return build_request(cfg, text, budget=budget, explain=False, record_usage=False)
 
@@ -473,9 +473,9 @@ def evaluate(
     Opens the index once (or uses ``reader``); ``progress(done, total)`` is called after
     each query. Raises ``OrionError`` for a bad budget, an unknown baseline or a missing index.
     """
-    from oriongraph_cli import api
     from oriongraph_cli.compile import explain, pipeline
     from oriongraph_cli.errors import NoCandidatesError
+    from oriongraph_cli.store.reader import IndexReader
 
     budget = cfg.budget if budget is None else int(budget)
     if budget <= 0:
@@ -486,7 +486,7 @@ def evaluate(
             raise OrionError(f"--limit must be positive, got {limit}", exit_code=ExitStatus.USAGE)
         queries = list(queries)[:limit]
     own = reader is None
-    reader = reader or api.open_index(cfg)
+    reader = reader or IndexReader(cfg)
     try:
         warnings = unknown_paths(queries, {d["path"] for d in reader.documents})
         rows: list[QueryRow] = []
@@ -502,7 +502,7 @@ def evaluate(
             # the working set, timed as one in-process compile
             t = time.perf_counter()
             try:
-                resp = api.compile_workingset(request, cfg, reader)
+                resp = pipeline.compile_workingset(request, cfg, reader)
                 by_doc = working_set_tokens(resp)
                 ws_docs = delivered_docs(resp)
                 tokens = resp.workingset.total_tokens

@@ -176,7 +176,6 @@ def measure(cfg: Config, reader, queries, variant: Variant, budgets: Sequence[in
     """One row per query: nDCG@10 of compile's ranking and, unless ``ranking_only``, the
     working set compiled at each budget (recall, relevant share, utilisation). The reader's
     repeat cache keeps each intent's embedding and generator hits across variants."""
-    from oriongraph_cli import api
     from oriongraph_cli.compile import pipeline
     from oriongraph_cli.errors import NoCandidatesError
     from oriongraph_cli.evaluate import (
@@ -201,7 +200,7 @@ def measure(cfg: Config, reader, queries, variant: Variant, budgets: Sequence[in
         if not ranking_only:
             for b in budgets:
                 try:
-                    resp = api.compile_workingset(replace(req, budget_tokens=b), vcfg, reader)
+                    resp = pipeline.compile_workingset(replace(req, budget_tokens=b), vcfg, reader)
                 except NoCandidatesError:
                     row.update({f"ws@{b}": 0.0, f"share@{b}": 0.0, f"util@{b}": 0.0, f"quoted@{b}": 0.0})
                     continue
@@ -330,8 +329,8 @@ def cross_validate(rank_table, sel_table_for, groups: Sequence[str], budgets: Se
 def tune(cfg: Config, queries, *, folds: int = DEFAULT_FOLDS, budgets: Sequence[int] = BUDGETS, reader=None,
          progress: ProgressFn | None = None) -> TuneReport:
     """Cross-validated tuning on one project's judged intents (module doc)."""
-    from oriongraph_cli import api
     from oriongraph_cli.errors import ExitStatus, OrionError
+    from oriongraph_cli.store.reader import IndexReader
 
     queries = list(queries)
     if len(queries) < MIN_QUERIES:
@@ -339,7 +338,7 @@ def tune(cfg: Config, queries, *, folds: int = DEFAULT_FOLDS, budgets: Sequence[
                          hint="judge more intents (30 or more give settings worth keeping)", exit_code=ExitStatus.USAGE)
     folds = max(2, min(int(folds), len(queries)))
     own = reader is None
-    reader = reader or api.open_index(cfg)
+    reader = reader or IndexReader(cfg)
     try:
         fold = folds_of(len(queries), folds)
         groups = [str(f) for f in range(folds)]

@@ -259,7 +259,7 @@ def test_superseded_document_header_names_its_successor(reader):
 
     adr3 = "03_workstreams/ws-ingestion/99_decisions/ADR-0003-fixed-interval-retries.md"
     adr7 = "03_workstreams/ws-ingestion/99_decisions/ADR-0007-exponential-backoff-with-jitter.md"
-    notes = status_notes(reader.registry.conn, {adr3: "superseded", adr7: "accepted"})
+    notes = status_notes(reader.registry, {adr3: "superseded", adr7: "accepted"})
     assert notes == {adr3: "superseded by ADR-0007", adr7: "accepted"}
     resp = compile_(reader, "why did we replace ADR-0003", budget_tokens=2500, record_usage=False)
     docs = {d.path: d for d in resp.workingset.documents}

@@ -16,7 +16,7 @@ from typing import Optional
 
 import typer
 
-from oriongraph_cli import __version__
+from oriongraph_cli.api import __version__
 from oriongraph_cli.cli import compile as compile_commands
 from oriongraph_cli.cli import complete
 from oriongraph_cli.cli import eval as eval_commands
@@ -110,7 +110,7 @@ def mcp_cmd(
 
     with handled():
         cfg = project_config(root)
-        from oriongraph_cli.index.walk import check_project
+        from oriongraph_cli.api import check_project
 
         check_project(cfg.root)
         try:
@@ -136,7 +136,7 @@ def watch_cmd(
         if not 50 <= debounce <= 600_000:
             raise OrionError(f"--debounce={debounce}: must be from 50 to 600000 ms", exit_code=ExitStatus.USAGE)
         cfg = project_config(root)
-        from oriongraph_cli.index.walk import check_project
+        from oriongraph_cli.api import check_project
 
         check_project(cfg.root)
         from oriongraph_cli.cli.watch import watch

@@ -29,8 +29,7 @@ from oriongraph_cli.cli.context import (
 )
 from oriongraph_cli.cli import complete
 from oriongraph_cli.errors import ExitStatus, OrionError
-from oriongraph_cli.models import FUSION_METHODS, SourceType
-from oriongraph_cli.textsafe import clean, clean_tree
+from oriongraph_cli.api import FUSION_METHODS, SourceType, clean, clean_tree
 
 # ============================================================================ compile / search / show
 
@@ -48,7 +47,7 @@ def _split_where(values: list[str]) -> tuple[tuple[str, str], ...]:
 def _since(value: Optional[str]) -> Optional[int]:
     if not value:
         return None
-    from oriongraph_cli.index.parse import parse_date
+    from oriongraph_cli.api import parse_date
 
     ts = parse_date(value)
     if ts is None:
@@ -59,21 +58,19 @@ def _since(value: Optional[str]) -> Optional[int]:
 def _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstream, source_type, tag, since, where,
                    prefer_stage, lam, max_source_ratio, fusion, weights, explain, top_k, timings, episode=None, expand=False,
                    record=True, relax=True, deliver=("markdown",), compress=True):
-    from oriongraph_cli.models import HardFilters
+    from oriongraph_cli.api import HardFilters, check_setting
 
     if not intent or not intent.strip():
         raise OrionError("the intent is empty", hint='say what you are about to do, e.g. orion compile "add retry logic to the worker"', exit_code=ExitStatus.USAGE)
     overrides: dict[str, float] = {}
     if weights:
-        from oriongraph_cli.config import _coerce
-
         known = cfg.weights().to_dict()
         for item in weights:
             k, _, v = item.partition("=")
             key = {"stage": "stage_boost"}.get(k.strip(), k.strip())
             if key not in known:
                 raise OrionError(f"--weight {item!r}: unknown channel {k!r}", hint="channels: " + ", ".join(known), exit_code=ExitStatus.USAGE)
-            overrides[key] = _coerce("w_semantic", v, f"--weight {k.strip()}", label=f"the {k.strip()} weight")
+            overrides[key] = check_setting("w_semantic", v, f"--weight {k.strip()}", label=f"the {k.strip()} weight")
     from oriongraph_cli.api import build_request
 
     stages = tuple(s.lower() for s in stage)
@@ -173,15 +170,15 @@ def compile_cmd(
             warn(f"generator {name} failed: {err}")
         if brief is not None:
             from oriongraph_cli.render import render_text
-            from oriongraph_cli.store.layout import atomic_write
+            from oriongraph_cli.api import write_atomically
 
-            atomic_write(brief, render_text(resp, "brief").encode("utf-8"))
+            write_atomically(brief, render_text(resp, "brief").encode("utf-8"))
             note(f"wrote {brief}")
             if resp.episode_id:
-                from oriongraph_cli.store.usage_log import mark_brief_used
+                from oriongraph_cli.api import mark_brief_used
 
                 items = resp.workingset.spans
-                mark_brief_used(cfg.index_dir, [i.span_ref.span_id for i in items], [i.path for i in items], episode_id=resp.episode_id)
+                mark_brief_used(cfg, [i.span_ref.span_id for i in items], [i.path for i in items], episode_id=resp.episode_id)
         if resp.episode_id and explain:
             note(f"recorded episode {resp.episode_id} (reuse it with --episode {resp.episode_id})")
         if files_only or null:
@@ -195,8 +192,7 @@ def compile_cmd(
 def _check_brief_path(cfg, brief: Path) -> None:
     """The brief never replaces project knowledge or orion's own state: refuse a path
     inside a stage folder with an indexable name, or inside .oriongraph/."""
-    from oriongraph_cli.index.walk import ACCEPTED_SUFFIXES
-    from oriongraph_cli.models import TOP_FOLDERS
+    from oriongraph_cli.api import ACCEPTED_SUFFIXES, TOP_FOLDERS
 
     target = Path(os.path.realpath(brief))
     root = Path(os.path.realpath(cfg.root))
@@ -250,9 +246,9 @@ def search_cmd(
     with handled(as_json, output, page=True):
         intent = read_intent(intent)
         cfg = project_config(root, fusion=fusion)
-        from oriongraph_cli.config import _coerce
+        from oriongraph_cli.api import check_setting
 
-        top_k = _coerce("top_k", top_k, "--top-k")
+        top_k = check_setting("top_k", top_k, "--top-k")
         prefetch_model(cfg)
         from oriongraph_cli import api
 
@@ -262,7 +258,7 @@ def search_cmd(
         signals, hits, info = api.search(request, cfg)
         hits = hits[:top_k]
         if as_json:
-            from oriongraph_cli.models import SCHEMA_VERSION
+            from oriongraph_cli.api import SCHEMA_VERSION
 
             doc = {
                 "schema_version": SCHEMA_VERSION,

@@ -5,7 +5,6 @@ no project or no index, or anything else wrong, it offers nothing."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Callable, Iterable, List
 
 import typer
@@ -15,34 +14,17 @@ def _matching(values: Iterable[str], incomplete: str) -> List[str]:
     return sorted({v for v in values if v and v.startswith(incomplete)})
 
 
-def _registry(ctx: typer.Context) -> Path | None:
-    """The registry of the generation readers would open, in the project the command line names."""
-    from oriongraph_cli.config import resolve_root
-    from oriongraph_cli.store.layout import Layout
-
-    layout = Layout(Path(resolve_root(ctx.params.get("root"))).resolve() / ".oriongraph")
-    gen = layout.current(warn=False)
-    path = layout.gen_dir / gen / "registry.sqlite" if gen else None
-    return path if path is not None and path.is_file() else None
-
-
 def _indexed(column: str) -> Callable[[typer.Context, str], List[str]]:
     def complete(ctx: typer.Context, incomplete: str) -> List[str]:
         try:
-            from oriongraph_cli.store.registry import Registry
+            from oriongraph_cli import api
 
-            path = _registry(ctx)
-            if path is None:
+            # the registry of the generation readers would open, in the project the command line names
+            values = api.indexed_values(ctx.params.get("root"), column)
+            if values is None:
                 return []
-            registry = Registry.open(path)
-            try:
-                values = registry.document_values(column)
-            finally:
-                registry.close()
             if column == "stage":
-                from oriongraph_cli.models import STAGES
-
-                values += list(STAGES)
+                values += list(api.STAGES)
             return _matching(values, incomplete)
         except Exception:  # noqa: BLE001 — a completion offers nothing rather than fail
             return []

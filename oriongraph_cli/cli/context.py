@@ -15,7 +15,7 @@ from typing import Iterator, Optional
 import typer
 
 from oriongraph_cli.errors import ExitStatus, OrionError
-from oriongraph_cli.textsafe import clean_line
+from oriongraph_cli.api import clean_line
 
 ROOT_OPT = typer.Option(
     None, "--root", "-r",
@@ -169,14 +169,14 @@ def stdout_to(path: Optional[Path]) -> Iterator[None]:
 
 
 def _write_output(path: Path, target: Path, text: str) -> None:
-    from oriongraph_cli.store.layout import atomic_write
+    from oriongraph_cli.api import write_atomically
 
     try:
         if target.exists() and not target.is_file():
             with open(target, "w", encoding="utf-8") as fh:
                 fh.write(text)
         else:
-            atomic_write(target, text.encode("utf-8"))
+            write_atomically(target, text.encode("utf-8"))
     except OSError as exc:
         raise OrionError(f"-o {path}: cannot write ({exc.strerror or exc})", hint="choose another path, or free space there") from None
     note(f"wrote {path}")
@@ -275,7 +275,7 @@ def _on_sigterm(signum, frame) -> None:
 def project_config(root: Optional[Path], **overrides):
     """The configuration of the project at ``--root``, ``ORION_ROOT``, or the nearest
     directory at or above the current one that holds a stage folder or ``.oriongraph/``."""
-    from oriongraph_cli.config import load_config, resolve_root
+    from oriongraph_cli.api import load_config, resolve_root
     from oriongraph_cli.render.paths import follow_cwd
 
     cfg = load_config(resolve_root(root), **overrides)
@@ -284,11 +284,10 @@ def project_config(root: Optional[Path], **overrides):
 
 
 def prefetch_model(cfg) -> None:
-    """Start the query-model load now, overlapping the compile's imports (prefetch.py)."""
-    if (Path(cfg.index_dir) / "CURRENT").exists():
-        from oriongraph_cli.store import prefetch
+    """Start the query-model load now, overlapping the compile's imports (store/prefetch.py)."""
+    from oriongraph_cli.api import prefetch_model as start
 
-        prefetch.start(cfg)
+    start(cfg)
 
 
 # --------------------------------------------------------------------------- output

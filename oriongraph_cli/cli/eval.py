@@ -54,7 +54,7 @@ def eval_cmd(
 
     with handled(as_json, output, page=True):
         from oriongraph_cli.errors import ExitStatus, OrionError
-        from oriongraph_cli.evaluate import evaluate, load_queries, parse_compare
+        from oriongraph_cli.api import evaluate, load_queries, parse_compare
 
         if budget is not None and budget <= 0:
             raise OrionError(f"--budget must be positive, got {budget}", hint="e.g. --budget 4000", exit_code=ExitStatus.USAGE)
@@ -107,9 +107,9 @@ def eval_cmd(
 
 
 def _tune(cfg: Any, qs: list, folds: int, write: bool, as_json: bool, budget: Optional[int]) -> None:
-    from oriongraph_cli import tune as tuning
+    from oriongraph_cli import api
 
-    budgets = tuning.BUDGETS if budget is None else (budget,)
+    budgets = api.tune_budgets(budget)
     show_progress = progress_wanted(as_json)
     if show_progress:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -117,13 +117,13 @@ def _tune(cfg: Any, qs: list, folds: int, write: bool, as_json: bool, budget: Op
         with Progress(TextColumn("tuning {task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=err_console(), transient=True) as bar:
             task = bar.add_task("", total=len(qs))
-            report = tuning.tune(cfg, qs, folds=folds, budgets=budgets,
-                                 progress=lambda name, done, n: bar.update(task, description=name, completed=done, total=n))
+            report = api.tune(cfg, qs, folds=folds, budgets=budgets,
+                              progress=lambda name, done, n: bar.update(task, description=name, completed=done, total=n))
     else:
-        report = tuning.tune(cfg, qs, folds=folds, budgets=budgets)
+        report = api.tune(cfg, qs, folds=folds, budgets=budgets)
     written = None
     if write:
-        written = tuning.write_settings(cfg.root, report.chosen)
+        written = api.write_tuned_settings(cfg.root, report.chosen)
     if as_json:
         d = report.to_dict()
         d["written"] = str(written) if written else None

@@ -22,7 +22,7 @@ from oriongraph_cli.cli.context import (
     warn,
 )
 from oriongraph_cli.errors import CheckFailed, ExitStatus, OrionError, StrictError, check_result
-from oriongraph_cli.textsafe import clean
+from oriongraph_cli.api import clean
 
 # ============================================================================ index
 
@@ -151,7 +151,7 @@ def index_cmd(
     """
     if hook:
         return _index_for_hook(root, full, lock_timeout, max_file_bytes)
-    from oriongraph_cli.index.indexer import index_project
+    from oriongraph_cli.api import index_project
 
     with handled(as_json):
         cfg = project_config(root, lock_timeout=lock_timeout, max_file_bytes=max_file_bytes)
@@ -189,7 +189,7 @@ def _index_for_hook(root, full, lock_timeout, max_file_bytes) -> None:
     from oriongraph_cli.errors import NotAProjectError, as_orion_error
 
     try:
-        from oriongraph_cli.index.indexer import index_project
+        from oriongraph_cli.api import index_project
 
         cfg = project_config(root, lock_timeout=HOOK_LOCK_TIMEOUT if lock_timeout is None else lock_timeout, max_file_bytes=max_file_bytes)
         result = index_project(cfg, full=full, on_wait=_say_waiting)
@@ -238,7 +238,7 @@ def status_cmd(
     quiet: bool = quiet_option("Print no report (with --check: only the exit code, and the error when it fails); --json still prints."),
 ) -> None:
     """What is indexed: documents, spans, model, tokenizer, generation, last run, stale files."""
-    from oriongraph_cli.index.status import project_status
+    from oriongraph_cli.api import status as project_status
 
     with handled(as_json, output, page=True):
         cfg = project_config(root)

@@ -23,7 +23,7 @@ def init_cmd(
     again changes nothing. Then: orion index, orion compile "…".
     """
     with handled():
-        from oriongraph_cli.scaffold import init_project
+        from oriongraph_cli.api import init_project
 
         target = Path(directory) if directory is not None else Path(".")
         if target.exists() and not target.is_dir():

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import typer
 
-from oriongraph_cli import __version__
+from oriongraph_cli.api import __version__
 
 DATE = "2026-11-21"
 EXIT_STATUS = [

@@ -30,16 +30,15 @@ class _Index:
         self._lock = threading.Lock()
 
     def reader(self):
-        from oriongraph_cli.store.layout import Layout
-        from oriongraph_cli.store.reader import IndexReader
+        from oriongraph_cli.api import current_generation, open_index
 
         with self._lock:
-            current = Layout(self.cfg.index_dir).current()
+            current = current_generation(self.cfg)
             if self._reader is not None and self._reader.generation != current:
                 self._reader.close()
                 self._reader = None
             if self._reader is None:
-                self._reader = IndexReader(self.cfg)
+                self._reader = open_index(self.cfg)
             return self._reader
 
 
@@ -48,10 +47,8 @@ def build_server(cfg):
     from mcp.server.mcpserver.exceptions import ToolError
     from mcp.types import ToolAnnotations
 
-    from oriongraph_cli import __version__
+    from oriongraph_cli.api import HardFilters, __version__, build_request
     from oriongraph_cli.errors import as_orion_error
-    from oriongraph_cli.api import build_request
-    from oriongraph_cli.models import HardFilters
 
     server = MCPServer(
         "orion",
@@ -86,7 +83,7 @@ def build_server(cfg):
         path: Annotated[str, Field(description="only paths matching this glob")] = "",
         format: Literal["markdown", "xml", "json"] = "markdown",
     ) -> str:
-        from oriongraph_cli.compile.pipeline import compile_workingset
+        from oriongraph_cli.api import compile_workingset
         from oriongraph_cli.render import render_text
 
         try:
@@ -113,8 +110,8 @@ def build_server(cfg):
         stage: Annotated[str, Field(description="only this stage")] = "",
         workstream: Annotated[str, Field(description="only this workstream")] = "",
     ) -> str:
-        from oriongraph_cli.compile.pipeline import search as run_search
-        from oriongraph_cli.textsafe import clean_line
+        from oriongraph_cli.api import clean_line
+        from oriongraph_cli.api import search as run_search
 
         try:
             if not 1 <= limit <= 100:
@@ -147,7 +144,7 @@ def build_server(cfg):
     @server.tool(annotations=read_only, structured_output=False,
                  description="What is indexed, when, and whether the index matches the files (JSON).")
     def status() -> str:
-        from oriongraph_cli.index.status import project_status
+        from oriongraph_cli.api import status as project_status
 
         try:
             st = project_status(cfg)

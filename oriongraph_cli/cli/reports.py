@@ -21,7 +21,7 @@ from oriongraph_cli.cli.context import (
     tables_wanted,
 )
 from oriongraph_cli.errors import CheckFailed, ExitStatus, OrionError, check_result
-from oriongraph_cli.textsafe import clean_tree
+from oriongraph_cli.api import clean_tree
 
 # ============================================================================ links / usage
 
@@ -38,7 +38,7 @@ def links_cmd(
 ) -> None:
     """What links in and out of a document or span, by type (ADR supersession, references, mentions, citations)."""
     with handled(as_json, output, page=True):
-        from oriongraph_cli.graph.report import links_of
+        from oriongraph_cli.api import links as links_of
 
         if check and not dangling:
             raise OrionError("--check applies to --dangling", hint="orion links --dangling --check", exit_code=ExitStatus.USAGE)
@@ -70,10 +70,10 @@ def usage_cmd(
 ) -> None:
     """Usage memory: most and least used documents, never-used documents, and their usage scores."""
     with handled(as_json, output, page=True):
-        from oriongraph_cli.compile.usage import usage_of
-        from oriongraph_cli.config import _coerce
+        from oriongraph_cli.api import check_setting
+        from oriongraph_cli.api import usage as usage_of
 
-        report = usage_of(project_config(root), _coerce("top_k", top, "--top"))
+        report = usage_of(project_config(root), check_setting("top_k", top, "--top"))
         if as_json:
             sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
             return

@@ -25,14 +25,11 @@ def value_text(value: Any) -> str:
 
 def effective_settings(root: Optional[Path]) -> tuple[Path, list[tuple[str, Any, Any]]]:
     """(root, [(setting, value, Origin)]) in Config's order, the root first."""
-    from dataclasses import fields
+    from oriongraph_cli import api
 
-    from oriongraph_cli.config import Config, load_config_origins, resolve_root_origin
-
-    where, root_origin = resolve_root_origin(root)
-    cfg, origins = load_config_origins(where)
+    _where, root_origin, cfg, origins = api.config_origins(root)
     rows = [("root", cfg.root, root_origin)]
-    rows += [(f.name, getattr(cfg, f.name), origins[f.name]) for f in fields(Config) if f.name != "root"]
+    rows += [(name, getattr(cfg, name), origins[name]) for name in api.setting_fields() if name != "root"]
     return cfg.root, rows
 
 
@@ -67,7 +64,7 @@ def config_cmd(
                 )
             rows = [r for r in rows if r[0] == key]
         if as_json:
-            from oriongraph_cli.models import SCHEMA_VERSION
+            from oriongraph_cli.api import SCHEMA_VERSION
 
             doc = {
                 "schema_version": SCHEMA_VERSION, "kind": "config", "root": str(project),
@@ -78,7 +75,7 @@ def config_cmd(
         elif key is not None:
             sys.stdout.write(value_text(rows[0][1]) + "\n")
         elif not tables_wanted():
-            from oriongraph_cli.textsafe import clean_line
+            from oriongraph_cli.api import clean_line
 
             sys.stdout.write("".join("\t".join(clean_line(x) for x in (k, value_text(v), str(o))) + "\n" for k, v, o in rows))
         else:

@@ -3,23 +3,18 @@ no polling, so an idle watch costs next to no CPU)."""
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
 
 
 def _relevant(root: Path):
-    from oriongraph_cli.index.walk import ACCEPTED_SUFFIXES
-    from oriongraph_cli.models import TOP_FOLDERS
+    from oriongraph_cli.api import watched_paths
 
-    prefixes = tuple(str(root / top) + os.sep for top in TOP_FOLDERS)
+    wanted = watched_paths(root)
 
     def keep(_change, path: str) -> bool:
-        if not path.startswith(prefixes):
-            return False
-        name = os.path.basename(path)
-        return not name.startswith(".") and (name.lower().endswith(ACCEPTED_SUFFIXES) or "." not in name)
+        return wanted(path)
 
     return keep
 
@@ -32,7 +27,7 @@ def watch(cfg, *, debounce_ms: int, once_ready=None, quiet: bool = False) -> Non
     from oriongraph_cli.cli.context import warn
     from oriongraph_cli.cli.index import print_warnings
     from oriongraph_cli.errors import as_orion_error
-    from oriongraph_cli.index.indexer import index_project
+    from oriongraph_cli.api import index_project
 
     def run(reason: str) -> None:
         started = time.perf_counter()

@@ -136,6 +136,6 @@ def no_candidates(request: CompileRequest, reader: IndexReader) -> NoCandidatesE
     if not request.hard_filters.is_empty():
         hints.append("loosen the filters (--path/--stage/--workstream/--tag/--since/--where)")
     hints.append("rephrase the intent with words your documents use, or add --keyword")
-    if (reader.manifest.get("counts", {}).get("spans") or 0) == 0:
+    if reader.manifest.counts.spans == 0:
         hints.insert(0, "the index is empty: add Markdown notes to 01_context/, 02_knowledge/, 03_workstreams/ or 04_artifacts/ and run `orion index`")
     return NoCandidatesError(f"no candidates for {request.intent!r}", hint="; ".join(hints))

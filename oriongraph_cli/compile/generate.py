@@ -164,8 +164,7 @@ class _Outline:
             for t in d["tags"]:
                 tag_docs.setdefault(t, []).append(i)
         heading_words: dict[str, list[int]] = {}
-        sub = reader.registry.conn.execute("SELECT id, heading_path FROM spans WHERE json_array_length(heading_path) > 1 ORDER BY id")
-        for row, raw in sub:
+        for row, raw in reader.registry.subsection_spans():
             for w in _words(" ".join(json.loads(raw)[1:])):
                 heading_words.setdefault(w, []).append(row)
         return cls(docs, by_key, title_words, tag_docs, heading_words)
@@ -173,22 +172,14 @@ class _Outline:
     @staticmethod
     def locate(reader, rows: list[int]) -> list[tuple[int, int, int]]:
         """(row, document, ordinal) of ``rows``."""
-        out: list[tuple[int, int, int]] = []
-        for i in range(0, len(rows), 900):
-            chunk = rows[i : i + 900]
-            sql = f"SELECT id, doc, ordinal FROM spans WHERE id IN ({','.join('?' * len(chunk))}) ORDER BY id"
-            out.extend(reader.registry.conn.execute(sql, chunk))
-        return out
+        return reader.registry.locate(rows)
 
     @staticmethod
     def spans_of(reader, docs: list[int]) -> dict[int, list[tuple[int, int]]]:
         """document -> [(row, ordinal)] for ``docs`` (index ``spans_doc``)."""
         out: dict[int, list[tuple[int, int]]] = {}
-        for i in range(0, len(docs), 900):
-            chunk = docs[i : i + 900]
-            sql = f"SELECT id, doc, ordinal FROM spans WHERE doc IN ({','.join('?' * len(chunk))}) ORDER BY id"
-            for row, doc, ordinal in reader.registry.conn.execute(sql, chunk):
-                out.setdefault(doc, []).append((row, ordinal))
+        for row, doc, ordinal in reader.registry.spans_of_documents(docs):
+            out.setdefault(doc, []).append((row, ordinal))
         return out
 
 

@@ -15,7 +15,6 @@ from oriongraph_cli.graph.traverse import (
     SEED_COUNT,
     EdgeGraph,
     Node,
-    _in_chunks,
     _labels,
     describe,
     parse_edge_weights,
@@ -63,8 +62,8 @@ def graph_hits(
     """
     if method not in ("hop", "ppr"):
         raise ValueError(f"method must be 'hop' or 'ppr', got {method!r}")
-    conn = reader.registry.conn
-    if not seed_scores or not edges.has_tables(conn):
+    registry = reader.registry
+    if not seed_scores or not edges.has_tables(registry):
         return []
     weights = parse_edge_weights(None) if edge_weights is None else dict(edge_weights)
     rows = reader.rows(sorted(seed_scores))
@@ -74,7 +73,7 @@ def graph_hits(
         if r is not None and s > 0:
             node = (r.meta.filepath, r.ref.span_id)
             seeds[node] = max(seeds.get(node, 0.0), float(s))
-    graph = EdgeGraph(conn)
+    graph = EdgeGraph(registry)
 
     def same_document(node: Node, origin: Node) -> bool:  # the seed's own document is --expand's business
         return node[0] == origin[0]
@@ -90,13 +89,13 @@ def graph_hits(
     # nodes -> registry rows
     per_row: dict[int, tuple[float, Node]] = {}
     span_nodes = {n for n in reached if n[1] is not None}
-    for row, path, span in _in_chunks(conn, "SELECT id, path, span_id FROM spans WHERE span_id IN ({})", sorted({n[1] for n in span_nodes})):
+    for row, path, span, _hp in registry.spans_by_span_id(sorted({n[1] for n in span_nodes})):
         if (path, span) in span_nodes:
             _keep(per_row, row, reached[(path, span)].score, (path, span))
     doc_nodes = sorted(n[0] for n in reached if n[1] is None and not n[0].startswith(extract.WS_PREFIX))
     fanout = max(doc_fanout, 1)
     per_doc: dict[str, list[tuple[int, int]]] = {}
-    for row, path, ordinal in _in_chunks(conn, "SELECT id, path, ordinal FROM spans WHERE path IN ({})", doc_nodes):
+    for row, path, ordinal in registry.spans_of_paths(doc_nodes):
         per_doc.setdefault(path, []).append((ordinal, row))
     for path, spans in per_doc.items():
         for i, (_o, row) in enumerate(sorted(spans)[:fanout]):
@@ -106,7 +105,7 @@ def graph_hits(
     ordered = ordered[:k]
     needed = {per_row[row][1] for row, _v in ordered}
     label_nodes = set(needed) | {reached[n].origin for n in needed} | {s.dst for n in needed for s in reached[n].path}
-    labels = _labels(conn, label_nodes)
+    labels = _labels(registry, label_nodes)
     hits = [GenHit(row, score, (describe(reached[node], labels),)) for row, (score, node) in ordered]
     return filter_hits(reader, hits, filters)[:top_k]
 
@@ -149,14 +148,13 @@ def seeds_from_signals(reader, signals: DerivedSignals) -> dict[int, float]:
     wanted = {d.lower() for d in signals.struct_hints.doc_ids}
     if not wanted:
         return {}
-    conn = reader.registry.conn
     out: dict[int, float] = {}
-    for path, key in conn.execute("SELECT path, doc_key FROM documents WHERE doc_key IS NOT NULL"):
+    for path, key in reader.registry.document_keys():
         k = key.lower()
         if k in wanted or any(w.startswith(k + "-") for w in wanted):
-            r = conn.execute("SELECT id FROM spans WHERE path = ? ORDER BY ordinal LIMIT 1", (path,)).fetchone()
-            if r:
-                out[r[0]] = 1.0
+            row = reader.registry.first_span_row(path)
+            if row is not None:
+                out[row] = 1.0
     return out
 
 

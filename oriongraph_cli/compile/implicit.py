@@ -97,16 +97,12 @@ class _Decisions:
         self.words = {p: title_words(self.by_path[p]["title"]) for p in self.paths}
 
 
-def _linked(conn, pairs: list[tuple[str, str]]) -> set[tuple[str, str]]:
+def _linked(registry, pairs: list[tuple[str, str]]) -> set[tuple[str, str]]:
     """(later, earlier) pairs where the later document refers to the earlier one by any edge."""
-    out: set[tuple[str, str]] = set()
     try:
-        for later, earlier in pairs:
-            if conn.execute("SELECT 1 FROM edges WHERE src_path = ? AND dst_path = ? LIMIT 1", (later, earlier)).fetchone():
-                out.add((later, earlier))
+        return registry.graph.links_between(pairs)
     except Exception:  # an index without an edges table: no link evidence
         return set()
-    return out
 
 
 def _month(ts: int) -> str:
@@ -123,8 +119,8 @@ def likely_replaced(reader, cands: Iterable[CandidateSpan]) -> dict[str, LikelyR
     mine = sorted(p for p in paths if p in dec.index)
     if not mine or len(dec.paths) < 2:
         return {}
-    conn = reader.registry.conn
-    recorded = successors_many(conn, mine)
+    registry = reader.registry
+    recorded = successors_many(registry, mine)
     proposals: dict[str, list[tuple[str, float]]] = {}
     for p in mine:
         if recorded.get(p):
@@ -142,8 +138,8 @@ def likely_replaced(reader, cands: Iterable[CandidateSpan]) -> dict[str, LikelyR
     if not proposals:
         return {}
     check = [(s, p) for p, ss in proposals.items() for s, _c in ss]
-    links = _linked(conn, check)
-    succ_recorded = successors_many(conn, [s for s, _p in check])
+    links = _linked(registry, check)
+    succ_recorded = successors_many(registry, [s for s, _p in check])
     out: dict[str, LikelyReplaced] = {}
     for p, ss in sorted(proposals.items()):
         best = None

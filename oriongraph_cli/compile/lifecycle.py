@@ -18,8 +18,8 @@
   (lexical, structural or graph score > 0, or cosine ≥ ``min_semantic``) or the intent
   names its id.
 
-Pure functions: :func:`plan_lifecycle` reads only the registry connection it is given
-(documents, spans and the ``edges`` table); :func:`apply_lifecycle` is arithmetic on the
+Pure functions: :func:`plan_lifecycle` reads only the registry it is given (documents,
+spans and the stored edges); :func:`apply_lifecycle` is arithmetic on the
 candidates.
 """
 
@@ -28,12 +28,14 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-import sqlite3
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from oriongraph_cli.compile.score import sort_key
 from oriongraph_cli.models import CandidateSpan, GenHit
+
+if TYPE_CHECKING:
+    from oriongraph_cli.store.registry import Registry
 
 DEMOTE = 0.85
 FINAL_BOOST = 1.25
@@ -105,40 +107,25 @@ def _is_demoted_status(status: str, demoted: Sequence[str]) -> bool:
     return any(status == s or status.startswith(s + " ") for s in demoted)
 
 
-def _docs(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, _Doc]:
-    paths = sorted(set(paths))
-    out: dict[str, _Doc] = {}
-    for i in range(0, len(paths), 500):
-        chunk = paths[i : i + 500]
-        for r in conn.execute(f"SELECT path, doc_key, title, status FROM documents WHERE path IN ({','.join('?' * len(chunk))})", chunk):
-            out[r[0]] = _Doc(r[0], r[1], r[2], _status(r[3]))
-    return out
+def _docs(reg: Registry, paths: Iterable[str]) -> dict[str, _Doc]:
+    return {r[0]: _Doc(r[0], r[1], r[2], _status(r[3])) for r in reg.document_labels(sorted(set(paths)))}
 
 
-def _has_edges(conn: sqlite3.Connection) -> bool:
-    return conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='edges'").fetchone() is not None
-
-
-def successors(conn: sqlite3.Connection, path: str) -> list[str]:
+def successors(reg: Registry, path: str) -> list[str]:
     """Direct successors of a document: its ``superseded_by`` targets and the documents whose
     ``supersedes`` names it (sorted, without itself)."""
-    if not _has_edges(conn):
+    if not reg.graph.has_tables():
         return []
-    rows = conn.execute(
-        "SELECT dst_path FROM edges WHERE src_path = ? AND type = 'SUPERSEDED_BY' "
-        "UNION SELECT src_path FROM edges WHERE dst_path = ? AND type = 'SUPERSEDES'",
-        (path, path),
-    ).fetchall()
-    return sorted({r[0] for r in rows} - {path})
+    return sorted(reg.graph.successors(path) - {path})
 
 
-def status_notes(conn: sqlite3.Connection, statuses: dict[str, str | None], demoted: Sequence[str] = DEMOTED_STATUSES) -> dict[str, str | None]:
+def status_notes(reg: Registry, statuses: dict[str, str | None], demoted: Sequence[str] = DEMOTED_STATUSES) -> dict[str, str | None]:
     """Each document's status as a reader should see it: a superseded or deprecated one
     names its direct successors ("superseded by ADR-0007") unless its status already does."""
     out = dict(statuses)
     stale = [p for p, st in statuses.items() if _is_demoted_status(_status(st), demoted) and " by " not in _status(st)]
-    succ = successors_many(conn, stale)
-    labels = _docs(conn, [d for p in stale for d in succ.get(p, [])])
+    succ = successors_many(reg, stale)
+    labels = _docs(reg, [d for p in stale for d in succ.get(p, [])])
     for p in stale:
         names = [labels[d].label if d in labels else posixpath.basename(d) for d in succ.get(p, [])]
         if names:
@@ -146,42 +133,35 @@ def status_notes(conn: sqlite3.Connection, statuses: dict[str, str | None], demo
     return out
 
 
-def successors_many(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, list[str]]:
-    """:func:`successors` of many documents in one query per 400 paths (a compile asks for
-    every candidate document: one query each cost ~6 ms per compile). Paths without
-    successors are absent."""
+def successors_many(reg: Registry, paths: Iterable[str]) -> dict[str, list[str]]:
+    """:func:`successors` of many documents in one query per few hundred paths (a compile
+    asks for every candidate document: one query each cost ~6 ms per compile). Paths
+    without successors are absent."""
     paths = sorted(set(paths))
     out: dict[str, set[str]] = {}
-    if not paths or not _has_edges(conn):
+    if not paths or not reg.graph.has_tables():
         return {}
-    for i in range(0, len(paths), 400):
-        chunk = paths[i : i + 400]
-        marks = ",".join("?" * len(chunk))
-        for src, dst in conn.execute(
-            f"SELECT src_path, dst_path FROM edges WHERE src_path IN ({marks}) AND type = 'SUPERSEDED_BY' "
-            f"UNION SELECT dst_path, src_path FROM edges WHERE dst_path IN ({marks}) AND type = 'SUPERSEDES'",
-            chunk + chunk,
-        ):
-            if src != dst:
-                out.setdefault(src, set()).add(dst)
+    for src, dst in reg.graph.successor_pairs(paths):
+        if src != dst:
+            out.setdefault(src, set()).add(dst)
     return {p: sorted(v) for p, v in out.items()}
 
 
-def live_successors(conn: sqlite3.Connection, path: str, demoted: Sequence[str] = DEMOTED_STATUSES, max_chain: int = MAX_CHAIN) -> list[tuple[str, tuple[str, ...]]]:
+def live_successors(reg: Registry, path: str, demoted: Sequence[str] = DEMOTED_STATUSES, max_chain: int = MAX_CHAIN) -> list[tuple[str, tuple[str, ...]]]:
     """The ends of the supersession chains starting at ``path``: (successor, chain of paths
     from ``path``'s direct successor to it). A successor that is itself superseded (has
     successors of its own, or a demoted status with successors) is followed; cycles and
     chains longer than ``max_chain`` stop the walk."""
     out: dict[str, tuple[str, ...]] = {}
     visited = {path}
-    frontier: list[tuple[str, tuple[str, ...]]] = [(s, (s,)) for s in successors(conn, path)]
+    frontier: list[tuple[str, tuple[str, ...]]] = [(s, (s,)) for s in successors(reg, path)]
     while frontier:
         nxt: list[tuple[str, tuple[str, ...]]] = []
         for node, chain in frontier:
             if node in visited:
                 continue
             visited.add(node)
-            further = [s for s in successors(conn, node) if s not in visited]
+            further = [s for s in successors(reg, node) if s not in visited]
             if further and len(chain) < max_chain:
                 nxt.extend((s, chain + (s,)) for s in further)
             else:
@@ -192,7 +172,7 @@ def live_successors(conn: sqlite3.Connection, path: str, demoted: Sequence[str] 
 
 def plan_lifecycle(
     cands: Sequence[CandidateSpan],
-    conn: sqlite3.Connection,
+    reg: Registry,
     *,
     prefer_stages: Iterable[str] = (),
     intent_doc_ids: Iterable[str] = (),
@@ -229,14 +209,14 @@ def plan_lifecycle(
         if floor:
             entry["factor"] = max(entry["factor"], factor)
 
-    docs = _docs(conn, by_path)
-    direct_of = successors_many(conn, by_path)
+    docs = _docs(reg, by_path)
+    direct_of = successors_many(reg, by_path)
     for path in sorted(by_path):
         doc = docs.get(path)
         if doc is None:
             continue
         direct = direct_of.get(path, [])
-        direct_docs = _docs(conn, direct) if direct else {}
+        direct_docs = _docs(reg, direct) if direct else {}
         accepted_successor = any(d.status in accepted_statuses for d in direct_docs.values())
         superseded = (doc.status.startswith("superseded") or accepted_successor
                       or (bool(direct) and _is_demoted_status(doc.status, INACTIVE_STATUSES)))
@@ -256,20 +236,20 @@ def plan_lifecycle(
                     for c in present:
                         note(adjust, c.row, reason=f"likely replaces {doc.label}", floor=rows, factor=likely_floor)
                 else:
-                    for row in _successor_rows(conn, guess.successor, set(), 1):
+                    for row in _successor_rows(reg, guess.successor, set(), 1):
                         note(extra, row, reason=f"likely replaces {doc.label}", floor=rows, factor=likely_floor)
             continue
         rows = [c.row for c in by_path[path]]
-        chains = live_successors(conn, path, demoted_statuses) if superseded else []
+        chains = live_successors(reg, path, demoted_statuses) if superseded else []
         if not superseded and direct:  # deprecated but with a recorded successor: still point to it
-            chains = live_successors(conn, path, demoted_statuses)
-        succ_docs = _docs(conn, [s for s, _chain in chains])
+            chains = live_successors(reg, path, demoted_statuses)
+        succ_docs = _docs(reg, [s for s, _chain in chains])
         if chains:
             for succ, chain in chains:
                 sdoc = succ_docs.get(succ)
                 if sdoc is None:
                     continue
-                names = " → ".join(((_docs(conn, [p]).get(p) or _Doc(p, None, p, "")).label for p in chain))
+                names = " → ".join(((_docs(reg, [p]).get(p) or _Doc(p, None, p, "")).label for p in chain))
                 reason = f"{doc.label} superseded by {names}"
                 for row in rows:
                     note(adjust, row, reason=f"{reason} (demoted ×{demote:.2f})")
@@ -279,7 +259,7 @@ def plan_lifecycle(
                         note(adjust, c.row, reason=reason, floor=rows)
                 else:
                     sections = {c.metadata.section_title.split(" > ")[-1].lower() for c in by_path[path] if c.metadata.section_title}
-                    for row in _successor_rows(conn, succ, sections, max_successor_spans):
+                    for row in _successor_rows(reg, succ, sections, max_successor_spans):
                         note(extra, row, reason=reason, floor=rows)
             for row in rows:
                 adjust[row]["mult"] = demote  # once, however many successors
@@ -300,8 +280,8 @@ def plan_lifecycle(
             relevant = raw.lexical > 0 or raw.structural > 0 or raw.graph > 0 or raw.semantic >= min_semantic or (m.doc_id or "").lower() in named
             if relevant:
                 note(adjust, c.row, mult=final_boost, reason=f"accepted decision, preferred for a final-stage task (×{final_boost:.2f})")
-        extra_paths = _paths_of_rows(conn, extra)
-        extra_docs = _docs(conn, extra_paths.values())
+        extra_paths = _paths_of_rows(reg, extra)
+        extra_docs = _docs(reg, extra_paths.values())
         for row, path in extra_paths.items():
             d = extra_docs.get(path)
             if d is not None and d.status in accepted_statuses:
@@ -317,20 +297,14 @@ def plan_lifecycle(
     return LifecyclePlan(freeze(adjust), freeze(extra))
 
 
-def _paths_of_rows(conn: sqlite3.Connection, rows: Iterable[int]) -> dict[int, str]:
-    rows = sorted(rows)
-    out: dict[int, str] = {}
-    for i in range(0, len(rows), 500):
-        chunk = rows[i : i + 500]
-        for r in conn.execute(f"SELECT id, path FROM spans WHERE id IN ({','.join('?' * len(chunk))})", chunk):
-            out[r[0]] = r[1]
-    return out
+def _paths_of_rows(reg: Registry, rows: Iterable[int]) -> dict[int, str]:
+    return reg.paths_of_rows(sorted(rows))
 
 
-def _successor_rows(conn: sqlite3.Connection, path: str, sections: set[str], limit: int) -> list[int]:
+def _successor_rows(reg: Registry, path: str, sections: set[str], limit: int) -> list[int]:
     """Rows of ``path`` to pull in: spans whose innermost heading matches one of the
     superseded spans' sections, then the first span; at most ``limit``."""
-    spans = conn.execute("SELECT id, heading_path FROM spans WHERE path = ? ORDER BY ordinal", (path,)).fetchall()
+    spans = reg.heading_paths(path)
     picked: list[int] = []
     for row, hp in spans:
         heads = json.loads(hp)

@@ -53,7 +53,7 @@ LEFT_OUT_TOKENS_EACH = 1000  # one left-out line per this many tokens of budget 
 def reference_time(reader: IndexReader) -> int:
     """Recency is measured against the index build time, not the wall clock, so the same
     index gives the same scores tomorrow (determinism)."""
-    return int(reader.manifest.get("created_at") or 0)
+    return reader.manifest.created_at
 
 
 def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, timings: dict[str, float] | None = None):
@@ -86,7 +86,7 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
     if cfg.lifecycle and cands:
         likely = implicit.likely_replaced(reader, cands) if cfg.likely_replaced else None
         plan = lifecycle.plan_lifecycle(
-            cands, reader.registry.conn, prefer_stages=request.soft_prefs.prefer_stages,
+            cands, reader.registry, prefer_stages=request.soft_prefs.prefer_stages,
             intent_doc_ids=sig.struct_hints.doc_ids, demote=cfg.lifecycle_demote, final_boost=cfg.lifecycle_final_boost,
             likely=likely, likely_demote=cfg.likely_replaced_demote, inactive_demote=cfg.lifecycle_inactive_demote,
         )
@@ -136,7 +136,7 @@ def compile_workingset(request: CompileRequest, cfg: Config, reader: IndexReader
     try:
         if own:
             timings["open"] = (time.perf_counter() - started) * 1000
-        tokenizer = str(reader.manifest.get("tokenizer") or cfg.tokenizer)
+        tokenizer = str(reader.manifest.tokenizer or cfg.tokenizer)
         preload(tokenizer)  # loads while ranking runs (a no-op once loaded)
         sig, scored, hits, errors, relaxed = rank_candidates(request, cfg, reader, timings)
         if not scored:
@@ -193,7 +193,7 @@ class _Assembly:
         """Document statuses with their successors named, looked up once per document."""
         missing = {p: st for p, st in statuses.items() if p not in self._status}
         if missing:
-            self._status.update(lifecycle.status_notes(self.reader.registry.conn, missing))
+            self._status.update(lifecycle.status_notes(self.reader.registry, missing))
         return {p: self._status[p] for p in statuses}
 
     def count(self, text: str) -> int:

@@ -1,4 +1,5 @@
-"""The graph index: typed edges between documents and spans, and their SQLite tables.
+"""The graph index: typed edges between documents and spans, built and read through the
+registry's graph tables (``store/graph_store.py``; this module holds no SQL).
 
 Two phases keep ``orion index`` incremental:
 
@@ -33,8 +34,8 @@ Edge types (``Edge.type``)::
 
 from __future__ import annotations
 
+import hashlib
 import json
-import sqlite3
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -59,32 +60,22 @@ from oriongraph_cli.graph.extract import (
 from oriongraph_cli.graph.resolve import LinkResolver, resolve_refs
 from oriongraph_cli.graph.terms import Term, collect_terms, defines_edges
 from oriongraph_cli.models import Document, Span
+from oriongraph_cli.store.registry import Registry
 
 
-def _cached_defines(conn: sqlite3.Connection, terms: Sequence[Term], *, max_per_term: int, max_df: float) -> list[Edge]:
+def _cached_defines(reg: Registry, terms: Sequence[Term], *, max_per_term: int, max_df: float) -> list[Edge]:
     """DEFINES with a per-span cache (table ``defines_cache``) keyed by a signature of the
     term list: when the terms did not change, only spans not seen before are read and
     matched (an edited document costs its own spans, not the whole corpus)."""
-    import hashlib
-
     sig = hashlib.sha256(json.dumps([t.words for t in terms]).encode()).hexdigest()[:16]
-    conn.execute("DELETE FROM defines_cache WHERE sig != ? OR span_id NOT IN (SELECT span_id FROM spans)", (sig,))
-    known = {r[0]: [tuple(x) for x in json.loads(r[1])] for r in conn.execute("SELECT span_id, found FROM defines_cache")}
-    outline = conn.execute("SELECT path, span_id, ordinal FROM spans ORDER BY id").fetchall()
-    missing = [r[1] for r in outline if r[1] not in known]
-    texts: dict[str, str] = {}
-    for i in range(0, len(missing), 500):
-        chunk = missing[i : i + 500]
-        texts.update(conn.execute(f"SELECT span_id, text FROM spans WHERE span_id IN ({','.join('?' * len(chunk))})", chunk).fetchall())
+    known = {sid: [tuple(x) for x in json.loads(found)] for sid, found in reg.graph.defines_cache(sig).items()}
+    outline = reg.span_outline()
+    texts = reg.span_texts([r[1] for r in outline if r[1] not in known])
     learned: dict[str, list[tuple[int, int]]] = {}
     spans = (SpanInfo(p, sid, o, (), 0, texts.get(sid, "")) for p, sid, o in outline)
     edges = defines_edges(terms, spans, n_spans=len(outline), max_per_term=max_per_term, max_df=max_df, known=known, learned=learned)
-    conn.executemany(
-        "INSERT OR REPLACE INTO defines_cache(span_id, sig, found) VALUES(?,?,?)",
-        [(sid, sig, json.dumps(found)) for sid, found in learned.items()],
-    )
+    reg.graph.save_defines(sig, [(sid, json.dumps(found)) for sid, found in learned.items()])
     return edges
-
 
 
 def extract_edges(doc: Document, spans: list[Span], resolver: LinkResolver) -> tuple[list[Edge], list[DanglingLink]]:
@@ -98,117 +89,57 @@ def extract_edges(doc: Document, spans: list[Span], resolver: LinkResolver) -> t
     return edges, dangling_out
 
 
-# --------------------------------------------------------------------------- SQLite
-
-DDL = """
-CREATE TABLE IF NOT EXISTS link_refs(
-    path TEXT NOT NULL,
-    span_id TEXT,
-    line INTEGER,
-    kind TEXT NOT NULL,
-    target TEXT NOT NULL,
-    anchor TEXT
-);
-CREATE INDEX IF NOT EXISTS link_refs_path ON link_refs(path);
-CREATE TABLE IF NOT EXISTS link_docs(path TEXT PRIMARY KEY, doc_version_id TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS defines_cache(span_id TEXT PRIMARY KEY, sig TEXT NOT NULL, found TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS edges(
-    src_path TEXT NOT NULL,
-    src_span TEXT,
-    dst_path TEXT NOT NULL,
-    dst_span TEXT,
-    type TEXT NOT NULL,
-    detail TEXT NOT NULL DEFAULT '',
-    line INTEGER
-);
-CREATE INDEX IF NOT EXISTS edges_src_span ON edges(src_span);
-CREATE INDEX IF NOT EXISTS edges_dst_span ON edges(dst_span);
-CREATE INDEX IF NOT EXISTS edges_src_path ON edges(src_path, type);
-CREATE INDEX IF NOT EXISTS edges_dst_path ON edges(dst_path, type);
-CREATE TABLE IF NOT EXISTS dangling_links(
-    path TEXT NOT NULL,
-    line INTEGER,
-    target TEXT NOT NULL,
-    kind TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS dangling_path ON dangling_links(path, line);
-"""
-# lookups from edges back to registry rows (the registry schema indexes neither column)
-SPAN_INDEXES = """
-CREATE INDEX IF NOT EXISTS spans_span_id ON spans(span_id);
-CREATE INDEX IF NOT EXISTS spans_path ON spans(path, ordinal);
-"""
-_EDGE_COLS = "src_path, src_span, dst_path, dst_span, type, detail, line"
-_INSERT_EDGE = f"INSERT INTO edges({_EDGE_COLS}) VALUES(?,?,?,?,?,?,?)"
-_LOCAL_SQL = "(" + ",".join(f"'{t}'" for t in sorted(LOCAL_TYPES)) + ")"
+# --------------------------------------------------------------------------- stored graph
 
 
-def _run(conn: sqlite3.Connection, script: str) -> None:
-    """DDL statement by statement (``executescript`` would COMMIT the caller's transaction)."""
-    for stmt in script.split(";"):
-        if stmt.strip():
-            conn.execute(stmt)
+def create_tables(reg: Registry) -> None:
+    """Create the graph tables and indexes (idempotent, no commit)."""
+    reg.graph.create_tables()
 
 
-def create_tables(conn: sqlite3.Connection) -> None:
-    """Create the graph tables and indexes (idempotent, no commit). Also indexes
-    ``spans(span_id)`` and ``spans(path, ordinal)`` when the registry's ``spans`` exists."""
-    _run(conn, DDL)
-    if conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='spans'").fetchone():
-        _run(conn, SPAN_INDEXES)
+def has_tables(reg: Registry) -> bool:
+    return reg.graph.has_tables()
 
 
-def has_tables(conn: sqlite3.Connection) -> bool:
-    return conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='edges'").fetchone() is not None
-
-
-def forget_document(conn: sqlite3.Connection, path: str) -> None:
+def forget_document(reg: Registry, path: str) -> None:
     """Drop everything phase 1 stored for ``path`` (a removed or changed document)."""
-    conn.execute("DELETE FROM link_refs WHERE path = ?", (path,))
-    conn.execute("DELETE FROM link_docs WHERE path = ?", (path,))
-    conn.execute(f"DELETE FROM edges WHERE src_path = ? AND type IN {_LOCAL_SQL}", (path,))
+    reg.graph.forget_document(path, LOCAL_TYPES)
 
 
-def write_refs(conn: sqlite3.Connection, doc: Document, refs: Iterable[RawRef]) -> None:
+def write_refs(reg: Registry, doc: Document, refs: Iterable[RawRef]) -> None:
     """Replace the stored references of ``doc.path`` (and mark its version as extracted)."""
-    conn.execute("DELETE FROM link_refs WHERE path = ?", (doc.path,))
-    conn.executemany("INSERT INTO link_refs(path, span_id, line, kind, target, anchor) VALUES(?,?,?,?,?,?)", list(refs))
-    conn.execute("INSERT OR REPLACE INTO link_docs(path, doc_version_id) VALUES(?,?)", (doc.path, doc.doc_version_id))
+    reg.graph.write_refs(doc.path, doc.doc_version_id, refs)
 
 
-def store_document(conn: sqlite3.Connection, doc: Document, spans: Sequence[Span]) -> int:
+def store_document(reg: Registry, doc: Document, spans: Sequence[Span]) -> int:
     """Phase 1 for one changed or added document: replace its stored references and local
     edges. Returns the number of references stored. Does not commit."""
-    forget_document(conn, doc.path)
+    forget_document(reg, doc.path)
     refs = extract_refs(doc, spans)
-    write_refs(conn, doc, refs)
-    conn.executemany(_INSERT_EDGE, local_edges([SpanInfo.from_span(s) for s in spans], DocInfo.from_document(doc)))
+    write_refs(reg, doc, refs)
+    reg.graph.add_edges(local_edges([SpanInfo.from_span(s) for s in spans], DocInfo.from_document(doc)))
     return len(refs)
 
 
-def read_refs(conn: sqlite3.Connection) -> Iterator[RawRef]:
+def read_refs(reg: Registry) -> Iterator[RawRef]:
     make = RawRef._make
-    for r in conn.execute("SELECT path, span_id, line, kind, target, anchor FROM link_refs ORDER BY path, rowid"):
+    for r in reg.graph.read_refs():
         yield make(r)
 
 
-def write_edges(conn: sqlite3.Connection, edges: Iterable[Edge], *, replace: bool = False) -> int:
+def write_edges(reg: Registry, edges: Iterable[Edge], *, replace: bool = False) -> int:
     """Insert edges (``replace``: delete every edge first). Returns the number written."""
-    if replace:
-        conn.execute("DELETE FROM edges")
     rows = list(edges)
-    conn.executemany(_INSERT_EDGE, rows)
+    reg.graph.write_edges(rows, replace=replace)
     return len(rows)
 
 
-def write_dangling(conn: sqlite3.Connection, items: Iterable[DanglingLink], *, replace: bool = True) -> None:
-    if replace:
-        conn.execute("DELETE FROM dangling_links")
-    conn.executemany("INSERT INTO dangling_links(path, line, target, kind) VALUES(?,?,?,?)", [(d.path, d.line, d.target, d.kind) for d in items])
+def write_dangling(reg: Registry, items: Iterable[DanglingLink], *, replace: bool = True) -> None:
+    reg.graph.write_dangling([(d.path, d.line, d.target, d.kind) for d in items], replace=replace)
 
 
 def edges_for(
-    conn: sqlite3.Connection, path_or_span_id: str, direction: str = "both", types: Iterable[str] | None = None
+    reg: Registry, path_or_span_id: str, direction: str = "both", types: Iterable[str] | None = None
 ) -> dict[str, list[Edge]]:
     """Edges of a document (a path — its own edges and those of all its spans — or a
     ``ws:<name>`` node) or of one span (a span id). ``direction``: "out" | "in" | "both".
@@ -219,25 +150,24 @@ def edges_for(
     key = path_or_span_id
     is_path = "/" in key or key.lower().endswith(MD_SUFFIXES) or key.startswith(WS_PREFIX)
     if not is_path:
-        is_path = conn.execute("SELECT 1 FROM edges WHERE src_path = ? OR dst_path = ? LIMIT 1", (key, key)).fetchone() is not None
+        is_path = reg.graph.is_edge_path(key)
     type_list = sorted(set(types)) if types else []
-    tfilter = f" AND type IN ({','.join('?' * len(type_list))})" if type_list else ""
     col = "path" if is_path else "span"
     out: dict[str, list[Edge]] = {}
     if direction in ("out", "both"):
-        rows = conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE src_{col} = ?{tfilter}", (key, *type_list))
+        rows = reg.graph.edges_at("src", col, key, type_list)
         out["out"] = sorted((Edge._make(r) for r in rows), key=lambda e: (e.type, e.dst_path, e.dst_span or "", e.line or 0, e.src_span or ""))
     if direction in ("in", "both"):
-        rows = conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE dst_{col} = ?{tfilter}", (key, *type_list))
+        rows = reg.graph.edges_at("dst", col, key, type_list)
         out["in"] = sorted((Edge._make(r) for r in rows), key=lambda e: (e.type, e.src_path, e.src_span or "", e.line or 0, e.dst_span or ""))
     return out
 
 
-def links_report(conn: sqlite3.Connection, path_or_span_id: str, *, include_structural: bool = False) -> dict[str, Any]:
+def links_report(reg: Registry, path_or_span_id: str, *, include_structural: bool = False) -> dict[str, Any]:
     """JSON-ready answer for ``orion links PATH|SPAN_ID``: edges out and in, grouped by
     type (NEXT/PREV/PARENT_SECTION/CHILD_SECTION left out unless ``include_structural``),
     and the dangling links written in that document."""
-    found = edges_for(conn, path_or_span_id)
+    found = edges_for(reg, path_or_span_id)
     report: dict[str, Any] = {"schema_version": 1, "kind": "links", "target": path_or_span_id}
     for direction in ("out", "in"):
         groups: dict[str, list[dict[str, Any]]] = {}
@@ -245,21 +175,17 @@ def links_report(conn: sqlite3.Connection, path_or_span_id: str, *, include_stru
             if include_structural or e.type not in STRUCTURAL_TYPES:
                 groups.setdefault(e.type, []).append(e.to_dict())
         report[direction] = dict(sorted(groups.items()))
-    report["dangling"] = [d.to_dict() for d in dangling(conn, path_or_span_id)]
+    report["dangling"] = [d.to_dict() for d in dangling(reg, path_or_span_id)]
     return report
 
 
-def dangling(conn: sqlite3.Connection, path: str | None = None) -> list[DanglingLink]:
+def dangling(reg: Registry, path: str | None = None) -> list[DanglingLink]:
     """Dangling links (of one document, or all), by path then line."""
-    where, args = ("WHERE path = ?", (path,)) if path else ("", ())
-    return [
-        DanglingLink(*r)
-        for r in conn.execute(f"SELECT path, line, target, kind FROM dangling_links {where} ORDER BY path, coalesce(line, 0), target", args)
-    ]
+    return [DanglingLink(*r) for r in reg.graph.dangling(path)]
 
 
-def edge_counts(conn: sqlite3.Connection) -> dict[str, int]:
-    return {r[0]: r[1] for r in conn.execute("SELECT type, count(*) FROM edges GROUP BY type ORDER BY type")}
+def edge_counts(reg: Registry) -> dict[str, int]:
+    return reg.graph.edge_counts()
 
 
 @dataclass
@@ -278,25 +204,25 @@ class GraphBuildResult:
         }
 
 
-def _sync_global_edges(conn: sqlite3.Connection, edges: list[Edge]) -> tuple[int, int]:
+def _sync_global_edges(reg: Registry, edges: list[Edge]) -> tuple[int, int]:
     """Make the global edges in the table equal ``edges``, touching only the difference
     (an incremental run changes few of them). Returns (inserted, deleted)."""
     wanted = Counter(edges)
-    stale: list[tuple[int]] = []
-    for row in conn.execute(f"SELECT rowid, {_EDGE_COLS} FROM edges WHERE type NOT IN {_LOCAL_SQL}"):
+    stale: list[int] = []
+    for row in reg.graph.global_edges(LOCAL_TYPES):
         e = Edge._make(row[1:])
         if wanted[e] > 0:
             wanted[e] -= 1
         else:
-            stale.append((row[0],))
-    conn.executemany("DELETE FROM edges WHERE rowid = ?", stale)
+            stale.append(row[0])
+    reg.graph.delete_edges(stale)
     new = [e for e, n in wanted.items() for _ in range(n)]
-    conn.executemany(_INSERT_EDGE, new)
+    reg.graph.add_edges(new)
     return len(new), len(stale)
 
 
 def rebuild_edges(
-    conn: sqlite3.Connection,
+    reg: Registry,
     root: Path | None = None,
     *,
     defines: bool = True,
@@ -312,30 +238,23 @@ def rebuild_edges(
     """
     t0 = time.perf_counter()
     timings: dict[str, float] = {}
-    create_tables(conn)
-    for table, col in (("link_refs", "path"), ("link_docs", "path"), ("edges", "src_path")):
-        conn.execute(f"DELETE FROM {table} WHERE {col} NOT IN (SELECT path FROM documents)")
-    stale = [
-        r[0]
-        for r in conn.execute(
-            "SELECT d.path FROM documents d LEFT JOIN link_docs l ON l.path = d.path "
-            "WHERE l.doc_version_id IS NULL OR l.doc_version_id != d.doc_version_id ORDER BY d.path"
-        )
-    ]
+    create_tables(reg)
+    reg.graph.drop_removed_documents()
+    stale = reg.graph.unextracted_documents()
     t = time.perf_counter()
-    resolver = LinkResolver.from_registry(conn, root)
-    edges, dangling_list = resolve_refs(read_refs(conn), resolver)
+    resolver = LinkResolver.from_registry(reg, root)
+    edges, dangling_list = resolve_refs(read_refs(reg), resolver)
     timings["resolve"] = (time.perf_counter() - t) * 1000
     if defines:
         t = time.perf_counter()
-        edges.extend(_cached_defines(conn, collect_terms(resolver), max_per_term=max_per_term, max_df=max_df))
+        edges.extend(_cached_defines(reg, collect_terms(resolver), max_per_term=max_per_term, max_df=max_df))
         timings["defines"] = (time.perf_counter() - t) * 1000
     t = time.perf_counter()
-    added, removed = _sync_global_edges(conn, edges)
-    write_dangling(conn, dangling_list)
+    added, removed = _sync_global_edges(reg, edges)
+    write_dangling(reg, dangling_list)
     timings["write"] = (time.perf_counter() - t) * 1000
     timings["edges_added"], timings["edges_removed"] = added, removed
-    counts = edge_counts(conn)
+    counts = edge_counts(reg)
     return GraphBuildResult(
         edges=sum(counts.values()),
         by_type=counts,

@@ -37,12 +37,11 @@ def expand(
     it, in ``order`` — each only if it is not in ``exclude`` (already selected) and its
     ``token_cost`` fits what is left of ``budget_left``; at most ``max_spans``. The caller
     charges the returned costs to the budget."""
-    conn = reader.registry.conn
-    me = conn.execute("SELECT path, ordinal, span_id FROM spans WHERE id = ?", (span_row,)).fetchone()
+    me = reader.registry.span_place(span_row)
     if me is None or budget_left <= 0 or max_spans <= 0:
         return []
     path, span_id = me[0], me[2]
-    recs = conn.execute("SELECT id, span_id, ordinal, heading_path, heading_level, token_cost FROM spans WHERE path = ? ORDER BY ordinal", (path,)).fetchall()
+    recs = reader.registry.document_outline(path)
     infos = [extract.SpanInfo(path, r[1], r[2], tuple(json.loads(r[3])), r[4], "", r[0]) for r in recs]
     pos = next(i for i, s in enumerate(infos) if s.row == span_row)
     candidates: dict[str, tuple[int, str]] = {}

@@ -36,15 +36,15 @@ def links_of(cfg: Config, target: str | None, *, dangling: bool = False, structu
 
     reader = IndexReader(cfg, load_embedder=False)
     try:
-        conn = reader.registry.conn
-        if not edges.has_tables(conn):
+        registry = reader.registry
+        if not edges.has_tables(registry):
             raise OrionError("this index has no link graph (built by an older orion)", hint="run `orion index --full`")
         if dangling:
-            items = edges.dangling(conn, _resolve(reader, target) if target else None)
+            items = edges.dangling(registry, _resolve(reader, target) if target else None)
             return {"schema_version": 1, "kind": "dangling-links", "generation": reader.generation, "dangling": [d.to_dict() for d in items]}
         if not target:
             raise OrionError("name a document path, document id or span id — or pass --dangling", hint="e.g. orion links ADR-0007")
-        report = edges.links_report(conn, _resolve(reader, target), include_structural=structural)
+        report = edges.links_report(registry, _resolve(reader, target), include_structural=structural)
         report["generation"] = reader.generation
         return report
     finally:

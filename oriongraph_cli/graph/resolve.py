@@ -7,10 +7,9 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-import sqlite3
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 from urllib.parse import unquote
 
 from oriongraph_cli.graph.extract import (
@@ -27,6 +26,9 @@ from oriongraph_cli.graph.extract import (
     slugify,
 )
 from oriongraph_cli.models import Document, Span
+
+if TYPE_CHECKING:
+    from oriongraph_cli.store.registry import Registry
 
 # --------------------------------------------------------------------------- resolver
 
@@ -82,18 +84,12 @@ class LinkResolver:
         return cls(infos, first, lambda p: by_path.get(p, []), root)
 
     @classmethod
-    def from_registry(cls, conn: sqlite3.Connection, root: Path | None = None) -> "LinkResolver":
-        docs = {
-            r[0]: DocInfo(r[0], r[1], r[2], r[3], tuple(json.loads(r[4] or "[]")))
-            for r in conn.execute("SELECT path, title, doc_key, workstream, tags FROM documents")
-        }
-        first = {r[0]: r[1] for r in conn.execute("SELECT path, span_id, min(ordinal) FROM spans GROUP BY path")}
+    def from_registry(cls, registry: "Registry", root: Path | None = None) -> "LinkResolver":
+        docs = {r[0]: DocInfo(r[0], r[1], r[2], r[3], tuple(json.loads(r[4] or "[]"))) for r in registry.document_links_info()}
+        first = registry.first_span_ids()
 
         def load(path: str) -> list[SpanInfo]:
-            return [
-                SpanInfo(path, r[1], r[2], tuple(json.loads(r[3])), r[4], "", r[0])
-                for r in conn.execute("SELECT id, span_id, ordinal, heading_path, heading_level FROM spans WHERE path = ? ORDER BY ordinal", (path,))
-            ]
+            return [SpanInfo(path, r[1], r[2], tuple(json.loads(r[3])), r[4], "", r[0]) for r in registry.document_outline(path)]
 
         return cls(docs, first, load, root)
 

@@ -19,11 +19,13 @@ from __future__ import annotations
 import heapq
 import json
 import posixpath
-import sqlite3
 from itertools import islice
-from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple
 
 from oriongraph_cli.graph import extract
+
+if TYPE_CHECKING:
+    from oriongraph_cli.store.registry import Registry
 
 Node = tuple[str, "str | None"]  # (path, span_id | None); workstreams are ("ws:<name>", None)
 
@@ -263,7 +265,7 @@ def personalized_pagerank(
 
 
 class EdgeGraph:
-    """Neighbours read from the ``edges`` table of a registry connection (cached).
+    """Neighbours read from the stored edges of a registry (cached).
 
     A span node's neighbours are its own edges (out and in) plus, when ``doc_edges`` is
     true, the document-level edges of its document (front matter, links to the document as
@@ -271,8 +273,8 @@ class EdgeGraph:
     node has the document-level edges; a ``ws:`` node has its documents.
     """
 
-    def __init__(self, conn: sqlite3.Connection, *, doc_edges: bool = True):
-        self.conn = conn
+    def __init__(self, registry: Registry, *, doc_edges: bool = True):
+        self.registry = registry
         self.doc_edges = doc_edges
         self._cache: dict[Node, list[tuple[Node, str, bool, str]]] = {}
         self.calls = 0
@@ -286,41 +288,18 @@ class EdgeGraph:
             return hit
         self.calls += 1
         path, span = node
-        q = self.conn.execute
-        out: list[tuple[Node, str, bool, str]] = []
-        if span is not None:
-            for r in q("SELECT dst_path, dst_span, type, detail FROM edges WHERE src_span = ? AND src_path = ?", (span, path)):
-                out.append(((r[0], r[1]), r[2], True, r[3]))
-            for r in q("SELECT src_path, src_span, type, detail FROM edges WHERE dst_span = ? AND dst_path = ?", (span, path)):
-                out.append(((r[0], r[1]), r[2], False, r[3]))
-        if span is None or self.doc_edges:
-            for r in q("SELECT dst_path, dst_span, type, detail FROM edges WHERE src_path = ? AND src_span IS NULL", (path,)):
-                out.append(((r[0], r[1]), r[2], True, r[3]))
-            for r in q("SELECT src_path, src_span, type, detail FROM edges WHERE dst_path = ? AND dst_span IS NULL", (path,)):
-                out.append(((r[0], r[1]), r[2], False, r[3]))
+        out = self.registry.graph.neighbour_edges(path, span, doc_edges=self.doc_edges)
         out.sort(key=lambda x: (_key(x[0]), x[1], x[2], x[3]))
         self._cache[node] = out
         return out
 
 
-def _in_chunks(conn: sqlite3.Connection, sql: str, values: Sequence[Any], size: int = 500) -> list[tuple]:
-    """Run ``sql`` (with one ``IN ({})`` placeholder) over ``values`` in chunks."""
-    out: list[tuple] = []
-    for i in range(0, len(values), size):
-        chunk = list(values[i : i + size])
-        out.extend(tuple(r) for r in conn.execute(sql.format(",".join("?" * len(chunk))), chunk))
-    return out
-
-
-def _labels(conn: sqlite3.Connection, nodes: Iterable[Node]) -> dict[Node, str]:
+def _labels(registry: Registry, nodes: Iterable[Node]) -> dict[Node, str]:
     """Short human labels: document id or file name, plus " › section" for spans."""
     nodes = list(nodes)
     paths = sorted({n[0] for n in nodes if not n[0].startswith(extract.WS_PREFIX)})
-    keys = {r[0]: r[1] for r in _in_chunks(conn, "SELECT path, doc_key FROM documents WHERE path IN ({})", paths)}
-    heads = {
-        (r[0], r[1]): json.loads(r[2])
-        for r in _in_chunks(conn, "SELECT path, span_id, heading_path FROM spans WHERE span_id IN ({})", sorted({n[1] for n in nodes if n[1]}))
-    }
+    keys = {r[0]: r[1] for r in registry.document_labels(paths)}
+    heads = {(r[1], r[2]): json.loads(r[3]) for r in registry.spans_by_span_id(sorted({n[1] for n in nodes if n[1]}))}
     out: dict[Node, str] = {}
     for path, span in nodes:
         if path.startswith(extract.WS_PREFIX):

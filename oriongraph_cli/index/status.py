@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 import os
 from typing import Any
 
@@ -13,7 +12,8 @@ from oriongraph_cli.errors import NoIndexError
 from oriongraph_cli.index.walk import walk
 from oriongraph_cli.models import SCHEMA_VERSION
 from oriongraph_cli.safeio import UnsafeFile, read_project_file, unchanged_since
-from oriongraph_cli.store.layout import MANIFEST, Layout
+from oriongraph_cli.store.layout import Layout
+from oriongraph_cli.store.manifest import Manifest
 
 
 def project_status(cfg: Config) -> dict[str, Any]:
@@ -29,9 +29,9 @@ def project_status(cfg: Config) -> dict[str, Any]:
                 hint=f"run `orion index --root {cfg.root}` to rebuild it",
             )
         raise NoIndexError(f"no index in {cfg.index_dir}", hint=f"run `orion index --root {cfg.root}` first")
-    manifest = json.loads((layout.gen_dir / gen / MANIFEST).read_text())
-    indexed: dict[str, str] = manifest.get("files", {})
-    stats: dict[str, list[int]] = manifest.get("stats", {})
+    manifest = Manifest.load(layout.gen_dir / gen)
+    indexed = manifest.files
+    stats = manifest.stats
     modified, new = [], []
     for f in files:
         if f.rel not in indexed:
@@ -41,7 +41,7 @@ def project_status(cfg: Config) -> dict[str, Any]:
             st = os.stat(f.abs)
         except OSError:
             continue
-        if unchanged_since(st, stats.get(f.rel), manifest.get("created_at", 0)):
+        if unchanged_since(st, stats.get(f.rel), manifest.created_at):
             continue
         try:
             got = read_project_file(cfg.root, f.rel, cfg.max_file_bytes, expect=f.identity)
@@ -53,8 +53,8 @@ def project_status(cfg: Config) -> dict[str, Any]:
             modified.append(f.rel)
     on_disk = {f.rel for f in files}
     deleted = sorted(p for p in indexed if p not in on_disk)
-    counts = manifest.get("counts", {})
-    created = int(manifest.get("created_at", 0))
+    counts = manifest.counts
+    created = manifest.created_at
     return {
         "schema_version": SCHEMA_VERSION,
         "kind": "status",
@@ -63,14 +63,14 @@ def project_status(cfg: Config) -> dict[str, Any]:
         "generations": layout.generations(),
         "indexed_at": created,
         "indexed_at_iso": dt.datetime.fromtimestamp(created, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "documents": counts.get("documents", 0),
-        "spans": counts.get("spans", 0),
-        "tokens": counts.get("tokens", 0),
-        "model": manifest.get("model_id"),
-        "dim": manifest.get("dim"),
-        "tokenizer": manifest.get("tokenizer"),
-        "index_schema_version": manifest.get("index_schema_version"),
-        "tool_version": manifest.get("tool_version"),
+        "documents": counts.documents,
+        "spans": counts.spans,
+        "tokens": counts.tokens,
+        "model": manifest.model_id,
+        "dim": manifest.dim,
+        "tokenizer": manifest.tokenizer,
+        "index_schema_version": manifest.index_schema_version,
+        "tool_version": manifest.tool_version,
         "stale": {"modified": sorted(modified), "new": sorted(new), "deleted": deleted},
         "damaged": damaged,
         "up_to_date": not (modified or new or deleted or damaged),

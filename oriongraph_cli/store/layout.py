@@ -14,7 +14,6 @@ only that generation, so a crash at any moment leaves the previous index usable.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import tempfile
@@ -23,8 +22,8 @@ from pathlib import Path
 from typing import Iterator
 
 from oriongraph_cli.errors import IndexBusyError, NoIndexError, UnsafeStateError
+from oriongraph_cli.store.manifest import MANIFEST, Manifest, ManifestError
 
-MANIFEST = "manifest.json"
 _UMASK = os.umask(0)
 os.umask(_UMASK)
 CACHEDIR_TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# orion index data; safe to delete, `orion index` rebuilds it.\n"
@@ -189,15 +188,16 @@ class Layout:
         if gen_path.is_symlink() or not gen_path.is_dir():
             return "not a directory"
         try:
-            manifest = json.loads((gen_path / MANIFEST).read_text())
+            manifest = Manifest.load(gen_path)
+        except ManifestError:
+            return "incomplete manifest"
         except (OSError, ValueError, UnicodeDecodeError) as exc:
             return f"unreadable manifest ({exc.__class__.__name__})"
-        if not isinstance(manifest, dict) or manifest.get("generation") != gen or manifest.get("complete") is not True:
+        if manifest.generation != gen or manifest.complete is not True:
             return "incomplete manifest"
-        checksums = manifest.get("checksums")
-        if not isinstance(checksums, dict):
+        if manifest.checksums is None:
             return None  # a generation from before checksums were recorded: nothing to compare
-        return check_files(gen_path, checksums, full=full)
+        return check_files(gen_path, manifest.checksums, full=full)
 
     def current(self, *, full: bool = False, warn: bool = True) -> str | None:
         """The generation readers should open: CURRENT if it verifies, else the newest that

@@ -27,6 +27,7 @@ from oriongraph_cli.store.layout import (
     hold_generation,
     release_generation,
 )
+from oriongraph_cli.store.manifest import Manifest
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ class IndexReader:
             release_generation(self._hold)
         self.generation = self.path.name
         try:
-            self.manifest = json.loads((self.path / MANIFEST).read_text())
+            self.manifest = Manifest.load(self.path)
             self.registry = Registry.open(self.path / "registry.sqlite")
             self.registry.conn.execute("SELECT count(*) FROM documents").fetchone()
         except (OSError, ValueError, sqlite3.Error) as exc:
@@ -92,9 +93,9 @@ class IndexReader:
 
                 try:
                     emb = prefetch.take(self.cfg) or load_embedder(self.cfg, "query")
-                    if emb.model_id != self.manifest.get("model_id"):
+                    if emb.model_id != self.manifest.model_id:
                         raise OrionError(
-                            f"the index was built with {self.manifest.get('model_id')!r} but the configured model is {emb.model_id!r}",
+                            f"the index was built with {self.manifest.model_id!r} but the configured model is {emb.model_id!r}",
                             hint="run `orion index` to re-embed with the configured model, or restore the previous model setting",
                         )
                     self._embedder = emb
@@ -190,10 +191,10 @@ class IndexReader:
     def info(self) -> dict[str, Any]:
         return {
             "generation": self.generation,
-            "model": self.manifest.get("model_id"),
-            "tokenizer": self.manifest.get("tokenizer"),
-            "documents": self.manifest.get("counts", {}).get("documents"),
-            "spans": self.manifest.get("counts", {}).get("spans"),
+            "model": self.manifest.model_id,
+            "tokenizer": self.manifest.tokenizer,
+            "documents": self.manifest.counts.documents,
+            "spans": self.manifest.counts.spans,
         }
 
     def close(self) -> None:

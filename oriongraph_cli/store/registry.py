@@ -1,4 +1,6 @@
-"""The span registry: SQLite tables for documents, spans (with their vectors), headings.
+"""The span registry: SQLite tables for documents, spans (with their vectors), headings
+(defined in ``store/schema.py``), and every query of them. The link graph's tables, in the
+same database, are reached through ``Registry.graph`` (``store/graph_store.py``).
 
 ``spans.id`` is the FAISS id of the span's vector. A new generation starts as a copy of
 the current registry (SQLite backup API) and is updated document by document, so the ids
@@ -16,65 +18,11 @@ from typing import Any, Iterable, Iterator
 import numpy as np
 
 from oriongraph_cli.models import Document, Span
+from oriongraph_cli.store import schema
+from oriongraph_cli.store.graph_store import GraphStore
+from oriongraph_cli.store.sql import connect, in_chunks
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS info(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS documents(
-    id INTEGER PRIMARY KEY,
-    path TEXT NOT NULL UNIQUE,
-    doc_version_id TEXT NOT NULL,
-    size_bytes INTEGER NOT NULL,
-    title TEXT NOT NULL,
-    source_type TEXT NOT NULL,
-    workstream TEXT,
-    stage TEXT,
-    status TEXT,
-    priority INTEGER,
-    doc_key TEXT,
-    created_at INTEGER NOT NULL,
-    created_source TEXT NOT NULL,
-    tags TEXT NOT NULL,
-    meta TEXT NOT NULL,
-    body_start INTEGER NOT NULL,
-    n_spans INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS spans(
-    id INTEGER PRIMARY KEY,
-    span_id TEXT NOT NULL UNIQUE,
-    doc INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    doc_version_id TEXT NOT NULL,
-    path TEXT NOT NULL,
-    ordinal INTEGER NOT NULL,
-    char_start INTEGER NOT NULL,
-    char_end INTEGER NOT NULL,
-    line_start INTEGER NOT NULL DEFAULT 0,
-    line_end INTEGER NOT NULL DEFAULT 0,
-    token_cost INTEGER NOT NULL,
-    heading_path TEXT NOT NULL,
-    heading_level INTEGER NOT NULL,
-    text TEXT NOT NULL,
-    embed_hash TEXT NOT NULL,
-    vector BLOB
-);
-CREATE INDEX IF NOT EXISTS spans_doc ON spans(doc, ordinal);
-CREATE INDEX IF NOT EXISTS spans_embed ON spans(embed_hash);
-CREATE TABLE IF NOT EXISTS headings(
-    doc INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    level INTEGER NOT NULL,
-    title TEXT NOT NULL,
-    heading_path TEXT NOT NULL,
-    span INTEGER REFERENCES spans(id) ON DELETE CASCADE
-);
-CREATE INDEX IF NOT EXISTS headings_doc ON headings(doc);
-CREATE INDEX IF NOT EXISTS headings_span ON headings(span);
-CREATE INDEX IF NOT EXISTS spans_outline ON spans(id, doc, ordinal, heading_path);
-"""
-# headings_span: ``headings.span`` cascades from ``spans``; without an index every deleted
-# span scanned the whole headings table, so re-indexing k changed documents cost
-# O(k x corpus) (153 ms per changed document at 100k spans; docs/BENCHMARKS.md, "Scale").
-# spans_outline: covers the structural generator's scan for spans with subsection headings
-# (and IndexReader.span_outline), which otherwise read every row of ``spans`` with its text
-# and vector (~2 KB each) to get a few small columns.
+__all__ = ["Registry", "connect", "DOC_COLUMNS", "SPAN_COLUMNS"]
 
 DOC_COLUMNS = (
     "id, path, doc_version_id, size_bytes, title, source_type, workstream, stage, status, priority, "
@@ -83,21 +31,10 @@ DOC_COLUMNS = (
 SPAN_COLUMNS = "s.id, s.span_id, s.doc_version_id, s.path, s.ordinal, s.char_start, s.char_end, s.line_start, s.line_end, s.token_cost, s.heading_path, s.heading_level, s.text"
 
 
-def connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
-    if readonly:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
-    else:
-        conn = sqlite3.connect(path, check_same_thread=False)
-        conn.execute("PRAGMA journal_mode=DELETE")
-        conn.execute("PRAGMA synchronous=FULL")
-    conn.row_factory = sqlite3.Row
-    conn.execute("PRAGMA foreign_keys=ON")
-    return conn
-
-
 class Registry:
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn
+        self.graph = GraphStore(conn)
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -108,7 +45,7 @@ class Registry:
         if copy_from is not None and copy_from.exists():
             shutil.copyfile(copy_from, path)
         conn = connect(path)
-        conn.executescript(SCHEMA)
+        schema.create_registry_tables(conn)
         return cls(conn)
 
     @classmethod
@@ -136,12 +73,9 @@ class Registry:
     def vectors_by_hash(self, hashes: Iterable[str]) -> dict[str, bytes]:
         """Cached vectors for embed-text hashes (unchanged text is never re-embedded)."""
         out: dict[str, bytes] = {}
-        hashes = list(set(hashes))
-        for i in range(0, len(hashes), 500):
-            chunk = hashes[i : i + 500]
-            q = f"SELECT embed_hash, vector FROM spans WHERE vector IS NOT NULL AND embed_hash IN ({','.join('?' * len(chunk))})"
-            for h, v in self.conn.execute(q, chunk):
-                out[h] = v
+        q = "SELECT embed_hash, vector FROM spans WHERE vector IS NOT NULL AND embed_hash IN ({marks})"
+        for h, v in in_chunks(self.conn, q, set(hashes)):
+            out[h] = v
         return out
 
     def add_document(self, doc: Document, spans: list[Span], embed_hashes: list[str], vectors: list[bytes | None]) -> None:
@@ -228,10 +162,7 @@ class Registry:
         if rows is None:
             yield from self.conn.execute(base + " ORDER BY s.id")
             return
-        rows = list(rows)
-        for i in range(0, len(rows), 900):
-            chunk = rows[i : i + 900]
-            yield from self.conn.execute(base + f" WHERE s.id IN ({','.join('?' * len(chunk))})", chunk)
+        yield from in_chunks(self.conn, base + " WHERE s.id IN ({marks})", rows)
 
     def span_by_id(self, span_id: str) -> sqlite3.Row | None:
         rows = self.conn.execute(
@@ -255,3 +186,91 @@ class Registry:
     def span_counts(self) -> dict[str, int]:
         """path -> how many spans the document has (counted on index ``spans_doc``)."""
         return dict(self.conn.execute("SELECT d.path, c.n FROM (SELECT doc, count(*) AS n FROM spans GROUP BY doc) c JOIN documents d ON d.id = c.doc"))
+
+    def subsection_spans(self) -> list[tuple[int, str]]:
+        """(row, heading path JSON) of every span under a subsection (more than one heading), in row order."""
+        return [tuple(r) for r in self.conn.execute("SELECT id, heading_path FROM spans WHERE json_array_length(heading_path) > 1 ORDER BY id")]
+
+    def locate(self, rows: Iterable[int]) -> list[tuple[int, int, int]]:
+        """(row, document id, ordinal) of ``rows``."""
+        return [tuple(r) for r in in_chunks(self.conn, "SELECT id, doc, ordinal FROM spans WHERE id IN ({marks}) ORDER BY id", rows)]
+
+    def spans_of_documents(self, docs: Iterable[int]) -> list[tuple[int, int, int]]:
+        """(row, document id, ordinal) of every span of the documents ``docs`` (index ``spans_doc``)."""
+        return [tuple(r) for r in in_chunks(self.conn, "SELECT id, doc, ordinal FROM spans WHERE doc IN ({marks}) ORDER BY id", docs)]
+
+    def spans_of_paths(self, paths: Iterable[str]) -> list[tuple[int, str, int]]:
+        """(row, path, ordinal) of every span of the documents at ``paths``."""
+        return [tuple(r) for r in in_chunks(self.conn, "SELECT id, path, ordinal FROM spans WHERE path IN ({marks})", paths)]
+
+    def spans_by_span_id(self, span_ids: Iterable[str]) -> list[tuple[int, str, str, str]]:
+        """(row, path, span_id, heading path JSON) of the spans with these ids."""
+        return [tuple(r) for r in in_chunks(self.conn, "SELECT id, path, span_id, heading_path FROM spans WHERE span_id IN ({marks})", span_ids)]
+
+    def span_texts(self, span_ids: Iterable[str]) -> dict[str, str]:
+        """span_id -> text."""
+        return {r[0]: r[1] for r in in_chunks(self.conn, "SELECT span_id, text FROM spans WHERE span_id IN ({marks})", span_ids)}
+
+    def paths_of_rows(self, rows: Iterable[int]) -> dict[int, str]:
+        """row -> path of the document the span belongs to."""
+        return {r[0]: r[1] for r in in_chunks(self.conn, "SELECT id, path FROM spans WHERE id IN ({marks})", rows)}
+
+    def span_place(self, row: int) -> tuple[str, int, str] | None:
+        """(path, ordinal, span_id) of one span, or None."""
+        r = self.conn.execute("SELECT path, ordinal, span_id FROM spans WHERE id = ?", (row,)).fetchone()
+        return tuple(r) if r is not None else None
+
+    def document_outline(self, path: str) -> list[tuple[int, str, int, str, int, int]]:
+        """(row, span_id, ordinal, heading path JSON, heading level, token cost) of every span
+        of one document, in reading order."""
+        return [tuple(r) for r in self.conn.execute(
+            "SELECT id, span_id, ordinal, heading_path, heading_level, token_cost FROM spans WHERE path = ? ORDER BY ordinal", (path,)
+        )]
+
+    def heading_paths(self, path: str) -> list[tuple[int, str]]:
+        """(row, heading path JSON) of every span of one document, in reading order."""
+        return [tuple(r) for r in self.conn.execute("SELECT id, heading_path FROM spans WHERE path = ? ORDER BY ordinal", (path,))]
+
+    def first_span_ids(self) -> dict[str, str]:
+        """path -> span_id of the document's first span."""
+        return {r[0]: r[1] for r in self.conn.execute("SELECT path, span_id, min(ordinal) FROM spans GROUP BY path")}
+
+    def first_span_row(self, path: str) -> int | None:
+        r = self.conn.execute("SELECT id FROM spans WHERE path = ? ORDER BY ordinal LIMIT 1", (path,)).fetchone()
+        return r[0] if r else None
+
+    def span_outline(self) -> list[tuple[str, str, int]]:
+        """(path, span_id, ordinal) of every span, in row order."""
+        return [tuple(r) for r in self.conn.execute("SELECT path, span_id, ordinal FROM spans ORDER BY id")]
+
+    def document_links_info(self) -> list[tuple[str, str, str | None, str | None, str]]:
+        """(path, title, doc_key, workstream, tags JSON) of every document (what link resolution needs)."""
+        return [tuple(r) for r in self.conn.execute("SELECT path, title, doc_key, workstream, tags FROM documents")]
+
+    def document_labels(self, paths: Iterable[str]) -> list[tuple[str, str | None, str, str | None]]:
+        """(path, doc_key, title, status) of the documents at ``paths``."""
+        return [tuple(r) for r in in_chunks(self.conn, "SELECT path, doc_key, title, status FROM documents WHERE path IN ({marks})", paths)]
+
+    def document_keys(self) -> list[tuple[str, str]]:
+        """(path, doc_key) of every document that has an id."""
+        return [tuple(r) for r in self.conn.execute("SELECT path, doc_key FROM documents WHERE doc_key IS NOT NULL")]
+
+    def rows_of_paths(self, paths: Iterable[str]) -> list[int]:
+        """Rows of every span of the documents at ``paths``."""
+        return [r[0] for r in self.conn.execute("SELECT id FROM spans WHERE path IN (SELECT value FROM json_each(?))", (json.dumps(list(paths)),))]
+
+    def span_rows_of(self, paths: Iterable[str]) -> dict[str, int]:
+        """span_id -> row of every span of the documents at ``paths``."""
+        return {r[0]: r[1] for r in self.conn.execute(
+            "SELECT span_id, id FROM spans WHERE path IN (SELECT value FROM json_each(?))", (json.dumps(list(paths)),)
+        )}
+
+    def lexical_rows(self) -> Iterator[tuple]:
+        """(row, heading path JSON, text, path, title, tags JSON, stage, workstream,
+        source_type, span_id) of every span, in row order: what the lexical indices index."""
+        q = (
+            "SELECT s.id, s.heading_path, s.text, d.path, d.title, d.tags, d.stage, d.workstream, d.source_type, s.span_id"
+            " FROM spans s JOIN documents d ON d.id = s.doc ORDER BY s.id"
+        )
+        for r in self.conn.execute(q):
+            yield tuple(r)

@@ -164,7 +164,7 @@ def test_delivered_text_never_shrinks_to_nothing_as_the_budget_grows(reader):
     followed by a larger one that delivers none, and quoted tokens do not fall by more
     than one span's worth."""
     cfg = load_config(reader.cfg.root)
-    counter = get_counter(str(reader.manifest.get("tokenizer")))
+    counter = get_counter(str(reader.manifest.tokenizer))
     for intent in INTENTS[:2]:
         prev_spans, prev_quoted = 0, 0
         for budget in range(300, 4200, 190):

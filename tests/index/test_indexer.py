@@ -259,7 +259,7 @@ def test_a_changed_file_still_counts_with_tiktoken(project, fake_embedder):
     assert tokens.get_counter.cache_info().currsize == 1  # loaded, to count the changed file
     reader = IndexReader(cfg, load_embedder=False)
     try:
-        assert reader.manifest["tokenizer"] == r.tokenizer
+        assert reader.manifest.tokenizer == r.tokenizer
     finally:
         reader.close()
 

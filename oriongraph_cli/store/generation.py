@@ -1,0 +1,99 @@
+"""Writing one generation into its staging directory: the registry (started as a copy of
+the generation it builds on), the lexical indices (Whoosh and the numpy BM25 postings),
+the FAISS vectors and, last, the manifest with the checksums every reader verifies.
+``Layout.promote`` then makes it current. Reads of an earlier generation the indexer
+needs (cached vectors, recorded dangling links) are here too.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Iterable
+
+from oriongraph_cli.errors import OrionError
+from oriongraph_cli.store import lexical, postings, vectors
+from oriongraph_cli.store.layout import atomic_write, file_checksums
+from oriongraph_cli.store.manifest import MANIFEST, Manifest
+from oriongraph_cli.store.registry import Registry
+
+REGISTRY = "registry.sqlite"
+
+
+def cached_vectors(gen_path: Path, hashes: Iterable[str]) -> dict[str, bytes]:
+    """Vectors generation ``gen_path`` holds for these embed-text hashes."""
+    old = Registry.open(gen_path / REGISTRY)
+    try:
+        return old.vectors_by_hash(hashes)
+    finally:
+        old.close()
+
+
+def stored_dangling(gen_path: Path) -> list[tuple]:
+    """(path, line, target, kind) of the dangling links generation ``gen_path`` recorded
+    ([] for one built before the link graph existed)."""
+    reg = Registry.open(gen_path / REGISTRY)
+    try:
+        return reg.graph.dangling() if reg.graph.has_tables() else []
+    finally:
+        reg.close()
+
+
+def lexical_doc(row, hp, text, path, title, tags, stage, ws, st, span_id) -> lexical.LexicalDoc:
+    return lexical.LexicalDoc(
+        row=row, span_id=span_id, path=path, title=title, headings=" / ".join(json.loads(hp)), body=text,
+        tags=tuple(json.loads(tags)), stage=stage, workstream=ws, source_type=st,
+    )
+
+
+def all_lexical_texts(registry: Registry) -> list[tuple[int, str]]:
+    """(row, lexical text) of every span in ``registry``, as the lexical indices take them."""
+    return [(r[0], lexical.lexical_text(lexical_doc(*r))) for r in registry.lexical_rows()]
+
+
+class GenerationWriter:
+    """One generation being built in ``staging`` on top of ``base`` (None: from empty).
+    The caller fills ``registry`` (documents, spans, graph) and commits it, then calls
+    :meth:`write_lexical`, :meth:`write_vectors`, :meth:`close` and :meth:`write_manifest`."""
+
+    def __init__(self, staging: Path, base: Path | None):
+        self.staging = staging
+        self.base = base
+        self.registry = Registry.create(staging / REGISTRY, copy_from=base / REGISTRY if base else None)
+        self.registry.graph.create_tables()
+        self._lexical = self._postings = -1
+
+    def all_lexical_texts(self) -> list[tuple[int, str]]:
+        return all_lexical_texts(self.registry)
+
+    def write_lexical(self, docs: list[lexical.LexicalDoc], gone_paths: list[str], deleted_rows: list[int]) -> None:
+        """Whoosh and the BM25 postings: the base generation's, without ``gone_paths`` /
+        ``deleted_rows``, plus ``docs``."""
+        self._lexical = lexical.build(self.staging / "lexical", self.base / "lexical" if self.base else None, gone_paths, docs)
+        self._postings = postings.build(
+            self.staging / postings.DIR, self.base / postings.DIR if self.base else None, deleted_rows,
+            [(d.row, lexical.lexical_text(d)) for d in docs], all_docs=self.all_lexical_texts,
+        )
+
+    def write_vectors(self, dim: int) -> dict[str, int]:
+        """The FAISS index of every vector in the registry; returns the registry's counts
+        after checking that every index holds every span."""
+        ids, mat = self.registry.all_vectors(dim)
+        vec_count = vectors.build(self.staging / vectors.FILE, ids, mat, dim)
+        counts = self.registry.counts()
+        if not (counts["spans"] == self._lexical == vec_count == self._postings):
+            raise OrionError(
+                f"index build inconsistent: registry {counts['spans']} spans, lexical {self._lexical}, "
+                f"bm25 postings {self._postings}, vectors {vec_count}",
+                hint="run `orion index --full`; please report this",
+            )
+        return counts
+
+    def close(self) -> None:
+        self.registry.close()
+
+    def write_manifest(self, manifest: Manifest) -> None:
+        """The manifest, with the checksums of every file written (call after :meth:`close`)."""
+        manifest = replace(manifest, checksums=file_checksums(self.staging))  # verified by every reader (Layout.problem)
+        atomic_write(self.staging / MANIFEST, manifest.to_bytes())

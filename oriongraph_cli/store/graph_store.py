@@ -1,0 +1,174 @@
+"""The link graph's tables in a generation's registry: stored references (``link_refs``,
+``link_docs``), typed ``edges``, ``dangling_links`` and the DEFINES cache.
+
+Every query of those tables is a method here; rows go in and come out as plain tuples
+(``graph/`` turns them into its ``Edge``/``RawRef``/``DanglingLink`` types). Edge type
+names are data to this module: which types are local to one document is passed in by
+the caller.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any, Iterable, Iterator, Sequence
+
+from oriongraph_cli.store import schema
+from oriongraph_cli.store.sql import in_chunks
+
+EDGE_COLUMNS = "src_path, src_span, dst_path, dst_span, type, detail, line"
+_INSERT_EDGE = f"INSERT INTO edges({EDGE_COLUMNS}) VALUES(?,?,?,?,?,?,?)"
+
+
+def _quoted(types: Iterable[str]) -> str:
+    return "(" + ",".join(f"'{t}'" for t in sorted(types)) + ")"
+
+
+class GraphStore:
+    """The graph tables of one registry connection. ``local_types`` (where asked): the edge
+    types that depend on one document only (dropped with it, kept by a global rebuild)."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    # ------------------------------------------------------------ tables
+    def create_tables(self) -> None:
+        schema.create_graph_tables(self.conn)
+
+    def has_tables(self) -> bool:
+        return schema.has_graph_tables(self.conn)
+
+    # ------------------------------------------------------------ per document (phase 1)
+    def forget_document(self, path: str, local_types: Iterable[str]) -> None:
+        """Drop the stored references, extraction mark and local edges of ``path``."""
+        self.conn.execute("DELETE FROM link_refs WHERE path = ?", (path,))
+        self.conn.execute("DELETE FROM link_docs WHERE path = ?", (path,))
+        self.conn.execute(f"DELETE FROM edges WHERE src_path = ? AND type IN {_quoted(local_types)}", (path,))
+
+    def write_refs(self, path: str, doc_version_id: str, refs: Iterable[Sequence[Any]]) -> None:
+        """Replace the stored references of ``path`` and mark that version as extracted."""
+        self.conn.execute("DELETE FROM link_refs WHERE path = ?", (path,))
+        self.conn.executemany("INSERT INTO link_refs(path, span_id, line, kind, target, anchor) VALUES(?,?,?,?,?,?)", list(refs))
+        self.conn.execute("INSERT OR REPLACE INTO link_docs(path, doc_version_id) VALUES(?,?)", (path, doc_version_id))
+
+    def read_refs(self) -> Iterator[tuple]:
+        """(path, span_id, line, kind, target, anchor) of every stored reference."""
+        for r in self.conn.execute("SELECT path, span_id, line, kind, target, anchor FROM link_refs ORDER BY path, rowid"):
+            yield tuple(r)
+
+    # ------------------------------------------------------------ edges
+    def add_edges(self, rows: Iterable[Sequence[Any]]) -> None:
+        self.conn.executemany(_INSERT_EDGE, rows)
+
+    def write_edges(self, rows: Sequence[Sequence[Any]], *, replace: bool = False) -> None:
+        if replace:
+            self.conn.execute("DELETE FROM edges")
+        self.conn.executemany(_INSERT_EDGE, rows)
+
+    def global_edges(self, local_types: Iterable[str]) -> Iterator[tuple]:
+        """(rowid, src_path, src_span, dst_path, dst_span, type, detail, line) of every edge
+        that is not local to one document."""
+        for row in self.conn.execute(f"SELECT rowid, {EDGE_COLUMNS} FROM edges WHERE type NOT IN {_quoted(local_types)}"):
+            yield tuple(row)
+
+    def delete_edges(self, rowids: Iterable[int]) -> None:
+        self.conn.executemany("DELETE FROM edges WHERE rowid = ?", [(r,) for r in rowids])
+
+    def is_edge_path(self, key: str) -> bool:
+        """Whether ``key`` is the path of a node some edge starts or ends at."""
+        return self.conn.execute("SELECT 1 FROM edges WHERE src_path = ? OR dst_path = ? LIMIT 1", (key, key)).fetchone() is not None
+
+    def edges_at(self, end: str, column: str, key: str, types: Sequence[str] = ()) -> list[tuple]:
+        """Edges whose ``end`` ("src" | "dst") ``column`` ("path" | "span") is ``key``,
+        of ``types`` (all when empty), as (src_path, src_span, dst_path, dst_span, type, detail, line)."""
+        if end not in ("src", "dst") or column not in ("path", "span"):
+            raise ValueError(f"not an edge end: {end}_{column}")
+        tfilter = f" AND type IN ({','.join('?' * len(types))})" if types else ""
+        return [tuple(r) for r in self.conn.execute(f"SELECT {EDGE_COLUMNS} FROM edges WHERE {end}_{column} = ?{tfilter}", (key, *types))]
+
+    def edge_counts(self) -> dict[str, int]:
+        return {r[0]: r[1] for r in self.conn.execute("SELECT type, count(*) FROM edges GROUP BY type ORDER BY type")}
+
+    def neighbour_edges(self, path: str, span: str | None, *, doc_edges: bool = True) -> list[tuple[tuple[str, str | None], str, bool, str]]:
+        """``((path, span), type, forward, detail)`` of the edges at a node: a span's own
+        edges (out and in), and — for a document node, or a span when ``doc_edges`` — the
+        edges of its document as a whole. Unsorted."""
+        q = self.conn.execute
+        out: list[tuple[tuple[str, str | None], str, bool, str]] = []
+        if span is not None:
+            for r in q("SELECT dst_path, dst_span, type, detail FROM edges WHERE src_span = ? AND src_path = ?", (span, path)):
+                out.append(((r[0], r[1]), r[2], True, r[3]))
+            for r in q("SELECT src_path, src_span, type, detail FROM edges WHERE dst_span = ? AND dst_path = ?", (span, path)):
+                out.append(((r[0], r[1]), r[2], False, r[3]))
+        if span is None or doc_edges:
+            for r in q("SELECT dst_path, dst_span, type, detail FROM edges WHERE src_path = ? AND src_span IS NULL", (path,)):
+                out.append(((r[0], r[1]), r[2], True, r[3]))
+            for r in q("SELECT src_path, src_span, type, detail FROM edges WHERE dst_path = ? AND dst_span IS NULL", (path,)):
+                out.append(((r[0], r[1]), r[2], False, r[3]))
+        return out
+
+    def links_between(self, pairs: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
+        """The (src, dst) document pairs joined by at least one edge src -> dst."""
+        out: set[tuple[str, str]] = set()
+        for src, dst in pairs:
+            if self.conn.execute("SELECT 1 FROM edges WHERE src_path = ? AND dst_path = ? LIMIT 1", (src, dst)).fetchone():
+                out.add((src, dst))
+        return out
+
+    # ------------------------------------------------------------ supersession
+    def successors(self, path: str) -> set[str]:
+        """``superseded_by`` targets of ``path`` and the documents whose ``supersedes`` names it."""
+        rows = self.conn.execute(
+            "SELECT dst_path FROM edges WHERE src_path = ? AND type = 'SUPERSEDED_BY' "
+            "UNION SELECT src_path FROM edges WHERE dst_path = ? AND type = 'SUPERSEDES'",
+            (path, path),
+        ).fetchall()
+        return {r[0] for r in rows}
+
+    def successor_pairs(self, paths: Iterable[str]) -> Iterator[tuple[str, str]]:
+        """(document, successor) for :meth:`successors` of many documents at once."""
+        for src, dst in in_chunks(
+            self.conn,
+            "SELECT src_path, dst_path FROM edges WHERE src_path IN ({marks}) AND type = 'SUPERSEDED_BY' "
+            "UNION SELECT dst_path, src_path FROM edges WHERE dst_path IN ({marks}) AND type = 'SUPERSEDES'",
+            paths,
+            repeat=2,
+        ):
+            yield src, dst
+
+    # ------------------------------------------------------------ global rebuild (phase 2)
+    def drop_removed_documents(self) -> None:
+        """Rows of documents no longer in the registry."""
+        for table, col in (("link_refs", "path"), ("link_docs", "path"), ("edges", "src_path")):
+            self.conn.execute(f"DELETE FROM {table} WHERE {col} NOT IN (SELECT path FROM documents)")
+
+    def unextracted_documents(self) -> list[str]:
+        """Documents whose references were never extracted for their current version."""
+        return [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT d.path FROM documents d LEFT JOIN link_docs l ON l.path = d.path "
+                "WHERE l.doc_version_id IS NULL OR l.doc_version_id != d.doc_version_id ORDER BY d.path"
+            )
+        ]
+
+    def write_dangling(self, rows: Iterable[Sequence[Any]], *, replace: bool = True) -> None:
+        """(path, line, target, kind) rows."""
+        if replace:
+            self.conn.execute("DELETE FROM dangling_links")
+        self.conn.executemany("INSERT INTO dangling_links(path, line, target, kind) VALUES(?,?,?,?)", list(rows))
+
+    def dangling(self, path: str | None = None) -> list[tuple]:
+        """(path, line, target, kind) of the dangling links (of one document, or all), by path then line."""
+        where, args = ("WHERE path = ?", (path,)) if path else ("", ())
+        return [tuple(r) for r in self.conn.execute(f"SELECT path, line, target, kind FROM dangling_links {where} ORDER BY path, coalesce(line, 0), target", args)]
+
+    # ------------------------------------------------------------ DEFINES cache
+    def defines_cache(self, sig: str) -> dict[str, str]:
+        """span_id -> cached matches (JSON) under term signature ``sig``; entries of another
+        signature or of spans no longer in the registry are dropped first."""
+        self.conn.execute("DELETE FROM defines_cache WHERE sig != ? OR span_id NOT IN (SELECT span_id FROM spans)", (sig,))
+        return {r[0]: r[1] for r in self.conn.execute("SELECT span_id, found FROM defines_cache")}
+
+    def save_defines(self, sig: str, found: Iterable[tuple[str, str]]) -> None:
+        """(span_id, matches as JSON) pairs under ``sig``."""
+        self.conn.executemany("INSERT OR REPLACE INTO defines_cache(span_id, sig, found) VALUES(?,?,?)", [(sid, sig, f) for sid, f in found])

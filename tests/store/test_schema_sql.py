@@ -1,0 +1,128 @@
+"""The store's SQLite plumbing: one schema module, and the chunking helper for IN (…) queries."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from oriongraph_cli.store import schema
+from oriongraph_cli.store.registry import Registry
+from oriongraph_cli.store.sql import MAX_VARIABLES, has_table, in_chunks
+
+
+def _numbers(n: int) -> sqlite3.Connection:
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)")
+    conn.executemany("INSERT INTO t(id, v) VALUES(?, ?)", [(i, f"v{i}") for i in range(n)])
+    return conn
+
+
+def test_in_chunks_covers_more_ids_than_sqlite_allows_in_one_statement():
+    conn = _numbers(5000)
+    wanted = list(range(0, 5000, 2))  # 2,500 ids: three statements
+    assert len(wanted) > 999
+    got = [tuple(r) for r in in_chunks(conn, "SELECT id, v FROM t WHERE id IN ({marks}) ORDER BY id", wanted)]
+    assert got == [(i, f"v{i}") for i in wanted]
+
+
+def test_in_chunks_binds_a_repeated_list_within_the_limit():
+    conn = _numbers(3000)
+    ids = list(range(2500))
+    sql = "SELECT id FROM t WHERE id IN ({marks}) UNION SELECT id FROM t WHERE id IN ({marks})"
+    assert sorted(r[0] for r in in_chunks(conn, sql, ids, repeat=2)) == ids
+    assert MAX_VARIABLES < 999
+
+
+def test_in_chunks_of_nothing_runs_nothing():
+    conn = sqlite3.connect(":memory:")  # no table: a statement would fail
+    assert list(in_chunks(conn, "SELECT * FROM missing WHERE id IN ({marks})", [])) == []
+
+
+def test_registry_and_graph_tables_come_from_the_schema_module(tmp_path):
+    reg = Registry.create(tmp_path / "r.sqlite")
+    try:
+        assert has_table(reg.conn, "spans") and not schema.has_graph_tables(reg.conn)
+        reg.graph.create_tables()
+        assert reg.graph.has_tables()
+        names = {r[0] for r in reg.conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+        assert {"spans_span_id", "spans_path", "edges_src_span", "headings_span", "spans_outline"} <= names
+    finally:
+        reg.close()
+
+
+def test_registry_lookups_over_many_ids(tmp_path):
+    from oriongraph_cli.index.parse import parse_document
+    from oriongraph_cli.index.span import split_document
+    from oriongraph_cli.tokens import get_counter
+
+    reg = Registry.create(tmp_path / "r.sqlite")
+    counter = get_counter("tiktoken:cl100k_base")
+    try:
+        for i in range(1100):
+            text = f"# Note {i}\n\nBody of note {i}.\n"
+            doc, _w = parse_document(f"02_knowledge/n{i}.md", text.encode(), text, mtime=0)
+            spans = split_document(doc, counter, target_tokens=200, max_tokens=400, min_tokens=10)
+            reg.add_document(doc, spans, [f"h{i}"] * len(spans), [None] * len(spans))
+        reg.commit()
+        rows = [r for r, *_ in reg.spans_of_paths(f"02_knowledge/n{i}.md" for i in range(1100))]
+        assert len(rows) == 1100
+        assert set(reg.paths_of_rows(rows).values()) == {f"02_knowledge/n{i}.md" for i in range(1100)}
+        assert len(reg.locate(rows)) == 1100
+        assert len(list(reg.iter_span_rows(rows))) == 1100
+    finally:
+        reg.close()
+
+
+# --------------------------------------------------------------------------- the manifest
+
+
+def test_manifest_round_trips_byte_for_byte(sample_index):
+    """What a real index run wrote reads into the type and writes back as the same bytes."""
+    from oriongraph_cli.store.layout import Layout
+    from oriongraph_cli.store.manifest import MANIFEST, Manifest
+
+    gen = Layout(sample_index / ".oriongraph").current_path()
+    raw = (gen / MANIFEST).read_bytes()
+    manifest = Manifest.load(gen)
+    assert manifest.complete and manifest.generation == gen.name
+    assert manifest.counts.spans > 0 and manifest.files and manifest.checksums
+    assert manifest.to_bytes() == raw
+
+
+def test_manifest_keeps_keys_it_does_not_know_and_reads_older_ones():
+    import json
+
+    from oriongraph_cli.store.manifest import Manifest
+
+    old = {"generation": "000003", "complete": True, "counts": {"documents": 2, "spans": 5, "tokens": 40}, "files": {}, "later": [1]}
+    m = Manifest.from_dict(old)
+    assert m.counts.edges == 0 and m.checksums is None and m.stats == {}
+    assert json.loads(m.to_bytes())["later"] == [1]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['[1, 2]', '{"complete": true}', '{"generation": "000001", "complete": "yes"}',
+     '{"generation": "000001", "complete": true, "files": []}', '{"generation": "000001", "complete": true, "counts": {"spans": "9"}}'],
+)
+def test_a_malformed_manifest_is_an_unreadable_index(text):
+    from oriongraph_cli.errors import ExitStatus, NoIndexError
+    from oriongraph_cli.store.manifest import Manifest, ManifestError
+
+    with pytest.raises(ManifestError) as info:
+        Manifest.parse(text)
+    assert isinstance(info.value, NoIndexError) and isinstance(info.value, ValueError)
+    assert info.value.exit_code == ExitStatus.NO_INDEX and "\n" not in info.value.message
+
+
+def test_a_generation_with_a_malformed_manifest_is_not_used(tmp_path):
+    from oriongraph_cli.store.layout import Layout
+
+    layout = Layout(tmp_path / ".oriongraph")
+    gen = layout.gen_dir / "000001"
+    gen.mkdir(parents=True)
+    (gen / "manifest.json").write_text('{"generation": "000001", "complete": true, "files": "x"}')
+    assert layout.problem("000001") == "incomplete manifest"
+    (gen / "manifest.json").write_text('{"generation": "000001", "complete": tr')
+    assert layout.problem("000001") == "unreadable manifest (JSONDecodeError)"
