@@ -63,6 +63,9 @@ class Config:
     # ... given whole to its best span, and this share of it to its other spans (0: the
     # document moves up without taking more of the budget; 1: all its spans rise alike)
     doc_evidence_spread: float = 0.5
+    # the leading document (its best span, lifted, scores highest) is read whole when all of
+    # it fits in this share of the budget (0: off; 1 chosen leave-one-project-out)
+    lead_whole_ratio: float = 1.0
     rrf_k: int = 60
     # MMR λ (selection only; ranking is base-score order). 1.0, chosen leave-one-project-out
     # (docs/BENCHMARKS.md, "Generalisation"): diversity comes from the source cap, the
@@ -182,6 +185,7 @@ _RULES: dict[str, tuple[type, float, float, bool]] = {
     "floor_depth": (float, 0, 1000, False),
     "doc_evidence": (float, 0, 10, False),
     "doc_evidence_spread": (float, 0, 1, False),
+    "lead_whole_ratio": (float, 0, 1, False),
     "lifecycle_demote": (float, 0, 1e6, False),
     "lifecycle_final_boost": (float, 0, 1e6, False),
     "likely_replaced_demote": (float, 0, 1, False),

@@ -140,6 +140,9 @@ SELECTION_SPACE: tuple[Variant, ...] = (
     _v("floor 0.5, depth 1.5, λ 1, spread 0.5", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.5),
     _v("floor 0.5, depth 1.5, λ 1, spread 0.75", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.75),
     _v("floor 0.5, depth 1.5, λ 1, spread 1", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=1.0),
+    # the leading document read whole when all of it fits in this share of the budget
+    _v("floor 0.5, depth 1.5, λ 1, spread 0.5, lead whole 0.5", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.5, lead_whole_ratio=0.5),
+    _v("floor 0.5, depth 1.5, λ 1, spread 0.5, lead whole 1", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.5, lead_whole_ratio=1.0),
 )
 SELECTION_SPACE = _based(SELECTION_SPACE, _SELECTION_BASE)
 

@@ -120,7 +120,7 @@ def work(suite: str, project: str, jobs: list[tuple[str, str]], limit: int | Non
 # the settings in force before this benchmark (the "before" row)
 BEFORE = {"fusion": "weighted", "w_semantic": 0.6, "w_lexical": 0.3, "w_graph": 0.1, "w_structural": 0.2, "top_k": 200,
           "diversity_lambda": 0.85, "relevance_floor": 0.5, "floor_depth": 0.0, "max_source_ratio": 0.5,
-          "lifecycle_demote": 0.6, "lifecycle_inactive_demote": 1.0, "doc_evidence": 0.0, "doc_evidence_spread": 0.0,
+          "lifecycle_demote": 0.6, "lifecycle_inactive_demote": 1.0, "doc_evidence": 0.0, "doc_evidence_spread": 0.0, "lead_whole_ratio": 0.0,
           "likely_replaced": False}  # every setting this benchmark changed, pinned: a fresh cache measures the same
 
 

@@ -320,6 +320,7 @@ def _base(
     doc_evidence: float = 0.0,
     span_counts: Mapping[str, int] | None = None,
     doc_spread: float = 0.0,
+    lead_budget: int | None = None,
 ) -> list[tuple[float, ScoreChannels, float, float, dict[str, int] | None, float]]:
     """Per candidate: (base score, normalised channels, recency, stage boost, RRF ranks or
     None, document evidence) — the numbers of :func:`score` without its reasons and copies."""
@@ -332,7 +333,7 @@ def _base(
     prefer = {s.lower() for s in prefs.prefer_stages}
     rec_cache: dict[int, float] = {}
     relevance = [relevance_of(channels[i], per_ranks[i] if per_ranks is not None else None) for i in range(len(cands))]
-    evidence = document_evidence(cands, relevance, doc_evidence, span_counts, doc_spread)
+    evidence = document_evidence(cands, relevance, doc_evidence, span_counts, doc_spread, lead_budget)
     out = []
     for i, c in enumerate(cands):
         normed = channels[i]
@@ -352,7 +353,8 @@ DOC_EVIDENCE_SPANS = 3  # a document's best spans that count as its evidence
 
 
 def document_evidence(cands: list[CandidateSpan], relevance: list[float], weight: float,
-                      span_counts: Mapping[str, int] | None = None, spread: float = 0.0) -> list[float]:
+                      span_counts: Mapping[str, int] | None = None, spread: float = 0.0,
+                      lead_budget: int | None = None) -> list[float]:
     """Per candidate, the lift of its document's evidence: ``weight ×`` the mean relevance of
     the document's next-best candidate spans (up to ``DOC_EVIDENCE_SPANS - 1`` after the
     best), given to the document's best span, and ``spread ×`` that to its other spans. A
@@ -360,6 +362,12 @@ def document_evidence(cands: list[CandidateSpan], relevance: list[float], weight
     single passage; ``spread`` decides how much more of the budget that buys it (0: none,
     the document only moves up; 1: every span of it rises alike, which concentrates the
     working set on fewer documents). The order inside a document never changes.
+
+    The *leading* document — the one whose best span, lifted, scores highest — is read
+    whole when all of it (every span it has in the index is a candidate) fits in
+    ``lead_budget`` tokens: each of its spans takes the whole lift, so a short document
+    that most likely answers the intent is not cut to one passage. A long one keeps
+    ``spread``, and so do the rest.
 
     A document with fewer spans than that (``span_counts``: path -> its spans in the index)
     has no next-best span to offer: the places it cannot have count as its best span, so a
@@ -373,15 +381,25 @@ def document_evidence(cands: list[CandidateSpan], relevance: list[float], weight
         by_doc.setdefault(c.metadata.filepath, []).append(i)
     slots = DOC_EVIDENCE_SPANS - 1
     counts = span_counts or {}
+    lifts: dict[str, float] = {}
     for path, idx in by_doc.items():
         idx.sort(key=lambda i: (-relevance[i], cands[i].span_ref.span_id))
         best = relevance[idx[0]]
         rest = [relevance[i] for i in idx[1:DOC_EVIDENCE_SPANS]]
         cannot = max(0, slots - (counts.get(path, DOC_EVIDENCE_SPANS) - 1))
-        lift = weight * (sum(rest) + cannot * best) / slots
+        lifts[path] = weight * (sum(rest) + cannot * best) / slots
+    whole = None
+    if lead_budget and spread < 1:
+        lead = min(by_doc, key=lambda p: (-(relevance[by_doc[p][0]] + lifts[p]), p))
+        spans = by_doc[lead]
+        if len(spans) > 1 and lead in counts and len(spans) >= counts[lead] and sum(cands[i].span_ref.token_cost for i in spans) <= lead_budget:
+            whole = lead
+    for path, idx in by_doc.items():
+        lift = lifts[path]
         out[idx[0]] = lift
+        share = 1.0 if path == whole else spread
         for i in idx[1:]:
-            out[i] = spread * lift
+            out[i] = share * lift
     return out
 
 
@@ -397,12 +415,13 @@ def base_scores(
     doc_evidence: float = 0.0,
     span_counts: Mapping[str, int] | None = None,
     doc_spread: float = 0.0,
+    lead_budget: int | None = None,
 ) -> list[float]:
     """The ``base_score`` :func:`score` would give each candidate (input order), without
     building scored copies — for callers that only rank, such as the graph channel's seeds."""
     if not cands:
         return []
-    return [b[0] for b in _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts, doc_spread)]
+    return [b[0] for b in _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts, doc_spread, lead_budget)]
 
 
 def score(
@@ -417,6 +436,7 @@ def score(
     doc_evidence: float = 0.0,
     span_counts: Mapping[str, int] | None = None,
     doc_spread: float = 0.0,
+    lead_budget: int | None = None,
 ) -> list[CandidateSpan]:
     """Normalise, compute ``base_score`` and reasons; return candidates sorted by ``sort_key``.
 
@@ -432,7 +452,7 @@ def score(
     if not cands:
         return []
     out: list[CandidateSpan] = []
-    for c, (base, normed, rec, boost, cand_ranks, evid) in zip(cands, _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts, doc_spread)):
+    for c, (base, normed, rec, boost, cand_ranks, evid) in zip(cands, _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts, doc_spread, lead_budget)):
         reasons: list[str] = []
         raw = c.raw_scores
         if cand_ranks is not None:
@@ -484,4 +504,5 @@ def fuse(cands: list[CandidateSpan], hits: dict, weights: ScoreWeights, request,
         cands, weights, request.soft_prefs, now, cfg.recency_half_life_days,
         fusion=fusion, rrf_k=cfg.rrf_k, ranks=ranks, doc_evidence=cfg.doc_evidence, span_counts=span_counts,
         doc_spread=cfg.doc_evidence_spread,
+        lead_budget=int(cfg.lead_whole_ratio * request.budget_tokens) if cfg.lead_whole_ratio > 0 else None,
     )

@@ -85,16 +85,23 @@ def summary_line(resp: Any, fmt: str | None = None) -> str:
 
 
 SUMMARY_MIN = 1000  # below this budget the summary line costs more of it than it tells a reader
-TITLE_WORDS = 8  # ... and the title echoes only the intent's first words
+TITLE_WORDS = 8  # ... the working set's title leaves the intent out, and a brief names its first words
 
 
 def intent_echo(resp: Any) -> str:
-    """The intent as the title repeats it: whole from ``SUMMARY_MIN`` tokens, else its first
-    ``TITLE_WORDS`` words and ``…`` (the reader asked it; a small budget is for the quotes)."""
+    """The intent as a title or brief repeats it: whole from ``SUMMARY_MIN`` tokens, else its
+    first ``TITLE_WORDS`` words and ``…``."""
     words = one_line(resp.request.intent).split(" ")
     if resp.stats.budget >= SUMMARY_MIN or len(words) <= TITLE_WORDS:
         return " ".join(words)
     return " ".join(words[:TITLE_WORDS]) + " …"
+
+
+def title_echoes(resp: Any) -> bool:
+    """Whether the title repeats the intent: from ``SUMMARY_MIN`` tokens. Under that a
+    working set's title is only "Working set" — its reader asked the question, and a small
+    budget is for the quotes (the task brief, a file read later, always names its intent)."""
+    return resp.stats.budget >= SUMMARY_MIN
 
 
 def summary_pays(resp: Any) -> bool:
@@ -259,7 +266,7 @@ def workingset_markdown(resp: Any, explain: bool = False, brief: bool = False) -
         if req.task_id:
             out += [f"**Task:** {one_line(req.task_id)}\n", "\n"]
     else:
-        out = [f"# Working set: {intent_echo(resp)}\n", "\n"]
+        out = [f"# Working set: {intent_echo(resp)}\n" if title_echoes(resp) else "# Working set\n", "\n"]
     if not resp.compact:
         out += [preamble(resp) + "\n", "\n"]
     if summary_pays(resp):

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from oriongraph_cli.render.markdown import fmt, intent_echo, one_line, preamble, summary_line, summary_pays
+from oriongraph_cli.render.markdown import fmt, intent_echo, one_line, preamble, summary_line, summary_pays, title_echoes
 
 
 def _attrs(**kw: Any) -> str:
@@ -36,7 +36,7 @@ def workingset_xml(resp: Any, explain: bool = False) -> str:
     delivered = st.delivered.get("xml", st.delivered_tokens)
     summary = summary_line(resp, "xml")
     out = [
-        f"<working_set{_attrs(intent=intent_echo(resp), task=resp.request.task_id, budget=st.budget, delivered=delivered, quoted=st.tokens_used)}>\n",
+        f"<working_set{_attrs(intent=intent_echo(resp) if title_echoes(resp) else None, task=resp.request.task_id, budget=st.budget, delivered=delivered, quoted=st.tokens_used)}>\n",
     ]
     if not resp.compact:
         out.append(f"<about>{escape(preamble(resp))}</about>\n")

@@ -154,3 +154,38 @@ def test_document_evidence_spread_decides_how_much_of_the_budget_it_buys():
     assert load_config(".", doc_evidence_spread=0.5).doc_evidence_spread == 0.5
     with pytest.raises(ConfigError):
         load_config(".", doc_evidence_spread=1.5)
+
+
+def test_the_leading_document_is_read_whole_when_all_of_it_fits():
+    """The document whose best span scores highest (with its lift) gives every span the
+    whole lift when all its spans are candidates and fit in ``lead_budget`` tokens; a longer
+    leader, one with spans outside the pool, and every other document keep ``spread``."""
+    from dataclasses import replace
+
+    from oriongraph_cli.compile.score import document_evidence
+    from oriongraph_cli.config import load_config
+    from oriongraph_cli.errors import ConfigError
+
+    def span(sid, doc, sem, tokens=100):
+        c = cand(sid, semantic=sem)
+        return replace(c, span_ref=replace(c.span_ref, token_cost=tokens), metadata=replace(c.metadata, filepath=f"02_knowledge/{doc}.md"))
+
+    pool = [span("a1", "lead", 0.9), span("a2", "lead", 0.8), span("a3", "lead", 0.7),
+            span("b1", "next", 0.85), span("b2", "next", 0.6), span("b3", "next", 0.5)]
+    counts = {"02_knowledge/lead.md": 3, "02_knowledge/next.md": 3}
+    rel = [0.6, 0.5, 0.4, 0.55, 0.3, 0.2]
+    lead, nxt = 0.3 * (0.5 + 0.4) / 2, 0.3 * (0.3 + 0.2) / 2
+    halves = [lead, lead / 2, lead / 2, nxt, nxt / 2, nxt / 2]
+    assert document_evidence(pool, rel, 0.3, counts, spread=0.5, lead_budget=300) == pytest.approx([lead, lead, lead, nxt, nxt / 2, nxt / 2])
+    assert document_evidence(pool, rel, 0.3, counts, spread=0.5, lead_budget=299) == pytest.approx(halves)  # 300 tokens: too long
+    assert document_evidence(pool, rel, 0.3, {**counts, "02_knowledge/lead.md": 4}, spread=0.5, lead_budget=1000)[1] < lead  # a span not in the pool
+    assert document_evidence(pool, rel, 0.3, counts, spread=0.5) == pytest.approx(halves)  # off
+    # the leader is chosen by its best span *with* its lift
+    rel2 = [0.5, 0.5, 0.5, 0.58, 0.0, 0.0]
+    got2 = document_evidence(pool, rel2, 0.3, counts, spread=0.0, lead_budget=1000)
+    assert got2[1] == got2[0] > 0 and got2[4] == 0.0
+    out = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3, span_counts=counts, doc_spread=0.5, lead_budget=300)
+    assert [c.span_ref.span_id for c in out if c.metadata.filepath.endswith("lead.md")] == ["a1", "a2", "a3"]
+    assert load_config(".", lead_whole_ratio=0.5).lead_whole_ratio == 0.5
+    with pytest.raises(ConfigError):
+        load_config(".", lead_whole_ratio=1.5)

@@ -192,7 +192,7 @@ def test_compact_output_drops_preamble_and_left_out(resp):
     assert "Project documents quoted by orion" not in md and "## Left out" not in md and f"## {WORKER}" in md
 
 
-def test_title_echoes_the_whole_intent_only_from_1000_tokens(resp):
+def test_title_echoes_the_intent_only_from_1000_tokens(resp):
     import xml.etree.ElementTree as ET
     from dataclasses import replace
 
@@ -201,12 +201,14 @@ def test_title_echoes_the_whole_intent_only_from_1000_tokens(resp):
     long = replace(resp, request=replace(resp.request, intent="Anthrax spores are very difficult to dispose once they are dispersed."))
     small = replace(long, stats=replace(long.stats, budget=999))
     assert rmd.workingset_markdown(long).startswith("# Working set: Anthrax spores are very difficult to dispose once they are dispersed.\n")
-    assert rmd.workingset_markdown(small).startswith("# Working set: Anthrax spores are very difficult to dispose once …\n")
+    # under 1,000 tokens the reader who asked gets the quotes, not the question back
+    assert rmd.workingset_markdown(small).startswith("# Working set\n\n")
+    assert ET.fromstring(workingset_xml(small)).get("intent") is None
+    assert ET.fromstring(workingset_xml(long)).get("intent") == "Anthrax spores are very difficult to dispose once they are dispersed."
+    # a brief is read later, on its own: it always names its intent (the first eight words)
     assert "**Intent:** Anthrax spores are very difficult to dispose once …\n" in rmd.task_brief(small)
-    assert ET.fromstring(workingset_xml(small)).get("intent") == "Anthrax spores are very difficult to dispose once …"
-    # an intent of eight words or fewer is echoed whole at any budget
     short = replace(resp, stats=replace(resp.stats, budget=300))
-    assert rmd.workingset_markdown(short).startswith("# Working set: How does the ingestion worker retry failed fetches?\n")
+    assert "**Intent:** How does the ingestion worker retry failed fetches?\n" in rmd.task_brief(short)
 
 
 # --------------------------------------------------------------------------- TASK_BRIEF.md
