@@ -88,7 +88,7 @@ class Memo:
     them once across all variants. Graph hits depend on the fused seeds and are recomputed."""
 
     def __init__(self, reader):
-        from oriongraph_cli.compile import generate
+        from oriongraph_cli.rank import generators as generate
 
         self.reader = reader
         self.gen = generate
@@ -143,8 +143,9 @@ class Variant:
 
 
 def eval_variant(reader, queries, v: Variant, base_cfg, budget: int = 4000, memo: Memo | None = None) -> dict:
-    from oriongraph_cli.compile import pipeline, signals
-    from oriongraph_cli.compile.select import select
+    from oriongraph_cli import pipeline
+    from oriongraph_cli.rank import signals
+    from oriongraph_cli.assemble.select import select
     from oriongraph_cli.evaluate import (
         default_request,
         doc_ranking,

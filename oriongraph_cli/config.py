@@ -56,7 +56,7 @@ class Config:
     w_recency: float = 0.05
     w_stage: float = 0.05
     w_usage: float = 0.05  # usage score (how often and how recently a document was used) from the usage snapshot
-    fusion: str = "hybrid"  # weighted | rrf | zscore | percentile | calibrated | hybrid (compile/score.py)
+    fusion: str = "hybrid"  # weighted | rrf | zscore | percentile | calibrated | hybrid (rank/fusion.py)
     # a document's next-best spans add this × their mean relevance to it (a document shorter
     # than three spans counts its best for the places it lacks)
     doc_evidence: float = 0.3
@@ -95,7 +95,7 @@ class Config:
     lifecycle_demote: float = 0.85  # superseded/deprecated decisions: base x this (their successors still rank above)
     lifecycle_final_boost: float = 1.25  # accepted decisions when "final" is preferred
     # a later decision of the same workstream on the same subject likely replaces an earlier
-    # one that says nothing of it: a soft demotion with its reason (compile/implicit.py)
+    # one that says nothing of it: a soft demotion with its reason (rank/implicit.py)
     # rejected or withdrawn decisions with no recorded successor: base × this (1: left alone)
     lifecycle_inactive_demote: float = 0.85
     likely_replaced: bool = False

@@ -50,5 +50,5 @@ def test_the_api_imports_cheaply():
 
     code = "import sys, oriongraph_cli.api; print(sorted(m for m in sys.modules if m.startswith('oriongraph_cli.')))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    for heavy in ("oriongraph_cli.compile.pipeline", "oriongraph_cli.store.reader", "oriongraph_cli.config", "numpy"):
+    for heavy in ("oriongraph_cli.pipeline", "oriongraph_cli.store.reader", "oriongraph_cli.config", "numpy"):
         assert f"'{heavy}'" not in loaded

@@ -7,8 +7,8 @@ import itertools
 import pytest
 from conftest import SAMPLE
 
-from oriongraph_cli.compile import graph_channel
-from oriongraph_cli.compile.graph_channel import graph_hits
+from oriongraph_cli.rank.generators import graph as graph_channel
+from oriongraph_cli.rank.generators.graph import graph_hits
 from oriongraph_cli.graph import edges
 from oriongraph_cli.graph import traverse as graph_traverse
 from oriongraph_cli.graph.expand import expand

@@ -112,7 +112,7 @@ def _month(ts: int) -> str:
 def likely_replaced(reader, cands: Iterable[CandidateSpan]) -> dict[str, LikelyReplaced]:
     """Candidate document path -> the later decision that likely replaces it (module doc);
     documents whose supersession is already recorded are left alone."""
-    from oriongraph_cli.compile.lifecycle import successors_many
+    from oriongraph_cli.rank.lifecycle import successors_many
 
     paths = {c.metadata.filepath for c in cands}
     dec: _Decisions = reader.memo("implicit-decisions", lambda: _Decisions(reader))

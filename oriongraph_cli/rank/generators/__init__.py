@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Protocol
 
-from oriongraph_cli.compile.signals import id_forms
+from oriongraph_cli.rank.signals import id_forms
 from oriongraph_cli.models import DerivedSignals, GenHit, HardFilters
 from oriongraph_cli.store.reader import IndexReader, SpanRow
 
@@ -55,7 +55,7 @@ def allowed(row: SpanRow, f: HardFilters) -> bool:
 
 def _accepted_decision(row: SpanRow) -> bool:
     """An accepted ADR is a final decision whatever its `stage` says (`--stage final`)."""
-    from oriongraph_cli.compile.lifecycle import is_decision
+    from oriongraph_cli.rank.lifecycle import is_decision
 
     m = row.meta
     return (m.status or "").lower() == "accepted" and is_decision(m.filepath, m.doc_id, m.tags)

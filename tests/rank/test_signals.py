@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from oriongraph_cli import api
-from oriongraph_cli.compile import explain, signals
-from oriongraph_cli.compile.signals import derive, id_forms, keywords
+from oriongraph_cli.assemble import explain
+from oriongraph_cli.rank import weights as rank_weights
+from oriongraph_cli.rank import signals
+from oriongraph_cli.rank.signals import derive, id_forms, keywords
 from oriongraph_cli.config import load_config
 from oriongraph_cli.models import CompileRequest
 
@@ -42,9 +44,9 @@ def test_an_id_that_names_no_document_does_not_switch_the_structural_channel_on(
     try:
         named = signals.from_index(req("why ADR-0007 uses jitter"), reader)
         assert named.struct_hints.doc_ids == ("ADR-0007",)
-        assert explain.effective_weights(req("x"), cfg, named).structural == cfg.w_structural
+        assert rank_weights.effective_weights(req("x"), cfg, named).structural == cfg.w_structural
         ghost = signals.from_index(req("what BCL-2 means for us"), reader)
         assert ghost.struct_hints.doc_ids == ()
-        assert explain.effective_weights(req("x"), cfg, ghost).structural == cfg.w_structural_no_hint
+        assert rank_weights.effective_weights(req("x"), cfg, ghost).structural == cfg.w_structural_no_hint
     finally:
         reader.close()

@@ -8,7 +8,7 @@ import multiprocessing
 import pytest
 from conftest import SAMPLE
 
-from oriongraph_cli.compile import usage
+from oriongraph_cli.rank import usage
 from oriongraph_cli.index.parse import decode, parse_document
 from oriongraph_cli.index.span import split_document
 from oriongraph_cli.models import CandidateSpan, SourceType, SpanMetadata, SpanRef

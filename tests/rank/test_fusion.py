@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from oriongraph_cli.compile.score import FUSIONS, score
+from oriongraph_cli.rank.score import FUSIONS, score
 from oriongraph_cli.config import load_config
 from oriongraph_cli.errors import ConfigError
 from oriongraph_cli.models import FUSION_METHODS, ScoreWeights, SoftPreferences
@@ -78,7 +78,7 @@ def test_channels_not_found_score_zero():
 
 
 def test_document_evidence_lifts_a_document_that_matches_in_several_places():
-    from oriongraph_cli.compile.score import document_evidence
+    from oriongraph_cli.rank.score import document_evidence
 
     def span(sid, doc, sem):
         c = cand(sid, semantic=sem)
@@ -107,7 +107,7 @@ def test_document_evidence_does_not_rank_a_short_document_below_a_long_one_for_i
     span. A long document with one matching span still gets nothing."""
     from dataclasses import replace
 
-    from oriongraph_cli.compile.score import document_evidence
+    from oriongraph_cli.rank.score import document_evidence
 
     def span(sid, doc, sem):
         c = cand(sid, semantic=sem)
@@ -134,7 +134,7 @@ def test_document_evidence_spread_decides_how_much_of_the_budget_it_buys():
     that share. The order inside the document never changes."""
     from dataclasses import replace
 
-    from oriongraph_cli.compile.score import document_evidence
+    from oriongraph_cli.rank.score import document_evidence
     from oriongraph_cli.config import load_config
     from oriongraph_cli.errors import ConfigError
 

@@ -4,7 +4,7 @@ charged to the budget and explained as an expansion."""
 
 from __future__ import annotations
 
-from oriongraph_cli.compile.select import Picked
+from oriongraph_cli.assemble.select import Picked
 from oriongraph_cli.config import Config
 from oriongraph_cli.graph.expand import expand
 from oriongraph_cli.models import CandidateSpan, CompileRequest

@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from oriongraph_cli.compile.filters import check_filters, filters_text, relax_steps
+from oriongraph_cli.rank.filters import check_filters, filters_text, relax_steps
 from oriongraph_cli.errors import NoCandidatesError, OrionError
 from oriongraph_cli.models import (
     CandidateSpan,
@@ -36,7 +36,7 @@ class IntentEmbedding:
 
 def run_generators(reader: IndexReader, signals: DerivedSignals, filters: HardFilters, top_k: int, timings: dict[str, float], embed=None):
     """(hits per generator, errors per generator); raises when every generator failed."""
-    from oriongraph_cli.compile.generate import run_generators as run
+    from oriongraph_cli.rank.generators import run_generators as run
 
     cache = reader.repeat_cache
     key = ("hits", signals.intent, signals.keywords, repr(filters), top_k)

@@ -46,7 +46,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from oriongraph_cli.compile.score import sort_key
+from oriongraph_cli.rank.score import sort_key
 from oriongraph_cli.models import CandidateSpan, Rejection
 
 MIN_KEEP = 50  # pruning always keeps at least this many candidates

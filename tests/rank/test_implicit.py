@@ -9,7 +9,7 @@ import json
 import pytest
 from conftest import run_orion
 
-from oriongraph_cli.compile.implicit import jaccard, title_words
+from oriongraph_cli.rank.implicit import jaccard, title_words
 
 ADR = """---
 title: "{title}"

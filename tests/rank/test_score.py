@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from oriongraph_cli.compile.score import (
+from oriongraph_cli.rank.score import (
     base_scores,
     normalise,
     recency,

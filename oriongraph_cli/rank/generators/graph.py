@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from oriongraph_cli.compile.generate import GenHit, filter_hits
+from oriongraph_cli.rank.generators import GenHit, filter_hits
 from oriongraph_cli.graph import edges, extract
 from oriongraph_cli.graph.traverse import (
     DEFAULT_EDGE_WEIGHTS,

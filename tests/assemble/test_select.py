@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oriongraph_cli.compile.select import Selection, select
+from oriongraph_cli.assemble.select import Selection, select
 from oriongraph_cli.models import CandidateSpan, SourceType, SpanMetadata, SpanRef
 
 DIM = 16
@@ -324,7 +324,7 @@ def test_span_overhead_is_charged_to_every_pick():
 
 
 def test_outranked_names_the_lambda_that_would_let_it_in():
-    from oriongraph_cli.compile.select import Picked, _outranked
+    from oriongraph_cli.assemble.select import Picked, _outranked
 
     last = Picked(cand("L", 0.5, 40), 0.25, 0.0, 0.0, None, 2)
     detail = _outranked(cand("B", 0.85, 40), 0.5 * 0.85 - 0.5 * 0.96, 0.96, last, lam=0.5)
@@ -337,7 +337,7 @@ def test_outranked_names_the_lambda_that_would_let_it_in():
 
 
 def test_depth_floor_is_the_score_where_the_ranking_holds_the_depth():
-    from oriongraph_cli.compile.select import depth_floor
+    from oriongraph_cli.assemble.select import depth_floor
 
     ordered = [cand(f"s{i}", 1.0 - i * 0.1, 100) for i in range(8)]
     assert depth_floor(ordered, 300) == pytest.approx(0.8)  # s0..s2 hold 300 tokens

@@ -3,9 +3,10 @@ named gaps, root-relative links."""
 
 from __future__ import annotations
 
-from oriongraph_cli.compile import compress
-from oriongraph_cli.compile.assemble import layout, pack, rewrite_links, shorten_item
-from oriongraph_cli.compile.select import select
+from oriongraph_cli.assemble import compress
+from oriongraph_cli.assemble.layout import layout, rewrite_links
+from oriongraph_cli.assemble.pack import pack, shorten_item
+from oriongraph_cli.assemble.select import select
 from oriongraph_cli.models import CandidateSpan, SourceType, SpanMetadata, SpanRef, WSItem
 from oriongraph_cli.tokens import get_counter
 

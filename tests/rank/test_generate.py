@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from oriongraph_cli import api
-from oriongraph_cli.compile.generate import StructuralGen, _Outline, _words
+from oriongraph_cli.rank.generators import StructuralGen, _Outline, _words
 from oriongraph_cli.config import load_config
 from oriongraph_cli.models import DerivedSignals, HardFilters, StructHints
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from oriongraph_cli import api
-from oriongraph_cli.compile import generate
-from oriongraph_cli.compile.generate import GenHit
+from oriongraph_cli.rank import generators as generate
+from oriongraph_cli.rank.generators import GenHit
 from oriongraph_cli.config import load_config
 from oriongraph_cli.errors import OrionError
 from oriongraph_cli.models import CompileRequest, ScoreWeights

@@ -111,7 +111,7 @@ def test_compression_covers_more_documents_at_a_small_budget(reader):
 def test_when_shrinking_does_not_settle_the_largest_fitting_selection_is_kept(monkeypatch):
     """Framing that jumps (a large header enters with any selection over 150 tokens) made
     eight shrink rounds end over the budget, and the loop fell back to nothing."""
-    from oriongraph_cli.compile import deliver
+    from oriongraph_cli.assemble import deliver
 
     def build(q, overhead=0, compact=False):
         spans = q // 100 if q >= 100 else 0
@@ -128,7 +128,7 @@ def test_room_the_estimates_left_is_offered_back(monkeypatch):
     """The fixed cost is measured on the empty output, which carries a summary line and a
     "no spans" note that a small working set does not: the selection budget came out 40
     tokens short and the output 100 tokens under the budget with a span still waiting."""
-    from oriongraph_cli.compile import deliver
+    from oriongraph_cli.assemble import deliver
 
     def build(q, overhead=0, compact=False):
         spans = max(q, 0) // 100
@@ -145,7 +145,7 @@ def test_a_per_span_cost_that_prices_every_span_out_is_not_an_empty_working_set(
     its spans, made each span look dearer than the room: the shrink loop accepted the empty
     selection as fitting ("nothing fits in a budget of 746: the best span needs 736"),
     although one span with its own framing fits."""
-    from oriongraph_cli.compile import deliver
+    from oriongraph_cli.assemble import deliver
 
     def build(q, overhead=0, compact=False):
         if q >= 600 and overhead == 0:  # the trial: two spans and their neighbours' framing

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Iterable, Sequence
 
-from oriongraph_cli.compile.score import sort_key
+from oriongraph_cli.rank.score import sort_key
 from oriongraph_cli.models import CandidateSpan, GenHit
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import SAMPLE
 
-from oriongraph_cli.compile.lifecycle import (
+from oriongraph_cli.rank.lifecycle import (
     DEMOTE,
     apply_lifecycle,
     is_decision,
@@ -18,7 +18,7 @@ from oriongraph_cli.compile.lifecycle import (
     successors,
     successors_many,
 )
-from oriongraph_cli.compile.score import sort_key
+from oriongraph_cli.rank.score import sort_key
 from oriongraph_cli.graph import edges
 from oriongraph_cli.index.parse import decode, parse_document
 from oriongraph_cli.index.span import split_document
