@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from oriongraph_cli import __version__
 from oriongraph_cli.request import build_request
 from oriongraph_cli.models import (
-    FUSION_METHODS,
     SCHEMA_VERSION,
     STAGES,
     TOP_FOLDERS,
@@ -44,7 +43,11 @@ from oriongraph_cli.models import (
     SoftPreferences,
     SourceType,
 )
+from oriongraph_cli.rank import fusion as _fusion
 from oriongraph_cli.textsafe import clean, clean_line, clean_tree
+
+FUSION_METHODS = _fusion.names()  # the registered fusion methods (rank/fusion.py)
+FUSION_HELP = _fusion.describe()  # each with a few words, for help texts
 
 if TYPE_CHECKING:
     from oriongraph_cli.config import Config
@@ -322,6 +325,7 @@ def watched_paths(root: Path) -> Callable[[str], bool]:
 
 __all__ = [
     "ACCEPTED_SUFFIXES",
+    "FUSION_HELP",
     "FUSION_METHODS",
     "SCHEMA_VERSION",
     "STAGES",

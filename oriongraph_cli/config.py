@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from oriongraph_cli.errors import ConfigError
-from oriongraph_cli.models import FUSION_METHODS, TOP_FOLDERS
+from oriongraph_cli.models import TOP_FOLDERS
+from oriongraph_cli.rank.fusion import FUSIONS
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 # what ``embed_threads = 0`` and ``query_threads = 0`` mean: one thread. Measured on SciFact
@@ -56,7 +57,7 @@ class Config:
     w_recency: float = 0.05
     w_stage: float = 0.05
     w_usage: float = 0.05  # usage score (how often and how recently a document was used) from the usage snapshot
-    fusion: str = "hybrid"  # weighted | rrf | zscore | percentile | calibrated | hybrid (rank/fusion.py)
+    fusion: str = "hybrid"  # one of rank/fusion.py's FUSIONS
     # a document's next-best spans add this × their mean relevance to it (a document shorter
     # than three spans counts its best for the places it lacks)
     doc_evidence: float = 0.3
@@ -389,9 +390,9 @@ def _validate(cfg: Config, sources: dict[str, str] | None = None) -> None:
         )
     if cfg.graph_method not in ("hop", "ppr"):
         raise ConfigError(f"{src('graph_method')}={cfg.graph_method}: graph_method must be hop or ppr", hint="set graph_method to hop or ppr")
-    if cfg.fusion not in FUSION_METHODS:
-        names = ", ".join(FUSION_METHODS)
-        raise ConfigError(f"{src('fusion')}={cfg.fusion}: fusion must be one of {names}", hint="--fusion " + "|".join(FUSION_METHODS))
+    if cfg.fusion not in FUSIONS:
+        names = ", ".join(FUSIONS)
+        raise ConfigError(f"{src('fusion')}={cfg.fusion}: fusion must be one of {names}", hint="--fusion " + "|".join(FUSIONS))
     if cfg.span_min_tokens >= cfg.span_target_tokens or cfg.span_target_tokens > cfg.span_max_tokens:
         names = [n for n in ("span_min_tokens", "span_target_tokens", "span_max_tokens") if n in sources]
         raise ConfigError(

@@ -15,8 +15,6 @@ COMPILE_SCHEMA_VERSION = 3  # compile: 3 = compact: quotes with their span ids, 
 
 STAGES = ("requirements", "design", "research", "impl", "eval", "final")
 CHANNELS = ("semantic", "lexical", "structural", "graph")
-# how the channels are fused into one relevance score (implemented in compile/score.py)
-FUSION_METHODS = ("weighted", "rrf", "zscore", "percentile", "calibrated", "hybrid")
 
 
 class SourceType(str, Enum):

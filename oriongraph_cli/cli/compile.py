@@ -29,7 +29,7 @@ from oriongraph_cli.cli.context import (
 )
 from oriongraph_cli.cli import complete
 from oriongraph_cli.errors import ExitStatus, OrionError
-from oriongraph_cli.api import FUSION_METHODS, SourceType, clean, clean_tree
+from oriongraph_cli.api import FUSION_HELP, FUSION_METHODS, SourceType, clean, clean_tree
 
 # ============================================================================ compile / search / show
 
@@ -99,7 +99,7 @@ _WHERE = typer.Option([], "--where", help="Front matter filter KEY=VALUE (repeat
 _PREFER = typer.Option([], "--prefer-stage", autocompletion=complete.stages, help="Soft preference: boost this stage (repeatable).")
 _LAMBDA = typer.Option(None, "--lambda", help="Diversity λ in [0,1]: 1 = relevance only, lower = more diverse.")
 _RATIO = typer.Option(None, "--max-source-ratio", help="Most of the budget one document may take, in (0,1].")
-_FUSION = typer.Option(None, "--fusion", autocompletion=complete.choices(FUSION_METHODS), help="Channel fusion: weighted (min-max normalised weighted sum), rrf (weighted reciprocal rank fusion, k=60), zscore, percentile (rank percentile per channel) or calibrated (cosine as is, BM25 over its best).")
+_FUSION = typer.Option(None, "--fusion", autocompletion=complete.choices(FUSION_METHODS), help=f"Channel fusion: {FUSION_HELP}.")
 _WEIGHT = typer.Option([], "--weight", "-w", help="Override a weight, CHANNEL=VALUE (semantic, lexical, structural, graph, recency, stage, usage).")
 _TOPK = typer.Option(None, "--top-k", help="Candidates per generator (default 200).")
 _TIMINGS = typer.Option(False, "--timings", help="Include per-stage timings (makes output non-deterministic).")

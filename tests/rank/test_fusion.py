@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from oriongraph_cli.rank.score import FUSIONS, score
+from oriongraph_cli.rank.fusion import FUSIONS
+from oriongraph_cli.rank.score import score
 from oriongraph_cli.config import load_config
 from oriongraph_cli.errors import ConfigError
-from oriongraph_cli.models import FUSION_METHODS, ScoreWeights, SoftPreferences
+from oriongraph_cli.api import FUSION_METHODS
+from oriongraph_cli.models import ScoreWeights, SoftPreferences
 
 from test_score import NOW, cand  # noqa: E402
 
@@ -154,3 +156,10 @@ def test_document_evidence_spread_decides_how_much_of_the_budget_it_buys():
     assert load_config(".", doc_evidence_spread=0.5).doc_evidence_spread == 0.5
     with pytest.raises(ConfigError):
         load_config(".", doc_evidence_spread=1.5)
+
+
+def test_help_and_completion_read_the_registry():
+    from oriongraph_cli.api import FUSION_HELP
+
+    for name, method in FUSIONS.items():
+        assert f"{name} ({method.summary})" in FUSION_HELP
