@@ -121,11 +121,15 @@ class Memo:
                 self.inner = factory()
                 self.name, self.channel = self.inner.name, self.inner.channel
                 self.needs_embedding = getattr(self.inner, "needs_embedding", False)
+                self.follows = False
 
-            def generate(self, reader, signals, filters, top_k):
-                key = (name, signals.intent, signals.keywords, repr(filters), top_k)
+            def wanted(self, ctx):
+                return True
+
+            def generate(self, ctx):
+                key = (name, ctx.signals.intent, ctx.signals.keywords, repr(ctx.filters), ctx.top_k)
                 if key not in memo.cache:
-                    memo.cache[key] = self.inner.generate(reader, signals, filters, top_k)
+                    memo.cache[key] = self.inner.generate(ctx)
                 return memo.cache[key]
 
         return Cached

@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from oriongraph_cli.assemble import deliver, explain
 from oriongraph_cli.assemble.workingset import Assembly
 from oriongraph_cli.config import Config
 from oriongraph_cli.models import CandidateSpan, CompileRequest, CompileResponse, DerivedSignals
-from oriongraph_cli.rank import candidates, implicit, lifecycle, score, signals, usage
+from oriongraph_cli.rank import candidates, generators, score, signals, usage
 from oriongraph_cli.rank import weights as rank_weights
-from oriongraph_cli.rank.generators import graph as graph_channel
+from oriongraph_cli.rank.generators.base import GenContext
 from oriongraph_cli.store.reader import IndexReader
 from oriongraph_cli.tokens import get_counter, preload
 
@@ -53,30 +54,30 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
     fetched: dict = {}  # rows already read, shared by every rebuild of the candidate list
     counts = reader.span_counts if cfg.doc_evidence > 0 else None
     cands = candidates.build(reader, sig, hits, fetched)
-    # graph channel: neighbours of the best candidates of the other channels
-    if cfg.graph and weights.graph > 0 and cands:
-        base_of = lambda: score.fuse(cands, hits, weights, request, cfg, now, how=score.base_scores, span_counts=counts)  # noqa: E731
-        if graph_channel.add_hits(reader, cfg, request, filters, cands, base_of, hits, errors, timings):
+    # the generators that follow the others (graph, lifecycle), on the candidates so far
+    followed = []
+    for gen in generators.following():
+        base = partial(score.fuse, cands, hits, weights, request, cfg, now, how=score.base_scores, span_counts=counts)
+        ctx = GenContext(reader, sig, filters, request.top_k, request, cfg, weights, cands, base)
+        if not gen.wanted(ctx):
+            continue
+        found, err, timings[f"generate.{gen.name}"] = generators.run_one(gen, ctx)
+        if err:
+            errors = {**errors, gen.name: err}
+            continue
+        followed.append(gen)
+        if gen.channel:  # its scores join the candidates' channels
+            hits = {**hits, gen.name: found}
             cands = candidates.build(reader, sig, hits, fetched)
-    # decision lifecycle: superseded decisions demoted, their successors pulled in
-    plan = None
-    if cfg.lifecycle and cands:
-        likely = implicit.likely_replaced(reader, cands) if cfg.likely_replaced else None
-        plan = lifecycle.plan_lifecycle(
-            cands, reader.registry, prefer_stages=request.soft_prefs.prefer_stages,
-            intent_doc_ids=sig.struct_hints.doc_ids, demote=cfg.lifecycle_demote, final_boost=cfg.lifecycle_final_boost,
-            likely=likely, likely_demote=cfg.likely_replaced_demote, inactive_demote=cfg.lifecycle_inactive_demote,
-        )
-        if plan.extra:
-            present = {c.row for c in cands}
-            extra = candidates.build(reader, sig, {"lifecycle": plan.extra_hits()}, fetched)
-            cands = cands + [c for c in extra if c.row not in present]
+        elif found:  # candidates only: the rows new to the list join it
+            cands = cands + candidates.build(reader, sig, {gen.name: found}, fetched)
     # usage memory: each document's usage score, from the snapshot taken by `orion index`
     if weights.usage > 0 and cands:
         cands = usage.apply_dynamic_scores(cands, cfg.index_dir, now, cfg.usage_weights)
     scored = score.fuse(cands, hits, weights, request, cfg, now, span_counts=counts)
-    if plan is not None:
-        scored = lifecycle.apply_lifecycle(scored, plan)
+    for gen in followed:  # after fusion: what the followers change (lifecycle demotions and floors)
+        if hasattr(gen, "adjust"):
+            scored = gen.adjust(scored)
     if request.episode_id:
         scored = usage.apply_episode(scored, cfg.index_dir, request.episode_id, cfg.episode_boost)
     timings["score"] = (time.perf_counter() - t) * 1000

@@ -7,7 +7,7 @@ import pytest
 
 from oriongraph_cli import api
 from oriongraph_cli.rank import generators as generate
-from oriongraph_cli.rank.generators import GenHit
+from oriongraph_cli.models import GenHit
 from oriongraph_cli.config import load_config
 from oriongraph_cli.errors import OrionError
 from oriongraph_cli.models import CompileRequest, ScoreWeights
@@ -24,14 +24,18 @@ def indexed(project, fake_embedder):
 
 class MockGen:
     needs_embedding = False
+    follows = False
 
     def __init__(self, name, channel, rows_scores, fail=False):
         self.name, self.channel, self.rows_scores, self.fail = name, channel, rows_scores, fail
 
-    def generate(self, reader, signals, filters, top_k):
+    def wanted(self, ctx):
+        return True
+
+    def generate(self, ctx):
         if self.fail:
             raise RuntimeError(f"{self.name} exploded")
-        return [GenHit(r, s, (f"mock {self.name} hit",)) for r, s in self.rows_scores][:top_k]
+        return [GenHit(r, s, (f"mock {self.name} hit",)) for r, s in self.rows_scores][:ctx.top_k]
 
 
 def _install(monkeypatch, gens):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from oriongraph_cli import api
-from oriongraph_cli.rank.generators import StructuralGen, _Outline, _words
+from oriongraph_cli.rank.generators.base import GenContext
+from oriongraph_cli.rank.generators.structural import StructuralGen, _Outline, _words
 from oriongraph_cli.config import load_config
 from oriongraph_cli.models import DerivedSignals, HardFilters, StructHints
 
@@ -44,12 +45,12 @@ def test_a_heading_word_finds_its_section_and_an_id_its_document(reader):
     row, _doc, _o, hp = next(r for r in reader.span_outline if len(r[3]) > 1 and _words(r[3][-1]))
     word = sorted(_words(hp[-1]), key=len)[-1]
     sig = DerivedSignals(intent=word, keywords=(word,), struct_hints=StructHints())
-    hits = StructuralGen().generate(reader, sig, HardFilters(), 200)
+    hits = StructuralGen().generate(GenContext(reader, sig, HardFilters(), 200))
     by_row = {h.row: h for h in hits}
     assert row in by_row and any("section heading matches" in r for r in by_row[row].reasons)
 
     sig = DerivedSignals(intent="ADR-0007", keywords=("ADR-0007",), struct_hints=StructHints(doc_ids=("ADR-0007",)))
-    hits = StructuralGen().generate(reader, sig, HardFilters(), 200)
+    hits = StructuralGen().generate(GenContext(reader, sig, HardFilters(), 200))
     paths = {reader.rows([h.row])[h.row].meta.filepath for h in hits}
     assert len(paths) == 1 and "ADR-0007" in next(iter(paths))
     assert hits[0].score > hits[-1].score  # the document's first span outranks its others
@@ -73,6 +74,6 @@ def test_reading_only_the_top_documents_keeps_the_top_k_exact(reader, k):
     for kws in intents:
         hints = StructHints(doc_ids=("ADR-0003",)) if kws == ("adr-0003",) else StructHints()
         sig = DerivedSignals(intent=" ".join(kws), keywords=kws, struct_hints=hints)
-        full = StructuralGen().generate(reader, sig, HardFilters(), 10**6)
-        top = StructuralGen().generate(reader, sig, HardFilters(), k)
+        full = StructuralGen().generate(GenContext(reader, sig, HardFilters(), 10**6))
+        top = StructuralGen().generate(GenContext(reader, sig, HardFilters(), k))
         assert top == full[:k], kws

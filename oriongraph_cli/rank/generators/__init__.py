@@ -1,296 +1,58 @@
-"""Candidate generators: one protocol, a name -> class registry.
+"""Candidate generators: one protocol (``base.Generator``), a name -> class registry.
 
-Each generator returns ``GenHit``s — a registry row, a raw score in its own channel and
-the reasons it matched. ``run_generators`` runs them concurrently; a failing generator
-is recorded and skipped unless every generator fails.
+Each generator returns ``GenHit``s — a registry row, a raw score in its channel and the
+reasons it matched. The generators that work from the intent alone (structural, lexical,
+semantic) run concurrently (``run_generators``); those that ``follow`` them (graph,
+lifecycle) run afterwards, in registry order, on the candidates found so far
+(``run_one``). A failing generator is recorded and skipped unless every generator of the
+first group fails; a settings error (``ConfigError``) is never a generator failure.
 """
 
 from __future__ import annotations
 
-import fnmatch
-import json
-import re
+import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Callable, Protocol
+from dataclasses import replace
+from typing import Callable
 
-from oriongraph_cli.rank.signals import id_forms
+from oriongraph_cli.errors import ConfigError
 from oriongraph_cli.models import DerivedSignals, GenHit, HardFilters
-from oriongraph_cli.store.reader import IndexReader, SpanRow
+from oriongraph_cli.rank.generators.base import GenContext, Generator, allowed, filter_hits  # noqa: F401
+from oriongraph_cli.rank.generators.graph import GraphGen
+from oriongraph_cli.rank.generators.lexical import LexicalGen
+from oriongraph_cli.rank.generators.lifecycle import LifecycleGen
+from oriongraph_cli.rank.generators.semantic import SemanticGen
+from oriongraph_cli.rank.generators.structural import StructuralGen
+from oriongraph_cli.store.reader import IndexReader
 
-
-class CandidateGenerator(Protocol):
-    name: str
-    channel: str  # the ScoreChannels field it fills
-    needs_embedding: bool  # run only once the intent embedding is ready
-
-    def generate(self, reader: IndexReader, signals: DerivedSignals, filters: HardFilters, top_k: int) -> list[GenHit]: ...
-
-
-# ---------------------------------------------------------------- filters
-
-
-def allowed(row: SpanRow, f: HardFilters) -> bool:
-    m = row.meta
-    if f.paths and not any(fnmatch.fnmatch(m.filepath, p) or m.filepath.startswith(p.rstrip("/") + "/") for p in f.paths):
-        return False
-    if f.stages and (m.stage or "") not in f.stages and not ("final" in f.stages and _accepted_decision(row)):
-        return False
-    if f.workstreams and (m.workstream or "") not in f.workstreams:
-        return False
-    if f.source_types and m.source_type.value.lower() not in {s.lower() for s in f.source_types}:
-        return False
-    if f.tags and not set(t.lower() for t in f.tags) <= set(m.tags):
-        return False
-    if f.since is not None and m.created_at < f.since:
-        return False
-    for key, value in f.where:
-        have = row.front_matter.get(key)
-        values = [str(v).lower() for v in have] if isinstance(have, list) else [str(have).lower()] if have is not None else []
-        if value.lower() not in values:
-            return False
-    return True
-
-
-def _accepted_decision(row: SpanRow) -> bool:
-    """An accepted ADR is a final decision whatever its `stage` says (`--stage final`)."""
-    from oriongraph_cli.rank.lifecycle import is_decision
-
-    m = row.meta
-    return (m.status or "").lower() == "accepted" and is_decision(m.filepath, m.doc_id, m.tags)
-
-
-def filter_hits(reader: IndexReader, hits: list[GenHit], f: HardFilters) -> list[GenHit]:
-    if f.is_empty():
-        return hits
-    rows = reader.rows([h.row for h in hits])
-    return [h for h in hits if h.row in rows and allowed(rows[h.row], f)]
-
-
-# ---------------------------------------------------------------- generators
-
-
-class SemanticGen:
-    """FAISS inner product between the intent embedding and span embeddings (cosine)."""
-
-    name = "semantic"
-    channel = "semantic"
-    needs_embedding = True
-
-    def generate(self, reader, signals, filters, top_k):
-        q = signals.intent_embedding
-        if q is None:
-            raise RuntimeError("no intent embedding")
-        k = top_k if filters.is_empty() else top_k * 8
-        hits = [GenHit(row, score) for row, score in reader.vectors.search(q, k)]
-        return filter_hits(reader, hits, filters)[:top_k]
-
-
-class LexicalGen:
-    """Whoosh BM25F over title, headings, body, tags and path words."""
-
-    name = "lexical"
-    channel = "lexical"
-    needs_embedding = False
-
-    def generate(self, reader, signals, filters, top_k):
-        k = top_k if filters.is_empty() else top_k * 8
-        found = reader.lexical.search(list(signals.keywords), k)
-        said = _said_as(signals.keywords)
-        hits = []
-        for row, score, matched in found:
-            # the index matches stems ('retri'); the reason uses the user's own words ('retry')
-            shown = list(dict.fromkeys(said.get(t, t) for t in matched))
-            words = ", ".join(f"'{t}'" for t in shown[:4])
-            hits.append(GenHit(row, score, (f"lexical match on {words}",) if words else ()))
-        return filter_hits(reader, hits, filters)[:top_k]
-
-
-def _said_as(keywords) -> dict[str, str]:
-    """stem -> the word of the intent it came from (the first one, in intent order)."""
-    from oriongraph_cli.store.postings import analyzer
-
-    out: dict[str, str] = {}
-    analyse = analyzer().terms
-    for kw in keywords:
-        for word in _STEM_RE.findall(str(kw).lower()):
-            for term in analyse(word):
-                out.setdefault(term, word)
-    return out
-
-
-_STEM_RE = re.compile(r"[a-z0-9]+")
-
-
-@lru_cache(maxsize=1 << 16)
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ies", "es", "ed", "s"):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
-
-
-def _words(text: str) -> set[str]:
-    return {_stem(w) for w in _STEM_RE.findall(text.lower()) if len(w) > 1}
-
-
-@dataclass
-class _Outline:
-    """Inverted indexes over titles, tags and section headings, built once per reader.
-
-    Built from the documents table and only the spans whose heading path goes below the
-    title (``json_array_length > 1``, filtered inside SQLite); which spans a matched
-    document has is asked per query (:meth:`spans_of`). Reading every span's outline here
-    cost ~80 ms of a fresh compile at 13k spans and ~0.5 s at 100k."""
-
-    docs: dict[int, dict]  # document id -> registry row
-    by_key: dict[str, list[int]]  # lower-case front matter id -> documents
-    title_words: dict[str, list[int]]  # stemmed title word -> documents
-    tag_docs: dict[str, list[int]]  # tag -> documents
-    heading_words: dict[str, list[int]]  # stemmed word of a section heading (below the title) -> rows
-
-    @classmethod
-    def build(cls, reader) -> "_Outline":
-        docs = {d["id"]: d for d in reader.documents}
-        by_key: dict[str, list[int]] = {}
-        title_words: dict[str, list[int]] = {}
-        tag_docs: dict[str, list[int]] = {}
-        for i, d in docs.items():
-            if d["doc_key"]:
-                by_key.setdefault(d["doc_key"].lower(), []).append(i)
-            for w in _words(d["title"]):
-                title_words.setdefault(w, []).append(i)
-            for t in d["tags"]:
-                tag_docs.setdefault(t, []).append(i)
-        heading_words: dict[str, list[int]] = {}
-        for row, raw in reader.registry.subsection_spans():
-            for w in _words(" ".join(json.loads(raw)[1:])):
-                heading_words.setdefault(w, []).append(row)
-        return cls(docs, by_key, title_words, tag_docs, heading_words)
-
-    @staticmethod
-    def locate(reader, rows: list[int]) -> list[tuple[int, int, int]]:
-        """(row, document, ordinal) of ``rows``."""
-        return reader.registry.locate(rows)
-
-    @staticmethod
-    def spans_of(reader, docs: list[int]) -> dict[int, list[tuple[int, int]]]:
-        """document -> [(row, ordinal)] for ``docs`` (index ``spans_doc``)."""
-        out: dict[int, list[tuple[int, int]]] = {}
-        for row, doc, ordinal in reader.registry.spans_of_documents(docs):
-            out.setdefault(doc, []).append((row, ordinal))
-        return out
-
-
-class StructuralGen:
-    """Structure of the project matched against the signals: document ids named in the intent
-    (ADR-0007), titles and section headings sharing the intent's keywords, tags, and the
-    stage / workstream / source-type hints the intent carries. Lookups go through inverted
-    indexes built once per open index, so a query costs what it matches, not the corpus."""
-
-    name = "structural"
-    channel = "structural"
-    needs_embedding = False
-
-    def generate(self, reader, signals, filters, top_k):
-        kw = {_stem(k) for k in signals.keywords if " " not in k and not k[:1].isupper()}
-        hints = signals.struct_hints
-        if not kw and hints == type(hints)():
-            return []
-        o: _Outline = reader.memo("structural-outline", lambda: _Outline.build(reader))
-        doc_score: dict[int, list] = {}
-
-        def add(doc: int, score: float, why: str) -> None:
-            entry = doc_score.setdefault(doc, [0.0, []])
-            entry[0] += score
-            entry[1].append(why)
-
-        for ident in hints.doc_ids:
-            for key in id_forms(ident):
-                for doc in o.by_key.get(key, ()):
-                    if doc not in doc_score or not any("named in the intent" in w for w in doc_score[doc][1]):
-                        add(doc, 3.0, f"document id {o.docs[doc]['doc_key']} named in the intent")
-        overlap: dict[int, set[str]] = {}
-        for w in kw:
-            for doc in o.title_words.get(w, ()):
-                overlap.setdefault(doc, set()).add(w)
-        for doc, words in overlap.items():
-            add(doc, 2.0 * len(words) / len(kw), "title matches " + ", ".join(f"'{w}'" for w in sorted(words)[:3]))
-        tags: dict[int, set[str]] = {}
-        for t in set(hints.tags) | {t for t in o.tag_docs if _stem(t) in kw}:
-            for doc in o.tag_docs.get(t, ()):
-                tags.setdefault(doc, set()).add(t)
-        for doc, ts in tags.items():
-            add(doc, 0.5 * min(2, len(ts)), "tag " + ", ".join(sorted(ts)[:3]))
-        if hints.stages or hints.workstreams or hints.source_types:
-            for doc, d in o.docs.items():
-                if hints.stages and d["stage"] in hints.stages:
-                    add(doc, 0.5, f"stage {d['stage']} matches the intent")
-                if hints.workstreams and d["workstream"] in hints.workstreams:
-                    add(doc, 0.5, f"workstream {d['workstream']} matches the intent")
-                if hints.source_types and d["source_type"] in hints.source_types:
-                    add(doc, 0.25, f"{d['source_type']} matches the intent")
-        heads: dict[int, set[str]] = {}
-        for w in kw:
-            for row in o.heading_words.get(w, ()):
-                heads.setdefault(row, set()).add(w)
-        k = top_k if filters.is_empty() else top_k * 8
-        span_score = self._document_spans(reader, o, doc_score, heads, k)
-        for row, words in heads.items():
-            entry = span_score.setdefault(row, [0.0, []])
-            entry[0] += 1.5 * len(words) / len(kw)
-            entry[1].append("section heading matches " + ", ".join(f"'{w}'" for w in sorted(words)[:3]))
-        hits = [GenHit(row, sc, tuple(why)) for row, (sc, why) in span_score.items() if sc > 0]
-        hits.sort(key=lambda h: (-h.score, h.row))
-        return filter_hits(reader, hits[:k], filters)[:top_k]
-
-    @staticmethod
-    def _document_spans(reader, o: "_Outline", doc_score: dict[int, list], heads: dict[int, set[str]], k: int) -> dict[int, list]:
-        """row -> [document score × (1.0 first span, 0.6 others), reasons] for the spans the
-        top ``k`` can contain. A common title word can match thousands of documents (113 ms
-        at 100k spans when all their spans were fetched); only the documents scoring at least
-        the ``k``-th best are read — their first spans already outscore every span of the
-        rest — plus the documents of heading-matched spans, whose totals must be exact. If
-        those documents hold fewer than ``k`` such spans, every document is read. Either way
-        the top ``k`` equals scoring every document's spans (tests/test_generate.py)."""
-
-        def factor(ordinal: int) -> float:
-            return 1.0 if ordinal == 0 else 0.6
-
-        ranked = sorted(doc_score, key=lambda d: (-doc_score[d][0], d))
-        keep = ranked
-        if len(ranked) > k:
-            cut = doc_score[ranked[k - 1]][0]
-            keep = [d for d in ranked if doc_score[d][0] >= cut]
-        spans = o.spans_of(reader, sorted(keep))
-        if len(keep) < len(ranked):
-            strong = sum(1 for d in keep for _row, ordinal in spans.get(d, ()) if doc_score[d][0] * factor(ordinal) >= cut)
-            if strong < k:
-                keep, spans = ranked, o.spans_of(reader, sorted(ranked))
-        out: dict[int, list] = {}
-        for doc in keep:
-            score, why = doc_score[doc]
-            for row, ordinal in spans.get(doc, ()):
-                out[row] = [score * factor(ordinal), list(why)]
-        if len(keep) < len(ranked):
-            kept = set(keep)
-            for row, doc, ordinal in o.locate(reader, [r for r in heads if r not in out]):
-                if doc in doc_score and doc not in kept:
-                    score, why = doc_score[doc]
-                    out[row] = [score * factor(ordinal), list(why)]
-        return out
-
-
-GENERATORS: dict[str, Callable[[], CandidateGenerator]] = {
+GENERATORS: dict[str, Callable[[], Generator]] = {
     "structural": StructuralGen,
     "lexical": LexicalGen,
     "semantic": SemanticGen,
+    "graph": GraphGen,
+    "lifecycle": LifecycleGen,
 }
 
 
-def register(name: str, factory: Callable[[], CandidateGenerator]) -> None:
+def register(name: str, factory: Callable[[], Generator]) -> None:
     GENERATORS[name] = factory
+
+
+def following() -> list[Generator]:
+    """The generators that run on the candidates of the others, in registry order."""
+    gens = [factory() for factory in GENERATORS.values()]
+    return [g for g in gens if getattr(g, "follows", False)]
+
+
+def run_one(gen: Generator, ctx: GenContext) -> tuple[list[GenHit], str | None, float]:
+    """(hits, error or None, ms) of one generator."""
+    t = time.perf_counter()
+    try:
+        return gen.generate(ctx), None, (time.perf_counter() - t) * 1000
+    except ConfigError:
+        raise
+    except Exception as exc:  # one failing generator must not abort the compile
+        return [], f"{type(exc).__name__}: {exc}", (time.perf_counter() - t) * 1000
 
 
 def run_generators(
@@ -301,16 +63,14 @@ def run_generators(
     names: list[str] | None = None,
     embed: Callable[[], object] | None = None,
 ) -> tuple[dict[str, list[GenHit]], dict[str, str], dict[str, float]]:
-    """Run generators concurrently. Returns (hits per generator, errors, ms per generator).
+    """Run the generators that work from the intent alone, concurrently. Returns (hits
+    per generator, errors, ms per generator).
 
     Generators that need the intent embedding wait for ``embed()`` (the model may still be
     loading); the others start at once, so lexical and structural search overlap the
     model load of a fresh process."""
-    import time
-    from dataclasses import replace
-
-    names = names or [n for n in GENERATORS if n != "graph"]
-    gens = {n: GENERATORS[n]() for n in names}
+    all_gens = {n: GENERATORS[n]() for n in (names or list(GENERATORS))}
+    gens = {n: g for n, g in all_gens.items() if not getattr(g, "follows", False)}
     results: dict[str, list[GenHit]] = {}
     errors: dict[str, str] = {}
     timings: dict[str, float] = {}
@@ -321,7 +81,7 @@ def run_generators(
             sig = signals
             if getattr(gens[name], "needs_embedding", False) and sig.intent_embedding is None and embed is not None:
                 sig = replace(signals, intent_embedding=embed())
-            return name, gens[name].generate(reader, sig, filters, top_k), None, time.perf_counter() - t
+            return name, gens[name].generate(GenContext(reader, sig, filters, top_k)), None, time.perf_counter() - t
         except Exception as exc:  # one failing generator must not abort the compile
             return name, [], f"{type(exc).__name__}: {exc}", time.perf_counter() - t
 

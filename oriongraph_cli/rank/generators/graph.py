@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from oriongraph_cli.rank.generators import GenHit, filter_hits
+from oriongraph_cli.errors import ConfigError
 from oriongraph_cli.graph import edges, extract
 from oriongraph_cli.graph.traverse import (
     DEFAULT_EDGE_WEIGHTS,
@@ -21,7 +21,8 @@ from oriongraph_cli.graph.traverse import (
     personalized_pagerank,
     traverse,
 )
-from oriongraph_cli.models import CandidateSpan, DerivedSignals, HardFilters
+from oriongraph_cli.models import CandidateSpan, GenHit, HardFilters
+from oriongraph_cli.rank.generators.base import GenContext, filter_hits
 
 
 def seeds_from_candidates(cands: Sequence[CandidateSpan], k: int = SEED_COUNT, base: Sequence[float] | None = None) -> dict[int, float]:
@@ -117,71 +118,27 @@ def _keep(per_row: dict[int, tuple[float, Node]], row: int, score: float, node: 
 
 
 class GraphGen:
-    """Generator protocol wrapper (name "graph", channel "graph").
-
-    With ``seed_scores`` (registry row -> strength) it expands those; without, it seeds from
-    the documents whose ids the intent names (``struct_hints.doc_ids``; their first span,
-    strength 1.0). The compile pipeline calls :func:`graph_hits` directly after the other
-    generators, with :func:`seeds_from_candidates` of the fused candidates.
-    """
+    """The graph channel as a generator that follows the others: seeded from the best of
+    the candidates found so far (``ctx.found`` ranked by ``ctx.base()``), with the
+    compile's graph settings. A failure is recorded and never takes the compile down; an
+    unknown edge type (or method) is a settings error."""
 
     name = "graph"
     channel = "graph"
+    follows = True
+    needs_embedding = False
 
-    def __init__(self, seed_scores: Mapping[int, float] | None = None, *, depth: int = 1, method: str = "hop",
-                 edge_weights: Mapping[str, float] | None = None, node_budget: int = NODE_BUDGET, doc_fanout: int = DOC_FANOUT):
-        self.seed_scores = dict(seed_scores or {})
-        self.depth = depth
-        self.method = method
-        self.edge_weights = edge_weights
-        self.node_budget = node_budget
-        self.doc_fanout = doc_fanout
+    def wanted(self, ctx: GenContext) -> bool:
+        return bool(ctx.cfg is not None and ctx.cfg.graph and ctx.weights is not None and ctx.weights.graph > 0 and ctx.found)
 
-    def generate(self, reader, signals: DerivedSignals, filters: HardFilters, top_k: int) -> list[GenHit]:
-        seeds = self.seed_scores or seeds_from_signals(reader, signals)
-        return graph_hits(reader, seeds, filters, top_k, depth=self.depth, method=self.method,
-                          edge_weights=self.edge_weights, node_budget=self.node_budget, doc_fanout=self.doc_fanout)
-
-
-def seeds_from_signals(reader, signals: DerivedSignals) -> dict[int, float]:
-    """First span of each document whose id (or ADR number) the intent names -> 1.0."""
-    wanted = {d.lower() for d in signals.struct_hints.doc_ids}
-    if not wanted:
-        return {}
-    out: dict[int, float] = {}
-    for path, key in reader.registry.document_keys():
-        k = key.lower()
-        if k in wanted or any(w.startswith(k + "-") for w in wanted):
-            row = reader.registry.first_span_row(path)
-            if row is not None:
-                out[row] = 1.0
-    return out
-
-
-
-
-def add_hits(reader, cfg, request, filters: HardFilters, cands: Sequence[CandidateSpan], base_of, hits: dict, errors: dict,
-             timings: dict[str, float]) -> bool:
-    """Run the graph channel into ``hits["graph"]``, seeded from the best of ``cands``
-    (``base_of()`` gives their base scores). True when it added hits; a failure is recorded
-    in ``errors`` and never takes the compile down (an unknown edge type is a settings error)."""
-    import time
-
-    from oriongraph_cli.errors import ConfigError
-
-    tg = time.perf_counter()
-    added = False
-    try:
-        seeds = seeds_from_candidates(cands, cfg.graph_seeds, base=base_of())
-        hits["graph"] = graph_hits(
-            reader, seeds, filters, request.top_k, depth=cfg.graph_depth,
-            method=cfg.graph_method, edge_weights=parse_edge_weights(cfg.graph_edge_weights),
-            node_budget=cfg.graph_node_budget,
-        )
-        added = True
-    except ValueError as exc:  # an unknown edge type in graph_edge_weights
-        raise ConfigError(f"graph_edge_weights: {exc}", hint="edge types: " + ", ".join(sorted(DEFAULT_EDGE_WEIGHTS))) from None
-    except Exception as exc:  # the graph channel must not take the compile down
-        errors["graph"] = f"{type(exc).__name__}: {exc}"
-    timings["generate.graph"] = (time.perf_counter() - tg) * 1000
-    return added
+    def generate(self, ctx: GenContext) -> list[GenHit]:
+        cfg = ctx.cfg
+        try:
+            seeds = seeds_from_candidates(ctx.found, cfg.graph_seeds, base=ctx.base())
+            return graph_hits(
+                ctx.reader, seeds, ctx.filters, ctx.top_k, depth=cfg.graph_depth,
+                method=cfg.graph_method, edge_weights=parse_edge_weights(cfg.graph_edge_weights),
+                node_budget=cfg.graph_node_budget,
+            )
+        except ValueError as exc:  # an unknown edge type in graph_edge_weights
+            raise ConfigError(f"graph_edge_weights: {exc}", hint="edge types: " + ", ".join(sorted(DEFAULT_EDGE_WEIGHTS))) from None
