@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from oriongraph_cli import __version__
 from oriongraph_cli.request import build_request
 from oriongraph_cli.models import (
+    CHANNELS,
     SCHEMA_VERSION,
     STAGES,
     TOP_FOLDERS,
@@ -48,6 +49,7 @@ from oriongraph_cli.textsafe import clean, clean_line, clean_tree
 
 FUSION_METHODS = _fusion.names()  # the registered fusion methods (rank/fusion.py)
 FUSION_HELP = _fusion.describe()  # each with a few words, for help texts
+WEIGHT_NAMES = (*CHANNELS, "recency", "stage", "usage")  # what --weight NAME=VALUE may set
 
 if TYPE_CHECKING:
     from oriongraph_cli.config import Config
@@ -327,6 +329,7 @@ __all__ = [
     "ACCEPTED_SUFFIXES",
     "FUSION_HELP",
     "FUSION_METHODS",
+    "WEIGHT_NAMES",
     "SCHEMA_VERSION",
     "STAGES",
     "TOP_FOLDERS",

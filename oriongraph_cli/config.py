@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from oriongraph_cli.errors import ConfigError
-from oriongraph_cli.models import TOP_FOLDERS
+from oriongraph_cli.models import CHANNELS, TOP_FOLDERS
 from oriongraph_cli.rank.fusion import FUSIONS
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
@@ -119,10 +119,7 @@ class Config:
         from oriongraph_cli.models import ScoreWeights
 
         return ScoreWeights(
-            semantic=self.w_semantic,
-            lexical=self.w_lexical,
-            structural=self.w_structural,
-            graph=self.w_graph,
+            **{ch: getattr(self, f"w_{ch}") for ch in CHANNELS},
             recency=self.w_recency,
             stage_boost=self.w_stage,
             usage=self.w_usage,
@@ -189,7 +186,7 @@ _RULES: dict[str, tuple[type, float, float, bool]] = {
     "lifecycle_inactive_demote": (float, 0, 1, False),
     "episode_boost": (float, 0, 1e6, False),
     **{name: (float, 0, 1e6, False) for name in (
-        "w_semantic", "w_lexical", "w_structural", "w_structural_no_hint", "w_graph", "w_recency", "w_stage", "w_usage"
+        *(f"w_{ch}" for ch in CHANNELS), "w_structural_no_hint", "w_recency", "w_stage", "w_usage"
     )},
 }
 # the default model reads at most 256 word pieces; a span of more tokens is cut unseen

@@ -257,7 +257,7 @@ PRIORITIES = ("critical", "high", "medium", "low")
 class Compression(_ToDict):
     """A span delivered shortened: extractive, deterministic; ``backref`` fetches it whole."""
 
-    level: str  # a name in compile.compress.COMPRESSORS: sentences | heading | pointer
+    level: str  # a name in assemble.compress.COMPRESSORS: sentences | heading | pointer
     tokens_full: int  # the span's whole cost
     tokens: int  # what is delivered
     backref: str  # "orion show <span_id>"

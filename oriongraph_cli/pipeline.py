@@ -1,13 +1,16 @@
-"""The compile pipeline, one stage per step, each in the module that owns it:
+"""The compile path in order; each stage lives in the module that owns it.
 
-    intent -> signals -> generators -> normalise + fuse -> select (MMR, floor, budget)
-           -> pack (shortened forms) -> hydrate -> layout (reading order) -> deliver (fit the rendered output)
+    rank/      intent -> signals -> generators on the intent (structural, lexical, semantic;
+               concurrently) -> candidates -> generators on those candidates (graph,
+               lifecycle) -> usage memory -> fusion -> adjustments (lifecycle, episode)
+    assemble/  select (MMR, floor, budget) -> expand -> pack (shortened forms) -> hydrate
+               -> layout (reading order) -> explain, at a selection budget that
+               ``deliver.fit`` chooses so the rendered output fits the budget
 
-``rank_candidates`` runs the stages up to scoring (``orion search`` stops there);
-``compile_workingset`` selects, assembles, hydrates and explains, as many times as
-``deliver.fit`` needs to make the rendered output fit the budget. The explanation travels
-with the data: every candidate carries its reasons and channel scores from the stage that
-set them.
+``rank_candidates`` runs ``rank/`` (``orion search`` stops there); ``compile_workingset``
+then hands ``deliver.fit`` the working-set build (``assemble/workingset.py``) and records
+the compile in the usage log. The explanation travels with the data: every candidate
+carries its reasons and channel scores from the stage that set them.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from oriongraph_cli.assemble import deliver, explain
 from oriongraph_cli.assemble.workingset import Assembly
 from oriongraph_cli.config import Config
 from oriongraph_cli.models import CandidateSpan, CompileRequest, CompileResponse, DerivedSignals
-from oriongraph_cli.rank import candidates, generators, score, signals, usage
+from oriongraph_cli.rank import adjust, candidates, generators, score, signals, usage
 from oriongraph_cli.rank import weights as rank_weights
 from oriongraph_cli.rank.generators.base import GenContext
 from oriongraph_cli.store.reader import IndexReader
@@ -54,34 +57,19 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
     fetched: dict = {}  # rows already read, shared by every rebuild of the candidate list
     counts = reader.span_counts if cfg.doc_evidence > 0 else None
     cands = candidates.build(reader, sig, hits, fetched)
-    # the generators that follow the others (graph, lifecycle), on the candidates so far
-    followed = []
-    for gen in generators.following():
-        base = partial(score.fuse, cands, hits, weights, request, cfg, now, how=score.base_scores, span_counts=counts)
-        ctx = GenContext(reader, sig, filters, request.top_k, request, cfg, weights, cands, base)
-        if not gen.wanted(ctx):
-            continue
-        found, err, timings[f"generate.{gen.name}"] = generators.run_one(gen, ctx)
-        if err:
-            errors = {**errors, gen.name: err}
-            continue
-        followed.append(gen)
-        if gen.channel:  # its scores join the candidates' channels
-            hits = {**hits, gen.name: found}
-            cands = candidates.build(reader, sig, hits, fetched)
-        elif found:  # candidates only: the rows new to the list join it
-            cands = cands + candidates.build(reader, sig, {gen.name: found}, fetched)
-    # usage memory: each document's usage score, from the snapshot taken by `orion index`
-    if weights.usage > 0 and cands:
-        cands = usage.apply_dynamic_scores(cands, cfg.index_dir, now, cfg.usage_weights)
+    ctx = GenContext(reader, sig, filters, request.top_k, request, cfg, weights, cands)
+    base_of = partial(_base_scores, weights=weights, request=request, cfg=cfg, now=now, counts=counts)
+    cands, hits, errors, followed = generators.run_following(ctx, hits, errors, partial(candidates.build, reader, sig, cache=fetched), base_of, timings)
+    cands = adjust.before_fusion(cands, cfg, weights, now)
     scored = score.fuse(cands, hits, weights, request, cfg, now, span_counts=counts)
-    for gen in followed:  # after fusion: what the followers change (lifecycle demotions and floors)
-        if hasattr(gen, "adjust"):
-            scored = gen.adjust(scored)
-    if request.episode_id:
-        scored = usage.apply_episode(scored, cfg.index_dir, request.episode_id, cfg.episode_boost)
+    scored = adjust.after_fusion(scored, followed, request, cfg)
     timings["score"] = (time.perf_counter() - t) * 1000
     return sig, scored, hits, errors, relaxed
+
+
+def _base_scores(cands, hits, *, weights, request, cfg, now, counts):
+    """The base score fusion gives each of ``cands`` (their order): the graph channel's seeds."""
+    return score.fuse(cands, hits, weights, request, cfg, now, how=score.base_scores, span_counts=counts)
 
 
 def search(request: CompileRequest, cfg: Config, reader: IndexReader | None = None) -> tuple[DerivedSignals, list[CandidateSpan], dict[str, Any]]:

@@ -12,6 +12,7 @@ import numpy as np
 from oriongraph_cli.rank.filters import check_filters, filters_text, relax_steps
 from oriongraph_cli.errors import NoCandidatesError, OrionError
 from oriongraph_cli.models import (
+    CHANNELS,
     CandidateSpan,
     CompileRequest,
     DerivedSignals,
@@ -19,6 +20,8 @@ from oriongraph_cli.models import (
     ScoreChannels,
 )
 from oriongraph_cli.store.reader import IndexReader
+
+FOUND_CHANNELS = tuple(ch for ch in CHANNELS if ch != "semantic")  # scored by the generator of the same name
 
 
 class IntentEmbedding:
@@ -111,12 +114,8 @@ def build(reader: IndexReader, signals: DerivedSignals, hits: dict, cache: dict 
             continue
         r, vec, cosine, preview = entry
         ch = raw[row]
-        scores = ScoreChannels(
-            semantic=cosine,
-            lexical=ch.get("lexical", 0.0),
-            structural=ch.get("structural", 0.0),
-            graph=ch.get("graph", 0.0),
-        )
+        # every candidate has its cosine; the other channels score what their generator found
+        scores = ScoreChannels(semantic=cosine, **{name: ch.get(name, 0.0) for name in FOUND_CHANNELS})
         out.append(
             CandidateSpan(
                 span_ref=r.ref,

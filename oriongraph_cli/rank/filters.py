@@ -2,7 +2,7 @@
 
 A misspelt filter (``--stage designn``, ``--workstream ws-ingestoin``) is a usage error
 with a suggestion, never silently relaxed to the whole project; relaxation is kept for
-valid values that match nothing together (``relax_steps``, used by ``compile.candidates``).
+valid values that match nothing together (``relax_steps``, used by ``rank.candidates``).
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from oriongraph_cli.rank.score import sort_key
-from oriongraph_cli.models import CandidateSpan, GenHit
+from oriongraph_cli.models import CHANNELS, CandidateSpan, GenHit
 
 if TYPE_CHECKING:
     from oriongraph_cli.store.registry import Registry
@@ -277,7 +277,7 @@ def plan_lifecycle(
             if not is_decision(m.filepath, m.doc_id, m.tags) or _status(m.status) not in accepted_statuses:
                 continue
             raw = c.raw_scores
-            relevant = raw.lexical > 0 or raw.structural > 0 or raw.graph > 0 or raw.semantic >= min_semantic or (m.doc_id or "").lower() in named
+            relevant = any(raw.get(ch) > 0 for ch in CHANNELS if ch != "semantic") or raw.semantic >= min_semantic or (m.doc_id or "").lower() in named
             if relevant:
                 note(adjust, c.row, mult=final_boost, reason=f"accepted decision, preferred for a final-stage task (×{final_boost:.2f})")
         extra_paths = _paths_of_rows(reg, extra)

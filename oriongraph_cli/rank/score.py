@@ -41,7 +41,7 @@ SECONDS_PER_DAY = 86_400
 RECENT_REASON_MIN = 0.5  # recency >= 0.5 (younger than one half-life) earns a "recent: <date>" reason
 DOC_EVIDENCE_REASON = 0.01  # document evidence below this is not worth a reason
 
-_RAW_LABEL = {"semantic": "raw cos", "lexical": "raw bm25", "structural": "raw", "graph": "raw"}
+_RAW_LABEL = {"semantic": "raw cos", "lexical": "raw bm25"}  # any other channel: "raw"
 
 
 def sort_key(c: CandidateSpan) -> tuple[float, str]:
@@ -211,12 +211,12 @@ def score(
         if cand_ranks is not None:
             for ch in CHANNELS:
                 if ch in cand_ranks:
-                    reasons.append(f"{ch} rank {cand_ranks[ch]} ({_RAW_LABEL[ch]} {getattr(raw, ch):.2f})")
+                    reasons.append(f"{ch} rank {cand_ranks[ch]} ({_RAW_LABEL.get(ch, 'raw')} {getattr(raw, ch):.2f})")
         else:
             for ch in CHANNELS:
                 v = getattr(normed, ch)
                 if v > 0:
-                    reasons.append(f"{ch} {v:.2f} ({_RAW_LABEL[ch]} {getattr(raw, ch):.2f})")
+                    reasons.append(f"{ch} {v:.2f} ({_RAW_LABEL.get(ch, 'raw')} {getattr(raw, ch):.2f})")
         if evid >= DOC_EVIDENCE_REASON:
             short = span_counts is not None and span_counts.get(c.metadata.filepath, DOC_EVIDENCE_SPANS) < DOC_EVIDENCE_SPANS
             reasons.append(f"short document, matches as a whole (+{evid:.2f})" if short else f"document matches in several places (+{evid:.2f})")

@@ -13,10 +13,11 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from functools import partial
 from typing import Callable
 
 from oriongraph_cli.errors import ConfigError
-from oriongraph_cli.models import DerivedSignals, GenHit, HardFilters
+from oriongraph_cli.models import CandidateSpan, DerivedSignals, GenHit, HardFilters
 from oriongraph_cli.rank.generators.base import GenContext, Generator, allowed, filter_hits  # noqa: F401
 from oriongraph_cli.rank.generators.graph import GraphGen
 from oriongraph_cli.rank.generators.lexical import LexicalGen
@@ -53,6 +54,33 @@ def run_one(gen: Generator, ctx: GenContext) -> tuple[list[GenHit], str | None, 
         raise
     except Exception as exc:  # one failing generator must not abort the compile
         return [], f"{type(exc).__name__}: {exc}", (time.perf_counter() - t) * 1000
+
+
+def run_following(ctx: GenContext, hits: dict[str, list[GenHit]], errors: dict[str, str], build, base_of,
+                  timings: dict[str, float]) -> tuple[list[CandidateSpan], dict[str, list[GenHit]], dict[str, str], list[Generator]]:
+    """Run the generators that follow the others, in registry order, each on the candidates
+    so far (``ctx.found``, ranked by ``base_of(cands, hits)``). A generator with a channel
+    adds its hits to ``hits`` and the candidates are rebuilt (``build(hits)``), so its
+    scores join theirs; one without adds only the rows new to the list. Returns (the
+    candidates, hits, errors, the generators that ran) — new objects, the arguments are
+    left as they were."""
+    cands = list(ctx.found)
+    ran: list[Generator] = []
+    for gen in following():
+        here = replace(ctx, found=cands, base=partial(base_of, cands, hits))
+        if not gen.wanted(here):
+            continue
+        found, err, timings[f"generate.{gen.name}"] = run_one(gen, here)
+        if err:
+            errors = {**errors, gen.name: err}
+            continue
+        ran.append(gen)
+        if gen.channel:
+            hits = {**hits, gen.name: found}
+            cands = build(hits)
+        elif found:
+            cands = cands + build({gen.name: found})
+    return cands, hits, errors, ran
 
 
 def run_generators(

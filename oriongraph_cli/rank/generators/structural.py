@@ -146,7 +146,7 @@ class StructuralGen(FromIntent):
         the ``k``-th best are read — their first spans already outscore every span of the
         rest — plus the documents of heading-matched spans, whose totals must be exact. If
         those documents hold fewer than ``k`` such spans, every document is read. Either way
-        the top ``k`` equals scoring every document's spans (tests/test_generate.py)."""
+        the top ``k`` equals scoring every document's spans (tests/rank/test_generate.py)."""
 
         def factor(ordinal: int) -> float:
             return 1.0 if ordinal == 0 else 0.6
