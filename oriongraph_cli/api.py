@@ -44,10 +44,10 @@ from oriongraph_cli.models import (
     SoftPreferences,
     SourceType,
 )
-from oriongraph_cli.rank import fusion as _fusion
+from oriongraph_cli import fusion as _fusion
 from oriongraph_cli.textsafe import clean, clean_line, clean_tree
 
-FUSION_METHODS = _fusion.names()  # the registered fusion methods (rank/fusion.py)
+FUSION_METHODS = _fusion.names()  # the registered fusion methods (fusion.py)
 FUSION_HELP = _fusion.describe()  # each with a few words, for help texts
 WEIGHT_NAMES = (*CHANNELS, "recency", "stage", "usage")  # what --weight NAME=VALUE may set
 

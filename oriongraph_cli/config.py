@@ -14,7 +14,7 @@ from typing import Any
 
 from oriongraph_cli.errors import ConfigError
 from oriongraph_cli.models import CHANNELS, TOP_FOLDERS
-from oriongraph_cli.rank.fusion import FUSIONS
+from oriongraph_cli.fusion import FUSIONS
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 # what ``embed_threads = 0`` and ``query_threads = 0`` mean: one thread. Measured on SciFact
@@ -57,7 +57,7 @@ class Config:
     w_recency: float = 0.05
     w_stage: float = 0.05
     w_usage: float = 0.05  # usage score (how often and how recently a document was used) from the usage snapshot
-    fusion: str = "hybrid"  # one of rank/fusion.py's FUSIONS
+    fusion: str = "hybrid"  # one of fusion.py's FUSIONS
     # a document's next-best spans add this × their mean relevance to it (a document shorter
     # than three spans counts its best for the places it lacks)
     doc_evidence: float = 0.3

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from oriongraph_cli.models import TOP_FOLDERS
-from oriongraph_cli.rank.fusion import FUSIONS
+from oriongraph_cli.fusion import FUSIONS
 
 EXAMPLE_NOTE = Path("03_workstreams/ws-example/design/example-note.md")
 

@@ -23,7 +23,7 @@ Base score, ``fusion="rrf"`` (reciprocal rank fusion)::
 The rescaling keeps the relevance part in [0, 1] in both modes, so the MMR λ means the
 same thing whichever fusion is used. The other methods in ``FUSIONS`` (``zscore``,
 ``percentile``, ``calibrated``: per-channel scales fed to the weighted sum; ``hybrid``:
-half the weighted sum over the weights' total, half RRF) are documented on their classes in ``rank/fusion.py``.
+half the weighted sum over the weights' total, half RRF) are documented on their classes in ``fusion.py``.
 ``doc_evidence`` adds a share of a document's next-best spans (:func:`document_evidence`).
 """
 
@@ -34,8 +34,8 @@ import time
 from typing import Mapping
 
 from oriongraph_cli.models import CHANNELS, CandidateSpan, ScoreChannels, ScoreWeights, SoftPreferences
-from oriongraph_cli.rank.fusion import FUSIONS, ReciprocalRank, rrf_score  # noqa: F401  (rrf_score: part of scoring's API)
-from oriongraph_cli.rank.normalise import EPS, FLAT, _bounds, _evolve, _normalised, normalise  # noqa: F401
+from oriongraph_cli.fusion import FUSIONS, ReciprocalRank, rrf_score  # noqa: F401  (rrf_score: part of scoring's API)
+from oriongraph_cli.normalise import EPS, FLAT, _bounds, _evolve, _normalised, normalise  # noqa: F401
 
 SECONDS_PER_DAY = 86_400
 RECENT_REASON_MIN = 0.5  # recency >= 0.5 (younger than one half-life) earns a "recent: <date>" reason

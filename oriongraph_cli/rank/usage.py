@@ -145,7 +145,7 @@ def with_usage(
     """Set ``usage_score = dynamic_score / 1.5`` (in [0, 1]) on each candidate from its
     document's stats, metadata ``priority`` and ``created_at``. Returns the candidates (same
     order) and, per row, the components plus ``dynamic_score`` for ``--explain``."""
-    from oriongraph_cli.rank.normalise import _evolve
+    from oriongraph_cli.normalise import _evolve
 
     out: list[CandidateSpan] = []
     comps: dict[int, dict[str, float]] = {}
@@ -239,7 +239,7 @@ __all__ = [ "DEFAULT_DYNAMIC_WEIGHTS", "UsageStats", "usage_path", "record_compi
 def apply_dynamic_scores(cands: list[CandidateSpan], index_dir: Path | str, now: int, weights_spec: str) -> list[CandidateSpan]:
     """Each candidate's usage score (from the snapshot taken by the last ``orion index``),
     with its components kept for ``--explain``."""
-    from oriongraph_cli.rank.normalise import _evolve
+    from oriongraph_cli.normalise import _evolve
 
     cutoff, stats = read_snapshot(index_dir)
     cands, comps = with_usage(cands, stats, now=cutoff or now, weights=parse_dynamic_weights(weights_spec))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from oriongraph_cli.rank.fusion import FUSIONS
+from oriongraph_cli.fusion import FUSIONS
 from oriongraph_cli.rank.score import score
 from oriongraph_cli.config import load_config
 from oriongraph_cli.errors import ConfigError

@@ -4,6 +4,9 @@
 the ``--fusion`` help and completion are made from it (each method's ``summary``), and
 scoring looks the method up there. A new method is one class here and one entry in
 ``FUSIONS``. The formulas of ``weighted`` and ``rrf`` are in ``rank/score.py``.
+
+The module sits with the shared ones, below ``config``, because configuration validates
+against the registry; it depends on the models and ``normalise`` only.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import math
 from typing import Callable, Protocol
 
 from oriongraph_cli.models import CHANNELS, CandidateSpan, ScoreChannels, ScoreWeights
-from oriongraph_cli.rank.normalise import FLAT, _EMPTY_CHANNELS, _bounds, _evolve, _normalised
+from oriongraph_cli.normalise import FLAT, _EMPTY_CHANNELS, _bounds, _evolve, _normalised
 
 
 def _derived_ranks(cands: list[CandidateSpan]) -> list[dict[str, int]]:
