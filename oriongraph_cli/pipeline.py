@@ -68,7 +68,7 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
 
 
 def _base_scores(cands, hits, *, weights, request, cfg, now, counts):
-    """The base score fusion gives each of ``cands`` (their order): the graph channel's seeds."""
+    """The base score fusion gives each of ``cands`` (their order): where the graph channel starts."""
     return score.fuse(cands, hits, weights, request, cfg, now, how=score.base_scores, span_counts=counts)
 
 

@@ -118,7 +118,7 @@ def _keep(per_row: dict[int, tuple[float, Node]], row: int, score: float, node: 
 
 
 class GraphGen:
-    """The graph channel as a generator that follows the others: seeded from the best of
+    """The graph channel as a generator that follows the others: it starts from the best of
     the candidates found so far (``ctx.found`` ranked by ``ctx.base()``), with the
     compile's graph settings. A failure is recorded and never takes the compile down; an
     unknown edge type (or method) is a settings error."""
