@@ -40,8 +40,8 @@ def pct(values, q):
 
 def in_process(root: Path, queries: list, budgets=(1000, 4000, 8000)) -> dict:
     from oriongraph_cli import api
-    from oriongraph_cli.compile import pipeline
-    from oriongraph_cli.compile.select import select
+    from oriongraph_cli import pipeline
+    from oriongraph_cli.assemble.select import select
     from oriongraph_cli.config import load_config
     from oriongraph_cli.evaluate import default_request
 

@@ -205,7 +205,8 @@ class Bench:
         """Span rows ranked by each baseline, once per claim (budget-independent): the intent
         keywords and embedding orion derives (as ``orion eval`` does), then its baseline lists."""
         from oriongraph_cli.api import build_request
-        from oriongraph_cli.compile import candidates, signals
+        from oriongraph_cli.rank import candidates
+        from oriongraph_cli.rank import signals
         from oriongraph_cli.evaluate import baseline_span_lists
 
         request = build_request(self.base, claim.text, record_usage=False)

@@ -41,7 +41,7 @@ def main() -> None:
     if args.replicate:
         return replicate(args)
 
-    from oriongraph_cli.compile.signals import keywords, normalise_intent
+    from oriongraph_cli.rank.signals import keywords, normalise_intent
     from oriongraph_cli.store import postings
     from oriongraph_cli.store.layout import Layout
     from oriongraph_cli.store.lexical import LexicalIndex, _quote
@@ -115,7 +115,7 @@ def replicate(args) -> None:
     import shutil
     import tempfile
 
-    from oriongraph_cli.compile.signals import keywords, normalise_intent
+    from oriongraph_cli.rank.signals import keywords, normalise_intent
     from oriongraph_cli.index.indexer import _all_lexical_texts
     from oriongraph_cli.store import postings
     from oriongraph_cli.store.layout import Layout

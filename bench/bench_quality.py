@@ -88,7 +88,7 @@ class Memo:
     them once across all variants. Graph hits depend on the fused seeds and are recomputed."""
 
     def __init__(self, reader):
-        from oriongraph_cli.compile import generate
+        from oriongraph_cli.rank import generators as generate
 
         self.reader = reader
         self.gen = generate
@@ -121,11 +121,15 @@ class Memo:
                 self.inner = factory()
                 self.name, self.channel = self.inner.name, self.inner.channel
                 self.needs_embedding = getattr(self.inner, "needs_embedding", False)
+                self.follows = False
 
-            def generate(self, reader, signals, filters, top_k):
-                key = (name, signals.intent, signals.keywords, repr(filters), top_k)
+            def wanted(self, ctx):
+                return True
+
+            def generate(self, ctx):
+                key = (name, ctx.signals.intent, ctx.signals.keywords, repr(ctx.filters), ctx.top_k)
                 if key not in memo.cache:
-                    memo.cache[key] = self.inner.generate(reader, signals, filters, top_k)
+                    memo.cache[key] = self.inner.generate(ctx)
                 return memo.cache[key]
 
         return Cached
@@ -143,8 +147,9 @@ class Variant:
 
 
 def eval_variant(reader, queries, v: Variant, base_cfg, budget: int = 4000, memo: Memo | None = None) -> dict:
-    from oriongraph_cli.compile import pipeline, signals
-    from oriongraph_cli.compile.select import select
+    from oriongraph_cli import pipeline
+    from oriongraph_cli.rank import signals
+    from oriongraph_cli.assemble.select import select
     from oriongraph_cli.evaluate import (
         default_request,
         doc_ranking,

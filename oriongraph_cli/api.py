@@ -14,9 +14,9 @@ for item in resp.workingset.spans:
 
 Every front end — the CLI (``cli/``) and the MCP server — goes through this module (and
 ``render`` and ``errors``): one entry per command, and the constants the front ends
-need to define their options. The stages themselves live in ``oriongraph_cli.compile``
-(``pipeline.py`` reads as the data flow), the write path in ``oriongraph_cli.index``,
-persistence in ``oriongraph_cli.store``.
+need to define their options. The compile stages live in ``oriongraph_cli.rank`` and
+``oriongraph_cli.assemble`` (``oriongraph_cli.pipeline`` holds their order), the write path
+in ``oriongraph_cli.index``, persistence in ``oriongraph_cli.store``.
 
 Importing this module is cheap (the models and text sanitising only): each entry
 imports what it runs when called, so ``orion --help`` and completions stay fast, and
@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from oriongraph_cli import __version__
-from oriongraph_cli.compile.request import build_request
+from oriongraph_cli.request import build_request
 from oriongraph_cli.models import (
-    FUSION_METHODS,
+    CHANNELS,
     SCHEMA_VERSION,
     STAGES,
     TOP_FOLDERS,
@@ -44,7 +44,12 @@ from oriongraph_cli.models import (
     SoftPreferences,
     SourceType,
 )
+from oriongraph_cli import fusion as _fusion
 from oriongraph_cli.textsafe import clean, clean_line, clean_tree
+
+FUSION_METHODS = _fusion.names()  # the registered fusion methods (fusion.py)
+FUSION_HELP = _fusion.describe()  # each with a few words, for help texts
+WEIGHT_NAMES = (*CHANNELS, "recency", "stage", "usage")  # what --weight NAME=VALUE may set
 
 if TYPE_CHECKING:
     from oriongraph_cli.config import Config
@@ -202,28 +207,28 @@ def write_atomically(path: Path, data: bytes) -> None:
 
 def compile_workingset(request: CompileRequest, cfg: Config | None = None, reader: IndexReader | None = None) -> CompileResponse:
     """Compile the Working Set for ``request`` (``orion compile``)."""
-    from oriongraph_cli.compile import pipeline
+    from oriongraph_cli import pipeline
 
     return pipeline.compile_workingset(request, cfg or load_config("."), reader)
 
 
 def search(request: CompileRequest, cfg: Config | None = None, reader: IndexReader | None = None) -> tuple[DerivedSignals, list[CandidateSpan], dict[str, Any]]:
     """Ranked candidates before selection (``orion search``)."""
-    from oriongraph_cli.compile import pipeline
+    from oriongraph_cli import pipeline
 
     return pipeline.search(request, cfg or load_config("."), reader)
 
 
 def show_span(cfg: Config, span_id: str) -> dict[str, Any]:
     """One span quoted exactly, with provenance (``orion show``)."""
-    from oriongraph_cli.compile import hydrate
+    from oriongraph_cli.assemble import hydrate
 
     return hydrate.show_span(cfg, span_id)
 
 
 def show(cfg: Config, ref: str) -> dict[str, Any]:
     """``orion show REF``: a span by id (or unique prefix), or a document's lines as ``path:L12-L40``."""
-    from oriongraph_cli.compile import hydrate
+    from oriongraph_cli.assemble import hydrate
 
     return hydrate.show(cfg, ref)
 
@@ -247,7 +252,7 @@ def links(cfg: Config, target: str | None, *, dangling: bool = False, structural
 
 def usage(cfg: Config, top: int) -> dict[str, Any]:
     """``orion usage``: most and least used documents, never-used ones, usage scores."""
-    from oriongraph_cli.compile.usage import usage_of
+    from oriongraph_cli.rank.usage import usage_of
 
     return usage_of(cfg, top)
 
@@ -322,7 +327,9 @@ def watched_paths(root: Path) -> Callable[[str], bool]:
 
 __all__ = [
     "ACCEPTED_SUFFIXES",
+    "FUSION_HELP",
     "FUSION_METHODS",
+    "WEIGHT_NAMES",
     "SCHEMA_VERSION",
     "STAGES",
     "TOP_FOLDERS",

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from oriongraph_cli.errors import ConfigError
-from oriongraph_cli.models import FUSION_METHODS, TOP_FOLDERS
+from oriongraph_cli.models import CHANNELS, TOP_FOLDERS
+from oriongraph_cli.fusion import FUSIONS
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 # what ``embed_threads = 0`` and ``query_threads = 0`` mean: one thread. Measured on SciFact
@@ -56,7 +57,7 @@ class Config:
     w_recency: float = 0.05
     w_stage: float = 0.05
     w_usage: float = 0.05  # usage score (how often and how recently a document was used) from the usage snapshot
-    fusion: str = "hybrid"  # weighted | rrf | zscore | percentile | calibrated | hybrid (compile/score.py)
+    fusion: str = "hybrid"  # one of fusion.py's FUSIONS
     # a document's next-best spans add this × their mean relevance to it (a document shorter
     # than three spans counts its best for the places it lacks)
     doc_evidence: float = 0.3
@@ -98,7 +99,7 @@ class Config:
     lifecycle_demote: float = 0.85  # superseded/deprecated decisions: base x this (their successors still rank above)
     lifecycle_final_boost: float = 1.25  # accepted decisions when "final" is preferred
     # a later decision of the same workstream on the same subject likely replaces an earlier
-    # one that says nothing of it: a soft demotion with its reason (compile/implicit.py)
+    # one that says nothing of it: a soft demotion with its reason (rank/implicit.py)
     # rejected or withdrawn decisions with no recorded successor: base × this (1: left alone)
     lifecycle_inactive_demote: float = 0.85
     likely_replaced: bool = False
@@ -121,10 +122,7 @@ class Config:
         from oriongraph_cli.models import ScoreWeights
 
         return ScoreWeights(
-            semantic=self.w_semantic,
-            lexical=self.w_lexical,
-            structural=self.w_structural,
-            graph=self.w_graph,
+            **{ch: getattr(self, f"w_{ch}") for ch in CHANNELS},
             recency=self.w_recency,
             stage_boost=self.w_stage,
             usage=self.w_usage,
@@ -192,7 +190,7 @@ _RULES: dict[str, tuple[type, float, float, bool]] = {
     "lifecycle_inactive_demote": (float, 0, 1, False),
     "episode_boost": (float, 0, 1e6, False),
     **{name: (float, 0, 1e6, False) for name in (
-        "w_semantic", "w_lexical", "w_structural", "w_structural_no_hint", "w_graph", "w_recency", "w_stage", "w_usage"
+        *(f"w_{ch}" for ch in CHANNELS), "w_structural_no_hint", "w_recency", "w_stage", "w_usage"
     )},
 }
 # the default model reads at most 256 word pieces; a span of more tokens is cut unseen
@@ -393,9 +391,9 @@ def _validate(cfg: Config, sources: dict[str, str] | None = None) -> None:
         )
     if cfg.graph_method not in ("hop", "ppr"):
         raise ConfigError(f"{src('graph_method')}={cfg.graph_method}: graph_method must be hop or ppr", hint="set graph_method to hop or ppr")
-    if cfg.fusion not in FUSION_METHODS:
-        names = ", ".join(FUSION_METHODS)
-        raise ConfigError(f"{src('fusion')}={cfg.fusion}: fusion must be one of {names}", hint="--fusion " + "|".join(FUSION_METHODS))
+    if cfg.fusion not in FUSIONS:
+        names = ", ".join(FUSIONS)
+        raise ConfigError(f"{src('fusion')}={cfg.fusion}: fusion must be one of {names}", hint="--fusion " + "|".join(FUSIONS))
     if cfg.span_min_tokens >= cfg.span_target_tokens or cfg.span_target_tokens > cfg.span_max_tokens:
         names = [n for n in ("span_min_tokens", "span_target_tokens", "span_max_tokens") if n in sources]
         raise ConfigError(

@@ -452,7 +452,7 @@ def default_request(cfg: Config, text: str, budget: int):
     """The request `orion compile TEXT --budget N` builds with no other flags — except that
     evaluation never writes the project's usage log (809 eval compiles would otherwise
     become "usage" that biases the user's future compiles)."""
-    from oriongraph_cli.compile.request import build_request
+    from oriongraph_cli.request import build_request
 
     return build_request(cfg, text, budget=budget, explain=False, record_usage=False)
 
@@ -473,7 +473,8 @@ def evaluate(
     Opens the index once (or uses ``reader``); ``progress(done, total)`` is called after
     each query. Raises ``OrionError`` for a bad budget, an unknown baseline or a missing index.
     """
-    from oriongraph_cli.compile import explain, pipeline
+    from oriongraph_cli.assemble import explain
+    from oriongraph_cli import pipeline
     from oriongraph_cli.errors import NoCandidatesError
     from oriongraph_cli.store.reader import IndexReader
 

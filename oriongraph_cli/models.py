@@ -15,8 +15,6 @@ COMPILE_SCHEMA_VERSION = 3  # compile: 3 = compact: quotes with their span ids, 
 
 STAGES = ("requirements", "design", "research", "impl", "eval", "final")
 CHANNELS = ("semantic", "lexical", "structural", "graph")
-# how the channels are fused into one relevance score (implemented in compile/score.py)
-FUSION_METHODS = ("weighted", "rrf", "zscore", "percentile", "calibrated", "hybrid")
 
 
 class SourceType(str, Enum):
@@ -259,7 +257,7 @@ PRIORITIES = ("critical", "high", "medium", "low")
 class Compression(_ToDict):
     """A span delivered shortened: extractive, deterministic; ``backref`` fetches it whole."""
 
-    level: str  # a name in compile.compress.COMPRESSORS: sentences | heading | pointer
+    level: str  # a name in assemble.compress.COMPRESSORS: sentences | heading | pointer
     tokens_full: int  # the span's whole cost
     tokens: int  # what is delivered
     backref: str  # "orion show <span_id>"

@@ -10,13 +10,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from oriongraph_cli.models import TOP_FOLDERS
+from oriongraph_cli.fusion import FUSIONS
 
 EXAMPLE_NOTE = Path("03_workstreams/ws-example/design/example-note.md")
 
 # the settings .orion.toml lists, with what each does; the values come from Config
 MAIN_SETTINGS: tuple[tuple[str, str], ...] = (
     ("budget", "tokens in a compiled working set, framing included"),
-    ("fusion", "weighted, rrf, zscore, percentile, calibrated or hybrid"),
+    ("fusion", ", ".join(list(FUSIONS)[:-1]) + " or " + list(FUSIONS)[-1]),
     ("w_semantic", "weight of the embedding similarity"),
     ("w_lexical", "weight of BM25"),
     ("w_structural", "weight of ids, titles, tags and stages named in the intent"),

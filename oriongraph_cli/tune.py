@@ -112,7 +112,7 @@ RANKING_SPACE: tuple[Variant, ...] = (
     _v("hybrid 0.5/0.5, no graph, top-k 1000, demote 0.85, inactive 0.85, doc 0.5, structural 0.1", fusion="hybrid",
        w_semantic=0.5, w_lexical=0.5, w_graph=0.0, top_k=1000, lifecycle_demote=0.85, lifecycle_inactive_demote=0.85,
        doc_evidence=0.5, w_structural=0.1),
-    # decisions likely replaced by a later one (compile/implicit.py)
+    # decisions likely replaced by a later one (rank/implicit.py)
     _v("weighted 0.6/0.3, likely replaced", fusion="weighted", w_semantic=0.6, w_lexical=0.3, likely_replaced=True),
     # document evidence: a document's next-best spans lift it (score.document_evidence)
     _v("weighted 0.6/0.3, doc 0.15", fusion="weighted", w_semantic=0.6, w_lexical=0.3, doc_evidence=0.15),
@@ -179,7 +179,7 @@ def measure(cfg: Config, reader, queries, variant: Variant, budgets: Sequence[in
     """One row per query: nDCG@10 of compile's ranking and, unless ``ranking_only``, the
     working set compiled at each budget (recall, relevant share, utilisation). The reader's
     repeat cache keeps each intent's embedding and generator hits across variants."""
-    from oriongraph_cli.compile import pipeline
+    from oriongraph_cli import pipeline
     from oriongraph_cli.errors import NoCandidatesError
     from oriongraph_cli.evaluate import (
         default_request,
@@ -221,7 +221,7 @@ def measure(cfg: Config, reader, queries, variant: Variant, budgets: Sequence[in
 def measure_baselines(cfg: Config, reader, queries, budgets: Sequence[int] = BUDGETS, names=("bm25", "dense", "rrf")) -> dict[str, list[Row]]:
     """The same rows for the single-channel baselines and RRF, each ranking spans and packing
     them naively in rank order (``orion eval --compare``)."""
-    from oriongraph_cli.compile import pipeline
+    from oriongraph_cli import pipeline
     from oriongraph_cli.evaluate import baseline_result, baseline_span_lists, default_request
 
     if reader.repeat_cache is None:

@@ -49,7 +49,7 @@ def test_real_model_vectors_match_fastembed(sample_index):
 
 
 def test_compile_end_to_end_budget_and_explanations(reader):
-    from oriongraph_cli.compile.assemble import rewrite_links
+    from oriongraph_cli.assemble.layout import rewrite_links
     from oriongraph_cli.render import render_text
     from oriongraph_cli.tokens import get_counter
 
@@ -255,7 +255,7 @@ def render_text_of(resp):
 
 
 def test_superseded_document_header_names_its_successor(reader):
-    from oriongraph_cli.compile.lifecycle import status_notes
+    from oriongraph_cli.rank.lifecycle import status_notes
 
     adr3 = "03_workstreams/ws-ingestion/99_decisions/ADR-0003-fixed-interval-retries.md"
     adr7 = "03_workstreams/ws-ingestion/99_decisions/ADR-0007-exponential-backoff-with-jitter.md"

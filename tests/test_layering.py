@@ -50,5 +50,89 @@ def test_the_api_imports_cheaply():
 
     code = "import sys, oriongraph_cli.api; print(sorted(m for m in sys.modules if m.startswith('oriongraph_cli.')))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    for heavy in ("oriongraph_cli.compile.pipeline", "oriongraph_cli.store.reader", "oriongraph_cli.config", "numpy"):
+    for heavy in ("oriongraph_cli.pipeline", "oriongraph_cli.store.reader", "oriongraph_cli.config", "numpy"):
         assert f"'{heavy}'" not in loaded
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _edges(path: Path, lazy: bool) -> set[str]:
+    """Modules of the package that ``path`` imports: at module level, or (``lazy``) anywhere,
+    inside functions too. ``from pkg import sub`` counts as importing ``pkg.sub``."""
+    tree = ast.parse(path.read_text())
+    nodes = ast.walk(tree) if lazy else (n for top in tree.body if not isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) for n in ast.walk(top))
+    out: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            subs = {f"{node.module}.{a.name}" for a in node.names} & MODULES.keys()
+            out |= subs
+            if node.module in MODULES and len(subs) < len(node.names):
+                out.add(node.module)
+        elif isinstance(node, ast.Import):
+            out |= {a.name for a in node.names if a.name in MODULES}
+    return out - {_module_name(path)}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_cycles():
+    """What a module imports when it loads never leads back to it."""
+    assert _cycles({m: _edges(p, lazy=False) for m, p in MODULES.items()}) == []
+
+
+def test_the_compile_path_has_no_cycles_even_through_deferred_imports():
+    """rank/, assemble/ and the pipeline: no cycle, counting the imports inside functions."""
+    mine = {m: p for m, p in MODULES.items() if m.startswith(("oriongraph_cli.rank", "oriongraph_cli.assemble")) or m == "oriongraph_cli.pipeline"}
+    assert _cycles({m: _edges(p, lazy=True) & mine.keys() for m, p in mine.items()}) == []
+
+
+def test_ranking_never_imports_assembly():
+    """The compile path runs one way: rank/ knows nothing of assemble/ or the pipeline, and
+    assemble/ nothing of the pipeline (deferred imports included)."""
+    wrong = []
+    for m, p in MODULES.items():
+        for target in _edges(p, lazy=True):
+            if m.startswith("oriongraph_cli.rank") and target.startswith(("oriongraph_cli.assemble", "oriongraph_cli.pipeline")):
+                wrong.append(f"{m} -> {target}")
+            if m.startswith("oriongraph_cli.assemble") and target == "oriongraph_cli.pipeline":
+                wrong.append(f"{m} -> {target}")
+    assert wrong == []

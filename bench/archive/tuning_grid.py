@@ -15,7 +15,7 @@ def doc_support(scored, bonus: float):
     """Bench-only document aggregation (measured, not adopted): each span's base score plus
     ``bonus`` × the best *other* span of its document, re-sorted. Every bonus tried lowered
     nDCG@10 on SciFact — a document's best span is the better signal (docs/BENCHMARKS.md)."""
-    from oriongraph_cli.compile.score import sort_key
+    from oriongraph_cli.rank.score import sort_key
 
     top2: dict[str, list[float]] = {}
     for c in scored:

@@ -21,7 +21,7 @@ def _renorm(x: np.ndarray) -> np.ndarray:
 def _resort(scored, new_base):
     from dataclasses import replace
 
-    from oriongraph_cli.compile.score import sort_key
+    from oriongraph_cli.rank.score import sort_key
 
     out = [replace(c, base_score=float(b)) for c, b in zip(scored, new_base)]
     out.sort(key=sort_key)

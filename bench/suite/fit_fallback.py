@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import run  # noqa: E402  (the suite's projects and queries)
 from oriongraph_cli import api  # noqa: E402
-from oriongraph_cli.compile import deliver  # noqa: E402
+from oriongraph_cli.assemble import deliver  # noqa: E402
 from oriongraph_cli.config import load_config  # noqa: E402
 from oriongraph_cli.evaluate import default_request  # noqa: E402
 

@@ -246,7 +246,7 @@ def cmd_pairs(args) -> None:
     """Lifecycle pairs: how often the current decision ranks above the one it replaced, in
     the marked tree and with the marks hidden, with the likely-replaced signal on and off."""
     from oriongraph_cli import api, tune
-    from oriongraph_cli.compile import pipeline
+    from oriongraph_cli import pipeline
     from oriongraph_cli.config import load_config
     from oriongraph_cli.evaluate import baseline_span_lists, default_request, doc_ranking
 

@@ -29,7 +29,8 @@ from oriongraph_cli.cli.context import (
 )
 from oriongraph_cli.cli import complete
 from oriongraph_cli.errors import ExitStatus, OrionError
-from oriongraph_cli.api import FUSION_METHODS, SourceType, clean, clean_tree
+from oriongraph_cli.render import COMPILE_FORMATS, DELIVERED_FORMATS
+from oriongraph_cli.api import FUSION_HELP, FUSION_METHODS, WEIGHT_NAMES, SourceType, clean, clean_tree
 
 # ============================================================================ compile / search / show
 
@@ -99,8 +100,11 @@ _WHERE = typer.Option([], "--where", help="Front matter filter KEY=VALUE (repeat
 _PREFER = typer.Option([], "--prefer-stage", autocompletion=complete.stages, help="Soft preference: boost this stage (repeatable).")
 _LAMBDA = typer.Option(None, "--lambda", help="Diversity λ in [0,1]: 1 = relevance only, lower = more diverse.")
 _RATIO = typer.Option(None, "--max-source-ratio", help="Most of the budget one document may take, in (0,1].")
-_FUSION = typer.Option(None, "--fusion", autocompletion=complete.choices(FUSION_METHODS), help="Channel fusion: weighted (min-max normalised weighted sum), rrf (weighted reciprocal rank fusion, k=60), zscore, percentile (rank percentile per channel) or calibrated (cosine as is, BM25 over its best).")
-_WEIGHT = typer.Option([], "--weight", "-w", help="Override a weight, CHANNEL=VALUE (semantic, lexical, structural, graph, recency, stage, usage).")
+_FUSION = typer.Option(None, "--fusion", autocompletion=complete.choices(FUSION_METHODS), help=f"Channel fusion: {FUSION_HELP}.")
+_WEIGHT = typer.Option([], "--weight", "-w", help=f"Override a weight, CHANNEL=VALUE ({', '.join(WEIGHT_NAMES)}).")
+_BOUNDED = [f for f in COMPILE_FORMATS if f in DELIVERED_FORMATS]  # formats whose whole output the budget bounds
+_FORMAT_HELP = (" | ".join("table (plain lines on a pipe)" if f == "table" else f for f in COMPILE_FORMATS)
+                + f". The whole {', '.join(_BOUNDED[:-1])} or {_BOUNDED[-1]} output is at most --budget tokens.")
 _TOPK = typer.Option(None, "--top-k", help="Candidates per generator (default 200).")
 _TIMINGS = typer.Option(False, "--timings", help="Include per-stage timings (makes output non-deterministic).")
 _EPISODE = typer.Option(None, "--episode", help="Boost spans used in this earlier episode (id printed by `compile --explain`, or a --task-id).")
@@ -126,7 +130,7 @@ def compile_cmd(
     weight: List[str] = _WEIGHT,
     top_k: Optional[int] = _TOPK,
     explain: bool = typer.Option(False, "--explain", "-e", help="Show the rationale: scores, penalties, reasons, rejections, defaults."),
-    fmt: str = typer.Option("table", "--format", "-f", autocompletion=complete.choices(("table", "plain", "markdown", "xml", "json")), help="table (plain lines on a pipe) | plain | markdown | xml | json. The whole markdown, xml or json output is at most --budget tokens."),
+    fmt: str = typer.Option("table", "--format", "-f", autocompletion=complete.choices(tuple(COMPILE_FORMATS)), help=_FORMAT_HELP),
     as_json: bool = JSON_OPT,
     files_only: bool = typer.Option(False, "--files-only", "-l", help="Print only the paths of the documents in the working set, one per line, relative to the current directory."),
     null: bool = NULL_OPT,
@@ -145,7 +149,6 @@ def compile_cmd(
     fmt = "json" if as_json else fmt.lower()
     with handled(fmt == "json", output, page=True):
         intent = read_intent(intent)
-        from oriongraph_cli.render import COMPILE_FORMATS
 
         if fmt not in COMPILE_FORMATS:
             raise OrionError(f"--format {fmt!r} is not one of {', '.join(COMPILE_FORMATS)}", exit_code=ExitStatus.USAGE)
@@ -212,7 +215,6 @@ def _check_brief_path(cfg, brief: Path) -> None:
 
 
 def _render_compile(resp, fmt: str, explain: bool) -> None:
-    from oriongraph_cli.render import COMPILE_FORMATS
 
     if fmt == "table":
         COMPILE_FORMATS[fmt](resp, explain=explain, out=sys.stdout, color=color_mode())

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Mapping
 
+from oriongraph_cli.models import CHANNELS
+
 __all__ = [
     "workingset_markdown",
     "task_brief",
@@ -30,7 +32,7 @@ __all__ = [
 STALE_WARNING = "⚠ file changed since indexing — quoting the indexed version; run `orion index`"
 SEP = " › "  # between path and section title
 DOT = " · "
-CHANNEL_LABELS = (("semantic", "semantic"), ("lexical", "lexical"), ("structural", "structural"), ("graph", "graph"))
+CHANNEL_LABELS = tuple((ch, ch) for ch in CHANNELS)
 
 
 # --------------------------------------------------------------------------- helpers

@@ -35,6 +35,7 @@ from oriongraph_cli.render.markdown import (
     pct,
     summary_line,
 )
+from oriongraph_cli.models import CHANNELS
 from oriongraph_cli.render.paths import shown
 
 __all__ = ["make_console", "print_compile", "print_links", "print_search", "print_span", "print_usage"]
@@ -44,7 +45,7 @@ WIDE = 150  # Rationale: one column per score at or above this console width
 MEDIUM = 100  # Working set: a reasons column, full span ids at or above this width
 PREVIEW_CHARS = 160
 REASONS_SHORT = 2  # reasons shown in the Working set table
-CHANNEL_SHORT = (("semantic", "sem"), ("lexical", "lex"), ("structural", "struct"), ("graph", "graph"))
+CHANNEL_SHORT = tuple((ch, {"semantic": "sem", "lexical": "lex", "structural": "struct"}.get(ch, ch)) for ch in CHANNELS)
 
 
 # --------------------------------------------------------------------------- console

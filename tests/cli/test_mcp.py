@@ -143,7 +143,7 @@ def test_search_ranks_the_candidates_compile_scores_through_every_door(sample_in
     from conftest import run_orion
 
     from oriongraph_cli import api
-    from oriongraph_cli.compile import pipeline
+    from oriongraph_cli import pipeline
     from oriongraph_cli.config import load_config
 
     root = tmp_path / "p"

@@ -7,8 +7,8 @@ import itertools
 import pytest
 from conftest import SAMPLE
 
-from oriongraph_cli.compile import graph_channel
-from oriongraph_cli.compile.graph_channel import graph_hits
+from oriongraph_cli.rank.generators import graph as graph_channel
+from oriongraph_cli.rank.generators.graph import graph_hits
 from oriongraph_cli.graph import edges
 from oriongraph_cli.graph import traverse as graph_traverse
 from oriongraph_cli.graph.expand import expand
@@ -236,15 +236,23 @@ def test_graph_hits_ppr_and_depth(reader):
     assert graph_hits(reader, {}, HardFilters(), 5) == []
 
 
-def test_graphgen_protocol_seeds_from_named_ids(reader):
+def test_graphgen_follows_the_best_candidates_found(reader):
+    from oriongraph_cli.config import Config
+    from oriongraph_cli.models import ScoreWeights
+    from oriongraph_cli.rank.generators.base import GenContext
+
     gen = graph_channel.GraphGen()
-    assert gen.name == "graph" and gen.channel == "graph"
-    sig = DerivedSignals(intent="why ADR-0003", keywords=("ADR-0003",), struct_hints=StructHints(doc_ids=("ADR-0003",)))
-    hits = gen.generate(reader, sig, HardFilters(), 10)
-    assert hit_paths(reader, hits)[0] == ADR7
-    assert gen.generate(reader, DerivedSignals(intent="x", keywords=(), struct_hints=StructHints()), HardFilters(), 10) == []
-    seeded = graph_channel.GraphGen({row_of(reader, WORKER, "Retry behaviour"): 1.0}).generate(reader, sig, HardFilters(), 10)
-    assert ADR7 in hit_paths(reader, seeded)
+    assert gen.name == "graph" and gen.channel == "graph" and gen.follows
+    row = row_of(reader, WORKER, "Retry behaviour")
+    r = reader.rows([row])[row]
+    found = [CandidateSpan(r.ref, r.meta, base_score=1.0, row=row)]
+    sig = DerivedSignals(intent="retries", keywords=("retries",), struct_hints=StructHints())
+    on, off = ScoreWeights(graph=0.3), ScoreWeights(graph=0.0)
+    ctx = GenContext(reader, sig, HardFilters(), 10, None, Config(), on, found, base=lambda: [1.0])
+    assert gen.wanted(ctx)
+    assert ADR7 in hit_paths(reader, gen.generate(ctx))
+    assert not gen.wanted(GenContext(reader, sig, HardFilters(), 10, None, Config(), off, found, base=lambda: [1.0]))
+    assert not gen.wanted(GenContext(reader, sig, HardFilters(), 10, None, Config(), on, (), base=lambda: []))
 
 
 def test_seeds_from_candidates():

@@ -30,7 +30,7 @@ from oriongraph_cli.models import (
     WorkingSet,
     WSItem,
 )
-from oriongraph_cli.compile.assemble import layout
+from oriongraph_cli.assemble.layout import layout
 from oriongraph_cli.render import json as rjson
 from oriongraph_cli.render import markdown as rmd
 

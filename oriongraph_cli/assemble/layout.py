@@ -1,0 +1,107 @@
+"""Layout (after hydration): the reading order. Documents ordered by their best span, spans
+in document order within each, adjacent or overlapping whole spans merged into one quote,
+the gap between two quotes named (lines and the headings skipped), relative links
+rewritten relative to the project root."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from oriongraph_cli.models import Quote, WSDocument, WSItem
+
+_LINK = re.compile(r"(\]\()(<?)([^)\s>]+)(>?)((?:\s+\"[^\"]*\")?\))")
+_REFDEF = re.compile(r"^(\s{0,3}\[[^\]]+\]:\s*)(\S+)", re.MULTILINE)
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_HEADING_LINE = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$", re.MULTILINE)
+
+
+def rewrite_links(text: str, doc_path: str) -> str:
+    """Relative link targets made relative to the project root (a quote read outside its
+    folder keeps working links); absolute URLs, anchors and targets leaving the root stay."""
+    folder = posixpath.dirname(doc_path)
+
+    def fix(target: str) -> str:
+        if not target or target.startswith(("#", "/")) or _SCHEME.match(target):
+            return target
+        path, hash_, frag = target.partition("#")
+        joined = posixpath.normpath(posixpath.join(folder, path)) if path else ""
+        if not path or joined.startswith("..") or joined == ".":
+            return target
+        return joined + hash_ + frag
+
+    text = _LINK.sub(lambda m: m.group(1) + m.group(2) + fix(m.group(3)) + m.group(4) + m.group(5), text)
+    return _REFDEF.sub(lambda m: m.group(1) + fix(m.group(2)), text)
+
+
+def _gap(doc_text: str | None, a_end: int, b_start: int, lines: tuple[int, int]) -> str | None:
+    """``L41-L60: Consequences, Risks`` for what lies between two quotes (None when nothing)."""
+    lo, hi = lines
+    if hi < lo:
+        return None
+    if doc_text is not None and 0 <= a_end <= b_start <= len(doc_text) and not doc_text[a_end:b_start].strip():
+        return None  # only blank lines between: nothing was skipped
+    where = f"L{lo}" if lo == hi else f"L{lo}-L{hi}"
+    heads = []
+    if doc_text is not None and 0 <= a_end <= b_start <= len(doc_text):
+        heads = [h for h in _HEADING_LINE.findall(doc_text[a_end:b_start]) if h]
+    if heads:
+        shown = ", ".join(heads[:4]) + (f" (+{len(heads) - 4} more)" if len(heads) > 4 else "")
+        return f"{where}: {shown}"
+    return where
+
+
+def layout(items: list[WSItem], doc_texts: dict[str, str | None], statuses: dict[str, str | None]) -> tuple[WSDocument, ...]:
+    """Documents in the order of their best span; within each, quotes in document order
+    (adjacent or overlapping whole spans merged; shortened spans alone)."""
+    by_doc: dict[str, list[WSItem]] = {}
+    for it in sorted(items, key=lambda i: i.selection_rank):
+        by_doc.setdefault(it.path, []).append(it)
+    docs = []
+    for path, members in by_doc.items():
+        members.sort(key=lambda i: (i.span_ref.char_start, i.span_ref.char_end))
+        text = doc_texts.get(path)
+        groups: list[list[WSItem]] = []
+        for it in members:
+            prev = groups[-1][-1] if groups else None
+            mergeable = (
+                prev is not None and prev.compression is None and it.compression is None
+                and not prev.stale and not it.stale and text is not None
+                and it.span_ref.char_start <= _next_content(text, prev.span_ref.char_end)
+            )
+            if mergeable:
+                groups[-1].append(it)
+            else:
+                groups.append([it])
+        quotes: list[Quote] = []
+        for g in groups:
+            first = g[0]
+            start, end = first.span_ref.char_start, max(i.span_ref.char_end for i in g)
+            if len(g) > 1:
+                body = text[start:end]  # type: ignore[index]
+            else:
+                body = first.text
+            gap = None
+            if quotes:
+                p = quotes[-1]
+                gap = _gap(text, p.char_end, start, (p.line_end + 1, first.span_ref.line_start - 1))
+            quotes.append(Quote(
+                items=tuple(g), text=rewrite_links(body, path),
+                line_start=first.span_ref.line_start, line_end=max(i.span_ref.line_end for i in g),
+                char_start=start, char_end=end, section_title=first.section_title, elided_before=gap,
+            ))
+        lead = members[0]
+        docs.append(WSDocument(
+            path=path, title=lead.title, stage=lead.stage, workstream=lead.workstream,
+            status=statuses.get(path) or lead.status, best_rank=min(i.selection_rank for i in members), quotes=tuple(quotes),
+        ))
+    return tuple(sorted(docs, key=lambda d: d.best_rank))
+
+
+def _next_content(text: str, pos: int) -> int:
+    """The first non-whitespace offset at or after ``pos`` (spans that touch across blank
+    lines are adjacent)."""
+    n = len(text)
+    while pos < n and text[pos] in " \t\r\n":
+        pos += 1
+    return pos

@@ -1,0 +1,363 @@
+"""Selection: greedy MMR under a token budget and a per-source cap.
+
+Rules, in the order they apply:
+
+1. **Order and prune.** Candidates are sorted by ``(-base_score, span_id)``. We keep them in
+   that order until their cumulative ``token_cost`` reaches ``prune_factor * budget``
+   (at least 50 are kept when available; spans larger than the whole budget do not count
+   towards the sum); the rest are *pruned* and never considered.
+2. **MMR.** At each step ``mmr = λ·base − (1−λ)·max_sim(c, selected)`` where ``max_sim`` is
+   the cosine similarity of the (re-normalised) embeddings; a missing embedding has
+   similarity 0. ``max_sim`` is floored at 0, so the diversity penalty is never a bonus.
+   It is kept as a vector and updated with one ``E @ e_new`` per pick.
+3. **Feasibility.** ``token_cost + span_overhead <= remaining budget`` (``span_overhead`` is
+   the framing each delivered span costs in the chosen output format, measured by the
+   caller). A candidate scoring below ``floor × best base score`` is never feasible (the
+   relevance floor: selection stops short of the budget rather than fill it with weak
+   spans). When the candidates in play come
+   from two or more distinct ``metadata.filepath`` values, one source may hold at most
+   ``floor(max_source_ratio * budget)`` tokens. *The ratio is taken against the budget,
+   not the running total*: against the running total the very first pick would hold 100%
+   and always violate it. With one source in play the cap is off. A source's *first* span
+   is never held back by the cap: the cap limits what a document adds beyond one span, so
+   at a small budget the best span is not passed over for a weaker one that happens to be
+   under the cap (at 300 tokens a 185-token span is over a 150-token cap). The cap
+   *yields* to relevance: a capped source's candidate stays feasible when every candidate
+   of the other sources scores below ``cap_yield ×`` its base score (no comparable
+   alternative exists, so the cap would only trade relevant text for weaker text).
+4. **Pick** the feasible candidate with the highest MMR; candidates within 0.01 of the best
+   are tie-broken by lowest ``token_cost``, then highest ``base_score``, then ``span_id``.
+5. **Stop** when no candidate is feasible (``floor`` when the rest are below the floor), when ≥ 99.5% of the budget is used, or when the
+   best feasible MMR is below ``mmr_threshold`` *and* ≥ 90% of the budget is used (slack
+   is filled with the next best fitting span rather than left empty).
+6. **Rejections** for the top 20 unselected candidates (base-score order), first match wins,
+   each saying what would let it in: ``floor`` (below the relevance floor: "would enter
+   with --floor ≤ x"), ``source_cap`` ("would enter with --max-source-ratio ≥ r"),
+   ``budget`` ("needs --budget ≥ N"), ``redundancy`` (max_sim ≥ 0.85: "lost to span X (cos
+   0.93)"), ``threshold`` (stopped on ``mmr_threshold``), else ``outranked`` ("would enter
+   at --lambda ≥ x" when a higher λ would rank it above the last pick). The top 5 pruned
+   candidates are listed with reason ``pruned``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from oriongraph_cli.rank.score import sort_key
+from oriongraph_cli.models import CandidateSpan, Rejection
+
+MIN_KEEP = 50  # pruning always keeps at least this many candidates
+TIE_EPS = 0.01  # MMR scores this close count as a tie (prefer the cheaper span)
+SATURATED = 0.995  # stop once this share of the budget is used
+THRESHOLD_UTIL = 0.90  # mmr_threshold only stops selection above this utilisation
+REDUNDANT_SIM = 0.85  # rejection reason "redundancy" at or above this similarity
+SAME_SECTION_PENALTY = 0.05  # "same section as #k — penalised" above this penalty
+MAX_REJECTIONS = 20
+MAX_PRUNED_LISTED = 5
+
+
+@dataclass(frozen=True)
+class Picked:
+    candidate: CandidateSpan  # with mmr_score and selection reasons set
+    mmr_score: float
+    diversity_penalty: float  # (1-λ)·max_sim at the moment of the pick
+    max_sim: float
+    most_similar_span_id: str | None  # the selected span it was most similar to (None for the first)
+    rank: int  # 1-based pick order
+
+
+@dataclass(frozen=True)
+class Selection:
+    picked: tuple[Picked, ...]
+    rejected: tuple[Rejection, ...]
+    pruned: int
+    sources_in_play: int
+    source_cap_tokens: int | None  # None: cap off (a single source in play)
+    budget: int = 0
+    stop_reason: str = ""  # "no_feasible" | "floor" | "saturated" | "threshold" | "exhausted"
+    span_overhead: int = 0
+    floor_score: float = 0.0  # absolute base score under which candidates were not taken
+
+    @property
+    def used(self) -> int:
+        """Budget consumed, framing included."""
+        return sum(p.candidate.span_ref.token_cost + self.span_overhead for p in self.picked)
+
+    @property
+    def tokens_used(self) -> int:
+        return sum(p.candidate.span_ref.token_cost for p in self.picked)
+
+    @property
+    def utilisation(self) -> float:
+        return self.tokens_used / self.budget if self.budget > 0 else 0.0
+
+
+def _embedding_matrix(cands: list[CandidateSpan]) -> np.ndarray | None:
+    """Row-normalised float32 matrix of embeddings; missing/zero embeddings are zero rows."""
+    vecs = [None if c.embedding is None else np.asarray(c.embedding, dtype=np.float32).ravel() for c in cands]
+    dims = {v.shape[0] for v in vecs if v is not None and v.size}
+    if not dims:
+        return None
+    if len(dims) > 1:
+        raise ValueError(f"candidate embeddings have different dimensions: {sorted(dims)}")
+    dim = dims.pop()
+    E = np.zeros((len(cands), dim), dtype=np.float32)
+    for i, v in enumerate(vecs):
+        if v is not None and v.size:
+            n = float(np.linalg.norm(v))
+            if n > 0:
+                E[i] = v / n
+    return E
+
+
+def _prune(ordered: list[CandidateSpan], budget: int, prune_factor: float) -> int:
+    """Number of leading candidates to keep (see rule 1).
+
+    Only spans that fit the budget on their own count towards the cumulative cost: a span
+    that can never be picked must not push a pickable one out (otherwise 50 oversized top
+    candidates could prune the one small span a tiny budget needs).
+    """
+    limit = prune_factor * budget
+    total, keep = 0, 0
+    for c in ordered:
+        if total >= limit:
+            break
+        if c.span_ref.token_cost <= budget:
+            total += c.span_ref.token_cost
+        keep += 1
+    return max(keep, min(MIN_KEEP, len(ordered)))
+
+
+def depth_floor(ordered: list[CandidateSpan], depth_tokens: float) -> float:
+    """The base score of the candidate at which the ranking, read in order, holds
+    ``depth_tokens`` tokens: what a naive "top-k + pack" working set of that size would
+    still take. The relevance floor never rises above it, so selection does not stop while
+    candidates the baselines would deliver remain (spans larger than the depth do not count)."""
+    total = 0
+    for c in ordered:
+        if c.span_ref.token_cost <= depth_tokens:
+            total += c.span_ref.token_cost
+        if total >= depth_tokens:
+            return float(c.base_score)
+    return float("-inf")  # the whole ranking is shallower than the depth: no floor
+
+
+def _reject(c: CandidateSpan, reason: str, detail: str, related: str | None = None) -> Rejection:
+    return Rejection(
+        span_id=c.span_ref.span_id,
+        path=c.metadata.filepath,
+        section_title=c.metadata.section_title,
+        base_score=c.base_score,
+        token_cost=c.span_ref.token_cost,
+        reason=reason,
+        detail=detail,
+        related_span_id=related,
+    )
+
+
+def select(
+    cands: list[CandidateSpan],
+    budget: int,
+    lam: float,
+    max_source_ratio: float,
+    mmr_threshold: float = 0.0,
+    prune_factor: float = 5.0,
+    *,
+    span_overhead: int = 0,
+    floor: float = 0.0,
+    cap_yield: float = 0.0,
+    budget_offset: int = 0,
+    floor_depth: float = 0.0,
+) -> Selection:
+    """Greedy MMR selection under a hard token budget and a per-source cap (module doc).
+    ``budget_offset`` is what the caller reserved outside ``budget`` (fixed framing), so
+    counterfactuals can name the ``--budget`` a rejected span would need."""
+    budget = max(int(budget), 0)
+    ordered = sorted(cands, key=sort_key)
+    n_keep = _prune(ordered, budget, prune_factor)
+    pool, pruned = ordered[:n_keep], ordered[n_keep:]
+    n = len(pool)
+
+    sources = sorted({c.metadata.filepath for c in pool})
+    cap = math.floor(max_source_ratio * budget) if len(sources) >= 2 else None
+    src_of = {s: i for i, s in enumerate(sources)}
+    src_idx = np.array([src_of[c.metadata.filepath] for c in pool], dtype=np.int64)
+    src_used = np.zeros(len(sources), dtype=np.int64)
+
+    cost = np.array([c.span_ref.token_cost + span_overhead for c in pool], dtype=np.int64)
+    base = np.array([c.base_score for c in pool], dtype=np.float64)
+    floor_score = float(floor * base.max()) if n and floor > 0 and base.max() > 0 else float("-inf")
+    if floor_depth > 0 and n:
+        floor_score = min(floor_score, depth_floor(ordered, floor_depth * budget))
+    above = base >= floor_score - 1e-12
+    E = _embedding_matrix(pool)
+    max_sim = np.zeros(n, dtype=np.float64)
+    nearest = np.full(n, -1, dtype=np.int64)  # pool index of the most similar selected span
+    alive = np.ones(n, dtype=bool)
+    cap_blocked = np.zeros(n, dtype=bool)
+    # the tie-break key (cost asc, base desc, span_id asc) does not change between steps
+    tie_order = sorted(range(n), key=lambda j: (int(cost[j]), -float(base[j]), pool[j].span_ref.span_id))
+    tie_rank = np.empty(n, dtype=np.int64)
+    tie_rank[tie_order] = np.arange(n)
+
+    picks: list[Picked] = []
+    rank_of: dict[int, int] = {}
+    used = 0
+    stop_reason = "exhausted"
+
+    while alive.any():
+        remaining = budget - used
+        fits = alive & (cost <= remaining) & above
+        feasible = fits
+        yielded = False
+        if cap is not None:
+            cap_ok = (src_used[src_idx] == 0) | (src_used[src_idx] + cost <= cap)  # a first span is never capped
+            blocked = fits & ~cap_ok
+            feasible = fits & cap_ok
+            if cap_yield > 0 and blocked.any():
+                best_other = float(base[feasible].max()) if feasible.any() else float("-inf")
+                yields = blocked & (cap_yield * base > best_other)
+                if yields.any():
+                    feasible, yielded = feasible | yields, True
+            cap_blocked |= fits & ~feasible
+        if not feasible.any():
+            stop_reason = "floor" if (alive & ~above & (cost <= remaining)).any() else "no_feasible"
+            break
+        mmr = lam * base - (1.0 - lam) * max_sim
+        best = float(mmr[feasible].max())
+        if best < mmr_threshold and used >= THRESHOLD_UTIL * budget:
+            stop_reason = "threshold"
+            break
+        ties = np.flatnonzero(feasible & (mmr >= best - TIE_EPS - 1e-12))
+        i = int(ties[np.argmin(tie_rank[ties])])
+
+        c = pool[i]
+        sim = float(max_sim[i])
+        near = int(nearest[i]) if nearest[i] >= 0 else None
+        penalty = (1.0 - lam) * sim
+        rank = len(picks) + 1
+        reasons: list[str] = []
+        if near is None:
+            reasons.append("first pick: highest MMR" if rank == 1 else "diverse: no similarity to selected spans")
+        else:
+            other = pool[near]
+            same_section = (
+                other.metadata.filepath == c.metadata.filepath
+                and other.metadata.section_title == c.metadata.section_title
+            )
+            if same_section and penalty > SAME_SECTION_PENALTY:
+                reasons.append(f"same section as #{rank_of[near]} — penalised (sim {sim:.2f})")
+            else:
+                reasons.append(f"diverse: max sim {sim:.2f} to #{rank_of[near]}")
+        if mmr[i] < best - 1e-12:
+            reasons.append(f"tie-break: cheaper within {TIE_EPS} of the best MMR")
+        if cap is not None and src_used[src_idx[i]] == 0 and cost[i] > cap:
+            reasons.append(f"over the source cap of {cap} tokens alone: a document's first span is never capped")
+        elif yielded and cap is not None and src_used[src_idx[i]] + cost[i] > cap:
+            reasons.append(f"over the source cap of {cap} tokens: other documents score below {cap_yield:g}× it")
+        cand = replace(c, mmr_score=float(mmr[i]), reasons=tuple(dict.fromkeys(c.reasons + tuple(reasons))))
+        near_id = pool[near].span_ref.span_id if near is not None else None
+        picks.append(Picked(cand, float(mmr[i]), penalty, sim, near_id, rank))
+        rank_of[i] = rank
+
+        alive[i] = False
+        used += int(cost[i])
+        src_used[src_idx[i]] += int(cost[i])
+        if E is not None:
+            s = (E @ E[i]).astype(np.float64)
+            closer = s > max_sim
+            max_sim[closer] = s[closer]
+            nearest[closer] = i
+        if budget > 0 and used >= SATURATED * budget:
+            stop_reason = "saturated"
+            break
+
+    mmr = lam * base - (1.0 - lam) * max_sim
+    rejected = _rejections(
+        pool, pruned, picks, alive=alive, cap_blocked=cap_blocked, max_sim=max_sim, nearest=nearest, mmr=mmr,
+        cap=cap, remaining=budget - used, threshold=mmr_threshold if stop_reason == "threshold" else None,
+        pruned_detail=f"outside the top candidates covering {prune_factor:g}x the budget ({budget} tokens)",
+        above=above, floor_score=floor_score, best_base=float(base.max()) if n else 0.0, cost=cost,
+        src_used=src_used, src_idx=src_idx, budget=budget, budget_offset=budget_offset, lam=lam,
+    )
+    return Selection(
+        picked=tuple(picks),
+        rejected=rejected,
+        pruned=len(pruned),
+        sources_in_play=len(sources),
+        source_cap_tokens=cap,
+        budget=budget,
+        stop_reason=stop_reason,
+        span_overhead=span_overhead,
+        floor_score=max(floor_score, 0.0),
+    )
+
+
+def _rejections(
+    pool: list[CandidateSpan],
+    pruned: list[CandidateSpan],
+    picks: list[Picked],
+    *,
+    alive: np.ndarray,
+    cap_blocked: np.ndarray,
+    max_sim: np.ndarray,
+    nearest: np.ndarray,
+    mmr: np.ndarray,
+    cap: int | None,
+    remaining: int,
+    threshold: float | None,
+    pruned_detail: str,
+    above: np.ndarray,
+    floor_score: float,
+    best_base: float,
+    cost: np.ndarray,
+    src_used: np.ndarray,
+    src_idx: np.ndarray,
+    budget: int,
+    budget_offset: int,
+    lam: float,
+) -> tuple[Rejection, ...]:
+    """Why the best unselected candidates were left out and what would let them in (rule 6);
+    ``threshold`` is set only when selection stopped on ``mmr_threshold``."""
+    out: list[Rejection] = []
+    last = picks[-1] if picks else None
+    for i in np.flatnonzero(alive)[:MAX_REJECTIONS].tolist():  # pool is already in base order
+        c = pool[i]
+        c_cost = int(cost[i])
+        if not above[i]:
+            rel = c.base_score / best_base if best_base > 0 else 0.0
+            out.append(_reject(c, "floor", f"scores {c.base_score:.3f}, under the relevance floor {floor_score:.3f}; "
+                                           f"would enter with --floor <= {math.floor(rel * 100) / 100:.2f}"))
+        elif cap_blocked[i]:
+            need = (int(src_used[src_idx[i]]) + c_cost) / budget if budget else 1.0
+            out.append(_reject(c, "source_cap", f"source {c.metadata.filepath} reached its cap of {cap} tokens; "
+                                                f"would enter with --max-source-ratio >= {min(1.0, math.ceil(need * 100) / 100):.2f}"))
+        elif c_cost > remaining:
+            out.append(_reject(c, "budget", f"needs --budget >= {budget + budget_offset + c_cost - remaining:,} ({c_cost} tokens, {remaining} left)"))
+        elif nearest[i] >= 0 and max_sim[i] >= REDUNDANT_SIM:
+            other = pool[int(nearest[i])].span_ref.span_id
+            out.append(_reject(c, "redundancy", f"lost to span {other} (cos {max_sim[i]:.2f})", other))
+        elif threshold is not None and mmr[i] < threshold:
+            out.append(_reject(c, "threshold", f"MMR {mmr[i]:.3f} below the threshold {threshold:.3f}"))
+        else:
+            out.append(_reject(c, "outranked", _outranked(c, float(mmr[i]), float(max_sim[i]), last, lam)))
+    for c in pruned[:MAX_PRUNED_LISTED]:
+        out.append(_reject(c, "pruned", pruned_detail))
+    return tuple(out)
+
+
+def _outranked(c: CandidateSpan, mmr_c: float, sim_c: float, last: Picked | None, lam: float) -> str:
+    """"would enter at --lambda >= x" when a higher λ ranks it above the last pick (both
+    similarities held at their final values), else the two MMR scores."""
+    if last is None:
+        return f"MMR {mmr_c:.3f}"
+    base_l, sim_l = last.candidate.base_score, last.max_sim
+    den = (c.base_score - base_l) + (sim_c - sim_l)
+    if den > 0:
+        star = (sim_c - sim_l) / den
+        if lam < star <= 1.0:
+            return f"would enter at --lambda >= {math.ceil(star * 100) / 100:.2f} (MMR {mmr_c:.3f} vs {last.mmr_score:.3f} for #{last.rank})"
+    return f"MMR {mmr_c:.3f} vs {last.mmr_score:.3f} for the last pick (#{last.rank})"

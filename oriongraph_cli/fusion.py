@@ -1,0 +1,212 @@
+"""Fusion: how the channels' evidence becomes one relevance number, name -> method.
+
+``FUSIONS`` is the one list of fusion methods: configuration checks ``fusion`` against it,
+the ``--fusion`` help and completion are made from it (each method's ``summary``), and
+scoring looks the method up there. A new method is one class here and one entry in
+``FUSIONS``. The formulas of ``weighted`` and ``rrf`` are in ``rank/score.py``.
+
+The module sits with the shared ones, below ``config``, because configuration validates
+against the registry; it depends on the models and ``normalise`` only.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Protocol
+
+from oriongraph_cli.models import CHANNELS, CandidateSpan, ScoreChannels, ScoreWeights
+from oriongraph_cli.normalise import FLAT, _EMPTY_CHANNELS, _bounds, _evolve, _normalised
+
+
+def _derived_ranks(cands: list[CandidateSpan]) -> list[dict[str, int]]:
+    """Per-candidate 1-based rank in each channel by raw score (desc, span_id asc).
+
+    Candidates with a raw score <= 0 in a channel have no rank there (the generator did not
+    find them). Used for RRF when the caller passes no explicit ranks.
+    """
+    out: list[dict[str, int]] = [{} for _ in cands]
+    for ch in CHANNELS:
+        hits = [i for i, c in enumerate(cands) if c.raw_scores.get(ch) > 0]
+        hits.sort(key=lambda i: (-cands[i].raw_scores.get(ch), cands[i].span_ref.span_id))
+        for rank, i in enumerate(hits, start=1):
+            out[i][ch] = rank
+    return out
+
+
+def rrf_score(ranks: dict[str, int], weights: ScoreWeights, k: int = 60) -> float:
+    """Rescaled reciprocal rank fusion: ``sum_c w_c/(k+r_c)  /  sum_c w_c/(k+1)`` in [0, 1].
+
+    ``ranks`` maps channel -> 1-based rank; channels without a rank contribute nothing.
+    The denominator is the score of a candidate ranked first in every channel.
+    """
+    best = sum(getattr(weights, ch) / (k + 1) for ch in CHANNELS)
+    if best <= 0:
+        return 0.0
+    total = sum(getattr(weights, ch) / (k + r) for ch, r in ranks.items() if ch in CHANNELS and r >= 1)
+    return total / best
+
+
+class Fusion(Protocol):
+    """How the channels' evidence becomes one relevance number (before the recency, stage
+    and usage terms are added). Register an implementation in ``FUSIONS``."""
+
+    name: str
+    summary: str  # a few words for ``--fusion``'s help
+
+    def ranks(self, cands: list[CandidateSpan], given: dict[str, dict[int, int]] | None) -> list[dict[str, int]] | None:
+        """Per candidate, the 1-based rank in each channel (None: not rank-based)."""
+        ...
+
+    def channels(self, cands: list[CandidateSpan]) -> list[ScoreChannels]:
+        """Per candidate, each channel's score on the fusion's own scale (shown by --explain)."""
+        ...
+
+    def scorer(self, weights: ScoreWeights, rrf_k: int) -> Callable[[ScoreChannels, dict[str, int] | None], float]: ...
+
+
+def _min_max_channels(cands: list[CandidateSpan]) -> list[ScoreChannels]:
+    bounds = _bounds(cands)
+    return [_normalised(c, bounds) for c in cands]
+
+
+class WeightedSum:
+    """``sum_c w_c · normalised_c`` over the channels, min-max normalised per channel."""
+
+    name = "weighted"
+    summary = "min-max normalised weighted sum"
+
+    def ranks(self, cands, given):
+        return None
+
+    def channels(self, cands):
+        return _min_max_channels(cands)
+
+    def scorer(self, weights, rrf_k):
+        w = [(ch, float(getattr(weights, ch))) for ch in CHANNELS]
+        return lambda normed, _ranks: sum(wc * getattr(normed, ch) for ch, wc in w)
+
+
+def _found(c: CandidateSpan, ch: str) -> bool:
+    """Whether channel ``ch`` found the candidate: every candidate has a cosine, the other
+    channels only score what their generator returned (raw > 0)."""
+    return ch == "semantic" or c.raw_scores.get(ch) > 0
+
+
+class _PerChannel(WeightedSum):
+    """A weighted sum whose channel scores come from :meth:`scale` (values, found) -> [0, 1]."""
+
+    def channels(self, cands):
+        cols: dict[str, list[float]] = {}
+        for ch in CHANNELS:
+            values = [float(c.raw_scores.get(ch)) for c in cands]
+            found = [_found(c, ch) for c in cands]
+            cols[ch] = self.scale(values, found) if any(found) else [0.0] * len(cands)
+        return [_evolve(_EMPTY_CHANNELS, **{ch: cols[ch][i] for ch in CHANNELS}) for i in range(len(cands))]
+
+    def scale(self, values: list[float], found: list[bool]) -> list[float]:
+        raise NotImplementedError
+
+
+class ZScore(_PerChannel):
+    """Each channel standardised over the candidates it found, ``z = (x - mean) / std``,
+    then mapped into [0, 1] by the normal CDF: one long-tailed score no longer squeezes
+    the others into a corner, as min-max does. A flat channel scores 0.5 where it found
+    something."""
+
+    name = "zscore"
+    summary = "each channel standardised, through the normal CDF"
+
+    def scale(self, values, found):
+        xs = [v for v, f in zip(values, found) if f]
+        mean = sum(xs) / len(xs)
+        var = sum((v - mean) ** 2 for v in xs) / len(xs)
+        sd = math.sqrt(var)
+        if sd < FLAT:
+            return [0.5 if f else 0.0 for f in found]
+        return [0.5 * (1.0 + math.erf((v - mean) / (sd * math.sqrt(2.0)))) if f else 0.0 for v, f in zip(values, found)]
+
+
+class RankPercentile(_PerChannel):
+    """Each channel's rank among the candidates it found as a percentile,
+    ``1 - (rank - 1) / n``: only the order inside a channel counts, not its scale."""
+
+    name = "percentile"
+    summary = "rank percentile per channel"
+
+    def scale(self, values, found):
+        idx = sorted((i for i, f in enumerate(found) if f), key=lambda i: -values[i])
+        n = len(idx)
+        out = [0.0] * len(values)
+        for r, i in enumerate(idx):
+            out[i] = 1.0 - r / n
+        return out
+
+
+class Calibrated(WeightedSum):
+    """Scores on scales that mean the same in every compile: the cosine as it is (an
+    absolute similarity, clipped to [0, 1]), BM25 divided by this intent's best BM25 (no
+    subtraction of the minimum, so a weak best match stays weak relative to the cosine),
+    and min-max for the structural and graph channels."""
+
+    name = "calibrated"
+    summary = "cosine as is, BM25 over its best"
+
+    def channels(self, cands):
+        minmax = _min_max_channels(cands)
+        top_lex = max((c.raw_scores.lexical for c in cands), default=0.0)
+        out = []
+        for c, mm in zip(cands, minmax):
+            out.append(_evolve(
+                mm,
+                semantic=min(1.0, max(0.0, float(c.raw_scores.semantic))),
+                lexical=float(c.raw_scores.lexical) / top_lex if top_lex > 0 else 0.0,
+            ))
+        return out
+
+
+class ReciprocalRank:
+    """Rescaled reciprocal rank fusion over each channel's own ranking (:func:`rrf_score`),
+    weighted by the channel weights; without generator ranks, ranks are derived from the
+    raw channel scores."""
+
+    name = "rrf"
+    summary = "weighted reciprocal rank fusion, k=60"
+
+    def ranks(self, cands, given):
+        if given is None:
+            return _derived_ranks(cands)
+        return [{ch: given[ch][c.row] for ch in CHANNELS if c.row in given.get(ch, {})} for c in cands]
+
+    def channels(self, cands):
+        return _min_max_channels(cands)
+
+    def scorer(self, weights, rrf_k):
+        return lambda _normed, ranks: rrf_score(ranks, weights, rrf_k)
+
+
+class Hybrid(ReciprocalRank):
+    """Half the min-max weighted sum (divided by the channel weights' total, so in [0, 1]),
+    half the rescaled reciprocal rank fusion: scores where one channel's margin is real,
+    ranks where a channel's scale misleads."""
+
+    name = "hybrid"
+    summary = "half the weighted sum, half rrf"
+
+    def scorer(self, weights, rrf_k):
+        weighted = WeightedSum().scorer(weights, rrf_k)
+        total = sum(float(getattr(weights, ch)) for ch in CHANNELS) or 1.0
+        return lambda normed, ranks: 0.5 * weighted(normed, ranks) / total + 0.5 * rrf_score(ranks, weights, rrf_k)
+
+
+FUSIONS: dict[str, Fusion] = {f.name: f for f in (WeightedSum(), ReciprocalRank(), ZScore(), RankPercentile(), Calibrated(), Hybrid())}
+
+
+def names() -> tuple[str, ...]:
+    """The fusion methods, in registry order."""
+    return tuple(FUSIONS)
+
+
+def describe() -> str:
+    """``weighted (…), rrf (…) … or hybrid (…)``: every method with its summary."""
+    parts = [f"{name} ({f.summary})" for name, f in FUSIONS.items()]
+    return ", ".join(parts[:-1]) + " or " + parts[-1] if len(parts) > 1 else "".join(parts)

@@ -1,0 +1,140 @@
+"""Candidates: every generator run over the index (filters checked, relaxed only when valid
+filters together match nothing), and their hits gathered into one ``CandidateSpan`` per
+span with every channel's raw score."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+
+from oriongraph_cli.rank.filters import check_filters, filters_text, relax_steps
+from oriongraph_cli.errors import NoCandidatesError, OrionError
+from oriongraph_cli.models import (
+    CHANNELS,
+    CandidateSpan,
+    CompileRequest,
+    DerivedSignals,
+    HardFilters,
+    ScoreChannels,
+)
+from oriongraph_cli.store.reader import IndexReader
+
+FOUND_CHANNELS = tuple(ch for ch in CHANNELS if ch != "semantic")  # scored by the generator of the same name
+
+
+class IntentEmbedding:
+    """The intent embedding, computed once on first request from any thread."""
+
+    def __init__(self, reader: IndexReader, text: str):
+        self._reader, self._text, self._lock, self._value = reader, text, threading.Lock(), None
+
+    def __call__(self):
+        with self._lock:
+            if self._value is None:
+                self._value = self._reader.embed_query(self._text)
+            return self._value
+
+
+def run_generators(reader: IndexReader, signals: DerivedSignals, filters: HardFilters, top_k: int, timings: dict[str, float], embed=None):
+    """(hits per generator, errors per generator); raises when every generator failed."""
+    from oriongraph_cli.rank.generators import run_generators as run
+
+    cache = reader.repeat_cache
+    key = ("hits", signals.intent, signals.keywords, repr(filters), top_k)
+    if cache is not None and key in cache:
+        hits, errors, gen_ms = cache[key]
+    else:
+        hits, errors, gen_ms = run(reader, signals, filters, top_k, embed=embed)
+        if cache is not None and not errors:
+            cache[key] = (hits, errors, gen_ms)
+    for name, ms in gen_ms.items():
+        timings[f"generate.{name}"] = ms
+    if errors and len(errors) == len(hits):
+        raise OrionError(
+            "every candidate generator failed: " + "; ".join(f"{k}: {v}" for k, v in sorted(errors.items())),
+            hint="run `orion index --full` to rebuild the index",
+        )
+    return hits, errors
+
+
+def generate(request: CompileRequest, reader: IndexReader, signals: DerivedSignals, embed, timings: dict[str, float]):
+    """(hits, errors, relaxed filter kinds, the filters that produced the hits)."""
+    t = time.perf_counter()
+    filters = check_filters(request.hard_filters, reader.documents)
+    hits, errors = run_generators(reader, signals, filters, request.top_k, timings, embed)
+    relaxed: tuple[str, ...] = ()
+    if not any(hits.values()) and not filters.is_empty():
+        if not request.relax:
+            raise NoCandidatesError(
+                f"no candidates for {request.intent!r} match the filters ({filters_text(filters)})",
+                hint="widen or drop a filter, or run without --no-relax to relax them one kind at a time",
+            )
+        for names, weaker in relax_steps(filters):
+            hits, errors = run_generators(reader, signals, weaker, request.top_k, timings, embed)
+            if any(hits.values()):
+                relaxed, filters = tuple(names.split(", ")), weaker
+                break
+    timings["generate"] = (time.perf_counter() - t) * 1000
+    return hits, errors, relaxed, filters
+
+
+def build(reader: IndexReader, signals: DerivedSignals, hits: dict, cache: dict | None = None) -> list[CandidateSpan]:
+    """One CandidateSpan per row any generator found, with every channel's raw score.
+
+    ``cache`` (row -> registry row, vector, cosine, preview) is filled as rows are fetched;
+    passing the same dict again (after the graph channel adds hits) fetches only new rows."""
+    raw: dict[int, dict[str, float]] = {}
+    reasons: dict[int, list[str]] = {}
+    for name, gen_hits in hits.items():
+        for h in gen_hits:
+            raw.setdefault(h.row, {})[name] = h.score
+            reasons.setdefault(h.row, []).extend(h.reasons)
+    rows = sorted(raw)
+    if not rows:
+        return []
+    cache = {} if cache is None else cache
+    missing = [row for row in rows if row not in cache]
+    if missing:
+        meta = reader.rows(missing)
+        vecs = reader.vectors.vectors(missing)
+        q = signals.intent_embedding
+        cos = vecs @ q if q is not None else np.zeros(len(missing))
+        for i, row in enumerate(missing):
+            r = meta.get(row)
+            if r is not None:
+                preview = " ".join(r.text[:400].split())[:160]
+                # every candidate gets its true cosine, not only FAISS hits
+                cache[row] = (r, vecs[i], max(0.0, float(cos[i])), preview)
+    out = []
+    for row in rows:
+        entry = cache.get(row)
+        if entry is None:
+            continue
+        r, vec, cosine, preview = entry
+        ch = raw[row]
+        # every candidate has its cosine; the other channels score what their generator found
+        scores = ScoreChannels(semantic=cosine, **{name: ch.get(name, 0.0) for name in FOUND_CHANNELS})
+        out.append(
+            CandidateSpan(
+                span_ref=r.ref,
+                metadata=r.meta,
+                raw_scores=scores,
+                text_preview=preview,
+                reasons=tuple(dict.fromkeys(reasons.get(row, []))),
+                row=row,
+                embedding=vec,
+            )
+        )
+    return out
+
+
+def no_candidates(request: CompileRequest, reader: IndexReader) -> NoCandidatesError:
+    hints = []
+    if not request.hard_filters.is_empty():
+        hints.append("loosen the filters (--path/--stage/--workstream/--tag/--since/--where)")
+    hints.append("rephrase the intent with words your documents use, or add --keyword")
+    if reader.manifest.counts.spans == 0:
+        hints.insert(0, "the index is empty: add Markdown notes to 01_context/, 02_knowledge/, 03_workstreams/ or 04_artifacts/ and run `orion index`")
+    return NoCandidatesError(f"no candidates for {request.intent!r}", hint="; ".join(hints))

@@ -1,0 +1,97 @@
+"""What every candidate generator shares: the protocol, the context it is given, and the
+hard filters its hits must obey."""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Protocol, Sequence
+
+from oriongraph_cli.models import CandidateSpan, CompileRequest, DerivedSignals, GenHit, HardFilters, ScoreWeights
+from oriongraph_cli.store.reader import IndexReader, SpanRow
+
+if TYPE_CHECKING:
+    from oriongraph_cli.config import Config
+
+
+@dataclass(frozen=True)
+class GenContext:
+    """What a generator may look at. The generators that run on the intent alone use the
+    first four; those that ``follow`` the others also get the candidates found so far
+    (``found``), their base scores on demand (``base()``, in ``found`` order) and the
+    compile's request, settings and weights."""
+
+    reader: IndexReader
+    signals: DerivedSignals
+    filters: HardFilters
+    top_k: int
+    request: CompileRequest | None = None
+    cfg: "Config | None" = None
+    weights: ScoreWeights | None = None
+    found: Sequence[CandidateSpan] = ()
+    base: Callable[[], list[float]] = field(default=lambda: [])
+
+
+class Generator(Protocol):
+    """A source of candidate spans. ``channel`` is the ``ScoreChannels`` field its scores
+    fill (None: it only brings candidates, scored by the other channels); ``follows``:
+    it runs after the generators that do not, on their candidates (registry order), else
+    concurrently with them on the intent; ``needs_embedding``: it waits for the intent
+    embedding. ``wanted(ctx)`` says whether it runs in this compile, and ``adjust``
+    (optional) changes the fused scores afterwards."""
+
+    name: str
+    channel: str | None
+    follows: bool
+    needs_embedding: bool
+
+    def wanted(self, ctx: GenContext) -> bool: ...
+
+    def generate(self, ctx: GenContext) -> list[GenHit]: ...
+
+
+class FromIntent:
+    """Defaults of a generator that works from the intent alone, in every compile."""
+
+    follows = False
+    needs_embedding = False
+
+    def wanted(self, ctx: GenContext) -> bool:
+        return True
+
+
+def allowed(row: SpanRow, f: HardFilters) -> bool:
+    m = row.meta
+    if f.paths and not any(fnmatch.fnmatch(m.filepath, p) or m.filepath.startswith(p.rstrip("/") + "/") for p in f.paths):
+        return False
+    if f.stages and (m.stage or "") not in f.stages and not ("final" in f.stages and _accepted_decision(row)):
+        return False
+    if f.workstreams and (m.workstream or "") not in f.workstreams:
+        return False
+    if f.source_types and m.source_type.value.lower() not in {s.lower() for s in f.source_types}:
+        return False
+    if f.tags and not set(t.lower() for t in f.tags) <= set(m.tags):
+        return False
+    if f.since is not None and m.created_at < f.since:
+        return False
+    for key, value in f.where:
+        have = row.front_matter.get(key)
+        values = [str(v).lower() for v in have] if isinstance(have, list) else [str(have).lower()] if have is not None else []
+        if value.lower() not in values:
+            return False
+    return True
+
+
+def _accepted_decision(row: SpanRow) -> bool:
+    """An accepted ADR is a final decision whatever its `stage` says (`--stage final`)."""
+    from oriongraph_cli.rank.lifecycle import is_decision
+
+    m = row.meta
+    return (m.status or "").lower() == "accepted" and is_decision(m.filepath, m.doc_id, m.tags)
+
+
+def filter_hits(reader: IndexReader, hits: list[GenHit], f: HardFilters) -> list[GenHit]:
+    if f.is_empty():
+        return hits
+    rows = reader.rows([h.row for h in hits])
+    return [h for h in hits if h.row in rows and allowed(rows[h.row], f)]

@@ -1,0 +1,369 @@
+"""Decision lifecycle in ranking: front matter ``status`` and ``supersedes`` /
+``superseded_by`` shape the base score.
+
+- A superseded or deprecated document among the candidates is demoted (``base × demote``)
+  and says why ("ADR-0003 superseded by ADR-0007 (demoted ×0.60)").
+- Its live successor (the end of the supersession chain: a successor that is itself
+  superseded is followed, cycles and long chains are cut) is pulled in: its spans already
+  among the candidates, or — if none is — up to ``max_successor_spans`` of its spans added
+  as extra candidates (the span with the same section title as the superseded span first,
+  then its first span). The successor's best span is raised to at least the superseded
+  document's best base score *before* demotion (``floor``), so the successor ranks above
+  the decision it replaced; its other spans keep their scores (raising them all would tie
+  a long successor's every span at the top). Both carry the reason "ADR-0003 superseded
+  by ADR-0007".
+- With the stage ``final`` preferred (``--stage final`` or a final-stage task), accepted
+  decisions (ADRs) relevant to the intent get ``base × final_boost`` (policy:
+  "enforce inclusion of ADRs for final tasks"). Relevant means some channel found the span
+  (lexical, structural or graph score > 0, or cosine ≥ ``min_semantic``) or the intent
+  names its id.
+
+Pure functions: :func:`plan_lifecycle` reads only the registry it is given (documents,
+spans and the stored edges); :func:`apply_lifecycle` is arithmetic on the
+candidates.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from oriongraph_cli.rank.score import sort_key
+from oriongraph_cli.models import CHANNELS, CandidateSpan, GenHit
+
+if TYPE_CHECKING:
+    from oriongraph_cli.store.registry import Registry
+
+DEMOTE = 0.85
+FINAL_BOOST = 1.25
+SUCCESSOR_FLOOR = 1.0
+MIN_SEMANTIC = 0.25
+MAX_SUCCESSOR_SPANS = 2
+MAX_CHAIN = 8
+DEMOTED_STATUSES = ("superseded", "deprecated")
+# in force: the words decision records (accepted), PEPs (final, active) and RFCs use
+ACCEPTED_STATUSES = ("accepted", "approved", "adopted", "decided", "final", "active")
+# not in force: with a recorded successor such a document counts as replaced by it
+INACTIVE_STATUSES = ("withdrawn", "rejected", "obsolete", "replaced")
+_ADR_RE = re.compile(r"^ADR-\d+", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    multiplier: float = 1.0
+    reasons: tuple[str, ...] = ()
+    floor_from: tuple[int, ...] = ()  # rows whose base score before demotion, × floor_factor, is a lower bound
+    floor_factor: float = SUCCESSOR_FLOOR
+
+
+@dataclass(frozen=True)
+class LifecyclePlan:
+    adjust: dict[int, Adjustment] = field(default_factory=dict)  # rows among the candidates
+    extra: dict[int, Adjustment] = field(default_factory=dict)  # successor rows to add as candidates
+
+    def extra_hits(self) -> list[GenHit]:
+        """The extra rows as generator hits (score 0) carrying their reasons, to add to the
+        hits before candidates are built (``hits["lifecycle"] = plan.extra_hits()``)."""
+        return [GenHit(row, 0.0, adj.reasons) for row, adj in sorted(self.extra.items())]
+
+    def is_empty(self) -> bool:
+        return not self.adjust and not self.extra
+
+
+@dataclass(frozen=True)
+class _Doc:
+    path: str
+    doc_key: str | None
+    title: str
+    status: str
+
+    @property
+    def label(self) -> str:
+        if self.doc_key:
+            return self.doc_key
+        m = _ADR_RE.match(posixpath.basename(self.path))
+        return m.group(0).upper() if m else posixpath.basename(self.path)
+
+
+def is_decision(path: str, doc_id: str | None, tags: Iterable[str] = ()) -> bool:
+    """An ADR: id or file name ``ADR-…``, a ``99_decisions/`` or ``decisions/`` folder, or the tag ``adr``."""
+    return bool(
+        (doc_id and _ADR_RE.match(doc_id))
+        or _ADR_RE.match(posixpath.basename(path))
+        or "/99_decisions/" in f"/{path}"
+        or "/decisions/" in f"/{path}"
+        or "adr" in {t.lower() for t in tags}
+    )
+
+
+def _status(value: str | None) -> str:
+    return (value or "").strip().lower()
+
+
+def _is_demoted_status(status: str, demoted: Sequence[str]) -> bool:
+    return any(status == s or status.startswith(s + " ") for s in demoted)
+
+
+def _docs(reg: Registry, paths: Iterable[str]) -> dict[str, _Doc]:
+    return {r[0]: _Doc(r[0], r[1], r[2], _status(r[3])) for r in reg.document_labels(sorted(set(paths)))}
+
+
+def successors(reg: Registry, path: str) -> list[str]:
+    """Direct successors of a document: its ``superseded_by`` targets and the documents whose
+    ``supersedes`` names it (sorted, without itself)."""
+    if not reg.graph.has_tables():
+        return []
+    return sorted(reg.graph.successors(path) - {path})
+
+
+def status_notes(reg: Registry, statuses: dict[str, str | None], demoted: Sequence[str] = DEMOTED_STATUSES) -> dict[str, str | None]:
+    """Each document's status as a reader should see it: a superseded or deprecated one
+    names its direct successors ("superseded by ADR-0007") unless its status already does."""
+    out = dict(statuses)
+    stale = [p for p, st in statuses.items() if _is_demoted_status(_status(st), demoted) and " by " not in _status(st)]
+    succ = successors_many(reg, stale)
+    labels = _docs(reg, [d for p in stale for d in succ.get(p, [])])
+    for p in stale:
+        names = [labels[d].label if d in labels else posixpath.basename(d) for d in succ.get(p, [])]
+        if names:
+            out[p] = f"{statuses[p]} by {', '.join(names)}"
+    return out
+
+
+def successors_many(reg: Registry, paths: Iterable[str]) -> dict[str, list[str]]:
+    """:func:`successors` of many documents in one query per few hundred paths (a compile
+    asks for every candidate document: one query each cost ~6 ms per compile). Paths
+    without successors are absent."""
+    paths = sorted(set(paths))
+    out: dict[str, set[str]] = {}
+    if not paths or not reg.graph.has_tables():
+        return {}
+    for src, dst in reg.graph.successor_pairs(paths):
+        if src != dst:
+            out.setdefault(src, set()).add(dst)
+    return {p: sorted(v) for p, v in out.items()}
+
+
+def live_successors(reg: Registry, path: str, demoted: Sequence[str] = DEMOTED_STATUSES, max_chain: int = MAX_CHAIN) -> list[tuple[str, tuple[str, ...]]]:
+    """The ends of the supersession chains starting at ``path``: (successor, chain of paths
+    from ``path``'s direct successor to it). A successor that is itself superseded (has
+    successors of its own, or a demoted status with successors) is followed; cycles and
+    chains longer than ``max_chain`` stop the walk."""
+    out: dict[str, tuple[str, ...]] = {}
+    visited = {path}
+    frontier: list[tuple[str, tuple[str, ...]]] = [(s, (s,)) for s in successors(reg, path)]
+    while frontier:
+        nxt: list[tuple[str, tuple[str, ...]]] = []
+        for node, chain in frontier:
+            if node in visited:
+                continue
+            visited.add(node)
+            further = [s for s in successors(reg, node) if s not in visited]
+            if further and len(chain) < max_chain:
+                nxt.extend((s, chain + (s,)) for s in further)
+            else:
+                out.setdefault(node, chain)
+        frontier = nxt
+    return sorted(out.items())
+
+
+def plan_lifecycle(
+    cands: Sequence[CandidateSpan],
+    reg: Registry,
+    *,
+    prefer_stages: Iterable[str] = (),
+    intent_doc_ids: Iterable[str] = (),
+    demote: float = DEMOTE,
+    final_boost: float = FINAL_BOOST,
+    successor_floor: float = SUCCESSOR_FLOOR,
+    min_semantic: float = MIN_SEMANTIC,
+    max_successor_spans: int = MAX_SUCCESSOR_SPANS,
+    demoted_statuses: Sequence[str] = DEMOTED_STATUSES,
+    accepted_statuses: Sequence[str] = ACCEPTED_STATUSES,
+    likely: dict | None = None,
+    likely_demote: float = 0.85,
+    likely_floor: float = 0.9,
+    inactive_demote: float = 1.0,
+) -> LifecyclePlan:
+    """Work out the lifecycle adjustments for ``cands`` (rows -> Adjustment) and the
+    successor rows to add. Needs only candidate metadata and raw scores, so it can run
+    before scoring; the floors are resolved by :func:`apply_lifecycle` after scoring."""
+    by_path: dict[str, list[CandidateSpan]] = {}
+    for c in cands:
+        if c.row >= 0:
+            by_path.setdefault(c.metadata.filepath, []).append(c)
+    adjust: dict[int, dict] = {}
+    extra: dict[int, dict] = {}
+
+    def note(table: dict[int, dict], row: int, *, mult: float = 1.0, reason: str | None = None, floor: Iterable[int] = (),
+             factor: float = successor_floor) -> None:
+        entry = table.setdefault(row, {"mult": 1.0, "reasons": [], "floor": set(), "factor": 0.0})
+        entry["mult"] *= mult
+        if reason and reason not in entry["reasons"]:
+            entry["reasons"].append(reason)
+        floor = set(floor)
+        entry["floor"].update(floor)
+        if floor:
+            entry["factor"] = max(entry["factor"], factor)
+
+    docs = _docs(reg, by_path)
+    direct_of = successors_many(reg, by_path)
+    for path in sorted(by_path):
+        doc = docs.get(path)
+        if doc is None:
+            continue
+        direct = direct_of.get(path, [])
+        direct_docs = _docs(reg, direct) if direct else {}
+        accepted_successor = any(d.status in accepted_statuses for d in direct_docs.values())
+        superseded = (doc.status.startswith("superseded") or accepted_successor
+                      or (bool(direct) and _is_demoted_status(doc.status, INACTIVE_STATUSES)))
+        deprecated = _is_demoted_status(doc.status, demoted_statuses) and not superseded
+        if not (superseded or deprecated):
+            if inactive_demote < 1.0 and _is_demoted_status(doc.status, INACTIVE_STATUSES):
+                for c in by_path[path]:  # rejected or withdrawn, nothing recorded in its place
+                    note(adjust, c.row, mult=inactive_demote, reason=f"{doc.label} {doc.status.split()[0]} (demoted ×{inactive_demote:.2f})")
+                continue
+            guess = (likely or {}).get(path)
+            if guess is not None and doc.status not in ("rejected", "withdrawn"):
+                rows = [c.row for c in by_path[path]]
+                for row in rows:
+                    note(adjust, row, mult=likely_demote, reason=f"{guess.reason} (demoted ×{likely_demote:.2f})")
+                present = by_path.get(guess.successor, [])
+                if present:
+                    for c in present:
+                        note(adjust, c.row, reason=f"likely replaces {doc.label}", floor=rows, factor=likely_floor)
+                else:
+                    for row in _successor_rows(reg, guess.successor, set(), 1):
+                        note(extra, row, reason=f"likely replaces {doc.label}", floor=rows, factor=likely_floor)
+            continue
+        rows = [c.row for c in by_path[path]]
+        chains = live_successors(reg, path, demoted_statuses) if superseded else []
+        if not superseded and direct:  # deprecated but with a recorded successor: still point to it
+            chains = live_successors(reg, path, demoted_statuses)
+        succ_docs = _docs(reg, [s for s, _chain in chains])
+        if chains:
+            for succ, chain in chains:
+                sdoc = succ_docs.get(succ)
+                if sdoc is None:
+                    continue
+                names = " → ".join(((_docs(reg, [p]).get(p) or _Doc(p, None, p, "")).label for p in chain))
+                reason = f"{doc.label} superseded by {names}"
+                for row in rows:
+                    note(adjust, row, reason=f"{reason} (demoted ×{demote:.2f})")
+                present = by_path.get(succ, [])
+                if present:
+                    for c in present:
+                        note(adjust, c.row, reason=reason, floor=rows)
+                else:
+                    sections = {c.metadata.section_title.split(" > ")[-1].lower() for c in by_path[path] if c.metadata.section_title}
+                    for row in _successor_rows(reg, succ, sections, max_successor_spans):
+                        note(extra, row, reason=reason, floor=rows)
+            for row in rows:
+                adjust[row]["mult"] = demote  # once, however many successors
+        else:
+            state = "superseded" if superseded else doc.status.split()[0]
+            for row in rows:
+                note(adjust, row, mult=demote, reason=f"{doc.label} {state} (demoted ×{demote:.2f})")
+
+    if "final" in {s.lower() for s in prefer_stages}:
+        named = {i.lower() for i in intent_doc_ids}
+        for c in cands:
+            if c.row < 0 or c.row in adjust and adjust[c.row]["mult"] < 1.0:
+                continue
+            m = c.metadata
+            if not is_decision(m.filepath, m.doc_id, m.tags) or _status(m.status) not in accepted_statuses:
+                continue
+            raw = c.raw_scores
+            relevant = any(raw.get(ch) > 0 for ch in CHANNELS if ch != "semantic") or raw.semantic >= min_semantic or (m.doc_id or "").lower() in named
+            if relevant:
+                note(adjust, c.row, mult=final_boost, reason=f"accepted decision, preferred for a final-stage task (×{final_boost:.2f})")
+        extra_paths = _paths_of_rows(reg, extra)
+        extra_docs = _docs(reg, extra_paths.values())
+        for row, path in extra_paths.items():
+            d = extra_docs.get(path)
+            if d is not None and d.status in accepted_statuses:
+                note(extra, row, mult=final_boost, reason=f"accepted decision, preferred for a final-stage task (×{final_boost:.2f})")
+
+    def freeze(table: dict[int, dict]) -> dict[int, Adjustment]:
+        return {
+            row: Adjustment(e["mult"], tuple(e["reasons"]), tuple(sorted(e["floor"])), e["factor"] or successor_floor)
+            for row, e in sorted(table.items())
+        }
+
+    extra = {row: e for row, e in extra.items() if row not in adjust}
+    return LifecyclePlan(freeze(adjust), freeze(extra))
+
+
+def _paths_of_rows(reg: Registry, rows: Iterable[int]) -> dict[int, str]:
+    return reg.paths_of_rows(sorted(rows))
+
+
+def _successor_rows(reg: Registry, path: str, sections: set[str], limit: int) -> list[int]:
+    """Rows of ``path`` to pull in: spans whose innermost heading matches one of the
+    superseded spans' sections, then the first span; at most ``limit``."""
+    spans = reg.heading_paths(path)
+    picked: list[int] = []
+    for row, hp in spans:
+        heads = json.loads(hp)
+        if heads and heads[-1].lower() in sections and row not in picked:
+            picked.append(row)
+            break
+    if spans and spans[0][0] not in picked:
+        picked.insert(0, spans[0][0])
+    return picked[: max(limit, 0)]
+
+
+def apply_lifecycle(cands: Sequence[CandidateSpan], plan: LifecyclePlan) -> list[CandidateSpan]:
+    """Apply ``plan`` to scored candidates: ``base × multiplier``, append the reasons, and
+    raise the best span of each successor document to its floor (``max(base before demotion
+    of floor_from rows) × floor_factor``). Only that one span is lifted: the document then
+    ranks above the decision it replaced, while its other spans keep their own scores — were
+    every span of a long successor raised to the same floor, they would tie at the top and
+    one document would take the whole budget. Extra rows must already be among ``cands``
+    (added as hits before scoring); their adjustments are applied the same way. Returns
+    candidates sorted by (base desc, span_id)."""
+    if plan.is_empty():
+        return list(cands)
+    before = {c.row: c.base_score for c in cands}
+    table = {**plan.extra, **plan.adjust}
+    adjusted: list[tuple[CandidateSpan, float, float]] = []  # (candidate, base after multiplier, floor)
+    for c in cands:
+        adj = table.get(c.row)
+        if adj is None:
+            adjusted.append((c, c.base_score, float("-inf")))
+            continue
+        floors = [before[r] for r in adj.floor_from if r in before]
+        floor = max(floors) * adj.floor_factor + 1e-6 if floors else float("-inf")
+        adjusted.append((c, c.base_score * adj.multiplier, floor))
+    best: dict[str, tuple[tuple[float, str], int]] = {}  # path -> (order key, index) of its best floored span
+    for i, (c, base, floor) in enumerate(adjusted):
+        if floor == float("-inf"):
+            continue
+        key, current = (-base, c.span_ref.span_id), best.get(c.metadata.filepath)
+        if current is None or key < current[0]:
+            best[c.metadata.filepath] = (key, i)
+    lifted = {i for _key, i in best.values()}
+    out: list[CandidateSpan] = []
+    for i, (c, base, floor) in enumerate(adjusted):
+        adj = table.get(c.row)
+        if adj is None:
+            out.append(c)
+            continue
+        if i in lifted:
+            base = max(base, floor)
+        reasons = list(c.reasons)
+        for r in adj.reasons:
+            if r not in reasons:
+                reasons.append(r)
+        out.append(replace(c, base_score=base, reasons=tuple(reasons)))
+    out.sort(key=sort_key)
+    return out
+
+
+__all__ = [
+    "DEMOTE", "FINAL_BOOST", "SUCCESSOR_FLOOR", "Adjustment", "LifecyclePlan", "is_decision", "successors",
+    "live_successors", "plan_lifecycle", "apply_lifecycle",
+]

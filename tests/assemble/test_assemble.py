@@ -1,0 +1,191 @@
+"""Assembly: shortened forms, packing by value per token, reading order, merged quotes,
+named gaps, root-relative links."""
+
+from __future__ import annotations
+
+from oriongraph_cli.assemble import compress
+from oriongraph_cli.assemble.layout import layout, rewrite_links
+from oriongraph_cli.assemble.pack import pack, shorten_item
+from oriongraph_cli.assemble.select import select
+from oriongraph_cli.models import CandidateSpan, SourceType, SpanMetadata, SpanRef, WSItem
+from oriongraph_cli.tokens import get_counter
+
+DOC = "# Title\n\nIntro sentence one. Intro two.\n\n## Part A\n\nAlpha first. Alpha second.\n\n## Part B\n\nBeta first. Beta second.\n\n## Part C\n\nGamma.\n"
+
+
+def item(span_id, start, end, rank, path="02_knowledge/d.md", lines=(1, 1), text=None, **kw) -> WSItem:
+    ref = SpanRef("v", span_id, start, end, 10, lines[0], lines[1])
+    return WSItem(ref, path, kw.pop("section", None), DOC[start:end] if text is None else text, rank, 0.1, **kw)
+
+
+# ---------------------------------------------------------------- shortened forms
+
+
+def test_priority_from_the_score_relative_to_the_best():
+    assert compress.priority(0.9, 1.0, first=True) == "critical"
+    assert compress.priority(0.2, 1.0, named=True) == "critical"
+    assert compress.priority(0.9, 1.0) == "high"
+    assert compress.priority(0.7, 1.0) == "medium"
+    assert compress.priority(0.3, 1.0) == "low"
+    assert compress.ALLOWED["critical"] == () and compress.ALLOWED["low"][-1] == "pointer"
+
+
+def test_sentences_keep_headings_and_first_sentences_not_code_or_tables():
+    text = ("## Retries\n\nThe worker retries three times. It waits in between. More detail follows here.\n\n"
+            "```python\nretry()\n```\n\n| a | b |\n|---|---|\n\n- first item\n- second item\n\n" + "Filler sentence here. " * 30)
+    short = compress.COMPRESSORS["sentences"].shorten(text, "Design > Retries")
+    assert short.startswith("## Retries\n\nThe worker retries three times.")
+    assert "It waits" not in short and "retry()" not in short and "| a |" not in short
+    assert short.endswith(compress.TRIM_MARK) and len(short) < len(text)
+
+
+SPAN = ("## Retries\n\nThe worker retries three times. It waits in between. The backoff doubles each attempt.\n\n"
+        "## Scaling\n\nWorkers scale with the queue depth. Jitter spreads the retries of many workers apart. "
+        "Nothing else matters here.\n\n" + "Filler sentence about something else. " * 12)
+
+
+def test_sentences_keep_what_matches_the_intent_in_document_order_with_elision_marks():
+    focus = compress.Focus.of("jitter backoff for retries", lambda terms: {t: 1.0 for t in terms})
+    short = compress.COMPRESSORS["sentences"].shorten(SPAN, "Design", focus)
+    # the matching sentences, not the first ones; each under its heading, in document order
+    assert "The backoff doubles each attempt." in short and "Jitter spreads the retries of many workers apart." in short
+    assert short.index("## Retries") < short.index("The backoff") < short.index("## Scaling") < short.index("Jitter")
+    assert "[…] The backoff doubles" in short and "[…] Jitter spreads" in short  # text skipped before each
+    assert "Filler" not in short and short.endswith(compress.TRIM_MARK)
+
+
+def test_rare_terms_weigh_more_and_no_match_falls_back_to_the_first_sentences():
+    rare = compress.Focus.of("worker jitter", lambda terms: {t: (5.0 if t.startswith("jitter") else 0.1) for t in terms})
+    assert "Jitter spreads" in compress.COMPRESSORS["heading"].shorten(SPAN, None, rare)
+    assert compress.COMPRESSORS["heading"].shorten(SPAN, None, rare).startswith("## Scaling\n\n[…] Jitter")
+    none = compress.Focus.of("kubernetes", lambda terms: {t: 1.0 for t in terms})
+    assert compress.COMPRESSORS["sentences"].shorten(SPAN, None, none) == compress.COMPRESSORS["sentences"].shorten(SPAN, None)
+    assert compress.COMPRESSORS["sentences"].shorten(SPAN, None).startswith("## Retries\n\nThe worker retries three times.")
+    assert compress.Focus.of("the of and").weights == {}  # stop words only: nothing to match
+
+
+def test_heading_form_and_pointer():
+    text = "Some text before. And after.\n"
+    assert compress.COMPRESSORS["heading"].shorten(text, "Design > Retries") == "**Retries**\n\nSome text before. […]"
+    assert compress.COMPRESSORS["pointer"].shorten(text, None) == ""
+    line = compress.pointer_text("Design > Retries", "a.md", "L3-L9", 120, "abc")
+    assert line == "→ Design > Retries — a.md:L3-L9, 120 tokens not quoted: orion show abc"
+
+
+def test_shorten_item_records_its_compression_and_backref():
+    it = item("s1", 0, len(DOC), 1, lines=(1, 18))
+    short = shorten_item(it, "sentences", get_counter("tiktoken").count)
+    assert short.compression.level == "sentences" and short.compression.backref == "orion show s1"
+    assert short.compression.tokens == get_counter("tiktoken").count(short.text) < 10 + 40
+    pointer = shorten_item(it, "pointer", get_counter("tiktoken").count)
+    assert pointer.text.endswith("orion show s1") and pointer.compression.level == "pointer"
+
+
+# ---------------------------------------------------------------- packing
+
+
+def cand(span_id, base, cost, path):
+    return CandidateSpan(span_ref=SpanRef("v", span_id, 0, 10, cost), metadata=SpanMetadata(filepath=path, source_type=SourceType.KNOWLEDGE),
+                         base_score=base, row=hash(span_id) % 10_000)
+
+
+def test_a_span_that_does_not_fit_whole_enters_shortened_with_compression_and_is_dropped_without():
+    cands = [cand("A", 1.0, 300, "a.md"), cand("B", 0.9, 300, "b.md")]
+    sel = select(cands, 400, 1.0, 1.0)
+    assert [p.candidate.span_ref.span_id for p in sel.picked] == ["A"]
+    entries = [(p, None) for p in sel.picked]
+    by_id = {c.span_ref.span_id: c for c in cands}
+    short_cost = lambda c, level: {"sentences": 90, "heading": 30, "pointer": 20}[level]  # noqa: E731
+    placed = pack(sel, entries, by_id, 400, 0, short_cost)
+    assert [(p.candidate.span_ref.span_id, p.level) for p in placed] == [("A", None), ("B", "sentences")]
+    assert placed[1].priority == "high" and any("enters shortened" in r for r in placed[1].candidate.reasons)
+    off = pack(sel, entries, by_id, 400, 0, short_cost, enabled=False)
+    assert [p.candidate.span_ref.span_id for p in off] == ["A"]
+
+
+def test_a_weak_whole_span_is_shortened_when_that_lets_a_new_document_in():
+    cands = [cand("A", 1.0, 200, "a.md"), cand("A2", 0.55, 200, "a.md"), cand("B", 0.9, 300, "b.md")]
+    sel = select(cands, 400, 1.0, 1.0)
+    assert [p.candidate.span_ref.span_id for p in sel.picked] == ["A", "A2"]
+    by_id = {c.span_ref.span_id: c for c in cands}
+    short_cost = lambda c, level: {"sentences": 60, "heading": 25, "pointer": 20}[level]  # noqa: E731
+    placed = pack(sel, [(p, None) for p in sel.picked], by_id, 400, 0, short_cost)
+    forms = {p.candidate.span_ref.span_id: p.level for p in placed}
+    assert forms["A"] is None  # the first pick is critical: never shortened
+    assert forms["A2"] == "sentences" and forms["B"] == "sentences"  # 0.9 × 0.6 gained > 0.55 × 0.4 lost
+
+
+def test_the_best_candidate_enters_shortened_in_place_of_weaker_whole_picks_when_it_keeps_more_value():
+    # the best span (300 tokens) does not fit in 200; selection took two weaker whole spans
+    cands = [cand("A", 1.0, 300, "a.md"), cand("B", 0.5, 100, "b.md"), cand("C", 0.45, 100, "c.md")]
+    sel = select(cands, 200, 1.0, 1.0)
+    assert [p.candidate.span_ref.span_id for p in sel.picked] == ["B", "C"]
+    by_id = {c.span_ref.span_id: c for c in cands}
+    short_cost = lambda c, level: {"sentences": 90, "heading": 30, "pointer": 20}[level]  # noqa: E731
+    # its shortened form keeps the sentences that answer the intent: 0.9 of its value > C's 0.45
+    placed = pack(sel, [(p, None) for p in sel.picked], by_id, 200, 0, short_cost, keep_of=lambda c, level: 0.9)
+    assert [(p.candidate.span_ref.span_id, p.level) for p in placed] == [("A", "sentences"), ("B", None)]
+    assert placed[0].priority == "critical" and placed[1].priority != "critical"
+    # a form that keeps little of it is not worth the whole span it would displace
+    placed = pack(sel, [(p, None) for p in sel.picked], by_id, 200, 0, short_cost, keep_of=lambda c, level: 0.3)
+    assert [p.candidate.span_ref.span_id for p in placed][:2] == ["B", "C"]
+
+
+def test_keep_share_follows_the_match_a_shortened_form_holds():
+    focus = compress.Focus.of("jitter backoff", lambda terms: {t: 1.0 for t in terms})
+    short = compress.COMPRESSORS["sentences"].shorten(SPAN, None, focus)
+    assert compress.keep("sentences", SPAN, short, focus) == compress.FOCUS_KEEP  # every matching sentence kept
+    assert compress.keep("sentences", SPAN, "Nothing else matters here.", focus) == compress.KEEP["sentences"]
+    assert compress.keep("sentences", SPAN, short, compress.NO_FOCUS) == compress.KEEP["sentences"]
+    assert compress.keep("pointer", SPAN, "", focus) == compress.KEEP["pointer"]
+
+
+# ---------------------------------------------------------------- reading order
+
+
+def test_layout_groups_by_document_in_document_order_and_merges_adjacent_spans():
+    a = DOC.index("## Part A")
+    b = DOC.index("## Part B")
+    c = DOC.index("## Part C")
+    items = [
+        item("b", b, c, 1, lines=(9, 12)),
+        item("other", 0, 5, 2, path="01_context/x.md", lines=(1, 1), text="other"),
+        item("a", a, b, 3, lines=(5, 8)),
+        item("t", 0, 7, 4, lines=(1, 1)),
+    ]
+    docs = layout(items, {"02_knowledge/d.md": DOC}, {"02_knowledge/d.md": "accepted"})
+    assert [d.path for d in docs] == ["02_knowledge/d.md", "01_context/x.md"]  # by best rank
+    d = docs[0]
+    assert d.status == "accepted" and d.lines == "L1-L12"
+    assert [[i.span_ref.span_id for i in q.items] for q in d.quotes] == [["t"], ["a", "b"]]  # a and b merged
+    assert d.quotes[1].text == DOC[a:c] and d.quotes[1].lines == "L5-L12"
+    assert d.quotes[1].elided_before == "L2-L4"  # the intro lines were skipped (no heading in them)
+
+
+def test_gap_names_the_headings_skipped_and_nothing_for_blank_lines():
+    a, b, c = DOC.index("## Part A"), DOC.index("## Part B"), DOC.index("## Part C")
+    docs = layout([item("t", 0, 7, 1, lines=(1, 1)), item("c", c, len(DOC), 2, lines=(13, 15))], {"02_knowledge/d.md": DOC}, {})
+    assert docs[0].quotes[1].elided_before == "L2-L12: Part A, Part B"
+    touching = layout([item("a", a, b - 2, 1, lines=(5, 7)), item("b", b, c, 2, lines=(9, 12))], {"02_knowledge/d.md": DOC}, {})
+    assert len(touching[0].quotes) == 1  # only a blank line between: one quote
+
+
+def test_shortened_and_stale_spans_are_never_merged():
+    a, b, c = DOC.index("## Part A"), DOC.index("## Part B"), DOC.index("## Part C")
+    from oriongraph_cli.models import Compression
+
+    short = item("b", b, c, 2, lines=(9, 12), compression=Compression("sentences", 10, 4, "orion show b"), text="Beta first. […]")
+    docs = layout([item("a", a, b, 1, lines=(5, 8)), short], {"02_knowledge/d.md": DOC}, {})
+    assert len(docs[0].quotes) == 2 and docs[0].quotes[1].compression.level == "sentences"
+
+
+def test_relative_links_are_rewritten_from_the_project_root():
+    text = ("See [ADR](../99_decisions/ADR-0007.md#decision), [web](https://x.org/a.md), [here](#part), "
+            "[abs](/etc/passwd), [out](../../../../x.md) and ![img](img/a.png \"t\").\n\n[ref]: ./notes.md\n")
+    out = rewrite_links(text, "03_workstreams/ws-a/design/worker.md")
+    assert "[ADR](03_workstreams/ws-a/99_decisions/ADR-0007.md#decision)" in out
+    assert "[web](https://x.org/a.md)" in out and "[here](#part)" in out and "[abs](/etc/passwd)" in out
+    assert "[out](../../../../x.md)" in out  # leaves the root: kept as written
+    assert '![img](03_workstreams/ws-a/design/img/a.png "t")' in out
+    assert "[ref]: 03_workstreams/ws-a/design/notes.md" in out
+

@@ -1,0 +1,200 @@
+"""Fusion methods beside min-max: z-score, rank percentile, calibrated and weighted RRF —
+each registered once, each scale-free in the way its docstring claims."""
+
+from __future__ import annotations
+
+import pytest
+
+from oriongraph_cli.fusion import FUSIONS
+from oriongraph_cli.rank.score import score
+from oriongraph_cli.config import load_config
+from oriongraph_cli.errors import ConfigError
+from oriongraph_cli.api import FUSION_METHODS
+from oriongraph_cli.models import ScoreWeights, SoftPreferences
+
+from test_score import NOW, cand  # noqa: E402
+
+W = ScoreWeights(semantic=0.5, lexical=0.5, structural=0.0, graph=0.0, recency=0.0, stage_boost=0.0, usage=0.0)
+
+
+def _order(cands, fusion):
+    return [c.span_ref.span_id for c in score(cands, W, SoftPreferences(), NOW, 180.0, fusion=fusion)]
+
+
+def _pool(lex_scale=1.0, lex_shift=0.0):
+    raw = [("a", 0.71, 9.0), ("b", 0.62, 3.0), ("c", 0.55, 2.5), ("d", 0.50, 0.0), ("e", 0.30, 1.0)]
+    return [cand(s, row=i, semantic=sem, lexical=(lex * lex_scale + lex_shift) if lex else 0.0) for i, (s, sem, lex) in enumerate(raw)]
+
+
+def test_every_method_is_registered_and_validated():
+    assert tuple(FUSIONS) == FUSION_METHODS
+    for name in FUSION_METHODS:
+        assert load_config(".", fusion=name).fusion == name
+    with pytest.raises(ConfigError) as exc:
+        load_config(".", fusion="borda")
+    assert "zscore" in str(exc.value) and "--fusion" in str(exc.value)
+
+
+@pytest.mark.parametrize("fusion", FUSION_METHODS)
+def test_relevance_stays_in_unit_range(fusion):
+    out = score(_pool(), W, SoftPreferences(), NOW, 180.0, fusion=fusion)
+    assert all(0.0 <= c.base_score <= 1.0 + 1e-9 for c in out)
+    assert out[0].span_ref.span_id == "a"  # best in both channels wins everywhere
+
+
+@pytest.mark.parametrize("fusion", ["zscore", "percentile", "rrf"])
+def test_order_ignores_the_lexical_scale(fusion):
+    """BM25's scale changes with the corpus and the query length; these methods must not care."""
+    assert _order(_pool(), fusion) == _order(_pool(lex_scale=7.3), fusion)
+
+
+def test_zscore_ignores_a_shift_percentile_ignores_any_monotone_map():
+    assert _order(_pool(), "zscore") == _order(_pool(lex_scale=2.0, lex_shift=5.0), "zscore")
+    squashed = [cand(c.span_ref.span_id, row=c.row, semantic=c.raw_scores.semantic,
+                     lexical=c.raw_scores.lexical ** 0.2 if c.raw_scores.lexical else 0.0) for c in _pool()]
+    assert _order(_pool(), "percentile") == _order(squashed, "percentile")
+
+
+def test_one_outlier_does_not_flatten_the_lexical_channel_under_percentile():
+    """Min-max divides by the outlier: the rest of the lexical channel shrinks to nothing
+    (z-score too: the outlier sets the spread). Rank percentile keeps the lexical evidence
+    between the others ('b' over 'c' by lexical)."""
+    pool = [cand("a", row=0, semantic=0.50, lexical=100.0), cand("b", row=1, semantic=0.49, lexical=3.0),
+            cand("c", row=2, semantic=0.50, lexical=1.0)] + [cand(f"z{i}", row=3 + i, semantic=0.2, lexical=0.5) for i in range(5)]
+    out = {c.span_ref.span_id: c.scores.lexical for c in score(pool, W, SoftPreferences(), NOW, 180.0, fusion="percentile")}
+    mm = {c.span_ref.span_id: c.scores.lexical for c in score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted")}
+    assert mm["b"] - mm["c"] < 0.03
+    assert out["b"] - out["c"] > 0.05
+
+
+def test_calibrated_keeps_the_cosine_absolute():
+    weak = [cand("a", row=0, semantic=0.20), cand("b", row=1, semantic=0.10)]
+    out = score(weak, W, SoftPreferences(), NOW, 180.0, fusion="calibrated")
+    assert out[0].scores.semantic == pytest.approx(0.20)  # min-max would say 1.0
+    assert out[1].scores.semantic == pytest.approx(0.10)
+
+
+def test_channels_not_found_score_zero():
+    out = {c.span_ref.span_id: c.scores for c in score(_pool(), W, SoftPreferences(), NOW, 180.0, fusion="percentile")}
+    assert out["d"].lexical == 0.0 and out["a"].lexical == 1.0
+
+
+def test_document_evidence_lifts_a_document_that_matches_in_several_places():
+    from oriongraph_cli.rank.score import document_evidence
+
+    def span(sid, doc, sem):
+        c = cand(sid, semantic=sem)
+        from dataclasses import replace
+        return replace(c, metadata=replace(c.metadata, filepath=f"02_knowledge/{doc}.md"))
+
+    pool = [span("one", "single", 0.80), span("m1", "many", 0.78), span("m2", "many", 0.70), span("m3", "many", 0.69),
+            span("x", "other", 0.30)]
+    plain = _order(pool, "weighted")
+    assert plain[0] == "one"
+    lifted = [c.span_ref.span_id for c in score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3)]
+    assert lifted[0] == "m1" and lifted.index("m2") < lifted.index("m3")  # order inside a document kept
+    rel = [0.5, 0.4, 0.3]
+    assert document_evidence(pool[1:4], rel, 0.0) == [0.0, 0.0, 0.0]
+    assert document_evidence(pool[1:4], rel, 0.3) == pytest.approx([0.3 * 0.35, 0.0, 0.0])  # mean of the next two, to the best span
+    # the document moves up; its other spans keep their own scores (no more of the budget)
+    base = {c.span_ref.span_id: c.base_score for c in score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted")}
+    lifted_base = {c.span_ref.span_id: c.base_score for c in score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3)}
+    assert lifted_base["m1"] > base["m1"] and lifted_base["m2"] == base["m2"] and lifted_base["m3"] == base["m3"]
+    out = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3)
+    assert any(r.startswith("document matches in several places") for r in out[0].reasons)
+
+
+def test_document_evidence_does_not_rank_a_short_document_below_a_long_one_for_its_length():
+    """A one-span document has no next-best span: the places it cannot have count as its best
+    span. A long document with one matching span still gets nothing."""
+    from dataclasses import replace
+
+    from oriongraph_cli.rank.score import document_evidence
+
+    def span(sid, doc, sem):
+        c = cand(sid, semantic=sem)
+        return replace(c, metadata=replace(c.metadata, filepath=f"02_knowledge/{doc}.md"))
+
+    pool = [span("abstract", "short", 0.80), span("m1", "long", 0.78), span("m2", "long", 0.70), span("m3", "long", 0.69),
+            span("lone", "sparse", 0.75), span("x", "other", 0.30)]
+    counts = {"02_knowledge/short.md": 1, "02_knowledge/long.md": 40, "02_knowledge/sparse.md": 40}
+    out = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3, span_counts=counts)
+    order = [c.span_ref.span_id for c in out]
+    assert order[0] == "abstract"  # without span counts the long document overtakes it (test above)
+    evidence = dict(zip([c.span_ref.span_id for c in pool], document_evidence(pool, [0.8, 0.7, 0.6, 0.5, 0.9, 0.1], 0.3, counts)))
+    assert evidence["abstract"] == pytest.approx(0.3 * 0.8)  # both missing places count as its best span
+    assert evidence["lone"] == 0.0  # it has 40 spans: one match is one match
+    two = document_evidence(pool[1:3], [0.7, 0.6], 0.3, {"02_knowledge/long.md": 2})
+    assert two == pytest.approx([0.3 * (0.6 + 0.7) / 2, 0.0])  # its second span, then its best for the slot it lacks
+    reasons = {c.span_ref.span_id: c.reasons for c in out}
+    assert any(r.startswith("short document, matches as a whole") for r in reasons["abstract"])
+    assert any(r.startswith("document matches in several places") for r in reasons["m1"])
+
+
+def test_document_evidence_spread_decides_how_much_of_the_budget_it_buys():
+    """0: only the best span rises (the document moves up); 1: every span alike; between,
+    that share. The order inside the document never changes."""
+    from dataclasses import replace
+
+    from oriongraph_cli.rank.score import document_evidence
+    from oriongraph_cli.config import load_config
+    from oriongraph_cli.errors import ConfigError
+
+    def span(sid, sem):
+        c = cand(sid, semantic=sem)
+        return replace(c, metadata=replace(c.metadata, filepath="02_knowledge/long.md"))
+
+    pool = [span("a", 0.9), span("b", 0.8), span("c", 0.7)]
+    rel = [0.6, 0.5, 0.4]
+    lift = 0.3 * (0.5 + 0.4) / 2
+    assert document_evidence(pool, rel, 0.3) == pytest.approx([lift, 0.0, 0.0])
+    assert document_evidence(pool, rel, 0.3, spread=0.5) == pytest.approx([lift, lift / 2, lift / 2])
+    assert document_evidence(pool, rel, 0.3, spread=1.0) == pytest.approx([lift] * 3)
+    for spread in (0.0, 0.5, 1.0):
+        out = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3, doc_spread=spread)
+        assert [c.span_ref.span_id for c in out] == ["a", "b", "c"]
+    assert load_config(".", doc_evidence_spread=0.5).doc_evidence_spread == 0.5
+    with pytest.raises(ConfigError):
+        load_config(".", doc_evidence_spread=1.5)
+
+
+def test_the_leading_document_is_read_whole_when_all_of_it_fits():
+    """The document whose best span scores highest (with its lift) gives every span the
+    whole lift when all its spans are candidates and fit in ``lead_budget`` tokens; a longer
+    leader, one with spans outside the pool, and every other document keep ``spread``."""
+    from dataclasses import replace
+
+    from oriongraph_cli.rank.score import document_evidence
+    from oriongraph_cli.config import load_config
+    from oriongraph_cli.errors import ConfigError
+
+    def span(sid, doc, sem, tokens=100):
+        c = cand(sid, semantic=sem)
+        return replace(c, span_ref=replace(c.span_ref, token_cost=tokens), metadata=replace(c.metadata, filepath=f"02_knowledge/{doc}.md"))
+
+    pool = [span("a1", "lead", 0.9), span("a2", "lead", 0.8), span("a3", "lead", 0.7),
+            span("b1", "next", 0.85), span("b2", "next", 0.6), span("b3", "next", 0.5)]
+    counts = {"02_knowledge/lead.md": 3, "02_knowledge/next.md": 3}
+    rel = [0.6, 0.5, 0.4, 0.55, 0.3, 0.2]
+    lead, nxt = 0.3 * (0.5 + 0.4) / 2, 0.3 * (0.3 + 0.2) / 2
+    halves = [lead, lead / 2, lead / 2, nxt, nxt / 2, nxt / 2]
+    assert document_evidence(pool, rel, 0.3, counts, spread=0.5, lead_budget=300) == pytest.approx([lead, lead, lead, nxt, nxt / 2, nxt / 2])
+    assert document_evidence(pool, rel, 0.3, counts, spread=0.5, lead_budget=299) == pytest.approx(halves)  # 300 tokens: too long
+    assert document_evidence(pool, rel, 0.3, {**counts, "02_knowledge/lead.md": 4}, spread=0.5, lead_budget=1000)[1] < lead  # a span not in the pool
+    assert document_evidence(pool, rel, 0.3, counts, spread=0.5) == pytest.approx(halves)  # off
+    # the leader is chosen by its best span *with* its lift
+    rel2 = [0.5, 0.5, 0.5, 0.58, 0.0, 0.0]
+    got2 = document_evidence(pool, rel2, 0.3, counts, spread=0.0, lead_budget=1000)
+    assert got2[1] == got2[0] > 0 and got2[4] == 0.0
+    out = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3, span_counts=counts, doc_spread=0.5, lead_budget=300)
+    assert [c.span_ref.span_id for c in out if c.metadata.filepath.endswith("lead.md")] == ["a1", "a2", "a3"]
+    assert load_config(".", lead_whole_ratio=0.5).lead_whole_ratio == 0.5
+    with pytest.raises(ConfigError):
+        load_config(".", lead_whole_ratio=1.5)
+
+
+def test_help_and_completion_read_the_registry():
+    from oriongraph_cli.api import FUSION_HELP
+
+    for name, method in FUSIONS.items():
+        assert f"{name} ({method.summary})" in FUSION_HELP

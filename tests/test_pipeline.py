@@ -1,0 +1,136 @@
+"""The compile pipeline with mock generators plugged into the registry (spec section 10,
+"End-to-End: with mock generators, candidates -> fused -> selected -> Working Set")."""
+
+from __future__ import annotations
+
+import pytest
+
+from oriongraph_cli import api
+from oriongraph_cli.rank import generators as generate
+from oriongraph_cli.models import GenHit
+from oriongraph_cli.config import load_config
+from oriongraph_cli.errors import OrionError
+from oriongraph_cli.models import CompileRequest, ScoreWeights
+
+
+@pytest.fixture
+def indexed(project, fake_embedder):
+    cfg = load_config(project)
+    api.index_project(cfg)
+    reader = api.open_index(cfg)
+    yield cfg, reader
+    reader.close()
+
+
+class MockGen:
+    needs_embedding = False
+    follows = False
+
+    def __init__(self, name, channel, rows_scores, fail=False):
+        self.name, self.channel, self.rows_scores, self.fail = name, channel, rows_scores, fail
+
+    def wanted(self, ctx):
+        return True
+
+    def generate(self, ctx):
+        if self.fail:
+            raise RuntimeError(f"{self.name} exploded")
+        return [GenHit(r, s, (f"mock {self.name} hit",)) for r, s in self.rows_scores][:ctx.top_k]
+
+
+def _install(monkeypatch, gens):
+    monkeypatch.setattr(generate, "GENERATORS", {g.name: (lambda g=g: g) for g in gens})
+
+
+def test_mock_generators_flow_through_fusion_selection_and_explanations(indexed, monkeypatch):
+    cfg, reader = indexed
+    rows = [r[0] for r in reader.span_outline][:40]
+    _install(monkeypatch, [
+        MockGen("lexical", "lexical", [(r, 10.0 - i * 0.2) for i, r in enumerate(rows[:20])]),
+        MockGen("structural", "structural", [(r, 1.0) for r in rows[10:30]]),
+    ])
+    weights = ScoreWeights(semantic=0.0, lexical=0.5, structural=0.5, graph=0.0, recency=0.0, stage_boost=0.0)
+    resp = api.compile_workingset(CompileRequest("anything", budget_tokens=1200, weights=weights, fusion="weighted"), cfg, reader)
+    assert resp.stats.candidates_seen == {"lexical": 20, "structural": 20}
+    assert resp.stats.candidates_total == 30
+    assert 0 < resp.workingset.total_tokens <= 1200
+    chosen = {i.span_ref.span_id for i in resp.workingset.spans}
+    by_row = reader.rows(rows[:30])
+    assert chosen <= {by_row[r].ref.span_id for r in rows[:30]}
+    for e in resp.rationale:
+        assert any(r.startswith("mock ") for r in e.reasons)
+        assert e.weights == weights
+    # the spans both generators found score higher than the ones only one found
+    both = {by_row[r].ref.span_id for r in rows[10:20]}
+    first_pick = min(resp.workingset.spans, key=lambda s: s.selection_rank)
+    assert first_pick.span_ref.span_id in both
+
+
+def test_one_failing_generator_is_reported_not_fatal(indexed, monkeypatch):
+    cfg, reader = indexed
+    rows = [r[0] for r in reader.span_outline][:10]
+    _install(monkeypatch, [
+        MockGen("lexical", "lexical", [(r, 1.0 + i) for i, r in enumerate(rows)]),
+        MockGen("structural", "structural", [], fail=True),
+    ])
+    resp = api.compile_workingset(CompileRequest("x", budget_tokens=500), cfg, reader)
+    assert resp.stats.generator_errors == {"structural": "RuntimeError: structural exploded"}
+    assert resp.workingset.spans
+
+
+def test_all_generators_failing_is_an_error(indexed, monkeypatch):
+    cfg, reader = indexed
+    _install(monkeypatch, [MockGen("lexical", "lexical", [], fail=True), MockGen("structural", "structural", [], fail=True)])
+    with pytest.raises(OrionError) as err:
+        api.compile_workingset(CompileRequest("x", budget_tokens=500), cfg, reader)
+    assert "every candidate generator failed" in err.value.message
+
+
+def test_identical_scores_are_resolved_deterministically(indexed, monkeypatch):
+    cfg, reader = indexed
+    rows = [r[0] for r in reader.span_outline][:30]
+    _install(monkeypatch, [MockGen("lexical", "lexical", [(r, 5.0) for r in rows])])
+    first = api.compile_workingset(CompileRequest("flat", budget_tokens=700), cfg, reader)
+    second = api.compile_workingset(CompileRequest("flat", budget_tokens=700), cfg, reader)
+    assert first.to_dict() == second.to_dict()
+    assert first.workingset.spans
+
+
+def test_rrf_fusion_selectable(indexed, monkeypatch):
+    cfg, reader = indexed
+    rows = [r[0] for r in reader.span_outline][:20]
+    _install(monkeypatch, [MockGen("lexical", "lexical", [(r, 20.0 - i) for i, r in enumerate(rows)])])
+    resp = api.compile_workingset(CompileRequest("x", budget_tokens=600, fusion="rrf"), cfg, reader)
+    assert resp.stats.fusion == "rrf" and resp.defaults["fusion"] == "rrf"
+    assert all(0 <= e.base_score <= 1.2 + cfg.doc_evidence for e in resp.rationale)  # relevance ≤ 1, small terms, evidence
+
+
+def test_document_evidence_counts_each_documents_spans_from_the_index(project, fake_embedder, monkeypatch):
+    """With document evidence on, the pipeline reads each document's span count from the
+    index: a document of one or two spans is credited for the places it cannot have."""
+    from dataclasses import replace
+
+    (project / "02_knowledge" / "one-paragraph.md").write_text("---\ntitle: One paragraph\n---\n\nRetry budgets cap how often a client retries a failed call.\n")
+    cfg = load_config(project)
+    api.index_project(cfg)
+    reader = api.open_index(cfg)
+    request = CompileRequest("anything", budget_tokens=4000)
+    outline = reader.span_outline
+    counts = reader.span_counts
+    per_doc: dict[int, int] = {}
+    for _row, doc, _ordinal, _hp in outline:
+        per_doc[doc] = per_doc.get(doc, 0) + 1
+    assert sorted(counts.values()) == sorted(per_doc.values())
+    assert sum(counts.values()) == reader.manifest.counts.spans
+    short = {p for p, n in counts.items() if n < 3}
+    assert short, "the fixture has short documents"
+    rows = [r for r, *_ in outline]
+    _install(monkeypatch, [MockGen("lexical", "lexical", [(r, 5.0 + (r % 7)) for r in rows])])
+    try:
+        resp = api.compile_workingset(request, replace(cfg, doc_evidence=0.3), reader)
+    finally:
+        reader.close()
+    reasons = {e.path: e.reasons for e in resp.rationale}
+    assert "02_knowledge/one-paragraph.md" in short
+    assert any(any(r.startswith("short document, matches as a whole") for r in rs) for p, rs in reasons.items() if p in short)
+    assert not any(any(r.startswith("short document") for r in rs) for p, rs in reasons.items() if p not in short)
