@@ -334,7 +334,7 @@ def test_readme_example_reading_order_merges_demotes_and_rewrites_links(sample_i
 
     from conftest import run_orion as run
 
-    md = run("compile", "why did we replace ADR-0003", "--root", str(sample_index), "--budget", "1200",
+    md = run("compile", "why did we replace ADR-0003", "--root", str(sample_index), "--budget", "2000",
              "-f", "markdown", "--no-usage-log").stdout
     docs = [line[3:].split(" · ")[0] for line in md.splitlines() if line.startswith("## ")]
     assert len(docs) == len(set(docs)) and all(d.endswith(".md") or d == "Left out" for d in docs)  # one header per document
@@ -342,6 +342,8 @@ def test_readme_example_reading_order_merges_demotes_and_rewrites_links(sample_i
     assert "#### ADR-0007: Exponential Backoff" in md and "\n# ADR-0007" not in md  # quoted headings demoted
     assert "[ADR-0003](03_workstreams/ws-ingestion/99_decisions/ADR-0003-fixed-interval-retries.md)" in md
     assert _re.search(r"^\*\[… skipped L\d+-L\d+: Decision(, [A-Z][a-z ]+)* …\]\*$", md, _re.M)  # the gap is named
+    # the leading document, short enough, is quoted whole: one quote from its first line to its last
+    assert _re.search(r"^## \S+ADR-0003\S+ · superseded by ADR-0007 · L11-L37$", md, _re.M)
 
 
 def test_a_shortened_quote_names_lines_that_orion_show_brings_whole(sample_index):
