@@ -477,7 +477,12 @@ def serve_cmd(
     as_json: bool = JSON_OPT,
     quiet: bool = QUIET_OPT,
 ) -> None:
-    """Keep the project's index open so `orion compile` and `orion search` skip loading it: they use this server while it runs (a Unix socket in .oriongraph/serve/), with the same output; Ctrl-C or --stop stops it."""
+    """Keep the project's index open so `orion compile` and `orion search` skip loading it.
+
+    While the server runs, compile and search (not on a terminal) send their command line to it over a Unix socket in .oriongraph/serve/ and print its answer: the same bytes and exit code as in-process, at a fraction of the CPU. With no server, another project, version or model, or any socket error, they run in-process as before; ORION_NO_SERVE=1 always does.
+
+    The server reopens the index after `orion index` and exits after serve_idle_timeout seconds without a request, on --stop, SIGTERM or Ctrl-C.
+    """
     from oriongraph_cli.cli.context import handled, note, project_config
 
     with handled(as_json):
