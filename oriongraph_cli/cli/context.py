@@ -325,12 +325,16 @@ class ResidentIndex:
         if cfg is not None and self.key(cfg) != self.key(self.cfg):
             raise NotResident("the settings need another index or model than the one kept open")
         with self._lock:
-            current = current_generation(self.cfg)
+            current = current_generation(self.cfg)  # warns of a damaged generation, once, as opening does
             if self._reader is not None and self._reader.generation != current:
                 self._reader.close()
                 self._reader = None
             if self._reader is None:
-                self._reader = open_index(self.cfg)
+                import warnings
+
+                with warnings.catch_warnings():  # said just above
+                    warnings.simplefilter("ignore")
+                    self._reader = open_index(self.cfg)
             return self._reader
 
     def close(self) -> None:

@@ -272,7 +272,8 @@ class Server:
             context._signals["terminated"] = False
             paths.reset()
             context.set_resident(self.index)
-            code = run_command(argv)
+            with warnings.catch_warnings():  # each command warns as a fresh process would, not once per server
+                code = run_command(argv)
         except context.NotResident as exc:
             raise Refused(str(exc)) from None
         except _StdinWanted:

@@ -262,3 +262,33 @@ def test_the_root_as_the_cli_finds_it(tmp_path, monkeypatch):
     assert wire.root_of(["--root=/z"], "/") == "/z"
     monkeypatch.setenv("ORION_ROOT", "/w")
     assert wire.root_of(["--", "--root", "/x"], "/") == "/w"
+
+
+@pytest.mark.parametrize("reply", [b"", b"\x00\x00\x00\x05{}", b"\x00\x00\x00\x02{}", b'\x00\x00\x00\x2a{"status":"ok","exit":0,"stdout":9,"stderr":0}abc'])
+def test_a_server_gone_mid_answer_leaves_the_command_to_run_in_process(tmp_path, monkeypatch, reply):
+    """A server that closes the connection before its whole answer (killed mid-way, or a
+    header cut short): the client writes nothing and the command runs in-process."""
+    import threading
+
+    d = tmp_path / ".oriongraph" / wire.SERVE_DIR
+    d.mkdir(parents=True)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(d / wire.SOCKET_NAME))
+    listener.listen(1)
+
+    def serve_once():
+        conn, _ = listener.accept()
+        with conn:
+            wire.recv_frame(conn, wire.MAX_REQUEST)
+            conn.sendall(reply)
+
+    thread = threading.Thread(target=serve_once, daemon=True)
+    thread.start()
+    monkeypatch.setattr(os, "isatty", lambda fd: False)
+    written = []
+    monkeypatch.setattr(wire, "_write_all", lambda fd, data: written.append((fd, data)))
+    with pytest.raises(wire.NotServed):
+        wire.served(["compile", "x", "--root", str(tmp_path)])
+    thread.join(5)
+    listener.close()
+    assert written == []
