@@ -51,11 +51,18 @@ def main() -> None:
     except NotServed:
         code = None
     if code is None:
+        if _stdin_read is not None:  # the intent was read for a server that then refused: the CLI reads it again
+            import io
+
+            sys.stdin = io.StringIO(_stdin_read[0])
         from oriongraph_cli.cli import main as in_process
 
         in_process()
         return
     os._exit(code)
+
+
+_stdin_read: list[str] | None = None  # what was read from stdin for the server, if anything
 
 
 # --------------------------------------------------------------------------- routing
@@ -242,7 +249,10 @@ def served(argv: list[str]) -> int | None:
         sys.stderr.flush()
         return 143 if isinstance(exc, _Terminated) else 130
     code = head["exit"]
-    _write_all(2, err)
+    try:
+        _write_all(2, err)
+    except OSError:
+        pass  # as the CLI, which cannot report a failure to write its own messages
     try:
         _write_all(1, out)
     except BrokenPipeError:  # `| head`: the reader left, as the CLI reports it
@@ -268,11 +278,13 @@ def _exchange(path: str, request: dict) -> tuple[dict, bytes, bytes]:
             head, out, err = ask(path, request)
         except (OSError, ValueError, UnicodeError) as exc:
             raise NotServed(f"socket: {exc}") from None
-        status = head.get("status")
-        if status == "ok" and isinstance(head.get("exit"), int):
+        status, code = head.get("status"), head.get("exit")
+        if status == "ok" and isinstance(code, int) and not isinstance(code, bool) and 0 <= code <= 255:
             return head, out, err
         if status == "stdin" and request["stdin"] is None:
-            request = {**request, "stdin": sys.stdin.read(STDIN_LIMIT)}
+            global _stdin_read
+            _stdin_read = [sys.stdin.read(STDIN_LIMIT)]
+            request = {**request, "stdin": _stdin_read[0]}
             continue
         raise NotServed(str(head.get("reason") or status))
     raise NotServed("stdin asked twice")

@@ -292,3 +292,33 @@ def test_a_server_gone_mid_answer_leaves_the_command_to_run_in_process(tmp_path,
     thread.join(5)
     listener.close()
     assert written == []
+
+
+def test_an_intent_read_for_a_server_that_then_refuses_is_kept_for_the_cli(tmp_path, monkeypatch):
+    import io
+    import threading
+
+    d = tmp_path / ".oriongraph" / wire.SERVE_DIR
+    d.mkdir(parents=True)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(d / wire.SOCKET_NAME))
+    listener.listen(2)
+    seen = []
+
+    def serve_twice():
+        for head in ({"status": "stdin"}, {"status": "refused", "reason": "another orion"}):
+            conn, _ = listener.accept()
+            with conn:
+                seen.append(wire.recv_frame(conn, wire.MAX_REQUEST)["stdin"])
+                wire.send_frame(conn, {**head, "stdout": 0, "stderr": 0})
+
+    thread = threading.Thread(target=serve_twice, daemon=True)
+    thread.start()
+    monkeypatch.setattr(os, "isatty", lambda fd: False)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("the intent\n"))
+    monkeypatch.setattr(wire, "_stdin_read", None)
+    with pytest.raises(wire.NotServed):
+        wire.served(["search", "-", "--root", str(tmp_path)])
+    thread.join(5)
+    listener.close()
+    assert seen == [None, "the intent\n"] and wire._stdin_read == ["the intent\n"]
