@@ -30,7 +30,7 @@ def served(sample_index, tmp_path_factory):
     """A copy of the indexed sample with `orion serve --detach` running on it."""
     root = tmp_path_factory.mktemp("served") / "proj"
     shutil.copytree(sample_index, root, symlinks=True)
-    proc = run_orion("serve", "--detach", "--root", str(root))
+    proc = run_orion("serve", "--detach", "--root", str(root), "--idle-timeout", "300")  # gone by itself if a run dies
     assert proc.returncode == 0, proc.stderr
     yield root
     run_orion("serve", "--stop", "--root", str(root))
@@ -204,7 +204,7 @@ def test_falls_back_in_process_when_the_server_dies_and_a_stale_socket_is_replac
     assert sock.exists()  # left behind by the killed server
     local, remote = both(served, "compile", "retry storm", "--no-usage-log", "--json")
     assert remote == local and local[0] == 0
-    proc = run_orion("serve", "--detach", "--root", str(served))  # the stale socket is no obstacle
+    proc = run_orion("serve", "--detach", "--root", str(served), "--idle-timeout", "300")  # the stale socket is no obstacle
     assert proc.returncode == 0, proc.stderr
     assert status(served)["pid"] != pid
 
