@@ -13,7 +13,9 @@ another version, any socket error) runs the command in this process as before
 What the client decides locally and passes: the working directory, the environment
 (colour, settings, ``ORION_ROOT``), the output encodings, whether stderr is a terminal,
 the umask, and stdin when the command asks for it (``-``). stdout on a terminal runs
-in-process: tables, their width and the pager belong to the terminal.
+in-process: tables, their width and the pager belong to the terminal; so does a usage
+error (exit 2), which typer lays out for the width of whatever terminal this process's
+streams are on.
 """
 
 from __future__ import annotations
@@ -249,6 +251,8 @@ def served(argv: list[str]) -> int | None:
         sys.stderr.flush()
         return 143 if isinstance(exc, _Terminated) else 130
     code = head["exit"]
+    if code == 2:  # a usage error: typer lays it out for the terminal this process's streams are on
+        raise NotServed("usage error")
     try:
         _write_all(2, err)
     except OSError:
