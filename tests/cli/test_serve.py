@@ -264,10 +264,15 @@ def test_the_root_as_the_cli_finds_it(tmp_path, monkeypatch):
     assert wire.root_of(["--", "--root", "/x"], "/") == "/w"
 
 
-@pytest.mark.parametrize("reply", [b"", b"\x00\x00\x00\x05{}", b"\x00\x00\x00\x02{}", b'\x00\x00\x00\x2a{"status":"ok","exit":0,"stdout":9,"stderr":0}abc'])
+_USAGE = b'{"status":"ok","exit":2,"stdout":0,"stderr":5}error'
+
+
+@pytest.mark.parametrize("reply", [b"", b"\x00\x00\x00\x05{}", b"\x00\x00\x00\x02{}", b'\x00\x00\x00\x2a{"status":"ok","exit":0,"stdout":9,"stderr":0}abc',
+                                   (len(_USAGE) - 5).to_bytes(4, "big") + _USAGE])
 def test_a_server_gone_mid_answer_leaves_the_command_to_run_in_process(tmp_path, monkeypatch, reply):
     """A server that closes the connection before its whole answer (killed mid-way, or a
-    header cut short): the client writes nothing and the command runs in-process."""
+    header cut short), or answers a usage error (laid out for the terminal's width): the
+    client writes nothing and the command runs in-process."""
     import threading
 
     d = tmp_path / ".oriongraph" / wire.SERVE_DIR
