@@ -368,6 +368,21 @@ def set_color(mode: str | None) -> None:
     _output["color"] = mode
 
 
+def reset_command_state() -> None:
+    """Forget what the last command in this process set (``--color``, ``-q``, ``--no-pager``,
+    a SIGTERM seen, the directory paths are shown from): ``orion serve`` runs many."""
+    from oriongraph_cli.render import paths
+
+    _output.update(color=None, quiet=False, pager=True)
+    _signals["terminated"] = False
+    paths.reset()
+
+
+def was_terminated() -> bool:
+    """Whether SIGTERM arrived during the last command."""
+    return bool(_signals["terminated"])
+
+
 def color_mode() -> str:
     """``--color`` if given; else ``never`` with NO_COLOR, ``always`` with FORCE_COLOR; else ``auto``."""
     if _output["color"]:

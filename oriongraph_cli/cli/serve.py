@@ -189,7 +189,7 @@ class Server:
             req = wire.recv_frame(conn, wire.MAX_REQUEST)
             head, out, err = self.answer(req)
         except Refused as exc:
-            head, out, err = {"status": "refused", "reason": str(exc)}, b"", b""
+            head, out, err = {"status": "refused", "reason": " ".join(str(exc).split())[:500]}, b"", b""
         except (OSError, ValueError, UnicodeError, RecursionError) as exc:  # malformed, oversized, slow, gone
             head, out, err = {"status": "error", "reason": _one_line(exc)}, b"", b""
         except Exception as exc:  # noqa: BLE001 — one client's fault never ends the server
@@ -251,10 +251,9 @@ class Server:
 
     # -------------------------------------------------------------- one command
     def run(self, argv, cwd, env, stdin, req) -> tuple[dict, bytes, bytes]:
-        from oriongraph_cli.cli import context, run_command
-        from oriongraph_cli.render import paths
-
         import warnings
+
+        from oriongraph_cli.cli import context, run_command
 
         saved_env, saved_io, saved_warn = dict(os.environ), (sys.stdin, sys.stdout, sys.stderr), warnings.showwarning
         out = _Stream(*req["stdout"], tty=False)
@@ -268,9 +267,7 @@ class Server:
             os.environ.update(env)
             sys.stdin = io.StringIO(stdin) if stdin is not None else _NoStdin()
             sys.stdout, sys.stderr = out, err
-            context._output.update(color=None, quiet=False, pager=True)
-            context._signals["terminated"] = False
-            paths.reset()
+            context.reset_command_state()
             context.set_resident(self.index)
             with warnings.catch_warnings():  # each command warns as a fresh process would, not once per server
                 code = run_command(argv)
@@ -285,7 +282,7 @@ class Server:
             os.environ.clear()
             os.environ.update(saved_env)
             os.chdir(self.root)
-        if context._signals["terminated"]:  # SIGTERM was for the server, not for this command
+        if context.was_terminated():  # SIGTERM was for the server, not for this command
             self.stop = "terminated"
             raise Refused("the server is stopping")
         try:

@@ -158,6 +158,7 @@ def test_hostile_requests_get_a_one_line_refusal_and_the_server_lives_on(served)
         _frame({"op": "format-disk"}),
         _frame({**good, "version": "0.0.0"}),  # another orion
         _frame({**good, "root": "/"}),  # another project
+        _frame({**good, "root": "/x\nerror: forged"}),  # a reason must stay one line
         _frame({**good, "argv": ["index", "--full"]}),  # a command the server does not run
         _frame({**good, "argv": ["serve", "--stop"]}),
         _frame({**good, "argv": ["compile", "x", "--help"]}),
