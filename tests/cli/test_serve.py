@@ -194,6 +194,29 @@ def test_reopens_a_new_generation_after_orion_index(served):
         note.unlink()
 
 
+def test_a_damaged_generation_is_reported_once_per_command_as_in_process(served):
+    """CURRENT's generation damaged: every compile warns once and reads the previous one,
+    served or not (the server warns per command, not once per process)."""
+    gens = sorted(p for p in (served / ".oriongraph" / "gen").iterdir() if p.is_dir())
+    assert len(gens) >= 2  # the re-index above made a second one
+    current = (served / ".oriongraph" / "CURRENT").read_text().strip()
+    victim = served / ".oriongraph" / "gen" / current / "vectors.faiss"
+    size = victim.stat().st_size
+    before = status(served)["served"]
+    with open(victim, "ab") as fh:
+        fh.write(b"x")
+    try:
+        for _ in range(2):
+            local, remote = both(served, "compile", "retry storm", "--no-usage-log", "-l")
+            assert remote == local and local[0] == 0
+            assert local[2].count(b"is damaged") == 1
+    finally:
+        os.truncate(victim, size)
+    local, remote = both(served, "compile", "retry storm", "--no-usage-log", "-l")
+    assert remote == local and b"damaged" not in remote[2]
+    assert status(served)["served"] == before + 3
+
+
 def test_falls_back_in_process_when_the_server_dies_and_a_stale_socket_is_replaced(served):
     pid = status(served)["pid"]
     os.kill(pid, signal.SIGKILL)
