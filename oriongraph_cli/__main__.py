@@ -1,3 +1,3 @@
-from oriongraph_cli.cli import main
+from oriongraph_cli.client import main
 
 main()

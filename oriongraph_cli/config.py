@@ -108,6 +108,8 @@ class Config:
     usage_log: bool = True  # record each compile in .oriongraph/usage.jsonl (ids, never text)
     usage_weights: str = ""  # dynamic-score weights, e.g. "usage=0.3,recency=0.3,priority=0.25,decay=0.15"
     episode_boost: float = 0.1  # --episode ID: boost of spans used in that episode
+    # orion serve: seconds without a request before the server exits (0: it runs until stopped)
+    serve_idle_timeout: float = 1800.0
 
     def threads(self, kind: str) -> int:
         """Threads for ``kind`` ("index": the index embedder; "query": the query embedder
@@ -189,6 +191,7 @@ _RULES: dict[str, tuple[type, float, float, bool]] = {
     "likely_replaced_demote": (float, 0, 1, False),
     "lifecycle_inactive_demote": (float, 0, 1, False),
     "episode_boost": (float, 0, 1e6, False),
+    "serve_idle_timeout": (float, 0, 86_400 * 365, False),
     **{name: (float, 0, 1e6, False) for name in (
         *(f"w_{ch}" for ch in CHANNELS), "w_structural_no_hint", "w_recency", "w_stage", "w_usage"
     )},
@@ -373,7 +376,7 @@ def load_config_origins(root: Path | str = ".", **overrides: Any) -> tuple[Confi
     return cfg, origins
 
 
-_FLAG_NAMES = {"diversity_lambda": "lambda"}
+_FLAG_NAMES = {"diversity_lambda": "lambda", "serve_idle_timeout": "idle-timeout"}
 
 
 def _validate(cfg: Config, sources: dict[str, str] | None = None) -> None:

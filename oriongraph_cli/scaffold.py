@@ -32,6 +32,7 @@ MAIN_SETTINGS: tuple[tuple[str, str], ...] = (
     ("max_file_bytes", "larger files are skipped with a warning"),
     ("lock_timeout", "seconds a second writer waits for the index lock"),
     ("usage_log", "record each compile in .oriongraph/usage.jsonl (ids, never text)"),
+    ("serve_idle_timeout", "seconds orion serve waits for a request before it exits (0: never)"),
 )
 
 

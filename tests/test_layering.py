@@ -23,7 +23,8 @@ def _imports(path: Path) -> set[str]:
 
 
 def test_front_ends_import_only_the_api_render_and_errors():
-    allowed = ("oriongraph_cli.api", "oriongraph_cli.render", "oriongraph_cli.errors", "oriongraph_cli.cli")
+    # and the wire format orion serve shares with the entry point (standard library only)
+    allowed = ("oriongraph_cli.api", "oriongraph_cli.render", "oriongraph_cli.errors", "oriongraph_cli.cli", "oriongraph_cli.client")
     wrong = {
         f"{p.name}: {m}"
         for p in sorted((PACKAGE / "cli").glob("*.py"))
@@ -136,3 +137,13 @@ def test_ranking_never_imports_assembly():
             if m.startswith("oriongraph_cli.assemble") and target == "oriongraph_cli.pipeline":
                 wrong.append(f"{m} -> {target}")
     assert wrong == []
+
+
+def test_the_entry_point_imports_only_the_standard_library():
+    """`orion compile` answered by `orion serve`: the client never loads the CLI or the library."""
+    import subprocess
+    import sys
+
+    code = "import sys, oriongraph_cli.client; print(sorted(m for m in sys.modules if m.startswith(('oriongraph_cli.', 'typer', 'numpy'))))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "['oriongraph_cli.client']"

@@ -23,6 +23,7 @@ from oriongraph_cli.cli import eval as eval_commands
 from oriongraph_cli.cli import index as index_commands
 from oriongraph_cli.cli import init as init_commands
 from oriongraph_cli.cli import reports as report_commands
+from oriongraph_cli.cli import serve as serve_commands
 from oriongraph_cli.cli import settings as settings_commands
 from oriongraph_cli.cli.context import QUIET_OPT, Terminated, _on_sigterm, quiet_option
 
@@ -98,6 +99,7 @@ app.command("links")(report_commands.links_cmd)
 app.command("usage")(report_commands.usage_cmd)
 app.command("eval")(eval_commands.eval_cmd)
 app.command("config")(settings_commands.config_cmd)
+app.command("serve")(serve_commands.serve_cmd)
 
 
 @app.command("mcp")
@@ -261,6 +263,19 @@ def _stdout_written_whole() -> None:
     )
 
 
+def run_command(argv: list[str]) -> int:
+    """``orion ARGV`` on this process's sys.stdout and sys.stderr: its exit code. What
+    ``main`` runs, and what ``orion serve`` runs for a client (cli/serve.py)."""
+    try:
+        app(args=global_options_first(argv), prog_name="orion", standalone_mode=True)
+        return 0
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except KeyboardInterrupt as exc:  # outside a command (e.g. while importing)
+        sys.stderr.write("terminated\n" if isinstance(exc, Terminated) else "interrupted\n")
+        return 143 if isinstance(exc, Terminated) else 130
+
+
 def main() -> None:
     import signal
 
@@ -273,14 +288,7 @@ def main() -> None:
     # (docs/BENCHMARKS.md, "Threads that don't spin"); a value the user set is kept.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     signal.signal(signal.SIGTERM, _on_sigterm)
-    try:
-        app(args=global_options_first(sys.argv[1:]), prog_name="orion", standalone_mode=True)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    except KeyboardInterrupt as exc:  # outside a command (e.g. while importing)
-        sys.stderr.write("terminated\n" if isinstance(exc, Terminated) else "interrupted\n")
-        code = 143 if isinstance(exc, Terminated) else 130
+    code = run_command(sys.argv[1:])
     # the query model may still be loading in a background thread (onnxruntime): a normal
     # interpreter shutdown under it can abort ("terminate called without an active
     # exception", exit 134). Everything is written and closed by now: leave at once.

@@ -23,6 +23,7 @@ from oriongraph_cli.cli.context import (
     prefetch_model,
     project_config,
     read_intent,
+    resident_reader,
     stdout_console,
     tables_wanted,
     warn,
@@ -164,7 +165,7 @@ def compile_cmd(
                                  deliver=deliver, compress=not no_compress)
         if brief is not None:
             _check_brief_path(cfg, brief)
-        resp = compile_workingset(request, cfg)
+        resp = compile_workingset(request, cfg, resident_reader(cfg))
         if resp.stats.relaxed_filters:
             warn("no candidates matched the filters; relaxed: " + ", ".join(resp.stats.relaxed_filters))
         if resp.stats.stale_spans:
@@ -257,7 +258,7 @@ def search_cmd(
         request = _build_request(cfg, intent, None, None, keyword, path, stage, workstream, source_type, tag, since,
                                  where, prefer_stage, None, None, fusion, weight, True, None, False,
                                  episode=episode)  # the candidates compile scores; --top-k only cuts the list
-        signals, hits, info = api.search(request, cfg)
+        signals, hits, info = api.search(request, cfg, resident_reader(cfg))
         hits = hits[:top_k]
         if as_json:
             from oriongraph_cli.api import SCHEMA_VERSION

@@ -284,10 +284,78 @@ def project_config(root: Optional[Path], **overrides):
 
 
 def prefetch_model(cfg) -> None:
-    """Start the query-model load now, overlapping the compile's imports (store/prefetch.py)."""
+    """Start the query-model load now, overlapping the compile's imports (store/prefetch.py);
+    nothing inside ``orion serve``, whose open index holds its model."""
+    if _resident["index"] is not None:
+        return
     from oriongraph_cli.api import prefetch_model as start
 
     start(cfg)
+
+
+# --------------------------------------------------------------------------- an index kept open
+
+
+class NotResident(BaseException):
+    """Inside ``orion serve``: this command's settings need an index other than the one kept
+    open (another project, model or thread count). A BaseException, so ``handled`` lets it
+    through to the server, which answers that the command runs in the client's process."""
+
+
+class ResidentIndex:
+    """One open reader of a project's index, reopened when ``orion index`` publishes a new
+    generation: what ``orion mcp`` and ``orion serve`` compile on."""
+
+    def __init__(self, cfg):
+        import threading
+
+        self.cfg = cfg
+        self._reader = None
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(cfg) -> tuple:
+        """What a reader depends on besides the index itself (the embedder and FAISS setup)."""
+        return (str(cfg.index_dir), cfg.model, cfg.model_path, cfg.threads("query"))
+
+    def reader(self, cfg=None):
+        """The open reader (``cfg``, when given, must need this same one: NotResident else)."""
+        from oriongraph_cli.api import current_generation, open_index
+
+        if cfg is not None and self.key(cfg) != self.key(self.cfg):
+            raise NotResident("the settings need another index or model than the one kept open")
+        with self._lock:
+            current = current_generation(self.cfg)  # warns of a damaged generation, once, as opening does
+            if self._reader is not None and self._reader.generation != current:
+                self._reader.close()
+                self._reader = None
+            if self._reader is None:
+                import warnings
+
+                with warnings.catch_warnings():  # said just above
+                    warnings.simplefilter("ignore")
+                    self._reader = open_index(self.cfg)
+            return self._reader
+
+    def close(self) -> None:
+        with self._lock:
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
+
+
+_resident: dict = {"index": None}  # set by `orion serve` while it runs a command
+
+
+def set_resident(index: "ResidentIndex | None") -> None:
+    _resident["index"] = index
+
+
+def resident_reader(cfg):
+    """The reader a compile runs on: the server's open index inside ``orion serve``, else None
+    (the library opens the current generation itself)."""
+    index = _resident["index"]
+    return None if index is None else index.reader(cfg)
 
 
 # --------------------------------------------------------------------------- output
@@ -298,6 +366,21 @@ _output = {"color": None, "quiet": False, "pager": True}  # set by the global --
 
 def set_color(mode: str | None) -> None:
     _output["color"] = mode
+
+
+def reset_command_state() -> None:
+    """Forget what the last command in this process set (``--color``, ``-q``, ``--no-pager``,
+    a SIGTERM seen, the directory paths are shown from): ``orion serve`` runs many."""
+    from oriongraph_cli.render import paths
+
+    _output.update(color=None, quiet=False, pager=True)
+    _signals["terminated"] = False
+    paths.reset()
+
+
+def was_terminated() -> bool:
+    """Whether SIGTERM arrived during the last command."""
+    return bool(_signals["terminated"])
 
 
 def color_mode() -> str:

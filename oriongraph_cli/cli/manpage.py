@@ -76,12 +76,18 @@ EXAMPLES = {
         ("Settings that are not defaults", "orion config | awk -F'\\t' '$3 != \"default\"'"),
         ("One value, for a script", "orion config budget"),
     ],
+    "serve": [
+        ("Keep the index open in the background; compiles then use it", "orion serve --detach\norion compile \"retry policy\" --json"),
+        ("Is one running? Stop it", "orion serve --status\norion serve --stop"),
+        ("Compare with a compile in this process", "ORION_NO_SERVE=1 orion compile \"retry policy\" --json"),
+    ],
     "eval": [
         ("Ranking quality against baselines", "orion eval queries.jsonl --budget 4000 --compare bm25,dense,rrf"),
     ],
 }
 FILES = [
     (".oriongraph/", "the index: CURRENT, gen/<id>/{registry.sqlite, lexical/, vectors.faiss, manifest.json}, orion.lock; safe to delete"),
+    (".oriongraph/serve/", "orion serve: its socket (sock, 0600), lock (holding its pid) and, when detached, its log; the directory is 0700"),
     (".oriongraph/usage.jsonl", "episodic usage log: one line per compile (intent, span ids, paths, time; never document text)"),
     (".orion.toml", "project configuration (or [tool.oriongraph] in pyproject.toml)"),
 ]
@@ -91,6 +97,7 @@ ENVIRONMENT = [
     ("ORION_PAGER, PAGER", "the pager for output longer than the terminal (default less -FRX; empty or cat: none)"),
     ("NO_COLOR", "disable colour on a terminal"),
     ("FORCE_COLOR", "colour and tables even on a pipe (NO_COLOR and --color win)"),
+    ("ORION_NO_SERVE", "set and not empty: compile and search run in this process even when orion serve runs for the project"),
     ("ORION_DEBUG", "print the traceback of an unexpected error (for bug reports)"),
 ]
 

@@ -11,35 +11,15 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from typing import Annotated, Literal
 
 from pydantic import Field
 
+from oriongraph_cli.cli.context import ResidentIndex
+
 # compile_context returns at most budget_tokens of text (counted with the index's
 # tokenizer), so this cap is what keeps a reply under common ~25k-token tool-output caps
 MAX_BUDGET = 20_000
-
-
-class _Index:
-    """One open reader, replaced when the current generation changes."""
-
-    def __init__(self, cfg):
-        self.cfg = cfg
-        self._reader = None
-        self._lock = threading.Lock()
-
-    def reader(self):
-        from oriongraph_cli.api import current_generation, open_index
-
-        with self._lock:
-            current = current_generation(self.cfg)
-            if self._reader is not None and self._reader.generation != current:
-                self._reader.close()
-                self._reader = None
-            if self._reader is None:
-                self._reader = open_index(self.cfg)
-            return self._reader
 
 
 def build_server(cfg):
@@ -59,7 +39,7 @@ def build_server(cfg):
             "and a token budget; fetch more with get_span (span id or path:L12-L40)."
         ),
     )
-    index = _Index(cfg)
+    index = ResidentIndex(cfg)
     # read-only (the destructive and idempotent hints only mean something for tools that write)
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 

@@ -10,7 +10,7 @@ import pytest
 from conftest import REPO, run_orion
 
 FIXTURE_QUERIES = REPO / "bench" / "fixture_queries.jsonl"
-ALL_COMMANDS = ["index", "status", "compile", "search", "show", "links", "usage", "eval", "mcp", "watch", "help", "man", "config", "init"]
+ALL_COMMANDS = ["index", "status", "compile", "search", "show", "links", "usage", "eval", "mcp", "serve", "watch", "help", "man", "config", "init"]
 
 
 @pytest.fixture

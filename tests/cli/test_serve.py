@@ -1,0 +1,353 @@
+"""`orion serve` and the thin client: a real server process on a copy of the indexed sample,
+the same bytes, exit codes and files served as in-process, fallback, stale sockets,
+re-index, hostile requests, idle exit."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from oriongraph_cli import client as wire
+from conftest import run_orion
+
+pytestmark = pytest.mark.slow
+
+IN_PROCESS = {wire.OFF_ENV: "1"}
+
+
+@pytest.fixture(scope="module")
+def served(sample_index, tmp_path_factory):
+    """A copy of the indexed sample with `orion serve --detach` running on it."""
+    root = tmp_path_factory.mktemp("served") / "proj"
+    shutil.copytree(sample_index, root, symlinks=True)
+    proc = run_orion("serve", "--detach", "--root", str(root), "--idle-timeout", "300")  # gone by itself if a run dies
+    assert proc.returncode == 0, proc.stderr
+    yield root
+    run_orion("serve", "--stop", "--root", str(root))
+
+
+def status(root: Path) -> dict | None:
+    proc = run_orion("serve", "--status", "--json", "--root", str(root))
+    doc = json.loads(proc.stdout)
+    return doc if doc["running"] else None
+
+
+def both(root: Path, *args: str, cwd: Path | None = None, stdin: str | None = None, env: dict | None = None):
+    """(in-process, served) results of `orion ARGS` run from ``cwd`` (default the root)."""
+    out = []
+    for extra in (IN_PROCESS, {}):
+        proc = subprocess.run([sys.executable, "-m", "oriongraph_cli", *args], capture_output=True, input=(stdin or "").encode(),
+                              cwd=cwd or root, env={**os.environ, **(env or {}), **extra}, timeout=300)
+        out.append((proc.returncode, proc.stdout, proc.stderr))
+    return out
+
+
+CASES = [
+    ("compile", "add retry logic to the ingestion worker", "--no-usage-log"),
+    ("compile", "add retry logic to the ingestion worker", "--no-usage-log", "--explain"),
+    ("compile", "why did we replace ADR-0003", "--no-usage-log", "-f", "markdown", "-b", "1500"),
+    ("compile", "why did we replace ADR-0003", "--no-usage-log", "--format", "xml", "-b", "800", "--explain"),
+    ("compile", "retry storm", "--no-usage-log", "--json", "-b", "300"),
+    ("compile", "retry storm", "--no-usage-log", "-l"),
+    ("compile", "retry storm", "--no-usage-log", "-0"),
+    ("compile", "retry storm", "--no-usage-log", "--stage", "design", "--fusion", "rrf"),
+    ("--color", "always", "compile", "retry storm", "--no-usage-log"),
+    ("compile", "", "--no-usage-log"),  # usage error
+    ("compile", "retry", "--no-usage-log", "--stage", "nope"),
+    ("compile", "retry", "--no-usage-log", "--budget", "5", "--json"),  # nothing fits: exit 5 with a JSON error
+    ("compile", "retry", "--no-usage-log", "--weight", "bogus=1"),
+    ("search", "retry storm"),
+    ("search", "retry storm", "--json"),
+    ("search", "retry storm", "-n", "3", "-l"),
+]
+
+
+def test_served_output_is_the_in_process_output_byte_for_byte(served):
+    before = status(served)["served"]
+    for args in CASES:
+        local, remote = both(served, *args)
+        assert remote == local, args
+    assert status(served)["served"] == before + len(CASES)  # every one was answered by the server
+
+
+def test_served_from_a_subfolder_with_stdin_and_settings_from_the_environment(served):
+    before = status(served)["served"]
+    sub = served / "02_knowledge"
+    local, remote = both(served, "compile", "retry", "--no-usage-log", cwd=sub)
+    assert remote == local
+    local, remote = both(served, "-C", "02_knowledge", "search", "retry")
+    assert remote == local
+    local, remote = both(served, "compile", "-", "--no-usage-log", "-f", "plain", stdin="retry policy for the worker\n")
+    assert remote == local and local[0] == 0
+    local, remote = both(served, "compile", "retry", "--no-usage-log", env={"ORION_BUDGET": "700", "NO_COLOR": "1"})
+    assert remote == local
+    local, remote = both(served, "compile", "retry", "--no-usage-log", env={"ORION_BUDGET": "0"})  # a bad setting
+    assert remote == local and local[0] == 2
+    assert status(served)["served"] == before + 5
+
+
+def test_output_file_and_brief_are_written_alike(served, tmp_path):
+    results = []
+    for name, extra in (("local", IN_PROCESS), ("remote", {})):
+        out, brief = tmp_path / f"{name}.md", tmp_path / f"{name}-brief.md"
+        proc = run_orion("compile", "retry storm", "--no-usage-log", "-f", "markdown", "-o", str(out), "--brief", str(brief),
+                         cwd=served, env=extra)
+        results.append((proc.returncode, proc.stdout, proc.stderr.replace(name, "X"), out.read_bytes(), brief.read_bytes()))
+        assert stat.S_IMODE(out.stat().st_mode) == stat.S_IMODE(brief.stat().st_mode)
+    assert results[0] == results[1]
+    assert results[0][3] and results[0][4]
+
+
+def test_a_served_compile_is_recorded_in_the_usage_log(served):
+    log = served / ".oriongraph" / "usage.jsonl"
+    size = log.stat().st_size if log.exists() else 0
+    proc = run_orion("compile", "retry storm", "--task-id", "served-task", "--json", cwd=served)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["episode_id"] == "served-task"
+    assert "served-task" in log.read_text()[size:]
+
+
+def test_the_directory_and_socket_are_private(served):
+    d = served / ".oriongraph" / wire.SERVE_DIR
+    assert stat.S_IMODE(d.stat().st_mode) == 0o700
+    assert stat.S_IMODE((d / wire.SOCKET_NAME).stat().st_mode) == 0o600
+    assert stat.S_ISSOCK((d / wire.SOCKET_NAME).stat().st_mode)
+
+
+def test_a_second_server_is_refused(served):
+    proc = run_orion("serve", "--root", str(served))
+    assert proc.returncode == 1 and "already runs" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def _raw(root: Path, payload: bytes) -> dict:
+    """Send raw bytes to the server; its reply header."""
+    with wire.connect(str(root / ".oriongraph" / wire.SERVE_DIR / wire.SOCKET_NAME), timeout=30) as sock:
+        sock.sendall(payload)
+        sock.shutdown(socket.SHUT_WR)
+        return wire.recv_frame(sock, wire.MAX_HEADER)
+
+
+def _frame(doc) -> bytes:
+    data = json.dumps(doc).encode()
+    return len(data).to_bytes(4, "big") + data
+
+
+def test_hostile_requests_get_a_one_line_refusal_and_the_server_lives_on(served):
+    umask = os.umask(0o022)
+    os.umask(umask)
+    good = {"op": "run", **wire.identity(), "root": str(served), "argv": ["compile", "retry"], "cwd": str(served),
+            "env": {}, "umask": umask, "stdin": None, "stdout": ["utf-8", "strict"], "stderr": ["utf-8", "strict"],
+            "stderr_tty": False}
+    hostile = [
+        b"",  # nothing
+        b"\x00\x00",  # a cut length
+        (1 << 31).to_bytes(4, "big") + b"{}",  # oversized
+        (10).to_bytes(4, "big") + b"\xff" * 10,  # not UTF-8
+        _frame([1, 2, 3]),  # not an object
+        (200_000).to_bytes(4, "big") + b"[" * 100_000 + b"]" * 100_000,  # nested past the recursion limit
+        _frame({"op": "run"}),  # nothing but the operation
+        _frame({"op": "format-disk"}),
+        _frame({**good, "version": "0.0.0"}),  # another orion
+        _frame({**good, "root": "/"}),  # another project
+        _frame({**good, "root": "/x\nerror: forged"}),  # a reason must stay one line
+        _frame({**good, "argv": ["index", "--full"]}),  # a command the server does not run
+        _frame({**good, "argv": ["serve", "--stop"]}),
+        _frame({**good, "argv": ["compile", "x", "--help"]}),
+        _frame({**good, "argv": "compile retry"}),
+        _frame({**good, "cwd": "relative"}),
+        _frame({**good, "cwd": "/nonexistent/dir"}),
+        _frame({**good, "env": {"A": 1}}),
+        _frame({**good, "env": {"A=B": "x"}}),
+        _frame({**good, "stdin": "x" * (wire.STDIN_LIMIT + 1)}),
+        _frame({**good, "stdout": ["no-such-codec", "strict"]}),
+        _frame({**good, "stdout": ["utf-8", "evil"]}),
+        _frame({**good, "umask": umask ^ 0o077}),
+        _frame({**good, "env": {"ORION_MODEL": "another/model"}}),  # settings that need another model
+    ]
+    for payload in hostile:
+        head = _raw(served, payload)
+        assert head["status"] in ("refused", "error"), payload[:60]
+        assert "\n" not in head.get("reason", ""), head
+    head = _raw(served, _frame(good))  # and it still answers
+    assert head["status"] == "ok" and head["exit"] == 0
+
+
+def test_reopens_a_new_generation_after_orion_index(served):
+    before = status(served)["generation"]
+    note = served / "02_knowledge" / "served-fresh-note.md"
+    note.write_text("# Zebra crossings\n\nThe quokka protocol answers every zebra crossing question.\n")
+    try:
+        assert run_orion("index", "--root", str(served), "-q").returncode == 0
+        local, remote = both(served, "compile", "quokka protocol zebra crossing", "--no-usage-log", "-l")
+        assert remote == local and b"served-fresh-note.md" in remote[1]
+        assert status(served)["generation"] != before
+    finally:
+        note.unlink()
+
+
+def test_a_damaged_generation_is_reported_once_per_command_as_in_process(served):
+    """CURRENT's generation damaged: every compile warns once and reads the previous one,
+    served or not (the server warns per command, not once per process)."""
+    gens = sorted(p for p in (served / ".oriongraph" / "gen").iterdir() if p.is_dir())
+    assert len(gens) >= 2  # the re-index above made a second one
+    current = (served / ".oriongraph" / "CURRENT").read_text().strip()
+    victim = served / ".oriongraph" / "gen" / current / "vectors.faiss"
+    size = victim.stat().st_size
+    before = status(served)["served"]
+    with open(victim, "ab") as fh:
+        fh.write(b"x")
+    try:
+        for _ in range(2):
+            local, remote = both(served, "compile", "retry storm", "--no-usage-log", "-l")
+            assert remote == local and local[0] == 0
+            assert local[2].count(b"is damaged") == 1
+    finally:
+        os.truncate(victim, size)
+    local, remote = both(served, "compile", "retry storm", "--no-usage-log", "-l")
+    assert remote == local and b"damaged" not in remote[2]
+    assert status(served)["served"] == before + 3
+
+
+def test_falls_back_in_process_when_the_server_dies_and_a_stale_socket_is_replaced(served):
+    pid = status(served)["pid"]
+    os.kill(pid, signal.SIGKILL)
+    for _ in range(100):
+        if status(served) is None:
+            break
+        time.sleep(0.05)
+    sock = served / ".oriongraph" / wire.SERVE_DIR / wire.SOCKET_NAME
+    assert sock.exists()  # left behind by the killed server
+    local, remote = both(served, "compile", "retry storm", "--no-usage-log", "--json")
+    assert remote == local and local[0] == 0
+    proc = run_orion("serve", "--detach", "--root", str(served), "--idle-timeout", "300")  # the stale socket is no obstacle
+    assert proc.returncode == 0, proc.stderr
+    assert status(served)["pid"] != pid
+
+
+def test_stop_and_idle_exit(served, tmp_path):
+    root = tmp_path / "idle"
+    shutil.copytree(served, root, symlinks=True, ignore=shutil.ignore_patterns("serve"))
+    proc = subprocess.run([sys.executable, "-m", "oriongraph_cli", "serve", "--root", str(root), "--idle-timeout", "1"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "stopped (idle for 1 s)" in proc.stderr
+    assert not (root / ".oriongraph" / wire.SERVE_DIR / wire.SOCKET_NAME).exists()
+    stop = run_orion("serve", "--stop", "--root", str(root))
+    assert stop.returncode == 0 and "none runs" in stop.stderr
+    none = run_orion("serve", "--status", "--root", str(root))
+    assert none.returncode == 1 and none.stdout.startswith("no orion serve")
+
+
+def test_serve_needs_an_index(project):
+    proc = run_orion("serve", "--root", str(project))
+    assert proc.returncode == 4 and proc.stderr.startswith("error: ") and "Traceback" not in proc.stderr
+
+
+# --------------------------------------------------------------------------- the client alone
+
+
+def test_the_client_knows_the_stage_folders():
+    from oriongraph_cli.models import TOP_FOLDERS
+
+    assert wire.TOP_FOLDERS == tuple(TOP_FOLDERS)
+
+
+@pytest.mark.parametrize("argv, command, chdir", [
+    (["compile", "x"], "compile", None),
+    (["--color", "never", "-P", "search", "x"], "search", None),
+    (["-C", "sub", "--color=always", "compile", "x"], "compile", "sub"),
+])
+def test_routing(argv, command, chdir):
+    got, _rest, where = wire.command_of(argv)
+    assert (got, where) == (command, chdir)
+
+
+@pytest.mark.parametrize("argv", [["index"], ["compile", "x", "--help"], ["--version"], ["-h"], [], ["serve"], ["mcp"]])
+def test_what_always_runs_in_process(argv):
+    with pytest.raises(wire.NotServed):
+        wire.command_of(argv)
+
+
+def test_the_root_as_the_cli_finds_it(tmp_path, monkeypatch):
+    (tmp_path / "p" / "02_knowledge" / "a").mkdir(parents=True)
+    monkeypatch.delenv("ORION_ROOT", raising=False)
+    assert wire.root_of([], str(tmp_path / "p" / "02_knowledge" / "a")) == os.path.realpath(tmp_path / "p")
+    assert wire.root_of(["--root", "/x"], "/") == "/x"
+    assert wire.root_of(["-r/y", "x"], "/") == "/y"
+    assert wire.root_of(["--root=/z"], "/") == "/z"
+    monkeypatch.setenv("ORION_ROOT", "/w")
+    assert wire.root_of(["--", "--root", "/x"], "/") == "/w"
+
+
+_USAGE = b'{"status":"ok","exit":2,"stdout":0,"stderr":5}error'
+
+
+@pytest.mark.parametrize("reply", [b"", b"\x00\x00\x00\x05{}", b"\x00\x00\x00\x02{}", b'\x00\x00\x00\x2a{"status":"ok","exit":0,"stdout":9,"stderr":0}abc',
+                                   (len(_USAGE) - 5).to_bytes(4, "big") + _USAGE])
+def test_a_server_gone_mid_answer_leaves_the_command_to_run_in_process(tmp_path, monkeypatch, reply):
+    """A server that closes the connection before its whole answer (killed mid-way, or a
+    header cut short), or answers a usage error (laid out for the terminal's width): the
+    client writes nothing and the command runs in-process."""
+    import threading
+
+    d = tmp_path / ".oriongraph" / wire.SERVE_DIR
+    d.mkdir(parents=True)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(d / wire.SOCKET_NAME))
+    listener.listen(1)
+
+    def serve_once():
+        conn, _ = listener.accept()
+        with conn:
+            wire.recv_frame(conn, wire.MAX_REQUEST)
+            conn.sendall(reply)
+
+    thread = threading.Thread(target=serve_once, daemon=True)
+    thread.start()
+    monkeypatch.setattr(os, "isatty", lambda fd: False)
+    written = []
+    monkeypatch.setattr(wire, "_write_all", lambda fd, data: written.append((fd, data)))
+    with pytest.raises(wire.NotServed):
+        wire.served(["compile", "x", "--root", str(tmp_path)])
+    thread.join(5)
+    listener.close()
+    assert written == []
+
+
+def test_an_intent_read_for_a_server_that_then_refuses_is_kept_for_the_cli(tmp_path, monkeypatch):
+    import io
+    import threading
+
+    d = tmp_path / ".oriongraph" / wire.SERVE_DIR
+    d.mkdir(parents=True)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(d / wire.SOCKET_NAME))
+    listener.listen(2)
+    seen = []
+
+    def serve_twice():
+        for head in ({"status": "stdin"}, {"status": "refused", "reason": "another orion"}):
+            conn, _ = listener.accept()
+            with conn:
+                seen.append(wire.recv_frame(conn, wire.MAX_REQUEST)["stdin"])
+                wire.send_frame(conn, {**head, "stdout": 0, "stderr": 0})
+
+    thread = threading.Thread(target=serve_twice, daemon=True)
+    thread.start()
+    monkeypatch.setattr(os, "isatty", lambda fd: False)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("the intent\n"))
+    monkeypatch.setattr(wire, "_stdin_read", None)
+    with pytest.raises(wire.NotServed):
+        wire.served(["search", "-", "--root", str(tmp_path)])
+    thread.join(5)
+    listener.close()
+    assert seen == [None, "the intent\n"] and wire._stdin_read == ["the intent\n"]
