@@ -450,8 +450,9 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
     writer = GenerationWriter(plan.staging, plan.base_path)
     try:
         hashes, vectors_by_hash, dim = _embed(plan, result, progress)
+        graph_change = None if result.rebuild_reason else _graph_change(writer.registry, plan)
         deleted_rows = _write_documents(writer.registry, plan, result, progress, hashes, vectors_by_hash)
-        edges = _rebuild_graph(writer.registry, plan, result, progress)
+        edges = _rebuild_graph(writer.registry, plan, result, progress, graph_change)
         writer.registry.set_info("generation", plan.gen)
         writer.registry.commit()
         progress.phase("lexical index", None)
@@ -529,13 +530,25 @@ def _write_documents(registry, plan: _Plan, result: IndexResult, progress: Progr
     return deleted_rows
 
 
-def _rebuild_graph(registry, plan: _Plan, result: IndexResult, progress: Progress) -> int:
-    """Graph phase 2: every reference resolved against the new document set. Dangling
-    links become warnings (and fail --strict). Returns the number of edges."""
+def _graph_change(registry, plan: _Plan):
+    """What this run changes, as the graph's phase 2 needs it (None: a build from empty).
+    Call before the registry (a copy of the base generation's) is changed."""
+    from oriongraph_cli.graph import edges
+
+    if plan.base_path is None:
+        return None
+    paths = frozenset(plan.changed) | frozenset(plan.removed)
+    return edges.GraphChange(paths, edges.documents_before(registry, paths))
+
+
+def _rebuild_graph(registry, plan: _Plan, result: IndexResult, progress: Progress, change=None) -> int:
+    """Graph phase 2: the references that can resolve differently (all of them without
+    ``change``) resolved against the new document set. Dangling links become warnings
+    (and fail --strict). Returns the number of edges."""
     from oriongraph_cli.graph import edges
 
     progress.phase("graph", None)
-    graph = edges.rebuild_edges(registry, plan.cfg.root, defines=plan.cfg.graph_defines)
+    graph = edges.rebuild_edges(registry, plan.cfg.root, defines=plan.cfg.graph_defines, change=change, generation=plan.gen)
     for d in graph.dangling:
         result.warnings.append(_dangling_warning(d.path, d.line, d.target, d.kind))
     result.edges = graph.edges

@@ -9,6 +9,7 @@ the caller.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -50,10 +51,40 @@ class GraphStore:
         self.conn.executemany("INSERT INTO link_refs(path, span_id, line, kind, target, anchor) VALUES(?,?,?,?,?,?)", list(refs))
         self.conn.execute("INSERT OR REPLACE INTO link_docs(path, doc_version_id) VALUES(?,?)", (path, doc_version_id))
 
-    def read_refs(self) -> Iterator[tuple]:
-        """(path, span_id, line, kind, target, anchor) of every stored reference."""
-        for r in self.conn.execute("SELECT path, span_id, line, kind, target, anchor FROM link_refs ORDER BY path, rowid"):
+    def read_refs(self, paths: Iterable[str] | None = None) -> Iterator[tuple]:
+        """(path, span_id, line, kind, target, anchor) of every stored reference (of the
+        documents at ``paths`` only, when given), by path then as stored."""
+        if paths is None:
+            rows = self.conn.execute("SELECT path, span_id, line, kind, target, anchor FROM link_refs ORDER BY path, rowid")
+        else:
+            rows = self.conn.execute(
+                "SELECT path, span_id, line, kind, target, anchor FROM link_refs "
+                "WHERE path IN (SELECT value FROM json_each(?)) ORDER BY path, rowid", (json.dumps(sorted(set(paths))),)
+            )
+        for r in rows:
             yield tuple(r)
+
+    # ------------------------------------------------------------ resolution dependencies
+    def write_deps(self, deps: dict[str, Iterable[str]], *, replace: bool = False) -> None:
+        """Replace the lookup keys of the documents in ``deps`` (``replace``: of every document)."""
+        if replace:
+            self.conn.execute("DELETE FROM link_deps")
+        else:
+            self.conn.execute("DELETE FROM link_deps WHERE path IN (SELECT value FROM json_each(?))", (json.dumps(sorted(deps)),))
+        self.conn.executemany("INSERT INTO link_deps(key, path) VALUES(?,?)", [(k, p) for p, keys in sorted(deps.items()) for k in sorted(keys)])
+
+    def paths_depending_on(self, keys: Iterable[str]) -> set[str]:
+        """Documents some of whose references were resolved by looking up one of ``keys``."""
+        return {r[0] for r in self.conn.execute(
+            "SELECT DISTINCT path FROM link_deps WHERE key IN (SELECT value FROM json_each(?))", (json.dumps(sorted(set(keys))),)
+        )}
+
+    def forget_resolved(self, paths: Iterable[str], keep_types: Iterable[str]) -> None:
+        """Drop the edges resolved from the references of ``paths`` (every type but
+        ``keep_types``) and their dangling links."""
+        arg = (json.dumps(sorted(set(paths))),)
+        self.conn.execute(f"DELETE FROM edges WHERE src_path IN (SELECT value FROM json_each(?)) AND type NOT IN {_quoted(keep_types)}", arg)
+        self.conn.execute("DELETE FROM dangling_links WHERE path IN (SELECT value FROM json_each(?))", arg)
 
     # ------------------------------------------------------------ edges
     def add_edges(self, rows: Iterable[Sequence[Any]]) -> None:
@@ -64,10 +95,14 @@ class GraphStore:
             self.conn.execute("DELETE FROM edges")
         self.conn.executemany(_INSERT_EDGE, rows)
 
-    def global_edges(self, local_types: Iterable[str]) -> Iterator[tuple]:
+    def global_edges(self, local_types: Iterable[str], only: str | None = None) -> Iterator[tuple]:
         """(rowid, src_path, src_span, dst_path, dst_span, type, detail, line) of every edge
-        that is not local to one document."""
-        for row in self.conn.execute(f"SELECT rowid, {EDGE_COLUMNS} FROM edges WHERE type NOT IN {_quoted(local_types)}"):
+        that is not local to one document (of type ``only``, when given)."""
+        if only is not None:
+            rows = self.conn.execute(f"SELECT rowid, {EDGE_COLUMNS} FROM edges WHERE type = ?", (only,))
+        else:
+            rows = self.conn.execute(f"SELECT rowid, {EDGE_COLUMNS} FROM edges WHERE type NOT IN {_quoted(local_types)}")
+        for row in rows:
             yield tuple(row)
 
     def delete_edges(self, rowids: Iterable[int]) -> None:
@@ -138,7 +173,7 @@ class GraphStore:
     # ------------------------------------------------------------ global rebuild (phase 2)
     def drop_removed_documents(self) -> None:
         """Rows of documents no longer in the registry."""
-        for table, col in (("link_refs", "path"), ("link_docs", "path"), ("edges", "src_path")):
+        for table, col in (("link_refs", "path"), ("link_docs", "path"), ("edges", "src_path"), ("link_deps", "path")):
             self.conn.execute(f"DELETE FROM {table} WHERE {col} NOT IN (SELECT path FROM documents)")
 
     def unextracted_documents(self) -> list[str]:
