@@ -11,8 +11,10 @@ Two phases keep ``orion index`` incremental:
    copy, exactly like their spans.
 2. **Global** (:func:`rebuild_edges`, once per index run that changed anything): a
    :class:`LinkResolver` is built from the registry (paths, ids, file stems, titles,
-   heading slugs), every stored reference is resolved, DEFINES edges are recomputed from
-   the span texts, and the *global* edges and ``dangling_links`` are rewritten. No document
+   heading slugs), the stored references that can resolve differently are resolved
+   (all of them the first time; then those of changed documents and those whose recorded
+   lookup keys a change touched, see :func:`rebuild_edges`), DEFINES edges are recomputed
+   from the span texts, and the *global* edges and ``dangling_links`` are updated. No document
    text is needed, so a link from an unchanged document to a new or changed one, a mention
    of a new id, or a newly dangling link are all picked up without re-reading files.
 
