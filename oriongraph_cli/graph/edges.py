@@ -60,24 +60,32 @@ from oriongraph_cli.graph.extract import (
     local_edges,
 )
 from oriongraph_cli.graph.resolve import FS_KEY, LinkResolver, document_keys, resolve_refs
-from oriongraph_cli.graph.terms import Term, collect_terms, defines_edges
+from oriongraph_cli.graph.terms import Term, TermIndex, collect_terms, defines_edges
 from oriongraph_cli.models import Document, Span
 from oriongraph_cli.store.registry import Registry
 
 
 def _cached_defines(reg: Registry, terms: Sequence[Term], *, max_per_term: int, max_df: float) -> list[Edge]:
-    """DEFINES with a per-span cache (table ``defines_cache``) keyed by a signature of the
-    term list: when the terms did not change, only spans not seen before are read and
-    matched (an edited document costs its own spans, not the whole corpus)."""
-    sig = hashlib.sha256(json.dumps([t.words for t in terms]).encode()).hexdigest()[:16]
-    known = {sid: [tuple(x) for x in json.loads(found)] for sid, found in reg.graph.defines_cache(sig).items()}
-    outline = reg.span_outline()
-    texts = reg.span_texts([r[1] for r in outline if r[1] not in known])
-    learned: dict[str, list[tuple[int, int]]] = {}
-    spans = (SpanInfo(p, sid, o, (), 0, texts.get(sid, "")) for p, sid, o in outline)
-    edges = defines_edges(terms, spans, n_spans=len(outline), max_per_term=max_per_term, max_df=max_df, known=known, learned=learned)
-    reg.graph.save_defines(sig, [(sid, json.dumps(found)) for sid, found in learned.items()])
-    return edges
+    """DEFINES through the registry's match tables (``defines_cache`` marks the spans
+    matched under a signature of the term list, ``defines_hits`` holds their matches):
+    when the terms did not change, only spans not seen before are read and matched (an
+    edited document costs its own spans), and each term's users are chosen in SQL
+    (:meth:`GraphStore.defines_top`) by the rule of :func:`defines_edges`, which gives
+    the same edges (tests/index/test_incremental.py, tests/graph)."""
+    sig = "h1:" + hashlib.sha256(json.dumps([t.words for t in terms]).encode()).hexdigest()[:16]
+    reg.graph.defines_hits_prune(sig)
+    todo = reg.graph.defines_unmatched()
+    if todo:
+        index = TermIndex(terms)
+        texts = reg.span_texts([sid for _p, sid, _o in todo])
+        hits = [(t_i, sid, path, o, n) for path, sid, o in todo for t_i, n in index.match(texts.get(sid, ""))]
+        reg.graph.save_defines_hits(sig, [sid for _p, sid, _o in todo], hits)
+    n_spans = reg.graph.span_count()
+    limit = max(max_df * n_spans, 2 * max_per_term)
+    return [
+        Edge(terms[t_i].path, terms[t_i].span_id, path, span_id, "DEFINES", terms[t_i].text)
+        for t_i, path, span_id in reg.graph.defines_top([t.path for t in terms], limit, max_per_term)
+    ]
 
 
 def extract_edges(doc: Document, spans: list[Span], resolver: LinkResolver) -> tuple[list[Edge], list[DanglingLink]]:

@@ -204,6 +204,42 @@ class GraphStore:
         self.conn.execute("DELETE FROM defines_cache WHERE sig != ? OR span_id NOT IN (SELECT span_id FROM spans)", (sig,))
         return {r[0]: r[1] for r in self.conn.execute("SELECT span_id, found FROM defines_cache")}
 
+    def defines_hits_prune(self, sig: str) -> None:
+        """Drop matches of spans gone or matched under another term list, and their hits."""
+        self.conn.execute("DELETE FROM defines_cache WHERE sig != ? OR span_id NOT IN (SELECT span_id FROM spans)", (sig,))
+        self.conn.execute("DELETE FROM defines_hits WHERE span_id NOT IN (SELECT span_id FROM defines_cache)")
+
+    def span_count(self) -> int:
+        return self.conn.execute("SELECT count(*) FROM spans").fetchone()[0]
+
+    def defines_unmatched(self) -> list[tuple[str, str, int]]:
+        """(path, span_id, ordinal) of the spans not matched yet, in row order."""
+        return [tuple(r) for r in self.conn.execute(
+            "SELECT path, span_id, ordinal FROM spans WHERE span_id NOT IN (SELECT span_id FROM defines_cache) ORDER BY id"
+        )]
+
+    def save_defines_hits(self, sig: str, matched: Iterable[str], hits: Iterable[Sequence[Any]]) -> None:
+        """Mark ``matched`` span ids as matched under ``sig`` and store their (term, span_id,
+        path, ordinal, occurrences) hits."""
+        self.conn.executemany("INSERT OR REPLACE INTO defines_cache(span_id, sig, found) VALUES(?,?,'')", [(sid, sig) for sid in matched])
+        self.conn.executemany("INSERT INTO defines_hits(term, span_id, path, ordinal, n) VALUES(?,?,?,?,?)", list(hits))
+
+    def defines_top(self, definers: Sequence[str], limit: float, per_term: int) -> list[tuple[int, str, str]]:
+        """(term, path, span_id) of the DEFINES users to keep: for each term (index into
+        ``definers``, the path of the document defining it) the spans of other documents
+        matching it, at most ``per_term`` (most occurrences first, then path, ordinal), none
+        for a term used by more than ``limit`` spans. Ordered by term, then that order."""
+        return [tuple(r) for r in self.conn.execute(
+            "WITH d(term, path) AS (SELECT key, value FROM json_each(?)) "
+            "SELECT term, path, span_id FROM ("
+            " SELECT h.term, h.path, h.span_id, h.n, h.ordinal,"
+            "  row_number() OVER (PARTITION BY h.term ORDER BY h.n DESC, h.path, h.ordinal) AS rk,"
+            "  count(*) OVER (PARTITION BY h.term) AS users"
+            " FROM defines_hits h JOIN d ON d.term = h.term WHERE h.path != d.path"
+            ") WHERE users <= ? AND rk <= ? ORDER BY term, rk",
+            (json.dumps(list(definers)), limit, per_term),
+        )]
+
     def save_defines(self, sig: str, found: Iterable[tuple[str, str]]) -> None:
         """(span_id, matches as JSON) pairs under ``sig``."""
         self.conn.executemany("INSERT OR REPLACE INTO defines_cache(span_id, sig, found) VALUES(?,?,?)", [(sid, sig, f) for sid, f in found])
