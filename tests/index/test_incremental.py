@@ -228,3 +228,41 @@ def test_graph_dependencies_of_an_older_generation_are_rebuilt(project, fake_emb
     indexer.index_project(load_config(full), full=True)
     a, b = snapshot(project), snapshot(full)
     assert (a["edges"], a["dangling"], a["deps"]) == (b["edges"], b["dangling"], b["deps"])
+
+
+def _defines_both_ways(root: Path, tmp: Path, max_per_term: int, max_df: float) -> tuple[list, list]:
+    """DEFINES of the current generation from the match tables (SQL) and from the pure rule."""
+    from oriongraph_cli.graph import edges
+    from oriongraph_cli.graph.extract import SpanInfo
+    from oriongraph_cli.graph.resolve import LinkResolver
+    from oriongraph_cli.graph.terms import collect_terms, defines_edges
+
+    copy = tmp / f"registry-{max_per_term}.sqlite"
+    shutil.copyfile(Layout(root / ".oriongraph").current_path() / "registry.sqlite", copy)
+    reg = Registry.create(copy)
+    try:
+        terms = collect_terms(LinkResolver.from_registry(reg))
+        outline = reg.span_outline()
+        texts = reg.span_texts([sid for _p, sid, _o in outline])
+        spans = [SpanInfo(p, sid, o, (), 0, texts[sid]) for p, sid, o in outline]
+        pure = defines_edges(terms, spans, n_spans=len(spans), max_per_term=max_per_term, max_df=max_df)
+        stored = edges._cached_defines(reg, terms, max_per_term=max_per_term, max_df=max_df)
+        return sorted(pure), sorted(stored)
+    finally:
+        reg.close()
+
+
+def test_defines_from_the_match_tables_equal_the_pure_rule(project, fake_embedder, tmp_path):
+    """The per-term choice made in SQL over the stored matches gives the edges of
+    graph.terms.defines_edges, with its caps biting (few users per term, a low
+    document-frequency limit), before and after an edit that reuses the stored matches."""
+    cfg = load_config(project)
+    indexer.index_project(cfg)
+    for step in (None, _edit_body, _add_link_target):
+        if step is not None:
+            step(project)
+            indexer.index_project(cfg)
+        for max_per_term, max_df in ((20, 0.05), (2, 0.01), (1, 0.002)):
+            pure, stored = _defines_both_ways(project, tmp_path, max_per_term, max_df)
+            assert pure == stored, (step, max_per_term, max_df)
+        assert pure, "the sample defines terms"
