@@ -198,12 +198,6 @@ class GraphStore:
         return [tuple(r) for r in self.conn.execute(f"SELECT path, line, target, kind FROM dangling_links {where} ORDER BY path, coalesce(line, 0), target", args)]
 
     # ------------------------------------------------------------ DEFINES cache
-    def defines_cache(self, sig: str) -> dict[str, str]:
-        """span_id -> cached matches (JSON) under term signature ``sig``; entries of another
-        signature or of spans no longer in the registry are dropped first."""
-        self.conn.execute("DELETE FROM defines_cache WHERE sig != ? OR span_id NOT IN (SELECT span_id FROM spans)", (sig,))
-        return {r[0]: r[1] for r in self.conn.execute("SELECT span_id, found FROM defines_cache")}
-
     def defines_hits_prune(self, sig: str) -> None:
         """Drop matches of spans gone or matched under another term list, and their hits."""
         self.conn.execute("DELETE FROM defines_cache WHERE sig != ? OR span_id NOT IN (SELECT span_id FROM spans)", (sig,))
@@ -239,7 +233,3 @@ class GraphStore:
             ") WHERE users <= ? AND rk <= ? ORDER BY term, rk",
             (json.dumps(list(definers)), limit, per_term),
         )]
-
-    def save_defines(self, sig: str, found: Iterable[tuple[str, str]]) -> None:
-        """(span_id, matches as JSON) pairs under ``sig``."""
-        self.conn.executemany("INSERT OR REPLACE INTO defines_cache(span_id, sig, found) VALUES(?,?,?)", [(sid, sig, f) for sid, f in found])
