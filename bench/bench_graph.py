@@ -58,8 +58,11 @@ def graph_cost(root: Path) -> dict:
         db = Path(tmp) / "registry.sqlite"
         shutil.copyfile(gen / "registry.sqlite", db)
         conn = sqlite3.connect(db)
-        for table in ("edges", "link_refs", "link_docs", "dangling_links", "defines_cache"):
-            conn.execute(f"DELETE FROM {table}")
+        for table in ("edges", "link_refs", "link_docs", "dangling_links", "defines_cache", "defines_hits", "link_deps"):
+            try:
+                conn.execute(f"DELETE FROM {table}")
+            except sqlite3.OperationalError:
+                pass  # a table the generation was built without
         files, _w = walk(root)
         counter = get_counter(cfg.tokenizer)
         docs = []

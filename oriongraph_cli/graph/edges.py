@@ -11,8 +11,10 @@ Two phases keep ``orion index`` incremental:
    copy, exactly like their spans.
 2. **Global** (:func:`rebuild_edges`, once per index run that changed anything): a
    :class:`LinkResolver` is built from the registry (paths, ids, file stems, titles,
-   heading slugs), every stored reference is resolved, DEFINES edges are recomputed from
-   the span texts, and the *global* edges and ``dangling_links`` are rewritten. No document
+   heading slugs), the stored references that can resolve differently are resolved
+   (all of them the first time; then those of changed documents and those whose recorded
+   lookup keys a change touched, see :func:`rebuild_edges`), DEFINES edges are recomputed
+   from the span texts, and the *global* edges and ``dangling_links`` are updated. No document
    text is needed, so a link from an unchanged document to a new or changed one, a mention
    of a new id, or a newly dangling link are all picked up without re-reading files.
 
@@ -57,25 +59,33 @@ from oriongraph_cli.graph.extract import (
     extract_refs,
     local_edges,
 )
-from oriongraph_cli.graph.resolve import LinkResolver, resolve_refs
-from oriongraph_cli.graph.terms import Term, collect_terms, defines_edges
+from oriongraph_cli.graph.resolve import FS_KEY, LinkResolver, document_keys, resolve_refs
+from oriongraph_cli.graph.terms import Term, TermIndex, collect_terms, defines_edges
 from oriongraph_cli.models import Document, Span
 from oriongraph_cli.store.registry import Registry
 
 
 def _cached_defines(reg: Registry, terms: Sequence[Term], *, max_per_term: int, max_df: float) -> list[Edge]:
-    """DEFINES with a per-span cache (table ``defines_cache``) keyed by a signature of the
-    term list: when the terms did not change, only spans not seen before are read and
-    matched (an edited document costs its own spans, not the whole corpus)."""
-    sig = hashlib.sha256(json.dumps([t.words for t in terms]).encode()).hexdigest()[:16]
-    known = {sid: [tuple(x) for x in json.loads(found)] for sid, found in reg.graph.defines_cache(sig).items()}
-    outline = reg.span_outline()
-    texts = reg.span_texts([r[1] for r in outline if r[1] not in known])
-    learned: dict[str, list[tuple[int, int]]] = {}
-    spans = (SpanInfo(p, sid, o, (), 0, texts.get(sid, "")) for p, sid, o in outline)
-    edges = defines_edges(terms, spans, n_spans=len(outline), max_per_term=max_per_term, max_df=max_df, known=known, learned=learned)
-    reg.graph.save_defines(sig, [(sid, json.dumps(found)) for sid, found in learned.items()])
-    return edges
+    """DEFINES through the registry's match tables (``defines_cache`` marks the spans
+    matched under a signature of the term list, ``defines_hits`` holds their matches):
+    when the terms did not change, only spans not seen before are read and matched (an
+    edited document costs its own spans), and each term's users are chosen in SQL
+    (:meth:`GraphStore.defines_top`) by the rule of :func:`defines_edges`, which gives
+    the same edges (tests/index/test_incremental.py, tests/graph)."""
+    sig = "h1:" + hashlib.sha256(json.dumps([t.words for t in terms]).encode()).hexdigest()[:16]
+    reg.graph.defines_hits_prune(sig)
+    todo = reg.graph.defines_unmatched()
+    if todo:
+        index = TermIndex(terms)
+        texts = reg.span_texts([sid for _p, sid, _o in todo])
+        hits = [(t_i, sid, path, o, n) for path, sid, o in todo for t_i, n in index.match(texts.get(sid, ""))]
+        reg.graph.save_defines_hits(sig, [sid for _p, sid, _o in todo], hits)
+    n_spans = reg.graph.span_count()
+    limit = max(max_df * n_spans, 2 * max_per_term)
+    return [
+        Edge(terms[t_i].path, terms[t_i].span_id, path, span_id, "DEFINES", terms[t_i].text)
+        for t_i, path, span_id in reg.graph.defines_top([t.path for t in terms], limit, max_per_term)
+    ]
 
 
 def extract_edges(doc: Document, spans: list[Span], resolver: LinkResolver) -> tuple[list[Edge], list[DanglingLink]]:
@@ -121,9 +131,10 @@ def store_document(reg: Registry, doc: Document, spans: Sequence[Span]) -> int:
     return len(refs)
 
 
-def read_refs(reg: Registry) -> Iterator[RawRef]:
+def read_refs(reg: Registry, paths: Iterable[str] | None = None) -> Iterator[RawRef]:
+    """The stored references (of the documents at ``paths`` only, when given)."""
     make = RawRef._make
-    for r in reg.graph.read_refs():
+    for r in reg.graph.read_refs(paths):
         yield make(r)
 
 
@@ -204,12 +215,13 @@ class GraphBuildResult:
         }
 
 
-def _sync_global_edges(reg: Registry, edges: list[Edge]) -> tuple[int, int]:
-    """Make the global edges in the table equal ``edges``, touching only the difference
-    (an incremental run changes few of them). Returns (inserted, deleted)."""
+def _sync_global_edges(reg: Registry, edges: list[Edge], only: str | None = None) -> tuple[int, int]:
+    """Make the global edges in the table (of type ``only``, when given) equal ``edges``,
+    touching only the difference (an incremental run changes few of them). Returns
+    (inserted, deleted)."""
     wanted = Counter(edges)
     stale: list[int] = []
-    for row in reg.graph.global_edges(LOCAL_TYPES):
+    for row in reg.graph.global_edges(LOCAL_TYPES, only):
         e = Edge._make(row[1:])
         if wanted[e] > 0:
             wanted[e] -= 1
@@ -221,6 +233,35 @@ def _sync_global_edges(reg: Registry, edges: list[Edge]) -> tuple[int, int]:
     return len(new), len(stale)
 
 
+@dataclass(frozen=True)
+class GraphChange:
+    """What an index run changed, for :func:`rebuild_edges`: the paths of every document
+    added, changed or removed, and how those documents read in the generation the run
+    builds on (``before``: their :class:`DocInfo`, from :func:`documents_before`)."""
+
+    paths: frozenset[str]
+    before: tuple[DocInfo, ...]
+
+
+def documents_before(reg: Registry, paths: Iterable[str]) -> tuple[DocInfo, ...]:
+    """The :class:`DocInfo` of the documents at ``paths`` in ``reg`` (those it holds)."""
+    return tuple(DocInfo(r[0], r[1], r[2], r[3], tuple(json.loads(r[4] or "[]"))) for r in reg.document_links_info(paths))
+
+
+_DEPS_MARK = "link_deps_of"  # info key: the generation whose link_deps are complete
+
+
+def _changed_keys(resolver: LinkResolver, change: GraphChange) -> set[str]:
+    """Every lookup key a document of ``change`` sets, before or after the run."""
+    keys: set[str] = set()
+    for d in change.before:
+        keys |= document_keys(d)
+    for path in change.paths:
+        if path in resolver.docs:
+            keys |= document_keys(resolver.docs[path])
+    return keys
+
+
 def rebuild_edges(
     reg: Registry,
     root: Path | None = None,
@@ -228,9 +269,20 @@ def rebuild_edges(
     defines: bool = True,
     max_per_term: int = DEFINES_MAX_PER_TERM,
     max_df: float = DEFINES_MAX_DF,
+    change: GraphChange | None = None,
+    generation: str | None = None,
 ) -> GraphBuildResult:
-    """Phase 2: resolve every stored reference against the current documents, recompute the
+    """Phase 2: resolve the stored references against the current documents, recompute the
     DEFINES edges, rewrite the global edges and ``dangling_links``.
+
+    With ``change`` (what this run added, changed or removed) and the resolution
+    dependencies of the generation built on (``link_deps``, marked current for it), only
+    the references that can resolve differently are resolved again: those of the changed
+    documents, those that looked up a key a changed document sets or set (its path, stem,
+    id, title, headings) and links to files outside the index (the disk may have
+    changed). The result equals a full resolve (tests/index/test_incremental.py). Without
+    them, every reference is resolved. ``generation``: the generation being built (its
+    dependencies are marked current for it).
 
     Call once per index run, after the registry holds every current document and span and
     :func:`store_document` ran for each changed one. Rows of documents no longer in the
@@ -239,26 +291,45 @@ def rebuild_edges(
     t0 = time.perf_counter()
     timings: dict[str, float] = {}
     create_tables(reg)
+    incremental = change is not None and reg.get_info(_DEPS_MARK) is not None and reg.get_info(_DEPS_MARK) == reg.get_info("generation")
     reg.graph.drop_removed_documents()
     stale = reg.graph.unextracted_documents()
     t = time.perf_counter()
     resolver = LinkResolver.from_registry(reg, root)
-    edges, dangling_list = resolve_refs(read_refs(reg), resolver)
+    deps: dict[str, set[str]] = {}
+    if incremental:
+        assert change is not None
+        again = (set(change.paths) | set(stale) | reg.graph.paths_depending_on(_changed_keys(resolver, change) | {FS_KEY})) & resolver.paths
+        timings["resolved_documents"] = len(again)
+        edges, dangling_list = resolve_refs(read_refs(reg, again), resolver, deps)
+        reg.graph.forget_resolved(again | set(change.paths), LOCAL_TYPES | {"DEFINES"})
+        reg.graph.write_deps({p: deps.get(p, set()) for p in again})
+    else:
+        edges, dangling_list = resolve_refs(read_refs(reg), resolver, deps)
+        reg.graph.write_deps(deps, replace=True)
     timings["resolve"] = (time.perf_counter() - t) * 1000
+    defines_list: list[Edge] = []
     if defines:
         t = time.perf_counter()
-        edges.extend(_cached_defines(reg, collect_terms(resolver), max_per_term=max_per_term, max_df=max_df))
+        defines_list = _cached_defines(reg, collect_terms(resolver), max_per_term=max_per_term, max_df=max_df)
         timings["defines"] = (time.perf_counter() - t) * 1000
     t = time.perf_counter()
-    added, removed = _sync_global_edges(reg, edges)
-    write_dangling(reg, dangling_list)
+    if incremental:
+        reg.graph.add_edges(edges)
+        reg.graph.write_dangling([(d.path, d.line, d.target, d.kind) for d in dangling_list], replace=False)
+        added, removed = _sync_global_edges(reg, defines_list, only="DEFINES")
+        added += len(edges)
+    else:
+        added, removed = _sync_global_edges(reg, edges + defines_list)
+        write_dangling(reg, dangling_list)
+    reg.set_info(_DEPS_MARK, generation)
     timings["write"] = (time.perf_counter() - t) * 1000
     timings["edges_added"], timings["edges_removed"] = added, removed
     counts = edge_counts(reg)
     return GraphBuildResult(
         edges=sum(counts.values()),
         by_type=counts,
-        dangling=sorted(dangling_list, key=lambda d: (d.path, d.line or 0, d.target)),
+        dangling=sorted(dangling(reg), key=lambda d: (d.path, d.line or 0, d.target, d.kind)),
         stale_documents=stale,
         elapsed_ms=(time.perf_counter() - t0) * 1000,
         timings_ms={k: round(v, 1) for k, v in timings.items()},
@@ -269,5 +340,5 @@ __all__ = [ "LOCAL_TYPES", "STRUCTURAL_TYPES", "Edge", "DanglingLink", "RawRef",
     "DocInfo", "LinkResolver", "Term", "extract_refs", "resolve_refs",
     "local_edges", "collect_terms", "defines_edges", "extract_edges", "create_tables", "has_tables",
     "forget_document", "write_refs", "store_document", "read_refs", "write_edges", "write_dangling", "edges_for",
-    "links_report", "dangling", "edge_counts", "GraphBuildResult", "rebuild_edges",
+    "links_report", "dangling", "edge_counts", "GraphBuildResult", "GraphChange", "documents_before", "rebuild_edges",
 ]

@@ -147,15 +147,24 @@ class LinkResolver:
             hit = self._path_cache[key] = self._resolve_path(key[0], target)
         return (src_path, "ok") if hit == ("", "self") else hit
 
-    def _resolve_path(self, src_dir: str, target: str) -> tuple[str | None, str]:
+    @staticmethod
+    def relative(src_dir: str, target: str) -> tuple[str | None, str]:
+        """(root-relative path a link target names, "") or (None, why it names no project
+        file: "self" | "external" | "outside-root"). Pure: no lookup, no file system."""
         target = unquote(target.split("?", 1)[0]).strip()
         if not target:
-            return "", "self"
+            return None, "self"
         if SCHEME_RE.match(target) or target.startswith("//"):
             return None, "external"
         rel = posixpath.normpath(target.lstrip("/") if target.startswith("/") else posixpath.join(src_dir, target))
         if rel == ".." or rel.startswith("../"):
             return None, "outside-root"
+        return rel, ""
+
+    def _resolve_path(self, src_dir: str, target: str) -> tuple[str | None, str]:
+        rel, why = self.relative(src_dir, target)
+        if rel is None:
+            return ("", "self") if why == "self" else (None, why)
         for cand in (rel, rel + ".md", rel + "/README.md", rel + "/index.md"):
             if cand in self.paths:
                 return cand, "ok"
@@ -205,44 +214,127 @@ class LinkResolver:
 # --------------------------------------------------------------------------- phase 2: resolution
 
 
-def resolve_refs(refs: Iterable[RawRef], resolver: LinkResolver) -> tuple[list[Edge], list[DanglingLink]]:
-    """Raw references -> typed edges and dangling links (types in the module doc)."""
+# --------------------------------------------------------------------------- dependencies
+#
+# What a reference's resolution looked up, as keys: "path:P" (P in the indexed paths),
+# "lower:P" (case-insensitive path), "stem:S", "title:T", "id:I" (ids, ADR numbers),
+# "doc:P" (anything of document P: its headings, for an anchor) and "fs" (the file
+# system was asked: a link to a file that is not indexed). A reference resolves the same
+# against two document sets that agree on every key it looked up (and, for "fs", the
+# same files on disk); :func:`document_keys` gives the keys a document contributes, so
+# the keys of the documents an index run changed say which references to resolve again.
+FS_KEY = "fs"
+
+
+def document_keys(doc: DocInfo) -> set[str]:
+    """The lookup keys ``doc`` sets in a :class:`LinkResolver` (see above)."""
+    path = doc.path
+    keys = {f"path:{path}", f"lower:{path.lower()}", f"doc:{path}", f"title:{doc.title.strip().lower()}"}
+    keys.add("stem:" + posixpath.splitext(posixpath.basename(path))[0].lower())
+    if doc.doc_id:
+        keys.add(f"id:{str(doc.doc_id).lower()}")
+    for source in (posixpath.basename(path), doc.title):
+        m = ADR_RE.match(source.strip())
+        if m:
+            keys.add(f"id:{m.group(1).lower()}")
+    return keys
+
+
+def _id_keys(token: str, keys: set[str]) -> None:
+    """The ids :meth:`LinkResolver.resolve_id` may try for ``token``."""
+    keys.add(f"id:{token.lower()}")
+    parts = token.split("-")
+    for n in range(len(parts) - 1, 1, -1):
+        keys.add("id:" + "-".join(parts[:n]).lower())
+
+
+def _path_keys(src_path: str, target: str, keys: set[str]) -> None:
+    """The paths :meth:`LinkResolver.resolve_path` may look up for ``target``."""
+    rel, _why = LinkResolver.relative(posixpath.dirname(src_path), target)
+    if rel is not None:
+        keys.update(f"path:{c}" for c in (rel, rel + ".md", rel + "/README.md", rel + "/index.md"))
+        keys.add(f"lower:{rel.lower()}")
+
+
+def _name_keys(src_path: str, name: str, keys: set[str]) -> None:
+    """The keys :meth:`LinkResolver.resolve_name` may look up for ``name``."""
+    name = name.strip()
+    if not name:
+        return
+    lower = name.lower()
+    keys.add(f"id:{lower}")
+    if "/" in name or lower.endswith(MD_SUFFIXES):
+        for base in (name, "/" + name.lstrip("/")):
+            _path_keys(src_path, base, keys)
+    base = posixpath.basename(lower)
+    keys.add("stem:" + (posixpath.splitext(base)[0] if base.endswith(MD_SUFFIXES) else base))
+    keys.add(f"title:{lower}")
+    if ADR_RE.match(name):
+        _id_keys(name, keys)
+
+
+def resolve_refs(
+    refs: Iterable[RawRef], resolver: LinkResolver, deps: dict[str, set[str]] | None = None
+) -> tuple[list[Edge], list[DanglingLink]]:
+    """Raw references -> typed edges and dangling links (types in the module doc).
+    ``deps`` (optional) receives, per source document, the keys its references looked up."""
     edges: list[Edge] = []
     dangling_out: list[DanglingLink] = []
     for r in refs:
         path, span_id, line, kind, target, anchor = r
-        written = target + (f"#{anchor}" if anchor else "")
-        if kind == "id":
-            dst = resolver.resolve_id(target)
-            if dst is not None and dst != path:
-                edges.append(Edge(path, span_id, dst, None, "MENTIONS", target, line))
-        elif kind == "md" or kind == "img":
-            dst, status = resolver.resolve_path(path, target)
-            if status == "external" or status == "not-indexed":
-                continue
-            if dst is None:
-                if not _looks_like_path(target):
-                    continue  # "[Ca(2+)](i)" in a chemistry abstract is text, not a link
-                dangling_out.append(DanglingLink(path, line, written, "image" if kind == "img" else ("outside-root" if status == "outside-root" else "link")))
-            elif kind == "md":
-                _link_edge(edges, dangling_out, resolver, r, dst, written)
-        elif kind == "wiki":
-            dst = resolver.resolve_name(path, target) if target else path
-            if dst is None:
-                dangling_out.append(DanglingLink(path, line, f"[[{written}]]", "wiki"))
-            else:
-                _link_edge(edges, dangling_out, resolver, r, dst, f"[[{written}]]")
-        elif kind.startswith("fm:"):
-            key = kind[3:]
-            dst = resolver.resolve_name(path, target) if target else path
-            if dst is None:
-                dangling_out.append(DanglingLink(path, line, written, f"front-matter:{key}"))
-                continue
-            dst_span = resolver.anchor(dst, anchor) if anchor else None
-            if dst == path and dst_span is None:
-                continue
-            edges.append(Edge(path, None, dst, dst_span, FRONT_MATTER_TYPES[key], written, line))
+        n_edges = len(edges)
+        _resolve_one(r, resolver, edges, dangling_out)
+        if deps is not None:
+            keys = deps.setdefault(path, set())
+            if kind == "id":
+                _id_keys(target, keys)
+            elif kind == "md" or kind == "img":
+                _path_keys(path, target, keys)
+                dst, status = resolver.resolve_path(path, target)
+                if status in ("not-indexed", "missing"):
+                    keys.add(FS_KEY)
+            elif target:
+                _name_keys(path, target, keys)
+            # the other end of an edge: an anchor reads its headings
+            keys.update(f"doc:{e.dst_path}" for e in edges[n_edges:])
+            if anchor:
+                keys.add(f"doc:{path}")
     return _dedupe(edges), dangling_out
+
+
+def _resolve_one(r: RawRef, resolver: LinkResolver, edges: list[Edge], dangling_out: list[DanglingLink]) -> None:
+    path, span_id, line, kind, target, anchor = r
+    written = target + (f"#{anchor}" if anchor else "")
+    if kind == "id":
+        dst = resolver.resolve_id(target)
+        if dst is not None and dst != path:
+            edges.append(Edge(path, span_id, dst, None, "MENTIONS", target, line))
+    elif kind == "md" or kind == "img":
+        dst, status = resolver.resolve_path(path, target)
+        if status == "external" or status == "not-indexed":
+            return
+        if dst is None:
+            if not _looks_like_path(target):
+                return  # "[Ca(2+)](i)" in a chemistry abstract is text, not a link
+            dangling_out.append(DanglingLink(path, line, written, "image" if kind == "img" else ("outside-root" if status == "outside-root" else "link")))
+        elif kind == "md":
+            _link_edge(edges, dangling_out, resolver, r, dst, written)
+    elif kind == "wiki":
+        dst = resolver.resolve_name(path, target) if target else path
+        if dst is None:
+            dangling_out.append(DanglingLink(path, line, f"[[{written}]]", "wiki"))
+        else:
+            _link_edge(edges, dangling_out, resolver, r, dst, f"[[{written}]]")
+    elif kind.startswith("fm:"):
+        key = kind[3:]
+        dst = resolver.resolve_name(path, target) if target else path
+        if dst is None:
+            dangling_out.append(DanglingLink(path, line, written, f"front-matter:{key}"))
+            return
+        dst_span = resolver.anchor(dst, anchor) if anchor else None
+        if dst == path and dst_span is None:
+            return
+        edges.append(Edge(path, None, dst, dst_span, FRONT_MATTER_TYPES[key], written, line))
 
 
 _PATHISH_RE = re.compile(r"[A-Za-z0-9_]{2,}")

@@ -120,6 +120,9 @@ class _TermIndex:
         return found
 
 
+TermIndex = _TermIndex  # matching many texts against one term list (graph/edges.py keeps the matches)
+
+
 def defines_edges(
     terms: Sequence[Term],
     spans: Iterable[SpanInfo],

@@ -210,7 +210,7 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
         changes = _decide_changes(cfg, spec, scan, tokenizer, full, damaged)
         result.kept_previous = len(changes.kept)
         result.skipped_files = sum(1 for w in scan.warnings if w.skipped)
-        parsed, file_warnings = _parse_changed(cfg, scan, changes, counter, loader, progress)
+        parsed, file_warnings = _parse_changed(cfg, scan, changes, counter, loader, progress, spec, cur_path)
         result.warnings = [w.to_dict() for w in scan.warnings]
         if strict:
             _check_strict(result, file_warnings, changes, cur_path)
@@ -271,7 +271,8 @@ def _read_file(cfg: Config, f: FoundFile, scan: _Scan) -> None:
 
 def _read_project(cfg: Config, files: list[FoundFile], scan: _Scan, full: bool, loader, progress: Progress) -> None:
     """Content hashes of every file, read only where the stat changed. The first changed
-    file starts loading the model (and the tokenizer) in the background."""
+    file starts loading the tokenizer in the background (and the model, for a build from
+    the files; an incremental run decides once it has parsed, ``_parse_changed``)."""
     prev_files = scan.prev_files
     prev_stats = scan.manifest.stats if scan.manifest else {}
     # git's racy-file rules (safeio.unchanged_since): size, mtime, ctime and inode must
@@ -290,10 +291,11 @@ def _read_project(cfg: Config, files: list[FoundFile], scan: _Scan, full: bool, 
             scan.unread.append(f)
             continue
         _read_file(cfg, f, scan)
-        if scan.embedder_future is None and f.rel in scan.versions and prev_files.get(f.rel) != scan.versions[f.rel]:
-            scan.embedder_future = loader.submit(_load_index_embedder, cfg)  # something changed: load the model now
+        if f.rel in scan.versions and prev_files.get(f.rel) != scan.versions[f.rel]:  # something changed
             if scan.counter_future is None:
-                scan.counter_future = loader.submit(get_counter, cfg.tokenizer)
+                scan.counter_future = loader.submit(get_counter, cfg.tokenizer)  # it will be counted
+            if scan.embedder_future is None and (full or scan.manifest is None):
+                scan.embedder_future = loader.submit(_load_index_embedder, cfg)  # a build from the files embeds: load now
 
 
 def _tokenizer(cfg: Config, spec, scan: _Scan, full: bool):
@@ -346,10 +348,13 @@ def _decide_changes(cfg: Config, spec, scan: _Scan, tokenizer: str, full: bool, 
     return _Changes(reason, changed, removed, bad_but_indexed, carry_kept)
 
 
-def _parse_changed(cfg: Config, scan: _Scan, changes: _Changes, counter, loader, progress: Progress):
-    """([(Document, [Span])] of the changed files, parse warnings of every indexed file)."""
+def _parse_changed(cfg: Config, scan: _Scan, changes: _Changes, counter, loader, progress: Progress, spec=None, cur_path: Path | None = None):
+    """([(Document, [Span])] of the changed files, parse warnings of every indexed file).
+    A rebuild starts loading the model at once; an incremental run only once a parsed span
+    has embedding text the generation it builds on has no vector for (an edit of front
+    matter, a rename or a moved section embeds nothing and never loads the model)."""
     changed = changes.changed
-    if changed and scan.embedder_future is None:
+    if changed and scan.embedder_future is None and (changes.reason or cur_path is None or spec is None):
         scan.embedder_future = loader.submit(_load_index_embedder, cfg)
     if changed and counter is None:  # not reached: a changed file or a rebuild loaded it above
         counter = get_counter(cfg.tokenizer)
@@ -369,7 +374,18 @@ def _parse_changed(cfg: Config, scan: _Scan, changes: _Changes, counter, loader,
             file_warnings[rel] = [w.to_dict() for w in doc_warnings]
         spans = split_document(doc, counter, target_tokens=cfg.span_target_tokens, max_tokens=cfg.span_max_tokens, min_tokens=cfg.span_min_tokens)
         parsed.append((doc, spans))
+    if parsed and scan.embedder_future is None and _needs_embedding(parsed, spec, cur_path):
+        scan.embedder_future = loader.submit(_load_index_embedder, cfg)  # loads while the generation is written
     return parsed, file_warnings
+
+
+def _needs_embedding(parsed: list, spec, cur_path: Path) -> bool:
+    """Whether a span of ``parsed`` has embedding text generation ``cur_path`` holds no
+    vector for (by hash of model id + text, as ``_embed`` looks them up)."""
+    from oriongraph_cli.store.generation import cached_vectors
+
+    hashes = {embed_hash(spec.model_id, embed_text(span, doc.title)) for doc, spans in parsed for span in spans}
+    return bool(hashes - set(cached_vectors(cur_path, hashes)))
 
 
 def _check_strict(result: IndexResult, file_warnings: dict[str, list], changes: _Changes, cur_path: Path | None) -> None:
@@ -450,8 +466,9 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
     writer = GenerationWriter(plan.staging, plan.base_path)
     try:
         hashes, vectors_by_hash, dim = _embed(plan, result, progress)
+        graph_change = None if result.rebuild_reason else _graph_change(writer.registry, plan)
         deleted_rows = _write_documents(writer.registry, plan, result, progress, hashes, vectors_by_hash)
-        edges = _rebuild_graph(writer.registry, plan, result, progress)
+        edges = _rebuild_graph(writer.registry, plan, result, progress, graph_change)
         writer.registry.set_info("generation", plan.gen)
         writer.registry.commit()
         progress.phase("lexical index", None)
@@ -529,13 +546,25 @@ def _write_documents(registry, plan: _Plan, result: IndexResult, progress: Progr
     return deleted_rows
 
 
-def _rebuild_graph(registry, plan: _Plan, result: IndexResult, progress: Progress) -> int:
-    """Graph phase 2: every reference resolved against the new document set. Dangling
-    links become warnings (and fail --strict). Returns the number of edges."""
+def _graph_change(registry, plan: _Plan):
+    """What this run changes, as the graph's phase 2 needs it (None: a build from empty).
+    Call before the registry (a copy of the base generation's) is changed."""
+    from oriongraph_cli.graph import edges
+
+    if plan.base_path is None:
+        return None
+    paths = frozenset(plan.changed) | frozenset(plan.removed)
+    return edges.GraphChange(paths, edges.documents_before(registry, paths))
+
+
+def _rebuild_graph(registry, plan: _Plan, result: IndexResult, progress: Progress, change=None) -> int:
+    """Graph phase 2: the references that can resolve differently (all of them without
+    ``change``) resolved against the new document set. Dangling links become warnings
+    (and fail --strict). Returns the number of edges."""
     from oriongraph_cli.graph import edges
 
     progress.phase("graph", None)
-    graph = edges.rebuild_edges(registry, plan.cfg.root, defines=plan.cfg.graph_defines)
+    graph = edges.rebuild_edges(registry, plan.cfg.root, defines=plan.cfg.graph_defines, change=change, generation=plan.gen)
     for d in graph.dangling:
         result.warnings.append(_dangling_warning(d.path, d.line, d.target, d.kind))
     result.edges = graph.edges

@@ -94,6 +94,15 @@ class GenerationWriter:
         self.registry.close()
 
     def write_manifest(self, manifest: Manifest) -> None:
-        """The manifest, with the checksums of every file written (call after :meth:`close`)."""
-        manifest = replace(manifest, checksums=file_checksums(self.staging))  # verified by every reader (Layout.problem)
+        """The manifest, with the checksums of every file written (call after :meth:`close`).
+        Files linked from the base generation (verified byte for byte before this build
+        started) keep its checksums instead of being read again."""
+        base_checksums = None
+        if self.base is not None:
+            try:
+                base_checksums = Manifest.load(self.base).checksums
+            except (OSError, ValueError):
+                base_checksums = None
+        checksums = file_checksums(self.staging, self.base, base_checksums)
+        manifest = replace(manifest, checksums=checksums)  # verified by every reader (Layout.problem)
         atomic_write(self.staging / MANIFEST, manifest.to_bytes())

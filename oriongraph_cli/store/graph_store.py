@@ -9,6 +9,7 @@ the caller.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -50,10 +51,40 @@ class GraphStore:
         self.conn.executemany("INSERT INTO link_refs(path, span_id, line, kind, target, anchor) VALUES(?,?,?,?,?,?)", list(refs))
         self.conn.execute("INSERT OR REPLACE INTO link_docs(path, doc_version_id) VALUES(?,?)", (path, doc_version_id))
 
-    def read_refs(self) -> Iterator[tuple]:
-        """(path, span_id, line, kind, target, anchor) of every stored reference."""
-        for r in self.conn.execute("SELECT path, span_id, line, kind, target, anchor FROM link_refs ORDER BY path, rowid"):
+    def read_refs(self, paths: Iterable[str] | None = None) -> Iterator[tuple]:
+        """(path, span_id, line, kind, target, anchor) of every stored reference (of the
+        documents at ``paths`` only, when given), by path then as stored."""
+        if paths is None:
+            rows = self.conn.execute("SELECT path, span_id, line, kind, target, anchor FROM link_refs ORDER BY path, rowid")
+        else:
+            rows = self.conn.execute(
+                "SELECT path, span_id, line, kind, target, anchor FROM link_refs "
+                "WHERE path IN (SELECT value FROM json_each(?)) ORDER BY path, rowid", (json.dumps(sorted(set(paths))),)
+            )
+        for r in rows:
             yield tuple(r)
+
+    # ------------------------------------------------------------ resolution dependencies
+    def write_deps(self, deps: dict[str, Iterable[str]], *, replace: bool = False) -> None:
+        """Replace the lookup keys of the documents in ``deps`` (``replace``: of every document)."""
+        if replace:
+            self.conn.execute("DELETE FROM link_deps")
+        else:
+            self.conn.execute("DELETE FROM link_deps WHERE path IN (SELECT value FROM json_each(?))", (json.dumps(sorted(deps)),))
+        self.conn.executemany("INSERT INTO link_deps(key, path) VALUES(?,?)", [(k, p) for p, keys in sorted(deps.items()) for k in sorted(keys)])
+
+    def paths_depending_on(self, keys: Iterable[str]) -> set[str]:
+        """Documents some of whose references were resolved by looking up one of ``keys``."""
+        return {r[0] for r in self.conn.execute(
+            "SELECT DISTINCT path FROM link_deps WHERE key IN (SELECT value FROM json_each(?))", (json.dumps(sorted(set(keys))),)
+        )}
+
+    def forget_resolved(self, paths: Iterable[str], keep_types: Iterable[str]) -> None:
+        """Drop the edges resolved from the references of ``paths`` (every type but
+        ``keep_types``) and their dangling links."""
+        arg = (json.dumps(sorted(set(paths))),)
+        self.conn.execute(f"DELETE FROM edges WHERE src_path IN (SELECT value FROM json_each(?)) AND type NOT IN {_quoted(keep_types)}", arg)
+        self.conn.execute("DELETE FROM dangling_links WHERE path IN (SELECT value FROM json_each(?))", arg)
 
     # ------------------------------------------------------------ edges
     def add_edges(self, rows: Iterable[Sequence[Any]]) -> None:
@@ -64,10 +95,14 @@ class GraphStore:
             self.conn.execute("DELETE FROM edges")
         self.conn.executemany(_INSERT_EDGE, rows)
 
-    def global_edges(self, local_types: Iterable[str]) -> Iterator[tuple]:
+    def global_edges(self, local_types: Iterable[str], only: str | None = None) -> Iterator[tuple]:
         """(rowid, src_path, src_span, dst_path, dst_span, type, detail, line) of every edge
-        that is not local to one document."""
-        for row in self.conn.execute(f"SELECT rowid, {EDGE_COLUMNS} FROM edges WHERE type NOT IN {_quoted(local_types)}"):
+        that is not local to one document (of type ``only``, when given)."""
+        if only is not None:
+            rows = self.conn.execute(f"SELECT rowid, {EDGE_COLUMNS} FROM edges WHERE type = ?", (only,))
+        else:
+            rows = self.conn.execute(f"SELECT rowid, {EDGE_COLUMNS} FROM edges WHERE type NOT IN {_quoted(local_types)}")
+        for row in rows:
             yield tuple(row)
 
     def delete_edges(self, rowids: Iterable[int]) -> None:
@@ -138,7 +173,7 @@ class GraphStore:
     # ------------------------------------------------------------ global rebuild (phase 2)
     def drop_removed_documents(self) -> None:
         """Rows of documents no longer in the registry."""
-        for table, col in (("link_refs", "path"), ("link_docs", "path"), ("edges", "src_path")):
+        for table, col in (("link_refs", "path"), ("link_docs", "path"), ("edges", "src_path"), ("link_deps", "path")):
             self.conn.execute(f"DELETE FROM {table} WHERE {col} NOT IN (SELECT path FROM documents)")
 
     def unextracted_documents(self) -> list[str]:
@@ -163,12 +198,38 @@ class GraphStore:
         return [tuple(r) for r in self.conn.execute(f"SELECT path, line, target, kind FROM dangling_links {where} ORDER BY path, coalesce(line, 0), target", args)]
 
     # ------------------------------------------------------------ DEFINES cache
-    def defines_cache(self, sig: str) -> dict[str, str]:
-        """span_id -> cached matches (JSON) under term signature ``sig``; entries of another
-        signature or of spans no longer in the registry are dropped first."""
+    def defines_hits_prune(self, sig: str) -> None:
+        """Drop matches of spans gone or matched under another term list, and their hits."""
         self.conn.execute("DELETE FROM defines_cache WHERE sig != ? OR span_id NOT IN (SELECT span_id FROM spans)", (sig,))
-        return {r[0]: r[1] for r in self.conn.execute("SELECT span_id, found FROM defines_cache")}
+        self.conn.execute("DELETE FROM defines_hits WHERE span_id NOT IN (SELECT span_id FROM defines_cache)")
 
-    def save_defines(self, sig: str, found: Iterable[tuple[str, str]]) -> None:
-        """(span_id, matches as JSON) pairs under ``sig``."""
-        self.conn.executemany("INSERT OR REPLACE INTO defines_cache(span_id, sig, found) VALUES(?,?,?)", [(sid, sig, f) for sid, f in found])
+    def span_count(self) -> int:
+        return self.conn.execute("SELECT count(*) FROM spans").fetchone()[0]
+
+    def defines_unmatched(self) -> list[tuple[str, str, int]]:
+        """(path, span_id, ordinal) of the spans not matched yet, in row order."""
+        return [tuple(r) for r in self.conn.execute(
+            "SELECT path, span_id, ordinal FROM spans WHERE span_id NOT IN (SELECT span_id FROM defines_cache) ORDER BY id"
+        )]
+
+    def save_defines_hits(self, sig: str, matched: Iterable[str], hits: Iterable[Sequence[Any]]) -> None:
+        """Mark ``matched`` span ids as matched under ``sig`` and store their (term, span_id,
+        path, ordinal, occurrences) hits."""
+        self.conn.executemany("INSERT OR REPLACE INTO defines_cache(span_id, sig, found) VALUES(?,?,'')", [(sid, sig) for sid in matched])
+        self.conn.executemany("INSERT INTO defines_hits(term, span_id, path, ordinal, n) VALUES(?,?,?,?,?)", list(hits))
+
+    def defines_top(self, definers: Sequence[str], limit: float, per_term: int) -> list[tuple[int, str, str]]:
+        """(term, path, span_id) of the DEFINES users to keep: for each term (index into
+        ``definers``, the path of the document defining it) the spans of other documents
+        matching it, at most ``per_term`` (most occurrences first, then path, ordinal), none
+        for a term used by more than ``limit`` spans. Ordered by term, then that order."""
+        return [tuple(r) for r in self.conn.execute(
+            "WITH d(term, path) AS (SELECT key, value FROM json_each(?)) "
+            "SELECT term, path, span_id FROM ("
+            " SELECT h.term, h.path, h.span_id, h.n, h.ordinal,"
+            "  row_number() OVER (PARTITION BY h.term ORDER BY h.n DESC, h.path, h.ordinal) AS rk,"
+            "  count(*) OVER (PARTITION BY h.term) AS users"
+            " FROM defines_hits h JOIN d ON d.term = h.term WHERE h.path != d.path"
+            ") WHERE users <= ? AND rk <= ? ORDER BY term, rk",
+            (json.dumps(list(definers)), limit, per_term),
+        )]

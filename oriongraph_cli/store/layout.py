@@ -324,14 +324,23 @@ def _sample_digest(fh, size: int) -> str:
     return h.hexdigest()
 
 
-def file_checksums(gen_path: Path) -> dict[str, list]:
-    """{relative path: [size, sha256, sampled sha256]} of every file of a generation."""
+def file_checksums(gen_path: Path, base: Path | None = None, base_checksums: dict | None = None) -> dict[str, list]:
+    """{relative path: [size, sha256, sampled sha256]} of every file of a generation.
+
+    A file that is the same file as ``base``'s at the same relative path (a hard link:
+    same device and inode, same size) takes ``base_checksums``' entry instead of being
+    read again; pass them only for a generation whose every byte was just verified, and
+    only for files nobody writes after linking (the Whoosh segments: ``lexical._link_files``)."""
     out: dict[str, list] = {}
     for dirpath, _dirnames, filenames in os.walk(gen_path):
         for name in filenames:
             full = os.path.join(dirpath, name)
             rel = os.path.relpath(full, gen_path).replace(os.sep, "/")
             if rel in _NOT_CHECKED:
+                continue
+            carried = _carried(full, rel, base, base_checksums)
+            if carried is not None:
+                out[rel] = carried
                 continue
             with open(full, "rb") as fh:
                 size = os.fstat(fh.fileno()).st_size
@@ -340,6 +349,20 @@ def file_checksums(gen_path: Path) -> dict[str, list]:
                     h.update(chunk)
                 out[rel] = [size, h.hexdigest(), _sample_digest(fh, size)]
     return dict(sorted(out.items()))
+
+
+def _carried(full: str, rel: str, base: Path | None, base_checksums: dict | None) -> list | None:
+    """``base_checksums[rel]`` when ``full`` is the very file ``base / rel`` is, else None."""
+    if base is None or not base_checksums or rel not in base_checksums:
+        return None
+    try:
+        st, bst = os.lstat(full), os.lstat(base / rel)
+    except OSError:
+        return None
+    entry = base_checksums[rel]
+    if (st.st_dev, st.st_ino) != (bst.st_dev, bst.st_ino) or not isinstance(entry, list) or len(entry) != 3 or entry[0] != st.st_size:
+        return None
+    return list(entry)
 
 
 def check_files(gen_path: Path, checksums: dict, *, full: bool) -> str | None:

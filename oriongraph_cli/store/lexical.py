@@ -3,7 +3,7 @@
 One analysed field, ``text``: the document title, the span's heading path (headings that
 repeat the title are left out), the span body, the tags and the words of the path, run
 through a stemming analyser. Plus the stored/exact fields row, span_id, path, stage,
-workstream, source_type. A new generation copies the previous generation's directory and
+workstream, source_type. A new generation links the previous generation's files and
 applies deletions/additions, so unchanged documents are not re-analysed.
 
 Why one field (docs/BENCHMARKS.md, "Lexical channel"): the former five-field BM25F
@@ -25,6 +25,7 @@ the arrays existed (the next ``orion index`` adds them, without re-parsing or em
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from dataclasses import dataclass
@@ -87,12 +88,29 @@ def _fields(d: LexicalDoc) -> dict:
     )
 
 
+def _link_files(previous: Path, directory: Path) -> None:
+    """``directory`` holding ``previous``'s files as hard links (copies where the file
+    system cannot link). Whoosh never writes into a file it has written: a commit adds new
+    segment files and a new TOC (deletions live in the TOC), and a merge writes a new
+    segment and unlinks the old ones, so a linked file stays what the previous generation
+    recorded and the generation's checksums of it carry over (``layout.file_checksums``).
+    The lock file is left for Whoosh to create."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for src in sorted(previous.iterdir()):
+        if src.is_symlink() or not src.is_file() or src.name.endswith("_WRITELOCK"):
+            continue
+        try:
+            os.link(src, directory / src.name)
+        except OSError:
+            shutil.copy2(src, directory / src.name)
+
+
 def build(directory: Path, previous: Path | None, remove_paths: list[str], add: list[LexicalDoc]) -> int:
-    """Create the index in ``directory`` from ``previous`` (copied) minus ``remove_paths`` plus ``add``."""
+    """Create the index in ``directory`` from ``previous`` (its files linked) minus ``remove_paths`` plus ``add``."""
     from whoosh import index as windex
 
     if previous is not None and windex.exists_in(str(previous), indexname=INDEX_NAME):
-        shutil.copytree(previous, directory)
+        _link_files(previous, directory)
         ix = windex.open_dir(str(directory), indexname=INDEX_NAME)
     else:
         directory.mkdir(parents=True, exist_ok=True)

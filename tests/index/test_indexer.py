@@ -280,3 +280,24 @@ def test_an_index_counted_by_the_heuristic_is_rebuilt_once_tiktoken_loads(projec
     again = index_project(cfg)
     assert again.tokenizer.startswith("tiktoken:") and again.rebuild_reason.startswith("tokenizer changed")
     tokens.get_counter.cache_clear()
+
+
+def test_an_edit_that_embeds_nothing_never_loads_the_model(project, fake_embedder, monkeypatch):
+    """Front matter edited (no span's embedding text changes): the changed document is
+    re-indexed with its cached vectors and the model is not loaded; a body edit loads it."""
+    from oriongraph_cli.index import indexer
+
+    cfg = load_config(project)
+    index_project(cfg)
+    loads = []
+    real = indexer._load_index_embedder
+    monkeypatch.setattr(indexer, "_load_index_embedder", lambda c: loads.append(1) or real(c))
+    text = (project / WORKER).read_text()
+    assert text.startswith("---\n")
+    (project / WORKER).write_text("---\nowner: someone-new\n" + text[4:])
+    r = index_project(cfg)
+    assert r.updated_documents == 1 and r.embedded_spans == 0 and r.reused_vectors > 0
+    assert loads == []
+    (project / WORKER).write_text((project / WORKER).read_text() + "\n\nA new paragraph about retry budgets.\n")
+    r = index_project(cfg)
+    assert r.embedded_spans >= 1 and loads == [1]
