@@ -62,7 +62,7 @@ def run_generators(reader: IndexReader, signals: DerivedSignals, filters: HardFi
 def generate(request: CompileRequest, reader: IndexReader, signals: DerivedSignals, embed, timings: dict[str, float]):
     """(hits, errors, relaxed filter kinds, the filters that produced the hits)."""
     t = time.perf_counter()
-    filters = check_filters(request.hard_filters, reader.documents)
+    filters = check_filters(request.hard_filters, reader.lookups.document_dicts() if not request.hard_filters.is_empty() else [])
     hits, errors = run_generators(reader, signals, filters, request.top_k, timings, embed)
     relaxed: tuple[str, ...] = ()
     if not any(hits.values()) and not filters.is_empty():

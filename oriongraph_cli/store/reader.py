@@ -142,10 +142,18 @@ class IndexReader:
         return out
 
     @cached_property
+    def lookups(self):
+        """The generation's lookup tables (``store/lookups.py``): read from the file written
+        with the generation, or built from the registry when it has none."""
+        from oriongraph_cli.store import lookups
+
+        return lookups.load(self.path) or lookups.build(self.registry)
+
+    @cached_property
     def span_counts(self) -> dict[str, int]:
         """path -> the document's number of spans (document evidence: a short document is
         not penalised for having few places to match)."""
-        return self.registry.span_counts()
+        return self.lookups.span_counts
 
     @cached_property
     def span_outline(self) -> list[tuple[int, int, int, tuple[str, ...]]]:
@@ -167,11 +175,11 @@ class IndexReader:
 
     @cached_property
     def workstreams(self) -> set[str]:
-        return {d["workstream"] for d in self.documents if d["workstream"]}
+        return self.lookups.workstreams
 
     @cached_property
     def tags(self) -> set[str]:
-        return {t for d in self.documents for t in d["tags"]}
+        return self.lookups.tags
 
     def memo(self, key: str, factory):
         """A value derived from this generation, built once (thread-safe) and kept while
