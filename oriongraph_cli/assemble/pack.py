@@ -167,6 +167,17 @@ def _best_swap(placed, left, best, remaining, overhead, cost_of, named_docs):
     """(index of a placed whole span, its shortened level and cost, the waiting candidate,
     its level and cost) with the largest value gain, or None."""
     found, gain_best = None, 1e-9
+    # per waiting candidate, what _richest reads: its value and the levels within the share
+    # allowed, each with its cost (the same for every placed span tried against it)
+    forms = []
+    for c in left:
+        prio = compress.priority(c.base_score, best, named=c.metadata.doc_id in named_docs)
+        levels = []
+        for level in compress.ALLOWED[prio]:
+            cost = cost_of(c, level)
+            if cost <= MAX_SHORT_SHARE * c.span_ref.token_cost:
+                levels.append((level, cost))
+        forms.append((c, max(c.base_score, 0.0), levels))
     for i, p in enumerate(placed):
         if p.level is not None or p.expansion_of is not None or p.priority not in SWAP_PRIORITIES:
             continue
@@ -176,12 +187,11 @@ def _best_swap(placed, left, best, remaining, overhead, cost_of, named_docs):
                 break
             room = remaining + p.cost - new_cost - overhead
             loss = _value(p) - max(p.candidate.base_score, 0.0) * compress.KEEP[level]
-            for c in left:
-                prio = compress.priority(c.base_score, best, named=c.metadata.doc_id in named_docs)
-                form = _richest(c, prio, room, cost_of)
+            for c, value, levels in forms:
+                form = next((lc for lc in levels if lc[1] <= room), None)  # _richest(c, prio, room, cost_of)
                 if form is None:
                     continue
-                gain = max(c.base_score, 0.0) * compress.KEEP[form[0]] - loss
+                gain = value * compress.KEEP[form[0]] - loss
                 if gain > gain_best:
                     found, gain_best = (i, level, new_cost, c, form[0], form[1]), gain
             break  # only the first (mildest) level of each placed span is considered

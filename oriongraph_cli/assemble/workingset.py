@@ -32,6 +32,7 @@ class Assembly:
         self.hits, self.errors, self.relaxed, self.weights, self.defaults = hits, errors, relaxed, weights, defaults
         self.counter = counter
         self.by_id = {c.span_ref.span_id: c for c in scored}
+        self.ranking = select.Ranking(scored)  # the selection order and embeddings, shared by every build
         self.filtered = _filtered_out(reader, sig, scored, request)
         # which sentences a shortened span keeps: the intent's terms, weighted by the index
         self.focus = compress.Focus.of(sig.intent, None if "lexical" in errors else reader.lexical.idf)
@@ -76,7 +77,7 @@ class Assembly:
             self.scored, expand.selection_budget(request, q), prefs.diversity_lambda, prefs.max_single_source_ratio,
             cfg.mmr_threshold, span_overhead=overhead, floor=cfg.relevance_floor, cap_yield=cfg.cap_yield,
             floor_depth=cfg.floor_depth,
-            budget_offset=request.budget_tokens - q,
+            budget_offset=request.budget_tokens - q, ranking=self.ranking,
         )
         entries = expand.with_expansions(cfg, self.reader, sel.picked, request, q, overhead) if q else []
         placed = pack.pack(

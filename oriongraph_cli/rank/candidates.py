@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import MISSING
 
 import numpy as np
 
@@ -100,14 +101,18 @@ def build(reader: IndexReader, signals: DerivedSignals, hits: dict, cache: dict 
         meta = reader.rows(missing)
         vecs = reader.vectors.vectors(missing)
         q = signals.intent_embedding
-        cos = vecs @ q if q is not None else np.zeros(len(missing))
+        cos = (vecs @ q if q is not None else np.zeros(len(missing))).tolist()
+        previews = reader.memo("candidate-previews", dict)  # row -> preview, for as long as the reader is open
         for i, row in enumerate(missing):
             r = meta.get(row)
             if r is not None:
-                preview = " ".join(r.text[:400].split())[:160]
+                preview = previews.get(row)
+                if preview is None:
+                    preview = previews[row] = " ".join(r.text[:400].split())[:160]
                 # every candidate gets its true cosine, not only FAISS hits
-                cache[row] = (r, vecs[i], max(0.0, float(cos[i])), preview)
+                cache[row] = (r, vecs[i], max(0.0, cos[i]), preview)
     out = []
+    new, empty, fields = object.__new__, _EMPTY, _CANDIDATE_DEFAULTS
     for row in rows:
         entry = cache.get(row)
         if entry is None:
@@ -115,19 +120,23 @@ def build(reader: IndexReader, signals: DerivedSignals, hits: dict, cache: dict 
         r, vec, cosine, preview = entry
         ch = raw[row]
         # every candidate has its cosine; the other channels score what their generator found
-        scores = ScoreChannels(semantic=cosine, **{name: ch.get(name, 0.0) for name in FOUND_CHANNELS})
-        out.append(
-            CandidateSpan(
-                span_ref=r.ref,
-                metadata=r.meta,
-                raw_scores=scores,
-                text_preview=preview,
-                reasons=tuple(dict.fromkeys(reasons.get(row, []))),
-                row=row,
-                embedding=vec,
-            )
-        )
+        scores = new(ScoreChannels)
+        scores.__dict__.update(empty, semantic=cosine)
+        for name in FOUND_CHANNELS:
+            if name in ch:
+                scores.__dict__[name] = ch[name]
+        # CandidateSpan(...) without re-running the frozen dataclass's __init__ (no __post_init__)
+        cand = new(CandidateSpan)
+        cand.__dict__.update(fields, span_ref=r.ref, metadata=r.meta, raw_scores=scores, scores=_NO_SCORES,
+                             text_preview=preview, reasons=tuple(dict.fromkeys(reasons[row])), components={}, row=row,
+                             embedding=vec)
+        out.append(cand)
     return out
+
+
+_EMPTY = {name: 0.0 for name in ScoreChannels.__dataclass_fields__}
+_NO_SCORES = ScoreChannels()
+_CANDIDATE_DEFAULTS = {name: f.default for name, f in CandidateSpan.__dataclass_fields__.items() if f.default is not MISSING}
 
 
 def no_candidates(request: CompileRequest, reader: IndexReader) -> NoCandidatesError:

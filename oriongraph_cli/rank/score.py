@@ -225,6 +225,8 @@ def score(
     if not cands:
         return []
     out: list[CandidateSpan] = []
+    dates: dict[int, str] = {}
+    new = object.__new__
     for c, (base, normed, rec, boost, cand_ranks, evid) in zip(cands, _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts, doc_spread, lead_budget)):
         reasons: list[str] = []
         raw = c.raw_scores
@@ -243,20 +245,21 @@ def score(
         if boost > 0:
             reasons.append(f"preferred stage: {c.metadata.stage}")
         if weights.recency > 0 and rec >= RECENT_REASON_MIN:
-            reasons.append(f"recent: {_date(c.metadata.created_at)}")
+            created = c.metadata.created_at
+            day = dates.get(created)
+            if day is None:
+                day = dates[created] = _date(created)
+            reasons.append(f"recent: {day}")
         if weights.usage > 0 and c.usage_score > 0:
             used = (c.components or {}).get("usage", 0) > 0
             reasons.append(f"usage score {c.usage_score:.2f}" + (" (used before)" if used else " (priority and novelty; not used yet)"))
-        out.append(
-            _evolve(
-                c,
-                scores=normed,
-                metadata=_evolve(c.metadata, recency_score=rec),
-                stage_boost=boost,
-                base_score=base,
-                reasons=_add_reasons(c.reasons, reasons),
-            )
-        )
+        # _evolve(c, ...) and _evolve(c.metadata, ...), inline: this runs for every candidate
+        meta = new(type(c.metadata))
+        meta.__dict__.update(c.metadata.__dict__, recency_score=rec)
+        scored = new(type(c))
+        scored.__dict__.update(c.__dict__, scores=normed, metadata=meta, stage_boost=boost, base_score=base,
+                               reasons=_add_reasons(c.reasons, reasons))
+        out.append(scored)
     out.sort(key=sort_key)
     return out
 
