@@ -82,7 +82,6 @@ def fit(build: Callable[..., CompileResponse], budget: int, formats: tuple[str, 
     """The richest response whose every format fits ``budget`` (module doc). ``build(q,
     overhead, compact)`` assembles a working set whose spans spend at most ``q`` tokens,
     each span charged ``overhead`` on top of its text."""
-    count = _remembered(count)
     n_empty = measure(build(0, 0, False), formats, count)
     fixed = max(n_empty.values())
     compact = fixed > COMPACT_SHARE * budget or budget < FULL_FRAMING_MIN
@@ -128,21 +127,6 @@ def fit(build: Callable[..., CompileResponse], budget: int, formats: tuple[str, 
         overhead = 0
         best, q, n = _bisect(build, budget, formats, count, overhead, compact, room + 1)
     return _grow(build, best, n, q, overhead, budget, formats, count, compact)
-
-
-def _remembered(count: Callable[[str], int]) -> Callable[[str], int]:
-    """``count`` answering again from memory for a text it has counted: the search renders
-    the same output more than once (settling the printed count, a selection budget that
-    gives the working set of an earlier one)."""
-    seen: dict[str, int] = {}
-
-    def counted(text: str) -> int:
-        n = seen.get(text)
-        if n is None:
-            n = seen[text] = count(text)
-        return n
-
-    return counted
 
 
 def _grow(build, best: CompileResponse, n: dict[str, int], q: int, overhead: int, budget: int, formats, count,

@@ -16,6 +16,7 @@ from oriongraph_cli.models import (
 )
 from oriongraph_cli.rank import lifecycle
 from oriongraph_cli.store.reader import IndexReader
+from oriongraph_cli.tokens import remembered
 
 LEFT_OUT_MAX = 5
 STOP_NOTE_BELOW = 0.85  # a selection that ends below this share of its room says why
@@ -38,7 +39,7 @@ class Assembly:
         self.focus = compress.Focus.of(sig.intent, None if "lexical" in errors else reader.lexical.idf)
         self.files: dict = {}
         self._short: dict[tuple[int, str], tuple[int, float]] = {}
-        self._counts: dict[str, int] = {}
+        self._count = remembered(counter)
         self._status: dict[str, str | None] = {}
 
     def status_notes(self, statuses: dict[str, str | None]) -> dict[str, str | None]:
@@ -50,10 +51,7 @@ class Assembly:
 
     def count(self, text: str) -> int:
         """Token count of a quote or a shortened span, remembered across the builds of one compile."""
-        n = self._counts.get(text)
-        if n is None:
-            n = self._counts[text] = self.counter.count(text)
-        return n
+        return self._count(text)
 
     def _shortened(self, c: CandidateSpan, level: str) -> tuple[int, float]:
         key = (c.row, level)
