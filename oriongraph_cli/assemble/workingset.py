@@ -4,6 +4,8 @@ builds it several times per compile, at the selection budgets it tries."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from oriongraph_cli.assemble import compress, expand, explain, hydrate, layout, pack, select
 from oriongraph_cli.models import (
     CandidateSpan,
@@ -33,6 +35,7 @@ class Assembly:
         self.hits, self.errors, self.relaxed, self.weights, self.defaults = hits, errors, relaxed, weights, defaults
         self.counter = counter
         self.by_id = {c.span_ref.span_id: c for c in scored}
+        self.top = max((c.base_score for c in self.by_id.values()), default=0.0)
         self.ranking = select.Ranking(scored)  # the selection order and embeddings, shared by every build
         self.filtered = _filtered_out(reader, sig, scored, request)
         # which sentences a shortened span keeps: the intent's terms, weighted by the index
@@ -40,6 +43,7 @@ class Assembly:
         self.files: dict = {}
         self._short: dict[tuple[int, str], tuple[int, float]] = {}
         self._count = remembered(counter)
+        self._forms: dict[tuple, tuple] = {}  # (span, level, text, section, path) -> shortened text, compression
         self._status: dict[str, str | None] = {}
 
     def status_notes(self, statuses: dict[str, str | None]) -> dict[str, str | None]:
@@ -61,6 +65,14 @@ class Assembly:
             self._short[key] = (self.count(text) if text else c.span_ref.token_cost, compress.keep(level, full, text, self.focus))
         return self._short[key]
 
+    def shorten_item(self, item, level: str):
+        """``pack.shorten_item``, its text and compression worked out once per compile."""
+        key = (item.span_ref, level, item.text, item.section_title, item.path)
+        form = self._forms.get(key)
+        if form is None:
+            form = self._forms[key] = pack.shortened_form(item, level, self.count, self.focus)
+        return replace(item, text=form[0], compression=form[1])
+
     def shortened_cost(self, c: CandidateSpan, level: str) -> int:
         return self._shortened(c, level)[0]
 
@@ -81,10 +93,10 @@ class Assembly:
         placed = pack.pack(
             sel, entries, self.by_id, q, overhead, self.shortened_cost,
             enabled=request.compress and cfg.compress, named_docs=frozenset(self.sig.struct_hints.doc_ids),
-            keep_of=self.shortened_keep,
+            keep_of=self.shortened_keep, top=self.top,
         ) if q else []
         items, stale, texts = hydrate.hydrate(cfg, self.reader, placed, self.files)
-        items = [pack.shorten_item(it, p.level, self.count, self.focus) if p.level else it for it, p in zip(items, placed)]
+        items = [self.shorten_item(it, p.level) if p.level else it for it, p in zip(items, placed)]
         statuses = self.status_notes({i.path: i.status for i in items})
         docs = layout.layout(items, texts, statuses)
         quoted = sum(self.count(q_.text) for d in docs for q_ in d.quotes)

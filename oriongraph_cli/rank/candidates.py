@@ -128,10 +128,14 @@ def build(reader: IndexReader, signals: DerivedSignals, hits: dict, cache: dict 
         # CandidateSpan(...) without re-running the frozen dataclass's __init__ (no __post_init__)
         cand = new(CandidateSpan)
         cand.__dict__.update(fields, span_ref=r.ref, metadata=r.meta, raw_scores=scores, scores=_NO_SCORES,
-                             text_preview=preview, reasons=tuple(dict.fromkeys(reasons[row])), components={}, row=row,
+                             text_preview=preview, reasons=_unique(reasons[row]), components={}, row=row,
                              embedding=vec)
         out.append(cand)
     return out
+
+
+def _unique(reasons: list[str]) -> tuple[str, ...]:
+    return tuple(reasons) if len(reasons) < 2 else tuple(dict.fromkeys(reasons))
 
 
 _EMPTY = {name: 0.0 for name in ScoreChannels.__dataclass_fields__}

@@ -253,7 +253,7 @@ def apply_dynamic_scores(cands: list[CandidateSpan], index_dir: Path | str, now:
             st = stats.get(m.filepath, UsageStats())
             score, parts = dynamic_score(st.usage_count, st.last_accessed_at, m.created_at, m.priority, now, weights)
             done = by_path[m.filepath] = (score / DYNAMIC_MAX, {k: round(v, 6) for k, v in {**parts, "dynamic_score": score}.items()})
-        out.append(_evolve(c, usage_score=done[0], components=dict(done[1])))
+        out.append(_evolve(c, usage_score=done[0], components=done[1]))  # read-only: shared by the document's spans
     return out
 
 
