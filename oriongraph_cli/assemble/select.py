@@ -42,7 +42,7 @@ Rules, in the order they apply:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
