@@ -214,7 +214,8 @@ class ReciprocalRank:
     def ranks(self, cands, given):
         if given is None:
             return _derived_ranks(cands)
-        return [{ch: given[ch][c.row] for ch in CHANNELS if c.row in given.get(ch, {})} for c in cands]
+        chans = [(ch, given.get(ch, {})) for ch in CHANNELS]
+        return [{ch: ranked[c.row] for ch, ranked in chans if c.row in ranked} for c in cands]
 
     def channels(self, cands):
         return _min_max_channels(cands)
