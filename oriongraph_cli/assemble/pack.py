@@ -58,6 +58,7 @@ def pack(
     enabled: bool = True,
     named_docs: frozenset[str] = frozenset(),
     keep_of: Callable[[CandidateSpan, str], float] = _default_keep,
+    top: float | None = None,
 ) -> list[Placed]:
     """The forms the working set's spans enter in (module doc). ``entries`` are selection's
     picks with their expansions; ``shortened_cost(candidate, level)`` is the token count of
@@ -76,7 +77,8 @@ def pack(
     if not enabled:
         return placed
     remaining = budget - sum(p.cost + span_overhead for p in placed)
-    top = max((c.base_score for c in by_id.values()), default=0.0)
+    if top is None:  # the best base score of all candidates (a caller packing them again passes it)
+        top = max((c.base_score for c in by_id.values()), default=0.0)
     # a floor lowered by the ranking's depth (select.depth_floor) lowers this one with it
     mention = min(MENTION_FLOOR * top, sel.floor_score) if sel.floor_score > 0 else MENTION_FLOOR * top
     waiting = [by_id[r.span_id] for r in sel.rejected if r.reason in SHORTEN_FROM and r.span_id in by_id
@@ -167,6 +169,21 @@ def _best_swap(placed, left, best, remaining, overhead, cost_of, named_docs):
     """(index of a placed whole span, its shortened level and cost, the waiting candidate,
     its level and cost) with the largest value gain, or None."""
     found, gain_best = None, 1e-9
+    # per waiting candidate, what _richest reads, the same for every placed span tried
+    # against it: its value, its levels and their costs (asked in order, when first needed)
+    forms = []
+    for c in left:
+        prio = compress.priority(c.base_score, best, named=c.metadata.doc_id in named_docs)
+        forms.append((c, max(c.base_score, 0.0), compress.ALLOWED[prio], MAX_SHORT_SHARE * c.span_ref.token_cost, []))
+
+    def richest(c, levels, share, costs, room):  # _richest(c, prio, room, cost_of)
+        for j, level in enumerate(levels):
+            if j == len(costs):
+                costs.append(cost_of(c, level))
+            if costs[j] <= room and costs[j] <= share:
+                return level, costs[j]
+        return None
+
     for i, p in enumerate(placed):
         if p.level is not None or p.expansion_of is not None or p.priority not in SWAP_PRIORITIES:
             continue
@@ -176,12 +193,11 @@ def _best_swap(placed, left, best, remaining, overhead, cost_of, named_docs):
                 break
             room = remaining + p.cost - new_cost - overhead
             loss = _value(p) - max(p.candidate.base_score, 0.0) * compress.KEEP[level]
-            for c in left:
-                prio = compress.priority(c.base_score, best, named=c.metadata.doc_id in named_docs)
-                form = _richest(c, prio, room, cost_of)
+            for c, value, levels, share, costs in forms:
+                form = richest(c, levels, share, costs, room)
                 if form is None:
                     continue
-                gain = max(c.base_score, 0.0) * compress.KEEP[form[0]] - loss
+                gain = value * compress.KEEP[form[0]] - loss
                 if gain > gain_best:
                     found, gain_best = (i, level, new_cost, c, form[0], form[1]), gain
             break  # only the first (mildest) level of each placed span is considered
@@ -191,7 +207,12 @@ def _best_swap(placed, left, best, remaining, overhead, cost_of, named_docs):
 def shorten_item(item: WSItem, level: str, count: Callable[[str], int], focus: compress.Focus = compress.NO_FOCUS) -> WSItem:
     """The item with its text shortened to ``level`` around ``focus`` and its
     ``compression`` recorded (``count``: the compile's token counter, remembered across its builds)."""
+    text, comp = shortened_form(item, level, count, focus)
+    return replace(item, text=text, compression=comp)
+
+
+def shortened_form(item: WSItem, level: str, count: Callable[[str], int], focus: compress.Focus = compress.NO_FOCUS) -> tuple[str, Compression]:
+    """The text and ``compression`` :func:`shorten_item` gives ``item``."""
     ref = item.span_ref
     text = compress.shortened(level, item.text, item.section_title, item.path, ref, focus)
-    comp = Compression(level=level, tokens_full=ref.token_cost, tokens=count(text), backref=f"orion show {ref.span_id}")
-    return replace(item, text=text, compression=comp)
+    return text, Compression(level=level, tokens_full=ref.token_cost, tokens=count(text), backref=f"orion show {ref.span_id}")

@@ -42,10 +42,11 @@ Rules, in the order they apply:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
+from oriongraph_cli.normalise import _evolve
 from oriongraph_cli.rank.score import sort_key
 from oriongraph_cli.models import CandidateSpan, Rejection
 
@@ -95,22 +96,48 @@ class Selection:
         return self.tokens_used / self.budget if self.budget > 0 else 0.0
 
 
-def _embedding_matrix(cands: list[CandidateSpan]) -> np.ndarray | None:
-    """Row-normalised float32 matrix of embeddings; missing/zero embeddings are zero rows."""
-    vecs = [None if c.embedding is None else np.asarray(c.embedding, dtype=np.float32).ravel() for c in cands]
-    dims = {v.shape[0] for v in vecs if v is not None and v.size}
+def _unit_row(c: CandidateSpan) -> tuple[int, np.ndarray | None]:
+    """(dimension or 0 when missing, the embedding divided by its norm or None when zero)."""
+    if c.embedding is None:
+        return 0, None
+    v = np.asarray(c.embedding, dtype=np.float32).ravel()
+    if not v.size:
+        return 0, None
+    n = float(np.linalg.norm(v))
+    return v.shape[0], (v / n if n > 0 else None)
+
+
+def _embedding_matrix(cands: list[CandidateSpan], rows: list[tuple[int, np.ndarray | None]] | None = None) -> np.ndarray | None:
+    """Row-normalised float32 matrix of embeddings; missing/zero embeddings are zero rows.
+    ``rows``: :func:`_unit_row` of each candidate, when already worked out."""
+    rows = rows if rows is not None else [_unit_row(c) for c in cands]
+    dims = {d for d, _v in rows if d}
     if not dims:
         return None
     if len(dims) > 1:
         raise ValueError(f"candidate embeddings have different dimensions: {sorted(dims)}")
     dim = dims.pop()
     E = np.zeros((len(cands), dim), dtype=np.float32)
-    for i, v in enumerate(vecs):
-        if v is not None and v.size:
-            n = float(np.linalg.norm(v))
-            if n > 0:
-                E[i] = v / n
+    for i, (_d, v) in enumerate(rows):
+        if v is not None:
+            E[i] = v
     return E
+
+
+class Ranking:
+    """Candidates in selection order (``sort_key``) with their unit embeddings, worked out
+    once for every selection a compile makes over the same candidates (``deliver.fit``
+    selects at several budgets)."""
+
+    def __init__(self, cands: list[CandidateSpan]):
+        self.ordered = sorted(cands, key=sort_key)
+        self._rows: list[tuple[int, np.ndarray | None]] = []
+
+    def embeddings(self, n: int) -> np.ndarray | None:
+        """:func:`_embedding_matrix` of the first ``n`` candidates."""
+        for c in self.ordered[len(self._rows):n]:
+            self._rows.append(_unit_row(c))
+        return _embedding_matrix(self.ordered[:n], self._rows[:n])
 
 
 def _prune(ordered: list[CandidateSpan], budget: int, prune_factor: float) -> int:
@@ -171,12 +198,15 @@ def select(
     cap_yield: float = 0.0,
     budget_offset: int = 0,
     floor_depth: float = 0.0,
+    ranking: Ranking | None = None,
 ) -> Selection:
     """Greedy MMR selection under a hard token budget and a per-source cap (module doc).
     ``budget_offset`` is what the caller reserved outside ``budget`` (fixed framing), so
-    counterfactuals can name the ``--budget`` a rejected span would need."""
+    counterfactuals can name the ``--budget`` a rejected span would need. ``ranking``:
+    ``Ranking(cands)``, kept by a caller that selects from the same candidates again."""
     budget = max(int(budget), 0)
-    ordered = sorted(cands, key=sort_key)
+    ranking = ranking if ranking is not None else Ranking(cands)
+    ordered = ranking.ordered
     n_keep = _prune(ordered, budget, prune_factor)
     pool, pruned = ordered[:n_keep], ordered[n_keep:]
     n = len(pool)
@@ -193,7 +223,7 @@ def select(
     if floor_depth > 0 and n:
         floor_score = min(floor_score, depth_floor(ordered, floor_depth * budget))
     above = base >= floor_score - 1e-12
-    E = _embedding_matrix(pool)
+    E = ranking.embeddings(n)
     max_sim = np.zeros(n, dtype=np.float64)
     nearest = np.full(n, -1, dtype=np.int64)  # pool index of the most similar selected span
     alive = np.ones(n, dtype=bool)
@@ -258,7 +288,7 @@ def select(
             reasons.append(f"over the source cap of {cap} tokens alone: a document's first span is never capped")
         elif yielded and cap is not None and src_used[src_idx[i]] + cost[i] > cap:
             reasons.append(f"over the source cap of {cap} tokens: other documents score below {cap_yield:g}× it")
-        cand = replace(c, mmr_score=float(mmr[i]), reasons=tuple(dict.fromkeys(c.reasons + tuple(reasons))))
+        cand = _evolve(c, mmr_score=float(mmr[i]), reasons=tuple(dict.fromkeys(c.reasons + tuple(reasons))))
         near_id = pool[near].span_ref.span_id if near is not None else None
         picks.append(Picked(cand, float(mmr[i]), penalty, sim, near_id, rank))
         rank_of[i] = rank

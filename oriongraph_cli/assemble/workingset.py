@@ -4,6 +4,8 @@ builds it several times per compile, at the selection budgets it tries."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from oriongraph_cli.assemble import compress, expand, explain, hydrate, layout, pack, select
 from oriongraph_cli.models import (
     CandidateSpan,
@@ -16,6 +18,7 @@ from oriongraph_cli.models import (
 )
 from oriongraph_cli.rank import lifecycle
 from oriongraph_cli.store.reader import IndexReader
+from oriongraph_cli.tokens import remembered
 
 LEFT_OUT_MAX = 5
 STOP_NOTE_BELOW = 0.85  # a selection that ends below this share of its room says why
@@ -32,12 +35,15 @@ class Assembly:
         self.hits, self.errors, self.relaxed, self.weights, self.defaults = hits, errors, relaxed, weights, defaults
         self.counter = counter
         self.by_id = {c.span_ref.span_id: c for c in scored}
+        self.top = max((c.base_score for c in self.by_id.values()), default=0.0)
+        self.ranking = select.Ranking(scored)  # the selection order and embeddings, shared by every build
         self.filtered = _filtered_out(reader, sig, scored, request)
         # which sentences a shortened span keeps: the intent's terms, weighted by the index
         self.focus = compress.Focus.of(sig.intent, None if "lexical" in errors else reader.lexical.idf)
         self.files: dict = {}
         self._short: dict[tuple[int, str], tuple[int, float]] = {}
-        self._counts: dict[str, int] = {}
+        self._count = remembered(counter)
+        self._forms: dict[tuple, tuple] = {}  # (span, level, text, section, path) -> shortened text, compression
         self._status: dict[str, str | None] = {}
 
     def status_notes(self, statuses: dict[str, str | None]) -> dict[str, str | None]:
@@ -49,10 +55,7 @@ class Assembly:
 
     def count(self, text: str) -> int:
         """Token count of a quote or a shortened span, remembered across the builds of one compile."""
-        n = self._counts.get(text)
-        if n is None:
-            n = self._counts[text] = self.counter.count(text)
-        return n
+        return self._count(text)
 
     def _shortened(self, c: CandidateSpan, level: str) -> tuple[int, float]:
         key = (c.row, level)
@@ -61,6 +64,14 @@ class Assembly:
             text = compress.shortened(level, full, c.metadata.section_title, c.metadata.filepath, c.span_ref, self.focus)
             self._short[key] = (self.count(text) if text else c.span_ref.token_cost, compress.keep(level, full, text, self.focus))
         return self._short[key]
+
+    def shorten_item(self, item, level: str):
+        """``pack.shorten_item``, its text and compression worked out once per compile."""
+        key = (item.span_ref, level, item.text, item.section_title, item.path)
+        form = self._forms.get(key)
+        if form is None:
+            form = self._forms[key] = pack.shortened_form(item, level, self.count, self.focus)
+        return replace(item, text=form[0], compression=form[1])
 
     def shortened_cost(self, c: CandidateSpan, level: str) -> int:
         return self._shortened(c, level)[0]
@@ -76,16 +87,16 @@ class Assembly:
             self.scored, expand.selection_budget(request, q), prefs.diversity_lambda, prefs.max_single_source_ratio,
             cfg.mmr_threshold, span_overhead=overhead, floor=cfg.relevance_floor, cap_yield=cfg.cap_yield,
             floor_depth=cfg.floor_depth,
-            budget_offset=request.budget_tokens - q,
+            budget_offset=request.budget_tokens - q, ranking=self.ranking,
         )
         entries = expand.with_expansions(cfg, self.reader, sel.picked, request, q, overhead) if q else []
         placed = pack.pack(
             sel, entries, self.by_id, q, overhead, self.shortened_cost,
             enabled=request.compress and cfg.compress, named_docs=frozenset(self.sig.struct_hints.doc_ids),
-            keep_of=self.shortened_keep,
+            keep_of=self.shortened_keep, top=self.top,
         ) if q else []
         items, stale, texts = hydrate.hydrate(cfg, self.reader, placed, self.files)
-        items = [pack.shorten_item(it, p.level, self.count, self.focus) if p.level else it for it, p in zip(items, placed)]
+        items = [self.shorten_item(it, p.level) if p.level else it for it, p in zip(items, placed)]
         statuses = self.status_notes({i.path: i.status for i in items})
         docs = layout.layout(items, texts, statuses)
         quoted = sum(self.count(q_.text) for d in docs for q_ in d.quotes)

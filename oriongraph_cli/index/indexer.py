@@ -475,6 +475,7 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
         writer.write_lexical(_lexical_docs(writer.registry, plan.parsed), sorted(set(plan.changed) | set(plan.removed)), deleted_rows)
         progress.phase("vector index", None)
         counts = writer.write_vectors(dim)
+        writer.write_lookups()
         result.documents, result.spans, result.tokens = counts["documents"], counts["spans"], counts["tokens"]
         manifest = _manifest(plan, counts, edges, dim)
     finally:

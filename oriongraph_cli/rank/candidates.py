@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import MISSING
 
 import numpy as np
 
@@ -62,7 +63,7 @@ def run_generators(reader: IndexReader, signals: DerivedSignals, filters: HardFi
 def generate(request: CompileRequest, reader: IndexReader, signals: DerivedSignals, embed, timings: dict[str, float]):
     """(hits, errors, relaxed filter kinds, the filters that produced the hits)."""
     t = time.perf_counter()
-    filters = check_filters(request.hard_filters, reader.documents)
+    filters = check_filters(request.hard_filters, reader.lookups.document_dicts() if not request.hard_filters.is_empty() else [])
     hits, errors = run_generators(reader, signals, filters, request.top_k, timings, embed)
     relaxed: tuple[str, ...] = ()
     if not any(hits.values()) and not filters.is_empty():
@@ -100,14 +101,18 @@ def build(reader: IndexReader, signals: DerivedSignals, hits: dict, cache: dict 
         meta = reader.rows(missing)
         vecs = reader.vectors.vectors(missing)
         q = signals.intent_embedding
-        cos = vecs @ q if q is not None else np.zeros(len(missing))
+        cos = (vecs @ q if q is not None else np.zeros(len(missing))).tolist()
+        previews = reader.memo("candidate-previews", dict)  # row -> preview, for as long as the reader is open
         for i, row in enumerate(missing):
             r = meta.get(row)
             if r is not None:
-                preview = " ".join(r.text[:400].split())[:160]
+                preview = previews.get(row)
+                if preview is None:
+                    preview = previews[row] = " ".join(r.text[:400].split())[:160]
                 # every candidate gets its true cosine, not only FAISS hits
-                cache[row] = (r, vecs[i], max(0.0, float(cos[i])), preview)
+                cache[row] = (r, vecs[i], max(0.0, cos[i]), preview)
     out = []
+    new, empty, fields = object.__new__, _EMPTY, _CANDIDATE_DEFAULTS
     for row in rows:
         entry = cache.get(row)
         if entry is None:
@@ -115,19 +120,27 @@ def build(reader: IndexReader, signals: DerivedSignals, hits: dict, cache: dict 
         r, vec, cosine, preview = entry
         ch = raw[row]
         # every candidate has its cosine; the other channels score what their generator found
-        scores = ScoreChannels(semantic=cosine, **{name: ch.get(name, 0.0) for name in FOUND_CHANNELS})
-        out.append(
-            CandidateSpan(
-                span_ref=r.ref,
-                metadata=r.meta,
-                raw_scores=scores,
-                text_preview=preview,
-                reasons=tuple(dict.fromkeys(reasons.get(row, []))),
-                row=row,
-                embedding=vec,
-            )
-        )
+        scores = new(ScoreChannels)
+        scores.__dict__.update(empty, semantic=cosine)
+        for name in FOUND_CHANNELS:
+            if name in ch:
+                scores.__dict__[name] = ch[name]
+        # CandidateSpan(...) without re-running the frozen dataclass's __init__ (no __post_init__)
+        cand = new(CandidateSpan)
+        cand.__dict__.update(fields, span_ref=r.ref, metadata=r.meta, raw_scores=scores, scores=_NO_SCORES,
+                             text_preview=preview, reasons=_unique(reasons[row]), components={}, row=row,
+                             embedding=vec)
+        out.append(cand)
     return out
+
+
+def _unique(reasons: list[str]) -> tuple[str, ...]:
+    return tuple(reasons) if len(reasons) < 2 else tuple(dict.fromkeys(reasons))
+
+
+_EMPTY = {name: 0.0 for name in ScoreChannels.__dataclass_fields__}
+_NO_SCORES = ScoreChannels()
+_CANDIDATE_DEFAULTS = {name: f.default for name, f in CandidateSpan.__dataclass_fields__.items() if f.default is not MISSING}
 
 
 def no_candidates(request: CompileRequest, reader: IndexReader) -> NoCandidatesError:

@@ -76,15 +76,13 @@ class _Decisions:
     """Dated decisions in force of one index, with their centroids (built once per reader)."""
 
     def __init__(self, reader):
-        docs = [d for d in reader.documents if _in_force(d.get("status")) and int(d.get("created_at") or 0) > 0
+        docs = [d for d in reader.lookups.document_dicts() if _in_force(d.get("status")) and int(d.get("created_at") or 0) > 0
                 and d.get("created_source") == "front-matter"]
         self.by_path = {d["path"]: d for d in docs}
         ids = {d["id"]: d["path"] for d in docs}
         rows_of: dict[str, list[int]] = {}
-        for row, doc, _ordinal, _hp in reader.span_outline:
-            p = ids.get(doc)
-            if p is not None:
-                rows_of.setdefault(p, []).append(row)
+        for row, doc, _ordinal in reader.registry.spans_of_documents(sorted(ids)):  # in row order
+            rows_of.setdefault(ids[doc], []).append(row)
         self.paths = sorted(rows_of)
         self.index = {p: i for i, p in enumerate(self.paths)}
         dim = reader.vectors.vectors([]).shape[1]

@@ -29,7 +29,7 @@ import json
 import posixpath
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from oriongraph_cli.rank.score import sort_key
 from oriongraph_cli.models import CHANNELS, CandidateSpan, GenHit
@@ -187,6 +187,7 @@ def plan_lifecycle(
     likely_demote: float = 0.85,
     likely_floor: float = 0.9,
     inactive_demote: float = 1.0,
+    labels: Mapping[str, tuple[str | None, str, str | None]] | None = None,
 ) -> LifecyclePlan:
     """Work out the lifecycle adjustments for ``cands`` (rows -> Adjustment) and the
     successor rows to add. Needs only candidate metadata and raw scores, so it can run
@@ -209,7 +210,10 @@ def plan_lifecycle(
         if floor:
             entry["factor"] = max(entry["factor"], factor)
 
-    docs = _docs(reg, by_path)
+    if labels is None:
+        docs = _docs(reg, by_path)
+    else:  # path -> (doc_key, title, status) of every document, read once per open index
+        docs = {p: _Doc(p, labels[p][0], labels[p][1], _status(labels[p][2])) for p in sorted(by_path) if p in labels}
     direct_of = successors_many(reg, by_path)
     for path in sorted(by_path):
         doc = docs.get(path)

@@ -225,13 +225,18 @@ def score(
     if not cands:
         return []
     out: list[CandidateSpan] = []
+    dates: dict[int, str] = {}
+    said: dict[tuple, str] = {}  # reasons that repeat across candidates (a document's spans), formatted once
+    labels = [(ch, _RAW_LABEL.get(ch, "raw")) for ch in CHANNELS]
+    new = object.__new__
     for c, (base, normed, rec, boost, cand_ranks, evid) in zip(cands, _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts, doc_spread, lead_budget)):
         reasons: list[str] = []
         raw = c.raw_scores
         if cand_ranks is not None:
-            for ch in CHANNELS:
+            raw_d = raw.__dict__
+            for ch, label in labels:
                 if ch in cand_ranks:
-                    reasons.append(f"{ch} rank {cand_ranks[ch]} ({_RAW_LABEL.get(ch, 'raw')} {getattr(raw, ch):.2f})")
+                    reasons.append(f"{ch} rank {cand_ranks[ch]} ({label} {raw_d[ch]:.2f})")
         else:
             for ch in CHANNELS:
                 v = getattr(normed, ch)
@@ -239,24 +244,33 @@ def score(
                     reasons.append(f"{ch} {v:.2f} ({_RAW_LABEL.get(ch, 'raw')} {getattr(raw, ch):.2f})")
         if evid >= DOC_EVIDENCE_REASON:
             short = span_counts is not None and span_counts.get(c.metadata.filepath, DOC_EVIDENCE_SPANS) < DOC_EVIDENCE_SPANS
-            reasons.append(f"short document, matches as a whole (+{evid:.2f})" if short else f"document matches in several places (+{evid:.2f})")
+            key = ("evidence", short, evid)
+            why = said.get(key)
+            if why is None:
+                why = said[key] = f"short document, matches as a whole (+{evid:.2f})" if short else f"document matches in several places (+{evid:.2f})"
+            reasons.append(why)
         if boost > 0:
             reasons.append(f"preferred stage: {c.metadata.stage}")
         if weights.recency > 0 and rec >= RECENT_REASON_MIN:
-            reasons.append(f"recent: {_date(c.metadata.created_at)}")
+            created = c.metadata.created_at
+            day = dates.get(created)
+            if day is None:
+                day = dates[created] = _date(created)
+            reasons.append(f"recent: {day}")
         if weights.usage > 0 and c.usage_score > 0:
             used = (c.components or {}).get("usage", 0) > 0
-            reasons.append(f"usage score {c.usage_score:.2f}" + (" (used before)" if used else " (priority and novelty; not used yet)"))
-        out.append(
-            _evolve(
-                c,
-                scores=normed,
-                metadata=_evolve(c.metadata, recency_score=rec),
-                stage_boost=boost,
-                base_score=base,
-                reasons=_add_reasons(c.reasons, reasons),
-            )
-        )
+            key = ("usage", used, c.usage_score)
+            why = said.get(key)
+            if why is None:
+                why = said[key] = f"usage score {c.usage_score:.2f}" + (" (used before)" if used else " (priority and novelty; not used yet)")
+            reasons.append(why)
+        # _evolve(c, ...) and _evolve(c.metadata, ...), inline: this runs for every candidate
+        meta = new(type(c.metadata))
+        meta.__dict__.update(c.metadata.__dict__, recency_score=rec)
+        scored = new(type(c))
+        scored.__dict__.update(c.__dict__, scores=normed, metadata=meta, stage_boost=boost, base_score=base,
+                               reasons=_add_reasons(c.reasons, reasons))
+        out.append(scored)
     out.sort(key=sort_key)
     return out
 

@@ -91,5 +91,4 @@ def derive(
 def from_index(request: CompileRequest, reader) -> DerivedSignals:
     """Keywords and structural hints of ``request``, grounded in what the index holds
     (workstreams, tags, document ids); the intent embedding is added by the pipeline."""
-    keys = reader.memo("doc-keys", lambda: {d["doc_key"].lower() for d in reader.documents if d["doc_key"]})
-    return derive(request, workstreams=reader.workstreams, tags=reader.tags, doc_keys=keys)
+    return derive(request, workstreams=reader.workstreams, tags=reader.tags, doc_keys=reader.memo("doc-keys", lambda: reader.lookups.doc_keys))

@@ -242,8 +242,19 @@ def apply_dynamic_scores(cands: list[CandidateSpan], index_dir: Path | str, now:
     from oriongraph_cli.normalise import _evolve
 
     cutoff, stats = read_snapshot(index_dir)
-    cands, comps = with_usage(cands, stats, now=cutoff or now, weights=parse_dynamic_weights(weights_spec))
-    return [_evolve(c, components={k: round(v, 6) for k, v in comps.get(c.row, {}).items()}) for c in cands]
+    now = cutoff or now
+    weights = parse_dynamic_weights(weights_spec)
+    by_path: dict[str, tuple[float, dict[str, float]]] = {}  # what with_usage computes, once per document
+    out = []
+    for c in cands:
+        m = c.metadata
+        done = by_path.get(m.filepath)
+        if done is None:
+            st = stats.get(m.filepath, UsageStats())
+            score, parts = dynamic_score(st.usage_count, st.last_accessed_at, m.created_at, m.priority, now, weights)
+            done = by_path[m.filepath] = (score / DYNAMIC_MAX, {k: round(v, 6) for k, v in {**parts, "dynamic_score": score}.items()})
+        out.append(_evolve(c, usage_score=done[0], components=done[1]))  # read-only: shared by the document's spans
+    return out
 
 
 def apply_episode(scored: list[CandidateSpan], index_dir: Path | str, episode_id: str, boost: float) -> list[CandidateSpan]:

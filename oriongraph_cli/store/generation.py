@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Iterable
 
 from oriongraph_cli.errors import OrionError
-from oriongraph_cli.store import lexical, postings, vectors
+from oriongraph_cli.store import lexical, lookups, postings, vectors
 from oriongraph_cli.store.layout import atomic_write, file_checksums
 from oriongraph_cli.store.manifest import MANIFEST, Manifest
 from oriongraph_cli.store.registry import Registry
@@ -55,7 +55,8 @@ def all_lexical_texts(registry: Registry) -> list[tuple[int, str]]:
 class GenerationWriter:
     """One generation being built in ``staging`` on top of ``base`` (None: from empty).
     The caller fills ``registry`` (documents, spans, graph) and commits it, then calls
-    :meth:`write_lexical`, :meth:`write_vectors`, :meth:`close` and :meth:`write_manifest`."""
+    :meth:`write_lexical`, :meth:`write_vectors`, :meth:`write_lookups`, :meth:`close` and
+    :meth:`write_manifest`."""
 
     def __init__(self, staging: Path, base: Path | None):
         self.staging = staging
@@ -89,6 +90,11 @@ class GenerationWriter:
                 hint="run `orion index --full`; please report this",
             )
         return counts
+
+    def write_lookups(self) -> None:
+        """The lookup tables readers load at open (``store/lookups.py``), from the committed
+        registry; call before :meth:`write_manifest`, whose checksums then cover them."""
+        atomic_write(self.staging / lookups.FILE, lookups.build(self.registry).to_bytes())
 
     def close(self) -> None:
         self.registry.close()

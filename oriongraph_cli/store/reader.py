@@ -13,7 +13,7 @@ import json
 import sqlite3
 import threading
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -38,7 +38,12 @@ class SpanRow:
     ordinal: int
     heading_path: tuple[str, ...]
     text: str
-    front_matter: dict[str, Any]
+    front_matter_json: str  # the document's front matter as stored (decoded on first use)
+
+    @cached_property
+    def front_matter(self) -> dict[str, Any]:
+        """The document's front matter (only ``--where`` filters read it)."""
+        return json.loads(self.front_matter_json)
 
 
 class IndexReader:
@@ -142,10 +147,18 @@ class IndexReader:
         return out
 
     @cached_property
+    def lookups(self):
+        """The generation's lookup tables (``store/lookups.py``): read from the file written
+        with the generation, or built from the registry when it has none."""
+        from oriongraph_cli.store import lookups
+
+        return lookups.load(self.path) or lookups.build(self.registry)
+
+    @cached_property
     def span_counts(self) -> dict[str, int]:
         """path -> the document's number of spans (document evidence: a short document is
         not penalised for having few places to match)."""
-        return self.registry.span_counts()
+        return self.lookups.span_counts
 
     @cached_property
     def span_outline(self) -> list[tuple[int, int, int, tuple[str, ...]]]:
@@ -167,11 +180,11 @@ class IndexReader:
 
     @cached_property
     def workstreams(self) -> set[str]:
-        return {d["workstream"] for d in self.documents if d["workstream"]}
+        return self.lookups.workstreams
 
     @cached_property
     def tags(self) -> set[str]:
-        return {t for d in self.documents for t in d["tags"]}
+        return self.lookups.tags
 
     def memo(self, key: str, factory):
         """A value derived from this generation, built once (thread-safe) and kept while
@@ -206,8 +219,11 @@ class IndexReader:
 
 
 def _span_row(rec) -> SpanRow:
-    heading_path = tuple(json.loads(rec["heading_path"]))
-    meta = SpanMetadata(
+    heading_path = _json_tuple(rec["heading_path"])
+    # SpanMetadata(...) and SpanRef(...) without re-running the frozen dataclasses' __init__
+    meta = _new(SpanMetadata)
+    meta.__dict__.update(
+        _META_DEFAULTS,
         filepath=rec["path"],
         source_type=SourceType(rec["source_type"]),
         workstream=rec["workstream"],
@@ -216,10 +232,22 @@ def _span_row(rec) -> SpanRow:
         created_at=int(rec["created_at"] or 0),
         title=rec["title"],
         doc_id=rec["doc_key"],
-        tags=tuple(json.loads(rec["tags"])),
+        tags=_json_tuple(rec["tags"]),
         status=rec["status"],
         priority=rec["priority"],
     )
-    ref = SpanRef(rec["doc_version_id"], rec["span_id"], rec["char_start"], rec["char_end"], rec["token_cost"],
-                  rec["line_start"], rec["line_end"])
-    return SpanRow(rec["id"], ref, meta, rec["ordinal"], heading_path, rec["text"], json.loads(rec["meta"]))
+    ref = _new(SpanRef)
+    ref.__dict__.update(doc_version_id=rec["doc_version_id"], span_id=rec["span_id"], char_start=rec["char_start"],
+                        char_end=rec["char_end"], token_cost=rec["token_cost"], line_start=rec["line_start"],
+                        line_end=rec["line_end"])
+    return SpanRow(rec["id"], ref, meta, rec["ordinal"], heading_path, rec["text"], rec["meta"])
+
+
+_new = object.__new__
+_META_DEFAULTS = {name: f.default for name, f in SpanMetadata.__dataclass_fields__.items()}
+
+
+@lru_cache(maxsize=1 << 14)
+def _json_tuple(raw: str) -> tuple:
+    """A stored JSON list (heading path, tags) as a tuple; spans of one document share them."""
+    return tuple(json.loads(raw))

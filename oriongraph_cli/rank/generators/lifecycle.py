@@ -32,6 +32,8 @@ class LifecycleGen:
             cands, reader.registry, prefer_stages=prefer,
             intent_doc_ids=ctx.signals.struct_hints.doc_ids, demote=cfg.lifecycle_demote, final_boost=cfg.lifecycle_final_boost,
             likely=likely, likely_demote=cfg.likely_replaced_demote, inactive_demote=cfg.lifecycle_inactive_demote,
+            labels=reader.memo("document-labels", lambda: {d["path"]: (d["doc_key"], d["title"], d["status"])
+                                                          for d in reader.lookups.document_dicts()}),
         )
         present = {c.row for c in cands}
         return [h for h in self.plan.extra_hits() if h.row not in present]

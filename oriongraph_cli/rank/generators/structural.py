@@ -3,64 +3,40 @@ tags, stages, workstreams, source types) matched against the intent's signals.""
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from oriongraph_cli.models import GenHit
 from oriongraph_cli.rank.generators.base import FromIntent, GenContext, filter_hits
 from oriongraph_cli.rank.signals import id_forms
-
-
-_STEM_RE = re.compile(r"[a-z0-9]+")
-
-
-@lru_cache(maxsize=1 << 16)
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ies", "es", "ed", "s"):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
-
-
-def _words(text: str) -> set[str]:
-    return {_stem(w) for w in _STEM_RE.findall(text.lower()) if len(w) > 1}
+from oriongraph_cli.store.lookups import Lookups, build as build_lookups, stem as _stem, words as _words  # noqa: F401
 
 
 @dataclass
 class _Outline:
-    """Inverted indexes over titles, tags and section headings, built once per reader.
+    """The inverted indexes over titles, tags, front matter ids, stages, workstreams,
+    source types and section headings (``store/lookups.py``: written with the generation,
+    loaded once per reader), with each document's front matter id.
 
-    Built from the documents table and only the spans whose heading path goes below the
-    title (``json_array_length > 1``, filtered inside SQLite); which spans a matched
-    document has is asked per query (:meth:`spans_of`). Reading every span's outline here
-    cost ~80 ms of a fresh compile at 13k spans and ~0.5 s at 100k."""
+    Which spans a matched document has is asked per query (:meth:`spans_of`); reading
+    every span's outline at open cost ~80 ms of a fresh compile at 13k spans and ~0.5 s at
+    100k."""
 
-    docs: dict[int, dict]  # document id -> registry row
-    by_key: dict[str, list[int]]  # lower-case front matter id -> documents
-    title_words: dict[str, list[int]]  # stemmed title word -> documents
-    tag_docs: dict[str, list[int]]  # tag -> documents
-    heading_words: dict[str, list[int]]  # stemmed word of a section heading (below the title) -> rows
+    tables: Lookups
+    doc_key: dict[int, str | None]  # document id -> front matter id
+
+    def __getattr__(self, name):  # by_key, title_words, tag_docs, tag_stems, heading_words, ...
+        if name == "tables":
+            raise AttributeError(name)
+        return getattr(self.tables, name)
+
+    @classmethod
+    def of(cls, tables: Lookups) -> "_Outline":
+        return cls(tables, tables.doc_key_of())
 
     @classmethod
     def build(cls, reader) -> "_Outline":
-        docs = {d["id"]: d for d in reader.documents}
-        by_key: dict[str, list[int]] = {}
-        title_words: dict[str, list[int]] = {}
-        tag_docs: dict[str, list[int]] = {}
-        for i, d in docs.items():
-            if d["doc_key"]:
-                by_key.setdefault(d["doc_key"].lower(), []).append(i)
-            for w in _words(d["title"]):
-                title_words.setdefault(w, []).append(i)
-            for t in d["tags"]:
-                tag_docs.setdefault(t, []).append(i)
-        heading_words: dict[str, list[int]] = {}
-        for row, raw in reader.registry.subsection_spans():
-            for w in _words(" ".join(json.loads(raw)[1:])):
-                heading_words.setdefault(w, []).append(row)
-        return cls(docs, by_key, title_words, tag_docs, heading_words)
+        """Built from the registry (what the written tables hold)."""
+        return cls.of(build_lookups(reader.registry))
 
     @staticmethod
     def locate(reader, rows: list[int]) -> list[tuple[int, int, int]]:
@@ -91,7 +67,7 @@ class StructuralGen(FromIntent):
         hints = signals.struct_hints
         if not kw and hints == type(hints)():
             return []
-        o: _Outline = reader.memo("structural-outline", lambda: _Outline.build(reader))
+        o: _Outline = reader.memo("structural-outline", lambda: _Outline.of(reader.lookups))
         doc_score: dict[int, list] = {}
 
         def add(doc: int, score: float, why: str) -> None:
@@ -103,7 +79,7 @@ class StructuralGen(FromIntent):
             for key in id_forms(ident):
                 for doc in o.by_key.get(key, ()):
                     if doc not in doc_score or not any("named in the intent" in w for w in doc_score[doc][1]):
-                        add(doc, 3.0, f"document id {o.docs[doc]['doc_key']} named in the intent")
+                        add(doc, 3.0, f"document id {o.doc_key[doc]} named in the intent")
         overlap: dict[int, set[str]] = {}
         for w in kw:
             for doc in o.title_words.get(w, ()):
@@ -111,19 +87,18 @@ class StructuralGen(FromIntent):
         for doc, words in overlap.items():
             add(doc, 2.0 * len(words) / len(kw), "title matches " + ", ".join(f"'{w}'" for w in sorted(words)[:3]))
         tags: dict[int, set[str]] = {}
-        for t in set(hints.tags) | {t for t in o.tag_docs if _stem(t) in kw}:
+        for t in set(hints.tags) | {t for w in kw for t in o.tag_stems.get(w, ())}:
             for doc in o.tag_docs.get(t, ()):
                 tags.setdefault(doc, set()).add(t)
         for doc, ts in tags.items():
             add(doc, 0.5 * min(2, len(ts)), "tag " + ", ".join(sorted(ts)[:3]))
-        if hints.stages or hints.workstreams or hints.source_types:
-            for doc, d in o.docs.items():
-                if hints.stages and d["stage"] in hints.stages:
-                    add(doc, 0.5, f"stage {d['stage']} matches the intent")
-                if hints.workstreams and d["workstream"] in hints.workstreams:
-                    add(doc, 0.5, f"workstream {d['workstream']} matches the intent")
-                if hints.source_types and d["source_type"] in hints.source_types:
-                    add(doc, 0.25, f"{d['source_type']} matches the intent")
+        # per document: stage, then workstream, then source type (each document has one of each)
+        for table, wanted, weight, why in ((o.stage_docs, hints.stages, 0.5, "stage {} matches the intent"),
+                                           (o.workstream_docs, hints.workstreams, 0.5, "workstream {} matches the intent"),
+                                           (o.source_type_docs, hints.source_types, 0.25, "{} matches the intent")):
+            for value in dict.fromkeys(wanted):
+                for doc in table.get(value, ()):
+                    add(doc, weight, why.format(value))
         heads: dict[int, set[str]] = {}
         for w in kw:
             for row in o.heading_words.get(w, ()):

@@ -1,0 +1,172 @@
+"""Per-generation lookup tables: what every compile reads about the documents, and the
+structural channel's inverted indexes, computed once when the generation is written.
+
+``lookups.json`` sits in the generation directory beside the registry; like every file
+there it is covered by the manifest's checksums. It holds
+
+- ``documents``: one column per field the compile path reads (id, path, title, stage,
+  workstream, source type, front matter id, status, creation time and its source, tags),
+  in path order, and each document's number of spans;
+- ``structural``: word and value -> documents (title words, tags, front matter ids,
+  stages, workstreams, source types), a tag's stem -> tags, and a section heading's
+  words (below the title) -> spans.
+
+A process opening the index reads this one file instead of every document row and every
+subsection heading of the registry (and stemming them). A generation written before the
+file existed, or by a version whose tables differ (``VERSION``), has the same tables
+built in memory from the registry by :func:`build` — the function the writer uses, so
+both give the same values.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+FILE = "lookups.json"
+VERSION = 1  # bump when a table's content or the stemming changes: older files are then ignored
+
+_STEM_RE = re.compile(r"[a-z0-9]+")
+DOC_FIELDS = ("id", "path", "title", "stage", "workstream", "source_type", "doc_key", "status", "created_at",
+              "created_source", "tags")
+
+
+@lru_cache(maxsize=1 << 16)
+def stem(word: str) -> str:
+    """The structural channel's crude stem: a common English suffix dropped."""
+    for suffix in ("ing", "ies", "es", "ed", "s"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def words(text: str) -> set[str]:
+    """Stemmed lower-case words of ``text`` (two characters or more)."""
+    return {stem(w) for w in _STEM_RE.findall(text.lower()) if len(w) > 1}
+
+
+@dataclass
+class Lookups:
+    documents: dict[str, list]  # field -> one value per document (path order)
+    span_counts: dict[str, int]  # path -> spans of the document
+    by_key: dict[str, list[int]]  # lower-case front matter id -> documents
+    title_words: dict[str, list[int]]  # stemmed title word -> documents
+    tag_docs: dict[str, list[int]]  # tag -> documents
+    tag_stems: dict[str, list[str]]  # stem of a tag -> tags
+    stage_docs: dict[str, list[int]]  # stage -> documents
+    workstream_docs: dict[str, list[int]]  # workstream -> documents
+    source_type_docs: dict[str, list[int]]  # source type -> documents
+    heading_words: dict[str, list[int]]  # stemmed word of a section heading (below the title) -> rows
+
+    # ------------------------------------------------------------ derived views
+    @property
+    def doc_ids(self) -> list[int]:
+        return self.documents["id"]
+
+    def doc_key_of(self) -> dict[int, str | None]:
+        return dict(zip(self.documents["id"], self.documents["doc_key"]))
+
+    @property
+    def workstreams(self) -> set[str]:
+        return set(self.workstream_docs)
+
+    @property
+    def stages(self) -> set[str]:
+        return set(self.stage_docs)
+
+    @property
+    def tags(self) -> set[str]:
+        return set(self.tag_docs)
+
+    @property
+    def doc_keys(self) -> set[str]:
+        return set(self.by_key)
+
+    def document_dicts(self) -> list[dict[str, Any]]:
+        """One dict per document with the fields of ``DOC_FIELDS`` (path order)."""
+        cols = [self.documents[f] for f in DOC_FIELDS]
+        return [dict(zip(DOC_FIELDS, vals)) for vals in zip(*cols)]
+
+    # ------------------------------------------------------------ file
+    def to_bytes(self) -> bytes:
+        return json.dumps({
+            "version": VERSION,
+            "documents": self.documents,
+            "span_counts": self.span_counts,
+            "structural": {
+                "by_key": self.by_key, "title_words": self.title_words, "tag_docs": self.tag_docs,
+                "tag_stems": self.tag_stems, "stage_docs": self.stage_docs, "workstream_docs": self.workstream_docs,
+                "source_type_docs": self.source_type_docs, "heading_words": self.heading_words,
+            },
+        }, separators=(",", ":"), sort_keys=True).encode()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "Lookups | None":
+        """The tables in ``data``, or None when they are not this version's (or not tables)."""
+        try:
+            raw = json.loads(data)
+            if not isinstance(raw, dict) or raw.get("version") != VERSION:
+                return None
+            docs, s = raw["documents"], raw["structural"]
+            if not (isinstance(docs, dict) and all(isinstance(docs.get(f), list) for f in DOC_FIELDS)):
+                return None
+            if len({len(docs[f]) for f in DOC_FIELDS}) != 1:
+                return None
+            tables = {k: s[k] for k in ("by_key", "title_words", "tag_docs", "tag_stems", "stage_docs", "workstream_docs",
+                                        "source_type_docs", "heading_words")}
+            if not all(isinstance(v, dict) for v in tables.values()) or not isinstance(raw["span_counts"], dict):
+                return None
+            return cls(documents=docs, span_counts=raw["span_counts"], **tables)
+        except (ValueError, KeyError, TypeError):
+            return None
+
+
+def build(registry) -> Lookups:
+    """The tables of the generation whose registry is ``registry`` (read-only use)."""
+    loads = json.loads
+    cols: dict[str, list] = {f: [] for f in DOC_FIELDS}
+    for r in registry.documents():
+        for f in DOC_FIELDS:
+            cols[f].append(loads(r[f]) if f == "tags" else r[f])
+    by_key: dict[str, list[int]] = {}
+    title_words: dict[str, list[int]] = {}
+    tag_docs: dict[str, list[int]] = {}
+    stage_docs: dict[str, list[int]] = {}
+    workstream_docs: dict[str, list[int]] = {}
+    source_type_docs: dict[str, list[int]] = {}
+    for i in range(len(cols["id"])):  # path order, as the registry lists documents
+        doc = cols["id"][i]
+        key = cols["doc_key"][i]
+        if key:
+            by_key.setdefault(key.lower(), []).append(doc)
+        for w in words(cols["title"][i] or ""):
+            title_words.setdefault(w, []).append(doc)
+        for t in cols["tags"][i]:
+            tag_docs.setdefault(t, []).append(doc)
+        for value, table in ((cols["stage"][i], stage_docs), (cols["workstream"][i], workstream_docs),
+                             (cols["source_type"][i], source_type_docs)):
+            if value:
+                table.setdefault(value, []).append(doc)
+    tag_stems: dict[str, list[str]] = {}
+    for t in sorted(tag_docs):
+        tag_stems.setdefault(stem(t), []).append(t)
+    heading_words: dict[str, list[int]] = {}
+    for row, raw in registry.subsection_spans():
+        for w in words(" ".join(loads(raw)[1:])):
+            heading_words.setdefault(w, []).append(row)
+    return Lookups(cols, registry.span_counts(), by_key, title_words, tag_docs, tag_stems, stage_docs, workstream_docs,
+                   source_type_docs, heading_words)
+
+
+def load(gen_path: Path) -> Lookups | None:
+    """The tables written with the generation at ``gen_path``; None when it has none (built
+    before they were written) or they are another version's."""
+    try:
+        data = (gen_path / FILE).read_bytes()
+    except OSError:
+        return None
+    return Lookups.from_bytes(data)

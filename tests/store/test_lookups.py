@@ -1,0 +1,106 @@
+"""The lookup tables written with each generation: what they hold, that readers load them,
+and that an index without them (or with another version's) gives the same compile."""
+
+from __future__ import annotations
+
+import pytest
+
+from oriongraph_cli import api
+from oriongraph_cli.config import load_config
+from oriongraph_cli.models import CompileRequest
+from oriongraph_cli.render.json import compile_payload, dumps_compact
+from oriongraph_cli.store import lookups
+from oriongraph_cli.store.layout import Layout
+from oriongraph_cli.store.manifest import Manifest
+
+
+@pytest.fixture
+def indexed(project, fake_embedder):
+    cfg = load_config(project)
+    api.index_project(cfg)
+    return cfg
+
+
+def _compiles(cfg) -> list[str]:
+    reader = api.open_index(cfg)
+    try:
+        out = []
+        for intent in ("why did we replace ADR-0003", "retry backoff for the ingestion worker", "design decisions on storage"):
+            for budget in (400, 3000):
+                req = CompileRequest(intent, budget_tokens=budget, explain=True, record_usage=False)
+                out.append(dumps_compact(compile_payload(api.compile_workingset(req, cfg, reader), explain=True)))
+        return out
+    finally:
+        reader.close()
+
+
+def test_written_with_the_generation_and_checksummed(indexed):
+    gen = Layout(indexed.index_dir).current_path()
+    assert (gen / lookups.FILE).is_file()
+    assert lookups.FILE in (Manifest.load(gen).checksums or {})
+    reader = api.open_index(indexed, load_embedder=False)
+    try:
+        built = lookups.build(reader.registry)
+        assert lookups.load(gen) == built
+        assert reader.lookups == built
+        docs = {d["path"]: d for d in reader.documents}
+        assert [d["path"] for d in built.document_dicts()] == sorted(docs)
+        for d in built.document_dicts():
+            assert {k: docs[d["path"]][k] for k in lookups.DOC_FIELDS} == d
+        assert built.span_counts == reader.registry.span_counts()
+        assert built.workstreams == {d["workstream"] for d in docs.values() if d["workstream"]}
+        assert built.tags == {t for d in docs.values() for t in d["tags"]}
+        assert built.doc_keys == {d["doc_key"].lower() for d in docs.values() if d["doc_key"]}
+        for stage, ids in built.stage_docs.items():
+            assert ids == [d["id"] for d in reader.documents if d["stage"] == stage]
+    finally:
+        reader.close()
+
+
+def _drop_lookups(cfg, replacement: bytes | None) -> None:
+    """The current generation as an older version wrote it: without the file (or with
+    ``replacement`` in its place), its manifest's checksums rewritten to match."""
+    from dataclasses import replace
+
+    from oriongraph_cli.store.layout import atomic_write, file_checksums
+
+    gen = Layout(cfg.index_dir).current_path()
+    if replacement is None:
+        (gen / lookups.FILE).unlink()
+    else:
+        (gen / lookups.FILE).write_bytes(replacement)
+    m = Manifest.load(gen)
+    sums = {k: v for k, v in file_checksums(gen).items() if k in (m.checksums or {}) or k == lookups.FILE}
+    atomic_write(gen / "manifest.json", replace(m, checksums=sums).to_bytes())
+
+
+@pytest.mark.parametrize("replacement", [None, b'{"version": 0}', b"not json", b'{"version": 1, "documents": []}'])
+def test_an_index_without_usable_tables_compiles_the_same(indexed, replacement):
+    with_file = _compiles(indexed)
+    _drop_lookups(indexed, replacement)
+    gen = Layout(indexed.index_dir).current_path()
+    assert lookups.load(gen) is None
+    assert Layout(indexed.index_dir).problem(gen.name) is None  # still an intact generation
+    assert _compiles(indexed) == with_file
+    reader = api.open_index(indexed, load_embedder=False)
+    try:
+        assert reader.lookups == lookups.build(reader.registry)
+    finally:
+        reader.close()
+
+
+def test_filters_and_hints_read_the_tables(indexed):
+    """A stage hint and a --stage filter give what the documents' own fields say."""
+    from oriongraph_cli.models import HardFilters
+
+    reader = api.open_index(indexed)
+    try:
+        stages = sorted(reader.lookups.stages)
+        assert stages
+        req = CompileRequest("design notes", budget_tokens=2000, hard_filters=HardFilters(stages=(stages[0],)), record_usage=False)
+        resp = api.compile_workingset(req, indexed, reader)
+        docs = {d["path"]: d for d in reader.documents}
+        assert resp.workingset.spans and all(docs[i.path]["stage"] == stages[0] for i in resp.workingset.spans)
+    finally:
+        reader.close()
+    assert lookups.Lookups.from_bytes(b'{"version": 1}') is None
