@@ -447,10 +447,10 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
     """The new generation, step by step, through the store's generation writer."""
     from oriongraph_cli.store.generation import GenerationWriter
 
-    writer = GenerationWriter(plan.staging, plan.base_path)
+    writer = GenerationWriter(plan.staging, plan.base_path, plan.cfg.vector_index)
     try:
         hashes, vectors_by_hash, dim = _embed(plan, result, progress)
-        deleted_rows = _write_documents(writer.registry, plan, result, progress, hashes, vectors_by_hash)
+        deleted_rows = _write_documents(writer, plan, result, progress, hashes, vectors_by_hash)
         edges = _rebuild_graph(writer.registry, plan, result, progress)
         writer.registry.set_info("generation", plan.gen)
         writer.registry.commit()
@@ -504,21 +504,28 @@ def _embed(plan: _Plan, result: IndexResult, progress: Progress) -> tuple[list[l
     return hashes, cache, dim
 
 
-def _write_documents(registry, plan: _Plan, result: IndexResult, progress: Progress, hashes: list[list[str]], vectors_by_hash: dict[str, bytes]) -> list[int]:
-    """Remove the changed and removed documents from the registry, add the changed ones
-    with their vectors and stored references (graph phase 1). Returns the rows whose
-    postings leave the BM25 arrays (row ids can be reused by new spans)."""
+def _write_documents(writer, plan: _Plan, result: IndexResult, progress: Progress, hashes: list[list[str]], vectors_by_hash: dict[str, bytes]) -> list[int]:
+    """Remove the changed and removed documents from the registry (and their vectors from
+    the vector store), add the changed ones with their vectors and stored references (graph
+    phase 1). Returns the rows whose postings leave the BM25 arrays (row ids can be reused
+    by new spans)."""
+    import numpy as np
+
     from oriongraph_cli.graph import edges
 
+    registry = writer.registry
     progress.phase("writing registry", len(plan.parsed))
     prev_paths = set(plan.prev_files)
     gone = sorted(set(plan.changed) | set(plan.removed))
     deleted_rows = registry.rows_of_paths(gone) if plan.base_path else []
+    writer.vectors.delete(deleted_rows)
     for rel in gone:
         registry.remove_document(rel)
     for di, (doc, spans) in enumerate(plan.parsed):
         progress.advance()
-        registry.add_document(doc, spans, hashes[di], [vectors_by_hash[h] for h in hashes[di]])
+        rows = registry.add_document(doc, spans, hashes[di])
+        if rows:
+            writer.vectors.add(rows, np.frombuffer(b"".join(vectors_by_hash[h] for h in hashes[di]), dtype="float32").reshape(len(rows), -1))
         edges.store_document(registry, doc, spans)
         if doc.path in prev_paths:
             result.updated_documents += 1

@@ -1,6 +1,7 @@
 """Writing one generation into its staging directory: the registry (started as a copy of
 the generation it builds on), the lexical indices (Whoosh and the numpy BM25 postings),
-the FAISS vectors and, last, the manifest with the checksums every reader verifies.
+the vector store (segments linked from the generation it builds on, plus one new segment)
+and, last, the manifest with the checksums every reader verifies.
 ``Layout.promote`` then makes it current. Reads of an earlier generation the indexer
 needs (cached vectors, recorded dangling links) are here too.
 """
@@ -22,12 +23,20 @@ REGISTRY = "registry.sqlite"
 
 
 def cached_vectors(gen_path: Path, hashes: Iterable[str]) -> dict[str, bytes]:
-    """Vectors generation ``gen_path`` holds for these embed-text hashes."""
+    """Vectors generation ``gen_path`` holds for these embed-text hashes: looked up in its
+    vector store by the rows the registry names (or, in an index of the one-file layout, read
+    from the registry's ``vector`` column)."""
     old = Registry.open(gen_path / REGISTRY)
     try:
-        return old.vectors_by_hash(hashes)
+        if not vectors.has_segments(gen_path):
+            return old.vectors_by_hash(hashes)
+        rows = old.rows_by_hash(hashes)
     finally:
         old.close()
+    if not rows:
+        return {}
+    found = vectors.vectors_of_rows(gen_path, list(rows.values()))
+    return {h: found[i].tobytes() for i, h in enumerate(rows)}
 
 
 def stored_dangling(gen_path: Path) -> list[tuple]:
@@ -57,11 +66,14 @@ class GenerationWriter:
     The caller fills ``registry`` (documents, spans, graph) and commits it, then calls
     :meth:`write_lexical`, :meth:`write_vectors`, :meth:`close` and :meth:`write_manifest`."""
 
-    def __init__(self, staging: Path, base: Path | None):
+    def __init__(self, staging: Path, base: Path | None, vector_index: str = "auto"):
         self.staging = staging
         self.base = base
         self.registry = Registry.create(staging / REGISTRY, copy_from=base / REGISTRY if base else None)
         self.registry.graph.create_tables()
+        # the base's vector segments are hard-linked, not copied; this generation's new
+        # vectors stream into one new segment named after it
+        self.vectors = vectors.SegmentWriter(staging, base, staging.name.split(".")[0], vector_index)
         self._lexical = self._postings = -1
 
     def all_lexical_texts(self) -> list[tuple[int, str]]:
@@ -77,10 +89,9 @@ class GenerationWriter:
         )
 
     def write_vectors(self, dim: int) -> dict[str, int]:
-        """The FAISS index of every vector in the registry; returns the registry's counts
-        after checking that every index holds every span."""
-        ids, mat = self.registry.all_vectors(dim)
-        vec_count = vectors.build(self.staging / vectors.FILE, ids, mat, dim)
+        """Finish the vector store (new segment, deletion list, merges, IVF indexes);
+        returns the registry's counts after checking that every index holds every span."""
+        vec_count = self.vectors.finish(dim)
         counts = self.registry.counts()
         if not (counts["spans"] == self._lexical == vec_count == self._postings):
             raise OrionError(
@@ -91,9 +102,13 @@ class GenerationWriter:
         return counts
 
     def close(self) -> None:
+        self.vectors.abort()
         self.registry.close()
 
     def write_manifest(self, manifest: Manifest) -> None:
-        """The manifest, with the checksums of every file written (call after :meth:`close`)."""
-        manifest = replace(manifest, checksums=file_checksums(self.staging))  # verified by every reader (Layout.problem)
+        """The manifest, with the checksums of every file written (call after :meth:`close`).
+        Segments linked from the base keep the base's checksums: they are the same
+        immutable files, and hashing them again made every generation O(every vector)."""
+        sums = file_checksums(self.staging, known=self.vectors.reused)  # verified by every reader (Layout.problem)
+        manifest = replace(manifest, checksums=sums)
         atomic_write(self.staging / MANIFEST, manifest.to_bytes())

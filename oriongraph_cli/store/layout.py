@@ -1,7 +1,7 @@
 """On-disk layout of ``.oriongraph/``: generations, the CURRENT pointer, the writer lock.
 
 ```
-.oriongraph/  CURRENT  orion.lock  gen/<id>/{registry.sqlite, lexical/, vectors.faiss, manifest.json}
+.oriongraph/  CURRENT  orion.lock  gen/<id>/{registry.sqlite, lexical/, postings/, vectors/, manifest.json}
               staging/<id>.<pid>/  usage.jsonl  CACHEDIR.TAG  .gitignore
 ```
 
@@ -324,14 +324,20 @@ def _sample_digest(fh, size: int) -> str:
     return h.hexdigest()
 
 
-def file_checksums(gen_path: Path) -> dict[str, list]:
-    """{relative path: [size, sha256, sampled sha256]} of every file of a generation."""
+def file_checksums(gen_path: Path, known: dict[str, list] | None = None) -> dict[str, list]:
+    """{relative path: [size, sha256, sampled sha256]} of every file of a generation.
+    ``known``: entries already computed for files linked unchanged from another
+    generation (taken as they are when the size still matches)."""
     out: dict[str, list] = {}
+    known = known or {}
     for dirpath, _dirnames, filenames in os.walk(gen_path):
         for name in filenames:
             full = os.path.join(dirpath, name)
             rel = os.path.relpath(full, gen_path).replace(os.sep, "/")
             if rel in _NOT_CHECKED:
+                continue
+            if rel in known and isinstance(known[rel], list) and known[rel] and known[rel][0] == os.path.getsize(full):
+                out[rel] = list(known[rel])
                 continue
             with open(full, "rb") as fh:
                 size = os.fstat(fh.fileno()).st_size
