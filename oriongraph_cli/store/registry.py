@@ -86,9 +86,10 @@ class Registry:
             out.setdefault(h, row)
         return out
 
-    def add_document(self, doc: Document, spans: list[Span], embed_hashes: list[str]) -> list[int]:
+    def add_document(self, doc: Document, spans: list[Span], embed_hashes: list[str], vectors: list[bytes | None] | None = None) -> list[int]:
         """Insert one document and its spans; returns the spans' rows (their vectors go to
-        the vector store under these rows)."""
+        the vector store under these rows). ``vectors`` fills the legacy ``vector`` column
+        (NULL when not given, as the indexer leaves it)."""
         meta = doc.meta
         priority = meta.get("priority")
         try:
@@ -119,13 +120,13 @@ class Registry:
         doc_row = cur.lastrowid
         seen_heads: set[tuple[str, ...]] = set()
         rows: list[int] = []
-        for span, h in zip(spans, embed_hashes):
+        for span, h, vec in zip(spans, embed_hashes, vectors or [None] * len(spans)):
             r = span.ref
             cur = self.conn.execute(
-                "INSERT INTO spans(span_id, doc, doc_version_id, path, ordinal, char_start, char_end, line_start, line_end, token_cost, heading_path, heading_level, text, embed_hash)"
-                " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO spans(span_id, doc, doc_version_id, path, ordinal, char_start, char_end, line_start, line_end, token_cost, heading_path, heading_level, text, embed_hash, vector)"
+                " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (r.span_id, doc_row, r.doc_version_id, span.path, span.ordinal, r.char_start, r.char_end, r.line_start, r.line_end, r.token_cost,
-                 json.dumps(list(span.heading_path)), span.heading_level, span.text, h),
+                 json.dumps(list(span.heading_path)), span.heading_level, span.text, h, vec),
             )
             rows.append(cur.lastrowid)
             for depth in range(1, len(span.heading_path) + 1):

@@ -14,7 +14,8 @@ Search per segment, then merge:
 
 * **flat** (exact): FAISS's ``knn_inner_product`` over the memory-mapped rows — the kernel
   ``IndexFlatIP`` runs, so scores and tie order (equal scores: higher row first) are
-  bit-identical to the single ``IndexIDMap2(IndexFlatIP)`` file this replaced; deleted rows
+  bit-identical to the single ``IndexIDMap2(IndexFlatIP)`` file this replaced (results of
+  several segments are merged in FAISS's own order); deleted rows
   are excluded by an ``IDSelector``.
 * **HNSW** (approximate, ``<name>.hnsw`` beside a segment): a FAISS HNSW graph over 8-bit
   quantised rows proposes twice the rows asked for, which are scored exactly on the
@@ -67,7 +68,7 @@ def _damaged(what: str) -> OrionError:
 
 HNSW_M = 32  # graph links per node
 HNSW_EF_CONSTRUCTION = 80
-HNSW_EF_SEARCH = 256  # recall@100 0.98+ against flat on real vectors (docs/BENCHMARKS.md)
+HNSW_EF_SEARCH = 1024  # recall@100 0.985 against flat on 67k real vectors (docs/BENCHMARKS.md)
 RERANK = 2  # the graph proposes RERANK × k rows; their exact scores choose the k
 
 
@@ -113,9 +114,27 @@ class HNSW:
             params.sel = faiss.IDSelectorNot(faiss.IDSelectorBatch(np.flatnonzero(dead).astype("int64")))
         _d, found = self.index.search(q, kk, params=params)
         pos = np.sort(found[0][found[0] >= 0])
-        scores = np.asarray(self.rows[pos], dtype="float32") @ q[0]
-        best = np.lexsort((-pos, -scores))[:k]
-        return pos[best].astype("int64"), scores[best]
+        if not len(pos):
+            return pos.astype("int64"), np.zeros(0, dtype="float32")
+        # exact scores with the kernel flat search uses (the same bits), best first
+        return _flat_top(q, np.ascontiguousarray(self.rows[pos], dtype="float32"), min(k, len(pos)), pos)
+
+
+def _flat_top(q: np.ndarray, rows: np.ndarray, k: int, labels: np.ndarray | None = None, sel=None) -> tuple[np.ndarray, np.ndarray]:
+    """(labels, scores) of the best ``k`` of ``rows`` for one query, in FAISS's flat order
+    (``knn_inner_product``: the kernel and heap ``IndexFlatIP`` uses). ``labels``: what
+    to return for each row (default its position); ``sel``: a FAISS IDSelector of positions."""
+    import faiss
+
+    D = np.empty((1, k), dtype="float32")
+    I = np.empty((1, k), dtype="int64")
+    args = [faiss.swig_ptr(q), faiss.swig_ptr(rows), rows.shape[1], 1, len(rows), k, faiss.swig_ptr(D), faiss.swig_ptr(I)]
+    if sel is not None:
+        args.append(sel)
+    faiss.knn_inner_product(*args)
+    ok = I[0] >= 0
+    found = I[0][ok]
+    return (found if labels is None else labels[found]).astype("int64"), D[0][ok]
 
 
 def build_ann(rows: np.ndarray, dead: np.ndarray | None = None) -> HNSW:
@@ -282,21 +301,16 @@ class VectorIndex:
         else:
             ids = np.concatenate([f[0] for f in found])
             scores = np.concatenate([f[1] for f in found])
-            best = np.lexsort((-ids, -scores))[:k]  # FAISS's order: score, then the higher row
+            # FAISS's order: score, then among equal scores the higher row first (its heap)
+            # — except for k = 1, where it keeps the first best (the lower row)
+            best = np.lexsort((ids if k == 1 else -ids, -scores))[:k]
             ids, scores = ids[best], scores[best]
         return [(int(i), float(s)) for i, s in zip(ids, scores)]
 
     def _flat(self, seg: _Segment, q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         faiss = self._faiss
-        D = np.empty((1, k), dtype="float32")
-        I = np.empty((1, k), dtype="int64")
-        rows = seg.rows
-        args = [faiss.swig_ptr(q), faiss.swig_ptr(rows), self.dim, 1, len(rows), k, faiss.swig_ptr(D), faiss.swig_ptr(I)]
-        if len(seg.deleted):
-            args.append(faiss.IDSelectorNot(faiss.IDSelectorBatch(seg.dead_positions())))
-        faiss.knn_inner_product(*args)
-        ok = I[0] >= 0
-        return I[0][ok], D[0][ok]
+        sel = faiss.IDSelectorNot(faiss.IDSelectorBatch(seg.dead_positions())) if len(seg.deleted) else None
+        return _flat_top(q, seg.rows, k, sel=sel)
 
     def vectors(self, rows: list[int]) -> np.ndarray:
         """The stored vectors of ``rows`` (for MMR similarity)."""
@@ -361,6 +375,63 @@ def read_all(gen_path: Path) -> np.ndarray:
 
 
 # ================================================================ writing
+
+
+class FileRows:
+    """float32 rows of a raw file read with plain reads, not a memory map: what a build
+    reads then does not stay resident in the process (a mapped 1M-row segment would add
+    its 1.5 GB to the indexer's peak memory)."""
+
+    def __init__(self, path: Path, n: int, dim: int):
+        self.path, self.shape = path, (int(n), int(dim))
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    def __getitem__(self, key) -> np.ndarray:
+        n, dim = self.shape
+        if isinstance(key, slice):
+            start, stop, _ = key.indices(n)
+            with open(self.path, "rb") as fh:
+                fh.seek(start * dim * 4)
+                return np.fromfile(fh, dtype="<f4", count=max(0, stop - start) * dim).reshape(-1, dim)
+        idx = np.asarray(key, dtype="int64")
+        out = np.empty((len(idx), dim), dtype="float32")
+        order = np.argsort(idx, kind="stable")
+        with open(self.path, "rb") as fh:
+            fd = fh.fileno()
+            for j in order:
+                out[j] = np.frombuffer(os.pread(fd, dim * 4, int(idx[j]) * dim * 4), dtype="<f4")
+        return out
+
+
+class VectorSpool:
+    """The vectors of one index run by slot, in a temp file (``out[slots] = rows`` writes,
+    :meth:`read` reads): embedding writes here and the registry writer reads a document's
+    rows back, so a run never holds every vector in memory (1.5 GB at 1M spans)."""
+
+    def __init__(self, path: Path, n: int, dim: int):
+        self.path, self.dim = path, int(dim)
+        self._fh = open(path, "w+b")
+        self._fh.truncate(int(n) * self.dim * 4)
+
+    def __setitem__(self, slots, rows) -> None:
+        rows = np.ascontiguousarray(rows, dtype="<f4").reshape(-1, self.dim)
+        fd = self._fh.fileno()
+        for slot, row in zip(np.atleast_1d(np.asarray(slots, dtype="int64")), rows):
+            os.pwrite(fd, row.tobytes(), int(slot) * self.dim * 4)
+
+    def read(self, slots) -> np.ndarray:
+        slots = np.asarray(slots, dtype="int64")
+        out = np.empty((len(slots), self.dim), dtype="float32")
+        fd = self._fh.fileno()
+        for j, slot in enumerate(slots):
+            out[j] = np.frombuffer(os.pread(fd, self.dim * 4, int(slot) * self.dim * 4), dtype="<f4")
+        return out
+
+    def close(self) -> None:
+        self._fh.close()
+        self.path.unlink(missing_ok=True)
 
 
 class SegmentWriter:
@@ -533,7 +604,7 @@ class SegmentWriter:
             want = want and entry["count"] >= 2
             if want and not entry.get("ann"):
                 f = f"{entry['name']}.hnsw"
-                build_ann(self._rows_of(entry), None).save(self.dir / f)
+                build_ann(FileRows(self.dir / f"{entry['name']}.f32", entry["count"], self.dim)).save(self.dir / f)
                 entry["ann"] = f
             elif not want and entry.get("ann"):
                 (self.dir / entry["ann"]).unlink(missing_ok=True)
