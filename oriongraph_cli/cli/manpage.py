@@ -81,7 +81,7 @@ EXAMPLES = {
     ],
 }
 FILES = [
-    (".oriongraph/", "the index: CURRENT, gen/<id>/{registry.sqlite, lexical/, vectors.faiss, manifest.json}, orion.lock; safe to delete"),
+    (".oriongraph/", "the index: CURRENT, gen/<id>/{registry.sqlite, lexical/, postings/, vectors/, manifest.json}, orion.lock; safe to delete"),
     (".oriongraph/usage.jsonl", "episodic usage log: one line per compile (intent, span ids, paths, time; never document text)"),
     (".orion.toml", "project configuration (or [tool.oriongraph] in pyproject.toml)"),
 ]

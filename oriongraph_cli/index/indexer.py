@@ -541,18 +541,22 @@ def _embed(plan: _Plan, result: IndexResult, progress: Progress) -> _Vectors:
     path = plan.staging / "vectors.spool"
     found: set[str] = set()
     if cache_path is not None and result.rebuild_reason != "--full" and slot_of:
-        from oriongraph_cli.store.generation import cached_vectors
+        from oriongraph_cli.store.generation import VectorCache
 
         keys = list(slot_of)
-        for start in range(0, len(keys), _CACHE_CHUNK):
-            got = cached_vectors(cache_path, keys[start:start + _CACHE_CHUNK])
-            if not got:
-                continue
-            if spool is None:
-                dim = dim or len(next(iter(got.values()))) // 4
-                spool = VectorSpool(path, len(slot_of), dim)
-            spool[[slot_of[h] for h in got]] = np.frombuffer(b"".join(got.values()), dtype="float32")
-            found.update(got)
+        cache = VectorCache(cache_path)
+        try:
+            for start in range(0, len(keys), _CACHE_CHUNK):
+                got = cache.get(keys[start:start + _CACHE_CHUNK])
+                if not got:
+                    continue
+                if spool is None:
+                    dim = dim or len(next(iter(got.values()))) // 4
+                    spool = VectorSpool(path, len(slot_of), dim)
+                spool[[slot_of[h] for h in got]] = np.frombuffer(b"".join(got.values()), dtype="float32")
+                found.update(got)
+        finally:
+            cache.close()
     missing = sorted(h for h in slot_of if h not in found)
     if missing:
         from oriongraph_cli.store.embed import embed_batched

@@ -22,21 +22,35 @@ from oriongraph_cli.store.registry import Registry
 REGISTRY = "registry.sqlite"
 
 
+class VectorCache:
+    """The vectors an earlier generation holds, by embed-text hash: looked up in its vector
+    store by the rows its registry names (or, in an index of the one-file layout, read from
+    the registry's ``vector`` column). Open for a run; :meth:`get` is asked chunk by chunk."""
+
+    def __init__(self, gen_path: Path):
+        self.registry = Registry.open(gen_path / REGISTRY)
+        self.store = vectors.VectorIndex(gen_path, threads=0) if vectors.has_segments(gen_path) else None
+
+    def get(self, hashes: Iterable[str]) -> dict[str, bytes]:
+        if self.store is None:
+            return self.registry.vectors_by_hash(hashes)
+        rows = self.registry.rows_by_hash(hashes)
+        if not rows:
+            return {}
+        found = self.store.vectors(list(rows.values()))
+        return {h: found[i].tobytes() for i, h in enumerate(rows)}
+
+    def close(self) -> None:
+        self.registry.close()
+
+
 def cached_vectors(gen_path: Path, hashes: Iterable[str]) -> dict[str, bytes]:
-    """Vectors generation ``gen_path`` holds for these embed-text hashes: looked up in its
-    vector store by the rows the registry names (or, in an index of the one-file layout, read
-    from the registry's ``vector`` column)."""
-    old = Registry.open(gen_path / REGISTRY)
+    """Vectors generation ``gen_path`` holds for these embed-text hashes."""
+    cache = VectorCache(gen_path)
     try:
-        if not vectors.has_segments(gen_path):
-            return old.vectors_by_hash(hashes)
-        rows = old.rows_by_hash(hashes)
+        return cache.get(hashes)
     finally:
-        old.close()
-    if not rows:
-        return {}
-    found = vectors.vectors_of_rows(gen_path, list(rows.values()))
-    return {h: found[i].tobytes() for i, h in enumerate(rows)}
+        cache.close()
 
 
 def stored_dangling(gen_path: Path) -> list[tuple]:
@@ -69,6 +83,9 @@ class GenerationWriter:
     def __init__(self, staging: Path, base: Path | None, vector_index: str = "auto"):
         self.staging = staging
         self.base = base
+        if base is not None and not vectors.has_segments(base):
+            # not reached: an index of the one-file layout has an older schema, so it is rebuilt
+            raise OrionError(f"{base} holds no vector segments to build on", hint="run `orion index --full` to rebuild the index")
         self.registry = Registry.create(staging / REGISTRY, copy_from=base / REGISTRY if base else None)
         self.registry.graph.create_tables()
         # the base's vector segments are hard-linked, not copied; this generation's new

@@ -6,9 +6,9 @@ generations hard-link instead of rewriting, a per-generation **deletion list**
 (``deleted.i64``: pairs of segment number and row) for rows of changed or removed
 documents, and ``segments.json`` naming them. A one-file change therefore writes a
 segment of that file's vectors and a small deletion list; the big segments carry over as
-links. Small segments are merged once there are more than ``MAX_SMALL_SEGMENTS``; all
-segments are merged into one when more than ``MERGE_DELETED_SHARE`` of the stored rows
-are deleted. Merges stream chunk by chunk: no matrix of every vector is ever held.
+links. Small segments (under ``SMALL_ROWS`` rows, no graph) are merged once there are more
+than ``MAX_SMALL_SEGMENTS``; all segments are merged into one when more than
+``MERGE_DELETED_SHARE`` of the stored rows are deleted. Merges stream chunk by chunk: no matrix of every vector is ever held.
 
 Search per segment, then merge:
 
@@ -54,7 +54,8 @@ MODES = ("auto", "flat", "hnsw")  # config.VECTOR_INDEXES
 # vectors (docs/BENCHMARKS.md, "A vector store that scales"): below it a flat search is a
 # few milliseconds and exact.
 ANN_MIN_SPANS = 200_000
-MAX_SMALL_SEGMENTS = 8  # more flat segments than this are merged into one
+MAX_SMALL_SEGMENTS = 8  # more small segments than this are merged into one
+SMALL_ROWS = 65_536  # a segment of fewer rows, without a graph, is small
 MERGE_DELETED_SHARE = 0.25  # more deleted rows than this share of the stored ones: merge all
 _CHUNK = 16_384  # rows per read/write when streaming segments
 _HINT = "run `orion index --full` to rebuild the index"
@@ -543,7 +544,7 @@ class SegmentWriter:
 
     def _merge(self, dels: list[np.ndarray]) -> None:
         stored = sum(e["count"] for e in self.segments)
-        small = [i for i, e in enumerate(self.segments) if not e.get("ann")]
+        small = [i for i, e in enumerate(self.segments) if not e.get("ann") and e["count"] < SMALL_ROWS]
         if stored and sum(len(d) for d in dels) > MERGE_DELETED_SHARE * stored and len(self.segments) > 0:
             pick = list(range(len(self.segments)))
         elif len(small) > MAX_SMALL_SEGMENTS:
