@@ -35,6 +35,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 DIM = 384
 PER_DOC = 7
+EF_TRIES = (1536, 2048, 3072)
 
 
 def _real(suite: Path) -> np.ndarray:
@@ -116,12 +117,20 @@ def child_search(work: Path, n: int, suite: Path, queries: int) -> dict:
         seg.ann = None  # the same rows searched exactly
     out = {"kinds": store.kinds}
     found = {}
-    for name, index in (("store", store), ("flat", flat)):
+    for name, index in (("flat", flat), ("store", store)):
         index.search(qs[0], 100)  # pages in
         c = time.process_time()
         found[name] = [[i for i, _s in index.search(q, 100)] for q in qs]
         out[f"{name}_cpu_ms_per_query"] = round((time.process_time() - c) * 1000 / len(qs), 3)
     out["recall@100_vs_flat (tiled vectors)"] = round(float(np.mean([len(set(a) & set(b)) / 100 for a, b in zip(found["store"], found["flat"])])), 4)
+    graphs = [s.ann for s in store._segments if s.ann is not None]
+    for ef in (EF_TRIES if graphs else ()):  # the graph searched wider: what recall costs at this size
+        for g in graphs:
+            g.ef_search = ef
+        c = time.process_time()
+        got = [[i for i, _s in store.search(q, 100)] for q in qs]
+        out[f"efSearch={ef}"] = {"cpu_ms_per_query": round((time.process_time() - c) * 1000 / len(qs), 3),
+                                 "recall@100": round(float(np.mean([len(set(a) & set(b)) / 100 for a, b in zip(got, found["flat"])])), 4)}
     out["search_peak_rss_mib"] = _peak_mib()
     return out
 
@@ -133,6 +142,7 @@ def main() -> None:
     ap.add_argument("--suite", type=Path, default=Path("/tmp/suite"))
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--keep", action="store_true", help="keep the stores built")
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -158,7 +168,8 @@ def main() -> None:
             row.update(json.loads(p.stdout.strip().splitlines()[-1]))
             sys.stderr.write(f"[vecstore] {n} {what}: {p.stdout.strip()}\n")
         rows.append(row)
-        shutil.rmtree(work, ignore_errors=True)
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
         if args.out:
             args.out.write_text(json.dumps({"command": " ".join(sys.argv), "date": time.strftime("%Y-%m-%d"), "rows": rows}, indent=1) + "\n")
     print(json.dumps(rows, indent=1))
