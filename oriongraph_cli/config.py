@@ -45,7 +45,7 @@ class Config:
     lock_timeout: float = 30.0
     keep_generations: int = 2
     # the vector index: "auto" searches a vector segment of at least 200,000 spans through an
-    # HNSW graph (recall@100 0.985 against exact search on real vectors, 0.99 at 1M spans;
+    # HNSW graph (recall@100 0.995 against exact search on real vectors, 0.99 at 1M spans;
     # below that size an exact search costs a few ms), "flat" always exact, "hnsw" always the graph
     # (docs/BENCHMARKS.md, "A vector store that scales"; store/vectors.py ANN_MIN_SPANS)
     vector_index: str = "auto"

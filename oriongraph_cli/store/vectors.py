@@ -69,7 +69,7 @@ def _damaged(what: str) -> OrionError:
 
 HNSW_M = 32  # graph links per node
 HNSW_EF_CONSTRUCTION = 80
-HNSW_EF_SEARCH = 1536  # recall@100 0.985+ on 67k real vectors, 0.990 at 1M (docs/BENCHMARKS.md)
+HNSW_EF_SEARCH = 1536  # recall@100 0.995 on 67k real vectors, 0.990 at 1M (docs/BENCHMARKS.md)
 RERANK = 2  # the graph proposes RERANK × k rows; their exact scores choose the k
 
 
