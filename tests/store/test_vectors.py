@@ -269,3 +269,22 @@ def test_an_index_of_the_one_file_layout_is_read_then_rebuilt_without_re_embeddi
     assert res.embedded_spans == 0 and res.reused_vectors == res.spans  # the registry's vectors reused
     new = Layout(cfg.index_dir).current_path()
     assert vectors.has_segments(new) and not (new / vectors.LEGACY_FILE).exists()
+
+
+def test_vector_index_setting_is_validated_and_reaches_the_indexer(project, fake_embedder, monkeypatch):
+    from oriongraph_cli.errors import ConfigError
+
+    monkeypatch.setenv("ORION_VECTOR_INDEX", "ivf")
+    with pytest.raises(ConfigError) as err:
+        load_config(project)
+    assert "ORION_VECTOR_INDEX=ivf" in str(err.value) and "auto, flat or hnsw" in str(err.value)
+    monkeypatch.setenv("ORION_VECTOR_INDEX", "hnsw")
+    cfg = load_config(project)
+    index_project(cfg)
+    reader = IndexReader(cfg, load_embedder=False)
+    try:
+        assert reader.vectors.kinds == ["hnsw"]
+        q = reader.vectors.vectors([1])[0]
+        assert reader.vectors.search(q, 5)[0][0] == 1
+    finally:
+        reader.close()
