@@ -1,6 +1,10 @@
 """What 452e1ae's GenerationWriter.write_vectors held at N spans: Registry.all_vectors' one
 preallocated matrix of every vector, then vectors.build (IndexIDMap2(IndexFlatIP), which
-copies the matrix) written to a file. Rows as bench_vecstore.py makes them."""
+copies the matrix) written to a file. Rows as bench_vecstore.py makes them. Needs a
+checkout of 452e1ae at /tmp/vecstore-base (`git worktree add /tmp/vecstore-base 452e1ae`):
+
+    python bench/results/vecstore_before_build.py 1000000 /tmp/bb1m > bench/results/vecstore_before_build_1m.json
+"""
 import sys, time, json, resource
 sys.path.insert(0, "/tmp/vecstore-base"); sys.path.insert(0, "/work/wt-vecstore/bench")
 import numpy as np
