@@ -141,23 +141,24 @@ def faiss_search(args) -> dict:
 
     from oriongraph_cli.config import load_config
     from oriongraph_cli.store.layout import Layout
-    from oriongraph_cli.store.vectors import FILE, VectorIndex
+    from oriongraph_cli.store.vectors import VectorIndex
 
-    index = VectorIndex(Layout(load_config(args.root).index_dir).current_path() / FILE)
+    # threads=0: the count set below stays in force for each search
+    index = VectorIndex(Layout(load_config(args.root).index_dir).current_path(), threads=0)
     import numpy as np
 
     rng = np.random.default_rng(0)
-    qs = rng.standard_normal((args.n, index._index.d)).astype("float32")
+    qs = rng.standard_normal((args.n, index.dim)).astype("float32")
     qs /= np.linalg.norm(qs, axis=1, keepdims=True)
     out = {"vectors": index.ntotal}
     before = faiss.omp_get_max_threads()
     for threads in (1, 2):
         faiss.omp_set_num_threads(threads)
         for q in qs[:5]:
-            index._index.search(q.reshape(1, -1), 1000)
+            index.search(q, 1000)
         c, w = cpu(), time.perf_counter()
         for q in qs:
-            index._index.search(q.reshape(1, -1), 1000)
+            index.search(q, 1000)
         out[f"threads={threads}"] = {"cpu_ms_per_search": round((cpu() - c) * 1000 / args.n, 3),
                                      "wall_ms_per_search": round((time.perf_counter() - w) * 1000 / args.n, 3)}
     faiss.omp_set_num_threads(before)

@@ -31,6 +31,7 @@ MAIN_SETTINGS: tuple[tuple[str, str], ...] = (
     ("model_path", "default none; or a local directory with model.onnx + tokenizer.json"),
     ("max_file_bytes", "larger files are skipped with a warning"),
     ("lock_timeout", "seconds a second writer waits for the index lock"),
+    ("vector_index", "auto (exact below 200,000 spans, HNSW above), flat or hnsw"),
     ("usage_log", "record each compile in .oriongraph/usage.jsonl (ids, never text)"),
     ("serve_idle_timeout", "seconds orion serve waits for a request before it exits (0: never)"),
 )

@@ -86,7 +86,7 @@ EXAMPLES = {
     ],
 }
 FILES = [
-    (".oriongraph/", "the index: CURRENT, gen/<id>/{registry.sqlite, lexical/, vectors.faiss, manifest.json}, orion.lock; safe to delete"),
+    (".oriongraph/", "the index: CURRENT, gen/<id>/{registry.sqlite, lexical/, postings/, vectors/, manifest.json}, orion.lock; safe to delete"),
     (".oriongraph/serve/", "orion serve: its socket (sock, 0600), lock (holding its pid) and, when detached, its log; the directory is 0700"),
     (".oriongraph/usage.jsonl", "episodic usage log: one line per compile (intent, span ids, paths, time; never document text)"),
     (".orion.toml", "project configuration (or [tool.oriongraph] in pyproject.toml)"),

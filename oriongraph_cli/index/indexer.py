@@ -463,11 +463,15 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
     """The new generation, step by step, through the store's generation writer."""
     from oriongraph_cli.store.generation import GenerationWriter
 
-    writer = GenerationWriter(plan.staging, plan.base_path)
+    writer = GenerationWriter(plan.staging, plan.base_path, plan.cfg.vector_index)
     try:
-        hashes, vectors_by_hash, dim = _embed(plan, result, progress)
+        vecs = _embed(plan, result, progress)
         graph_change = None if result.rebuild_reason else _graph_change(writer.registry, plan)
-        deleted_rows = _write_documents(writer.registry, plan, result, progress, hashes, vectors_by_hash)
+        try:
+            deleted_rows = _write_documents(writer, plan, result, progress, vecs)
+        finally:
+            vecs.close()  # the spool leaves the staging directory before anything is checksummed
+        dim = vecs.dim
         edges = _rebuild_graph(writer.registry, plan, result, progress, graph_change)
         writer.registry.set_info("generation", plan.gen)
         writer.registry.commit()
@@ -483,60 +487,131 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
     writer.write_manifest(manifest)
 
 
-def _embed(plan: _Plan, result: IndexResult, progress: Progress) -> tuple[list[list[str]], dict[str, bytes], int]:
-    """The embed-text hash of every span of every changed document (per document), a
+class _EmbedTexts:
+    """The embedding texts of the spans ``at`` ((document index, span index) pairs), made
+    when asked for: a run does not hold every span's embedding text beside its span."""
+
+    def __init__(self, parsed: list, at: list[tuple[int, int]]):
+        self.parsed, self.at = parsed, at
+
+    def __len__(self) -> int:
+        return len(self.at)
+
+    def __getitem__(self, i: int) -> str:
+        di, si = self.at[i]
+        doc, spans = self.parsed[di]
+        return embed_text(spans[si], doc.title)
+
+
+class _SlotSink:
+    """``out[indices] = rows`` of ``embed_batched``, written to the spool's slots."""
+
+    def __init__(self, spool, slots: list[int]):
+        self.spool, self.slots = spool, slots
+
+    def __setitem__(self, idx, rows) -> None:
+        self.spool[[self.slots[i] for i in idx]] = rows
+
+
+@dataclass
+class _Vectors:
+    """The vector of every distinct embedding text of a run: its slot in a spool file in
+    the staging directory (never every vector in memory: 1.5 GB at 1M spans)."""
+
+    hashes: list[list[str]]  # per changed document, its spans' embed-text hashes
+    slot_of: dict[str, int]
+    spool: Any  # store.vectors.VectorSpool, or None when there are no spans
+    dim: int
+
+    def of(self, hashes: list[str]):
+        return self.spool.read([self.slot_of[h] for h in hashes])
+
+    def close(self) -> None:
+        if self.spool is not None:
+            self.spool.close()
+
+
+_CACHE_CHUNK = 16_384  # embed-text hashes looked up in the previous generation at a time
+
+
+def _embed(plan: _Plan, result: IndexResult, progress: Progress) -> _Vectors:
+    """The embed-text hash of every span of every changed document (per document) and a
     vector for each hash (reused from the previous generation by hash of model id +
-    embedding text, else embedded now) and the vectors' dimension."""
+    embedding text, else embedded now), spooled to the staging directory."""
+    import numpy as np
+
+    from oriongraph_cli.store.vectors import VectorSpool
+
     cfg, spec, cache_path = plan.cfg, plan.spec, plan.cache_path
-    all_texts: list[tuple[int, int, str, str]] = []  # (doc idx, span idx, text, hash)
+    hashes: list[list[str]] = [[] for _ in plan.parsed]
+    slot_of: dict[str, int] = {}
+    first: list[tuple[int, int]] = []  # where each distinct text first occurs
     for di, (doc, spans) in enumerate(plan.parsed):
         for si, span in enumerate(spans):
-            t = embed_text(span, doc.title)
-            all_texts.append((di, si, t, embed_hash(spec.model_id, t)))
-    cache: dict[str, bytes] = {}
-    if cache_path is not None and result.rebuild_reason != "--full":
-        from oriongraph_cli.store.generation import cached_vectors
+            h = embed_hash(spec.model_id, embed_text(span, doc.title))
+            hashes[di].append(h)
+            if h not in slot_of:
+                slot_of[h] = len(first)
+                first.append((di, si))
+    total = sum(len(h) for h in hashes)
+    dim = (load_manifest(cache_path).dim if cache_path else None)
+    spool = None
+    path = plan.staging / "vectors.spool"
+    found: set[str] = set()
+    if cache_path is not None and result.rebuild_reason != "--full" and slot_of:
+        from oriongraph_cli.store.generation import VectorCache
 
-        cache = cached_vectors(cache_path, (h for *_x, h in all_texts))
-    missing = sorted({h: t for *_x, t, h in all_texts if h not in cache}.items())
-    dim = None
+        keys = list(slot_of)
+        cache = VectorCache(cache_path)
+        try:
+            for start in range(0, len(keys), _CACHE_CHUNK):
+                got = cache.get(keys[start:start + _CACHE_CHUNK])
+                if not got:
+                    continue
+                if spool is None:
+                    dim = dim or len(next(iter(got.values()))) // 4
+                    spool = VectorSpool(path, len(slot_of), dim)
+                spool[[slot_of[h] for h in got]] = np.frombuffer(b"".join(got.values()), dtype="float32")
+                found.update(got)
+        finally:
+            cache.close()
+    missing = sorted(h for h in slot_of if h not in found)
     if missing:
         from oriongraph_cli.store.embed import embed_batched
 
         progress.phase("loading model", None)
         embedder = plan.embedder.result() if plan.embedder is not None else _load_index_embedder(cfg)
         dim = embedder.dim
+        if spool is None:
+            spool = VectorSpool(path, len(slot_of), dim)
         progress.phase("embedding", len(missing))
-        mat = embed_batched(embedder, [t for _h, t in missing], cfg.embed_batch_size, progress.advance)
-        for (h, _t), row in zip(missing, mat):
-            cache[h] = row.astype("float32").tobytes()
+        embed_batched(embedder, _EmbedTexts(plan.parsed, [first[slot_of[h]] for h in missing]), cfg.embed_batch_size,
+                      progress.advance, out=_SlotSink(spool, [slot_of[h] for h in missing]))
     result.embedded_spans = len(missing)
-    result.reused_vectors = len(all_texts) - len(missing)
-    if dim is None:
-        dim = (load_manifest(cache_path).dim if cache_path else None) or (
-            len(next(iter(cache.values()))) // 4 if cache else 384
-        )
-    hashes: list[list[str]] = [[] for _ in plan.parsed]
-    for di, _si, _t, h in all_texts:
-        hashes[di].append(h)
-    return hashes, cache, dim
+    result.reused_vectors = total - len(missing)
+    return _Vectors(hashes, slot_of, spool, int(dim or 384))
 
 
-def _write_documents(registry, plan: _Plan, result: IndexResult, progress: Progress, hashes: list[list[str]], vectors_by_hash: dict[str, bytes]) -> list[int]:
-    """Remove the changed and removed documents from the registry, add the changed ones
-    with their vectors and stored references (graph phase 1). Returns the rows whose
-    postings leave the BM25 arrays (row ids can be reused by new spans)."""
+def _write_documents(writer, plan: _Plan, result: IndexResult, progress: Progress, vecs: _Vectors) -> list[int]:
+    """Remove the changed and removed documents from the registry (and their vectors from
+    the vector store), add the changed ones with their vectors and stored references (graph
+    phase 1). Returns the rows whose postings leave the BM25 arrays (row ids can be reused
+    by new spans)."""
     from oriongraph_cli.graph import edges
 
+    registry = writer.registry
     progress.phase("writing registry", len(plan.parsed))
     prev_paths = set(plan.prev_files)
     gone = sorted(set(plan.changed) | set(plan.removed))
     deleted_rows = registry.rows_of_paths(gone) if plan.base_path else []
+    writer.vectors.delete(deleted_rows)
     for rel in gone:
         registry.remove_document(rel)
     for di, (doc, spans) in enumerate(plan.parsed):
         progress.advance()
-        registry.add_document(doc, spans, hashes[di], [vectors_by_hash[h] for h in hashes[di]])
+        rows = registry.add_document(doc, spans, vecs.hashes[di])
+        if rows:
+            writer.vectors.add(rows, vecs.of(vecs.hashes[di]))
         edges.store_document(registry, doc, spans)
         if doc.path in prev_paths:
             result.updated_documents += 1

@@ -197,10 +197,13 @@ class FastEmbedEmbedder:
         return vecs / np.clip(norms, 1e-12, None)
 
 
-def embed_batched(embedder: Embedder, texts: list[str], batch_size: int, progress=None) -> np.ndarray:
-    """Embed in batches of similar length (less padding), returning rows in input order."""
+def embed_batched(embedder: Embedder, texts, batch_size: int, progress=None, out=None) -> np.ndarray:
+    """Embed in batches of similar length (less padding), returning rows in input order.
+    ``texts``: any sequence of strings; ``out``: where rows go (``out[indices] = rows``;
+    default a new matrix) — the indexer streams them to disk instead of holding them."""
     order = sorted(range(len(texts)), key=lambda i: (len(texts[i]), i))
-    out = np.zeros((len(texts), embedder.dim), dtype="float32")
+    if out is None:
+        out = np.zeros((len(texts), embedder.dim), dtype="float32")
     for start in range(0, len(order), batch_size):
         idx = order[start : start + batch_size]
         out[idx] = embedder.embed([texts[i] for i in idx])

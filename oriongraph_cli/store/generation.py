@@ -1,6 +1,7 @@
 """Writing one generation into its staging directory: the registry (started as a copy of
 the generation it builds on), the lexical indices (Whoosh and the numpy BM25 postings),
-the FAISS vectors and, last, the manifest with the checksums every reader verifies.
+the vector store (segments linked from the generation it builds on, plus one new segment)
+and, last, the manifest with the checksums every reader verifies.
 ``Layout.promote`` then makes it current. Reads of an earlier generation the indexer
 needs (cached vectors, recorded dangling links) are here too.
 """
@@ -21,13 +22,35 @@ from oriongraph_cli.store.registry import Registry
 REGISTRY = "registry.sqlite"
 
 
+class VectorCache:
+    """The vectors an earlier generation holds, by embed-text hash: looked up in its vector
+    store by the rows its registry names (or, in an index of the one-file layout, read from
+    the registry's ``vector`` column). Open for a run; :meth:`get` is asked chunk by chunk."""
+
+    def __init__(self, gen_path: Path):
+        self.registry = Registry.open(gen_path / REGISTRY)
+        self.store = vectors.VectorIndex(gen_path, threads=0) if vectors.has_segments(gen_path) else None
+
+    def get(self, hashes: Iterable[str]) -> dict[str, bytes]:
+        if self.store is None:
+            return self.registry.vectors_by_hash(hashes)
+        rows = self.registry.rows_by_hash(hashes)
+        if not rows:
+            return {}
+        found = self.store.vectors(list(rows.values()))
+        return {h: found[i].tobytes() for i, h in enumerate(rows)}
+
+    def close(self) -> None:
+        self.registry.close()
+
+
 def cached_vectors(gen_path: Path, hashes: Iterable[str]) -> dict[str, bytes]:
     """Vectors generation ``gen_path`` holds for these embed-text hashes."""
-    old = Registry.open(gen_path / REGISTRY)
+    cache = VectorCache(gen_path)
     try:
-        return old.vectors_by_hash(hashes)
+        return cache.get(hashes)
     finally:
-        old.close()
+        cache.close()
 
 
 def stored_dangling(gen_path: Path) -> list[tuple]:
@@ -58,11 +81,17 @@ class GenerationWriter:
     :meth:`write_lexical`, :meth:`write_vectors`, :meth:`write_lookups`, :meth:`close` and
     :meth:`write_manifest`."""
 
-    def __init__(self, staging: Path, base: Path | None):
+    def __init__(self, staging: Path, base: Path | None, vector_index: str = "auto"):
         self.staging = staging
         self.base = base
+        if base is not None and not vectors.has_segments(base):
+            # not reached: an index of the one-file layout has an older schema, so it is rebuilt
+            raise OrionError(f"{base} holds no vector segments to build on", hint="run `orion index --full` to rebuild the index")
         self.registry = Registry.create(staging / REGISTRY, copy_from=base / REGISTRY if base else None)
         self.registry.graph.create_tables()
+        # the base's vector segments are hard-linked, not copied; this generation's new
+        # vectors stream into one new segment named after it
+        self.vectors = vectors.SegmentWriter(staging, base, staging.name.split(".")[0], vector_index)
         self._lexical = self._postings = -1
 
     def all_lexical_texts(self) -> list[tuple[int, str]]:
@@ -78,10 +107,9 @@ class GenerationWriter:
         )
 
     def write_vectors(self, dim: int) -> dict[str, int]:
-        """The FAISS index of every vector in the registry; returns the registry's counts
-        after checking that every index holds every span."""
-        ids, mat = self.registry.all_vectors(dim)
-        vec_count = vectors.build(self.staging / vectors.FILE, ids, mat, dim)
+        """Finish the vector store (new segment, deletion list, merges, IVF indexes);
+        returns the registry's counts after checking that every index holds every span."""
+        vec_count = self.vectors.finish(dim)
         counts = self.registry.counts()
         if not (counts["spans"] == self._lexical == vec_count == self._postings):
             raise OrionError(
@@ -97,12 +125,14 @@ class GenerationWriter:
         atomic_write(self.staging / lookups.FILE, lookups.build(self.registry).to_bytes())
 
     def close(self) -> None:
+        self.vectors.abort()
         self.registry.close()
 
     def write_manifest(self, manifest: Manifest) -> None:
         """The manifest, with the checksums of every file written (call after :meth:`close`).
-        Files linked from the base generation (verified byte for byte before this build
-        started) keep its checksums instead of being read again."""
+        Files linked from the base generation (its Whoosh and vector segments, verified byte
+        for byte before this build started) keep its checksums instead of being read again:
+        hashing them again made every generation O(every vector)."""
         base_checksums = None
         if self.base is not None:
             try:

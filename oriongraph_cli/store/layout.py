@@ -1,7 +1,7 @@
 """On-disk layout of ``.oriongraph/``: generations, the CURRENT pointer, the writer lock.
 
 ```
-.oriongraph/  CURRENT  orion.lock  gen/<id>/{registry.sqlite, lexical/, vectors.faiss, manifest.json}
+.oriongraph/  CURRENT  orion.lock  gen/<id>/{registry.sqlite, lexical/, postings/, vectors/, manifest.json}
               staging/<id>.<pid>/  usage.jsonl  CACHEDIR.TAG  .gitignore
 ```
 
@@ -332,6 +332,7 @@ def file_checksums(gen_path: Path, base: Path | None = None, base_checksums: dic
     read again; pass them only for a generation whose every byte was just verified, and
     only for files nobody writes after linking (the Whoosh segments: ``lexical._link_files``)."""
     out: dict[str, list] = {}
+    known = known or {}
     for dirpath, _dirnames, filenames in os.walk(gen_path):
         for name in filenames:
             full = os.path.join(dirpath, name)

@@ -129,9 +129,9 @@ class IndexReader:
 
     @cached_property
     def vectors(self):
-        from oriongraph_cli.store.vectors import FILE, VectorIndex
+        from oriongraph_cli.store.vectors import VectorIndex
 
-        return VectorIndex(self.path / FILE, threads=self.cfg.threads("query"))
+        return VectorIndex(self.path, threads=self.cfg.threads("query"))  # segments, or the one-file layout
 
     @cached_property
     def documents(self) -> list[dict[str, Any]]:

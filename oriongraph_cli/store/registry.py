@@ -1,10 +1,12 @@
-"""The span registry: SQLite tables for documents, spans (with their vectors), headings
+"""The span registry: SQLite tables for documents, spans (with their embed-text hashes), headings
 (defined in ``store/schema.py``), and every query of them. The link graph's tables, in the
 same database, are reached through ``Registry.graph`` (``store/graph_store.py``).
 
-``spans.id`` is the FAISS id of the span's vector. A new generation starts as a copy of
-the current registry (SQLite backup API) and is updated document by document, so the ids
-and vectors of unchanged spans carry over untouched.
+``spans.id`` is the row the span's vector has in the vector store (``store/vectors.py``;
+the vectors themselves are not in the registry since index schema 6 — the ``vector``
+column is NULL — so the per-generation copy does not carry them). A new generation starts
+as a copy of the current registry and is updated document by document, so the ids of
+unchanged spans carry over untouched.
 """
 
 from __future__ import annotations
@@ -14,8 +16,6 @@ import shutil
 import sqlite3
 from pathlib import Path
 from typing import Any, Iterable, Iterator
-
-import numpy as np
 
 from oriongraph_cli.models import Document, Span
 from oriongraph_cli.store import schema
@@ -71,14 +71,25 @@ class Registry:
         self.conn.execute("DELETE FROM documents WHERE path = ?", (path,))
 
     def vectors_by_hash(self, hashes: Iterable[str]) -> dict[str, bytes]:
-        """Cached vectors for embed-text hashes (unchanged text is never re-embedded)."""
+        """Vectors a registry of index schema 5 or earlier holds in its ``vector`` column,
+        by embed-text hash (what a rebuild of such an index reuses)."""
         out: dict[str, bytes] = {}
         q = "SELECT embed_hash, vector FROM spans WHERE vector IS NOT NULL AND embed_hash IN ({marks})"
         for h, v in in_chunks(self.conn, q, set(hashes)):
             out[h] = v
         return out
 
-    def add_document(self, doc: Document, spans: list[Span], embed_hashes: list[str], vectors: list[bytes | None]) -> None:
+    def rows_by_hash(self, hashes: Iterable[str]) -> dict[str, int]:
+        """embed-text hash -> a row whose span has that embedding text (index ``spans_embed``)."""
+        out: dict[str, int] = {}
+        for h, row in in_chunks(self.conn, "SELECT embed_hash, id FROM spans WHERE embed_hash IN ({marks})", set(hashes)):
+            out.setdefault(h, row)
+        return out
+
+    def add_document(self, doc: Document, spans: list[Span], embed_hashes: list[str], vectors: list[bytes | None] | None = None) -> list[int]:
+        """Insert one document and its spans; returns the spans' rows (their vectors go to
+        the vector store under these rows). ``vectors`` fills the legacy ``vector`` column
+        (NULL when not given, as the indexer leaves it)."""
         meta = doc.meta
         priority = meta.get("priority")
         try:
@@ -108,7 +119,8 @@ class Registry:
         )
         doc_row = cur.lastrowid
         seen_heads: set[tuple[str, ...]] = set()
-        for span, h, vec in zip(spans, embed_hashes, vectors):
+        rows: list[int] = []
+        for span, h, vec in zip(spans, embed_hashes, vectors or [None] * len(spans)):
             r = span.ref
             cur = self.conn.execute(
                 "INSERT INTO spans(span_id, doc, doc_version_id, path, ordinal, char_start, char_end, line_start, line_end, token_cost, heading_path, heading_level, text, embed_hash, vector)"
@@ -116,6 +128,7 @@ class Registry:
                 (r.span_id, doc_row, r.doc_version_id, span.path, span.ordinal, r.char_start, r.char_end, r.line_start, r.line_end, r.token_cost,
                  json.dumps(list(span.heading_path)), span.heading_level, span.text, h, vec),
             )
+            rows.append(cur.lastrowid)
             for depth in range(1, len(span.heading_path) + 1):
                 prefix = span.heading_path[:depth]
                 if prefix not in seen_heads:
@@ -124,6 +137,7 @@ class Registry:
                         "INSERT INTO headings(doc, level, title, heading_path, span) VALUES(?,?,?,?,?)",
                         (doc_row, depth, prefix[-1], " > ".join(prefix), cur.lastrowid),
                     )
+        return rows
 
     def commit(self) -> None:
         self.conn.commit()
@@ -134,19 +148,6 @@ class Registry:
         spans = self.conn.execute("SELECT count(*) FROM spans").fetchone()[0]
         tokens = self.conn.execute("SELECT coalesce(sum(token_cost), 0) FROM spans").fetchone()[0]
         return {"documents": docs, "spans": spans, "tokens": tokens}
-
-    def all_vectors(self, dim: int) -> tuple[np.ndarray, np.ndarray]:
-        # filled row by row into one preallocated matrix: a list of blobs joined at the end
-        # held every vector three times at once (~450 MB at 100k spans)
-        n = self.conn.execute("SELECT count(*) FROM spans WHERE vector IS NOT NULL").fetchone()[0]
-        ids = np.empty((n,), dtype="int64")
-        mat = np.empty((n, dim), dtype="float32")
-        i = 0
-        for row_id, blob in self.conn.execute("SELECT id, vector FROM spans WHERE vector IS NOT NULL ORDER BY id"):
-            ids[i] = row_id
-            mat[i] = np.frombuffer(blob, dtype="float32")
-            i += 1
-        return ids[:i], mat[:i]
 
     def outline(self) -> sqlite3.Cursor:
         """(row, document id, ordinal, heading path JSON) of every span, in row order,

@@ -303,7 +303,8 @@ def _garble(path: Path, where: str) -> None:
 
 @pytest.mark.parametrize("name,where", [
     ("registry.sqlite", "truncate"), ("registry.sqlite", "head"), ("registry.sqlite", "middle"),
-    ("vectors.faiss", "truncate"), ("vectors.faiss", "head"), ("vectors.faiss", "tail"),
+    ("vectors/000002.f32", "truncate"), ("vectors/000002.f32", "head"), ("vectors/000002.ids", "tail"),
+    ("vectors/segments.json", "head"),
     ("manifest.json", "head"),
 ])
 def test_damaged_generation_is_detected_and_repaired(world, name, where):
@@ -326,6 +327,23 @@ def test_damaged_generation_is_detected_and_repaired(world, name, where):
     st = orion("status", "--json", root=root)
     assert json.loads(st.stdout)["damaged"] == [] and json.loads(st.stdout)["up_to_date"]
     assert "01_context/new.md" in indexed_paths(root)
+
+
+def test_a_damaged_shared_segment_is_a_one_line_error_then_rebuilt(world):
+    """A segment every generation shares (hard-linked) damaged: no generation verifies, so a
+    compile says what is damaged and how to repair it, and the next index rebuilds."""
+    root, _ = world
+    assert orion("index", root=root).returncode == 0
+    (root / "01_context" / "new.md").write_text("# New\n\nA second generation.\n")
+    assert orion("index", root=root).returncode == 0
+    _garble(_gen(root) / "vectors" / "000001.f32", "truncate")
+    c = orion("compile", "retry", root=root)
+    assert c.returncode == 4 and "damaged" in c.stderr and "orion index" in c.stderr and "Traceback" not in c.stderr
+    assert len(c.stderr.strip().splitlines()) <= 2, c.stderr
+    r = orion("index", root=root)
+    assert r.returncode == 0 and "Repaired:" in r.stdout, r.stdout + r.stderr
+    assert "01_context/new.md" in indexed_paths(root)
+    assert orion("compile", "retry", "--json", root=root).returncode == 0
 
 
 def test_every_generation_damaged_rebuilds_from_the_files(world):

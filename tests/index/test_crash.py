@@ -73,7 +73,7 @@ def test_kill_9_mid_index_leaves_previous_generation_usable(sample_index, tmp_pa
         return any(staging.glob("*/lexical/*"))
 
     def promoting():
-        return any(staging.glob("*/vectors.faiss")) or len(list(gen_dir.iterdir())) > 1
+        return any(staging.glob("*/vectors/segments.json")) or len(list(gen_dir.iterdir())) > 1
 
     predicate = {"embedding": building, "writing": writing, "promoting": promoting}[moment]
     proc = _start_index(root)

@@ -40,9 +40,8 @@ def small_index(tmp_path):
     rng = np.random.default_rng(0)
     vecs = rng.standard_normal((50, 8)).astype("float32")
     vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-    path = tmp_path / vectors.FILE
-    vectors.build(path, np.arange(50, dtype="int64"), vecs, 8)
-    return path, vecs
+    vectors.build(tmp_path, np.arange(50, dtype="int64"), vecs, 8, mode="flat")
+    return tmp_path, vecs
 
 
 def test_faiss_searches_on_its_thread_count_and_puts_the_caller_s_back(small_index):
@@ -51,16 +50,13 @@ def test_faiss_searches_on_its_thread_count_and_puts_the_caller_s_back(small_ind
     path, vecs = small_index
     index = vectors.VectorIndex(path, threads=1)
     seen = []
-    real = index._index
+    real = index._flat
 
-    class Spy:
-        ntotal = real.ntotal
+    def spy(seg, q, k):
+        seen.append(faiss.omp_get_max_threads())
+        return real(seg, q, k)
 
-        def search(self, q, k):
-            seen.append(faiss.omp_get_max_threads())
-            return real.search(q, k)
-
-    index._index = Spy()
+    index._flat = spy
     before = faiss.omp_get_max_threads()
     faiss.omp_set_num_threads(2)
     try:
