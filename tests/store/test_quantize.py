@@ -85,6 +85,15 @@ def test_unwritable_models_dir_is_one_line_error(tmp_path, monkeypatch):
     assert "Permission denied" in err.value.message and "writable" in err.value.hint
 
 
+def test_unreadable_source_is_one_line_error(tmp_path):
+    bad = tmp_path / "model.onnx"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(OrionError) as err:
+        quantize.ensure(bad, tmp_path / "models", "0123456789abcdef")
+    assert "cannot build the int8 embedding model" in err.value.message and "reinstall" in err.value.hint
+    assert not list((tmp_path / "models").glob("*.onnx"))
+
+
 def test_int8_vectors_are_deterministic_and_close_to_the_float_model(built, tmp_path):
     models, key, _data = built
     spec = embed.ModelSpec(f"{DEFAULT_MODEL}:int8-dynamic-{key}", DEFAULT_MODEL, None, key, models)
