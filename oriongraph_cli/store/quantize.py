@@ -118,20 +118,9 @@ def model_key(source: Path, models_dir: Path) -> str:
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # as the index's other files, not mkstemp's 0600
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    from oriongraph_cli.store.layout import atomic_write  # temp file, fsync, rename, fsync the dir
+
+    atomic_write(path, data)
 
 
 def _verified(models_dir: Path, key: str) -> bytes | None:
