@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from oriongraph_cli.errors import OrionError
+from oriongraph_cli.errors import NoIndexError, OrionError
 
 
 def fold_weights(model):
@@ -160,8 +160,10 @@ def ensure(source: Path, models_dir: Path, key: str) -> bytes:
     data = _verified(models_dir, key)
     if data is not None:
         return data
+    if not models_dir.parent.is_dir():  # never create an index directory for a model
+        raise NoIndexError(f"no index in {models_dir.parent}", hint="run `orion index` first")
     try:
-        models_dir.mkdir(parents=True, exist_ok=True)
+        models_dir.mkdir(exist_ok=True)
         from filelock import FileLock
 
         with FileLock(str(models_dir / ".build.lock")):

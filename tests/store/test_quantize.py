@@ -85,11 +85,23 @@ def test_unwritable_models_dir_is_one_line_error(tmp_path, monkeypatch):
     assert "Permission denied" in err.value.message and "writable" in err.value.hint
 
 
+def test_no_index_directory_is_created_for_a_model(project):
+    """A compile in a project never indexed must not leave a .oriongraph/ behind (its
+    model prefetch starts before the reader finds there is no index)."""
+    r = run_orion("compile", "retry logic", "--root", str(project), "--no-usage-log")
+    assert r.returncode == 4 and "orion index" in r.stderr
+    assert not (project / ".oriongraph").exists()
+    from oriongraph_cli.errors import NoIndexError
+
+    with pytest.raises(NoIndexError):
+        quantize.ensure(embed._default_onnx(), project / ".oriongraph" / "models", "0123456789abcdef")
+
+
 def test_unreadable_source_is_one_line_error(tmp_path):
     bad = tmp_path / "model.onnx"
     bad.write_bytes(b"not a model")
     with pytest.raises(OrionError) as err:
-        quantize.ensure(bad, tmp_path / "models", "0123456789abcdef")
+        quantize.ensure(bad, tmp_path / "models", "0123456789abcdef")  # tmp_path: the index directory
     assert "cannot build the int8 embedding model" in err.value.message and "reinstall" in err.value.hint
     assert not list((tmp_path / "models").glob("*.onnx"))
 
