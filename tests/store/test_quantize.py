@@ -85,6 +85,21 @@ def test_unwritable_models_dir_is_one_line_error(tmp_path, monkeypatch):
     assert "Permission denied" in err.value.message and "writable" in err.value.hint
 
 
+def test_a_linked_models_directory_is_refused(tmp_path):
+    from oriongraph_cli.errors import UnsafeStateError
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.onnx").write_bytes(b"not ours")
+    index = tmp_path / "proj" / ".oriongraph"
+    index.mkdir(parents=True)
+    (index / "models").symlink_to(outside)
+    with pytest.raises(UnsafeStateError) as err:
+        quantize.ensure(embed._default_onnx(), index / "models", "0123456789abcdef")
+    assert "symlink" in err.value.message and "rm " in err.value.hint
+    assert [p.name for p in outside.iterdir()] == ["keep.onnx"]
+
+
 def test_no_index_directory_is_created_for_a_model(project):
     """A compile in a project never indexed must not leave a .oriongraph/ behind (its
     model prefetch starts before the reader finds there is no index)."""
