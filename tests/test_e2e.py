@@ -32,15 +32,13 @@ def compile_(reader, intent=INTENT, **kw):
     return api.compile_workingset(CompileRequest(intent, **kw), reader.cfg, reader)
 
 
-def test_real_model_vectors_match_fastembed(sample_index):
-    """The lean query embedder and fastembed (used by `orion index`) agree."""
-    from oriongraph_cli.store.embed import (
-        FastEmbedEmbedder,
-        OnnxEmbedder,
-        resolve_model,
-    )
+def test_real_model_vectors_match_fastembed():
+    """The lean onnxruntime embedder and fastembed agree on the packaged model file (the
+    int8 file orion runs is built from it: tests/store/test_quantize.py)."""
+    from oriongraph_cli.config import DEFAULT_MODEL
+    from oriongraph_cli.store.embed import FastEmbedEmbedder, ModelSpec, OnnxEmbedder
 
-    spec = resolve_model(load_config(sample_index))
+    spec = ModelSpec("packaged", DEFAULT_MODEL, None)  # no int8 key: the packaged file as it is
     texts = ["retry logic for the ingestion worker", "short", "long text " * 300]
     a = FastEmbedEmbedder(spec).embed(texts)
     b = OnnxEmbedder(spec).embed(texts)

@@ -88,6 +88,7 @@ EXAMPLES = {
 FILES = [
     (".oriongraph/", "the index: CURRENT, gen/<id>/{registry.sqlite, lexical/, postings/, vectors/, manifest.json}, orion.lock; safe to delete"),
     (".oriongraph/serve/", "orion serve: its socket (sock, 0600), lock (holding its pid) and, when detached, its log; the directory is 0700"),
+    (".oriongraph/models/", "the default embedding model re-quantised to int8, built once from the packaged file and checked by sha256 before each load"),
     (".oriongraph/usage.jsonl", "episodic usage log: one line per compile (intent, span ids, paths, time; never document text)"),
     (".orion.toml", "project configuration (or [tool.oriongraph] in pyproject.toml)"),
 ]

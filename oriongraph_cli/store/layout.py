@@ -330,9 +330,9 @@ def file_checksums(gen_path: Path, base: Path | None = None, base_checksums: dic
     A file that is the same file as ``base``'s at the same relative path (a hard link:
     same device and inode, same size) takes ``base_checksums``' entry instead of being
     read again; pass them only for a generation whose every byte was just verified, and
-    only for files nobody writes after linking (the Whoosh segments: ``lexical._link_files``)."""
+    only for files nobody writes after linking (the Whoosh segments, ``lexical._link_files``,
+    and the vector segments, ``vectors.SegmentWriter``)."""
     out: dict[str, list] = {}
-    known = known or {}
     for dirpath, _dirnames, filenames in os.walk(gen_path):
         for name in filenames:
             full = os.path.join(dirpath, name)

@@ -18,7 +18,8 @@ _pending: dict[tuple, tuple[threading.Thread, list]] = {}
 
 
 def _key(cfg) -> tuple:
-    return (cfg.model, cfg.model_path, cfg.threads("query"))
+    # the index directory too: the default model's int8 file is built under each index
+    return (cfg.model, cfg.model_path, cfg.threads("query"), str(cfg.index_dir))
 
 
 def start(cfg) -> None:

@@ -334,7 +334,7 @@ def test_readme_example_reading_order_merges_demotes_and_rewrites_links(sample_i
 
     from conftest import run_orion as run
 
-    md = run("compile", "why did we replace ADR-0003", "--root", str(sample_index), "--budget", "2000",
+    md = run("compile", "why did we replace ADR-0003", "--root", str(sample_index), "--budget", "2500",
              "-f", "markdown", "--no-usage-log").stdout
     docs = [line[3:].split(" · ")[0] for line in md.splitlines() if line.startswith("## ")]
     assert len(docs) == len(set(docs)) and all(d.endswith(".md") or d == "Left out" for d in docs)  # one header per document

@@ -1,0 +1,173 @@
+"""The default model int8 at run time: built once per index from the packaged file, reused,
+verified before use (a damaged or missing file is rebuilt, byte for byte the same), named
+in the model id (a change re-embeds), and the vectors it gives."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+
+import numpy as np
+import pytest
+from conftest import run_orion
+
+from oriongraph_cli.config import DEFAULT_MODEL, load_config
+from oriongraph_cli.errors import OrionError
+from oriongraph_cli.index.indexer import index_project
+from oriongraph_cli.store import embed, quantize
+
+pytestmark = pytest.mark.slow
+TEXTS = ["retry logic for the ingestion worker", "short", "long text " * 300]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """One build of the int8 model into a fresh models directory: (models_dir, key, bytes)."""
+    models = tmp_path_factory.mktemp("idx") / quantize.MODELS
+    key = quantize.model_key(embed._default_onnx(), models)
+    data = quantize.ensure(embed._default_onnx(), models, key)
+    return models, key, data
+
+
+def test_built_once_then_reused(built, monkeypatch):
+    models, key, data = built
+    meta = json.loads((models / f"{key}.json").read_text())
+    assert meta["sha256"] == hashlib.sha256(data).hexdigest() == hashlib.sha256((models / f"{key}.onnx").read_bytes()).hexdigest()
+    assert meta["recipe"] == quantize.RECIPE
+    # the source's hash is remembered by its stat: the key no longer needs the 23 MB read
+    memo = json.loads((models / "source.json").read_text())
+    assert memo["sha256"] == meta["source_sha256"] == hashlib.sha256(embed._default_onnx().read_bytes()).hexdigest()
+
+    def no_build(*_a, **_k):
+        raise AssertionError("rebuilt a model that was cached")
+
+    monkeypatch.setattr(quantize, "build", no_build)
+    assert quantize.ensure(embed._default_onnx(), models, key) == data
+    assert quantize.model_key(embed._default_onnx(), models) == key
+
+
+def test_the_built_graph_runs_int8_matmuls(built):
+    import onnx
+
+    _models, _key, data = built
+    graph = onnx.load_from_string(data).graph
+    weights = {t.name for t in graph.initializer}
+    assert sum(n.op_type == "MatMulInteger" for n in graph.node) == 36  # 6 layers x (Q, K, V, out, 2 feed-forward)
+    # what stays float: the attention products of two activations, never a weight product
+    assert not [n.name for n in graph.node if n.op_type == "MatMul" and weights & set(n.input)]
+
+
+def test_damaged_or_missing_file_is_rebuilt_identically(built, tmp_path):
+    models, key, data = built
+    copy = tmp_path / "models"
+    shutil.copytree(models, copy)
+    onnx_file = copy / f"{key}.onnx"
+    raw = bytearray(onnx_file.read_bytes())
+    raw[len(raw) // 2] ^= 0xFF  # one flipped byte in the weights: still loads, different vectors
+    onnx_file.write_bytes(bytes(raw))
+    assert quantize.ensure(embed._default_onnx(), copy, key) == data  # verified, rebuilt: the same bytes
+    assert onnx_file.read_bytes() == data
+    (copy / f"{key}.json").write_text("{not json")
+    onnx_file.unlink()
+    assert quantize.ensure(embed._default_onnx(), copy, key) == data
+    assert not list(copy.glob(".build-*")) and not list(copy.glob("*.tmp"))
+
+
+def test_unwritable_models_dir_is_one_line_error(tmp_path, monkeypatch):
+    def refuse(path, data):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(quantize, "_atomic_write", refuse)
+    monkeypatch.setattr(quantize, "build", lambda source, models_dir: b"model")
+    with pytest.raises(OrionError) as err:
+        quantize.ensure(embed._default_onnx(), tmp_path / "models", "0123456789abcdef")
+    assert "Permission denied" in err.value.message and "writable" in err.value.hint
+
+
+def test_a_linked_models_directory_is_refused(tmp_path):
+    from oriongraph_cli.errors import UnsafeStateError
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.onnx").write_bytes(b"not ours")
+    index = tmp_path / "proj" / ".oriongraph"
+    index.mkdir(parents=True)
+    (index / "models").symlink_to(outside)
+    with pytest.raises(UnsafeStateError) as err:
+        quantize.ensure(embed._default_onnx(), index / "models", "0123456789abcdef")
+    assert "symlink" in err.value.message and "rm " in err.value.hint
+    assert [p.name for p in outside.iterdir()] == ["keep.onnx"]
+
+
+def test_no_index_directory_is_created_for_a_model(project):
+    """A compile in a project never indexed must not leave a .oriongraph/ behind (its
+    model prefetch starts before the reader finds there is no index)."""
+    r = run_orion("compile", "retry logic", "--root", str(project), "--no-usage-log")
+    assert r.returncode == 4 and "orion index" in r.stderr
+    assert not (project / ".oriongraph").exists()
+    from oriongraph_cli.errors import NoIndexError
+
+    with pytest.raises(NoIndexError):
+        quantize.ensure(embed._default_onnx(), project / ".oriongraph" / "models", "0123456789abcdef")
+
+
+def test_unreadable_source_is_one_line_error(tmp_path):
+    bad = tmp_path / "model.onnx"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(OrionError) as err:
+        quantize.ensure(bad, tmp_path / "models", "0123456789abcdef")  # tmp_path: the index directory
+    assert "cannot build the int8 embedding model" in err.value.message and "reinstall" in err.value.hint
+    assert not list((tmp_path / "models").glob("*.onnx"))
+
+
+def test_int8_vectors_are_deterministic_and_close_to_the_float_model(built, tmp_path):
+    models, key, _data = built
+    spec = embed.ModelSpec(f"{DEFAULT_MODEL}:int8-dynamic-{key}", DEFAULT_MODEL, None, key, models)
+    a = embed.OnnxEmbedder(spec).embed(TEXTS)
+    b = embed.OnnxEmbedder(spec, threads=2).embed(TEXTS)
+    float_vecs = embed.OnnxEmbedder(embed.ModelSpec("packaged", DEFAULT_MODEL, None)).embed(TEXTS)
+    assert a.shape == (3, 384) and np.array_equal(a, embed.OnnxEmbedder(spec).embed(TEXTS))
+    assert np.allclose(a, b, atol=1e-6)
+    assert np.allclose(np.linalg.norm(a, axis=1), 1.0, atol=1e-5)
+    cos = (a * float_vecs).sum(axis=1)
+    assert (cos > 0.97).all() and not np.allclose(a, float_vecs, atol=1e-4)  # the int8 model, not the float one
+
+
+def test_model_id_names_source_recipe_and_quantiser(tmp_path, monkeypatch):
+    cfg = load_config(tmp_path)
+    spec = embed.resolve_model(cfg)
+    assert spec.model_id == f"{DEFAULT_MODEL}:int8-dynamic-{spec.int8_key}"
+    assert spec.models_dir == cfg.index_dir / "models"
+    monkeypatch.setattr(quantize, "RECIPE", quantize.RECIPE + "+other")
+    assert embed.resolve_model(cfg).model_id != spec.model_id
+    monkeypatch.undo()
+    monkeypatch.setattr(quantize, "_ort_version", lambda: "0.0.0")
+    assert embed.resolve_model(cfg).model_id != spec.model_id
+
+
+def test_a_new_recipe_re_embeds_the_index(project, fake_embedder, monkeypatch):
+    cfg = load_config(project)
+    r1 = index_project(cfg)
+    assert index_project(cfg).embedded_spans == 0
+    monkeypatch.setattr(quantize, "RECIPE", quantize.RECIPE + "+other")
+    r2 = index_project(load_config(project))
+    assert r2.rebuild_reason.startswith("embedding model changed")
+    assert r2.embedded_spans == r1.spans
+
+
+def test_compile_rebuilds_a_missing_model_and_answers_the_same(sample_index, tmp_path):
+    """The documented behaviour: a compile whose cached int8 file is gone (or damaged)
+    builds it again from the packaged file and gives the same working set."""
+    root = tmp_path / "proj"
+    shutil.copytree(sample_index, root, symlinks=True)
+    args = ["compile", "add retry logic to the ingestion worker", "--budget", "1500", "--json", "--no-usage-log"]
+    before = run_orion(*args, "--root", str(root))
+    assert before.returncode == 0, before.stderr
+    models = root / ".oriongraph" / "models"
+    (onnx_file,) = models.glob("*.onnx")
+    onnx_file.unlink()
+    after = run_orion(*args, "--root", str(root))
+    assert after.returncode == 0, after.stderr
+    assert after.stdout == before.stdout and onnx_file.is_file()
+    assert "Traceback" not in after.stderr
