@@ -27,6 +27,8 @@ def test_zero_means_one_thread_and_each_kind_has_its_setting(tmp_path, monkeypat
 def test_onnx_sessions_never_spin(tmp_path):
     from oriongraph_cli.store.embed import load_embedder
 
+    (tmp_path / ".oriongraph").mkdir()  # the int8 model is built into the index directory
+
     for kind, threads in (("index", 2), ("query", 0)):
         emb = load_embedder(replace(load_config(tmp_path), embed_threads=threads), kind)
         opts = emb._session.get_session_options()
@@ -99,6 +101,7 @@ def test_same_vectors_on_more_index_threads(tmp_path):
     from oriongraph_cli.store.embed import embed_batched, load_embedder
 
     texts = [f"note {i}: retries back off exponentially, capped at {i} seconds" * (1 + i % 5) for i in range(24)]
+    (tmp_path / ".oriongraph").mkdir()  # the int8 model is built into the index directory
     cfg = load_config(tmp_path)
     one = embed_batched(load_embedder(cfg, "index"), texts, 8)
     two = embed_batched(load_embedder(replace(cfg, embed_threads=2), "index"), texts, 8)
