@@ -38,6 +38,8 @@ from oriongraph_cli.errors import OrionError
 ASSETS = Path(__file__).resolve().parent.parent / "assets" / "all-MiniLM-L6-v2"
 TOKENIZER_FILES = ("config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt")
 MAX_LENGTH = 256
+# how the default model is run, part of its model id: one text per session run (OnnxEmbedder.embed)
+RUN = "single"
 
 
 class Embedder(Protocol):
@@ -112,7 +114,7 @@ def resolve_model(cfg: Config) -> ModelSpec:
 
         models_dir = cfg.index_dir / quantize.MODELS
         key = quantize.model_key(_default_onnx(), models_dir)
-        return ModelSpec(f"{DEFAULT_MODEL}:int8-dynamic-{key}", DEFAULT_MODEL, None, key, models_dir)
+        return ModelSpec(f"{DEFAULT_MODEL}:int8-dynamic-{key}-{RUN}", DEFAULT_MODEL, None, key, models_dir)
     return ModelSpec(cfg.model, cfg.model, None)
 
 
@@ -156,25 +158,28 @@ class OnnxEmbedder:
         self._inputs = {i.name for i in self._session.get_inputs()}
         tok = Tokenizer.from_file(str(tok_path))
         tok.enable_truncation(max_length=MAX_LENGTH)
-        tok.enable_padding(pad_id=0, pad_token="[PAD]")
+        tok.no_padding()  # the vendored tokenizer.json pads to 128; each text runs alone (embed)
         self._tok = tok
         self.model_id = spec.model_id
         self.dim = int(self._session.get_outputs()[0].shape[-1] or 384)
 
     def embed(self, texts: list[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dim), dtype="float32")
-        enc = self._tok.encode_batch(texts)
-        ids = np.array([e.ids for e in enc], dtype="int64")
-        mask = np.array([e.attention_mask for e in enc], dtype="int64")
-        feeds = {"input_ids": ids, "attention_mask": mask}
-        if "token_type_ids" in self._inputs:
-            feeds["token_type_ids"] = np.zeros_like(ids)
-        out = self._session.run(None, feeds)[0]
-        m = mask[..., None].astype("float32")
-        pooled = (out * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
-        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return (pooled / np.clip(norms, 1e-12, None)).astype("float32")
+        """One session run per text. The int8 model quantises its activations per run, with
+        one scale over the whole input tensor, so in a padded batch a text's vector would
+        depend on its companions (cosine 0.989 between the same text alone and beside a
+        longer one): an incremental index and a rebuild would then hold different vectors
+        for the same text. Alone, a text is never padded either, which costs less than
+        batching saves (docs/BENCHMARKS.md, "A model that is int8 at run time")."""
+        out = np.zeros((len(texts), self.dim), dtype="float32")
+        has_types = "token_type_ids" in self._inputs
+        for i, enc in enumerate(self._tok.encode_batch(texts)):
+            ids = np.array([enc.ids], dtype="int64")
+            feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
+            if has_types:
+                feeds["token_type_ids"] = np.zeros_like(ids)
+            pooled = self._session.run(None, feeds)[0][0].mean(axis=0)
+            out[i] = pooled / max(float(np.linalg.norm(pooled)), 1e-12)
+        return out
 
 
 class FastEmbedEmbedder:

@@ -134,10 +134,24 @@ def test_int8_vectors_are_deterministic_and_close_to_the_float_model(built, tmp_
     assert (cos > 0.97).all() and not np.allclose(a, float_vecs, atol=1e-4)  # the int8 model, not the float one
 
 
+def test_a_text_s_vector_does_not_depend_on_what_it_is_embedded_with(built):
+    """The int8 model quantises activations per run: embedded beside a longer text in one
+    padded batch, a text's vector moved (cosine 0.989); one text per run keeps it exact, so
+    an incremental index and a rebuild hold the same vectors."""
+    models, key, _data = built
+    emb = embed.OnnxEmbedder(embed.ModelSpec("int8", DEFAULT_MODEL, None, key, models))
+    text = TEXTS[0]
+    alone = emb.embed([text])[0]
+    longer = "a much longer companion about queue semantics and dead letter handling " * 8
+    assert np.array_equal(alone, emb.embed([longer, text, "short"])[1])
+    assert np.array_equal(alone, emb.embed([text] + TEXTS[1:])[0])
+    assert np.array_equal(embed.embed_batched(emb, [longer, text], 8)[1], embed.embed_batched(emb, [text], 1)[0])
+
+
 def test_model_id_names_source_recipe_and_quantiser(tmp_path, monkeypatch):
     cfg = load_config(tmp_path)
     spec = embed.resolve_model(cfg)
-    assert spec.model_id == f"{DEFAULT_MODEL}:int8-dynamic-{spec.int8_key}"
+    assert spec.model_id == f"{DEFAULT_MODEL}:int8-dynamic-{spec.int8_key}-{embed.RUN}"
     assert spec.models_dir == cfg.index_dir / "models"
     monkeypatch.setattr(quantize, "RECIPE", quantize.RECIPE + "+other")
     assert embed.resolve_model(cfg).model_id != spec.model_id
