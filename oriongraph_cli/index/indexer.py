@@ -382,10 +382,10 @@ def _parse_changed(cfg: Config, scan: _Scan, changes: _Changes, counter, loader,
 def _needs_embedding(parsed: list, spec, cur_path: Path) -> bool:
     """Whether a span of ``parsed`` has embedding text generation ``cur_path`` holds no
     vector for (by hash of model id + text, as ``_embed`` looks them up)."""
-    from oriongraph_cli.store.generation import cached_vectors
+    from oriongraph_cli.store.generation import held_hashes
 
     hashes = {embed_hash(spec.model_id, embed_text(span, doc.title)) for doc, spans in parsed for span in spans}
-    return bool(hashes - set(cached_vectors(cur_path, hashes)))
+    return bool(hashes - held_hashes(cur_path, hashes))
 
 
 def _check_strict(result: IndexResult, file_warnings: dict[str, list], changes: _Changes, cur_path: Path | None) -> None:

@@ -44,13 +44,17 @@ class VectorCache:
         self.registry.close()
 
 
-def cached_vectors(gen_path: Path, hashes: Iterable[str]) -> dict[str, bytes]:
-    """Vectors generation ``gen_path`` holds for these embed-text hashes."""
-    cache = VectorCache(gen_path)
+def held_hashes(gen_path: Path, hashes: Iterable[str]) -> set[str]:
+    """Which of these embed-text hashes generation ``gen_path`` holds a vector for, asked
+    of its registry alone (every span row of a segmented index has its vector), without
+    reading a vector."""
+    reg = Registry.open(gen_path / REGISTRY)
     try:
-        return cache.get(hashes)
+        if vectors.has_segments(gen_path):
+            return set(reg.rows_by_hash(hashes))
+        return set(reg.vectors_by_hash(hashes))  # an index of the one-file layout
     finally:
-        cache.close()
+        reg.close()
 
 
 def stored_dangling(gen_path: Path) -> list[tuple]:
