@@ -41,7 +41,7 @@ def eval_cmd(
     limit: Optional[int] = typer.Option(None, "--limit", "-n", help="Evaluate only the first N queries."),
     tune: bool = typer.Option(False, "--tune", help="Search the ranking and selection settings with cross-validation over the queries; print the chosen settings and their held-out gain."),
     folds: int = typer.Option(5, "--folds", help="With --tune: number of folds the queries are split into (2 or more)."),
-    write: bool = typer.Option(False, "--write", help="With --tune: write the chosen settings to .orion.toml (or pyproject's [tool.oriongraph] when the project keeps them there)."),
+    write: bool = typer.Option(False, "--write", help="With --tune: write the chosen settings to .orion.toml (or pyproject's \\[tool.oriongraph] when the project keeps them there)."),
     output: Optional[Path] = OUTPUT_OPT,
     quiet: bool = QUIET_OPT,
 ) -> None:

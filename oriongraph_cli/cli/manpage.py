@@ -104,6 +104,7 @@ ENVIRONMENT = [
 
 
 def _esc(text: str) -> str:
+    text = text.replace("\\[", "[")  # rich markup's escaped bracket: a literal "[" in the help
     return text.replace("\\", "\\\\").replace("-", "\\-").replace("'", "\\(aq")
 
 

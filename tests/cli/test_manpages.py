@@ -53,3 +53,14 @@ def test_the_package_installs_every_man_page_where_man_finds_it():
     files = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["data-files"]
     globs = files["share/man/man1"]
     assert all(any(fnmatch.fnmatch(f"man/{name}", g) for g in globs) for name in render_all())
+
+
+def test_bracketed_words_in_help_survive_the_terminal_and_the_man_page():
+    """Rich reads "[word]" as markup and drops it: a help text escapes it, and the man
+    page shows the bracket, not the escape."""
+    from conftest import run_orion
+
+    r = run_orion("eval", "--help", env={"COLUMNS": "200"})
+    assert r.returncode == 0 and "[tool.oriongraph]" in " ".join(r.stdout.split()), r.stdout
+    page = render_all()["orion-eval.1"]
+    assert "pyproject\\(aqs [tool.oriongraph] when" in page and "\\\\[" not in page
