@@ -250,6 +250,26 @@ class CandidateSpan(_ToDict):
         return {**span_fields(self.span_ref, m.filepath, m.title, m.section_title, m.stage, m.workstream, m.source_type), **d}
 
 
+class _DeferredReasons:
+    """``CandidateSpan.reasons`` of a candidate whose reasons were left unformatted: it holds
+    ``(format, args)`` under ``_reasons_of``, and the text is made on the first read and kept.
+    Scoring gives ~2,000 candidates per compile their reasons and an output shows a few dozen,
+    so the text is made for those only — the same text, whenever it is read. A candidate
+    whose ``reasons`` were given (the constructor, ``replace``) never reaches this."""
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return ()
+        d = obj.__dict__
+        pending = d.get("_reasons_of")
+        value = pending[0](*pending[1]) if pending is not None else ()
+        d["reasons"] = value  # frozen: kept where the field lives, as if given
+        return value
+
+
+CandidateSpan.reasons = _DeferredReasons()  # type: ignore[assignment,misc]  # (after @dataclass read the default)
+
+
 PRIORITIES = ("critical", "high", "medium", "low")
 
 

@@ -134,3 +134,34 @@ def test_document_evidence_counts_each_documents_spans_from_the_index(project, f
     assert "02_knowledge/one-paragraph.md" in short
     assert any(any(r.startswith("short document, matches as a whole") for r in rs) for p, rs in reasons.items() if p in short)
     assert not any(any(r.startswith("short document") for r in rs) for p, rs in reasons.items() if p not in short)
+
+
+def test_a_compile_pauses_the_cyclic_collector_and_resumes_it(indexed, monkeypatch):
+    """The collector is off while a compile runs and back on after it, also when the compile
+    fails; a caller that had turned it off finds it off."""
+    import gc
+
+    from oriongraph_cli import pipeline
+
+    cfg, reader = indexed
+    seen = []
+    real = pipeline.rank_candidates
+
+    def spy(*a, **k):
+        seen.append(gc.isenabled())
+        return real(*a, **k)
+
+    monkeypatch.setattr(pipeline, "rank_candidates", spy)
+    assert gc.isenabled()
+    api.compile_workingset(CompileRequest("retry logic", budget_tokens=800), cfg, reader)
+    assert seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        api.search(CompileRequest("retry logic", budget_tokens=800), cfg, reader)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    _install(monkeypatch, [MockGen("lexical", "lexical", [], fail=True)])
+    with pytest.raises(OrionError):
+        api.compile_workingset(CompileRequest("retry logic", budget_tokens=800), cfg, reader)
+    assert gc.isenabled()

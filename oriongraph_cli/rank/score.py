@@ -81,6 +81,35 @@ def _date(ts: int) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(ts))
 
 
+def _reasons(existing: tuple[str, ...], cand_ranks: dict[str, int] | None, normed: ScoreChannels, raw: ScoreChannels,
+             evid: float, short: bool | None, stage: str | None, recent: int | None,
+             usage: tuple[float, bool] | None) -> tuple[str, ...]:
+    """A scored candidate's reasons: ``existing`` (its generators') and what scoring saw —
+    each channel's rank or normalised score with its raw score, document evidence (when
+    ``short`` is not None), the preferred ``stage``, the ``recent`` creation time, the
+    usage score and whether the document was used before."""
+    reasons: list[str] = []
+    if cand_ranks is not None:
+        raw_d = raw.__dict__
+        for ch in CHANNELS:
+            if ch in cand_ranks:
+                reasons.append(f"{ch} rank {cand_ranks[ch]} ({_RAW_LABEL.get(ch, 'raw')} {raw_d[ch]:.2f})")
+    else:
+        for ch in CHANNELS:
+            v = getattr(normed, ch)
+            if v > 0:
+                reasons.append(f"{ch} {v:.2f} ({_RAW_LABEL.get(ch, 'raw')} {getattr(raw, ch):.2f})")
+    if short is not None:
+        reasons.append(f"short document, matches as a whole (+{evid:.2f})" if short else f"document matches in several places (+{evid:.2f})")
+    if stage is not None:
+        reasons.append(f"preferred stage: {stage}")
+    if recent is not None:
+        reasons.append(f"recent: {_date(recent)}")
+    if usage is not None:
+        reasons.append(f"usage score {usage[0]:.2f}" + (" (used before)" if usage[1] else " (priority and novelty; not used yet)"))
+    return _add_reasons(existing, reasons)
+
+
 def _base(
     cands: list[CandidateSpan],
     weights: ScoreWeights,
@@ -225,51 +254,26 @@ def score(
     if not cands:
         return []
     out: list[CandidateSpan] = []
-    dates: dict[int, str] = {}
-    said: dict[tuple, str] = {}  # reasons that repeat across candidates (a document's spans), formatted once
-    labels = [(ch, _RAW_LABEL.get(ch, "raw")) for ch in CHANNELS]
+    recency_on, usage_on = weights.recency > 0, weights.usage > 0
     new = object.__new__
     for c, (base, normed, rec, boost, cand_ranks, evid) in zip(cands, _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts, doc_spread, lead_budget)):
-        reasons: list[str] = []
-        raw = c.raw_scores
-        if cand_ranks is not None:
-            raw_d = raw.__dict__
-            for ch, label in labels:
-                if ch in cand_ranks:
-                    reasons.append(f"{ch} rank {cand_ranks[ch]} ({label} {raw_d[ch]:.2f})")
-        else:
-            for ch in CHANNELS:
-                v = getattr(normed, ch)
-                if v > 0:
-                    reasons.append(f"{ch} {v:.2f} ({_RAW_LABEL.get(ch, 'raw')} {getattr(raw, ch):.2f})")
+        short = None
         if evid >= DOC_EVIDENCE_REASON:
             short = span_counts is not None and span_counts.get(c.metadata.filepath, DOC_EVIDENCE_SPANS) < DOC_EVIDENCE_SPANS
-            key = ("evidence", short, evid)
-            why = said.get(key)
-            if why is None:
-                why = said[key] = f"short document, matches as a whole (+{evid:.2f})" if short else f"document matches in several places (+{evid:.2f})"
-            reasons.append(why)
-        if boost > 0:
-            reasons.append(f"preferred stage: {c.metadata.stage}")
-        if weights.recency > 0 and rec >= RECENT_REASON_MIN:
-            created = c.metadata.created_at
-            day = dates.get(created)
-            if day is None:
-                day = dates[created] = _date(created)
-            reasons.append(f"recent: {day}")
-        if weights.usage > 0 and c.usage_score > 0:
-            used = (c.components or {}).get("usage", 0) > 0
-            key = ("usage", used, c.usage_score)
-            why = said.get(key)
-            if why is None:
-                why = said[key] = f"usage score {c.usage_score:.2f}" + (" (used before)" if used else " (priority and novelty; not used yet)")
-            reasons.append(why)
+        usage = None
+        if usage_on and c.usage_score > 0:
+            usage = (c.usage_score, (c.components or {}).get("usage", 0) > 0)
+        # the reasons' text is made when an output reads them (models._DeferredReasons): the
+        # numbers it is made from are fixed here
+        why = (c.reasons, cand_ranks, normed, c.raw_scores, evid, short, c.metadata.stage if boost > 0 else None,
+               c.metadata.created_at if recency_on and rec >= RECENT_REASON_MIN else None, usage)
         # _evolve(c, ...) and _evolve(c.metadata, ...), inline: this runs for every candidate
         meta = new(type(c.metadata))
         meta.__dict__.update(c.metadata.__dict__, recency_score=rec)
         scored = new(type(c))
-        scored.__dict__.update(c.__dict__, scores=normed, metadata=meta, stage_boost=boost, base_score=base,
-                               reasons=_add_reasons(c.reasons, reasons))
+        d = scored.__dict__
+        d.update(c.__dict__, scores=normed, metadata=meta, stage_boost=boost, base_score=base, _reasons_of=(_reasons, why))
+        d.pop("reasons", None)
         out.append(scored)
     out.sort(key=sort_key)
     return out

@@ -141,6 +141,29 @@ def test_reasons_are_human_readable_and_appended_without_duplicates():
     assert again.reasons == a.reasons  # rescoring adds nothing twice
 
 
+def test_reasons_made_when_read_are_the_same_in_every_copy():
+    """Scoring leaves the reasons' text to be made when read: copies made before the first
+    read (``replace``, a field changed under them) give the same reasons as the original,
+    and ``to_dict`` and equality see them."""
+    import dataclasses
+
+    from oriongraph_cli.normalise import _evolve
+
+    w = ScoreWeights()
+    prefs = SoftPreferences(prefer_stages=("design",))
+    cands = [cand("a", semantic=0.61, lexical=3.2, stage="design", created_at=NOW - DAY, reasons=("found",)),
+             cand("b", semantic=0.1)]
+    first = score(cands, w, prefs, NOW, 180.0)
+    second = score(cands, w, prefs, NOW, 180.0)
+    copied = _evolve(second[0], base_score=9.0, stage_boost=0.0, scores=ScoreChannels())
+    replaced = dataclasses.replace(second[1], mmr_score=0.5)
+    expected = ("found", "semantic 1.00 (raw cos 0.61)", "lexical 1.00 (raw bm25 3.20)", "preferred stage: design",
+                "recent: 2026-09-20")
+    assert copied.reasons == first[0].reasons == second[0].reasons == expected
+    assert replaced.reasons == first[1].reasons == ()  # the lowest cosine normalises to 0: no reason
+    assert first[0] == second[0] and first[0].to_dict()["reasons"] == list(expected)
+
+
 def test_score_output_sorted_by_base_then_span_id():
     cands = [cand("c", semantic=0.5), cand("b", semantic=0.9), cand("a", semantic=0.5), cand("d", semantic=0.1)]
     out = score(cands, ONLY_RELEVANCE, SoftPreferences(), NOW, 180.0)
