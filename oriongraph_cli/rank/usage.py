@@ -19,6 +19,7 @@ whose TASK_BRIEF.md used, one of its spans; ``last_accessed_at`` is the latest s
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from dataclasses import replace
@@ -243,7 +244,7 @@ def apply_dynamic_scores(cands: list[CandidateSpan], index_dir: Path | str, now:
 
     cutoff, stats = read_snapshot(index_dir)
     now = cutoff or now
-    weights = parse_dynamic_weights(weights_spec)
+    weights = tuple(parse_dynamic_weights(weights_spec).items())
     by_path: dict[str, tuple[float, dict[str, float]]] = {}  # what with_usage computes, once per document
     out = []
     for c in cands:
@@ -251,10 +252,18 @@ def apply_dynamic_scores(cands: list[CandidateSpan], index_dir: Path | str, now:
         done = by_path.get(m.filepath)
         if done is None:
             st = stats.get(m.filepath, UsageStats())
-            score, parts = dynamic_score(st.usage_count, st.last_accessed_at, m.created_at, m.priority, now, weights)
-            done = by_path[m.filepath] = (score / DYNAMIC_MAX, {k: round(v, 6) for k, v in {**parts, "dynamic_score": score}.items()})
+            done = by_path[m.filepath] = _usage_score(st.usage_count, st.last_accessed_at, m.created_at, m.priority, now, weights)
         out.append(_evolve(c, usage_score=done[0], components=done[1]))  # read-only: shared by the document's spans
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _usage_score(usage_count, last_accessed_at, created_at, priority, now, weights) -> tuple[float, dict[str, float]]:
+    """(usage score, its components rounded for ``--explain``) of a document: the same
+    for every document with the same inputs (most share their creation time and have no
+    usage yet), so worked out once per process. The components are read-only."""
+    score, parts = dynamic_score(usage_count, last_accessed_at, created_at, priority, now, dict(weights))
+    return score / DYNAMIC_MAX, {k: round(v, 6) for k, v in {**parts, "dynamic_score": score}.items()}
 
 
 def apply_episode(scored: list[CandidateSpan], index_dir: Path | str, episode_id: str, boost: float) -> list[CandidateSpan]:
