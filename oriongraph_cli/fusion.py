@@ -83,19 +83,23 @@ class Fusion(Protocol):
 
 
 def _min_max_channels(cands: list[CandidateSpan]) -> list[ScoreChannels]:
-    """``normalise._normalised`` of every candidate, each channel's bounds looked up once."""
-    bounds = _bounds(cands)
-    spec = [(ch, lo, hi, hi - lo < FLAT, hi - lo + EPS) for ch, (lo, hi) in bounds.items()]
-    new, empty = object.__new__, _EMPTY_CHANNELS.__dict__
+    """``normalise._normalised`` of every candidate, a channel at a time over a numpy column
+    (the same float64 arithmetic, element by element, as the formula in ``rank/score.py``)."""
+    if not cands:
+        return []
+    import numpy as np  # here: configuration imports this module, and must stay light
+
+    raws = [c.raw_scores.__dict__ for c in cands]
+    cols = []
+    for ch in CHANNELS:
+        x = np.fromiter((r[ch] for r in raws), dtype=np.float64, count=len(raws))
+        lo, hi = x.min(), x.max()
+        cols.append(((x > 0).astype(np.float64) if hi - lo < FLAT else (x - lo) / (hi - lo + EPS)).tolist())
+    new = object.__new__
     out = []
-    for c in cands:
-        raw = c.raw_scores.__dict__
+    for values in zip(*cols):
         normed = new(ScoreChannels)
-        d = normed.__dict__
-        d.update(empty)
-        for ch, lo, hi, flat, span in spec:
-            x = float(raw[ch])
-            d[ch] = (1.0 if x > 0 else 0.0) if flat else (x - lo) / span
+        normed.__dict__.update(zip(CHANNELS, values))
         out.append(normed)
     return out
 
