@@ -22,6 +22,7 @@ sentence holds one, or there is no intent to match, the first sentences are kept
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Mapping, Protocol
@@ -123,8 +124,15 @@ class Focus:
         total = sum(self.weights.values())
         if total <= 0:
             return 0.0
-        present = set(analyzer().terms(text))
+        present = _terms_of(text)
         return sum(w for t, w in self.weights.items() if t in present) / total
+
+
+@functools.lru_cache(maxsize=65536)
+def _terms_of(text: str) -> frozenset[str]:
+    """The analysed terms of a sentence, kept across compiles (the same sentences are
+    weighed for every intent that reaches their span)."""
+    return frozenset(analyzer().terms(text))
 
 
 NO_FOCUS = Focus()
@@ -138,9 +146,11 @@ class _Unit:
     item: bool = False  # a list item (Markdown needs it to start its line: no mark before it)
 
 
-def _units(text: str) -> list[_Unit]:
+@functools.lru_cache(maxsize=4096)
+def _units(text: str) -> tuple[_Unit, ...]:
     """The sentences of a span's paragraphs and its list items, with the heading each sits
-    under (code and tables are not units)."""
+    under (code and tables are not units); kept for the last few thousand span texts (a
+    compile splits a span for each level it tries and again to value the form it keeps)."""
     out: list[_Unit] = []
     heading = ""
     for i, (kind, block) in enumerate(_blocks(text)):
@@ -150,7 +160,7 @@ def _units(text: str) -> list[_Unit]:
             out.append(_Unit(i, heading, block, item=True))
         elif kind == "para":
             out.extend(_Unit(i, heading, sent) for sent in _SENTENCE_END.split(" ".join(block.split())) if sent)
-    return out
+    return tuple(out)
 
 
 def _best_units(text: str, focus: Focus, target: int) -> str | None:
