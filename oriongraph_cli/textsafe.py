@@ -74,6 +74,8 @@ def clean_tree(obj):
         changes = {}
         for name in names:
             value = getattr(obj, name)
+            if type(value) in _ATOMS:  # numbers and None, most fields: nothing to clean (no call)
+                continue
             new = clean_tree(value)
             if new is not value:
                 changes[name] = new

@@ -25,6 +25,7 @@ candidates.
 
 from __future__ import annotations
 
+import functools
 import json
 import posixpath
 import re
@@ -104,6 +105,13 @@ def _status(value: str | None) -> str:
 
 
 def _is_demoted_status(status: str, demoted: Sequence[str]) -> bool:
+    return _status_in(status, tuple(demoted))
+
+
+@functools.lru_cache(maxsize=1024)
+def _status_in(status: str, demoted: tuple[str, ...]) -> bool:
+    """Whether ``status`` is one of ``demoted`` or starts with one and a space (asked for
+    every candidate document; the statuses an index holds are few)."""
     return any(status == s or status.startswith(s + " ") for s in demoted)
 
 
