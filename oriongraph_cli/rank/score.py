@@ -240,7 +240,8 @@ def score(
     doc_spread: float = 0.0,
     lead_budget: int | None = None,
 ) -> list[CandidateSpan]:
-    """Normalise, compute ``base_score`` and reasons; return candidates sorted by ``sort_key``.
+    """Normalise, compute ``base_score`` and reasons (their text made when first read:
+    :func:`_reasons`); return candidates sorted by ``sort_key``.
 
     ``scores`` is always recomputed from ``raw_scores`` with :func:`normalise`, so callers
     need not normalise first. Sets ``metadata.recency_score``, ``stage_boost`` and
