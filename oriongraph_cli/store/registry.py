@@ -212,6 +212,10 @@ class Registry:
         """span_id -> text."""
         return {r[0]: r[1] for r in in_chunks(self.conn, "SELECT span_id, text FROM spans WHERE span_id IN ({marks})", span_ids)}
 
+    def span_ids_of_rows(self, rows: Iterable[int]) -> dict[int, str]:
+        """row -> span_id."""
+        return {r[0]: r[1] for r in in_chunks(self.conn, "SELECT id, span_id FROM spans WHERE id IN ({marks})", rows)}
+
     def paths_of_rows(self, rows: Iterable[int]) -> dict[int, str]:
         """row -> path of the document the span belongs to."""
         return {r[0]: r[1] for r in in_chunks(self.conn, "SELECT id, path FROM spans WHERE id IN ({marks})", rows)}
