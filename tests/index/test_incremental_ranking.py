@@ -9,9 +9,10 @@ scores everywhere — each generator's cut, the fusion ranks, the candidate list
 ordered by span id, and a candidate's cosine does not depend on which rows share its batch.
 
 Both indexes are given the same build time: recency is measured against the build time the
-index records (docs/DESIGN_NOTES.md, "recency now"), so two indexes built seconds apart
-differ in recency by those seconds — on purpose, the same index gives the same scores
-tomorrow. The only other line that differs is the generation's name."""
+index records (docs/DESIGN_NOTES.md, "recency now") and the usage score against the cutoff
+of the usage snapshot each `orion index` freezes, so two indexes built seconds apart differ
+in those by the seconds — on purpose, the same index gives the same scores tomorrow. The
+only other line that differs is the generation's name."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from oriongraph_cli.config import load_config
 from oriongraph_cli.index import indexer
 from oriongraph_cli.models import CompileRequest
 from oriongraph_cli.render import render_text
+from oriongraph_cli.store import usage_log
 from oriongraph_cli.store.layout import Layout
 
 pytestmark = pytest.mark.slow
@@ -145,6 +147,7 @@ def test_updated_index_compiles_what_a_rebuild_does(sample_index, tmp_path, monk
     project = tmp_path / "proj"
     shutil.copytree(sample_index, project, symlinks=True)  # indexed once per session with the real model
     monkeypatch.setattr(indexer, "time", _FixedTime)
+    monkeypatch.setattr(usage_log, "time", _FixedTime)  # the usage snapshot's cutoff: the usage score's "now"
     # edits of several kinds, an index run after each
     for edit in (_edit_body, _add_document, _remove, _rename):
         edit(project)
