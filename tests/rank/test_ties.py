@@ -63,7 +63,7 @@ def test_a_search_is_deepened_until_the_tie_at_the_cut_is_whole():
         return [(r, scores[r]) for r in by_row[:n]]
 
     reader = _Rows(names)
-    found = search_ranked(reader, search, 5)
+    found = search_ranked(search, 5)
     assert asked[0] == 5 + TIE_DEPTH and asked[-1] >= 43 and len(found) == 43
     got = [names[h.row] for h in ranked(reader, [GenHit(r, s) for r, s in found], 5)]
     tied = sorted(names[r] for r in names if r >= 3)
@@ -71,7 +71,7 @@ def test_a_search_is_deepened_until_the_tie_at_the_cut_is_whole():
     # no tie at the cut: one search, k + TIE_DEPTH deep
     asked.clear()
     distinct = {row: float(100 - row) for row in names}
-    search_ranked(reader, lambda n: (asked.append(n), [(r, distinct[r]) for r in sorted(names)[:n]])[1], 5)
+    search_ranked(lambda n: (asked.append(n), [(r, distinct[r]) for r in sorted(names)[:n]])[1], 5)
     assert asked == [5 + TIE_DEPTH]
 
 

@@ -114,7 +114,7 @@ def ranked(reader: IndexReader, hits: Sequence[GenHit], k: int | None = None) ->
     return out if k is None else out[:k]
 
 
-def search_ranked(reader: IndexReader, search: Callable[[int], list], k: int) -> list:
+def search_ranked(search: Callable[[int], list], k: int) -> list:
     """The results of ``search(n)`` (best first, at most ``n``, score second in each) deep
     enough that every result scoring the ``k``-th score is among them: fetched ``k +
     TIE_DEPTH`` deep, and deeper while the last one fetched still ties the ``k``-th. Pass

@@ -18,7 +18,7 @@ class LexicalGen(FromIntent):
         reader, signals, filters, top_k = ctx.reader, ctx.signals, ctx.filters, ctx.top_k
         k = top_k if filters.is_empty() else top_k * 8
         keywords = list(signals.keywords)
-        found = search_ranked(reader, lambda n: reader.lexical.search(keywords, n), k)
+        found = search_ranked(lambda n: reader.lexical.search(keywords, n), k)
         said = _said_as(signals.keywords)
         hits = []
         for row, score, matched in found:

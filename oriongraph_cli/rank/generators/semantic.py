@@ -20,5 +20,5 @@ class SemanticGen(FromIntent):
         if q is None:
             raise RuntimeError("no intent embedding")
         k = top_k if filters.is_empty() else top_k * 8
-        hits = [GenHit(row, score) for row, score in search_ranked(reader, lambda n: reader.vectors.search(q, n), k)]
+        hits = [GenHit(row, score) for row, score in search_ranked(lambda n: reader.vectors.search(q, n), k)]
         return filter_hits(reader, ranked(reader, hits, k), filters)[:top_k]
