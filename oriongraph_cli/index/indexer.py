@@ -476,10 +476,11 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
         writer.registry.set_info("generation", plan.gen)
         writer.registry.commit()
         progress.phase("lexical index", None)
-        writer.write_lexical(_lexical_docs(writer.registry, plan.parsed), sorted(set(plan.changed) | set(plan.removed)), deleted_rows)
+        gone = sorted(set(plan.changed) | set(plan.removed))
+        writer.write_lexical(_lexical_docs(writer.registry, plan.parsed), gone, deleted_rows)
         progress.phase("vector index", None)
         counts = writer.write_vectors(dim)
-        writer.write_lookups()
+        writer.write_lookups(gone)
         result.documents, result.spans, result.tokens = counts["documents"], counts["spans"], counts["tokens"]
         manifest = _manifest(plan, counts, edges, dim)
     finally:

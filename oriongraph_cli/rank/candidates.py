@@ -82,7 +82,8 @@ def generate(request: CompileRequest, reader: IndexReader, signals: DerivedSigna
 
 
 def build(reader: IndexReader, signals: DerivedSignals, hits: dict, cache: dict | None = None) -> list[CandidateSpan]:
-    """One CandidateSpan per row any generator found, with every channel's raw score.
+    """One CandidateSpan per row any generator found, with every channel's raw score, in
+    span id order.
 
     ``cache`` (row -> registry row, vector, cosine, preview) is filled as rows are fetched;
     passing the same dict again (after the graph channel adds hits) fetches only new rows."""
@@ -101,7 +102,9 @@ def build(reader: IndexReader, signals: DerivedSignals, hits: dict, cache: dict 
         meta = reader.rows(missing)
         vecs = reader.vectors.vectors(missing)
         q = signals.intent_embedding
-        cos = (vecs @ q if q is not None else np.zeros(len(missing))).tolist()
+        # row by row (a matrix-vector product rounds a row by where it falls in the batch,
+        # and the batch follows registry rows, which differ between an updated and a rebuilt index)
+        cos = ((vecs * q).sum(axis=1) if q is not None else np.zeros(len(missing))).tolist()
         previews = reader.memo("candidate-previews", dict)  # row -> preview, for as long as the reader is open
         for i, row in enumerate(missing):
             r = meta.get(row)
@@ -131,7 +134,12 @@ def build(reader: IndexReader, signals: DerivedSignals, hits: dict, cache: dict 
                              text_preview=preview, reasons=_unique(reasons[row]), components={}, row=row,
                              embedding=vec)
         out.append(cand)
+    out.sort(key=_by_span_id)  # in span id order, not registry order (rows differ between an updated and a rebuilt index)
     return out
+
+
+def _by_span_id(c: CandidateSpan) -> str:
+    return c.span_ref.span_id
 
 
 def _unique(reasons: list[str]) -> tuple[str, ...]:

@@ -290,8 +290,10 @@ def fuse(cands: list[CandidateSpan], hits: dict, weights: ScoreWeights, request,
     fusion = request.fusion or cfg.fusion
     ranks = None
     if isinstance(FUSIONS.get(fusion), ReciprocalRank):  # rank-based: each generator's own order
-        ranks = {name: {h.row: i + 1 for i, h in enumerate(sorted(hs, key=lambda h: (-h.score, h.row)))} for name, hs in hits.items()}
-        ranks["semantic"] = {c.row: i + 1 for i, c in enumerate(sorted(cands, key=lambda c: (-c.raw_scores.semantic, c.row)))}
+        # equal scores rank by span id: registry rows differ between an updated and a rebuilt index
+        sid = {c.row: c.span_ref.span_id for c in cands}
+        ranks = {name: {h.row: i + 1 for i, h in enumerate(sorted(hs, key=lambda h: (-h.score, sid.get(h.row, ""))))} for name, hs in hits.items()}
+        ranks["semantic"] = {c.row: i + 1 for i, c in enumerate(sorted(cands, key=lambda c: (-c.raw_scores.semantic, c.span_ref.span_id)))}
     return how(
         cands, weights, request.soft_prefs, now, cfg.recency_half_life_days,
         fusion=fusion, rrf_k=cfg.rrf_k, ranks=ranks, doc_evidence=cfg.doc_evidence, span_counts=span_counts,

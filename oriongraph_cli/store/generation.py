@@ -123,10 +123,24 @@ class GenerationWriter:
             )
         return counts
 
-    def write_lookups(self) -> None:
-        """The lookup tables readers load at open (``store/lookups.py``), from the committed
-        registry; call before :meth:`write_manifest`, whose checksums then cover them."""
-        atomic_write(self.staging / lookups.FILE, lookups.build(self.registry).to_bytes())
+    def write_lookups(self, changed_paths: list[str] | None = None) -> None:
+        """The lookup tables readers load at open (``store/lookups.py``) of the committed
+        registry: the base generation's updated for the documents at ``changed_paths``
+        (changed or removed) when it has them, else built from the whole registry. Call
+        before :meth:`write_manifest`, whose checksums then cover them."""
+        tables = None
+        if self.base is not None and changed_paths is not None:
+            old = lookups.load(self.base)
+            if old is not None:
+                base = Registry.open(self.base / REGISTRY)
+                try:
+                    old_headings = base.subsection_spans_at(changed_paths)
+                finally:
+                    base.close()
+                tables = lookups.update(old, self.registry, changed_paths, old_headings)
+        if tables is None:
+            tables = lookups.build(self.registry)
+        atomic_write(self.staging / lookups.FILE, tables.to_bytes())
 
     def close(self) -> None:
         self.vectors.abort()

@@ -14,8 +14,10 @@ there it is covered by the manifest's checksums. It holds
 A process opening the index reads this one file instead of every document row and every
 subsection heading of the registry (and stemming them). A generation written before the
 file existed, or by a version whose tables differ (``VERSION``), has the same tables
-built in memory from the registry by :func:`build` — the function the writer uses, so
-both give the same values.
+built in memory from the registry by :func:`build` — the function the writer uses for a
+build from empty, so both give the same values. A generation built on another is written
+by :func:`update` (the base's tables and the changed documents' rows), which gives what
+:func:`build` would (tests/store/test_lookups.py).
 """
 
 from __future__ import annotations
@@ -160,6 +162,100 @@ def build(registry) -> Lookups:
             heading_words.setdefault(w, []).append(row)
     return Lookups(cols, registry.span_counts(), by_key, title_words, tag_docs, tag_stems, stage_docs, workstream_docs,
                    source_type_docs, heading_words)
+
+
+_DOC_TABLES = ("by_key", "title_words", "tag_docs", "stage_docs", "workstream_docs", "source_type_docs")
+
+
+def _doc_keys(cols: dict[str, list], i: int) -> dict[str, list[str]]:
+    """table -> the keys under which :func:`build` lists document ``i`` of ``cols``."""
+    key = cols["doc_key"][i]
+    return {
+        "by_key": [key.lower()] if key else [],
+        "title_words": list(words(cols["title"][i] or "")),
+        "tag_docs": list(cols["tags"][i]),
+        "stage_docs": [cols["stage"][i]] if cols["stage"][i] else [],
+        "workstream_docs": [cols["workstream"][i]] if cols["workstream"][i] else [],
+        "source_type_docs": [cols["source_type"][i]] if cols["source_type"][i] else [],
+    }
+
+
+def _heading_words(heading_path_json: str) -> set[str]:
+    return words(" ".join(json.loads(heading_path_json)[1:]))
+
+
+def update(old: Lookups, registry, paths: list[str], old_headings: list[tuple[int, str]]) -> Lookups:
+    """The tables :func:`build` gives for ``registry``, from ``old`` — the tables of the
+    generation it was copied from — and what changed: the documents at ``paths`` (changed
+    or removed) leave, whatever the registry holds at those paths now comes in.
+    ``old_headings``: (row, heading path JSON) of the subsection spans the documents at
+    ``paths`` had in the old generation. Only the lists a changed document is in are
+    touched; the cost follows the change, not the index (``old`` is updated in place)."""
+    gone = set(paths)
+    cols = old.documents
+    old_at = [i for i, p in enumerate(cols["path"]) if p in gone]
+    removed_keys = [_doc_keys(cols, i) for i in old_at]
+    removed_ids = {cols["id"][i] for i in old_at}
+    loads = json.loads
+    fresh = registry.documents_at(sorted(gone))  # path order
+    new_cols: dict[str, list] = {f: [] for f in DOC_FIELDS}
+    for r in fresh:
+        for f in DOC_FIELDS:
+            new_cols[f].append(loads(r[f]) if f == "tags" else r[f])
+    # documents: the old ones without the gone, the new ones merged in, in path order
+    keep = [i for i in range(len(cols["id"])) if cols["path"][i] not in gone]
+    merged = sorted([(cols["path"][i], 0, i) for i in keep] + [(p, 1, j) for j, p in enumerate(new_cols["path"])])
+    documents = {f: [(cols if src == 0 else new_cols)[f][i] for _p, src, i in merged] for f in DOC_FIELDS}
+    position = {doc: n for n, doc in enumerate(documents["id"])}
+    tables = {name: getattr(old, name) for name in _DOC_TABLES}
+    touched: dict[str, set[str]] = {name: set() for name in _DOC_TABLES}
+    for keys in removed_keys:
+        for name, ks in keys.items():
+            touched[name].update(ks)
+    for name in _DOC_TABLES:  # the gone documents leave every list they were in
+        table = tables[name]
+        for k in touched[name]:
+            if k in table:
+                table[k] = [d for d in table[k] if d not in removed_ids]
+    for j in range(len(new_cols["id"])):
+        doc = new_cols["id"][j]
+        for name, ks in _doc_keys(new_cols, j).items():
+            for k in dict.fromkeys(ks):
+                tables[name].setdefault(k, []).append(doc)
+                touched[name].add(k)
+    for name in _DOC_TABLES:  # each touched list in path order, as build lists documents
+        table = tables[name]
+        for k in touched[name]:
+            if k in table:
+                if table[k]:
+                    table[k].sort(key=position.__getitem__)
+                else:
+                    del table[k]
+    tag_stems: dict[str, list[str]] = {}
+    for t in sorted(tables["tag_docs"]):
+        tag_stems.setdefault(stem(t), []).append(t)
+    span_counts = {p: n for p, n in old.span_counts.items() if p not in gone}
+    span_counts.update(registry.span_counts_of(new_cols["path"]))
+    heading_words = old.heading_words
+    hw_touched: set[str] = set()
+    old_rows = {row for row, _hp in old_headings}
+    for _row, hp in old_headings:
+        hw_touched.update(_heading_words(hp))
+    for w in hw_touched:
+        if w in heading_words:
+            heading_words[w] = [r for r in heading_words[w] if r not in old_rows]
+    for row, hp in registry.subsection_spans_of(new_cols["id"]):
+        for w in _heading_words(hp):
+            heading_words.setdefault(w, []).append(row)
+            hw_touched.add(w)
+    for w in hw_touched:  # row order, as build lists them
+        if w in heading_words:
+            if heading_words[w]:
+                heading_words[w].sort()
+            else:
+                del heading_words[w]
+    return Lookups(documents, span_counts, tables["by_key"], tables["title_words"], tables["tag_docs"], tag_stems,
+                   tables["stage_docs"], tables["workstream_docs"], tables["source_type_docs"], heading_words)
 
 
 def load(gen_path: Path) -> Lookups | None:

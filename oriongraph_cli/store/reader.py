@@ -76,6 +76,7 @@ class IndexReader:
         self._embedder_error: BaseException | None = None
         self._embedder_lock = threading.Lock()
         self._rows: dict[int, SpanRow] = {}
+        self._span_ids: dict[int, str] = {}
         self._memo: dict[str, Any] = {}
         self._memo_lock = threading.Lock()
         # repeated intents (``orion eval --tune`` compiles each intent under many settings):
@@ -200,6 +201,21 @@ class IndexReader:
         for rec in self.registry.iter_span_rows(missing):
             self._rows[rec["id"]] = _span_row(rec)
         return {r: self._rows[r] for r in rows if r in self._rows}
+
+    def span_ids(self, rows: list[int]) -> dict[int, str]:
+        """row -> span_id of ``rows`` (the stable, content-derived name that breaks score ties:
+        registry rows differ between an updated index and a rebuilt one)."""
+        known = self._span_ids
+        missing = [r for r in rows if r not in known]
+        if missing:
+            for r in missing:
+                cached = self._rows.get(r)
+                if cached is not None:
+                    known[r] = cached.ref.span_id
+            missing = [r for r in missing if r not in known]
+            if missing:
+                known.update(self.registry.span_ids_of_rows(missing))
+        return {r: known[r] for r in rows if r in known}
 
     def info(self) -> dict[str, Any]:
         return {

@@ -176,6 +176,25 @@ class Registry:
     def documents(self) -> list[sqlite3.Row]:
         return self.conn.execute(f"SELECT {DOC_COLUMNS} FROM documents ORDER BY path").fetchall()
 
+    def documents_at(self, paths: Iterable[str]) -> list[sqlite3.Row]:
+        """The document rows at ``paths`` (those that exist), in path order."""
+        return sorted(in_chunks(self.conn, f"SELECT {DOC_COLUMNS} FROM documents WHERE path IN ({{marks}})", paths), key=lambda r: r["path"])
+
+    def span_counts_of(self, paths: Iterable[str]) -> dict[str, int]:
+        """path -> spans, of the documents at ``paths`` that have spans."""
+        return {r[0]: r[1] for r in in_chunks(
+            self.conn, "SELECT d.path, count(*) FROM documents d JOIN spans s ON s.doc = d.id WHERE d.path IN ({marks}) GROUP BY d.path", paths)}
+
+    def subsection_spans_of(self, docs: Iterable[int]) -> list[tuple[int, str]]:
+        """(row, heading path JSON) of the spans of documents ``docs`` under a subsection."""
+        return [tuple(r) for r in in_chunks(
+            self.conn, "SELECT id, heading_path FROM spans WHERE doc IN ({marks}) AND json_array_length(heading_path) > 1", docs)]
+
+    def subsection_spans_at(self, paths: Iterable[str]) -> list[tuple[int, str]]:
+        """(row, heading path JSON) of the spans of the documents at ``paths`` under a subsection."""
+        return [tuple(r) for r in in_chunks(
+            self.conn, "SELECT id, heading_path FROM spans WHERE path IN ({marks}) AND json_array_length(heading_path) > 1", paths)]
+
     def document_values(self, column: str) -> list[str]:
         """The distinct values of a document column (``stage``, ``workstream``; ``tags`` are
         JSON lists, flattened), for completing option values."""
@@ -211,6 +230,10 @@ class Registry:
     def span_texts(self, span_ids: Iterable[str]) -> dict[str, str]:
         """span_id -> text."""
         return {r[0]: r[1] for r in in_chunks(self.conn, "SELECT span_id, text FROM spans WHERE span_id IN ({marks})", span_ids)}
+
+    def span_ids_of_rows(self, rows: Iterable[int]) -> dict[int, str]:
+        """row -> span_id."""
+        return {r[0]: r[1] for r in in_chunks(self.conn, "SELECT id, span_id FROM spans WHERE id IN ({marks})", rows)}
 
     def paths_of_rows(self, rows: Iterable[int]) -> dict[int, str]:
         """row -> path of the document the span belongs to."""

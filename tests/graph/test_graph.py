@@ -168,6 +168,9 @@ class Reader:
     def rows(self, rows):
         return {r["id"]: _span_row(r) for r in self.registry.iter_span_rows(list(rows))}
 
+    def span_ids(self, rows):
+        return self.registry.span_ids_of_rows(rows)
+
 
 @pytest.fixture(scope="module")
 def reader(tmp_path_factory):

@@ -4,10 +4,9 @@ points at, a title a wiki link names, a file outside the index appearing), the r
 the link graph (with the resolution dependencies), the BM25 postings and the Whoosh
 documents of `orion index` equal those of `orion index --full` on a copy.
 
-(Compiled working sets are compared on real projects, before and after, in
-docs/BENCHMARKS.md: ranking orders exact score ties by registry row, and an updated
-registry numbers a changed document's rows after the others where a rebuilt one numbers
-them by path, as it did before incremental resolution.)"""
+(An updated registry numbers a changed document's rows after the others where a rebuilt
+one numbers them by path, so rows are compared through span ids here; the working sets
+both compile are compared in test_incremental_ranking.py.)"""
 
 from __future__ import annotations
 

@@ -104,3 +104,44 @@ def test_filters_and_hints_read_the_tables(indexed):
     finally:
         reader.close()
     assert lookups.Lookups.from_bytes(b'{"version": 1}') is None
+
+
+def _edits(root):
+    """Edits that move every table: a body and section heading change, a new document with
+    a new tag (twice), a new stage and front matter id, a removal, a rename, front matter
+    changed in place."""
+    worker = root / "03_workstreams/ws-ingestion/design/worker.md"
+    yield lambda: worker.write_text(worker.read_text().replace("\n## ", "\n## Revised ", 1) + "\n\n### Retry storms\n\nLogged.\n")
+    new = root / "02_knowledge/howto/backpressure.md"
+
+    def add():
+        new.parent.mkdir(parents=True, exist_ok=True)
+        new.write_text("---\ntitle: Backpressure handling notes\nid: KB-0042\nstage: operations\ntags: [queue, queue, flowcontrol]\n"
+                       "---\n\n# Backpressure\n\n## When queues grow\n\nSlow the polling.\n\n## Fusing signals\n\nOne score.\n")
+    yield add
+    yield lambda: (root / "03_workstreams/ws-ingestion/99_decisions/ADR-0003-fixed-interval-retries.md").unlink()
+    yield lambda: (root / "02_knowledge/research/bm25.md").rename(root / "02_knowledge/research/bm25-tuning.md")
+    yield lambda: new.write_text(new.read_text().replace("stage: operations", "stage: research").replace("KB-0042", "KB-0043"))
+    glossary = root / "01_context/glossary.md"
+    yield lambda: glossary.write_text(glossary.read_text().replace("title: Glossary", "title: Project glossary of terms", 1))
+
+
+def test_an_updated_generation_writes_the_tables_a_build_gives(project, fake_embedder, monkeypatch):
+    """Each generation built on another updates the base's tables with the changed
+    documents only; the file equals what building them from its registry writes."""
+    calls = []
+    real = lookups.update
+    monkeypatch.setattr(lookups, "update", lambda *a: calls.append(1) or real(*a))
+    cfg = load_config(project)
+    api.index_project(cfg)
+    for edit in _edits(project):
+        edit()
+        got = api.index_project(cfg)
+        assert not got.nothing_changed
+        gen = Layout(cfg.index_dir).current_path()
+        reader = api.open_index(cfg, load_embedder=False)
+        try:
+            assert (gen / lookups.FILE).read_bytes() == lookups.build(reader.registry).to_bytes()
+        finally:
+            reader.close()
+    assert len(calls) == 6  # every run above updated; none rebuilt the tables

@@ -90,6 +90,43 @@ def _accepted_decision(row: SpanRow) -> bool:
     return (m.status or "").lower() == "accepted" and is_decision(m.filepath, m.doc_id, m.tags)
 
 
+TIE_DEPTH = 8  # hits fetched past the k-th, to see whether equal scores continue past the cut
+
+
+def ranked(reader: IndexReader, hits: Sequence[GenHit], k: int | None = None) -> list[GenHit]:
+    """``hits`` best first — score descending, equal scores by span id — and at most ``k``.
+
+    Registry rows number spans differently in an updated index and in a rebuild of the same
+    files, so neither the order of a tie nor which side of the ``k``-th place it falls on
+    may follow rows: the whole group of hits scoring the ``k``-th score is ordered by span
+    id before the cut. Span ids are looked up only for hits that share a score."""
+    out = sorted(hits, key=lambda h: -h.score)
+    if k is not None and len(out) > k:
+        kth = out[k - 1].score
+        out = [h for h in out if h.score >= kth]
+    seen: dict[float, int] = {}
+    for h in out:
+        seen[h.score] = seen.get(h.score, 0) + 1
+    tied = [h.row for h in out if seen[h.score] > 1]
+    if tied:
+        sid = reader.span_ids(tied)
+        out.sort(key=lambda h: (-h.score, sid.get(h.row, "")))
+    return out if k is None else out[:k]
+
+
+def search_ranked(search: Callable[[int], list], k: int) -> list:
+    """The results of ``search(n)`` (best first, at most ``n``, score second in each) deep
+    enough that every result scoring the ``k``-th score is among them: fetched ``k +
+    TIE_DEPTH`` deep, and deeper while the last one fetched still ties the ``k``-th. Pass
+    them, as hits, to :func:`ranked` with the same ``k``."""
+    n = k + TIE_DEPTH
+    while True:
+        found = search(n)
+        if len(found) < n or len(found) <= k or found[-1][1] != found[k - 1][1]:
+            return found
+        n *= 2
+
+
 def filter_hits(reader: IndexReader, hits: list[GenHit], f: HardFilters) -> list[GenHit]:
     if f.is_empty():
         return hits

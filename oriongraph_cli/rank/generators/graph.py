@@ -22,7 +22,7 @@ from oriongraph_cli.graph.traverse import (
     traverse,
 )
 from oriongraph_cli.models import CandidateSpan, GenHit, HardFilters
-from oriongraph_cli.rank.generators.base import GenContext, filter_hits
+from oriongraph_cli.rank.generators.base import GenContext, filter_hits, ranked
 
 
 def seeds_from_candidates(cands: Sequence[CandidateSpan], k: int = SEED_COUNT, base: Sequence[float] | None = None) -> dict[int, float]:
@@ -58,7 +58,7 @@ def graph_hits(
     edge weights); ``"ppr"``: personalised PageRank on the bounded neighbourhood
     (``depth`` defaults to 2 there if 1 is given). A document reached as a whole brings its
     first ``doc_fanout`` spans. Hits obey ``filters`` and carry one reason each (the best
-    path). Sorted by (score desc, row asc), at most ``top_k``. Returns [] when the index
+    path). Sorted by score (equal scores by span id), at most ``top_k``. Returns [] when the index
     has no edges table (built before the graph existed).
     """
     if method not in ("hop", "ppr"):
@@ -101,13 +101,12 @@ def graph_hits(
     for path, spans in per_doc.items():
         for i, (_o, row) in enumerate(sorted(spans)[:fanout]):
             _keep(per_row, row, reached[(path, None)].score * (1.0 - 0.1 * i), (path, None))
-    ordered = sorted(per_row.items(), key=lambda kv: (-kv[1][0], kv[0]))
     k = top_k if filters.is_empty() else top_k * 8
-    ordered = ordered[:k]
-    needed = {per_row[row][1] for row, _v in ordered}
+    ordered = ranked(reader, [GenHit(row, score) for row, (score, _node) in per_row.items()], k)
+    needed = {per_row[h.row][1] for h in ordered}
     label_nodes = set(needed) | {reached[n].origin for n in needed} | {s.dst for n in needed for s in reached[n].path}
     labels = _labels(registry, label_nodes)
-    hits = [GenHit(row, score, (describe(reached[node], labels),)) for row, (score, node) in ordered]
+    hits = [GenHit(h.row, h.score, (describe(reached[per_row[h.row][1]], labels),)) for h in ordered]
     return filter_hits(reader, hits, filters)[:top_k]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from oriongraph_cli.models import GenHit
-from oriongraph_cli.rank.generators.base import FromIntent, GenContext, filter_hits
+from oriongraph_cli.rank.generators.base import FromIntent, GenContext, filter_hits, ranked, search_ranked
 
 
 class LexicalGen(FromIntent):
@@ -17,7 +17,8 @@ class LexicalGen(FromIntent):
     def generate(self, ctx: GenContext) -> list[GenHit]:
         reader, signals, filters, top_k = ctx.reader, ctx.signals, ctx.filters, ctx.top_k
         k = top_k if filters.is_empty() else top_k * 8
-        found = reader.lexical.search(list(signals.keywords), k)
+        keywords = list(signals.keywords)
+        found = search_ranked(lambda n: reader.lexical.search(keywords, n), k)
         said = _said_as(signals.keywords)
         hits = []
         for row, score, matched in found:
@@ -25,7 +26,7 @@ class LexicalGen(FromIntent):
             shown = list(dict.fromkeys(said.get(t, t) for t in matched))
             words = ", ".join(f"'{t}'" for t in shown[:4])
             hits.append(GenHit(row, score, (f"lexical match on {words}",) if words else ()))
-        return filter_hits(reader, hits, filters)[:top_k]
+        return filter_hits(reader, ranked(reader, hits, k), filters)[:top_k]
 
 
 def _said_as(keywords) -> dict[str, str]:

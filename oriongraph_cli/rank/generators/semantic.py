@@ -4,7 +4,7 @@ embeddings (cosine)."""
 from __future__ import annotations
 
 from oriongraph_cli.models import GenHit
-from oriongraph_cli.rank.generators.base import FromIntent, GenContext, filter_hits
+from oriongraph_cli.rank.generators.base import FromIntent, GenContext, filter_hits, ranked, search_ranked
 
 
 class SemanticGen(FromIntent):
@@ -20,5 +20,5 @@ class SemanticGen(FromIntent):
         if q is None:
             raise RuntimeError("no intent embedding")
         k = top_k if filters.is_empty() else top_k * 8
-        hits = [GenHit(row, score) for row, score in reader.vectors.search(q, k)]
-        return filter_hits(reader, hits, filters)[:top_k]
+        hits = [GenHit(row, score) for row, score in search_ranked(lambda n: reader.vectors.search(q, n), k)]
+        return filter_hits(reader, ranked(reader, hits, k), filters)[:top_k]

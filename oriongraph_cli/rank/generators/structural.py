@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from oriongraph_cli.models import GenHit
-from oriongraph_cli.rank.generators.base import FromIntent, GenContext, filter_hits
+from oriongraph_cli.rank.generators.base import FromIntent, GenContext, filter_hits, ranked
 from oriongraph_cli.rank.signals import id_forms
 from oriongraph_cli.store.lookups import Lookups, build as build_lookups, stem as _stem, words as _words  # noqa: F401
 
@@ -110,8 +110,7 @@ class StructuralGen(FromIntent):
             entry[0] += 1.5 * len(words) / len(kw)
             entry[1].append("section heading matches " + ", ".join(f"'{w}'" for w in sorted(words)[:3]))
         hits = [GenHit(row, sc, tuple(why)) for row, (sc, why) in span_score.items() if sc > 0]
-        hits.sort(key=lambda h: (-h.score, h.row))
-        return filter_hits(reader, hits[:k], filters)[:top_k]
+        return filter_hits(reader, ranked(reader, hits, k), filters)[:top_k]
 
     @staticmethod
     def _document_spans(reader, o: "_Outline", doc_score: dict[int, list], heads: dict[int, set[str]], k: int) -> dict[int, list]:
