@@ -21,7 +21,10 @@ Rules, in the order they apply:
    and always violate it. With one source in play the cap is off. A source's *first* span
    is never held back by the cap: the cap limits what a document adds beyond one span, so
    at a small budget the best span is not passed over for a weaker one that happens to be
-   under the cap (at 300 tokens a 185-token span is over a 150-token cap). The cap
+   under the cap (at 300 tokens a 185-token span is over a 150-token cap). A document the
+   ranking reads whole (``uncapped``: the leading document, when all of it fits the
+   budget) is not capped at all: the cap would cut it back to the one passage reading it
+   whole is meant to go beyond. The cap
    *yields* to relevance: a capped source's candidate stays feasible when every candidate
    of the other sources scores below ``cap_yield ×`` its base score (no comparable
    alternative exists, so the cap would only trade relevant text for weaker text).
@@ -199,6 +202,7 @@ def select(
     budget_offset: int = 0,
     floor_depth: float = 0.0,
     ranking: Ranking | None = None,
+    uncapped: frozenset[str] = frozenset(),
 ) -> Selection:
     """Greedy MMR selection under a hard token budget and a per-source cap (module doc).
     ``budget_offset`` is what the caller reserved outside ``budget`` (fixed framing), so
@@ -216,6 +220,7 @@ def select(
     src_of = {s: i for i, s in enumerate(sources)}
     src_idx = np.array([src_of[c.metadata.filepath] for c in pool], dtype=np.int64)
     src_used = np.zeros(len(sources), dtype=np.int64)
+    src_free = np.array([s in uncapped for s in sources], dtype=bool)  # sources the cap leaves alone
 
     cost = np.array([c.span_ref.token_cost + span_overhead for c in pool], dtype=np.int64)
     base = np.array([c.base_score for c in pool], dtype=np.float64)
@@ -244,7 +249,8 @@ def select(
         feasible = fits
         yielded = False
         if cap is not None:
-            cap_ok = (src_used[src_idx] == 0) | (src_used[src_idx] + cost <= cap)  # a first span is never capped
+            # a first span is never capped, nor a document read whole
+            cap_ok = (src_used[src_idx] == 0) | (src_used[src_idx] + cost <= cap) | src_free[src_idx]
             blocked = fits & ~cap_ok
             feasible = fits & cap_ok
             if cap_yield > 0 and blocked.any():
@@ -286,6 +292,8 @@ def select(
             reasons.append(f"tie-break: cheaper within {TIE_EPS} of the best MMR")
         if cap is not None and src_used[src_idx[i]] == 0 and cost[i] > cap:
             reasons.append(f"over the source cap of {cap} tokens alone: a document's first span is never capped")
+        elif cap is not None and src_free[src_idx[i]] and src_used[src_idx[i]] + cost[i] > cap:
+            reasons.append(f"over the source cap of {cap} tokens: the leading document is read whole")
         elif yielded and cap is not None and src_used[src_idx[i]] + cost[i] > cap:
             reasons.append(f"over the source cap of {cap} tokens: other documents score below {cap_yield:g}× it")
         cand = _evolve(c, mmr_score=float(mmr[i]), reasons=tuple(dict.fromkeys(c.reasons + tuple(reasons))))
