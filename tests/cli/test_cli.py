@@ -319,7 +319,9 @@ def test_every_output_the_cli_writes_fits_the_budget(sample_index, tmp_path):
     assert data["delivered_tokens"] == count(outs["json"].stdout) and ws_spans(data)
     assert outs["json"].stdout.count("\n") == 1  # one compact line
     md = outs["markdown"].stdout
-    assert f"{count(md):,} / 1,200 tokens delivered" in md
+    assert "tokens delivered" not in md  # under 3,000 tokens no summary line: the room goes to text
+    big = run(*args[:-3], "--budget", "3200", "--no-usage-log", "--format", "markdown").stdout
+    assert f"{count(big):,} / 3,200 tokens delivered" in big and count(big) <= 3200  # the line says its own count
     # --no-compress: nothing shortened
     plain = _json.loads(run(*args, "--json", "--no-compress").stdout)
     assert all("shortened" not in s for s in ws_spans(plain))
