@@ -98,7 +98,7 @@ class Assembly:
         placed = pack.pack(
             sel, entries, self.by_id, q, overhead, self.shortened_cost,
             enabled=request.compress and cfg.compress, named_docs=frozenset(self.sig.struct_hints.doc_ids),
-            keep_of=self.shortened_keep, top=self.top,
+            keep_of=self.shortened_keep, top=self.top, read_whole=self.uncapped,
         ) if q else []
         items, stale, texts = hydrate.hydrate(cfg, self.reader, placed, self.files)
         items = [self.shorten_item(it, p.level) if p.level else it for it, p in zip(items, placed)]
