@@ -59,13 +59,16 @@ def pack(
     named_docs: frozenset[str] = frozenset(),
     keep_of: Callable[[CandidateSpan, str], float] = _default_keep,
     top: float | None = None,
+    read_whole: frozenset[str] = frozenset(),
 ) -> list[Placed]:
     """The forms the working set's spans enter in (module doc). ``entries`` are selection's
     picks with their expansions; ``shortened_cost(candidate, level)`` is the token count of
     a shortened form and ``keep_of(candidate, level)`` the share of its value it keeps
     (measured on the match it holds; used when the best candidate displaces whole picks —
     the other trades use the level's fixed share, ``compress.KEEP``, which measured better
-    for them); ``budget`` is what the spans may spend, framing included."""
+    for them); ``budget`` is what the spans may spend, framing included. The spans of a
+    document in ``read_whole`` (the leading document, when all of it fits) are not shortened
+    to let another document in: reading it whole is the point."""
     best = max((p.candidate.base_score for p, _e in entries), default=0.0)
     first = entries[0][0].candidate.span_ref.span_id if entries else None
     placed = [
@@ -113,7 +116,7 @@ def pack(
     for _ in range(MAX_SWAPS):
         covered = {p.candidate.metadata.filepath for p in placed}
         swap = _best_swap(placed, [c for c in left if c.metadata.filepath not in covered], best, remaining,
-                          span_overhead, shortened_cost, named_docs)
+                          span_overhead, shortened_cost, named_docs, read_whole)
         if swap is None:
             break
         i, new_level, new_cost, c, c_level, c_cost = swap
@@ -165,7 +168,7 @@ def _shortened(c: CandidateSpan, prio: str, level: str, cost: int, rank: int, ke
     return Placed(Picked(_with_reason(c, why), 0.0, 0.0, 0.0, None, rank), None, prio, level, cost, keep)
 
 
-def _best_swap(placed, left, best, remaining, overhead, cost_of, named_docs):
+def _best_swap(placed, left, best, remaining, overhead, cost_of, named_docs, read_whole=frozenset()):
     """(index of a placed whole span, its shortened level and cost, the waiting candidate,
     its level and cost) with the largest value gain, or None."""
     found, gain_best = None, 1e-9
@@ -186,6 +189,8 @@ def _best_swap(placed, left, best, remaining, overhead, cost_of, named_docs):
 
     for i, p in enumerate(placed):
         if p.level is not None or p.expansion_of is not None or p.priority not in SWAP_PRIORITIES:
+            continue
+        if p.candidate.metadata.filepath in read_whole:
             continue
         for level in compress.ALLOWED[p.priority]:
             new_cost = cost_of(p.candidate, level)

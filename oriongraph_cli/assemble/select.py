@@ -21,7 +21,10 @@ Rules, in the order they apply:
    and always violate it. With one source in play the cap is off. A source's *first* span
    is never held back by the cap: the cap limits what a document adds beyond one span, so
    at a small budget the best span is not passed over for a weaker one that happens to be
-   under the cap (at 300 tokens a 185-token span is over a 150-token cap). The cap
+   under the cap (at 300 tokens a 185-token span is over a 150-token cap). A document the
+   ranking reads whole (``uncapped``: the leading document, when all of it fits the
+   budget) is not capped at all: the cap would cut it back to the one passage reading it
+   whole is meant to go beyond. The cap
    *yields* to relevance: a capped source's candidate stays feasible when every candidate
    of the other sources scores below ``cap_yield ×`` its base score (no comparable
    alternative exists, so the cap would only trade relevant text for weaker text).
@@ -56,6 +59,7 @@ SATURATED = 0.995  # stop once this share of the budget is used
 THRESHOLD_UTIL = 0.90  # mmr_threshold only stops selection above this utilisation
 REDUNDANT_SIM = 0.85  # rejection reason "redundancy" at or above this similarity
 SAME_SECTION_PENALTY = 0.05  # "same section as #k — penalised" above this penalty
+UNCAPPED_SPANS = 2  # a document's first spans, never held back by the source cap (rule 3)
 MAX_REJECTIONS = 20
 MAX_PRUNED_LISTED = 5
 
@@ -199,6 +203,7 @@ def select(
     budget_offset: int = 0,
     floor_depth: float = 0.0,
     ranking: Ranking | None = None,
+    uncapped: frozenset[str] = frozenset(),
 ) -> Selection:
     """Greedy MMR selection under a hard token budget and a per-source cap (module doc).
     ``budget_offset`` is what the caller reserved outside ``budget`` (fixed framing), so
@@ -216,6 +221,8 @@ def select(
     src_of = {s: i for i, s in enumerate(sources)}
     src_idx = np.array([src_of[c.metadata.filepath] for c in pool], dtype=np.int64)
     src_used = np.zeros(len(sources), dtype=np.int64)
+    src_free = np.array([s in uncapped for s in sources], dtype=bool)  # sources the cap leaves alone
+    src_n = np.zeros(len(sources), dtype=np.int64)  # spans picked from each source
 
     cost = np.array([c.span_ref.token_cost + span_overhead for c in pool], dtype=np.int64)
     base = np.array([c.base_score for c in pool], dtype=np.float64)
@@ -244,7 +251,8 @@ def select(
         feasible = fits
         yielded = False
         if cap is not None:
-            cap_ok = (src_used[src_idx] == 0) | (src_used[src_idx] + cost <= cap)  # a first span is never capped
+            # a document's first spans are never capped, nor a document read whole
+            cap_ok = (src_n[src_idx] < UNCAPPED_SPANS) | (src_used[src_idx] + cost <= cap) | src_free[src_idx]
             blocked = fits & ~cap_ok
             feasible = fits & cap_ok
             if cap_yield > 0 and blocked.any():
@@ -284,8 +292,10 @@ def select(
                 reasons.append(f"diverse: max sim {sim:.2f} to #{rank_of[near]}")
         if mmr[i] < best - 1e-12:
             reasons.append(f"tie-break: cheaper within {TIE_EPS} of the best MMR")
-        if cap is not None and src_used[src_idx[i]] == 0 and cost[i] > cap:
-            reasons.append(f"over the source cap of {cap} tokens alone: a document's first span is never capped")
+        if cap is not None and src_n[src_idx[i]] < UNCAPPED_SPANS and src_used[src_idx[i]] + cost[i] > cap:
+            reasons.append(f"over the source cap of {cap} tokens: a document's first {UNCAPPED_SPANS} spans are never capped")
+        elif cap is not None and src_free[src_idx[i]] and src_used[src_idx[i]] + cost[i] > cap:
+            reasons.append(f"over the source cap of {cap} tokens: the leading document is read whole")
         elif yielded and cap is not None and src_used[src_idx[i]] + cost[i] > cap:
             reasons.append(f"over the source cap of {cap} tokens: other documents score below {cap_yield:g}× it")
         cand = _evolve(c, mmr_score=float(mmr[i]), reasons=tuple(dict.fromkeys(c.reasons + tuple(reasons))))
@@ -296,6 +306,7 @@ def select(
         alive[i] = False
         used += int(cost[i])
         src_used[src_idx[i]] += int(cost[i])
+        src_n[src_idx[i]] += 1
         if E is not None:
             s = (E @ E[i]).astype(np.float64)
             closer = s > max_sim

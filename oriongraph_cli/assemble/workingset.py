@@ -16,7 +16,7 @@ from oriongraph_cli.models import (
     LeftOut,
     WorkingSet,
 )
-from oriongraph_cli.rank import lifecycle
+from oriongraph_cli.rank import lifecycle, score
 from oriongraph_cli.store.reader import IndexReader
 from oriongraph_cli.tokens import remembered
 
@@ -37,6 +37,11 @@ class Assembly:
         self.by_id = {c.span_ref.span_id: c for c in scored}
         self.top = max((c.base_score for c in self.by_id.values()), default=0.0)
         self.ranking = select.Ranking(scored)  # the selection order and embeddings, shared by every build
+        # the leading document the ranking reads whole: the source cap does not cut it back
+        lead = None
+        if cfg.doc_evidence > 0 and cfg.doc_evidence_spread < 1 and cfg.lead_whole_ratio > 0:
+            lead = score.lead_read_whole(self.ranking.ordered, reader.span_counts, int(cfg.lead_whole_ratio * request.budget_tokens))
+        self.uncapped = frozenset({lead} if lead else ())
         self.filtered = _filtered_out(reader, sig, scored, request)
         # which sentences a shortened span keeps: the intent's terms, weighted by the index
         self.focus = compress.Focus.of(sig.intent, None if "lexical" in errors else reader.lexical.idf)
@@ -87,13 +92,13 @@ class Assembly:
             self.scored, expand.selection_budget(request, q), prefs.diversity_lambda, prefs.max_single_source_ratio,
             cfg.mmr_threshold, span_overhead=overhead, floor=cfg.relevance_floor, cap_yield=cfg.cap_yield,
             floor_depth=cfg.floor_depth,
-            budget_offset=request.budget_tokens - q, ranking=self.ranking,
+            budget_offset=request.budget_tokens - q, ranking=self.ranking, uncapped=self.uncapped,
         )
         entries = expand.with_expansions(cfg, self.reader, sel.picked, request, q, overhead) if q else []
         placed = pack.pack(
             sel, entries, self.by_id, q, overhead, self.shortened_cost,
             enabled=request.compress and cfg.compress, named_docs=frozenset(self.sig.struct_hints.doc_ids),
-            keep_of=self.shortened_keep, top=self.top,
+            keep_of=self.shortened_keep, top=self.top, read_whole=self.uncapped,
         ) if q else []
         items, stale, texts = hydrate.hydrate(cfg, self.reader, placed, self.files)
         items = [self.shorten_item(it, p.level) if p.level else it for it, p in zip(items, placed)]

@@ -193,8 +193,7 @@ def document_evidence(cands: list[CandidateSpan], relevance: list[float], weight
     whole = None
     if lead_budget and spread < 1:
         lead = min(by_doc, key=lambda p: (-(relevance[by_doc[p][0]] + lifts[p]), p))
-        spans = by_doc[lead]
-        if len(spans) > 1 and lead in counts and len(spans) >= counts[lead] and sum(cands[i].span_ref.token_cost for i in spans) <= lead_budget:
+        if _fits_whole([cands[i] for i in by_doc[lead]], counts.get(lead), lead_budget):
             whole = lead
     for path, idx in by_doc.items():
         lift = lifts[path]
@@ -203,6 +202,24 @@ def document_evidence(cands: list[CandidateSpan], relevance: list[float], weight
         for i in idx[1:]:
             out[i] = share * lift
     return out
+
+
+def _fits_whole(spans: list[CandidateSpan], count: int | None, lead_budget: int) -> bool:
+    """A document is read whole when it has more than one span, every span it has in the
+    index is a candidate, and all of them fit in ``lead_budget`` tokens."""
+    return (len(spans) > 1 and count is not None and len(spans) >= count
+            and sum(c.span_ref.token_cost for c in spans) <= lead_budget)
+
+
+def lead_read_whole(scored: list[CandidateSpan], span_counts: Mapping[str, int] | None, lead_budget: int | None) -> str | None:
+    """The document :func:`document_evidence` reads whole among ``scored`` (sorted by
+    ``sort_key``): the leading one, when all of it fits in ``lead_budget`` tokens; else None.
+    Selection leaves it out of the per-source cap."""
+    if not lead_budget or not scored or span_counts is None:
+        return None
+    lead = scored[0].metadata.filepath
+    spans = [c for c in scored if c.metadata.filepath == lead]
+    return lead if _fits_whole(spans, span_counts.get(lead), lead_budget) else None
 
 
 def base_scores(

@@ -86,8 +86,9 @@ def summary_line(resp: Any, fmt: str | None = None) -> str:
     return DOT.join(parts)
 
 
-SUMMARY_MIN = 1000  # below this budget the summary line costs more of it than it tells a reader
-TITLE_WORDS = 8  # ... the working set's title leaves the intent out, and a brief names its first words
+SUMMARY_MIN = 1000  # below this budget the title leaves the intent out, and a brief names its first words
+TITLE_WORDS = 8  # ... (those words)
+SUMMARY_LINE_MIN = 3000  # below this budget the summary line costs more of it than it tells a reader
 
 
 def intent_echo(resp: Any) -> str:
@@ -107,11 +108,12 @@ def title_echoes(resp: Any) -> bool:
 
 
 def summary_pays(resp: Any) -> bool:
-    """Whether the Markdown and XML outputs carry the summary line: from ``SUMMARY_MIN``
-    tokens, or whenever it says something the quotes cannot (filters were relaxed, stale
-    spans, nothing was selected)."""
+    """Whether the Markdown and XML outputs carry the summary line: from ``SUMMARY_LINE_MIN``
+    tokens (where the preamble starts too), or whenever it says something the quotes cannot
+    (filters were relaxed, stale spans, nothing was selected). Its counts are in ``--json``
+    and ``--explain`` at any budget; in a 1,000-token working set they were 3 % of it."""
     st = resp.stats
-    return st.budget >= SUMMARY_MIN or bool(st.relaxed_filters) or bool(st.stale_spans) or not resp.workingset.documents
+    return st.budget >= SUMMARY_LINE_MIN or bool(st.relaxed_filters) or bool(st.stale_spans) or not resp.workingset.documents
 
 
 def preamble(resp: Any) -> str:
@@ -251,6 +253,13 @@ def quote_line(q: Any, alone: bool = False) -> str | None:
     return "`" + DOT.join(parts) + "`" if parts else None
 
 
+def skipped_headings(q: Any) -> str:
+    """The headings of the text skipped before a quote (``""`` when none): the skipped lines
+    themselves are not repeated, the line marks of the quotes on either side say them."""
+    _where, _, heads = (q.elided_before or "").partition(": ")
+    return one_line(heads)
+
+
 def left_out_lines(resp: Any) -> list[str]:
     return [f"- {lo.path} — score {fmt(lo.score)}: {one_line(lo.detail)}\n" for lo in getattr(resp, "left_out", ())]
 
@@ -281,8 +290,9 @@ def workingset_markdown(resp: Any, explain: bool = False, brief: bool = False) -
         out += [document_header(doc) + "\n", "\n"]
         alone = len(doc.quotes) == 1
         for q in doc.quotes:
-            if q.elided_before:
-                out += [f"*[… skipped {one_line(q.elided_before)} …]*\n", "\n"]
+            heads = skipped_headings(q)
+            if heads:
+                out += [f"*[… skipped {heads} …]*\n", "\n"]
             c = q.compression
             if c is not None and c.level == "pointer":
                 out += [q.text + "\n", "\n"]

@@ -6,7 +6,7 @@ quote documents::
     <summary>…</summary>
     <document path="…" status="accepted">
     <span id="3f2a…" lines="L12-L40">…exact text…</span>
-    <skipped lines="L41-L60">Consequences</skipped>
+    <skipped>Consequences</skipped>
     <span id="…" lines="L61-L64" shortened="sentences">…</span>
     </document>
     <left_out><document path="…" score="0.412">needs --budget &gt;= 4,180</document></left_out>
@@ -24,7 +24,9 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from oriongraph_cli.render.markdown import fmt, intent_echo, one_line, preamble, summary_line, summary_pays, title_echoes
+from oriongraph_cli.render.markdown import (
+    fmt, intent_echo, one_line, preamble, skipped_headings, summary_line, summary_pays, title_echoes,
+)
 
 
 def _attrs(**kw: Any) -> str:
@@ -45,9 +47,9 @@ def workingset_xml(resp: Any, explain: bool = False) -> str:
     for doc in resp.workingset.documents:
         out.append(f"<document{_attrs(path=doc.path, status=doc.status)}>\n")
         for q in doc.quotes:
-            if q.elided_before:
-                where, _, heads = q.elided_before.partition(": ")
-                out.append(f"<skipped{_attrs(lines=where)}>{escape(heads)}</skipped>\n")
+            heads = skipped_headings(q)
+            if heads:  # the skipped lines are between the spans' own
+                out.append(f"<skipped>{escape(heads)}</skipped>\n")
             ids = " ".join(i.span_ref.span_id for i in q.items)
             c = q.compression
             extra = {"shortened": c.level} if c is not None else {}

@@ -113,6 +113,9 @@ def test_a_weak_whole_span_is_shortened_when_that_lets_a_new_document_in():
     forms = {p.candidate.span_ref.span_id: p.level for p in placed}
     assert forms["A"] is None  # the first pick is critical: never shortened
     assert forms["A2"] == "sentences" and forms["B"] == "sentences"  # 0.9 × 0.6 gained > 0.55 × 0.4 lost
+    # the leading document read whole keeps its spans whole: B waits instead
+    whole = pack(sel, [(p, None) for p in sel.picked], by_id, 400, 0, short_cost, read_whole=frozenset({"a.md"}))
+    assert [(p.candidate.span_ref.span_id, p.level) for p in whole] == [("A", None), ("A2", None)]
 
 
 def test_the_best_candidate_enters_shortened_in_place_of_weaker_whole_picks_when_it_keeps_more_value():

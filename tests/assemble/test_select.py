@@ -121,8 +121,8 @@ def test_budget_and_source_cap_never_exceeded(items, budget, lam, ratio, thresho
     assert len(set(ids(sel))) == len(sel.picked)
     if sel.source_cap_tokens is not None:
         for path, tokens in per_source(sel).items():
-            if tokens > sel.source_cap_tokens:  # only a document's first span may exceed the cap
-                assert [p.candidate.metadata.filepath for p in sel.picked].count(path) == 1
+            if tokens > sel.source_cap_tokens:  # only a document's first two spans may exceed the cap
+                assert [p.candidate.metadata.filepath for p in sel.picked].count(path) <= 2
     if any(c.span_ref.token_cost <= budget for c in cands):
         assert sel.picked, "at least one span when one fits"
     again = select(cands, budget=budget, lam=lam, max_source_ratio=ratio, mmr_threshold=threshold)
@@ -168,18 +168,30 @@ def test_tiny_budget_may_exceed_source_cap_with_a_single_span():
     sel = select(cands, budget=100, lam=0.7, max_source_ratio=0.5)
     assert sel.source_cap_tokens == 50
     assert ids(sel) == ["x"]
-    assert any("first span is never capped" in r for r in sel.picked[0].candidate.reasons)
+    assert any("first 2 spans are never capped" in r for r in sel.picked[0].candidate.reasons)
 
 
-def test_a_documents_first_span_is_never_capped():
+def test_a_documents_first_two_spans_are_never_capped():
     # at 300 tokens the cap is 150: the best span (185) still enters before a weaker one
-    # under the cap, and the same document's second span stays capped
-    cands = [cand("best", 0.9, 185, path="a.md"), cand("a2", 0.85, 60, path="a.md"),
-             cand("other", 0.7, 80, path="b.md")]
+    # under the cap, so does the same document's second span (a small budget is not spread
+    # over weaker documents for the cap's sake), and its third stays capped
+    cands = [cand("best", 0.9, 185, path="a.md"), cand("a2", 0.85, 40, path="a.md"),
+             cand("a3", 0.8, 20, path="a.md"), cand("other", 0.7, 60, path="b.md")]
     sel = select(cands, budget=300, lam=1.0, max_source_ratio=0.5)
     assert sel.source_cap_tokens == 150
-    assert ids(sel) == ["best", "other"]
-    assert reasons_by_id(sel)["a2"].reason == "source_cap"
+    assert ids(sel) == ["best", "a2", "other"]
+    assert reasons_by_id(sel)["a3"].reason == "source_cap"
+    assert any("first 2 spans are never capped" in r for r in sel.picked[1].candidate.reasons)
+
+
+def test_a_document_read_whole_is_not_capped():
+    cands = [cand("a1", 0.9, 100, path="a.md"), cand("a2", 0.85, 100, path="a.md"),
+             cand("a3", 0.8, 60, path="a.md"), cand("other", 0.7, 40, path="b.md")]
+    capped = select(cands, budget=300, lam=1.0, max_source_ratio=0.5)
+    assert ids(capped) == ["a1", "a2", "other"]
+    whole = select(cands, budget=300, lam=1.0, max_source_ratio=0.5, uncapped=frozenset({"a.md"}))
+    assert ids(whole) == ["a1", "a2", "a3", "other"]
+    assert any("the leading document is read whole" in r for r in whole.picked[2].candidate.reasons)
 
 
 def test_no_candidates():
@@ -248,10 +260,11 @@ def test_rejection_redundancy_names_the_span():
 
 
 def test_rejection_source_cap_names_source_and_cap():
-    cands = [cand("x1", 0.9, 50, path="x.md"), cand("x2", 0.85, 40, path="x.md"), cand("y1", 0.5, 40, path="y.md")]
+    cands = [cand("x1", 0.9, 30, path="x.md"), cand("x2", 0.88, 20, path="x.md"), cand("x3", 0.85, 40, path="x.md"),
+             cand("y1", 0.5, 40, path="y.md")]
     sel = select(cands, budget=100, lam=1.0, max_source_ratio=0.5)
-    assert ids(sel) == ["x1", "y1"]
-    r = reasons_by_id(sel)["x2"]
+    assert ids(sel) == ["x1", "x2", "y1"]
+    r = reasons_by_id(sel)["x3"]
     assert r.reason == "source_cap" and r.detail == "source x.md reached its cap of 50 tokens; would enter with --max-source-ratio >= 0.90"
 
 
@@ -305,15 +318,16 @@ def test_relevance_floor_stops_short_of_the_budget_and_says_what_would_let_it_in
 
 
 def test_source_cap_yields_when_other_sources_are_much_weaker():
-    cands = [cand("x1", 0.9, 50, path="x.md"), cand("x2", 0.85, 40, path="x.md"), cand("y1", 0.3, 40, path="y.md")]
+    first = [cand("x0", 0.95, 30, path="x.md"), cand("x1", 0.9, 20, path="x.md")]
+    cands = [*first, cand("x2", 0.85, 40, path="x.md"), cand("y1", 0.3, 40, path="y.md")]
     capped = select(cands, budget=100, lam=1.0, max_source_ratio=0.5)
-    assert ids(capped) == ["x1", "y1"]
+    assert ids(capped) == ["x0", "x1", "y1"]
     yielded = select(cands, budget=100, lam=1.0, max_source_ratio=0.5, cap_yield=0.6)
-    assert ids(yielded) == ["x1", "x2"]
-    assert any("over the source cap" in r for r in yielded.picked[1].candidate.reasons)
+    assert ids(yielded) == ["x0", "x1", "x2"]
+    assert any("over the source cap" in r for r in yielded.picked[2].candidate.reasons)
     # a comparable alternative keeps the cap: y1 scores 0.6 of x2 or more
-    close = [cand("x1", 0.9, 50, path="x.md"), cand("x2", 0.85, 40, path="x.md"), cand("y1", 0.6, 40, path="y.md")]
-    assert ids(select(close, budget=100, lam=1.0, max_source_ratio=0.5, cap_yield=0.6)) == ["x1", "y1"]
+    close = [*first, cand("x2", 0.85, 40, path="x.md"), cand("y1", 0.6, 40, path="y.md")]
+    assert ids(select(close, budget=100, lam=1.0, max_source_ratio=0.5, cap_yield=0.6)) == ["x0", "x1", "y1"]
 
 
 def test_span_overhead_is_charged_to_every_pick():

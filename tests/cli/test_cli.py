@@ -319,7 +319,9 @@ def test_every_output_the_cli_writes_fits_the_budget(sample_index, tmp_path):
     assert data["delivered_tokens"] == count(outs["json"].stdout) and ws_spans(data)
     assert outs["json"].stdout.count("\n") == 1  # one compact line
     md = outs["markdown"].stdout
-    assert f"{count(md):,} / 1,200 tokens delivered" in md
+    assert "tokens delivered" not in md  # under 3,000 tokens no summary line: the room goes to text
+    big = run(*args[:-3], "--budget", "3200", "--no-usage-log", "--format", "markdown").stdout
+    assert f"{count(big):,} / 3,200 tokens delivered" in big and count(big) <= 3200  # the line says its own count
     # --no-compress: nothing shortened
     plain = _json.loads(run(*args, "--json", "--no-compress").stdout)
     assert all("shortened" not in s for s in ws_spans(plain))
@@ -341,7 +343,7 @@ def test_readme_example_reading_order_merges_demotes_and_rewrites_links(sample_i
     assert _re.search(r"^## \S+ADR-0007\S+ · accepted · L\d+-L\d+$|^`L\d+-L\d+`$", md, _re.M)  # lines of a quote, no span ids
     assert "#### ADR-0007: Exponential Backoff" in md and "\n# ADR-0007" not in md  # quoted headings demoted
     assert "[ADR-0003](03_workstreams/ws-ingestion/99_decisions/ADR-0003-fixed-interval-retries.md)" in md
-    assert _re.search(r"^\*\[… skipped L\d+-L\d+: Decision(, [A-Z][a-z ]+)* …\]\*$", md, _re.M)  # the gap is named
+    assert _re.search(r"^\*\[… skipped Decision(, [A-Z][a-z ]+)* …\]\*$", md, _re.M)  # the gap is named by its headings
     # the leading document, short enough, is quoted whole: one quote from its first line to its last
     assert _re.search(r"^## \S+ADR-0003\S+ · superseded by ADR-0007 · L11-L37$", md, _re.M)
 

@@ -135,9 +135,10 @@ def test_markdown_one_document_per_header_in_reading_order(resp):
     assert "`L9-L14 · indexed version (file changed)`" in md  # a stale quote keeps its own line
     assert md.index(f"## {WORKER}\n") < md.index(f"## {ADR}")
     assert "stage design" not in md and "**Ingestion worker design**" not in md
-    # quotes in document order, the gap between them named, the shortened one marked (its lines
-    # bring it whole: `orion show PATH:L20-L24`); no span ids in the reader-facing text
-    assert md.index("`L5-L12`") < md.index("*[… skipped L13-L19 …]*") < md.index("`L20-L24 · shortened`")
+    # quotes in document order, the shortened one marked (its lines bring it whole: `orion show
+    # PATH:L20-L24`); no span ids in the reader-facing text. The gap L13-L19 holds no heading:
+    # no mark for it, the line marks on either side say it
+    assert md.index("`L5-L12`") < md.index("`L20-L24 · shortened`") and "skipped" not in md
     assert ID1 not in md and ID3 not in md
     assert "## Left out\n\n- 02_knowledge/howto/redis.md — score 0.520: needs --budget >= 4,900\n" in md
 
@@ -190,6 +191,40 @@ def test_compact_output_drops_preamble_and_left_out(resp):
 
     md = rmd.workingset_markdown(replace(resp, compact=True, left_out=()))
     assert "Project documents quoted by orion" not in md and "## Left out" not in md and f"## {WORKER}" in md
+
+
+def test_skipped_text_is_named_by_its_headings_not_its_lines(resp):
+    import xml.etree.ElementTree as ET
+    from dataclasses import replace
+
+    from oriongraph_cli.render.xml import workingset_xml
+
+    docs = list(resp.workingset.documents)
+    quotes = list(docs[0].quotes)
+    quotes[1] = replace(quotes[1], elided_before="L13-L19: Error classification, Retries")
+    named = replace(resp, workingset=replace(resp.workingset, documents=(replace(docs[0], quotes=tuple(quotes)), *docs[1:])))
+    md = rmd.workingset_markdown(named)
+    assert "*[… skipped Error classification, Retries …]*\n" in md and "L13-L19" not in md
+    assert md.index("`L5-L12`") < md.index("*[… skipped Error") < md.index("`L20-L24 · shortened`")
+    skipped = ET.fromstring(workingset_xml(named)).find("document/skipped")
+    assert skipped.text == "Error classification, Retries" and skipped.get("lines") is None
+
+
+def test_summary_line_only_from_3000_tokens(resp):
+    import xml.etree.ElementTree as ET
+    from dataclasses import replace
+
+    from oriongraph_cli.render.xml import workingset_xml
+
+    plain = replace(resp, stats=replace(resp.stats, relaxed_filters=(), stale_spans=0))
+    at_1k = replace(plain, stats=replace(plain.stats, budget=1000))
+    assert "tokens delivered" in rmd.workingset_markdown(plain)  # 4,000 tokens
+    assert "tokens delivered" not in rmd.workingset_markdown(at_1k)
+    assert rmd.workingset_markdown(at_1k).startswith("# Working set: How does the ingestion worker retry failed fetches?\n")
+    assert ET.fromstring(workingset_xml(at_1k)).find("summary") is None
+    assert ET.fromstring(workingset_xml(plain)).find("summary") is not None
+    # whatever the budget, it says what the quotes cannot: filters relaxed
+    assert "filters relaxed" in rmd.workingset_markdown(replace(resp, stats=replace(resp.stats, budget=1000)))
 
 
 def test_title_echoes_the_intent_only_from_1000_tokens(resp):
@@ -249,7 +284,7 @@ def test_xml_parses_and_escapes_quoted_text(resp):
     assert spans[0].text == "a </span></document><evil/> & b" and spans[0].get("lines") == "L5-L12"
     assert spans[1].get("shortened") == "sentences" and spans[1].get("whole") is None  # its lines bring it whole
     assert set(docs[0].attrib) == {"path"} and set(docs[1].attrib) == {"path", "status"}  # no title, stage, workstream
-    assert docs[0].find("skipped").get("lines") == "L13-L19"
+    assert docs[0].find("skipped") is None  # a gap without headings: the spans' own lines say it
     assert root.find("left_out/document").get("path") == "02_knowledge/howto/redis.md"
     explained = ET.fromstring(workingset_xml(resp, explain=True))
     assert explained.find("explanation").get("counted") == "false"
