@@ -171,8 +171,11 @@ def model_key(source: Path, models_dir: Path) -> str:
         version = ort["version"]
     else:
         version = _ort_version()
-    fresh = {"path": str(source), "stat": _stat_key(source.stat()), "sha256": sha}
-    if ort_stat is not None:
+    try:
+        fresh = {"path": str(source), "stat": _stat_key(source.stat()), "sha256": sha}
+    except OSError:
+        fresh = memo  # the file went away meanwhile: nothing to remember
+    if ort_stat is not None and fresh is not memo:
         fresh["onnxruntime"] = {"origin": str(origin), "stat": ort_stat, "version": version}
     if fresh != memo:
         _remember(models_dir, _SOURCE_MEMO, fresh)
@@ -215,7 +218,8 @@ def _remember_verified(models_dir: Path, key: str, st: os.stat_result, sha: str)
     entry = {"stat": _stat_key(st), "sha256": sha}
     if memo.get(f"{key}.onnx") == entry:
         return
-    kept = {name: e for name, e in memo.items() if name != f"{key}.onnx" and (models_dir / name).is_file()}
+    kept = {name: e for name, e in memo.items()  # the other built files still there
+            if name != f"{key}.onnx" and name.endswith(".onnx") and "/" not in name and (models_dir / name).is_file()}
     _remember(models_dir, _VERIFIED_MEMO, {**kept, f"{key}.onnx": entry})
 
 

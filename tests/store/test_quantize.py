@@ -241,3 +241,18 @@ def test_the_model_key_is_remembered_by_stat(built, tmp_path, monkeypatch):
     missing = tmp_path / "none" / "models"
     quantize.model_key(embed._default_onnx(), missing)
     assert not missing.exists() and not missing.parent.exists()
+
+
+@pytest.mark.parametrize("verified, source", [("[1,2", '{"path": 3, "onnxruntime": "x"}'),
+                                              ('{"../../x.onnx": {"stat": 1}, "k.onnx": []}', "[]")])
+def test_damaged_memos_are_ignored_and_rewritten(built, tmp_path, verified, source):
+    models, key, data = built
+    copy = tmp_path / "models"
+    shutil.copytree(models, copy)
+    (copy / "verified.json").write_text(verified)
+    (copy / "source.json").write_text(source)
+    assert quantize.trusted(copy, key) is None
+    assert quantize.model_key(embed._default_onnx(), copy) == key
+    assert quantize.ensure(embed._default_onnx(), copy, key) == data
+    assert quantize.trusted(copy, key) == copy / f"{key}.onnx"
+    assert list(json.loads((copy / "verified.json").read_text())) == [f"{key}.onnx"]
