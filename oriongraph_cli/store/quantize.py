@@ -135,6 +135,23 @@ def _ort_origin() -> Path | None:
     return Path(spec.origin) if spec is not None and spec.origin else None
 
 
+def _ort_memo(memo: dict) -> tuple[str, dict]:
+    """onnxruntime's version — from ``memo`` while its ``__init__.py`` has the stat recorded
+    there, else read now — and the memo entry that records it (none when the file is not found)."""
+    origin = _ort_origin()
+    try:
+        ort_stat = _stat_key(origin.stat()) if origin is not None else None
+    except OSError:
+        ort_stat = None
+    ort = memo.get("onnxruntime")
+    if (isinstance(ort, dict) and ort_stat is not None and ort.get("origin") == str(origin)
+            and ort.get("stat") == ort_stat and isinstance(ort.get("version"), str)):
+        version = ort["version"]
+    else:
+        version = _ort_version()
+    return version, ({"onnxruntime": {"origin": str(origin), "stat": ort_stat, "version": version}} if ort_stat is not None else {})
+
+
 def source_sha256(source: Path, models_dir: Path, memo: dict | None = None) -> str:
     """The packaged file's sha256, read from the memo a build or an earlier run left (while
     the file's size, mtime and inode are unchanged) or computed now (~15 ms for its 23 MB)."""
@@ -160,23 +177,11 @@ def model_key(source: Path, models_dir: Path) -> str:
     computed and written back, so only the first run after a change pays it."""
     memo = _source_memo(models_dir)
     sha = source_sha256(source, models_dir, memo)
-    origin = _ort_origin()
-    ort = memo.get("onnxruntime")
+    version, ort = _ort_memo(memo)
     try:
-        ort_stat = _stat_key(origin.stat()) if origin is not None else None
-    except OSError:
-        ort_stat = None
-    if (isinstance(ort, dict) and ort_stat is not None and ort.get("origin") == str(origin)
-            and ort.get("stat") == ort_stat and isinstance(ort.get("version"), str)):
-        version = ort["version"]
-    else:
-        version = _ort_version()
-    try:
-        fresh = {"path": str(source), "stat": _stat_key(source.stat()), "sha256": sha}
+        fresh = {"path": str(source), "stat": _stat_key(source.stat()), "sha256": sha, **ort}
     except OSError:
         fresh = memo  # the file went away meanwhile: nothing to remember
-    if ort_stat is not None and fresh is not memo:
-        fresh["onnxruntime"] = {"origin": str(origin), "stat": ort_stat, "version": version}
     if fresh != memo:
         _remember(models_dir, _SOURCE_MEMO, fresh)
     ident = f"{sha}|{RECIPE}|onnxruntime {version}"
@@ -293,7 +298,7 @@ def ensure(source: Path, models_dir: Path, key: str) -> bytes:
                     "recipe": RECIPE, "onnxruntime": _ort_version()}
             _atomic_write(models_dir / f"{key}.json", (json.dumps(meta, indent=2) + "\n").encode())
             _remember_verified(models_dir, key, (models_dir / f"{key}.onnx").stat(), meta["sha256"])
-            memo = {"path": str(source), "stat": _stat_key(st), "sha256": src_sha}
+            memo = {"path": str(source), "stat": _stat_key(st), "sha256": src_sha, **_ort_memo(_source_memo(models_dir))[1]}
             _atomic_write(models_dir / _SOURCE_MEMO, (json.dumps(memo) + "\n").encode())
             _prune(models_dir, keep=key)
     except ImportError as exc:
