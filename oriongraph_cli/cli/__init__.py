@@ -27,15 +27,19 @@ from oriongraph_cli.cli import serve as serve_commands
 from oriongraph_cli.cli import settings as settings_commands
 from oriongraph_cli.cli.context import QUIET_OPT, Terminated, _on_sigterm, quiet_option
 
-app = typer.Typer(
-    name="orion",
-    help="orion — a context compiler over OrionFS projects: index Markdown knowledge, then compile "
-    "a token-budgeted, diverse, explained Working Set for an intent.",
-    no_args_is_help=True,
-    add_completion=True,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+def _typer_app() -> typer.Typer:
+    return typer.Typer(
+        name="orion",
+        help="orion — a context compiler over OrionFS projects: index Markdown knowledge, then compile "
+        "a token-budgeted, diverse, explained Working Set for an intent.",
+        no_args_is_help=True,
+        add_completion=True,
+        pretty_exceptions_enable=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+
+
+app = _typer_app()
 
 
 def _version(value: bool) -> None:
@@ -263,11 +267,31 @@ def _stdout_written_whole() -> None:
     )
 
 
+def _app_for(argv: list[str]) -> typer.Typer:
+    """``app``, or for a compile or search (not its help, not shell completion) an app of the
+    same settings holding that one command: typer makes a click command of every registered
+    command on each run, inspecting their signatures (~10 ms of a fresh compile), and the
+    command run is the only one needed. Its options, usage errors and output are the same."""
+    from oriongraph_cli.client import NotServed, command_of
+
+    if any(k.startswith("_ORION_COMPLETE") or k == "_TYPER_COMPLETE_ARGS" for k in os.environ):
+        return app
+    try:
+        name = command_of(argv)[0]
+    except NotServed:
+        return app
+    one = _typer_app()
+    one.registered_callback = app.registered_callback
+    one.registered_commands = [c for c in app.registered_commands if c.name == name]
+    return one if len(one.registered_commands) == 1 else app
+
+
 def run_command(argv: list[str]) -> int:
     """``orion ARGV`` on this process's sys.stdout and sys.stderr: its exit code. What
     ``main`` runs, and what ``orion serve`` runs for a client (cli/serve.py)."""
     try:
-        app(args=global_options_first(argv), prog_name="orion", standalone_mode=True)
+        argv = global_options_first(argv)
+        _app_for(argv)(args=argv, prog_name="orion", standalone_mode=True)
         return 0
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)

@@ -125,14 +125,15 @@ class OnnxEmbedder:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
-        model: str | bytes
+        model: str | bytes | Path  # a model_path file, the int8 model's verified bytes or trusted file, the packaged file
         if spec.directory is not None:
             model = str(spec.directory / "model.onnx")
             tok_path = spec.directory / "tokenizer.json"
         elif spec.int8_key is not None:
             from oriongraph_cli.store import quantize
 
-            model = quantize.ensure(_default_onnx(), spec.models_dir, spec.int8_key)  # verified bytes
+            # the file unchanged since its bytes were verified, or the verified bytes
+            model = quantize.trusted(spec.models_dir, spec.int8_key) or quantize.ensure(_default_onnx(), spec.models_dir, spec.int8_key)
             tok_path = ASSETS / "tokenizer.json"
         else:  # the packaged file as it is (float32 at run time)
             model, tok_path = str(_default_onnx()), ASSETS / "tokenizer.json"
@@ -145,8 +146,27 @@ class OnnxEmbedder:
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         opts.add_session_config_entry("session.inter_op.allow_spinning", "0")
         opts.log_severity_level = 3
+        session = None
+        if isinstance(model, Path):  # the trusted int8 file, loaded by its path
+            try:
+                session = ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
+            except Exception:  # removed or damaged meanwhile: the verified bytes below
+                pass
+            if session is None or quantize.trusted(spec.models_dir, spec.int8_key) != model:  # replaced while loading
+                session, model = None, quantize.ensure(_default_onnx(), spec.models_dir, spec.int8_key)
+        self._session = session if session is not None else self._load(ort, model, opts, spec)
+        self._inputs = {i.name for i in self._session.get_inputs()}
+        tok = Tokenizer.from_file(str(tok_path))
+        tok.enable_truncation(max_length=MAX_LENGTH)
+        tok.no_padding()  # the vendored tokenizer.json pads to 128; each text runs alone (embed)
+        self._tok = tok
+        self.model_id = spec.model_id
+        self.dim = int(self._session.get_outputs()[0].shape[-1] or 384)
+
+    @staticmethod
+    def _load(ort, model: str | bytes, opts, spec: ModelSpec):
         try:
-            self._session = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
+            return ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime's own errors (a file that is not a model)
             if isinstance(model, str):
                 where, hint = model, "point ORION_MODEL_PATH at a directory with a valid model.onnx, or unset it"
@@ -155,13 +175,6 @@ class OnnxEmbedder:
                 hint = f"delete {spec.models_dir} (it is rebuilt from the packaged model) and rerun"
             raise OrionError(f"cannot load the embedding model {where} ({type(exc).__name__}: {str(exc)[:200]})",
                              hint=hint) from None
-        self._inputs = {i.name for i in self._session.get_inputs()}
-        tok = Tokenizer.from_file(str(tok_path))
-        tok.enable_truncation(max_length=MAX_LENGTH)
-        tok.no_padding()  # the vendored tokenizer.json pads to 128; each text runs alone (embed)
-        self._tok = tok
-        self.model_id = spec.model_id
-        self.dim = int(self._session.get_outputs()[0].shape[-1] or 384)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """One session run per text. The int8 model quantises its activations per run, with

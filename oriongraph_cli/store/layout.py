@@ -88,6 +88,7 @@ class Layout:
         self.lock_file = index_dir / "orion.lock"
         self.pid_file = index_dir / "writer.pid"
         self.usage_log = index_dir / "usage.jsonl"
+        self.manifests: dict[str, Manifest] = {}  # the manifest of each generation that verified (a reader's, read once)
 
     def check_no_links(self) -> None:
         """Refuse a state directory that is a symlink (or not a directory): a cloned
@@ -196,8 +197,12 @@ class Layout:
         if manifest.generation != gen or manifest.complete is not True:
             return "incomplete manifest"
         if manifest.checksums is None:
-            return None  # a generation from before checksums were recorded: nothing to compare
-        return check_files(gen_path, manifest.checksums, full=full)
+            why = None  # a generation from before checksums were recorded: nothing to compare
+        else:
+            why = check_files(gen_path, manifest.checksums, full=full)
+        if why is None:
+            self.manifests[gen] = manifest
+        return why
 
     def current(self, *, full: bool = False, warn: bool = True) -> str | None:
         """The generation readers should open: CURRENT if it verifies, else the newest that

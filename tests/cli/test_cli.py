@@ -451,3 +451,32 @@ def test_line_output_paths_follow_the_current_directory(sample_index, tmp_path):
         assert all((cwd / x.split("\t")[0].rsplit(":", 1)[0]).is_file() for x in lines)
     j = json.loads(run("search", "retry budget", "--json", "-n", "3", cwd=sub).stdout)
     assert all(h["path"].startswith(("01_", "02_", "03_", "04_")) for h in j["hits"])
+
+
+def test_a_compile_or_search_builds_only_its_own_command(monkeypatch):
+    """``run_command`` hands typer an app holding just the compile or search it runs (the
+    other commands' options are never built); help, completion and every other command
+    line get the whole app."""
+    from oriongraph_cli import cli
+
+    for argv, name in ((["compile", "retry logic", "--json"], "compile"), (["--color", "never", "search", "q"], "search")):
+        one = cli._app_for(argv)
+        assert [c.name for c in one.registered_commands] == [name]
+        assert one.registered_callback is cli.app.registered_callback
+    for argv in (["compile", "x", "--help"], ["index"], ["--version"], []):
+        assert cli._app_for(argv) is cli.app
+    monkeypatch.setenv("_ORION_COMPLETE", "complete_bash")
+    assert cli._app_for(["compile", "x"]) is cli.app
+
+
+def test_usage_errors_are_the_same_from_the_one_command_app(capsys):
+    from oriongraph_cli import cli
+
+    outs = []
+    for make in (lambda argv: cli.app, cli._app_for):
+        for argv in (["compile"], ["compile", "x", "--bogus"], ["search", "q", "--top-k", "many"]):
+            try:
+                make(argv)(args=argv, prog_name="orion", standalone_mode=True)
+            except SystemExit as exc:
+                outs.append((argv, exc.code, capsys.readouterr()))
+    assert outs[:3] == outs[3:] and all(code == 2 for _a, code, _o in outs)

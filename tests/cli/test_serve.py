@@ -353,3 +353,21 @@ def test_an_intent_read_for_a_server_that_then_refuses_is_kept_for_the_cli(tmp_p
     thread.join(5)
     listener.close()
     assert seen == [None, "the intent\n"] and wire._stdin_read == ["the intent\n"]
+
+
+def test_the_collector_is_off_only_for_a_one_shot_compile_or_search():
+    """A compile or search run in the entry point's process turns the cyclic collector off
+    (the process ends with os._exit); every other command keeps it."""
+    import gc
+
+    from oriongraph_cli import client
+
+    was = gc.isenabled()
+    try:
+        for argv, off in ((["compile", "retry logic", "--json"], True), (["-C", "x", "search", "q"], True),
+                          (["index"], False), (["serve"], False), (["compile", "--help"], False), ([], False)):
+            gc.enable()
+            client._collector_off_for_one_compile(argv)
+            assert gc.isenabled() is not off, argv
+    finally:
+        (gc.enable if was else gc.disable)()

@@ -172,6 +172,24 @@ def test_broken_current_falls_back_to_newest_verified(project, fake_embedder):
     assert layout.current() == "000001"
 
 
+def test_a_reader_reads_the_manifest_it_verified_once(project, fake_embedder, monkeypatch):
+    """Opening an index verifies the current generation against its manifest; the reader
+    keeps that manifest (a generation never changes once complete) instead of parsing the
+    file a second time, and it is the one on disk."""
+    from oriongraph_cli.store import manifest as manifest_mod
+
+    cfg = load_config(project)
+    index_project(cfg)
+    loads = []
+    real = manifest_mod.Manifest.load.__func__
+    monkeypatch.setattr(manifest_mod.Manifest, "load", classmethod(lambda cls, path: loads.append(path) or real(cls, path)))
+    reader = IndexReader(cfg, load_embedder=False)
+    try:
+        assert len(loads) == 1 and reader.manifest == real(manifest_mod.Manifest, reader.path)
+    finally:
+        reader.close()
+
+
 def test_second_writer_waits_then_reports_busy(project, fake_embedder):
     cfg = load_config(project, lock_timeout=0.2)
     layout = Layout(cfg.index_dir)

@@ -185,3 +185,74 @@ def test_compile_rebuilds_a_missing_model_and_answers_the_same(sample_index, tmp
     assert after.returncode == 0, after.stderr
     assert after.stdout == before.stdout and onnx_file.is_file()
     assert "Traceback" not in after.stderr
+
+
+def test_a_verified_file_is_loaded_by_path_until_it_changes(built, tmp_path, monkeypatch):
+    """Once its bytes matched their recorded sha256, the built file is remembered by its
+    stat and loaded by its path (no 23 MB read and hash per process); a file changed since
+    is read, checked and rebuilt as before, and both loads give the same vectors."""
+    models, key, data = built
+    copy = tmp_path / "models"
+    shutil.copytree(models, copy)
+    assert quantize.trusted(copy, key) is None  # a copy: another inode, not yet verified
+    assert quantize.ensure(embed._default_onnx(), copy, key) == data  # read and hashed: remembered
+    assert quantize.trusted(copy, key) == copy / f"{key}.onnx"
+    spec = embed.ModelSpec("int8", DEFAULT_MODEL, None, key, copy)
+
+    def no_read(*_a, **_k):
+        raise AssertionError("read the bytes of a trusted file")
+
+    with monkeypatch.context() as m:
+        m.setattr(quantize, "ensure", no_read)
+        by_path = embed.OnnxEmbedder(spec).embed(TEXTS)
+    onnx_file = copy / f"{key}.onnx"
+    raw = bytearray(onnx_file.read_bytes())
+    raw[len(raw) // 2] ^= 0xFF  # changed in place: another mtime, no longer trusted
+    onnx_file.write_bytes(bytes(raw))
+    assert quantize.trusted(copy, key) is None
+    assert np.array_equal(embed.OnnxEmbedder(spec).embed(TEXTS), by_path)  # verified, rebuilt, the same model
+    assert onnx_file.read_bytes() == data and quantize.trusted(copy, key) == onnx_file
+
+
+def test_the_model_key_is_remembered_by_stat(built, tmp_path, monkeypatch):
+    """The source's hash and onnxruntime's version are computed once and then read from
+    ``source.json`` while neither file changes; a models directory is never created for it."""
+    models, key, _data = built
+    copy = tmp_path / "models"
+    shutil.copytree(models, copy)
+    (copy / "source.json").unlink()
+    assert quantize.model_key(embed._default_onnx(), copy) == key  # computed, then remembered
+    memo = json.loads((copy / "source.json").read_text())
+    assert memo["onnxruntime"]["version"] == quantize._ort_version()
+
+    def recomputed(*_a, **_k):
+        raise AssertionError("recomputed what source.json remembers")
+
+    with monkeypatch.context() as m:
+        m.setattr(quantize, "_ort_version", recomputed)
+        m.setattr(quantize, "_sha256_file", recomputed)
+        assert quantize.model_key(embed._default_onnx(), copy) == key
+    memo["onnxruntime"]["stat"][1] += 1  # onnxruntime reinstalled: its version is read again
+    memo["stat"][1] += 1  # the packaged file replaced: hashed again
+    (copy / "source.json").write_text(json.dumps(memo))
+    monkeypatch.setattr(quantize, "_ort_version", lambda: "0.0.0")
+    assert quantize.model_key(embed._default_onnx(), copy) != key
+    assert json.loads((copy / "source.json").read_text())["onnxruntime"]["version"] == "0.0.0"
+    missing = tmp_path / "none" / "models"
+    quantize.model_key(embed._default_onnx(), missing)
+    assert not missing.exists() and not missing.parent.exists()
+
+
+@pytest.mark.parametrize("verified, source", [("[1,2", '{"path": 3, "onnxruntime": "x"}'),
+                                              ('{"../../x.onnx": {"stat": 1}, "k.onnx": []}', "[]")])
+def test_damaged_memos_are_ignored_and_rewritten(built, tmp_path, verified, source):
+    models, key, data = built
+    copy = tmp_path / "models"
+    shutil.copytree(models, copy)
+    (copy / "verified.json").write_text(verified)
+    (copy / "source.json").write_text(source)
+    assert quantize.trusted(copy, key) is None
+    assert quantize.model_key(embed._default_onnx(), copy) == key
+    assert quantize.ensure(embed._default_onnx(), copy, key) == data
+    assert quantize.trusted(copy, key) == copy / f"{key}.onnx"
+    assert list(json.loads((copy / "verified.json").read_text())) == [f"{key}.onnx"]
