@@ -245,14 +245,19 @@ def plan_lifecycle(
     else:  # path -> (doc_key, title, status) of every document, read once per open index
         def docs_of(paths: Iterable[str]) -> dict[str, _Doc]:
             return {p: _Doc(p, labels[p][0], labels[p][1], _status(labels[p][2])) for p in sorted(set(paths)) if p in labels}
-    docs = docs_of(by_path)
     if successors_of is None:
         direct_of = successors_many(reg, by_path)
         chains_of = functools.partial(live_successors, reg)
     else:
         direct_of = {p: list(successors_of[p]) for p in by_path if p in successors_of}
         chains_of = lambda path, _demoted: _live_successors(lambda p: successors_of.get(p, []), path, MAX_CHAIN)  # noqa: E731
-    for path in sorted(by_path):
+    paths = sorted(by_path)
+    if labels is not None:
+        # a document without a status, a recorded successor or a likely one is left as it
+        # is (the loop below would pass over it): only the others are looked at
+        paths = [p for p in paths if p in direct_of or (likely and p in likely) or (p in labels and _status(labels[p][2]))]
+    docs = docs_of(paths)
+    for path in paths:
         doc = docs.get(path)
         if doc is None:
             continue

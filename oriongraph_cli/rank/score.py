@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 import time
 from itertools import repeat
+from operator import attrgetter
 from typing import Mapping
 
 from oriongraph_cli.models import CHANNELS, CandidateSpan, ScoreChannels, ScoreWeights, SoftPreferences
@@ -48,6 +49,11 @@ _RAW_LABEL = {"semantic": "raw cos", "lexical": "raw bm25"}  # any other channel
 def sort_key(c: CandidateSpan) -> tuple[float, str]:
     """Deterministic order: base score descending, then span_id ascending."""
     return (-c.base_score, c.span_ref.span_id)
+
+
+_SPAN_ID = attrgetter("span_ref.span_id")
+_BASE = attrgetter("base_score")
+_COSINE = attrgetter("raw_scores.semantic")
 
 
 def _add_reasons(existing: tuple[str, ...], new: list[str]) -> tuple[str, ...]:
@@ -327,7 +333,9 @@ def score(
                  components=parts, _reasons_of=(_reasons, why))
         d.pop("reasons", None)
         out.append(scored)
-    out.sort(key=sort_key)
+    # sort_key's order — base score descending, then span id — as a stable sort of the span id order
+    out.sort(key=_SPAN_ID)
+    out.sort(key=_BASE, reverse=True)
     return out
 
 
@@ -344,8 +352,14 @@ def fuse(cands: list[CandidateSpan], hits: dict, weights: ScoreWeights, request,
     if isinstance(FUSIONS.get(fusion), ReciprocalRank):  # rank-based: each generator's own order
         # equal scores rank by span id: registry rows differ between an updated and a rebuilt index
         sid = {c.row: c.span_ref.span_id for c in cands}
-        ranks = {name: {h.row: i + 1 for i, h in enumerate(sorted(hs, key=lambda h: (-h.score, sid.get(h.row, ""))))} for name, hs in hits.items()}
-        ranks["semantic"] = {c.row: i + 1 for i, c in enumerate(sorted(cands, key=lambda c: (-c.raw_scores.semantic, c.span_ref.span_id)))}
+        ranks = {}
+        for name, hs in hits.items():
+            keys = [(-h.score, sid.get(h.row, "")) for h in hs]
+            ranks[name] = {hs[i].row: r for r, i in enumerate(sorted(range(len(hs)), key=keys.__getitem__), 1)}
+        # by cosine descending, then span id: a stable sort of the span id order
+        by_cosine = sorted(cands, key=_SPAN_ID)
+        by_cosine.sort(key=_COSINE, reverse=True)
+        ranks["semantic"] = {c.row: r for r, c in enumerate(by_cosine, 1)}
     return how(
         cands, weights, request.soft_prefs, now, cfg.recency_half_life_days,
         fusion=fusion, rrf_k=cfg.rrf_k, ranks=ranks, doc_evidence=cfg.doc_evidence, span_counts=span_counts,

@@ -260,11 +260,14 @@ def dynamic_scores(cands: list[CandidateSpan], index_dir: Path | str, now: int,
         m = c.metadata
         done = by_path.get(m.filepath)
         if done is None:
-            st = stats.get(m.filepath, UsageStats())
+            st = stats.get(m.filepath, _NEVER_USED)
             done = by_path[m.filepath] = _usage_score(st.usage_count, st.last_accessed_at, m.created_at, m.priority, now, weights)
         scores.append(done[0])
         parts.append(done[1])
     return scores, parts
+
+
+_NEVER_USED = UsageStats()
 
 
 @functools.lru_cache(maxsize=4096)
