@@ -206,16 +206,18 @@ def _evidence(paths: list[str], refs: list, relevance: list[float], weight: floa
     slots = DOC_EVIDENCE_SPANS - 1
     counts = span_counts or {}
     lifts: dict[str, float] = {}
+    get_count = counts.get
     for path, idx in by_doc.items():
         if len(idx) > 1:
             idx.sort(key=lambda i: (-relevance[i], refs[i].span_id))
-        best = relevance[idx[0]]
-        rest = [relevance[i] for i in idx[1:DOC_EVIDENCE_SPANS]]
-        cannot = max(0, slots - (counts.get(path, DOC_EVIDENCE_SPANS) - 1))
-        lifts[path] = weight * (sum(rest) + cannot * best) / slots
+            rest = sum([relevance[i] for i in idx[1:DOC_EVIDENCE_SPANS]])
+        else:
+            rest = 0  # sum([])
+        cannot = slots - (get_count(path, DOC_EVIDENCE_SPANS) - 1)
+        lifts[path] = weight * (rest + (cannot if cannot > 0 else 0) * relevance[idx[0]]) / slots
     whole = None
     if lead_budget and spread < 1:
-        lead = min(by_doc, key=lambda p: (-(relevance[by_doc[p][0]] + lifts[p]), p))
+        lead = min([(-(relevance[idx[0]] + lifts[p]), p) for p, idx in by_doc.items()])[1]
         if _fits_whole_refs([refs[i] for i in by_doc[lead]], counts.get(lead), lead_budget):
             whole = lead
     for path, idx in by_doc.items():

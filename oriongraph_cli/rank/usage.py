@@ -254,17 +254,14 @@ def dynamic_scores(cands: list[CandidateSpan], index_dir: Path | str, now: int,
     cutoff, stats = read_snapshot(index_dir)
     now = cutoff or now
     weights = tuple(parse_dynamic_weights(weights_spec).items())
+    metas = [c.metadata for c in cands]
     by_path: dict[str, tuple[float, dict[str, float]]] = {}  # what with_usage computes, once per document
-    scores, parts = [], []
-    for c in cands:
-        m = c.metadata
-        done = by_path.get(m.filepath)
-        if done is None:
+    for m in metas:
+        if m.filepath not in by_path:
             st = stats.get(m.filepath, _NEVER_USED)
-            done = by_path[m.filepath] = _usage_score(st.usage_count, st.last_accessed_at, m.created_at, m.priority, now, weights)
-        scores.append(done[0])
-        parts.append(done[1])
-    return scores, parts
+            by_path[m.filepath] = _usage_score(st.usage_count, st.last_accessed_at, m.created_at, m.priority, now, weights)
+    done = [by_path[m.filepath] for m in metas]
+    return [d[0] for d in done], [d[1] for d in done]
 
 
 _NEVER_USED = UsageStats()
