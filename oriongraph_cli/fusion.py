@@ -3,7 +3,8 @@
 ``FUSIONS`` is the one list of fusion methods: configuration checks ``fusion`` against it,
 the ``--fusion`` help and completion are made from it (each method's ``summary``), and
 scoring looks the method up there. A new method is one class here and one entry in
-``FUSIONS``. The formulas of ``weighted`` and ``rrf`` are in ``rank/score.py``.
+``FUSIONS``; scoring runs its column methods (``channel_columns``, ``rank_columns``,
+``relevance``), which a subclass of ``WeightedSum`` or ``ReciprocalRank`` inherits. The formulas of ``weighted`` and ``rrf`` are in ``rank/score.py``.
 
 The module sits with the shared ones, below ``config``, because configuration validates
 against the registry; it depends on the models and ``normalise`` only.
