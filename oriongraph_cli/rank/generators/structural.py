@@ -11,6 +11,9 @@ from oriongraph_cli.rank.signals import id_forms
 from oriongraph_cli.store.lookups import Lookups, build as build_lookups, stem as _stem, words as _words  # noqa: F401
 
 
+MAX_KEPT_DOCUMENTS = 100_000  # documents whose spans the structural channel keeps per open index
+
+
 @dataclass
 class _Outline:
     """The inverted indexes over titles, tags, front matter ids, stages, workstreams,
@@ -49,13 +52,23 @@ class _Outline:
         document kept once read while the reader is open: the documents a title word
         matches come back query after query (some 8,000 spans a query at 100k)."""
         known = reader.memo("structural-document-spans", dict)
-        missing = [d for d in docs if d not in known]
+        got: dict[int, list[tuple[int, int]]] = {}
+        missing = []
+        for d in docs:
+            spans = known.get(d)
+            if spans is None:
+                missing.append(d)
+            else:
+                got[d] = spans
         if missing:
             found: dict[int, list[tuple[int, int]]] = {d: [] for d in missing}
             for row, doc, ordinal in reader.registry.spans_of_documents(missing):
                 found[doc].append((row, ordinal))
+            if len(known) + len(found) > MAX_KEPT_DOCUMENTS:  # bounded: a very large index starts again
+                known.clear()
             known.update(found)
-        return {d: known[d] for d in docs if known[d]}
+            got.update(found)
+        return {d: got[d] for d in docs if got[d]}
 
 
 class StructuralGen(FromIntent):
