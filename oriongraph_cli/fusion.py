@@ -3,7 +3,8 @@
 ``FUSIONS`` is the one list of fusion methods: configuration checks ``fusion`` against it,
 the ``--fusion`` help and completion are made from it (each method's ``summary``), and
 scoring looks the method up there. A new method is one class here and one entry in
-``FUSIONS``. The formulas of ``weighted`` and ``rrf`` are in ``rank/score.py``.
+``FUSIONS``; scoring runs its column methods (``channel_columns``, ``rank_columns``,
+``relevance``), which a subclass of ``WeightedSum`` or ``ReciprocalRank`` inherits. The formulas of ``weighted`` and ``rrf`` are in ``rank/score.py``.
 
 The module sits with the shared ones, below ``config``, because configuration validates
 against the registry; it depends on the models and ``normalise`` only.
@@ -81,27 +82,87 @@ class Fusion(Protocol):
 
     def scorer(self, weights: ScoreWeights, rrf_k: int) -> Callable[[ScoreChannels, dict[str, int] | None], float]: ...
 
+    def channel_columns(self, cands: list[CandidateSpan], raw) -> dict:
+        """:meth:`channels` as one float64 column per channel (``raw``: the raw columns)."""
+        ...
 
-def _min_max_channels(cands: list[CandidateSpan]) -> list[ScoreChannels]:
-    """``normalise._normalised`` of every candidate, a channel at a time over a numpy column
-    (the same float64 arithmetic, element by element, as the formula in ``rank/score.py``)."""
-    if not cands:
-        return []
+    def rank_columns(self, cands: list[CandidateSpan], given: dict[str, dict[int, int]] | None, raw) -> dict | None:
+        """:meth:`ranks` as one int column per channel, 0 where the channel has no rank (None: not rank-based)."""
+        ...
+
+    def relevance(self, cols: dict, rank_cols: dict | None, weights: ScoreWeights, rrf_k: int):
+        """:meth:`scorer` over every candidate at once: a float64 column, the same floats."""
+        ...
+
+
+def _raw_columns(cands: list[CandidateSpan]):
+    """Each channel's raw scores over ``cands``, one float64 column per channel."""
     import numpy as np  # here: configuration imports this module, and must stay light
 
     raws = [c.raw_scores.__dict__ for c in cands]
-    cols = []
+    return {ch: np.fromiter((r[ch] for r in raws), dtype=np.float64, count=len(raws)) for ch in CHANNELS}
+
+
+def _min_max_columns(raw) -> dict:
+    """``normalise._normalised`` of every candidate, a channel at a time over its numpy column
+    ``raw[ch]`` (the same float64 arithmetic, element by element, as the formula in
+    ``rank/score.py``)."""
+    import numpy as np
+
+    cols = {}
     for ch in CHANNELS:
-        x = np.fromiter((r[ch] for r in raws), dtype=np.float64, count=len(raws))
+        x = raw[ch]
         lo, hi = x.min(), x.max()
-        cols.append(((x > 0).astype(np.float64) if hi - lo < FLAT else (x - lo) / (hi - lo + EPS)).tolist())
+        cols[ch] = (x > 0).astype(np.float64) if hi - lo < FLAT else (x - lo) / (hi - lo + EPS)
+    return cols
+
+
+def channel_objects(cols, n: int) -> list[ScoreChannels]:
+    """One ``ScoreChannels`` per candidate from per-channel columns (``n`` candidates)."""
+    if not n:
+        return []
     new = object.__new__
     out = []
-    for values in zip(*cols):
+    for values in zip(*(cols[ch].tolist() for ch in CHANNELS)):
         normed = new(ScoreChannels)
         normed.__dict__.update(zip(CHANNELS, values))
         out.append(normed)
     return out
+
+
+def _min_max_channels(cands: list[CandidateSpan]) -> list[ScoreChannels]:
+    """``normalise._normalised`` of every candidate (:func:`_min_max_columns`)."""
+    if not cands:
+        return []
+    return channel_objects(_min_max_columns(_raw_columns(cands)), len(cands))
+
+
+def _weighted_sum(cols, weights: ScoreWeights):
+    """``sum_c w_c · cols[c]`` per candidate, the channels added in ``CHANNELS`` order from 0
+    (the floats of :meth:`WeightedSum.scorer`'s loop, element by element)."""
+    total = 0
+    for ch in CHANNELS:
+        total = total + float(getattr(weights, ch)) * cols[ch]
+    return total
+
+
+def _rrf_sum(rank_cols, weights: ScoreWeights, k: int, n: int):
+    """:func:`rrf_score` per candidate over 1-based rank columns (0: no rank in that
+    channel), the channels added in ``CHANNELS`` order (the floats of :func:`rrf_scorer`)."""
+    import numpy as np
+
+    best = sum(getattr(weights, ch) / (k + 1) for ch in CHANNELS)
+    if best <= 0:
+        return np.zeros(n)
+    total = np.zeros(n)
+    for ch in CHANNELS:
+        r = rank_cols.get(ch)
+        if r is None:
+            continue
+        ranked = r >= 1
+        # x + 0.0 is x: a channel without a rank adds nothing, as the loop skips it
+        total = total + np.where(ranked, getattr(weights, ch) / (k + np.where(ranked, r, 1)).astype(np.float64), 0.0)
+    return total / best
 
 
 class WeightedSum:
@@ -115,6 +176,20 @@ class WeightedSum:
 
     def channels(self, cands):
         return _min_max_channels(cands)
+
+    def channel_columns(self, cands, raw):
+        import numpy as np
+
+        if type(self).channels is WeightedSum.channels:
+            return _min_max_columns(raw)
+        objs = self.channels(cands)  # a subclass's own scale
+        return {ch: np.fromiter((o.__dict__[ch] for o in objs), dtype=np.float64, count=len(objs)) for ch in CHANNELS}
+
+    def rank_columns(self, cands, given, raw):
+        return None
+
+    def relevance(self, cols, rank_cols, weights, rrf_k):
+        return _weighted_sum(cols, weights)
 
     def scorer(self, weights, rrf_k):
         w = [(ch, float(getattr(weights, ch))) for ch in CHANNELS]
@@ -224,6 +299,30 @@ class ReciprocalRank:
     def channels(self, cands):
         return _min_max_channels(cands)
 
+    def channel_columns(self, cands, raw):
+        return _min_max_columns(raw)
+
+    def rank_columns(self, cands, given, raw):
+        import numpy as np
+
+        n = len(cands)
+        if given is None:
+            sid = [c.span_ref.span_id for c in cands]
+            out = {}
+            for ch in CHANNELS:
+                x = raw[ch].tolist()
+                hits = sorted((i for i in range(n) if x[i] > 0), key=lambda i: (-x[i], sid[i]))
+                col = np.zeros(n, dtype=np.int64)
+                col[hits] = np.arange(1, len(hits) + 1)
+                out[ch] = col
+            return out
+        rows = [c.row for c in cands]
+        return {ch: np.fromiter((ranked.get(r, 0) for r in rows), dtype=np.int64, count=n)
+                for ch, ranked in ((ch, given.get(ch, {})) for ch in CHANNELS)}
+
+    def relevance(self, cols, rank_cols, weights, rrf_k):
+        return _rrf_sum(rank_cols, weights, rrf_k, len(next(iter(cols.values()))))
+
     def scorer(self, weights, rrf_k):
         rrf = rrf_scorer(weights, rrf_k)
         return lambda _normed, ranks: rrf(ranks)
@@ -242,6 +341,10 @@ class Hybrid(ReciprocalRank):
         rrf = rrf_scorer(weights, rrf_k)
         total = sum(float(getattr(weights, ch)) for ch in CHANNELS) or 1.0
         return lambda normed, ranks: 0.5 * weighted(normed, ranks) / total + 0.5 * rrf(ranks)
+
+    def relevance(self, cols, rank_cols, weights, rrf_k):
+        total = sum(float(getattr(weights, ch)) for ch in CHANNELS) or 1.0
+        return 0.5 * _weighted_sum(cols, weights) / total + 0.5 * _rrf_sum(rank_cols, weights, rrf_k, len(cols[CHANNELS[0]]))
 
 
 FUSIONS: dict[str, Fusion] = {f.name: f for f in (WeightedSum(), ReciprocalRank(), ZScore(), RankPercentile(), Calibrated(), Hybrid())}

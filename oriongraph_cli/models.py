@@ -270,6 +270,32 @@ class _DeferredReasons:
 CandidateSpan.reasons = _DeferredReasons()  # type: ignore[assignment,misc]  # (after @dataclass read the default)
 
 
+def with_reasons(cand: CandidateSpan, more: tuple[str, ...], **changes: Any) -> CandidateSpan:
+    """A copy of ``cand`` with ``changes`` and the reasons ``more`` appended (each once):
+    ``replace(cand, reasons=…, **changes)``, except that reasons not made yet stay
+    unmade (``_DeferredReasons``) — the same text when read."""
+    new = object.__new__(type(cand))
+    d = new.__dict__
+    d.update(cand.__dict__, **changes)
+    if "reasons" in d:
+        d["reasons"] = _appended(d["reasons"], more)
+    else:
+        d["_reasons_of"] = (_appended_to, (d.get("_reasons_of"), more))
+    return new
+
+
+def _appended(existing: tuple[str, ...], more: tuple[str, ...]) -> tuple[str, ...]:
+    out = list(existing)
+    for r in more:
+        if r not in out:
+            out.append(r)
+    return tuple(out)
+
+
+def _appended_to(pending, more: tuple[str, ...]) -> tuple[str, ...]:
+    return _appended(pending[0](*pending[1]) if pending is not None else (), more)
+
+
 PRIORITIES = ("critical", "high", "medium", "low")
 
 

@@ -85,8 +85,8 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
     ctx = GenContext(reader, sig, filters, request.top_k, request, cfg, weights, cands)
     base_of = partial(_base_scores, weights=weights, request=request, cfg=cfg, now=now, counts=counts)
     cands, hits, errors, followed = generators.run_following(ctx, hits, errors, partial(candidates.build, reader, sig, cache=fetched), base_of, timings)
-    cands = adjust.before_fusion(cands, cfg, weights, now)
-    scored = score.fuse(cands, hits, weights, request, cfg, now, span_counts=counts)
+    used = adjust.before_fusion(cands, cfg, weights, now)
+    scored = score.fuse(cands, hits, weights, request, cfg, now, span_counts=counts, usage=used)
     scored = adjust.after_fusion(scored, followed, request, cfg)
     timings["score"] = (time.perf_counter() - t) * 1000
     return sig, scored, hits, errors, relaxed

@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import MISSING
+from operator import attrgetter
 
 import numpy as np
 
@@ -115,9 +116,9 @@ def build(reader: IndexReader, signals: DerivedSignals, hits: dict, cache: dict 
                 # every candidate gets its true cosine, not only FAISS hits
                 cache[row] = (r, vecs[i], max(0.0, cos[i]), preview)
     out = []
-    new, empty, fields = object.__new__, _EMPTY, _CANDIDATE_DEFAULTS
+    new, empty, fields, get = object.__new__, _EMPTY, _CANDIDATE_DEFAULTS, cache.get
     for row in rows:
-        entry = cache.get(row)
+        entry = get(row)
         if entry is None:
             continue
         r, vec, cosine, preview = entry
@@ -125,21 +126,21 @@ def build(reader: IndexReader, signals: DerivedSignals, hits: dict, cache: dict 
         # every candidate has its cosine; the other channels score what their generator found
         scores = new(ScoreChannels)
         scores.__dict__.update(empty, semantic=cosine)
-        for name in FOUND_CHANNELS:
-            if name in ch:
-                scores.__dict__[name] = ch[name]
+        if len(ch) > 1 or "semantic" not in ch:
+            for name in FOUND_CHANNELS:
+                if name in ch:
+                    scores.__dict__[name] = ch[name]
         # CandidateSpan(...) without re-running the frozen dataclass's __init__ (no __post_init__)
         cand = new(CandidateSpan)
         cand.__dict__.update(fields, span_ref=r.ref, metadata=r.meta, raw_scores=scores, scores=_NO_SCORES,
                              text_preview=preview, reasons=_unique(reasons[row]), components={}, row=row,
                              embedding=vec)
         out.append(cand)
-    out.sort(key=_by_span_id)  # in span id order, not registry order (rows differ between an updated and a rebuilt index)
+    out.sort(key=_BY_SPAN_ID)  # in span id order, not registry order (rows differ between an updated and a rebuilt index)
     return out
 
 
-def _by_span_id(c: CandidateSpan) -> str:
-    return c.span_ref.span_id
+_BY_SPAN_ID = attrgetter("span_ref.span_id")
 
 
 def _unique(reasons: list[str]) -> tuple[str, ...]:

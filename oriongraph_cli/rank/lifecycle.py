@@ -29,11 +29,11 @@ import functools
 import json
 import posixpath
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from oriongraph_cli.rank.score import sort_key
-from oriongraph_cli.models import CHANNELS, CandidateSpan, GenHit
+from oriongraph_cli.models import CHANNELS, CandidateSpan, GenHit, with_reasons
 
 if TYPE_CHECKING:
     from oriongraph_cli.store.registry import Registry
@@ -155,21 +155,39 @@ def successors_many(reg: Registry, paths: Iterable[str]) -> dict[str, list[str]]
     return {p: sorted(v) for p, v in out.items()}
 
 
+def successor_map(reg: Registry) -> dict[str, list[str]]:
+    """Every document's direct successors, as :func:`successors` gives them, read in one
+    query: what a reader keeps while it is open (the graph of a generation never changes),
+    so a compile asks no query per candidate document or per link of a chain."""
+    if not reg.graph.has_tables():
+        return {}
+    out: dict[str, set[str]] = {}
+    for src, dst in reg.graph.all_successor_pairs():
+        if src != dst:
+            out.setdefault(src, set()).add(dst)
+    return {p: sorted(v) for p, v in out.items()}
+
+
 def live_successors(reg: Registry, path: str, demoted: Sequence[str] = DEMOTED_STATUSES, max_chain: int = MAX_CHAIN) -> list[tuple[str, tuple[str, ...]]]:
     """The ends of the supersession chains starting at ``path``: (successor, chain of paths
     from ``path``'s direct successor to it). A successor that is itself superseded (has
     successors of its own, or a demoted status with successors) is followed; cycles and
     chains longer than ``max_chain`` stop the walk."""
+    return _live_successors(lambda p: successors(reg, p), path, max_chain)
+
+
+def _live_successors(successors_of, path: str, max_chain: int) -> list[tuple[str, tuple[str, ...]]]:
+    """:func:`live_successors` with ``successors_of(path)`` giving a document's direct successors."""
     out: dict[str, tuple[str, ...]] = {}
     visited = {path}
-    frontier: list[tuple[str, tuple[str, ...]]] = [(s, (s,)) for s in successors(reg, path)]
+    frontier: list[tuple[str, tuple[str, ...]]] = [(s, (s,)) for s in successors_of(path)]
     while frontier:
         nxt: list[tuple[str, tuple[str, ...]]] = []
         for node, chain in frontier:
             if node in visited:
                 continue
             visited.add(node)
-            further = [s for s in successors(reg, node) if s not in visited]
+            further = [s for s in successors_of(node) if s not in visited]
             if further and len(chain) < max_chain:
                 nxt.extend((s, chain + (s,)) for s in further)
             else:
@@ -196,10 +214,14 @@ def plan_lifecycle(
     likely_floor: float = 0.9,
     inactive_demote: float = 1.0,
     labels: Mapping[str, tuple[str | None, str, str | None]] | None = None,
+    successors_of: Mapping[str, Sequence[str]] | None = None,
 ) -> LifecyclePlan:
     """Work out the lifecycle adjustments for ``cands`` (rows -> Adjustment) and the
     successor rows to add. Needs only candidate metadata and raw scores, so it can run
-    before scoring; the floors are resolved by :func:`apply_lifecycle` after scoring."""
+    before scoring; the floors are resolved by :func:`apply_lifecycle` after scoring.
+
+    ``labels`` (path -> (doc_key, title, status) of every document) and ``successors_of``
+    (:func:`successor_map`), when given, are read instead of the registry's tables."""
     by_path: dict[str, list[CandidateSpan]] = {}
     for c in cands:
         if c.row >= 0:
@@ -219,16 +241,28 @@ def plan_lifecycle(
             entry["factor"] = max(entry["factor"], factor)
 
     if labels is None:
-        docs = _docs(reg, by_path)
+        docs_of = functools.partial(_docs, reg)
     else:  # path -> (doc_key, title, status) of every document, read once per open index
-        docs = {p: _Doc(p, labels[p][0], labels[p][1], _status(labels[p][2])) for p in sorted(by_path) if p in labels}
-    direct_of = successors_many(reg, by_path)
-    for path in sorted(by_path):
+        def docs_of(paths: Iterable[str]) -> dict[str, _Doc]:
+            return {p: _Doc(p, labels[p][0], labels[p][1], _status(labels[p][2])) for p in sorted(set(paths)) if p in labels}
+    if successors_of is None:
+        direct_of = successors_many(reg, by_path)
+        chains_of = functools.partial(live_successors, reg)
+    else:
+        direct_of = {p: list(successors_of[p]) for p in by_path if p in successors_of}
+        chains_of = lambda path, _demoted: _live_successors(lambda p: successors_of.get(p, []), path, MAX_CHAIN)  # noqa: E731
+    paths = sorted(by_path)
+    if labels is not None:
+        # a document without a status, a recorded successor or a likely one is left as it
+        # is (the loop below would pass over it): only the others are looked at
+        paths = [p for p in paths if p in direct_of or (likely and p in likely) or (p in labels and _status(labels[p][2]))]
+    docs = docs_of(paths)
+    for path in paths:
         doc = docs.get(path)
         if doc is None:
             continue
         direct = direct_of.get(path, [])
-        direct_docs = _docs(reg, direct) if direct else {}
+        direct_docs = docs_of(direct) if direct else {}
         accepted_successor = any(d.status in accepted_statuses for d in direct_docs.values())
         superseded = (doc.status.startswith("superseded") or accepted_successor
                       or (bool(direct) and _is_demoted_status(doc.status, INACTIVE_STATUSES)))
@@ -252,16 +286,16 @@ def plan_lifecycle(
                         note(extra, row, reason=f"likely replaces {doc.label}", floor=rows, factor=likely_floor)
             continue
         rows = [c.row for c in by_path[path]]
-        chains = live_successors(reg, path, demoted_statuses) if superseded else []
+        chains = chains_of(path, demoted_statuses) if superseded else []
         if not superseded and direct:  # deprecated but with a recorded successor: still point to it
-            chains = live_successors(reg, path, demoted_statuses)
-        succ_docs = _docs(reg, [s for s, _chain in chains])
+            chains = chains_of(path, demoted_statuses)
+        succ_docs = docs_of([s for s, _chain in chains])
         if chains:
             for succ, chain in chains:
                 sdoc = succ_docs.get(succ)
                 if sdoc is None:
                     continue
-                names = " → ".join(((_docs(reg, [p]).get(p) or _Doc(p, None, p, "")).label for p in chain))
+                names = " → ".join(((docs_of([p]).get(p) or _Doc(p, None, p, "")).label for p in chain))
                 reason = f"{doc.label} superseded by {names}"
                 for row in rows:
                     note(adjust, row, reason=f"{reason} (demoted ×{demote:.2f})")
@@ -293,7 +327,7 @@ def plan_lifecycle(
             if relevant:
                 note(adjust, c.row, mult=final_boost, reason=f"accepted decision, preferred for a final-stage task (×{final_boost:.2f})")
         extra_paths = _paths_of_rows(reg, extra)
-        extra_docs = _docs(reg, extra_paths.values())
+        extra_docs = docs_of(extra_paths.values())
         for row, path in extra_paths.items():
             d = extra_docs.get(path)
             if d is not None and d.status in accepted_statuses:
@@ -366,11 +400,7 @@ def apply_lifecycle(cands: Sequence[CandidateSpan], plan: LifecyclePlan) -> list
             continue
         if i in lifted:
             base = max(base, floor)
-        reasons = list(c.reasons)
-        for r in adj.reasons:
-            if r not in reasons:
-                reasons.append(r)
-        out.append(replace(c, base_score=base, reasons=tuple(reasons)))
+        out.append(with_reasons(c, adj.reasons, base_score=base))
     out.sort(key=sort_key)
     return out
 

@@ -31,10 +31,12 @@ from __future__ import annotations
 
 import math
 import time
+from itertools import repeat
+from operator import attrgetter
 from typing import Mapping
 
 from oriongraph_cli.models import CHANNELS, CandidateSpan, ScoreChannels, ScoreWeights, SoftPreferences
-from oriongraph_cli.fusion import FUSIONS, ReciprocalRank, rrf_score  # noqa: F401  (rrf_score: part of scoring's API)
+from oriongraph_cli.fusion import FUSIONS, ReciprocalRank, channel_objects, rrf_score  # noqa: F401  (rrf_score: part of scoring's API)
 from oriongraph_cli.normalise import EPS, FLAT, _bounds, _evolve, _normalised, normalise  # noqa: F401
 
 SECONDS_PER_DAY = 86_400
@@ -47,6 +49,11 @@ _RAW_LABEL = {"semantic": "raw cos", "lexical": "raw bm25"}  # any other channel
 def sort_key(c: CandidateSpan) -> tuple[float, str]:
     """Deterministic order: base score descending, then span_id ascending."""
     return (-c.base_score, c.span_ref.span_id)
+
+
+_SPAN_ID = attrgetter("span_ref.span_id")
+_BASE = attrgetter("base_score")
+_COSINE = attrgetter("raw_scores.semantic")
 
 
 def _add_reasons(existing: tuple[str, ...], new: list[str]) -> tuple[str, ...]:
@@ -81,19 +88,19 @@ def _date(ts: int) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(ts))
 
 
-def _reasons(existing: tuple[str, ...], cand_ranks: dict[str, int] | None, normed: ScoreChannels, raw: ScoreChannels,
+def _reasons(existing: tuple[str, ...], cand_ranks: tuple[int, ...] | None, normed: ScoreChannels, raw: ScoreChannels,
              evid: float, short: bool | None, stage: str | None, recent: int | None,
              usage: tuple[float, bool] | None) -> tuple[str, ...]:
     """A scored candidate's reasons: ``existing`` (its generators') and what scoring saw —
-    each channel's rank or normalised score with its raw score, document evidence (when
+    each channel's rank (``cand_ranks``, in ``CHANNELS`` order) or normalised score with its raw score, document evidence (when
     ``short`` is not None), the preferred ``stage``, the ``recent`` creation time, the
     usage score and whether the document was used before."""
     reasons: list[str] = []
-    if cand_ranks is not None:
+    if cand_ranks is not None:  # a rank per channel, in CHANNELS order (0: none there)
         raw_d = raw.__dict__
-        for ch in CHANNELS:
-            if ch in cand_ranks:
-                reasons.append(f"{ch} rank {cand_ranks[ch]} ({_RAW_LABEL.get(ch, 'raw')} {raw_d[ch]:.2f})")
+        for ch, r in zip(CHANNELS, cand_ranks):
+            if r:
+                reasons.append(f"{ch} rank {r} ({_RAW_LABEL.get(ch, 'raw')} {raw_d[ch]:.2f})")
     else:
         for ch in CHANNELS:
             v = getattr(normed, ch)
@@ -110,45 +117,50 @@ def _reasons(existing: tuple[str, ...], cand_ranks: dict[str, int] | None, norme
     return _add_reasons(existing, reasons)
 
 
-def _base(
-    cands: list[CandidateSpan],
-    weights: ScoreWeights,
-    prefs: SoftPreferences,
-    now: int,
-    half_life_days: float,
-    fusion: str,
-    rrf_k: int,
-    ranks: dict[str, dict[int, int]] | None,
-    doc_evidence: float = 0.0,
-    span_counts: Mapping[str, int] | None = None,
-    doc_spread: float = 0.0,
-    lead_budget: int | None = None,
-) -> list[tuple[float, ScoreChannels, float, float, dict[str, int] | None, float]]:
-    """Per candidate: (base score, normalised channels, recency, stage boost, RRF ranks or
-    None, document evidence) — the numbers of :func:`score` without its reasons and copies."""
-    impl = FUSIONS.get(fusion)
-    if impl is None:
-        raise ValueError(f"fusion must be one of {', '.join(FUSIONS)}, got {fusion!r}")
-    channels = impl.channels(cands)
-    per_ranks = impl.ranks(cands, ranks)
-    relevance_of = impl.scorer(weights, rrf_k)
-    prefer = {s.lower() for s in prefs.prefer_stages}
-    rec_cache: dict[int, float] = {}
-    relevance = [relevance_of(channels[i], per_ranks[i] if per_ranks is not None else None) for i in range(len(cands))]
-    evidence = document_evidence(cands, relevance, doc_evidence, span_counts, doc_spread, lead_budget)
-    out = []
-    for i, c in enumerate(cands):
-        normed = channels[i]
-        created = c.metadata.created_at
-        rec = rec_cache.get(created)
-        if rec is None:
-            rec = rec_cache[created] = recency(created, now, half_life_days)
-        stage = c.metadata.stage
-        boost = 1.0 if stage and prefer and stage.lower() in prefer else 0.0
-        cand_ranks = per_ranks[i] if per_ranks is not None else None
-        base = relevance[i] + evidence[i] + weights.recency * rec + weights.stage_boost * boost + weights.usage * c.usage_score
-        out.append((base, normed, rec, boost, cand_ranks, evidence[i]))
-    return out
+class _Base:
+    """The numbers of :func:`score` for every candidate, without its reasons and copies,
+    worked out a column at a time (numpy, float64: element by element the same arithmetic
+    as one candidate at a time): ``base`` (the base scores), ``channels`` (each channel's
+    score on the fusion's scale, per channel), ``ranks`` (per channel, 1-based, 0 for none;
+    None when the fusion is not rank-based), ``recency``, ``boost`` (stage boost) and
+    ``evidence`` (document evidence), each a list in ``cands`` order."""
+
+    def __init__(self, cands: list[CandidateSpan], weights: ScoreWeights, prefs: SoftPreferences, now: int,
+                 half_life_days: float, fusion: str, rrf_k: int, ranks: dict[str, dict[int, int]] | None,
+                 doc_evidence: float = 0.0, span_counts: Mapping[str, int] | None = None, doc_spread: float = 0.0,
+                 lead_budget: int | None = None, usage: list[float] | None = None):
+        import numpy as np
+
+        from oriongraph_cli.fusion import _raw_columns
+
+        impl = FUSIONS.get(fusion)
+        if impl is None:
+            raise ValueError(f"fusion must be one of {', '.join(FUSIONS)}, got {fusion!r}")
+        n = len(cands)
+        raw = _raw_columns(cands)
+        self.channels = impl.channel_columns(cands, raw)
+        self.ranks = impl.rank_columns(cands, ranks, raw)
+        relevance = impl.relevance(self.channels, self.ranks, weights, rrf_k)
+        metas = [c.metadata for c in cands]
+        paths = [m.filepath for m in metas]
+        rel = relevance.tolist()
+        self.evidence = _evidence(paths, [c.span_ref for c in cands], rel, doc_evidence, span_counts, doc_spread, lead_budget)
+        rec_of: dict[int, float] = {}
+        self.recency = rec = []
+        for m in metas:
+            created = m.created_at
+            r = rec_of.get(created)
+            if r is None:
+                r = rec_of[created] = recency(created, now, half_life_days)
+            rec.append(r)
+        prefer = {s.lower() for s in prefs.prefer_stages}
+        self.boost = [1.0 if m.stage and prefer and m.stage.lower() in prefer else 0.0 for m in metas] if prefer else [0.0] * n
+        if usage is None:
+            usage = [c.usage_score for c in cands]
+        f64 = np.float64
+        base = (relevance + np.asarray(self.evidence, dtype=f64) + weights.recency * np.asarray(rec, dtype=f64)
+                + weights.stage_boost * np.asarray(self.boost, dtype=f64) + weights.usage * np.asarray(usage, dtype=f64))
+        self.base = base.tolist()
 
 
 DOC_EVIDENCE_SPANS = 3  # a document's best spans that count as its evidence
@@ -175,40 +187,59 @@ def document_evidence(cands: list[CandidateSpan], relevance: list[float], weight
     has no next-best span to offer: the places it cannot have count as its best span, so a
     short document that matches as a whole is not ranked below a long one for its length
     (on one-paragraph abstracts, evidence without this cost 0.03 nDCG@10)."""
-    out = [0.0] * len(cands)
     if weight <= 0 or not cands:
+        return [0.0] * len(cands)
+    return _evidence([c.metadata.filepath for c in cands], [c.span_ref for c in cands], relevance, weight,
+                     span_counts, spread, lead_budget)
+
+
+def _evidence(paths: list[str], refs: list, relevance: list[float], weight: float,
+              span_counts: Mapping[str, int] | None, spread: float, lead_budget: int | None) -> list[float]:
+    """:func:`document_evidence` over columns: each candidate's document path, span
+    reference and relevance."""
+    out = [0.0] * len(paths)
+    if weight <= 0 or not paths:
         return out
     by_doc: dict[str, list[int]] = {}
-    for i, c in enumerate(cands):
-        by_doc.setdefault(c.metadata.filepath, []).append(i)
+    for i, path in enumerate(paths):
+        by_doc.setdefault(path, []).append(i)
     slots = DOC_EVIDENCE_SPANS - 1
     counts = span_counts or {}
     lifts: dict[str, float] = {}
+    get_count = counts.get
     for path, idx in by_doc.items():
-        idx.sort(key=lambda i: (-relevance[i], cands[i].span_ref.span_id))
-        best = relevance[idx[0]]
-        rest = [relevance[i] for i in idx[1:DOC_EVIDENCE_SPANS]]
-        cannot = max(0, slots - (counts.get(path, DOC_EVIDENCE_SPANS) - 1))
-        lifts[path] = weight * (sum(rest) + cannot * best) / slots
+        if len(idx) > 1:
+            idx.sort(key=lambda i: (-relevance[i], refs[i].span_id))
+            rest = sum([relevance[i] for i in idx[1:DOC_EVIDENCE_SPANS]])
+        else:
+            rest = 0  # sum([])
+        cannot = slots - (get_count(path, DOC_EVIDENCE_SPANS) - 1)
+        lifts[path] = weight * (rest + (cannot if cannot > 0 else 0) * relevance[idx[0]]) / slots
     whole = None
     if lead_budget and spread < 1:
-        lead = min(by_doc, key=lambda p: (-(relevance[by_doc[p][0]] + lifts[p]), p))
-        if _fits_whole([cands[i] for i in by_doc[lead]], counts.get(lead), lead_budget):
+        lead = min([(-(relevance[idx[0]] + lifts[p]), p) for p, idx in by_doc.items()])[1]
+        if _fits_whole_refs([refs[i] for i in by_doc[lead]], counts.get(lead), lead_budget):
             whole = lead
     for path, idx in by_doc.items():
         lift = lifts[path]
         out[idx[0]] = lift
-        share = 1.0 if path == whole else spread
-        for i in idx[1:]:
-            out[i] = share * lift
+        if len(idx) > 1:
+            share = 1.0 if path == whole else spread
+            for i in idx[1:]:
+                out[i] = share * lift
     return out
 
 
 def _fits_whole(spans: list[CandidateSpan], count: int | None, lead_budget: int) -> bool:
     """A document is read whole when it has more than one span, every span it has in the
     index is a candidate, and all of them fit in ``lead_budget`` tokens."""
-    return (len(spans) > 1 and count is not None and len(spans) >= count
-            and sum(c.span_ref.token_cost for c in spans) <= lead_budget)
+    return _fits_whole_refs([c.span_ref for c in spans], count, lead_budget)
+
+
+def _fits_whole_refs(refs: list, count: int | None, lead_budget: int) -> bool:
+    """:func:`_fits_whole` of the spans' references."""
+    return (len(refs) > 1 and count is not None and len(refs) >= count
+            and sum(r.token_cost for r in refs) <= lead_budget)
 
 
 def lead_read_whole(scored: list[CandidateSpan], span_counts: Mapping[str, int] | None, lead_budget: int | None) -> str | None:
@@ -240,7 +271,7 @@ def base_scores(
     building scored copies — for callers that only rank, such as the graph channel's seeds."""
     if not cands:
         return []
-    return [b[0] for b in _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts, doc_spread, lead_budget)]
+    return _Base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts, doc_spread, lead_budget).base
 
 
 def score(
@@ -256,6 +287,7 @@ def score(
     span_counts: Mapping[str, int] | None = None,
     doc_spread: float = 0.0,
     lead_budget: int | None = None,
+    usage: tuple[list[float], list[dict[str, float]]] | None = None,
 ) -> list[CandidateSpan]:
     """Normalise, compute ``base_score`` and reasons (their text made when first read:
     :func:`_reasons`); return candidates sorted by ``sort_key``.
@@ -265,55 +297,75 @@ def score(
     ``base_score`` (formulas in the module docstring). With ``fusion="rrf"`` the ranks come
     from ``ranks[channel][cand.row]`` (1-based, per channel); when ``ranks`` is None they
     are derived from ``raw_scores`` (descending, span_id ascending; raw <= 0 means unranked).
-    ``usage_score`` is taken as already set on the candidate.
+    ``usage`` (each candidate's usage score and its components, :func:`usage.dynamic_scores`)
+    sets ``usage_score`` and ``components``; without it they are taken as already set on
+    the candidate.
     """
     if fusion not in FUSIONS:
         raise ValueError(f"fusion must be one of {', '.join(FUSIONS)}, got {fusion!r}")
     if not cands:
         return []
-    out: list[CandidateSpan] = []
+    b = _Base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts, doc_spread, lead_budget,
+              usage=usage[0] if usage is not None else None)
+    channels = channel_objects(b.channels, len(cands))
+    cand_ranks = zip(*(b.ranks[ch].tolist() for ch in CHANNELS)) if b.ranks is not None else repeat(None)
+    usages = zip(*usage) if usage is not None else ((c.usage_score, c.components) for c in cands)
     recency_on, usage_on = weights.recency > 0, weights.usage > 0
+    counts = span_counts
     new = object.__new__
-    for c, (base, normed, rec, boost, cand_ranks, evid) in zip(cands, _base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts, doc_spread, lead_budget)):
+    out: list[CandidateSpan] = []
+    for c, base, normed, rec, boost, ranked, evid, (used, parts) in zip(cands, b.base, channels, b.recency, b.boost, cand_ranks, b.evidence, usages):
+        m = c.metadata
         short = None
         if evid >= DOC_EVIDENCE_REASON:
-            short = span_counts is not None and span_counts.get(c.metadata.filepath, DOC_EVIDENCE_SPANS) < DOC_EVIDENCE_SPANS
-        usage = None
-        if usage_on and c.usage_score > 0:
-            usage = (c.usage_score, (c.components or {}).get("usage", 0) > 0)
+            short = counts is not None and counts.get(m.filepath, DOC_EVIDENCE_SPANS) < DOC_EVIDENCE_SPANS
+        why_usage = None
+        if usage_on and used > 0:
+            why_usage = (used, (parts or {}).get("usage", 0) > 0)
         # the reasons' text is made when an output reads them (models._DeferredReasons): the
         # numbers it is made from are fixed here
-        why = (c.reasons, cand_ranks, normed, c.raw_scores, evid, short, c.metadata.stage if boost > 0 else None,
-               c.metadata.created_at if recency_on and rec >= RECENT_REASON_MIN else None, usage)
+        why = (c.reasons, ranked, normed, c.raw_scores, evid, short, m.stage if boost > 0 else None,
+               m.created_at if recency_on and rec >= RECENT_REASON_MIN else None, why_usage)
         # _evolve(c, ...) and _evolve(c.metadata, ...), inline: this runs for every candidate
-        meta = new(type(c.metadata))
-        meta.__dict__.update(c.metadata.__dict__, recency_score=rec)
+        meta = new(type(m))
+        meta.__dict__.update(m.__dict__, recency_score=rec)
         scored = new(type(c))
         d = scored.__dict__
-        d.update(c.__dict__, scores=normed, metadata=meta, stage_boost=boost, base_score=base, _reasons_of=(_reasons, why))
+        d.update(c.__dict__, scores=normed, metadata=meta, stage_boost=boost, base_score=base, usage_score=used,
+                 components=parts, _reasons_of=(_reasons, why))
         d.pop("reasons", None)
         out.append(scored)
-    out.sort(key=sort_key)
+    # sort_key's order — base score descending, then span id — as a stable sort of the span id order
+    out.sort(key=_SPAN_ID)
+    out.sort(key=_BASE, reverse=True)
     return out
 
 
 def fuse(cands: list[CandidateSpan], hits: dict, weights: ScoreWeights, request, cfg, now: int, how=None,
-         span_counts: Mapping[str, int] | None = None) -> list[CandidateSpan]:
+         span_counts: Mapping[str, int] | None = None, usage: tuple[list[float], list[dict[str, float]]] | None = None) -> list[CandidateSpan]:
     """Normalise every channel and fuse them — the weighted sum, or reciprocal-rank fusion
     over each generator's own ranking (``request.fusion`` or the configured one) — with
     ``how``: :func:`score` (the default) or :func:`base_scores`. ``span_counts`` (path ->
-    spans) lets document evidence treat short documents fairly."""
+    spans) lets document evidence treat short documents fairly; ``usage`` (the candidates'
+    usage scores and components) is given to :func:`score`."""
     how = how or score
     fusion = request.fusion or cfg.fusion
     ranks = None
     if isinstance(FUSIONS.get(fusion), ReciprocalRank):  # rank-based: each generator's own order
         # equal scores rank by span id: registry rows differ between an updated and a rebuilt index
         sid = {c.row: c.span_ref.span_id for c in cands}
-        ranks = {name: {h.row: i + 1 for i, h in enumerate(sorted(hs, key=lambda h: (-h.score, sid.get(h.row, ""))))} for name, hs in hits.items()}
-        ranks["semantic"] = {c.row: i + 1 for i, c in enumerate(sorted(cands, key=lambda c: (-c.raw_scores.semantic, c.span_ref.span_id)))}
+        ranks = {}
+        for name, hs in hits.items():
+            keys = [(-h.score, sid.get(h.row, "")) for h in hs]
+            ranks[name] = {hs[i].row: r for r, i in enumerate(sorted(range(len(hs)), key=keys.__getitem__), 1)}
+        # by cosine descending, then span id: a stable sort of the span id order
+        by_cosine = sorted(cands, key=_SPAN_ID)
+        by_cosine.sort(key=_COSINE, reverse=True)
+        ranks["semantic"] = {c.row: r for r, c in enumerate(by_cosine, 1)}
     return how(
         cands, weights, request.soft_prefs, now, cfg.recency_half_life_days,
         fusion=fusion, rrf_k=cfg.rrf_k, ranks=ranks, doc_evidence=cfg.doc_evidence, span_counts=span_counts,
         doc_spread=cfg.doc_evidence_spread,
         lead_budget=int(cfg.lead_whole_ratio * request.budget_tokens) if cfg.lead_whole_ratio > 0 else None,
+        **({"usage": usage} if usage is not None else {}),
     )

@@ -232,29 +232,39 @@ def usage_report(
 
 
 __all__ = [ "DEFAULT_DYNAMIC_WEIGHTS", "UsageStats", "usage_path", "record_compile",
-    "read_log", "load_usage", "episode_rows", "episode_paths", "dynamic_score", "parse_dynamic_weights",
+    "read_log", "load_usage", "dynamic_scores", "episode_rows", "episode_paths", "dynamic_score", "parse_dynamic_weights",
     "with_usage", "episode_boost", "usage_report",
 ]
 
 
 def apply_dynamic_scores(cands: list[CandidateSpan], index_dir: Path | str, now: int, weights_spec: str) -> list[CandidateSpan]:
     """Each candidate's usage score (from the snapshot taken by the last ``orion index``),
-    with its components kept for ``--explain``."""
+    with its components kept for ``--explain``: copies of ``cands``."""
     from oriongraph_cli.normalise import _evolve
 
+    scores, parts = dynamic_scores(cands, index_dir, now, weights_spec)
+    return [_evolve(c, usage_score=s, components=p) for c, s, p in zip(cands, scores, parts)]
+
+
+def dynamic_scores(cands: list[CandidateSpan], index_dir: Path | str, now: int,
+                   weights_spec: str) -> tuple[list[float], list[dict[str, float]]]:
+    """(usage scores, their components) of ``cands``, in their order: what
+    :func:`apply_dynamic_scores` sets, as columns for scoring to set in its one copy. The
+    components are read-only: shared by a document's spans."""
     cutoff, stats = read_snapshot(index_dir)
     now = cutoff or now
     weights = tuple(parse_dynamic_weights(weights_spec).items())
+    metas = [c.metadata for c in cands]
     by_path: dict[str, tuple[float, dict[str, float]]] = {}  # what with_usage computes, once per document
-    out = []
-    for c in cands:
-        m = c.metadata
-        done = by_path.get(m.filepath)
-        if done is None:
-            st = stats.get(m.filepath, UsageStats())
-            done = by_path[m.filepath] = _usage_score(st.usage_count, st.last_accessed_at, m.created_at, m.priority, now, weights)
-        out.append(_evolve(c, usage_score=done[0], components=done[1]))  # read-only: shared by the document's spans
-    return out
+    for m in metas:
+        if m.filepath not in by_path:
+            st = stats.get(m.filepath, _NEVER_USED)
+            by_path[m.filepath] = _usage_score(st.usage_count, st.last_accessed_at, m.created_at, m.priority, now, weights)
+    done = [by_path[m.filepath] for m in metas]
+    return [d[0] for d in done], [d[1] for d in done]
+
+
+_NEVER_USED = UsageStats()
 
 
 @functools.lru_cache(maxsize=4096)

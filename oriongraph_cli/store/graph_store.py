@@ -170,6 +170,13 @@ class GraphStore:
         ):
             yield src, dst
 
+    def all_successor_pairs(self) -> Iterator[tuple[str, str]]:
+        """(document, successor) of every document with a successor, in one query."""
+        yield from self.conn.execute(
+            "SELECT src_path, dst_path FROM edges WHERE type = 'SUPERSEDED_BY' "
+            "UNION SELECT dst_path, src_path FROM edges WHERE type = 'SUPERSEDES'"
+        )
+
     # ------------------------------------------------------------ global rebuild (phase 2)
     def drop_removed_documents(self) -> None:
         """Rows of documents no longer in the registry."""

@@ -206,3 +206,29 @@ def test_help_and_completion_read_the_registry():
 
     for name, method in FUSIONS.items():
         assert f"{name} ({method.summary})" in FUSION_HELP
+
+
+@pytest.mark.parametrize("fusion", FUSION_METHODS)
+@pytest.mark.parametrize("given", [False, True])
+def test_relevance_over_columns_is_the_scorers_one_candidate_at_a_time(fusion, given):
+    """Scoring computes every candidate's relevance over numpy columns; the floats are those
+    of the method's per-candidate ``scorer`` over its ``channels`` and ``ranks``, exactly."""
+    from oriongraph_cli.fusion import _raw_columns
+    from oriongraph_cli.models import CHANNELS
+
+    w = ScoreWeights(semantic=0.45, lexical=0.3, structural=0.17, graph=0.08)
+    pool = [cand(f"s{i}", row=i, semantic=(i * 0.37) % 1.0, lexical=((i * 7) % 5) * 1.3, structural=(i % 4) * 0.5,
+                 graph=0.2 if i % 6 == 0 else 0.0) for i in range(40)]
+    ranks = None
+    if given:  # each generator's own order, as fusion is given it: a rank for some rows only
+        ranks = {ch: {c.row: r for r, c in enumerate(sorted((c for c in pool if c.raw_scores.get(ch) > 0),
+                                                            key=lambda c: -c.raw_scores.get(ch)), 1)} for ch in CHANNELS}
+    impl = FUSIONS[fusion]
+    raw = _raw_columns(pool)
+    cols = impl.channel_columns(pool, raw)
+    rank_cols = impl.rank_columns(pool, ranks, raw)
+    column = impl.relevance(cols, rank_cols, w, 60).tolist()
+    objs, per = impl.channels(pool), impl.ranks(pool, ranks)
+    one = impl.scorer(w, 60)
+    assert column == [one(objs[i], per[i] if per is not None else None) for i in range(len(pool))]
+    assert [{ch: cols[ch][i] for ch in CHANNELS} for i in range(len(pool))] == [o.__dict__ for o in objs]

@@ -30,6 +30,20 @@ def test_spans_of_matches_the_full_outline(reader):
     assert _Outline.spans_of(reader, []) == {}
 
 
+def test_spans_of_kept_per_reader_are_bounded_and_the_same(reader, monkeypatch):
+    from oriongraph_cli.rank.generators import structural
+
+    expected: dict[int, list[tuple[int, int]]] = {}
+    for row, doc, ordinal, _hp in reader.span_outline:
+        expected.setdefault(doc, []).append((row, ordinal))
+    docs = sorted(expected)
+    monkeypatch.setattr(structural, "MAX_KEPT_DOCUMENTS", 4)
+    kept = reader.memo("structural-document-spans", dict)
+    for part in (docs[:3], docs[2:5], docs[:3], docs):
+        assert _Outline.spans_of(reader, part) == {d: expected[d] for d in part}
+        assert len(kept) <= max(4, len(part))
+
+
 def test_heading_words_cover_exactly_the_spans_below_a_title(reader):
     o = _Outline.build(reader)
     expected: dict[str, set[int]] = {}

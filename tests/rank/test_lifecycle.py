@@ -291,3 +291,35 @@ def test_rejected_and_withdrawn_decisions_can_be_demoted_when_nothing_replaces_t
     plan = plan_lifecycle([c("r.md", 1), c("f.md", 2)], conn, inactive_demote=0.85)
     assert plan.adjust[1].multiplier == 0.85 and "PEP-0516 rejected (demoted ×0.85)" in plan.adjust[1].reasons
     assert 2 not in plan.adjust
+
+
+def test_a_plan_from_the_readers_tables_equals_one_from_the_registry(reg):
+    """``plan_lifecycle`` given every document's labels and the successor map (what an open
+    reader keeps) plans what it plans asking the registry, for decisions and plain notes."""
+    from oriongraph_cli.rank.lifecycle import successor_map
+
+    labels = {r[0]: (r[1], r[2], r[3]) for r in reg.conn.execute("SELECT path, doc_key, title, status FROM documents")}
+    succ = successor_map(reg)
+    assert succ and all(v == successors(reg, p) for p, v in succ.items())
+    rows = [r[0] for r in reg.conn.execute("SELECT id FROM spans ORDER BY id")]
+    cands = [cand(reg, r, 0.9 - 0.001 * i, semantic=0.5, lexical=1.0 if i % 3 == 0 else 0.0) for i, r in enumerate(rows)]
+    for kw in ({}, {"prefer_stages": ("final",)}, {"demote": 0.5}):
+        fast = plan_lifecycle(cands, reg, labels=labels, successors_of=succ, **kw)
+        assert not fast.is_empty()
+        assert fast == plan_lifecycle(cands, reg, **kw)
+
+
+def test_applied_reasons_read_the_same_before_or_after_the_copy(reg):
+    """``apply_lifecycle`` appends its reasons to a scored candidate's without making them:
+    the text read from the copy is what the candidate's own, then the plan's, read as."""
+    from oriongraph_cli.models import ScoreWeights, SoftPreferences
+    from oriongraph_cli.rank.score import score
+
+    a3, a7 = rows_of(reg, ADR3)[0], rows_of(reg, ADR7)[0]
+    scored = score([cand(reg, a3, 0.0, lexical=2.0), cand(reg, a7, 0.0, semantic=0.4)], ScoreWeights(), SoftPreferences(), 1_800_000_000, 180.0)
+    plan = plan_lifecycle(scored, reg)
+    out = {c.row: c for c in apply_lifecycle(scored, plan)}
+    assert all("reasons" not in c.__dict__ for c in out.values())  # not made yet
+    for c in scored:
+        own = c.reasons
+        assert out[c.row].reasons == own + tuple(r for r in plan.adjust[c.row].reasons if r not in own)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from oriongraph_cli.config import load_config
 from oriongraph_cli.models import CompileRequest, GenHit, ScoreWeights
-from oriongraph_cli.rank.generators.base import TIE_DEPTH, ranked, search_ranked
+from oriongraph_cli.rank.generators.base import TIE_DEPTH, ranked, ranked_rows, search_ranked
 from oriongraph_cli.rank.score import fuse
 
 from test_score import NOW, cand  # noqa: E402
@@ -40,6 +40,13 @@ def test_a_tie_is_ordered_and_cut_by_span_id_whatever_the_rows():
             reader, hits = _numbered(order)
             got = [reader.names[h.row] for h in ranked(reader, hits, k)]
             assert got == want, (k, order)
+
+
+def test_ranked_rows_keeps_what_ranked_keeps_in_its_order():
+    for k in (1, 2, 3, 4, 5, 9):
+        for order in ORDERS:
+            reader, hits = _numbered(order)
+            assert ranked_rows(reader, {h.row: h.score for h in hits}, k) == [h.row for h in ranked(reader, hits, k)], (k, order)
 
 
 def test_span_ids_are_asked_only_for_hits_that_share_a_score():

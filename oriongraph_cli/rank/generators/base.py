@@ -114,6 +114,25 @@ def ranked(reader: IndexReader, hits: Sequence[GenHit], k: int | None = None) ->
     return out if k is None else out[:k]
 
 
+def ranked_rows(reader: IndexReader, scores: dict[int, float], k: int) -> list[int]:
+    """The rows :func:`ranked` keeps of hits scoring ``scores`` (row -> score), in its
+    order — for a generator that scores many more rows than it keeps and makes its hits
+    for those only."""
+    out = sorted(scores, key=scores.__getitem__, reverse=True)  # equal scores: ordered by span id below
+    if len(out) > k:
+        kth = scores[out[k - 1]]
+        out = [r for r in out if scores[r] >= kth]
+    seen: dict[float, int] = {}
+    for r in out:
+        sc = scores[r]
+        seen[sc] = seen.get(sc, 0) + 1
+    tied = [r for r in out if seen[scores[r]] > 1]
+    if tied:
+        sid = reader.span_ids(tied)
+        out.sort(key=lambda r: (-scores[r], sid.get(r, "")))
+    return out[:k]
+
+
 def search_ranked(search: Callable[[int], list], k: int) -> list:
     """The results of ``search(n)`` (best first, at most ``n``, score second in each) deep
     enough that every result scoring the ``k``-th score is among them: fetched ``k +

@@ -21,11 +21,15 @@ class LexicalGen(FromIntent):
         found = search_ranked(lambda n: reader.lexical.search(keywords, n), k)
         said = _said_as(signals.keywords)
         hits = []
+        why_of: dict[tuple[str, ...], tuple[str, ...]] = {}  # most hits match one of a few sets of terms
         for row, score, matched in found:
-            # the index matches stems ('retri'); the reason uses the user's own words ('retry')
-            shown = list(dict.fromkeys(said.get(t, t) for t in matched))
-            words = ", ".join(f"'{t}'" for t in shown[:4])
-            hits.append(GenHit(row, score, (f"lexical match on {words}",) if words else ()))
+            why = why_of.get(matched)
+            if why is None:
+                # the index matches stems ('retri'); the reason uses the user's own words ('retry')
+                shown = list(dict.fromkeys(said.get(t, t) for t in matched))
+                words = ", ".join(f"'{t}'" for t in shown[:4])
+                why = why_of[matched] = (f"lexical match on {words}",) if words else ()
+            hits.append(GenHit(row, score, why))
         return filter_hits(reader, ranked(reader, hits, k), filters)[:top_k]
 
 

@@ -34,6 +34,7 @@ class LifecycleGen:
             likely=likely, likely_demote=cfg.likely_replaced_demote, inactive_demote=cfg.lifecycle_inactive_demote,
             labels=reader.memo("document-labels", lambda: {d["path"]: (d["doc_key"], d["title"], d["status"])
                                                           for d in reader.lookups.document_dicts()}),
+            successors_of=reader.memo("document-successors", lambda: lifecycle.successor_map(reader.registry)),
         )
         present = {c.row for c in cands}
         return [h for h in self.plan.extra_hits() if h.row not in present]

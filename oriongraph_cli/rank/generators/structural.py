@@ -6,9 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from oriongraph_cli.models import GenHit
-from oriongraph_cli.rank.generators.base import FromIntent, GenContext, filter_hits, ranked
+from oriongraph_cli.rank.generators.base import FromIntent, GenContext, filter_hits, ranked_rows
 from oriongraph_cli.rank.signals import id_forms
 from oriongraph_cli.store.lookups import Lookups, build as build_lookups, stem as _stem, words as _words  # noqa: F401
+
+
+MAX_KEPT_DOCUMENTS = 100_000  # documents whose spans the structural channel keeps per open index
 
 
 @dataclass
@@ -45,11 +48,27 @@ class _Outline:
 
     @staticmethod
     def spans_of(reader, docs: list[int]) -> dict[int, list[tuple[int, int]]]:
-        """document -> [(row, ordinal)] for ``docs`` (index ``spans_doc``)."""
-        out: dict[int, list[tuple[int, int]]] = {}
-        for row, doc, ordinal in reader.registry.spans_of_documents(docs):
-            out.setdefault(doc, []).append((row, ordinal))
-        return out
+        """document -> [(row, ordinal)] for ``docs`` (index ``spans_doc``), those of a
+        document kept once read while the reader is open: the documents a title word
+        matches come back query after query (some 8,000 spans a query at 100k)."""
+        known = reader.memo("structural-document-spans", dict)
+        got: dict[int, list[tuple[int, int]]] = {}
+        missing = []
+        for d in docs:
+            spans = known.get(d)
+            if spans is None:
+                missing.append(d)
+            else:
+                got[d] = spans
+        if missing:
+            found: dict[int, list[tuple[int, int]]] = {d: [] for d in missing}
+            for row, doc, ordinal in reader.registry.spans_of_documents(missing):
+                found[doc].append((row, ordinal))
+            if len(known) + len(found) > MAX_KEPT_DOCUMENTS:  # bounded: a very large index starts again
+                known.clear()
+            known.update(found)
+            got.update(found)
+        return {d: got[d] for d in docs if got[d]}
 
 
 class StructuralGen(FromIntent):
@@ -108,9 +127,11 @@ class StructuralGen(FromIntent):
         for row, words in heads.items():
             entry = span_score.setdefault(row, [0.0, []])
             entry[0] += 1.5 * len(words) / len(kw)
-            entry[1].append("section heading matches " + ", ".join(f"'{w}'" for w in sorted(words)[:3]))
-        hits = [GenHit(row, sc, tuple(why)) for row, (sc, why) in span_score.items() if sc > 0]
-        return filter_hits(reader, ranked(reader, hits, k), filters)[:top_k]
+            entry[1] = entry[1] + ["section heading matches " + ", ".join(f"'{w}'" for w in sorted(words)[:3])]
+        # hits made for the rows that make the top k only (thousands of spans can score)
+        top = ranked_rows(reader, {row: e[0] for row, e in span_score.items() if e[0] > 0}, k)
+        hits = [GenHit(row, span_score[row][0], tuple(span_score[row][1])) for row in top]
+        return filter_hits(reader, hits, filters)[:top_k]
 
     @staticmethod
     def _document_spans(reader, o: "_Outline", doc_score: dict[int, list], heads: dict[int, set[str]], k: int) -> dict[int, list]:
@@ -137,15 +158,15 @@ class StructuralGen(FromIntent):
                 keep, spans = ranked, o.spans_of(reader, sorted(ranked))
         out: dict[int, list] = {}
         for doc in keep:
-            score, why = doc_score[doc]
+            score, why = doc_score[doc]  # ``why`` shared by the document's spans: never changed in place
             for row, ordinal in spans.get(doc, ()):
-                out[row] = [score * factor(ordinal), list(why)]
+                out[row] = [score * (1.0 if ordinal == 0 else 0.6), why]
         if len(keep) < len(ranked):
             kept = set(keep)
             for row, doc, ordinal in o.locate(reader, [r for r in heads if r not in out]):
                 if doc in doc_score and doc not in kept:
                     score, why = doc_score[doc]
-                    out[row] = [score * factor(ordinal), list(why)]
+                    out[row] = [score * factor(ordinal), why]
         return out
 
 
