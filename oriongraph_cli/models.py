@@ -241,11 +241,15 @@ class CandidateSpan(_ToDict):
     components: dict[str, float] = field(default_factory=dict)  # usage-score parts
     row: int = -1  # registry rowid (FAISS id); internal
     embedding: Any = field(default=None, repr=False, compare=False)  # normalised np.ndarray
+    # a span of the document scoring reads whole (rank/score.py, document evidence): selection
+    # leaves that document out of the per-source cap; internal
+    read_whole: bool = field(default=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         d = super().to_dict()
         d.pop("embedding", None)
         d.pop("row", None)
+        d.pop("read_whole", None)
         m = self.metadata
         return {**span_fields(self.span_ref, m.filepath, m.title, m.section_title, m.stage, m.workstream, m.source_type), **d}
 

@@ -16,7 +16,7 @@ from oriongraph_cli.models import (
     LeftOut,
     WorkingSet,
 )
-from oriongraph_cli.rank import lifecycle, score
+from oriongraph_cli.rank import lifecycle
 from oriongraph_cli.store.reader import IndexReader
 from oriongraph_cli.tokens import remembered
 
@@ -37,11 +37,8 @@ class Assembly:
         self.by_id = {c.span_ref.span_id: c for c in scored}
         self.top = max((c.base_score for c in self.by_id.values()), default=0.0)
         self.ranking = select.Ranking(scored)  # the selection order and embeddings, shared by every build
-        # the leading document the ranking reads whole: the source cap does not cut it back
-        lead = None
-        if cfg.doc_evidence > 0 and cfg.doc_evidence_spread < 1 and cfg.lead_whole_ratio > 0:
-            lead = score.lead_read_whole(self.ranking.ordered, reader.span_counts, int(cfg.lead_whole_ratio * request.budget_tokens))
-        self.uncapped = frozenset({lead} if lead else ())
+        # the document scoring reads whole: the source cap does not cut it back
+        self.uncapped = frozenset(c.metadata.filepath for c in scored if c.read_whole)
         self.filtered = _filtered_out(reader, sig, scored, request)
         # which sentences a shortened span keeps: the intent's terms, weighted by the index
         self.focus = compress.Focus.of(sig.intent, None if "lexical" in errors else reader.lexical.idf)

@@ -123,7 +123,8 @@ class _Base:
     as one candidate at a time): ``base`` (the base scores), ``channels`` (each channel's
     score on the fusion's scale, per channel), ``ranks`` (per channel, 1-based, 0 for none;
     None when the fusion is not rank-based), ``recency``, ``boost`` (stage boost) and
-    ``evidence`` (document evidence), each a list in ``cands`` order."""
+    ``evidence`` (document evidence), each a list in ``cands`` order; ``read_whole``: the
+    path of the document document evidence reads whole, or None."""
 
     def __init__(self, cands: list[CandidateSpan], weights: ScoreWeights, prefs: SoftPreferences, now: int,
                  half_life_days: float, fusion: str, rrf_k: int, ranks: dict[str, dict[int, int]] | None,
@@ -144,7 +145,8 @@ class _Base:
         metas = [c.metadata for c in cands]
         paths = [m.filepath for m in metas]
         rel = relevance.tolist()
-        self.evidence = _evidence(paths, [c.span_ref for c in cands], rel, doc_evidence, span_counts, doc_spread, lead_budget)
+        self.evidence, self.read_whole = _evidence(paths, [c.span_ref for c in cands], rel, doc_evidence, span_counts, doc_spread,
+                                                   lead_budget)
         rec_of: dict[int, float] = {}
         self.recency = rec = []
         for m in metas:
@@ -190,16 +192,16 @@ def document_evidence(cands: list[CandidateSpan], relevance: list[float], weight
     if weight <= 0 or not cands:
         return [0.0] * len(cands)
     return _evidence([c.metadata.filepath for c in cands], [c.span_ref for c in cands], relevance, weight,
-                     span_counts, spread, lead_budget)
+                     span_counts, spread, lead_budget)[0]
 
 
 def _evidence(paths: list[str], refs: list, relevance: list[float], weight: float,
-              span_counts: Mapping[str, int] | None, spread: float, lead_budget: int | None) -> list[float]:
-    """:func:`document_evidence` over columns: each candidate's document path, span
-    reference and relevance."""
+              span_counts: Mapping[str, int] | None, spread: float, lead_budget: int | None) -> tuple[list[float], str | None]:
+    """:func:`document_evidence` over columns (each candidate's document path, span
+    reference and relevance), and the path of the document it reads whole (None: none)."""
     out = [0.0] * len(paths)
     if weight <= 0 or not paths:
-        return out
+        return out, None
     by_doc: dict[str, list[int]] = {}
     for i, path in enumerate(paths):
         by_doc.setdefault(path, []).append(i)
@@ -218,7 +220,7 @@ def _evidence(paths: list[str], refs: list, relevance: list[float], weight: floa
     whole = None
     if lead_budget and spread < 1:
         lead = min([(-(relevance[idx[0]] + lifts[p]), p) for p, idx in by_doc.items()])[1]
-        if _fits_whole_refs([refs[i] for i in by_doc[lead]], counts.get(lead), lead_budget):
+        if _fits_whole([refs[i] for i in by_doc[lead]], counts.get(lead), lead_budget):
             whole = lead
     for path, idx in by_doc.items():
         lift = lifts[path]
@@ -227,30 +229,15 @@ def _evidence(paths: list[str], refs: list, relevance: list[float], weight: floa
             share = 1.0 if path == whole else spread
             for i in idx[1:]:
                 out[i] = share * lift
-    return out
+    return out, whole
 
 
-def _fits_whole(spans: list[CandidateSpan], count: int | None, lead_budget: int) -> bool:
+def _fits_whole(refs: list, count: int | None, lead_budget: int) -> bool:
     """A document is read whole when it has more than one span, every span it has in the
-    index is a candidate, and all of them fit in ``lead_budget`` tokens."""
-    return _fits_whole_refs([c.span_ref for c in spans], count, lead_budget)
-
-
-def _fits_whole_refs(refs: list, count: int | None, lead_budget: int) -> bool:
-    """:func:`_fits_whole` of the spans' references."""
+    index is a candidate (``refs``: their references), and all of them fit in
+    ``lead_budget`` tokens."""
     return (len(refs) > 1 and count is not None and len(refs) >= count
             and sum(r.token_cost for r in refs) <= lead_budget)
-
-
-def lead_read_whole(scored: list[CandidateSpan], span_counts: Mapping[str, int] | None, lead_budget: int | None) -> str | None:
-    """The document :func:`document_evidence` reads whole among ``scored`` (sorted by
-    ``sort_key``): the leading one, when all of it fits in ``lead_budget`` tokens; else None.
-    Selection leaves it out of the per-source cap."""
-    if not lead_budget or not scored or span_counts is None:
-        return None
-    lead = scored[0].metadata.filepath
-    spans = [c for c in scored if c.metadata.filepath == lead]
-    return lead if _fits_whole(spans, span_counts.get(lead), lead_budget) else None
 
 
 def base_scores(
@@ -313,6 +300,7 @@ def score(
     recency_on, usage_on = weights.recency > 0, weights.usage > 0
     counts = span_counts
     new = object.__new__
+    whole = b.read_whole
     out: list[CandidateSpan] = []
     for c, base, normed, rec, boost, ranked, evid, (used, parts) in zip(cands, b.base, channels, b.recency, b.boost, cand_ranks, b.evidence, usages):
         m = c.metadata
@@ -332,7 +320,7 @@ def score(
         scored = new(type(c))
         d = scored.__dict__
         d.update(c.__dict__, scores=normed, metadata=meta, stage_boost=boost, base_score=base, usage_score=used,
-                 components=parts, _reasons_of=(_reasons, why))
+                 components=parts, _reasons_of=(_reasons, why), read_whole=whole is not None and m.filepath == whole)
         d.pop("reasons", None)
         out.append(scored)
     # sort_key's order — base score descending, then span id — as a stable sort of the span id order

@@ -188,14 +188,26 @@ def test_the_leading_document_is_read_whole_when_all_of_it_fits():
     assert got2[1] == got2[0] > 0 and got2[4] == 0.0
     out = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3, span_counts=counts, doc_spread=0.5, lead_budget=300)
     assert [c.span_ref.span_id for c in out if c.metadata.filepath.endswith("lead.md")] == ["a1", "a2", "a3"]
-    # selection is told which document that is (it leaves it out of the per-document cap)
-    from oriongraph_cli.rank.score import lead_read_whole
+    # selection is told which document that is (it leaves it out of the per-document cap): the
+    # scored spans of the document read whole carry it, and only those
+    def whole(**kw):
+        args = dict(fusion="weighted", doc_evidence=0.3, span_counts=counts, doc_spread=0.5, lead_budget=300)
+        got = score(pool, W, SoftPreferences(), NOW, 180.0, **{**args, **kw})
+        return {c.metadata.filepath for c in got if c.read_whole}
 
     assert out[0].metadata.filepath == "02_knowledge/lead.md"
-    assert lead_read_whole(out, counts, 300) == "02_knowledge/lead.md"
-    assert lead_read_whole(out, counts, 299) is None  # too long
-    assert lead_read_whole(out, {**counts, "02_knowledge/lead.md": 4}, 1000) is None  # a span not among the candidates
-    assert lead_read_whole(out, counts, None) is None and lead_read_whole(out, None, 300) is None and lead_read_whole([], counts, 300) is None
+    assert [c.span_ref.span_id for c in out if c.read_whole] == ["a1", "a2", "a3"]
+    assert whole(lead_budget=299) == set()  # too long
+    assert whole(span_counts={**counts, "02_knowledge/lead.md": 4}, lead_budget=1000) == set()  # a span not among the candidates
+    assert whole(lead_budget=None) == set() and whole(span_counts=None) == set() and whole(doc_spread=1.0) == set()
+    assert whole(doc_evidence=0.0) == set()
+    assert "read_whole" not in out[0].to_dict()
+    # the leader is the one document evidence lifts whole, even where other signals put
+    # another document's span first (here a usage score)
+    used = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+    got = score(pool, replace(W, usage=0.5), SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3,
+                span_counts=counts, doc_spread=0.5, lead_budget=300, usage=(used, [{}] * 6))
+    assert got[0].span_ref.span_id == "b1" and {c.metadata.filepath for c in got if c.read_whole} == {"02_knowledge/lead.md"}
     assert load_config(".", lead_whole_ratio=0.5).lead_whole_ratio == 0.5
     with pytest.raises(ConfigError):
         load_config(".", lead_whole_ratio=1.5)
