@@ -250,7 +250,8 @@ def test_title_echoes_the_intent_only_from_3000_tokens(resp):
     assert ET.fromstring(workingset_xml(small)).get("intent") is None
     assert ET.fromstring(workingset_xml(long)).get("intent") == "Anthrax spores are very difficult to dispose once they are dispersed."
     # a brief is read later, on its own: it always names its intent (the first eight words)
-    assert "**Intent:** Anthrax spores are very difficult to dispose once …\n" in rmd.task_brief(small)
+    tiny = replace(long, stats=replace(long.stats, budget=999))
+    assert "**Intent:** Anthrax spores are very difficult to dispose once …\n" in rmd.task_brief(tiny)
     short = replace(resp, stats=replace(resp.stats, budget=300))
     assert "**Intent:** How does the ingestion worker retry failed fetches?\n" in rmd.task_brief(short)
 
