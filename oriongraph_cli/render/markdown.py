@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Mapping
 
-from oriongraph_cli.models import CHANNELS
+from oriongraph_cli.models import CHANNELS, lines_label
 
 __all__ = [
     "workingset_markdown",
@@ -231,9 +231,19 @@ def _pointer(q: Any) -> bool:
 
 
 def quote_lines(doc: Any) -> str:
-    """``L12-L40,L61-L64``: the lines of a document's quotes, in the order they follow
-    (a pointer, which quotes nothing, has its lines in its own text)."""
-    return ",".join(q.lines for q in doc.quotes if q.lines and not _pointer(q))
+    """``L12-L40,L61-L64``: the lines of a document's quotes, in the order they follow; quotes
+    with nothing skipped between them (a whole span, then a shortened one) read as one
+    passage and are given as one range (a pointer, which quotes nothing, has its lines in
+    its own text)."""
+    ranges: list[list[int]] = []
+    for q in doc.quotes:
+        if not q.line_start or _pointer(q):
+            continue
+        if ranges and not q.elided_before:
+            ranges[-1][1] = max(ranges[-1][1], q.line_end)
+        else:
+            ranges.append([q.line_start, q.line_end])
+    return ",".join(lines_label(a, b) for a, b in ranges)
 
 
 def document_header(doc: Any) -> str:
