@@ -223,7 +223,7 @@ def test_compile_search_and_show_name_span_fields_alike(sample_index):
     root = ["--root", str(sample_index)]
     data = json.loads(run_orion("compile", INTENT, *root, "--json", "--explain", "--no-usage-log").stdout)
     assert ws_spans(data)[0]["span_id"] == data["explanation"]["documents"][0]["quotes"][0]["spans"][0]["span_id"]
-    d0 = data["explanation"]["documents"][0]  # the compact JSON has ids; --explain has each span's fields
+    d0 = data["explanation"]["documents"][0]  # the compact JSON names quotes by lines; --explain has each span's fields
     q0 = d0["quotes"][0]
     c = {**q0["spans"][0], "path": d0["path"], "title": d0["title"], "stage": d0["stage"], "workstream": d0["workstream"],
          "section_title": q0["section_title"], "quote_text": q0["text"]}

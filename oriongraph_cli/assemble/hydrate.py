@@ -102,7 +102,7 @@ def show_span(cfg: Config, span_id: str) -> dict[str, Any]:
     try:
         found = reader.registry.span_by_id(span_id)
         if found is None:
-            raise NotFoundError(f"no span {span_id!r} in index generation {reader.generation}", hint="span ids come from `orion compile --json` or `orion search`")
+            raise NotFoundError(f"no span {span_id!r} in index generation {reader.generation}", hint="span ids come from `orion search` or `orion compile --json --explain`; a compiled quote's PATH:L12-L40 works too")
         if isinstance(found, list):
             raise NotFoundError(f"span id prefix {span_id!r} is ambiguous", hint="give more characters of the id")
         rec = found

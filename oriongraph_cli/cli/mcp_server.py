@@ -53,8 +53,8 @@ def build_server(cfg):
         )
 
     @server.tool(annotations=read_only, structured_output=False, description=(
-        "The project's most relevant spans for an intent, quoted exactly with path:lines in reading order; "
-        "shortened ones name their span id for get_span. The whole reply is at most budget_tokens."))
+        "The project's most relevant spans for an intent, quoted exactly in reading order, each document "
+        "headed by path:lines for get_span. The whole reply is at most budget_tokens."))
     def compile_context(
         intent: Annotated[str, Field(description="what you are about to do")],
         budget_tokens: Annotated[int, Field(description="tokens for the whole reply, 1-20000")] = 4000,
