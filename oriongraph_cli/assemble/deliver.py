@@ -8,11 +8,9 @@ must be at most the budget. The framing is measured, not guessed:
    when it would take more than ``COMPACT_SHARE`` of the budget, or the budget is under
    ``FULL_FRAMING_MIN``, the output goes compact (no preamble, no left-out list) so that a
    small budget is spent on text;
-2. the *per-document* cost — one full build at ``budget - fixed``, rendered: what is
-   neither fixed nor quoted text, divided by the documents (a document's header; its
-   further quotes add only a line range and a gap mark);
-3. selection then charges each span its text, and a span that brings a new document the
-   per-document cost too, and the output is
+2. the *per-span* cost — one full build at ``budget - fixed``, rendered: what is neither
+   fixed nor quoted text, divided by the spans (document headers amortised over them);
+3. selection then charges each span its text plus the per-span cost, and the output is
    rendered and counted again; while it is over, the selection budget shrinks by the
    overflow (a handful of rounds at most);
 4. when those rounds do not settle (framing that jumps as documents enter or leave), the
@@ -28,7 +26,8 @@ must be at most the budget. The framing is measured, not guessed:
    more tokens under the budget, the selection budget grows by the difference (halved
    when that overshoots), and the larger working set is kept when it fits and quotes more.
    The fixed cost is measured on an empty output, whose summary line and "no spans" note a
-   small working set does not carry: room that this step spends.
+   small working set does not carry, and the per-span cost is an average that overprices a
+   document's second span (it brings no header): both leave room that this step spends.
 
 The printed "N / budget tokens delivered" is the count of the output that prints it
 (settled by re-rendering until the number and the count agree).
@@ -82,7 +81,7 @@ def settle(resp: CompileResponse, formats: tuple[str, ...], count: Callable[[str
 def fit(build: Callable[..., CompileResponse], budget: int, formats: tuple[str, ...], count: Callable[[str], int]) -> CompileResponse:
     """The richest response whose every format fits ``budget`` (module doc). ``build(q,
     overhead, compact)`` assembles a working set whose spans spend at most ``q`` tokens,
-    each document charged ``overhead`` on top of its text."""
+    each span charged ``overhead`` on top of its text."""
     n_empty = measure(build(0, 0, False), formats, count)
     fixed = max(n_empty.values())
     compact = fixed > COMPACT_SHARE * budget or budget < FULL_FRAMING_MIN
@@ -105,8 +104,7 @@ def fit(build: Callable[..., CompileResponse], budget: int, formats: tuple[str, 
         if max(n.values()) <= budget:
             return _grow(build, settled, n, room, 0, budget, formats, count, compact) if spans else settled
     framing = max(n.values()) - fixed - trial.stats.tokens_used
-    docs = getattr(trial.workingset, "documents", None)
-    overhead = max(0, math.ceil(framing / max(len(docs) if docs is not None else spans, 1)))
+    overhead = max(0, math.ceil(framing / max(spans, 1)))
     best = None
     q = room
     too_big = room + 1  # the smallest selection budget seen over the budget

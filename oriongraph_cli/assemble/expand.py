@@ -24,7 +24,7 @@ def with_expansions(cfg: Config, reader: IndexReader, picked, request: CompileRe
     framing of their own)."""
     if not request.expand:
         return [(p, None) for p in picked]
-    left = budget - sum(p.candidate.span_ref.token_cost for p in picked) - span_overhead * len({p.candidate.metadata.filepath for p in picked})
+    left = budget - sum(p.candidate.span_ref.token_cost + span_overhead for p in picked)
     taken = {p.candidate.row for p in picked}
     out = []
     for p in picked:

@@ -79,8 +79,7 @@ def pack(
     ]
     if not enabled:
         return placed
-    # ``span_overhead``: the framing of a document (its header), charged once per document
-    remaining = budget - sum(p.cost for p in placed) - span_overhead * len({p.candidate.metadata.filepath for p in placed})
+    remaining = budget - sum(p.cost + span_overhead for p in placed)
     if top is None:  # the best base score of all candidates (a caller packing them again passes it)
         top = max((c.base_score for c in by_id.values()), default=0.0)
     # a floor lowered by the ranking's depth (select.depth_floor) lowers this one with it
@@ -96,24 +95,22 @@ def pack(
         swap = _lead_swap(lead, placed, remaining, span_overhead, shortened_cost, keep_of)
         if swap is not None:
             level, cost, keep = swap
+            remaining += sum(p.cost + span_overhead for p in placed[keep:]) - cost - span_overhead
             placed = [_shortened(lead, "critical", level, cost, 1, keep_of(lead, level))] + [replace(p, priority="high" if p.priority == "critical" else p.priority) for p in placed[:keep]]
-            remaining = budget - sum(p.cost for p in placed) - span_overhead * len({p.candidate.metadata.filepath for p in placed})
             waiting = [c for c in waiting if c is not lead]
             best = lead.base_score
     # 1. what did not fit whole enters shortened, best first, at the richest level that fits
-    #    (charged the document's header when it brings a document the working set lacks)
     left: list[CandidateSpan] = []
     for c in waiting:
         # when nothing fits whole, the best candidate may be shortened whatever its priority
         prio = "low" if not placed else compress.priority(c.base_score, best, named=c.metadata.doc_id in named_docs)
-        charge = span_overhead if c.metadata.filepath not in {p.candidate.metadata.filepath for p in placed} else 0
-        form = _richest(c, prio, remaining - charge, shortened_cost)
+        form = _richest(c, prio, remaining - span_overhead, shortened_cost)
         if form is None:
             left.append(c)
             continue
         level, cost = form
         placed.append(_shortened(c, prio, level, cost, len(placed) + 1, compress.KEEP[level]))
-        remaining -= cost + charge
+        remaining -= cost + span_overhead
     # 2. value per token: shorten a weak whole span when that lets a document in that the
     #    working set does not cover yet, and the value gained exceeds the value lost
     for _ in range(MAX_SWAPS):
@@ -137,9 +134,7 @@ def pack(
 def _lead_swap(lead: CandidateSpan, placed: list[Placed], remaining: int, overhead: int, cost_of, keep_of) -> tuple[str, int, int] | None:
     """(level, cost, how many whole picks stay) for the best candidate entering shortened in
     place of the weakest whole picks (expansions are not dropped), or None when no level
-    fits or what it keeps is worth less than what it drops. ``overhead`` (a document's
-    framing) is counted for the lead and for each pick dropped: an estimate, the output is
-    counted after."""
+    fits or what it keeps is worth less than what it drops."""
     for level in compress.ALLOWED["low"][:-1]:  # a pointer is never worth a whole quote
         cost = cost_of(lead, level)
         if cost > MAX_SHORT_SHARE * lead.span_ref.token_cost:

@@ -10,10 +10,9 @@ Rules, in the order they apply:
    the cosine similarity of the (re-normalised) embeddings; a missing embedding has
    similarity 0. ``max_sim`` is floored at 0, so the diversity penalty is never a bonus.
    It is kept as a vector and updated with one ``E @ e_new`` per pick.
-3. **Feasibility.** ``token_cost (+ span_overhead for a span of a document not picked yet)
-   <= remaining budget`` (``span_overhead`` is the framing a delivered document costs in the
-   chosen output format — its header; a document's further quotes only add their line range
-   and a gap mark — measured by the caller). A candidate scoring below ``floor × best base score`` is never feasible (the
+3. **Feasibility.** ``token_cost + span_overhead <= remaining budget`` (``span_overhead`` is
+   the framing each delivered span costs in the chosen output format, measured by the
+   caller). A candidate scoring below ``floor × best base score`` is never feasible (the
    relevance floor: selection stops short of the budget rather than fill it with weak
    spans). When the candidates in play come
    from two or more distinct ``metadata.filepath`` values, one source may hold at most
@@ -89,9 +88,8 @@ class Selection:
 
     @property
     def used(self) -> int:
-        """Budget consumed, framing included (``span_overhead`` once per document)."""
-        docs = {p.candidate.metadata.filepath for p in self.picked}
-        return sum(p.candidate.span_ref.token_cost for p in self.picked) + self.span_overhead * len(docs)
+        """Budget consumed, framing included."""
+        return sum(p.candidate.span_ref.token_cost + self.span_overhead for p in self.picked)
 
     @property
     def tokens_used(self) -> int:
@@ -226,8 +224,7 @@ def select(
     src_free = np.array([s in uncapped for s in sources], dtype=bool)  # sources the cap leaves alone
     src_n = np.zeros(len(sources), dtype=np.int64)  # spans picked from each source
 
-    tokens = np.array([c.span_ref.token_cost for c in pool], dtype=np.int64)
-    cost = tokens + span_overhead  # a document's header is charged to its first span only
+    cost = np.array([c.span_ref.token_cost + span_overhead for c in pool], dtype=np.int64)
     base = np.array([c.base_score for c in pool], dtype=np.float64)
     floor_score = float(floor * base.max()) if n and floor > 0 and base.max() > 0 else float("-inf")
     if floor_depth > 0 and n:
@@ -310,9 +307,6 @@ def select(
         used += int(cost[i])
         src_used[src_idx[i]] += int(cost[i])
         src_n[src_idx[i]] += 1
-        if src_n[src_idx[i]] == 1 and span_overhead:  # the header is paid: the rest of it costs its text
-            same = src_idx == src_idx[i]
-            cost[same] = tokens[same]
         if E is not None:
             s = (E @ E[i]).astype(np.float64)
             closer = s > max_sim
