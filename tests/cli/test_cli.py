@@ -348,6 +348,14 @@ def test_readme_example_reading_order_merges_demotes_and_rewrites_links(sample_i
     assert _re.search(r"^\[… skipped Decision(, [A-Z][a-z ]+)* …\]$", md, _re.M)  # the gap is named by its headings
     # the leading document, short enough, is quoted whole: one quote from its first line to its last
     assert _re.search(r"^## \S+ADR-0003\S+\.md:L11-L37 · superseded by ADR-0007$", md, _re.M)
+    # the header's reference, several ranges and all, is what `orion show` reads: each range
+    # as the file has it, […] between
+    ref = _re.search(r"^## (\S+ADR-0007\S+\.md:L\d+-L\d+(?:,L\d+-L\d+)+) · accepted$", md, _re.M).group(1)
+    path, ranges = ref.split(":")
+    file_lines = (sample_index / path).read_text().splitlines()
+    pieces = ["\n".join(file_lines[int(a) - 1:int(b)]) for a, b in (r[1:].split("-L") for r in ranges.split(","))]
+    shown = run("show", ref, "--root", str(sample_index))
+    assert shown.returncode == 0 and shown.stdout == "\n[…]\n".join(pieces) + "\n"
 
 
 def test_a_shortened_quote_names_lines_that_orion_show_brings_whole(sample_index):
