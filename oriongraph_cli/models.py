@@ -11,7 +11,7 @@ from enum import Enum
 from typing import Any
 
 SCHEMA_VERSION = 1  # version of the --json contract, per kind (docs/JSON.md)
-COMPILE_SCHEMA_VERSION = 3  # compile: 3 = compact: quotes with their span ids, details only with --explain (docs/JSON.md)
+COMPILE_SCHEMA_VERSION = 4  # compile: 4 = compact: quotes with their lines and text, ids and details only with --explain (docs/JSON.md)
 
 STAGES = ("requirements", "design", "research", "impl", "eval", "final")
 CHANNELS = ("semantic", "lexical", "structural", "graph")

@@ -139,11 +139,18 @@ def run_on_tty(args, env: dict | None = None, rows: int | None = None, columns: 
 
 
 def ws_spans(data: dict) -> list[dict]:
-    """The spans of a ``compile --json`` document in reading order, each with its
-    document's ``path`` and its quote's lines, score, text and shortening (the JSON groups
-    span ids by document and quote)."""
+    """What a ``compile --json`` document delivers, in reading order. With ``--explain``,
+    each span (its id, lines, score ... from ``explanation``) with its document's ``path``
+    and its quote's text and shortening; without, each quote (``path``, ``line_start``,
+    ``line_end``, ``quote_text``, ``shortened``): the compact JSON names quotes by their
+    lines, not by span ids."""
+    if "explanation" in data:
+        return [
+            {**s, "path": d["path"], "quote_text": q["text"], **({"shortened": s["compression"]["level"]} if s.get("compression") else {})}
+            for d in data["explanation"]["documents"] for q in d["quotes"] for s in q["spans"]
+        ]
     return [
-        {"span_id": sid, "path": d["path"], "line_start": q["line_start"], "line_end": q["line_end"], "score": q["score"],
-         "quote_text": q["text"], **({"shortened": q["shortened"]} if "shortened" in q else {})}
-        for d in data["documents"] for q in d["quotes"] for sid in q["spans"]
+        {"path": d["path"], "line_start": q["lines"][0], "line_end": q["lines"][1], "quote_text": q["text"],
+         **({"shortened": q["shortened"]} if "shortened" in q else {})}
+        for d in data["documents"] for q in d["quotes"]
     ]

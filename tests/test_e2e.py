@@ -120,7 +120,14 @@ def test_cli_compile_json_markdown_brief_and_determinism(sample_index, tmp_path)
     assert a.returncode == 0, a.stderr
     assert a.stdout == b.stdout, "same index + intent must give byte-identical JSON across processes"
     data = json.loads(a.stdout)
-    assert data["schema_version"] == 3 and "episode_id" not in data and "explanation" not in data
+    assert data["schema_version"] == 4 and "episode_id" not in data and "explanation" not in data
+    # every quote is found by its path and lines, the way `orion show path:L12-L40` reads them
+    cfg = load_config(sample_index)
+    for doc in data["documents"]:
+        for q in doc["quotes"]:
+            shown = api.show(cfg, f"{doc['path']}:L{q['lines'][0]}-L{q['lines'][1]}")
+            if "shortened" not in q and "](" not in q["text"]:  # links are rewritten from the project root
+                assert shown["text"].strip() == q["text"].strip(), (doc["path"], q["lines"])
     recorded = json.loads(run_orion(*args, "--json").stdout)
     assert re.fullmatch(r"[0-9a-f]{32}", recorded["episode_id"])
     m1 = run_orion(*args, "--format", "markdown", "--explain")
@@ -216,7 +223,7 @@ def test_compile_search_and_show_name_span_fields_alike(sample_index):
     root = ["--root", str(sample_index)]
     data = json.loads(run_orion("compile", INTENT, *root, "--json", "--explain", "--no-usage-log").stdout)
     assert ws_spans(data)[0]["span_id"] == data["explanation"]["documents"][0]["quotes"][0]["spans"][0]["span_id"]
-    d0 = data["explanation"]["documents"][0]  # the compact JSON has ids; --explain has each span's fields
+    d0 = data["explanation"]["documents"][0]  # the compact JSON names quotes by lines; --explain has each span's fields
     q0 = d0["quotes"][0]
     c = {**q0["spans"][0], "path": d0["path"], "title": d0["title"], "stage": d0["stage"], "workstream": d0["workstream"],
          "section_title": q0["section_title"], "quote_text": q0["text"]}

@@ -62,16 +62,24 @@ def hydrate(cfg: Config, reader: IndexReader, placed, files: dict | None = None)
     return items, stale_count, texts
 
 
-LINES_REF = re.compile(r"^(?P<path>.+?):L(?P<a>\d+)(?:-L(?P<b>\d+))?$")
+LINES_REF = re.compile(r"^(?P<path>.+?):(?P<ranges>L\d+(?:-L\d+)?(?:,L\d+(?:-L\d+)?)*)$")
+_RANGE = re.compile(r"L(\d+)(?:-L(\d+))?")
 
 
 def show(cfg: Config, ref: str) -> dict[str, Any]:
-    """A span by id (or unique prefix), or a document's lines given as ``path:L12-L40``."""
+    """A span by id (or unique prefix), or a document's lines given as ``path:L12-L40`` —
+    or as a compiled document's header names them, ``path:L12-L40,L61-L64`` (each range in
+    turn, ``[…]`` between)."""
     ref = ref.strip()
     m = LINES_REF.match(ref)
-    if m:
-        return show_lines(cfg, m["path"], int(m["a"]), int(m["b"] or m["a"]))
-    return show_span(cfg, ref)
+    if not m:
+        return show_span(cfg, ref)
+    ranges = [(int(a), int(b or a)) for a, b in _RANGE.findall(m["ranges"])]
+    parts = [show_lines(cfg, m["path"], a, b) for a, b in ranges]
+    if len(parts) == 1:
+        return parts[0]
+    return {**parts[0], "line_end": parts[-1]["line_end"], "lines": m["ranges"],
+            "text": "\n[…]\n".join(p["text"] for p in parts)}
 
 
 def show_lines(cfg: Config, path: str, a: int, b: int) -> dict[str, Any]:
@@ -91,6 +99,7 @@ def show_lines(cfg: Config, path: str, a: int, b: int) -> dict[str, Any]:
         "path": path,
         "line_start": a,
         "line_end": b,
+        "lines": f"L{a}-L{b}",
         "stale": False,
         "text": "\n".join(lines[a - 1 : b]),
     }
@@ -102,7 +111,7 @@ def show_span(cfg: Config, span_id: str) -> dict[str, Any]:
     try:
         found = reader.registry.span_by_id(span_id)
         if found is None:
-            raise NotFoundError(f"no span {span_id!r} in index generation {reader.generation}", hint="span ids come from `orion compile --json` or `orion search`")
+            raise NotFoundError(f"no span {span_id!r} in index generation {reader.generation}", hint="span ids come from `orion search` or `orion compile --json --explain`; a compiled quote's PATH:L12-L40 works too")
         if isinstance(found, list):
             raise NotFoundError(f"span id prefix {span_id!r} is ambiguous", hint="give more characters of the id")
         rec = found

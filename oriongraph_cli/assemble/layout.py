@@ -14,6 +14,7 @@ _LINK = re.compile(r"(\]\()(<?)([^)\s>]+)(>?)((?:\s+\"[^\"]*\")?\))")
 _REFDEF = re.compile(r"^(\s{0,3}\[[^\]]+\]:\s*)(\S+)", re.MULTILINE)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _HEADING_LINE = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$", re.MULTILINE)
+GAP_HEADINGS = 3  # headings a gap between two quotes names in full
 
 
 def rewrite_links(text: str, doc_path: str) -> str:
@@ -45,8 +46,8 @@ def _gap(doc_text: str | None, a_end: int, b_start: int, lines: tuple[int, int])
     heads = []
     if doc_text is not None and 0 <= a_end <= b_start <= len(doc_text):
         heads = [h for h in _HEADING_LINE.findall(doc_text[a_end:b_start]) if h]
-    if heads:
-        shown = ", ".join(heads[:4]) + (f" (+{len(heads) - 4} more)" if len(heads) > 4 else "")
+    if heads:  # up to GAP_HEADINGS named; past that, the first two and how many more
+        shown = ", ".join(heads) if len(heads) <= GAP_HEADINGS else ", ".join(heads[:2]) + f" (+{len(heads) - 2} more)"
         return f"{where}: {shown}"
     return where
 

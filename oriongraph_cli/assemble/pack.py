@@ -100,23 +100,27 @@ def pack(
             waiting = [c for c in waiting if c is not lead]
             best = lead.base_score
     # 1. what did not fit whole enters shortened, best first, at the richest level that fits
+    #    (a span that brings a document the working set does not hold yet is charged a
+    #    header on top of its framing: ``span_overhead`` is an average over a document's
+    #    spans, and a shortened newcomer is mostly header)
     left: list[CandidateSpan] = []
     for c in waiting:
         # when nothing fits whole, the best candidate may be shortened whatever its priority
         prio = "low" if not placed else compress.priority(c.base_score, best, named=c.metadata.doc_id in named_docs)
-        form = _richest(c, prio, remaining - span_overhead, shortened_cost)
+        charge = span_overhead + (span_overhead if placed and c.metadata.filepath not in {p.candidate.metadata.filepath for p in placed} else 0)
+        form = _richest(c, prio, remaining - charge, shortened_cost)
         if form is None:
             left.append(c)
             continue
         level, cost = form
         placed.append(_shortened(c, prio, level, cost, len(placed) + 1, compress.KEEP[level]))
-        remaining -= cost + span_overhead
+        remaining -= cost + charge
     # 2. value per token: shorten a weak whole span when that lets a document in that the
     #    working set does not cover yet, and the value gained exceeds the value lost
     for _ in range(MAX_SWAPS):
         covered = {p.candidate.metadata.filepath for p in placed}
         swap = _best_swap(placed, [c for c in left if c.metadata.filepath not in covered], best, remaining,
-                          span_overhead, shortened_cost, named_docs, read_whole)
+                          2 * span_overhead, shortened_cost, named_docs, read_whole)  # a newcomer: its header too
         if swap is None:
             break
         i, new_level, new_cost, c, c_level, c_cost = swap
@@ -126,7 +130,7 @@ def pack(
         remaining += old.cost - new_cost
         prio = compress.priority(c.base_score, best, named=c.metadata.doc_id in named_docs)
         placed.append(_shortened(c, prio, c_level, c_cost, len(placed) + 1, compress.KEEP[c_level]))
-        remaining -= c_cost + span_overhead
+        remaining -= c_cost + 2 * span_overhead
         left.remove(c)
     return placed
 

@@ -53,8 +53,8 @@ def build_server(cfg):
         )
 
     @server.tool(annotations=read_only, structured_output=False, description=(
-        "The project's most relevant spans for an intent, quoted exactly with path:lines in reading order; "
-        "shortened ones name their span id for get_span. The whole reply is at most budget_tokens."))
+        "The project's most relevant spans for an intent, quoted exactly in reading order, each document "
+        "headed by path:lines for get_span. The whole reply is at most budget_tokens."))
     def compile_context(
         intent: Annotated[str, Field(description="what you are about to do")],
         budget_tokens: Annotated[int, Field(description="tokens for the whole reply, 1-20000")] = 4000,
@@ -109,12 +109,12 @@ def build_server(cfg):
         )
 
     @server.tool(annotations=read_only, structured_output=False, description="The exact text of a span, or of a document's lines.")
-    def get_span(ref: Annotated[str, Field(description="a span id (or prefix), or path:L12-L40")]) -> str:
+    def get_span(ref: Annotated[str, Field(description="a span id (or prefix), or path:L12-L40[,L50-L60]")]) -> str:
         from oriongraph_cli.api import show
 
         try:
             info = show(cfg, ref)
-            where = f"{info['path']}:L{info['line_start']}-L{info['line_end']}"
+            where = f"{info['path']}:{info.get('lines') or 'L%d-L%d' % (info['line_start'], info['line_end'])}"
             if info["span_id"] is None:
                 return f"{where}\n\n{info['text']}"
             return f"{where} ({info['span_id']}{', stale' if info['stale'] else ''})\n\n{info['text']}"

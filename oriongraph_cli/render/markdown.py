@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Mapping
 
-from oriongraph_cli.models import CHANNELS
+from oriongraph_cli.models import CHANNELS, lines_label
 
 __all__ = [
     "workingset_markdown",
@@ -86,9 +86,10 @@ def summary_line(resp: Any, fmt: str | None = None) -> str:
     return DOT.join(parts)
 
 
-SUMMARY_MIN = 1000  # below this budget the title leaves the intent out, and a brief names its first words
+SUMMARY_MIN = 1000  # below this budget a brief names only the intent's first words
 TITLE_WORDS = 8  # ... (those words)
-SUMMARY_LINE_MIN = 3000  # below this budget the summary line costs more of it than it tells a reader
+SUMMARY_LINE_MIN = 3000  # below this budget the summary line and the intent in the title cost more than they tell
+GAP_MARK = "[…]"  # between two quotes of a document when the text skipped holds no heading
 
 
 def intent_echo(resp: Any) -> str:
@@ -101,10 +102,11 @@ def intent_echo(resp: Any) -> str:
 
 
 def title_echoes(resp: Any) -> bool:
-    """Whether the title repeats the intent: from ``SUMMARY_MIN`` tokens. Under that a
-    working set's title is only "Working set" — its reader asked the question, and a small
-    budget is for the quotes (the task brief, a file read later, always names its intent)."""
-    return resp.stats.budget >= SUMMARY_MIN
+    """Whether the working set has a title repeating the intent: from ``SUMMARY_LINE_MIN``
+    tokens, with the summary line and the preamble. Under that it starts with its first
+    document — its reader asked the question, and the budget is for the quotes (the task
+    brief, a file read later, always names its intent; ``--json`` carries it)."""
+    return resp.stats.budget >= SUMMARY_LINE_MIN
 
 
 def summary_pays(resp: Any) -> bool:
@@ -219,45 +221,66 @@ def document_meta(doc: Any) -> str:
     return DOT.join(parts)
 
 
-def _plain_quote(q: Any) -> bool:
-    """A quote that needs no line of its own: whole, fresh, not a pointer."""
-    return q.compression is None and not any(i.stale for i in q.items)
+def _stale(q: Any) -> bool:
+    return any(i.stale for i in q.items)
+
+
+def _pointer(q: Any) -> bool:
+    c = q.compression
+    return c is not None and c.level == "pointer"
+
+
+def quote_lines(doc: Any) -> str:
+    """``L12-L40,L61-L64``: the lines of a document's quotes, in the order they follow; quotes
+    with nothing skipped between them (a whole span, then a shortened one) read as one
+    passage and are given as one range (a pointer, which quotes nothing, has its lines in
+    its own text)."""
+    ranges: list[list[int]] = []
+    for q in doc.quotes:
+        if not q.line_start or _pointer(q):
+            continue
+        if ranges and not q.elided_before:
+            ranges[-1][1] = max(ranges[-1][1], q.line_end)
+        else:
+            ranges.append([q.line_start, q.line_end])
+    return ",".join(lines_label(a, b) for a, b in ranges)
 
 
 def document_header(doc: Any) -> str:
-    """``## path · status superseded by ADR-0007 · L12-L40``: the path, the status only where
-    the document has one, and the lines when one plain quote is all it brings (the reader
-    needs where the text is, not the metadata the path and the text already say)."""
-    parts = [f"## {doc.path}"]
+    """``## path:L12-L40,L61-L64 · superseded by ADR-0007``: the path with the lines of each
+    quote in the order they follow (``orion show path:L12-L40`` brings one whole; a shortened
+    quote shows ``[…]`` where text was left out), and the status only where the document has
+    one; titles, span ids and scores are in ``--json`` and ``--explain``."""
+    lines = quote_lines(doc)
+    parts = [f"## {doc.path}:{lines}" if lines else f"## {doc.path}"]
     if doc.status:
         parts.append(one_line(doc.status))
-    quotes = list(doc.quotes)
-    if len(quotes) == 1 and _plain_quote(quotes[0]) and quotes[0].lines:
-        parts.append(quotes[0].lines)
     return DOT.join(parts)
 
 
-def quote_line(q: Any, alone: bool = False) -> str | None:
-    """`` `L12-L40` `` before a quote when its document has several, or the shortening and
-    the word ``shortened`` (``orion show PATH:L12-L40`` brings it whole); ``None`` for a lone
-    plain quote (its lines are in the document header). Span ids and sizes stay in JSON,
-    XML attributes and ``--explain``."""
-    if alone and _plain_quote(q):
+def quote_line(q: Any) -> str | None:
+    """A line before a quote only when it is not the file's text now: `` `L12-L40 · indexed
+    version (file changed)` ``; ``None`` otherwise (its lines are in the document header)."""
+    if not _stale(q):
         return None
-    parts = [q.lines] if q.lines else []
-    c = q.compression
-    if c is not None and c.level != "pointer":
-        parts.append("shortened")  # `orion show PATH:LINES` brings it whole; sizes and ids are in JSON
-    if any(i.stale for i in q.items):
-        parts.append("indexed version (file changed)")
-    return "`" + DOT.join(parts) + "`" if parts else None
+    return "`" + DOT.join(([q.lines] if q.lines else []) + ["indexed version (file changed)"]) + "`"
 
 
 def skipped_headings(q: Any) -> str:
     """The headings of the text skipped before a quote (``""`` when none): the skipped lines
-    themselves are not repeated, the line marks of the quotes on either side say them."""
+    themselves are not repeated, the header's line ranges say them."""
     _where, _, heads = (q.elided_before or "").partition(": ")
     return one_line(heads)
+
+
+def gap_mark(q: Any) -> str | None:
+    """What stands between a quote and the one before it in the same document:
+    ``[… skipped Consequences …]`` naming the headings skipped, ``[…]`` when the text skipped
+    holds none, ``None`` when nothing was skipped (a whole span, then a shortened one)."""
+    if not q.elided_before:
+        return None
+    heads = skipped_headings(q)
+    return f"[… skipped {heads} …]" if heads else GAP_MARK
 
 
 def left_out_lines(resp: Any) -> list[str]:
@@ -266,7 +289,8 @@ def left_out_lines(resp: Any) -> list[str]:
 
 def workingset_markdown(resp: Any, explain: bool = False, brief: bool = False) -> str:
     """The Working Set as one Markdown document, in reading order: title, preamble, summary,
-    then each document (``##`` header, one metadata line) with its quotes, gaps named, and
+    then each document (``##`` header with the lines of its quotes) with its quotes, a mark
+    between two of them (the headings skipped, or ``[…]``), and
     the documents of note left out. This part is what the budget counts. With ``explain``,
     an ``## Explanation`` section (not counted) follows: rationale in pick order, rejected
     candidates with what would let them in, defaults, stats."""
@@ -277,7 +301,7 @@ def workingset_markdown(resp: Any, explain: bool = False, brief: bool = False) -
         if req.task_id:
             out += [f"**Task:** {one_line(req.task_id)}\n", "\n"]
     else:
-        out = [f"# Working set: {intent_echo(resp)}\n" if title_echoes(resp) else "# Working set\n", "\n"]
+        out = [f"# Working set: {intent_echo(resp)}\n", "\n"] if title_echoes(resp) else []
     if not resp.compact:
         out += [preamble(resp) + "\n", "\n"]
     if summary_pays(resp):
@@ -288,16 +312,14 @@ def workingset_markdown(resp: Any, explain: bool = False, brief: bool = False) -
         out += ["_No spans selected._\n", "\n"]
     for doc in docs:
         out += [document_header(doc) + "\n", "\n"]
-        alone = len(doc.quotes) == 1
         for q in doc.quotes:
-            heads = skipped_headings(q)
-            if heads:
-                out += [f"*[… skipped {heads} …]*\n", "\n"]
-            c = q.compression
-            if c is not None and c.level == "pointer":
+            mark = gap_mark(q)
+            if mark:
+                out += [mark + "\n", "\n"]
+            if _pointer(q):
                 out += [q.text + "\n", "\n"]
                 continue
-            line = quote_line(q, alone)
+            line = quote_line(q)
             if line:
                 out += [line + "\n", "\n"]
             _append_text(out, demote_headings(q.text))

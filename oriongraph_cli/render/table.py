@@ -374,7 +374,7 @@ def print_span(console: Console, span: Mapping[str, Any]) -> None:
     """``orion show``: provenance header, then the span text exactly as indexed (no re-wrapping)."""
     header = _where(span.get("path", ""), span.get("section_title"))
     if span.get("span_id") is None:  # a document's lines (`orion show path:L12-L40`)
-        meta = [f"L{span.get('line_start')}-L{span.get('line_end')}", "as the file is now"]
+        meta = [span.get("lines") or f"L{span.get('line_start')}-L{span.get('line_end')}", "as the file is now"]
     else:
         meta = [
             f"span {span.get('span_id', '')}",

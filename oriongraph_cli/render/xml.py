@@ -1,22 +1,23 @@
 """``--format xml``: the working set as XML tags, the way prompts for Claude-style models
-quote documents::
+quote documents — one element per document holding its quoted text::
 
-    <working_set intent="…" budget="4000" delivered="3987" quoted="3512">
-    <about>…</about>
-    <summary>…</summary>
-    <document path="…" status="accepted">
-    <span id="3f2a…" lines="L12-L40">…exact text…</span>
+    <working_set budget="1000">
+    <document source="path/to/doc.md:L12-L40,L61-L64" status="accepted">
+    …exact text…
     <skipped>Consequences</skipped>
-    <span id="…" lines="L61-L64" shortened="sentences">…</span>
+    …exact text, shortened: […] where text was left out…
     </document>
-    <left_out><document path="…" score="0.412">needs --budget &gt;= 4,180</document></left_out>
     </working_set>
 
-Text and attributes are escaped (``&``, ``<``, ``>``, quotes), so quoted text can never
-close a tag; the output parses with any XML parser. Same content and order as Markdown,
-and as lean: a document carries its path and its status where it has one (titles, stages
-and workstreams are in ``--explain`` and ``--json --explain``), a shortened span its level
-(``orion show PATH:LINES`` prints its lines whole).
+``source`` is the document's path (from the project root) and the lines of its quotes in
+the order they follow, as Markdown's header and ``orion show path:L12-L40`` write them; where text
+lies between two quotes, ``<skipped>`` names its headings (``<skipped/>``: it holds none). A
+quote that is the indexed version of a file changed since is listed in ``stale`` by its
+lines. From 3,000 tokens the root also carries the intent, the delivered and quoted counts,
+``<about>``, ``<summary>`` and ``<left_out>``; span ids, scores and titles are in ``--json``
+and in ``--explain`` (``<pick span="…">``), not counted. Text and attributes are escaped
+(``&``, ``<``, ``>``, quotes), so quoted text can never close a tag; the output parses with
+any XML parser. Same content and order as Markdown.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from oriongraph_cli.render.markdown import (
-    fmt, intent_echo, one_line, preamble, skipped_headings, summary_line, summary_pays, title_echoes,
+    fmt, intent_echo, one_line, preamble, quote_lines, skipped_headings, summary_line, summary_pays, title_echoes,
 )
 
 
@@ -37,25 +38,23 @@ def workingset_xml(resp: Any, explain: bool = False) -> str:
     st = resp.stats
     delivered = st.delivered.get("xml", st.delivered_tokens)
     summary = summary_line(resp, "xml")
+    full = summary_pays(resp)
     out = [
-        f"<working_set{_attrs(intent=intent_echo(resp) if title_echoes(resp) else None, task=resp.request.task_id, budget=st.budget, delivered=delivered, quoted=st.tokens_used)}>\n",
+        f"<working_set{_attrs(intent=intent_echo(resp) if title_echoes(resp) else None, task=resp.request.task_id, budget=st.budget, delivered=delivered if full else None, quoted=st.tokens_used if full else None)}>\n",
     ]
     if not resp.compact:
         out.append(f"<about>{escape(preamble(resp))}</about>\n")
-    if summary_pays(resp):
+    if full:
         out.append(f"<summary>{escape(summary)}</summary>\n")
     for doc in resp.workingset.documents:
-        out.append(f"<document{_attrs(path=doc.path, status=doc.status)}>\n")
+        stale = ",".join(q.lines for q in doc.quotes if any(i.stale for i in q.items))
+        lines = quote_lines(doc)
+        out.append(f"<document{_attrs(source=f'{doc.path}:{lines}' if lines else doc.path, status=doc.status, stale=stale)}>\n")
         for q in doc.quotes:
-            heads = skipped_headings(q)
-            if heads:  # the skipped lines are between the spans' own
-                out.append(f"<skipped>{escape(heads)}</skipped>\n")
-            ids = " ".join(i.span_ref.span_id for i in q.items)
-            c = q.compression
-            extra = {"shortened": c.level} if c is not None else {}
-            if any(i.stale for i in q.items):
-                extra["stale"] = "true"  # the file changed since indexing: this is the indexed text
-            out.append(f"<span{_attrs(id=ids, lines=q.lines, **extra)}>{escape(q.text.strip(chr(10)))}</span>\n")
+            if q.elided_before:  # the skipped lines are between the quotes' own
+                heads = skipped_headings(q)
+                out.append(f"<skipped>{escape(heads)}</skipped>\n" if heads else "<skipped/>\n")
+            out.append(escape(q.text.strip(chr(10))) + "\n")
         out.append("</document>\n")
     if resp.left_out:
         out.append("<left_out>\n")

@@ -338,19 +338,30 @@ def test_readme_example_reading_order_merges_demotes_and_rewrites_links(sample_i
 
     md = run("compile", "why did we replace ADR-0003", "--root", str(sample_index), "--budget", "2500",
              "-f", "markdown", "--no-usage-log").stdout
-    docs = [line[3:].split(" · ")[0] for line in md.splitlines() if line.startswith("## ")]
+    docs = [line[3:].split(" · ")[0].split(":")[0] for line in md.splitlines() if line.startswith("## ")]
     assert len(docs) == len(set(docs)) and all(d.endswith(".md") or d == "Left out" for d in docs)  # one header per document
-    assert _re.search(r"^## \S+ADR-0007\S+ · accepted · L\d+-L\d+$|^`L\d+-L\d+`$", md, _re.M)  # lines of a quote, no span ids
+    # the header names the lines of each quote, path first; no span ids
+    assert _re.search(r"^## \S+ADR-0007\S+\.md:L\d+-L\d+(,L\d+-L\d+)+ · accepted$", md, _re.M)
+    assert not _re.search(r"^`L\d+", md, _re.M) and not _re.search(r"\b[0-9a-f]{16}\b", md)
     assert "#### ADR-0007: Exponential Backoff" in md and "\n# ADR-0007" not in md  # quoted headings demoted
     assert "[ADR-0003](03_workstreams/ws-ingestion/99_decisions/ADR-0003-fixed-interval-retries.md)" in md
-    assert _re.search(r"^\*\[… skipped Decision(, [A-Z][a-z ]+)* …\]\*$", md, _re.M)  # the gap is named by its headings
+    assert _re.search(r"^\[… skipped Decision(, [A-Z][a-z ]+)* …\]$", md, _re.M)  # the gap is named by its headings
     # the leading document, short enough, is quoted whole: one quote from its first line to its last
-    assert _re.search(r"^## \S+ADR-0003\S+ · superseded by ADR-0007 · L11-L37$", md, _re.M)
+    assert _re.search(r"^## \S+ADR-0003\S+\.md:L11-L37 · superseded by ADR-0007$", md, _re.M)
+    # the header's reference, several ranges and all, is what `orion show` reads: each range
+    # as the file has it, […] between
+    ref = _re.search(r"^## (\S+ADR-0007\S+\.md:L\d+-L\d+(?:,L\d+-L\d+)+) · accepted$", md, _re.M).group(1)
+    path, ranges = ref.split(":")
+    file_lines = (sample_index / path).read_text().splitlines()
+    pieces = ["\n".join(file_lines[int(a) - 1:int(b)]) for a, b in (r[1:].split("-L") for r in ranges.split(","))]
+    shown = run("show", ref, "--root", str(sample_index))
+    assert shown.returncode == 0 and shown.stdout == "\n[…]\n".join(pieces) + "\n"
 
 
 def test_a_shortened_quote_names_lines_that_orion_show_brings_whole(sample_index):
-    """Markdown marks a shortened quote with its lines, not a span id; `orion show
-    PATH:L12-L40` prints those lines exactly as the file has them."""
+    """Markdown names a document's quotes by their lines in its header, not by span ids; a
+    shortened quote shows […]; `orion show PATH:L12-L40` prints those lines exactly as the
+    file has them."""
     import re as _re
 
     from conftest import run_orion as run
@@ -358,12 +369,10 @@ def test_a_shortened_quote_names_lines_that_orion_show_brings_whole(sample_index
     md = run("compile", "add retry logic to the ingestion worker", "--root", str(sample_index), "--budget", "2000",
              "-f", "markdown", "--no-usage-log").stdout
     path, lines = None, None
-    for line in md.splitlines():
-        if line.startswith("## "):
-            path = line[3:].split(" · ")[0]
-        m = _re.match(r"^`(L\d+-L\d+) · shortened`$", line)
-        if m and path:
-            lines = m.group(1)
+    for block in md.split("\n## ")[1:]:
+        m = _re.match(r"^(\S+\.md):(L\d+-L\d+)(?: · .*)?\n", block)
+        if m and "[…]" in block:  # a document with a shortened quote: its first range
+            path, lines = m.group(1), m.group(2)
             break
     assert lines, "a 2,000-token working set on the sample shortens at least one quote"
     assert not _re.search(r"\b[0-9a-f]{16}\b", md)  # no span ids in the reader-facing text

@@ -553,7 +553,7 @@ def test_control_sequences_from_files_never_reach_the_terminal(world):
     r = orion("index", root=root)
     assert r.returncode == 0
     outputs = [r.stdout, r.stderr]
-    span = ws_spans(json.loads(orion("compile", "retry backoff", "--json", root=root).stdout))[0]["span_id"]
+    span = ws_spans(json.loads(orion("compile", "retry backoff", "--json", "--explain", root=root).stdout))[0]["span_id"]
     for args in (["compile", "retry backoff"], ["compile", "retry backoff", "--format", "markdown", "--explain"],
                  ["compile", "retry backoff", "--explain"], ["search", "retry"], ["show", span], ["status"],
                  ["links", "02_knowledge/evil.md"], ["links", "--dangling"], ["usage"]):

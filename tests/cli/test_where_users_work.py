@@ -7,7 +7,7 @@ import re
 import shutil
 
 import pytest
-from conftest import REPO, run_orion
+from conftest import REPO, run_orion, ws_spans
 
 FIXTURE_QUERIES = REPO / "bench" / "fixture_queries.jsonl"
 ALL_COMMANDS = ["index", "status", "compile", "search", "show", "links", "usage", "eval", "mcp", "serve", "watch", "help", "man", "config", "init"]
@@ -358,7 +358,7 @@ def test_a_span_shows_one_score_in_the_table_the_lines_and_json(sample_index):
         plain = run_orion(*args, *root).stdout.splitlines()
         table = run_orion("--color", "always", *args, *root).stdout  # the terminal's table, on a pipe
         table = re.sub(r"\x1b\[[0-9;]*m", "", table)
-        doc = json.loads(run_orion(*args, "--json", *root).stdout)
+        doc = json.loads(run_orion(*args, "--json", *(["--explain"] if args[0] == "compile" else []), *root).stdout)
         from oriongraph_cli.render.plain import COLUMNS
 
         by_id = {}
@@ -366,12 +366,12 @@ def test_a_span_shows_one_score_in_the_table_the_lines_and_json(sample_index):
             fields = dict(zip(COLUMNS[args[0]], line.split("\t")))
             assert len(line.split("\t")) == len(COLUMNS[args[0]]) and fields["tokens"].isdigit()
             by_id[fields["span_id"]] = fields["score"]
-        if args[0] == "compile":  # a quote carries the best score of its spans
-            quotes = [q for d in doc["documents"] for q in d["quotes"]]
-            assert quotes
-            for q in quotes:
-                assert q["score"] == pytest.approx(max(float(by_id[s]) for s in q["spans"] if s in by_id), abs=5e-5)
-                assert f"{q['score']:.4f}" in table, (q["spans"], q["score"])
+        if args[0] == "compile":  # each span's score (the JSON's explanation) as the lines and the table say it
+            spans = [s for s in ws_spans(doc) if s["span_id"] in by_id]  # the JSON is fitted to its own size
+            assert spans
+            for s in spans:
+                assert s["score"] == pytest.approx(float(by_id[s["span_id"]]), abs=5e-5)
+                assert f"{s['score']:.4f}" in table, (s["span_id"], s["score"])
             continue
         spans = doc["hits"]
         assert spans

@@ -129,16 +129,19 @@ def test_markdown_one_document_per_header_in_reading_order(resp):
     assert "Project documents quoted by orion for this intent" in md and "`orion show PATH:LINES`" in md
     assert ("1,234 / 4,000 tokens delivered; 345 of quoted text · 3 spans from 2 documents · 1 shortened"
             " · filters relaxed (nothing matched them together): stage\n") in md
-    # one ## header per document, documents in the order of their best span
-    # lean headers: the path, the status where there is one, the lines of a lone plain quote
-    assert md.count(f"## {WORKER}\n") == 1 and md.count(f"## {ADR} · accepted\n") == 1
+    # one ## header per document, documents in the order of their best span; lean headers:
+    # the path with the lines of each quote in order (`orion show path:L5-L12` takes one), the
+    # status where there is one
+    assert md.count(f"## {WORKER}:L5-L12,L20-L24\n") == 1 and md.count(f"## {ADR}:L9-L14 · accepted\n") == 1
     assert "`L9-L14 · indexed version (file changed)`" in md  # a stale quote keeps its own line
-    assert md.index(f"## {WORKER}\n") < md.index(f"## {ADR}")
+    assert md.index(f"## {WORKER}:") < md.index(f"## {ADR}:")
     assert "stage design" not in md and "**Ingestion worker design**" not in md
-    # quotes in document order, the shortened one marked (its lines bring it whole: `orion show
-    # PATH:L20-L24`); no span ids in the reader-facing text. The gap L13-L19 holds no heading:
-    # no mark for it, the line marks on either side say it
-    assert md.index("`L5-L12`") < md.index("`L20-L24 · shortened`") and "skipped" not in md
+    # quotes in document order, no line of their own; the gap L13-L19 holds no heading: a bare
+    # […] between the two quotes, the header's lines say which were left out. No span ids in
+    # the reader-facing text
+    body = md[md.index(f"## {WORKER}:"):md.index(f"## {ADR}:")]
+    assert body.index("#### Retries") < body.index("\n[…]\n\n") < body.index("#### Backoff") and "skipped" not in md
+    assert "`L5-L12`" not in md and "shortened`" not in md
     assert ID1 not in md and ID3 not in md
     assert "## Left out\n\n- 02_knowledge/howto/redis.md — score 0.520: needs --budget >= 4,900\n" in md
 
@@ -204,10 +207,14 @@ def test_skipped_text_is_named_by_its_headings_not_its_lines(resp):
     quotes[1] = replace(quotes[1], elided_before="L13-L19: Error classification, Retries")
     named = replace(resp, workingset=replace(resp.workingset, documents=(replace(docs[0], quotes=tuple(quotes)), *docs[1:])))
     md = rmd.workingset_markdown(named)
-    assert "*[… skipped Error classification, Retries …]*\n" in md and "L13-L19" not in md
-    assert md.index("`L5-L12`") < md.index("*[… skipped Error") < md.index("`L20-L24 · shortened`")
+    assert "\n[… skipped Error classification, Retries …]\n" in md and "L13-L19" not in md
+    assert md.index("#### Retries") < md.index("[… skipped Error") < md.index("#### Backoff")
     skipped = ET.fromstring(workingset_xml(named)).find("document/skipped")
     assert skipped.text == "Error classification, Retries" and skipped.get("lines") is None
+    # nothing between two quotes (a whole span, then a shortened one right after it): no mark
+    quotes[1] = replace(quotes[1], elided_before=None)
+    adjacent = replace(resp, workingset=replace(resp.workingset, documents=(replace(docs[0], quotes=tuple(quotes)), *docs[1:])))
+    assert "[…]\n" not in rmd.workingset_markdown(adjacent) and ET.fromstring(workingset_xml(adjacent)).find("document/skipped") is None
 
 
 def test_summary_line_only_from_3000_tokens(resp):
@@ -220,28 +227,31 @@ def test_summary_line_only_from_3000_tokens(resp):
     at_1k = replace(plain, stats=replace(plain.stats, budget=1000))
     assert "tokens delivered" in rmd.workingset_markdown(plain)  # 4,000 tokens
     assert "tokens delivered" not in rmd.workingset_markdown(at_1k)
-    assert rmd.workingset_markdown(at_1k).startswith("# Working set: How does the ingestion worker retry failed fetches?\n")
+    # no title: the first document (under 3,000 tokens delivery is compact: no preamble)
+    assert rmd.workingset_markdown(replace(at_1k, compact=True)).startswith(f"## {WORKER}:")
     assert ET.fromstring(workingset_xml(at_1k)).find("summary") is None
     assert ET.fromstring(workingset_xml(plain)).find("summary") is not None
     # whatever the budget, it says what the quotes cannot: filters relaxed
     assert "filters relaxed" in rmd.workingset_markdown(replace(resp, stats=replace(resp.stats, budget=1000)))
 
 
-def test_title_echoes_the_intent_only_from_1000_tokens(resp):
+def test_title_echoes_the_intent_only_from_3000_tokens(resp):
     import xml.etree.ElementTree as ET
     from dataclasses import replace
 
     from oriongraph_cli.render.xml import workingset_xml
 
     long = replace(resp, request=replace(resp.request, intent="Anthrax spores are very difficult to dispose once they are dispersed."))
-    small = replace(long, stats=replace(long.stats, budget=999))
+    small = replace(long, stats=replace(long.stats, budget=2999))
     assert rmd.workingset_markdown(long).startswith("# Working set: Anthrax spores are very difficult to dispose once they are dispersed.\n")
-    # under 1,000 tokens the reader who asked gets the quotes, not the question back
-    assert rmd.workingset_markdown(small).startswith("# Working set\n\n")
+    # under 3,000 tokens the reader who asked gets the quotes, not the question back
+    assert "Working set" not in rmd.workingset_markdown(small)
+    assert rmd.workingset_markdown(replace(small, compact=True, stats=replace(small.stats, relaxed_filters=(), stale_spans=0))).startswith("## ")
     assert ET.fromstring(workingset_xml(small)).get("intent") is None
     assert ET.fromstring(workingset_xml(long)).get("intent") == "Anthrax spores are very difficult to dispose once they are dispersed."
     # a brief is read later, on its own: it always names its intent (the first eight words)
-    assert "**Intent:** Anthrax spores are very difficult to dispose once …\n" in rmd.task_brief(small)
+    tiny = replace(long, stats=replace(long.stats, budget=999))
+    assert "**Intent:** Anthrax spores are very difficult to dispose once …\n" in rmd.task_brief(tiny)
     short = replace(resp, stats=replace(resp.stats, budget=300))
     assert "**Intent:** How does the ingestion worker retry failed fetches?\n" in rmd.task_brief(short)
 
@@ -253,7 +263,7 @@ def test_task_brief_is_the_working_set_under_a_task_header(resp):
     brief = rmd.task_brief(resp)
     assert brief.startswith("# TASK BRIEF\n\n**Intent:** How does the ingestion worker retry failed fetches?\n\n**Task:** CI-42\n")
     assert "1,250 / 4,000 tokens delivered" in brief  # the brief's own count
-    assert brief.count(f"## {WORKER}\n") == 1 and brief.index(f"## {WORKER}\n") < brief.index(f"## {ADR} · accepted\n")
+    assert brief.count(f"## {WORKER}:L5-L12,L20-L24\n") == 1 and brief.index(f"## {WORKER}:") < brief.index(f"## {ADR}:L9-L14 · accepted\n")
     assert "_Why:_" not in brief and "## Provenance" not in brief  # nothing uncounted in the file
     assert "\x1b" not in brief
 
@@ -279,12 +289,14 @@ def test_xml_parses_and_escapes_quoted_text(resp):
     root = ET.fromstring(workingset_xml(replace(resp, workingset=ws_of(items))))
     assert root.tag == "working_set" and root.get("budget") == "4000"
     docs = root.findall("document")
-    assert [d.get("path") for d in docs] == [WORKER, ADR] and docs[1].get("status") == "accepted"
-    spans = docs[0].findall("span")
-    assert spans[0].text == "a </span></document><evil/> & b" and spans[0].get("lines") == "L5-L12"
-    assert spans[1].get("shortened") == "sentences" and spans[1].get("whole") is None  # its lines bring it whole
-    assert set(docs[0].attrib) == {"path"} and set(docs[1].attrib) == {"path", "status"}  # no title, stage, workstream
-    assert docs[0].find("skipped") is None  # a gap without headings: the spans' own lines say it
+    # one element per document: its path and its quotes' lines, as `orion show` reads them
+    assert [d.get("source") for d in docs] == [f"{WORKER}:L5-L12,L20-L24", f"{ADR}:L9-L14"] and docs[1].get("status") == "accepted"
+    assert docs[1].get("stale") == "L9-L14" and docs[0].get("stale") is None
+    assert set(docs[0].attrib) == {"source"} and set(docs[1].attrib) == {"source", "status", "stale"}  # no title, stage, ids
+    # the quoted text verbatim (escaped, so it cannot close a tag); a gap without headings is <skipped/>
+    assert docs[0].text == "\na </span></document><evil/> & b\n" and docs[0].find("skipped") is not None
+    assert docs[0].find("skipped").text is None and docs[0].find("skipped").tail == "\n" + TEXT3.strip("\n") + "\n"
+    assert ID1 not in workingset_xml(resp)  # span ids are in --json and --explain
     assert root.find("left_out/document").get("path") == "02_knowledge/howto/redis.md"
     explained = ET.fromstring(workingset_xml(resp, explain=True))
     assert explained.find("explanation").get("counted") == "false"
@@ -295,15 +307,15 @@ def test_xml_parses_and_escapes_quoted_text(resp):
 
 def test_json_is_compact_grouped_by_document(resp):
     d = rjson.compile_payload(resp)
-    assert d["schema_version"] == COMPILE_SCHEMA_VERSION == 3 and d["kind"] == "compile"
+    assert d["schema_version"] == COMPILE_SCHEMA_VERSION == 4 and d["kind"] == "compile"
     assert list(d)[:2] == ["schema_version", "kind"]
     assert "rationale" not in d and "explanation" not in d and "request" not in d and "summary" not in d
     doc = d["documents"][0]
     assert list(doc) == ["path", "quotes"]  # no title, stage or workstream (--explain has them); no status: none set
     assert d["documents"][1] == {**d["documents"][1], "path": ADR, "status": "accepted"}
     q = doc["quotes"][0]
-    assert q == {"line_start": 5, "line_end": 12, "spans": [ID1], "score": 0.7341, "text": TEXT1}  # whole: nothing else
-    assert doc["quotes"][1]["shortened"] == {"level": "sentences", "tokens_full": 70}
+    assert q == {"lines": [5, 12], "text": TEXT1}  # whole: nothing else (ids and scores: --explain)
+    assert doc["quotes"][1]["shortened"] == "sentences" and doc["quotes"][1]["lines"] == [20, 24]
     assert d["documents"][1]["quotes"][0]["stale"] is True
     assert d["left_out"] == [{"path": "02_knowledge/howto/redis.md", "score": 0.52, "reason": "budget", "detail": "needs --budget >= 4,900"}]
     assert d["stats"]["spans"] == 3 and d["stats"]["relaxed_filters"] == ["stage"] and d["generation"] == "g0003"

@@ -89,7 +89,7 @@ def test_same_working_set_on_more_threads(sample_index):
     for threads in ("0", "2"):
         got = []
         for intent in intents:
-            r = run_orion("compile", intent, "--root", str(sample_index), "--json", "--no-usage-log",
+            r = run_orion("compile", intent, "--root", str(sample_index), "--json", "--explain", "--no-usage-log",
                           env={"ORION_QUERY_THREADS": threads, "OPENBLAS_NUM_THREADS": threads.replace("0", "1")})
             assert r.returncode == 0, r.stderr
             got.append([s["span_id"] for s in ws_spans(json.loads(r.stdout))])
