@@ -56,9 +56,10 @@ def search_payload(query: str, hits: Iterable[Any], **extra: Any) -> dict[str, A
 
 def compile_payload(resp: Any, explain: bool = False) -> dict[str, Any]:
     """The ``orion compile --json`` document, compact (its size counts against the budget):
-    the working set grouped by document, each quote with its lines and its text once. Keys that would hold nothing (no status, a whole quote, no
+    the working set grouped by document, each quote with its lines, its spans' ids and its
+    text once. Keys that would hold nothing (no status, a whole quote, no
     left-out list) are left out, and the summary line is not repeated (``stats`` and the
-    token counts say it); span ids, scores, document titles, stages,
+    token counts say it); scores, document titles, stages,
     per-span ranks, costs, priorities and reasons, the request and the rationale come only
     with ``explain``, in ``explanation`` (not counted in the budget)."""
     from oriongraph_cli.models import COMPILE_SCHEMA_VERSION
@@ -102,10 +103,10 @@ def _document(doc: Any) -> dict[str, Any]:
 
 
 def _quote(q: Any) -> dict[str, Any]:
-    """``{"lines": [start, end], "text"}`` and, when they apply, ``shortened`` (its level:
-    ``orion show PATH:Lstart-Lend`` prints the lines whole), ``stale`` and ``expansion_of``.
-    The spans' ids and scores are in ``explanation`` with ``--explain``."""
-    out: dict[str, Any] = {"lines": [q.line_start, q.line_end]}
+    """``{"lines": [start, end], "spans": [ids], "text"}`` and, when they apply,
+    ``shortened`` (its level: ``orion show PATH:Lstart-Lend`` prints the lines whole),
+    ``stale`` and ``expansion_of``. The spans' scores are in ``explanation`` with ``--explain``."""
+    out: dict[str, Any] = {"lines": [q.line_start, q.line_end], "spans": [i.span_ref.span_id for i in q.items]}
     c = q.compression
     if c is not None:
         out["shortened"] = c.level

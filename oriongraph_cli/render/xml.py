@@ -2,7 +2,7 @@
 quote documents — one element per document holding its quoted text::
 
     <working_set budget="1000">
-    <document source="path/to/doc.md:L12-L40,L61-L64" status="accepted">
+    <document source="path/to/doc.md:L12-L40,L61-L64" status="accepted" spans="0f3a9c1e2b4d6a80 7c21…">
     …exact text…
     <skipped>Consequences</skipped>
     …exact text, shortened: […] where text was left out…
@@ -13,9 +13,10 @@ quote documents — one element per document holding its quoted text::
 the order they follow, as Markdown's header and ``orion show path:L12-L40`` write them; where text
 lies between two quotes, ``<skipped>`` names its headings (``<skipped/>``: it holds none). A
 quote that is the indexed version of a file changed since is listed in ``stale`` by its
-lines. From 3,000 tokens the root also carries the intent, the delivered and quoted counts,
-``<about>``, ``<summary>`` and ``<left_out>``; span ids, scores and titles are in ``--json``
-and in ``--explain`` (``<pick span="…">``), not counted. Text and attributes are escaped
+lines, and ``spans`` holds the ids of the spans quoted, in document order (``orion show ID``).
+From 3,000 tokens the root also carries the intent, the delivered and quoted counts,
+``<about>``, ``<summary>`` and ``<left_out>``; scores and titles are in ``--explain``
+(``<pick span="…">``), not counted. Text and attributes are escaped
 (``&``, ``<``, ``>``, quotes), so quoted text can never close a tag; the output parses with
 any XML parser. Same content and order as Markdown.
 """
@@ -49,7 +50,8 @@ def workingset_xml(resp: Any, explain: bool = False) -> str:
     for doc in resp.workingset.documents:
         stale = ",".join(q.lines for q in doc.quotes if any(i.stale for i in q.items))
         lines = quote_lines(doc)
-        out.append(f"<document{_attrs(source=f'{doc.path}:{lines}' if lines else doc.path, status=doc.status, stale=stale)}>\n")
+        spans = " ".join(i.span_ref.span_id for q in doc.quotes for i in q.items)
+        out.append(f"<document{_attrs(source=f'{doc.path}:{lines}' if lines else doc.path, status=doc.status, stale=stale, spans=spans)}>\n")
         for q in doc.quotes:
             if q.elided_before:  # the skipped lines are between the quotes' own
                 heads = skipped_headings(q)

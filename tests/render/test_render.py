@@ -292,11 +292,13 @@ def test_xml_parses_and_escapes_quoted_text(resp):
     # one element per document: its path and its quotes' lines, as `orion show` reads them
     assert [d.get("source") for d in docs] == [f"{WORKER}:L5-L12,L20-L24", f"{ADR}:L9-L14"] and docs[1].get("status") == "accepted"
     assert docs[1].get("stale") == "L9-L14" and docs[0].get("stale") is None
-    assert set(docs[0].attrib) == {"source"} and set(docs[1].attrib) == {"source", "status", "stale"}  # no title, stage, ids
+    assert set(docs[0].attrib) == {"source", "spans"} and set(docs[1].attrib) == {"source", "status", "stale", "spans"}  # no title, stage
+    # the ids of the spans quoted, in document order, for programs that read them back (`orion show ID`)
+    assert [d.get("spans").split() for d in docs] == [[s.span_ref.span_id for s in resp.workingset.spans if s.path == d.get("source").split(":")[0]] for d in docs]
     # the quoted text verbatim (escaped, so it cannot close a tag); a gap without headings is <skipped/>
     assert docs[0].text == "\na </span></document><evil/> & b\n" and docs[0].find("skipped") is not None
     assert docs[0].find("skipped").text is None and docs[0].find("skipped").tail == "\n" + TEXT3.strip("\n") + "\n"
-    assert ID1 not in workingset_xml(resp)  # span ids are in --json and --explain
+    assert f">{ID1}" not in workingset_xml(resp) and "<span" not in workingset_xml(resp)  # ids are attributes, never text
     assert root.find("left_out/document").get("path") == "02_knowledge/howto/redis.md"
     explained = ET.fromstring(workingset_xml(resp, explain=True))
     assert explained.find("explanation").get("counted") == "false"
@@ -314,7 +316,7 @@ def test_json_is_compact_grouped_by_document(resp):
     assert list(doc) == ["path", "quotes"]  # no title, stage or workstream (--explain has them); no status: none set
     assert d["documents"][1] == {**d["documents"][1], "path": ADR, "status": "accepted"}
     q = doc["quotes"][0]
-    assert q == {"lines": [5, 12], "text": TEXT1}  # whole: nothing else (ids and scores: --explain)
+    assert q == {"lines": [5, 12], "spans": [ID1], "text": TEXT1}  # whole: nothing else (scores: --explain)
     assert doc["quotes"][1]["shortened"] == "sentences" and doc["quotes"][1]["lines"] == [20, 24]
     assert d["documents"][1]["quotes"][0]["stale"] is True
     assert d["left_out"] == [{"path": "02_knowledge/howto/redis.md", "score": 0.52, "reason": "budget", "detail": "needs --budget >= 4,900"}]
