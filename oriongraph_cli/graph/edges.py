@@ -80,12 +80,13 @@ def _cached_defines(reg: Registry, terms: Sequence[Term], *, max_per_term: int, 
     todo = reg.graph.defines_unmatched()
     if todo:
         index = TermIndex(terms)
-        hits = []
-        for at in range(0, len(todo), _DEFINES_CHUNK):  # a build from the files matches every span
+        reg.graph.save_defines_hits(sig, [sid for _p, sid, _o in todo], [])
+        # a build from the files matches every span: their texts are read, and their hits
+        # (millions at 1M spans) written, a chunk at a time, in the order one batch wrote them
+        for at in range(0, len(todo), _DEFINES_CHUNK):
             part = todo[at : at + _DEFINES_CHUNK]
             texts = reg.span_texts([sid for _p, sid, _o in part])
-            hits += [(t_i, sid, path, o, n) for path, sid, o in part for t_i, n in index.match(texts.get(sid, ""))]
-        reg.graph.save_defines_hits(sig, [sid for _p, sid, _o in todo], hits)
+            reg.graph.save_defines_hits(sig, [], [(t_i, sid, path, o, n) for path, sid, o in part for t_i, n in index.match(texts.get(sid, ""))])
     n_spans = reg.graph.span_count()
     limit = max(max_df * n_spans, 2 * max_per_term)
     return [
