@@ -135,7 +135,7 @@ def _length_to_byte(lengths: np.ndarray) -> np.ndarray:
 class Analysed:
     """The postings of spans as they are added, kept compact (no per-posting Python
     object): per span its row, field length and number of distinct terms; per posting a
-    term id (in first-seen order, into ``terms``) and its frequency. About 8 bytes a
+    term id (in first-seen order, into ``terms``) and its frequency. About 6 bytes a
     posting where lists of ints took ~24, so a whole-corpus build at 1M spans stays
     bounded."""
 
@@ -146,7 +146,7 @@ class Analysed:
         self.n_terms = array("i")  # distinct terms of each span (its postings)
         self.ids: dict[str, int] = {}
         self.p_tid = array("i")
-        self.p_tf = array("i")
+        self.p_tf = array("H")  # widened to "i" by the first frequency past 65,535
 
     def add(self, row: int, text: str) -> None:
         toks = self._ana.terms(text)
@@ -162,6 +162,8 @@ class Analysed:
                 i = ids[t] = len(ids)
             tids.append(i)
         self.p_tid.extend(tids)
+        if self.p_tf.typecode == "H" and max(counts.values(), default=0) > 0xFFFF:
+            self.p_tf = array("i", self.p_tf)
         self.p_tf.extend(counts.values())
 
     def extend(self, docs: Iterable[tuple[int, str]]) -> "Analysed":
@@ -171,6 +173,10 @@ class Analysed:
 
     def __len__(self) -> int:
         return len(self.rows)
+
+    @property
+    def tf_dtype(self):
+        return np.uint16 if self.p_tf.typecode == "H" else np.int32
 
 
 def _vocab(terms: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
@@ -262,7 +268,7 @@ def build(
     if old is None and (len(new_rows) < 2 or bool(np.all(np.diff(new_rows) > 0))):
         return _build_fresh(directory, acc, new_rows, new_len, local_terms)
     p_tid = np.frombuffer(acc.p_tid, dtype=np.int32).astype(np.int64) if len(acc.p_tid) else []
-    p_tf = np.frombuffer(acc.p_tf, dtype=np.int32).astype(np.int64) if len(acc.p_tf) else []
+    p_tf = np.frombuffer(acc.p_tf, dtype=acc.tf_dtype).astype(np.int64) if len(acc.p_tf) else []
     p_rows = np.repeat(new_rows, np.frombuffer(acc.n_terms, dtype=np.int32)) if len(acc.n_terms) else []
     del acc
     # UTF-8 byte order is code point order: sort the str terms, encode each once
@@ -402,7 +408,7 @@ def _build_fresh(directory: Path, acc: Analysed, new_rows: np.ndarray, new_len: 
     local_to_id[np.asarray(order, dtype=np.int64)] = np.arange(n_terms, dtype=np.int32)
     del order
     p_tid = np.frombuffer(acc.p_tid, dtype=np.int32) if len(acc.p_tid) else np.zeros(0, dtype=np.int32)
-    p_tf = np.frombuffer(acc.p_tf, dtype=np.int32) if len(acc.p_tf) else np.zeros(0, dtype=np.int32)
+    p_tf = np.frombuffer(acc.p_tf, dtype=acc.tf_dtype) if len(acc.p_tf) else np.zeros(0, dtype=np.int32)
     n_per = np.frombuffer(acc.n_terms, dtype=np.int32) if len(acc.n_terms) else np.zeros(0, dtype=np.int32)
     n_post = len(p_tid)
     counts = np.zeros(n_terms, dtype=np.int64)

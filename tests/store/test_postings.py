@@ -283,3 +283,12 @@ def test_analysed_postings_match_the_text_lists(tmp_path):
     assert list(acc.lengths) == [len(postings.analyzer().terms(t)) for _r, t in docs]
     assert list(acc.n_terms) == [2, 0, 3]
     assert _corpus_arrays(tmp_path, "a", docs) == _corpus_arrays(tmp_path, "b", acc)
+
+
+def test_a_frequency_past_16_bits_widens_the_analysed_postings(tmp_path):
+    docs = [(1, "retry " * 70_000 + "queue"), (2, "retry queue")]
+    assert postings.Analysed().extend(docs[1:]).p_tf.typecode == "H"  # 16 bits while they fit
+    acc = postings.Analysed().extend(docs[:1])
+    assert acc.p_tf.typecode == "i" and max(acc.p_tf) == 70_000
+    arr, _meta = _corpus_arrays(tmp_path, "wide", docs)
+    assert arr["tf"][0] == "<i4" and 70_000 in arr["tf"][1]
