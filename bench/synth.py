@@ -2,6 +2,8 @@
 
     python bench/synth.py generate DIR --spans 10000 [--seed 7]     # just write a project
     python bench/synth.py curve [--sizes 1000,10000,100000] [--workdir /tmp/orion-synth]
+    python bench/synth.py curve --sizes 1000000 --workdir W --reuse --keep --steps index,compile
+        # one size alone, on a project generated earlier as W/synth-1000000 (with .synth.json)
 
 The generator writes a realistic OrionFS tree: the four stage folders, workstreams with
 requirements / design / research / impl / eval notes and ``99_decisions/ADR-NNNN-*.md``,
@@ -15,7 +17,9 @@ index size on disk, peak RSS of the indexer; re-index time with nothing changed,
 edited and 1% of the files edited (what a pre-commit hook feels); open-index time (registry,
 Whoosh, FAISS), compile latency (in-process p50/p95 over 50 intents, per stage), the first
 compile in a process, a fresh ``orion compile`` process and peak RSS of the compiling process.
-Raw figures go to ``--out`` after every size (default ``bench/results/scale.json``).
+Raw figures go to ``--out`` after every size and step (default ``bench/results/scale.json``);
+with ``ORION_SYNTH_PHASE_LOG=FILE`` the indexing child appends one JSON line per finished
+phase (wall, CPU, RSS, peak RSS), so a run stopped half-way still says where it got to.
 
 **Embedding replaced; figures exclude model time.** Embedding 100k spans with the real
 model takes about 2 h on this machine (18 spans/s), so the curve runs with a bench-only
