@@ -210,8 +210,8 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
         result.tokenizer = tokenizer
         changes = _decide_changes(cfg, spec, scan, tokenizer, full, damaged)
         result.kept_previous = len(changes.kept)
-        result.skipped_files = sum(1 for w in scan.warnings if w.skipped)
         parsed, file_warnings = _parse_changed(cfg, scan, changes, counter, loader, progress, spec, cur_path)
+        result.skipped_files = sum(1 for w in scan.warnings if w.skipped)  # a file gone before it was parsed too
         try:
             result.warnings = [w.to_dict() for w in scan.warnings]
             if strict:
