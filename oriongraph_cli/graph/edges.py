@@ -77,14 +77,16 @@ def _cached_defines(reg: Registry, terms: Sequence[Term], *, max_per_term: int, 
     the same edges (tests/index/test_incremental.py, tests/graph)."""
     sig = "h1:" + hashlib.sha256(json.dumps([t.words for t in terms]).encode()).hexdigest()[:16]
     reg.graph.defines_hits_prune(sig)
-    todo = reg.graph.defines_unmatched()
+    todo = reg.graph.defines_unmatched_rows()
     if todo:
         index = TermIndex(terms)
-        reg.graph.save_defines_hits(sig, [sid for _p, sid, _o in todo], [])
-        # a build from the files matches every span: their texts are read, and their hits
-        # (millions at 1M spans) written, a chunk at a time, in the order one batch wrote them
+        # a build from the files matches every span: the spans, their texts and their hits
+        # (millions at 1M spans) are handled a chunk at a time, each table's rows written in
+        # the order one batch wrote them (the matched spans first, then the hits)
         for at in range(0, len(todo), _DEFINES_CHUNK):
-            part = todo[at : at + _DEFINES_CHUNK]
+            reg.graph.save_defines_hits(sig, [sid for _p, sid, _o in reg.graph.spans_at_rows(todo[at : at + _DEFINES_CHUNK])], [])
+        for at in range(0, len(todo), _DEFINES_CHUNK):
+            part = reg.graph.spans_at_rows(todo[at : at + _DEFINES_CHUNK])
             texts = reg.span_texts([sid for _p, sid, _o in part])
             reg.graph.save_defines_hits(sig, [], [(t_i, sid, path, o, n) for path, sid, o in part for t_i, n in index.match(texts.get(sid, ""))])
     n_spans = reg.graph.span_count()
