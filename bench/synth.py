@@ -3,7 +3,7 @@
     python bench/synth.py generate DIR --spans 10000 [--seed 7]     # just write a project
     python bench/synth.py curve [--sizes 1000,10000,100000] [--workdir /tmp/orion-synth]
     python bench/synth.py curve --sizes 1000000 --workdir W --reuse --keep --steps index,compile
-        # one size alone, on a project generated earlier as W/synth-1000000 (with .synth.json)
+        # one size alone, on a project generated earlier: generate W/synth-1000000 --spans 1000000
 
 The generator writes a realistic OrionFS tree: the four stage folders, workstreams with
 requirements / design / research / impl / eval notes and ``99_decisions/ADR-NNNN-*.md``,
@@ -525,7 +525,9 @@ def main() -> None:
     c.add_argument("--out", type=Path, default=HERE / "results" / "scale.json", help="where the raw figures go")
     args = ap.parse_args()
     if args.cmd == "generate":
-        print(json.dumps(generate(args.dir, args.spans, args.seed)))
+        summary = generate(args.dir, args.spans, args.seed)
+        (args.dir / ".synth.json").write_text(json.dumps(summary) + "\n")  # what `curve --reuse` reads
+        print(json.dumps(summary))
         return
     sizes = [int(s) for s in args.sizes.split(",")]
     commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
