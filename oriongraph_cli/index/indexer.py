@@ -23,7 +23,6 @@ from oriongraph_cli.index.parse import ParseWarning, decode, parse_document
 from oriongraph_cli.index.span import embed_text, split_document
 from oriongraph_cli.index.spool import ParsedSpool, TextSpool
 from oriongraph_cli.index.walk import FoundFile, check_project, walk
-from oriongraph_cli.models import Document, Span
 from oriongraph_cli.safeio import UnsafeFile, read_project_file, stat_key, unchanged_since
 from oriongraph_cli.store.layout import Layout
 from oriongraph_cli.store.manifest import INDEX_SCHEMA_VERSION, Counts, Manifest
