@@ -2,6 +2,8 @@
 
     python bench/synth.py generate DIR --spans 10000 [--seed 7]     # just write a project
     python bench/synth.py curve [--sizes 1000,10000,100000] [--workdir /tmp/orion-synth]
+    python bench/synth.py curve --sizes 1000000 --workdir W --reuse --keep --steps index,compile
+        # one size alone, on a project generated earlier: generate W/synth-1000000 --spans 1000000
 
 The generator writes a realistic OrionFS tree: the four stage folders, workstreams with
 requirements / design / research / impl / eval notes and ``99_decisions/ADR-NNNN-*.md``,
@@ -15,7 +17,9 @@ index size on disk, peak RSS of the indexer; re-index time with nothing changed,
 edited and 1% of the files edited (what a pre-commit hook feels); open-index time (registry,
 Whoosh, FAISS), compile latency (in-process p50/p95 over 50 intents, per stage), the first
 compile in a process, a fresh ``orion compile`` process and peak RSS of the compiling process.
-Raw figures go to ``--out`` after every size (default ``bench/results/scale.json``).
+Raw figures go to ``--out`` after every size and step (default ``bench/results/scale.json``);
+with ``ORION_SYNTH_PHASE_LOG=FILE`` the indexing child appends one JSON line per finished
+phase (wall, CPU, RSS, peak RSS), so a run stopped half-way still says where it got to.
 
 **Embedding replaced; figures exclude model time.** Embedding 100k spans with the real
 model takes about 2 h on this machine (18 spans/s), so the curve runs with a bench-only
@@ -246,19 +250,30 @@ def _peak_rss_mib() -> float:
 
 
 class PhaseTimer:
-    """A Progress that records how long each indexing phase took (bench only)."""
+    """A Progress that records how long each indexing phase took, its CPU and the RSS at
+    its end (bench only). With ``log``, one JSON line per finished phase is appended to
+    that file as the run goes, so a run stopped half-way still says where it got to."""
 
-    def __init__(self) -> None:
+    def __init__(self, log: Path | None = None) -> None:
         self.t0 = self.t = time.perf_counter()
+        self.c = time.process_time()
         self.name = "walk"
         self.phases: dict[str, float] = {}
+        self.cpu: dict[str, float] = {}  # CPU seconds (user + sys) of each phase
         self.rss: dict[str, float] = {}  # resident MiB at the end of each phase
+        self.log = log
 
     def phase(self, name: str, total: int | None) -> None:
-        now = time.perf_counter()
+        now, cpu = time.perf_counter(), time.process_time()
         self.phases[self.name] = round(self.phases.get(self.name, 0) + (now - self.t) * 1000, 1)
+        self.cpu[self.name] = round(self.cpu.get(self.name, 0) + cpu - self.c, 2)
         self.rss[self.name] = _rss_now_mib()
-        self.name, self.t = name, now
+        if self.log is not None:
+            with self.log.open("a") as fh:
+                fh.write(json.dumps({"phase": self.name, "wall_ms": round((now - self.t) * 1000, 1), "cpu_s": round(cpu - self.c, 2),
+                                     "rss_mib": self.rss[self.name], "peak_rss_mib": round(_peak_rss_mib(), 1),
+                                     "next": name, "next_total": total, "at": time.strftime("%H:%M:%S")}) + "\n")
+        self.name, self.t, self.c = name, now, cpu
 
     def advance(self, n: int = 1) -> None:
         pass
@@ -274,12 +289,14 @@ def _child_index(root: Path) -> dict:
     from oriongraph_cli.config import load_config
 
     t, c = time.perf_counter(), time.process_time()
-    timer = PhaseTimer()
+    log = os.environ.get("ORION_SYNTH_PHASE_LOG")
+    timer = PhaseTimer(Path(log) if log else None)
     res = index_project(load_config(root), full=True, progress=timer)
     wall = time.perf_counter() - t
     return {"index_s": round(wall, 2), "index_cpu_s": round(time.process_time() - c, 2), "documents": res.documents, "spans": res.spans,
             "index_peak_rss_mib": round(_peak_rss_mib(), 1),
-            "index_phases_ms": timer.done(), "index_rss_after_phase_mib": {k: v for k, v in timer.rss.items() if k}}
+            "index_phases_ms": timer.done(), "index_phases_cpu_s": {k: v for k, v in timer.cpu.items() if k},
+            "index_rss_after_phase_mib": {k: v for k, v in timer.rss.items() if k}}
 
 
 def edit_files(root: Path, share: float | None = None) -> list[str]:
@@ -407,12 +424,22 @@ def _disk_mib(path: Path) -> float:
     return round(sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) / 2**20, 1)
 
 
-def curve(sizes: list[int], workdir: Path, seed: int, n_compiles: int, save=None) -> list[dict]:
+STEPS = ("index", "reindex", "compile")
+
+
+def curve(sizes: list[int], workdir: Path, seed: int, n_compiles: int, save=None, steps=STEPS, reuse: bool = False) -> list[dict]:
+    """``reuse``: index a project already generated in ``workdir`` (``synth-N``, by
+    ``generate`` with the same seed) instead of writing it again (1M spans take ~30 min)."""
     rows = []
     for n in sizes:
         root = workdir / f"synth-{n}"
         t = time.perf_counter()
-        summary = generate(root, n, seed)
+        summary_file = root / ".synth.json"
+        if reuse and summary_file.is_file():
+            summary = json.loads(summary_file.read_text())
+        else:
+            summary = generate(root, n, seed)
+            summary_file.write_text(json.dumps(summary) + "\n")
         gen_s = time.perf_counter() - t
         row = {"target_spans": n, **summary, "generate_s": round(gen_s, 1), "corpus_mib": _disk_mib(root)}
         sys.stderr.write(f"[synth] {n}: generated {summary['documents']} documents in {gen_s:.1f}s; indexing...\n")
@@ -420,16 +447,22 @@ def curve(sizes: list[int], workdir: Path, seed: int, n_compiles: int, save=None
         row["index_disk_mib"] = _disk_mib(root / ".oriongraph")
         row["index_spans_per_s"] = round(row["spans"] / row["index_s"], 1)
         sys.stderr.write(f"[synth] {n}: indexed {row['spans']} spans in {row['index_s']}s; compiling...\n")
-        for mode in REINDEX_MODES:
+        if save is not None:
+            save(rows + [row])
+        for mode in (REINDEX_MODES if "reindex" in steps else ()):
             t = time.perf_counter()
             row.update(_run_child("reindex", root, mode))
             row[f"reindex_{mode}_process_s"] = round(time.perf_counter() - t, 3)
-        row["index_disk_after_edit_mib"] = _disk_mib(root / ".oriongraph")
-        sys.stderr.write(f"[synth] {n}: re-index " + ", ".join(f"{v} {row[f'reindex_{k}_s']}s" for k, v in REINDEX_MODES.items()) + "\n")
-        row.update(_run_child("compile", root, str(n_compiles)))
-        t = time.perf_counter()
-        row.update(_run_child("fresh", root))
-        row["fresh_process_s"] = round(time.perf_counter() - t, 3)
+        if "reindex" in steps:
+            row["index_disk_after_edit_mib"] = _disk_mib(root / ".oriongraph")
+            sys.stderr.write(f"[synth] {n}: re-index " + ", ".join(f"{v} {row[f'reindex_{k}_s']}s" for k, v in REINDEX_MODES.items()) + "\n")
+            if save is not None:
+                save(rows + [row])
+        if "compile" in steps:
+            row.update(_run_child("compile", root, str(n_compiles)))
+            t = time.perf_counter()
+            row.update(_run_child("fresh", root))
+            row["fresh_process_s"] = round(time.perf_counter() - t, 3)
         rows.append(row)
         if save is not None:
             save(rows)
@@ -487,17 +520,21 @@ def main() -> None:
     c.add_argument("--seed", type=int, default=7)
     c.add_argument("--compiles", type=int, default=51)
     c.add_argument("--keep", action="store_true", help="keep the generated projects")
+    c.add_argument("--reuse", action="store_true", help="index the projects a previous --keep run left in --workdir instead of generating them again")
+    c.add_argument("--steps", default=",".join(STEPS), help="what to measure per size: index, reindex, compile (comma-separated)")
     c.add_argument("--out", type=Path, default=HERE / "results" / "scale.json", help="where the raw figures go")
     args = ap.parse_args()
     if args.cmd == "generate":
-        print(json.dumps(generate(args.dir, args.spans, args.seed)))
+        summary = generate(args.dir, args.spans, args.seed)
+        (args.dir / ".synth.json").write_text(json.dumps(summary) + "\n")  # what `curve --reuse` reads
+        print(json.dumps(summary))
         return
     sizes = [int(s) for s in args.sizes.split(",")]
     commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--", "oriongraph_cli"], capture_output=True, text=True).stdout.strip()
     head = {
         "machine": f"{os.cpu_count()} cores", "date": time.strftime("%Y-%m-%d"), "commit": commit + ("+uncommitted" if dirty else ""),
-        "command": "python bench/synth.py curve --sizes " + args.sizes,
+        "command": "python bench/synth.py " + " ".join(sys.argv[1:]),
         "embedding": "replaced by a random-projection bench embedder; figures exclude model time",
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -505,8 +542,9 @@ def main() -> None:
     def save(rows: list[dict]) -> None:  # after every size, so a long run keeps what it measured
         args.out.write_text(json.dumps({**head, "rows": rows}, indent=2) + "\n")
 
-    rows = curve(sizes, args.workdir, args.seed, args.compiles, save)
-    print(markdown(rows))
+    steps = tuple(s for s in args.steps.split(",") if s)
+    rows = curve(sizes, args.workdir, args.seed, args.compiles, save, steps=steps, reuse=args.reuse)
+    print(markdown(rows) if set(steps) == set(STEPS) else json.dumps(rows, indent=2))
     if not args.keep:
         shutil.rmtree(args.workdir, ignore_errors=True)
 

@@ -65,6 +65,9 @@ from oriongraph_cli.models import Document, Span
 from oriongraph_cli.store.registry import Registry
 
 
+_DEFINES_CHUNK = 16_384  # span texts read at a time to match the terms (not every span's text at once)
+
+
 def _cached_defines(reg: Registry, terms: Sequence[Term], *, max_per_term: int, max_df: float) -> list[Edge]:
     """DEFINES through the registry's match tables (``defines_cache`` marks the spans
     matched under a signature of the term list, ``defines_hits`` holds their matches):
@@ -74,12 +77,18 @@ def _cached_defines(reg: Registry, terms: Sequence[Term], *, max_per_term: int, 
     the same edges (tests/index/test_incremental.py, tests/graph)."""
     sig = "h1:" + hashlib.sha256(json.dumps([t.words for t in terms]).encode()).hexdigest()[:16]
     reg.graph.defines_hits_prune(sig)
-    todo = reg.graph.defines_unmatched()
+    todo = reg.graph.defines_unmatched_rows()
     if todo:
         index = TermIndex(terms)
-        texts = reg.span_texts([sid for _p, sid, _o in todo])
-        hits = [(t_i, sid, path, o, n) for path, sid, o in todo for t_i, n in index.match(texts.get(sid, ""))]
-        reg.graph.save_defines_hits(sig, [sid for _p, sid, _o in todo], hits)
+        # a build from the files matches every span: the spans, their texts and their hits
+        # (millions at 1M spans) are handled a chunk at a time, each table's rows written in
+        # the order one batch wrote them (the matched spans first, then the hits)
+        for at in range(0, len(todo), _DEFINES_CHUNK):
+            reg.graph.save_defines_hits(sig, [sid for _p, sid, _o in reg.graph.spans_at_rows(todo[at : at + _DEFINES_CHUNK])], [])
+        for at in range(0, len(todo), _DEFINES_CHUNK):
+            part = reg.graph.spans_at_rows(todo[at : at + _DEFINES_CHUNK])
+            texts = reg.span_texts([sid for _p, sid, _o in part])
+            reg.graph.save_defines_hits(sig, [], [(t_i, sid, path, o, n) for path, sid, o in part for t_i, n in index.match(texts.get(sid, ""))])
     n_spans = reg.graph.span_count()
     limit = max(max_df * n_spans, 2 * max_per_term)
     return [

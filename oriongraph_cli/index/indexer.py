@@ -14,15 +14,15 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Iterator, Protocol
 
 from oriongraph_cli import __version__
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import StrictError
 from oriongraph_cli.index.parse import ParseWarning, decode, parse_document
 from oriongraph_cli.index.span import embed_text, split_document
+from oriongraph_cli.index.spool import ParsedSpool, TextSpool
 from oriongraph_cli.index.walk import FoundFile, check_project, walk
-from oriongraph_cli.models import Document, Span
 from oriongraph_cli.safeio import UnsafeFile, read_project_file, stat_key, unchanged_since
 from oriongraph_cli.store.layout import Layout
 from oriongraph_cli.store.manifest import INDEX_SCHEMA_VERSION, Counts, Manifest
@@ -209,52 +209,57 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
         result.tokenizer = tokenizer
         changes = _decide_changes(cfg, spec, scan, tokenizer, full, damaged)
         result.kept_previous = len(changes.kept)
-        result.skipped_files = sum(1 for w in scan.warnings if w.skipped)
         parsed, file_warnings = _parse_changed(cfg, scan, changes, counter, loader, progress, spec, cur_path)
-        result.warnings = [w.to_dict() for w in scan.warnings]
-        if strict:
-            _check_strict(result, file_warnings, changes, cur_path)
-        if cfg.usage_log or layout.usage_log.exists():
-            from oriongraph_cli.store.usage_log import write_snapshot
-
-            write_snapshot(layout.dir)
-        from oriongraph_cli.store import postings
-
-        # a generation built before the BM25 arrays existed gets them (and nothing else
-        # changes: no re-parse, no re-embedding) on the next run
-        if not changes.reason and not changes.changed and not changes.removed and not damaged and postings.present(cur_path):
-            result.nothing_changed = True
-            _fill_counts(result, manifest)
-            result.unchanged_documents = len(scan.prev_files)
-            result.elapsed_ms = (time.perf_counter() - started) * 1000
-            return result
-
-        result.rebuild_reason = changes.reason
-        gen = layout.next_generation()
-        staging = layout.new_staging(gen)
-        plan = _Plan(
-            cfg=cfg, spec=spec, gen=gen, staging=staging,
-            base_path=None if changes.reason and not changes.carry_kept else cur_path, cache_path=cur_path,
-            parsed=parsed, changed=changes.changed, removed=changes.removed, prev_files=scan.prev_files, versions=scan.versions,
-            kept=changes.kept, tokenizer=tokenizer, strict=strict, embedder=scan.embedder_future, stats=scan.stats,
-            file_warnings=file_warnings,
-        )
+        result.skipped_files = sum(1 for w in scan.warnings if w.skipped)  # a file gone before it was parsed too
         try:
-            _build_generation(plan, result, progress)
-            layout.promote(staging, gen)
-        except BaseException:
-            import shutil
+            result.warnings = [w.to_dict() for w in scan.warnings]
+            if strict:
+                _check_strict(result, file_warnings, changes, cur_path)
+            if cfg.usage_log or layout.usage_log.exists():
+                from oriongraph_cli.store.usage_log import write_snapshot
 
-            shutil.rmtree(staging, ignore_errors=True)
-            raise
+                write_snapshot(layout.dir)
+            from oriongraph_cli.store import postings
+
+            # a generation built before the BM25 arrays existed gets them (and nothing else
+            # changes: no re-parse, no re-embedding) on the next run
+            if not changes.reason and not changes.changed and not changes.removed and not damaged and postings.present(cur_path):
+                result.nothing_changed = True
+                _fill_counts(result, manifest)
+                result.unchanged_documents = len(scan.prev_files)
+                result.elapsed_ms = (time.perf_counter() - started) * 1000
+                return result
+
+            result.rebuild_reason = changes.reason
+            gen = layout.next_generation()
+            staging = layout.new_staging(gen)
+            plan = _Plan(
+                cfg=cfg, spec=spec, gen=gen, staging=staging,
+                base_path=None if changes.reason and not changes.carry_kept else cur_path, cache_path=cur_path,
+                parsed=parsed, changed=changes.changed, removed=changes.removed, prev_files=scan.prev_files, versions=scan.versions,
+                kept=changes.kept, tokenizer=tokenizer, strict=strict, embedder=scan.embedder_future, stats=scan.stats,
+                file_warnings=file_warnings,
+            )
+            try:
+                _build_generation(plan, result, progress)
+                layout.promote(staging, gen)
+            except BaseException:
+                import shutil
+
+                shutil.rmtree(staging, ignore_errors=True)
+                raise
+        finally:
+            parsed.close()
         result.generation = gen
         layout.cleanup(cfg.keep_generations)
     result.elapsed_ms = (time.perf_counter() - started) * 1000
     return result
 
 
-def _read_file(cfg: Config, f: FoundFile, scan: _Scan) -> None:
-    """Read one file into ``scan`` (or record why it cannot be read)."""
+def _read_file(cfg: Config, f: FoundFile, scan: _Scan, keep: bool = True) -> None:
+    """Read one file into ``scan`` (or record why it cannot be read). ``keep`` False: a
+    build from the files, which parses every file; its content is read again when parsed
+    (``_content``) instead of every file's bytes and text being held until then."""
     try:
         got = read_project_file(cfg.root, f.rel, cfg.max_file_bytes, expect=f.identity)
     except UnsafeFile as exc:
@@ -264,7 +269,7 @@ def _read_file(cfg: Config, f: FoundFile, scan: _Scan) -> None:
     if warn is not None:
         scan.warnings.append(warn)
         return
-    scan.contents[f.rel] = (f, got.data, text, got.mtime)
+    scan.contents[f.rel] = (f, got.data, text, got.mtime) if keep else (f, None, None, got.mtime)
     scan.versions[f.rel] = hashlib.sha256(got.data).hexdigest()
     scan.stats[f.rel] = got.stat_key
 
@@ -279,6 +284,7 @@ def _read_project(cfg: Config, files: list[FoundFile], scan: _Scan, full: bool, 
     # all match the previous run's, and a file touched in the second that index was
     # written is always re-hashed
     indexed_at = scan.manifest.created_at if scan.manifest else 0
+    keep = not (full or scan.manifest is None)
     progress.phase("reading", len(files))
     for f in files:
         progress.advance()
@@ -290,7 +296,7 @@ def _read_project(cfg: Config, files: list[FoundFile], scan: _Scan, full: bool, 
             scan.versions[f.rel], scan.stats[f.rel] = prev_files[f.rel], stat_key(st)
             scan.unread.append(f)
             continue
-        _read_file(cfg, f, scan)
+        _read_file(cfg, f, scan, keep)
         if f.rel in scan.versions and prev_files.get(f.rel) != scan.versions[f.rel]:  # something changed
             if scan.counter_future is None:
                 scan.counter_future = loader.submit(get_counter, cfg.tokenizer)  # it will be counted
@@ -323,7 +329,7 @@ def _decide_changes(cfg: Config, spec, scan: _Scan, tokenizer: str, full: bool, 
         reason = "damaged index"
     if reason:  # a rebuild parses everything
         for f in scan.unread:
-            _read_file(cfg, f, scan)
+            _read_file(cfg, f, scan, keep=False)
     # a file that became unreadable keeps its previous version (nothing indexed is lost)
     bad_but_indexed = {w.path for w in scan.warnings if w.skipped and w.path in prev_files}
     # --full on an index that is otherwise compatible re-reads and re-embeds every
@@ -359,7 +365,7 @@ def _parse_changed(cfg: Config, scan: _Scan, changes: _Changes, counter, loader,
     if changed and counter is None:  # not reached: a changed file or a rebuild loaded it above
         counter = get_counter(cfg.tokenizer)
     git = git_times(cfg.root) if changed else {}
-    parsed: list[tuple[Document, list[Span]]] = []
+    parsed = ParsedSpool(cfg.index_dir)
     # what parsing said about each indexed file, kept in the manifest so that --strict
     # judges the whole index, not only the files this run re-read
     prev_file_warnings: dict[str, list] = {} if changes.reason else (scan.manifest.file_warnings if scan.manifest else {})
@@ -367,19 +373,38 @@ def _parse_changed(cfg: Config, scan: _Scan, changes: _Changes, counter, loader,
     progress.phase("parsing", len(changed))
     for rel in changed:
         progress.advance()
-        f, data, text, mtime = scan.contents[rel]  # type: ignore[misc]
+        got = _content(cfg, scan, rel)
+        if got is None:
+            continue
+        f, data, text, mtime = got
         doc, doc_warnings = parse_document(rel, data, text, mtime=mtime, git_time=git.get(rel))
         scan.warnings.extend(doc_warnings)
         if doc_warnings:
             file_warnings[rel] = [w.to_dict() for w in doc_warnings]
         spans = split_document(doc, counter, target_tokens=cfg.span_target_tokens, max_tokens=cfg.span_max_tokens, min_tokens=cfg.span_min_tokens)
-        parsed.append((doc, spans))
+        parsed.append(doc, spans)
     if parsed and scan.embedder_future is None and _needs_embedding(parsed, spec, cur_path):
         scan.embedder_future = loader.submit(_load_index_embedder, cfg)  # loads while the generation is written
     return parsed, file_warnings
 
 
-def _needs_embedding(parsed: list, spec, cur_path: Path) -> bool:
+def _content(cfg: Config, scan: _Scan, rel: str):
+    """(FoundFile, bytes, text, mtime) of a changed file, taken out of ``scan``; read again
+    when the scan did not keep it. A file that changed since it was hashed is indexed as it
+    is now (its version and stat recorded anew); one that can no longer be read is left
+    out, with a warning, and not recorded as indexed (None)."""
+    f, data, text, mtime = scan.contents.pop(rel)
+    if data is not None:
+        return f, data, text, mtime
+    _read_file(cfg, f, scan)
+    got = scan.contents.pop(rel, None)
+    if got is None:  # _read_file recorded why
+        scan.versions.pop(rel, None)
+        scan.stats.pop(rel, None)
+    return got
+
+
+def _needs_embedding(parsed, spec, cur_path: Path) -> bool:
     """Whether a span of ``parsed`` has embedding text generation ``cur_path`` holds no
     vector for (by hash of model id + text, as ``_embed`` looks them up)."""
     from oriongraph_cli.store.generation import held_hashes
@@ -446,7 +471,7 @@ class _Plan:
     staging: Path
     base_path: Path | None  # generation to start from (None: rebuild from empty)
     cache_path: Path | None  # generation whose vectors may be reused
-    parsed: list  # [(Document, [Span])] of changed documents
+    parsed: Any  # ParsedSpool: (Document, [Span]) of the changed documents
     changed: list[str]
     removed: list[str]
     prev_files: dict[str, str]
@@ -489,19 +514,17 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
 
 
 class _EmbedTexts:
-    """The embedding texts of the spans ``at`` ((document index, span index) pairs), made
-    when asked for: a run does not hold every span's embedding text beside its span."""
+    """The embedding texts at these slots of a :class:`TextSpool`, read when asked for: a
+    run does not hold every span's embedding text in memory."""
 
-    def __init__(self, parsed: list, at: list[tuple[int, int]]):
-        self.parsed, self.at = parsed, at
+    def __init__(self, texts: TextSpool, slots: list[int]):
+        self.texts, self.slots = texts, slots
 
     def __len__(self) -> int:
-        return len(self.at)
+        return len(self.slots)
 
     def __getitem__(self, i: int) -> str:
-        di, si = self.at[i]
-        doc, spans = self.parsed[di]
-        return embed_text(spans[si], doc.title)
+        return self.texts[self.slots[i]]
 
 
 class _SlotSink:
@@ -517,15 +540,23 @@ class _SlotSink:
 @dataclass
 class _Vectors:
     """The vector of every distinct embedding text of a run: its slot in a spool file in
-    the staging directory (never every vector in memory: 1.5 GB at 1M spans)."""
+    the staging directory (never every vector in memory: 1.5 GB at 1M spans). Spans are
+    numbered in the order the run parsed them; ``start[d]`` is the first span of the
+    ``d``-th changed document, ``slots[s]`` span ``s``'s slot, ``digests[slot]`` the
+    slot's embed-text hash (sha256 digest)."""
 
-    hashes: list[list[str]]  # per changed document, its spans' embed-text hashes
-    slot_of: dict[str, int]
+    start: Any  # array("q"), one more than the changed documents
+    slots: Any  # array("q"), one per span
+    digests: list[bytes]
     spool: Any  # store.vectors.VectorSpool, or None when there are no spans
     dim: int
 
-    def of(self, hashes: list[str]):
-        return self.spool.read([self.slot_of[h] for h in hashes])
+    def hashes(self, d: int) -> list[str]:
+        """The embed-text hashes (hex) of the ``d``-th changed document's spans."""
+        return [self.digests[k].hex() for k in self.slots[self.start[d] : self.start[d + 1]]]
+
+    def vectors(self, d: int):
+        return self.spool.read(list(self.slots[self.start[d] : self.start[d + 1]]))
 
     def close(self) -> None:
         if self.spool is not None:
@@ -536,61 +567,77 @@ _CACHE_CHUNK = 16_384  # embed-text hashes looked up in the previous generation 
 
 
 def _embed(plan: _Plan, result: IndexResult, progress: Progress) -> _Vectors:
-    """The embed-text hash of every span of every changed document (per document) and a
-    vector for each hash (reused from the previous generation by hash of model id +
-    embedding text, else embedded now), spooled to the staging directory."""
+    """The embed-text hash of every span of every changed document and a vector for each
+    distinct hash (reused from the previous generation by hash of model id + embedding
+    text, else embedded now), spooled to the staging directory."""
+    from array import array
+
     import numpy as np
 
     from oriongraph_cli.store.vectors import VectorSpool
 
     cfg, spec, cache_path = plan.cfg, plan.spec, plan.cache_path
-    hashes: list[list[str]] = [[] for _ in plan.parsed]
-    slot_of: dict[str, int] = {}
-    first: list[tuple[int, int]] = []  # where each distinct text first occurs
-    for di, (doc, spans) in enumerate(plan.parsed):
-        for si, span in enumerate(spans):
-            h = embed_hash(spec.model_id, embed_text(span, doc.title))
-            hashes[di].append(h)
-            if h not in slot_of:
-                slot_of[h] = len(first)
-                first.append((di, si))
-    total = sum(len(h) for h in hashes)
-    dim = (load_manifest(cache_path).dim if cache_path else None)
-    spool = None
-    path = plan.staging / "vectors.spool"
-    found: set[str] = set()
-    if cache_path is not None and result.rebuild_reason != "--full" and slot_of:
-        from oriongraph_cli.store.generation import VectorCache
+    start, slots = array("q", [0]), array("q")
+    slot_of: dict[bytes, int] = {}
+    digests: list[bytes] = []
+    texts = TextSpool(cfg.index_dir)  # each distinct text once, at its slot
+    try:
+        for doc, spans in plan.parsed:
+            for span in spans:
+                text = embed_text(span, doc.title)
+                h = _embed_digest(spec.model_id, text)
+                k = slot_of.get(h)
+                if k is None:
+                    k = slot_of[h] = len(digests)
+                    digests.append(h)
+                    texts.append(text)
+                slots.append(k)
+            start.append(len(slots))
+        total = len(slots)
+        dim = (load_manifest(cache_path).dim if cache_path else None)
+        spool = None
+        path = plan.staging / "vectors.spool"
+        found: set[bytes] = set()
+        if cache_path is not None and result.rebuild_reason != "--full" and slot_of:
+            from oriongraph_cli.store.generation import VectorCache
 
-        keys = list(slot_of)
-        cache = VectorCache(cache_path)
-        try:
-            for start in range(0, len(keys), _CACHE_CHUNK):
-                got = cache.get(keys[start:start + _CACHE_CHUNK])
-                if not got:
-                    continue
-                if spool is None:
-                    dim = dim or len(next(iter(got.values()))) // 4
-                    spool = VectorSpool(path, len(slot_of), dim)
-                spool[[slot_of[h] for h in got]] = np.frombuffer(b"".join(got.values()), dtype="float32")
-                found.update(got)
-        finally:
-            cache.close()
-    missing = sorted(h for h in slot_of if h not in found)
-    if missing:
-        from oriongraph_cli.store.embed import embed_batched
+            keys = [h.hex() for h in digests]
+            cache = VectorCache(cache_path)
+            try:
+                for at in range(0, len(keys), _CACHE_CHUNK):
+                    got = cache.get(keys[at:at + _CACHE_CHUNK])
+                    if not got:
+                        continue
+                    if spool is None:
+                        dim = dim or len(next(iter(got.values()))) // 4
+                        spool = VectorSpool(path, len(slot_of), dim)
+                    spool[[slot_of[bytes.fromhex(h)] for h in got]] = np.frombuffer(b"".join(got.values()), dtype="float32")
+                    found.update(bytes.fromhex(h) for h in got)
+            finally:
+                cache.close()
+        # in hash order (hex order is byte order), as the embedder has always been given them
+        missing = sorted(h for h in slot_of if h not in found)
+        if missing:
+            from oriongraph_cli.store.embed import embed_batched
 
-        progress.phase("loading model", None)
-        embedder = plan.embedder.result() if plan.embedder is not None else _load_index_embedder(cfg)
-        dim = embedder.dim
-        if spool is None:
-            spool = VectorSpool(path, len(slot_of), dim)
-        progress.phase("embedding", len(missing))
-        embed_batched(embedder, _EmbedTexts(plan.parsed, [first[slot_of[h]] for h in missing]), cfg.embed_batch_size,
-                      progress.advance, out=_SlotSink(spool, [slot_of[h] for h in missing]))
+            progress.phase("loading model", None)
+            embedder = plan.embedder.result() if plan.embedder is not None else _load_index_embedder(cfg)
+            dim = embedder.dim
+            if spool is None:
+                spool = VectorSpool(path, len(slot_of), dim)
+            progress.phase("embedding", len(missing))
+            at = [slot_of[h] for h in missing]
+            embed_batched(embedder, _EmbedTexts(texts, at), cfg.embed_batch_size, progress.advance, out=_SlotSink(spool, at))
+    finally:
+        texts.close()
     result.embedded_spans = len(missing)
     result.reused_vectors = total - len(missing)
-    return _Vectors(hashes, slot_of, spool, int(dim or 384))
+    return _Vectors(start, slots, digests, spool, int(dim or 384))
+
+
+def _embed_digest(model_id: str, text: str) -> bytes:
+    """``embed_hash`` as its 32 bytes."""
+    return hashlib.sha256(f"{model_id}\x00{text}".encode()).digest()
 
 
 def _write_documents(writer, plan: _Plan, result: IndexResult, progress: Progress, vecs: _Vectors) -> list[int]:
@@ -610,9 +657,9 @@ def _write_documents(writer, plan: _Plan, result: IndexResult, progress: Progres
         registry.remove_document(rel)
     for di, (doc, spans) in enumerate(plan.parsed):
         progress.advance()
-        rows = registry.add_document(doc, spans, vecs.hashes[di])
+        rows = registry.add_document(doc, spans, vecs.hashes(di))
         if rows:
-            writer.vectors.add(rows, vecs.of(vecs.hashes[di]))
+            writer.vectors.add(rows, vecs.vectors(di))
         edges.store_document(registry, doc, spans)
         if doc.path in prev_paths:
             result.updated_documents += 1
@@ -656,20 +703,31 @@ def _rebuild_graph(registry, plan: _Plan, result: IndexResult, progress: Progres
     return graph.edges
 
 
-def _lexical_docs(registry, parsed: list[tuple[Document, list[Span]]]) -> list:
-    """What the lexical indices take for every span of the changed documents."""
+_LEXICAL_BATCH = 512  # documents whose span rows are looked up at once
+
+
+def _lexical_docs(registry, parsed) -> Iterator:
+    """What the lexical indices take for every span of the changed documents, in the order
+    they were parsed, made as they are read."""
     from oriongraph_cli.store import lexical
 
-    rows = registry.span_rows_of([d.path for d, _ in parsed])
-    return [
-        lexical.LexicalDoc(
-            row=rows[span.ref.span_id], span_id=span.ref.span_id, path=doc.path, title=doc.title,
-            headings=" / ".join(span.heading_path), body=span.text, tags=doc.tags, stage=doc.stage,
-            workstream=doc.workstream, source_type=doc.source_type.value,
-        )
-        for doc, spans in parsed
-        for span in spans
-    ]
+    def batch(docs):
+        rows = registry.span_rows_of([d.path for d, _ in docs])
+        for doc, spans in docs:
+            for span in spans:
+                yield lexical.LexicalDoc(
+                    row=rows[span.ref.span_id], span_id=span.ref.span_id, path=doc.path, title=doc.title,
+                    headings=" / ".join(span.heading_path), body=span.text, tags=doc.tags, stage=doc.stage,
+                    workstream=doc.workstream, source_type=doc.source_type.value,
+                )
+
+    docs: list = []
+    for item in parsed:
+        docs.append(item)
+        if len(docs) == _LEXICAL_BATCH:
+            yield from batch(docs)
+            docs = []
+    yield from batch(docs)
 
 
 def _manifest(plan: _Plan, counts: dict[str, int], edges: int, dim: int) -> Manifest:

@@ -101,13 +101,21 @@ class GenerationWriter:
     def all_lexical_texts(self) -> list[tuple[int, str]]:
         return all_lexical_texts(self.registry)
 
-    def write_lexical(self, docs: list[lexical.LexicalDoc], gone_paths: list[str], deleted_rows: list[int]) -> None:
+    def write_lexical(self, docs: Iterable[lexical.LexicalDoc], gone_paths: list[str], deleted_rows: list[int]) -> None:
         """Whoosh and the BM25 postings: the base generation's, without ``gone_paths`` /
-        ``deleted_rows``, plus ``docs``."""
-        self._lexical = lexical.build(self.staging / "lexical", self.base / "lexical" if self.base else None, gone_paths, docs)
+        ``deleted_rows``, plus ``docs`` (read once, as they come: the postings are analysed
+        into compact arrays while Whoosh indexes each)."""
+        added = postings.Analysed()
+
+        def feed():
+            for d in docs:
+                added.add(d.row, lexical.lexical_text(d))
+                yield d
+
+        self._lexical = lexical.build(self.staging / "lexical", self.base / "lexical" if self.base else None, gone_paths, feed())
         self._postings = postings.build(
             self.staging / postings.DIR, self.base / postings.DIR if self.base else None, deleted_rows,
-            [(d.row, lexical.lexical_text(d)) for d in docs], all_docs=self.all_lexical_texts,
+            added, all_docs=self.all_lexical_texts,
         )
 
     def write_vectors(self, dim: int) -> dict[str, int]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from array import array
 from typing import Any, Iterable, Iterator, Sequence
 
 from oriongraph_cli.store import schema
@@ -213,11 +214,18 @@ class GraphStore:
     def span_count(self) -> int:
         return self.conn.execute("SELECT count(*) FROM spans").fetchone()[0]
 
-    def defines_unmatched(self) -> list[tuple[str, str, int]]:
-        """(path, span_id, ordinal) of the spans not matched yet, in row order."""
-        return [tuple(r) for r in self.conn.execute(
-            "SELECT path, span_id, ordinal FROM spans WHERE span_id NOT IN (SELECT span_id FROM defines_cache) ORDER BY id"
-        )]
+    def defines_unmatched_rows(self) -> array:
+        """The rows of the spans not matched yet, ascending (8 bytes a span: a build from the
+        files has every span to match)."""
+        return array("q", (r[0] for r in self.conn.execute(
+            "SELECT id FROM spans WHERE span_id NOT IN (SELECT span_id FROM defines_cache) ORDER BY id"
+        )))
+
+    def spans_at_rows(self, rows: Sequence[int]) -> list[tuple[str, str, int]]:
+        """(path, span_id, ordinal) of the spans at ``rows``, in row order."""
+        found = sorted((r[0], r[1], r[2], r[3]) for r in in_chunks(
+            self.conn, "SELECT id, path, span_id, ordinal FROM spans WHERE id IN ({marks})", rows))
+        return [(path, sid, ordinal) for _row, path, sid, ordinal in found]
 
     def save_defines_hits(self, sig: str, matched: Iterable[str], hits: Iterable[Sequence[Any]]) -> None:
         """Mark ``matched`` span ids as matched under ``sig`` and store their (term, span_id,

@@ -30,6 +30,7 @@ import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable
 
 # Whoosh is imported where it is used: a compile answered by the numpy postings never
 # loads whoosh.index / whoosh.qparser (~120 ms in a fresh process)
@@ -38,6 +39,9 @@ TEXT_FIELD = "text"
 # BM25 parameters: Whoosh's defaults; K1/B grids on SciFact train moved nDCG@10 by < 0.004.
 BM25_K1 = 1.2
 BM25_B = 0.75
+# Whoosh's estimate of the postings its writer holds before it spills a sorted run (its
+# own estimate: the Python objects take more); the runs are merged at commit, the same index
+WRITER_LIMIT_MB = 256
 _WORD_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-]*")
 
 
@@ -105,8 +109,10 @@ def _link_files(previous: Path, directory: Path) -> None:
             shutil.copy2(src, directory / src.name)
 
 
-def build(directory: Path, previous: Path | None, remove_paths: list[str], add: list[LexicalDoc]) -> int:
-    """Create the index in ``directory`` from ``previous`` (its files linked) minus ``remove_paths`` plus ``add``."""
+def build(directory: Path, previous: Path | None, remove_paths: list[str], add: Iterable[LexicalDoc]) -> int:
+    """Create the index in ``directory`` from ``previous`` (its files linked) minus ``remove_paths`` plus ``add``
+    (read once). Whoosh's writer buffers at most ``WRITER_LIMIT_MB`` of postings and spills
+    sorted runs to disk past that, so its memory does not grow with the corpus."""
     from whoosh import index as windex
 
     if previous is not None and windex.exists_in(str(previous), indexname=INDEX_NAME):
@@ -115,13 +121,15 @@ def build(directory: Path, previous: Path | None, remove_paths: list[str], add: 
     else:
         directory.mkdir(parents=True, exist_ok=True)
         ix = windex.create_in(str(directory), schema(), indexname=INDEX_NAME)
-    writer = ix.writer(limitmb=256)
+    writer = ix.writer(limitmb=WRITER_LIMIT_MB)
     try:
         for p in remove_paths:
             writer.delete_by_term("path", p)
+        added = 0
         for d in add:
             writer.add_document(**_fields(d))
-        writer.commit(optimize=len(add) > 2000)
+            added += 1
+        writer.commit(optimize=added > 2000)
     except BaseException:
         writer.cancel()
         raise

@@ -38,6 +38,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from array import array
 from collections import Counter
 from pathlib import Path
 from typing import Callable, Iterable
@@ -131,29 +132,51 @@ def _length_to_byte(lengths: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------- build
 
 
-def _analyse(docs: Iterable[tuple[int, str]]):
-    """(rows, lengths, distinct terms, posting term ids (into the distinct terms),
-    posting rows, posting tfs) of ``docs``."""
-    ana = analyzer()
-    rows: list[int] = []
-    lengths: list[int] = []
-    ids: dict[str, int] = {}
-    p_tid: list[int] = []
-    p_rows: list[int] = []
-    p_tf: list[int] = []
-    for row, text in docs:
-        toks = ana.terms(text)
+class Analysed:
+    """The postings of spans as they are added, kept compact (no per-posting Python
+    object): per span its row, field length and number of distinct terms; per posting a
+    term id (in first-seen order, into ``terms``) and its frequency. About 6 bytes a
+    posting where lists of ints took ~24, so a whole-corpus build at 1M spans stays
+    bounded."""
+
+    def __init__(self) -> None:
+        self._ana = analyzer()
+        self.rows = array("q")
+        self.lengths = array("q")
+        self.n_terms = array("i")  # distinct terms of each span (its postings)
+        self.ids: dict[str, int] = {}
+        self.p_tid = array("i")
+        self.p_tf = array("H")  # widened to "i" by the first frequency past 65,535
+
+    def add(self, row: int, text: str) -> None:
+        toks = self._ana.terms(text)
         counts = Counter(toks)
-        rows.append(row)
-        lengths.append(len(toks))
+        ids = self.ids
+        self.rows.append(row)
+        self.lengths.append(len(toks))
+        self.n_terms.append(len(counts))
+        tids = []
         for t in counts:
             i = ids.get(t)
             if i is None:
                 i = ids[t] = len(ids)
-            p_tid.append(i)
-        p_rows.extend([row] * len(counts))
-        p_tf.extend(counts.values())
-    return rows, lengths, list(ids), p_tid, p_rows, p_tf
+            tids.append(i)
+        self.p_tid.extend(tids)
+        if self.p_tf.typecode == "H" and max(counts.values(), default=0) > 0xFFFF:
+            self.p_tf = array("i", self.p_tf)
+        self.p_tf.extend(counts.values())
+
+    def extend(self, docs: Iterable[tuple[int, str]]) -> "Analysed":
+        for row, text in docs:
+            self.add(row, text)
+        return self
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @property
+    def tf_dtype(self):
+        return np.uint16 if self.p_tf.typecode == "H" else np.int32
 
 
 def _vocab(terms: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
@@ -217,11 +240,12 @@ def build(
     directory: Path,
     previous: Path | None,
     deleted_rows: Iterable[int],
-    add: list[tuple[int, str]],
-    all_docs: Callable[[], list[tuple[int, str]]] | None = None,
+    add: "Iterable[tuple[int, str]] | Analysed",
+    all_docs: Callable[[], Iterable[tuple[int, str]]] | None = None,
 ) -> int:
     """Write the postings of a new generation into ``directory``: ``previous``'s minus
-    ``deleted_rows`` plus ``add`` ((row, lexical text) of new spans). If ``previous`` is
+    ``deleted_rows`` plus ``add`` ((row, lexical text) of new spans, or an :class:`Analysed`
+    of them). If ``previous`` is
     given but has no readable arrays (a generation built before they existed),
     ``all_docs()`` supplies every span of the new generation instead. Returns the number
     of spans indexed."""
@@ -234,11 +258,19 @@ def build(
                 raise
             old = None
             add = all_docs()
-    rows, lengths, local_terms, p_tid, p_rows, p_tf = _analyse(add)
-    new_rows = np.asarray(rows, dtype=np.int64)
-    new_len = np.asarray(lengths, dtype=np.int64)
+    acc = add if isinstance(add, Analysed) else Analysed().extend(add)
+    rows = np.frombuffer(acc.rows, dtype=np.int64) if len(acc.rows) else np.zeros(0, dtype=np.int64)
+    new_rows = rows.copy()
+    new_len = np.frombuffer(acc.lengths, dtype=np.int64).copy() if len(acc.lengths) else np.zeros(0, dtype=np.int64)
+    local_terms = list(acc.ids)
     if len(np.unique(new_rows)) != len(new_rows):
         raise ValueError("postings: a row is added twice")
+    if old is None and (len(new_rows) < 2 or bool(np.all(np.diff(new_rows) > 0))):
+        return _build_fresh(directory, acc, new_rows, new_len, local_terms)
+    p_tid = np.frombuffer(acc.p_tid, dtype=np.int32).astype(np.int64) if len(acc.p_tid) else []
+    p_tf = np.frombuffer(acc.p_tf, dtype=acc.tf_dtype).astype(np.int64) if len(acc.p_tf) else []
+    p_rows = np.repeat(new_rows, np.frombuffer(acc.n_terms, dtype=np.int32)) if len(acc.n_terms) else []
+    del acc
     # UTF-8 byte order is code point order: sort the str terms, encode each once
     local_bytes = [t.encode("utf-8") for t in local_terms]
     uniq_new = sorted(local_bytes)
@@ -300,7 +332,7 @@ def build(
             blob, off, n_terms = o_blob, o_off, o_n
 
     local_to_id = np.fromiter((pos_of[b] for b in local_bytes), dtype=np.int64, count=len(local_bytes))
-    n_tid = local_to_id[np.asarray(p_tid, dtype=np.int64)] if p_tid else np.zeros(0, dtype=np.int64)
+    n_tid = local_to_id[np.asarray(p_tid, dtype=np.int64)] if len(p_tid) else np.zeros(0, dtype=np.int64)
     n_prow = np.asarray(p_rows, dtype=np.int64)
     n_tf = np.asarray(p_tf, dtype=np.int64)
     if len(new_rows):
@@ -356,6 +388,68 @@ def build(
     meta = {"format": FORMAT, "docs": int(len(d_rows)), "total_length": int(d_len.sum()), "terms": n_terms, "postings": int(len(prow))}
     _save(directory, arrays, meta)
     return int(len(d_rows))
+
+
+_CHUNK = 1 << 21  # postings placed per step of a fresh build
+
+
+def _build_fresh(directory: Path, acc: Analysed, new_rows: np.ndarray, new_len: np.ndarray, local_terms: list[str]) -> int:
+    """``build`` from empty for spans added in ascending row order: the same arrays as the
+    general merge, placed by a counting sort on term id (within a term, input order is row
+    order), a few million postings at a time, so the build holds the compact postings and
+    the output arrays but no whole-corpus int64 keys or permutations."""
+    local_bytes = [t.encode("utf-8") for t in local_terms]
+    del local_terms
+    order = sorted(range(len(local_bytes)), key=local_bytes.__getitem__)
+    blob, off = _vocab([local_bytes[i] for i in order])
+    n_terms = len(local_bytes)
+    del local_bytes
+    local_to_id = np.empty(n_terms, dtype=np.int32)
+    local_to_id[np.asarray(order, dtype=np.int64)] = np.arange(n_terms, dtype=np.int32)
+    del order
+    p_tid = np.frombuffer(acc.p_tid, dtype=np.int32) if len(acc.p_tid) else np.zeros(0, dtype=np.int32)
+    p_tf = np.frombuffer(acc.p_tf, dtype=acc.tf_dtype) if len(acc.p_tf) else np.zeros(0, dtype=np.int32)
+    n_per = np.frombuffer(acc.n_terms, dtype=np.int32) if len(acc.n_terms) else np.zeros(0, dtype=np.int32)
+    n_post = len(p_tid)
+    counts = np.zeros(n_terms, dtype=np.int64)
+    for a in range(0, n_post, _CHUNK):
+        counts += np.bincount(local_to_id[p_tid[a : a + _CHUNK]], minlength=n_terms)
+    ptr = np.zeros(n_terms + 1, dtype=np.int64)
+    np.cumsum(counts, out=ptr[1:])
+    tf_dtype = np.uint16 if int(p_tf.max(initial=0)) < 65535 else np.int32
+    out_rows = np.empty(n_post, dtype=np.int32)
+    out_tf = np.empty(n_post, dtype=tf_dtype)
+    out_lb = np.empty(n_post, dtype=np.uint8)
+    doc_lb = _length_to_byte(new_len)
+    doc_end = np.cumsum(n_per, dtype=np.int64)  # postings of span i end at doc_end[i]
+    cursor = ptr[:-1].copy()
+    d0, a = 0, 0
+    while a < n_post:
+        # whole spans, about _CHUNK postings
+        d1 = max(int(np.searchsorted(doc_end, a + _CHUNK, side="right")), d0 + 1)
+        b = int(doc_end[d1 - 1])
+        t = local_to_id[p_tid[a:b]]
+        by_t = np.argsort(t, kind="stable")
+        ts = t[by_t]
+        dest = cursor[ts] + (np.arange(len(ts), dtype=np.int64) - np.searchsorted(ts, ts, side="left"))
+        out_rows[dest] = np.repeat(new_rows[d0:d1], n_per[d0:d1])[by_t]
+        out_tf[dest] = p_tf[a:b][by_t]
+        out_lb[dest] = np.repeat(doc_lb[d0:d1], n_per[d0:d1])[by_t]
+        cursor += np.bincount(t, minlength=n_terms)
+        d0, a = d1, b
+    arrays = {
+        "terms": np.ascontiguousarray(blob, dtype=np.uint8),
+        "term_off": off,
+        "ptr": ptr,
+        "rows": out_rows,
+        "tf": out_tf,
+        "lb": out_lb,
+        "doc_rows": new_rows,
+        "doc_len": new_len.astype(np.int32),
+    }
+    meta = {"format": FORMAT, "docs": int(len(new_rows)), "total_length": int(new_len.sum()), "terms": n_terms, "postings": int(n_post)}
+    _save(directory, arrays, meta)
+    return int(len(new_rows))
 
 
 # ---------------------------------------------------------------------------- search

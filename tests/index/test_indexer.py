@@ -319,3 +319,42 @@ def test_an_edit_that_embeds_nothing_never_loads_the_model(project, fake_embedde
     (project / WORKER).write_text((project / WORKER).read_text() + "\n\nA new paragraph about retry budgets.\n")
     r = index_project(cfg)
     assert r.embedded_spans >= 1 and loads == [1]
+
+
+def test_a_build_reads_each_file_again_to_parse_it(project, fake_embedder, monkeypatch):
+    """A build from the files keeps only each file's hash until it parses it: what is parsed
+    is the file as it is then, and the manifest records that version (never a hash of
+    other bytes than the registry holds); a file gone by then is left out with a warning."""
+    import hashlib
+
+    from oriongraph_cli.index import indexer
+
+    worker, gone = project / WORKER, sorted((project / "02_knowledge").rglob("*.md"))[0]
+    read = indexer._read_project
+
+    def read_then_edit(cfg, files, scan, full, loader, progress):
+        read(cfg, files, scan, full, loader, progress)
+        assert all(data is None for _f, data, _t, _m in scan.contents.values())  # nothing held
+        worker.write_text(worker.read_text() + "\n## Late section\n\nWritten while the run was parsing.\n")
+        gone.unlink()
+
+    monkeypatch.setattr(indexer, "_read_project", read_then_edit)
+    cfg = load_config(project)
+    r = index_project(cfg)
+    rel_gone = gone.relative_to(project).as_posix()
+    assert any(w["path"] == rel_gone and w["skipped"] for w in r.warnings) and r.skipped_files == 1
+    gen = Layout(cfg.index_dir).current_path()
+    files = json.loads((gen / "manifest.json").read_text())["files"]
+    assert files[WORKER] == hashlib.sha256(worker.read_bytes()).hexdigest()
+    assert rel_gone not in files
+    info = consistent(project)
+    assert rel_gone not in info["paths"] and WORKER in info["paths"]
+    reader = IndexReader(cfg, load_embedder=False)
+    try:
+        texts = [r[0] for r in reader.registry.conn.execute("SELECT text FROM spans WHERE path = ?", (WORKER,))]
+    finally:
+        reader.close()
+    assert any("Written while the run was parsing" in t for t in texts)
+    monkeypatch.setattr(indexer, "_read_project", read)
+    again = index_project(cfg)
+    assert again.nothing_changed  # the recorded versions are the files' own

@@ -246,3 +246,49 @@ def _forget_checksums(gen):
     manifest = json.loads((gen / "manifest.json").read_text())
     manifest.pop("checksums", None)
     (gen / "manifest.json").write_text(json.dumps(manifest))
+
+
+def _corpus_arrays(tmp_path, name, docs):
+    postings.build(tmp_path / name, None, [], docs)
+    arr, meta = postings.load_arrays(tmp_path / name, mmap=False)
+    return {k: (v.dtype.str, v.tolist()) for k, v in arr.items()}, meta
+
+
+def test_fresh_build_in_chunks_equals_the_general_merge(project, fake_embedder, tmp_path, monkeypatch):
+    """A build from empty in ascending row order is placed by the chunked counting sort; the
+    same spans given out of row order take the general merge: the arrays must be the same,
+    whatever the chunk size."""
+    index_project(load_config(project))
+    reg = IndexReader(load_config(project), load_embedder=False).registry
+    from oriongraph_cli.store.generation import all_lexical_texts
+
+    docs = sorted(all_lexical_texts(reg))
+    assert len(docs) > 100
+    shuffled = docs[1::2] + docs[::2]
+    general, gmeta = _corpus_arrays(tmp_path, "general", shuffled)
+    for chunk in (7, 1000, 1 << 21):
+        monkeypatch.setattr(postings, "_CHUNK", chunk)
+        fresh, fmeta = _corpus_arrays(tmp_path, f"fresh{chunk}", docs)
+        assert fmeta == gmeta
+        assert fresh == general
+    # and from a generator, analysed as it is read
+    fresh, fmeta = _corpus_arrays(tmp_path, "gen", (d for d in docs))
+    assert fresh == general and fmeta == gmeta
+
+
+def test_analysed_postings_match_the_text_lists(tmp_path):
+    docs = [(3, "Retry the retry queue"), (5, "the the a"), (9, "Backoff with jitter, retry")]
+    acc = postings.Analysed().extend(docs)
+    assert len(acc) == 3 and list(acc.rows) == [3, 5, 9]
+    assert list(acc.lengths) == [len(postings.analyzer().terms(t)) for _r, t in docs]
+    assert list(acc.n_terms) == [2, 0, 3]
+    assert _corpus_arrays(tmp_path, "a", docs) == _corpus_arrays(tmp_path, "b", acc)
+
+
+def test_a_frequency_past_16_bits_widens_the_analysed_postings(tmp_path):
+    docs = [(1, "retry " * 70_000 + "queue"), (2, "retry queue")]
+    assert postings.Analysed().extend(docs[1:]).p_tf.typecode == "H"  # 16 bits while they fit
+    acc = postings.Analysed().extend(docs[:1])
+    assert acc.p_tf.typecode == "i" and max(acc.p_tf) == 70_000
+    arr, _meta = _corpus_arrays(tmp_path, "wide", docs)
+    assert arr["tf"][0] == "<i4" and 70_000 in arr["tf"][1]
