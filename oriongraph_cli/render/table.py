@@ -449,10 +449,13 @@ def print_usage(console: Console, report: Mapping[str, Any]) -> None:
         if not rows:
             continue
         t = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left")
-        t.add_column("path", no_wrap=_paths_whole(console))
+        # a path breaks only after a `/`: its column is never narrower than its longest name,
+        # and the score parts give way first (their header alone is 34 columns)
+        longest = max(len(name) for r in rows for name in shown(r["path"]).split("/"))
+        t.add_column("path", no_wrap=_paths_whole(console), min_width=longest)
         _num_col(t, "uses")
         t.add_column("dynamic", no_wrap=True)
-        t.add_column("usage/recency/priority/age/novelty", no_wrap=True)
+        t.add_column("usage/recency/priority/age/novelty", overflow="fold")
         for r in rows:
             c = r.get("components", {})
             parts = "/".join(fmt(c.get(k, 0.0), 2) for k in ("usage", "recency", "priority", "age_penalty", "novelty_boost"))

@@ -478,3 +478,24 @@ def test_json_and_markdown_do_not_import_rich():
         "assert 'rich' not in sys.modules, [m for m in sys.modules if m.startswith('rich')]"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("width", [80, 90, 120])
+def test_usage_table_keeps_every_file_name_whole(width):
+    """``orion usage`` at a narrow terminal: a long path breaks only after a `/`, the score
+    parts wrap first, so every file and folder name stays on one line (copyable)."""
+    from rich.console import Console
+
+    from oriongraph_cli.render.table import print_usage
+
+    long = "03_workstreams/ws-ingestion/99_decisions/ADR-0007-exponential-backoff-with-jitter.md"
+    row = {"path": long, "usage_count": 12, "dynamic_score": 0.4567,
+           "components": {"usage": 0.5, "recency": 0.25, "priority": 1.0, "age_penalty": 0.99, "novelty_boost": 0.5}}
+    out = io.StringIO()
+    print_usage(Console(file=out, width=width, force_terminal=False, color_system=None),
+                {"records": 3, "episodes": 2, "used_documents": 2, "documents": 9,
+                 "most_used": [row, {**row, "path": "01_context/glossary.md"}], "least_used": [row]})
+    lines = out.getvalue().splitlines()
+    for name in long.split("/"):
+        assert any(name in ln for ln in lines), (name, out.getvalue())
+    assert max(len(ln) for ln in lines) <= width
