@@ -24,7 +24,7 @@ def _imports(path: Path) -> set[str]:
 
 def test_front_ends_import_only_the_api_render_and_errors():
     # and the wire format orion serve shares with the entry point (standard library only)
-    allowed = ("oriongraph_cli.api", "oriongraph_cli.render", "oriongraph_cli.errors", "oriongraph_cli.cli", "oriongraph_cli.client")
+    allowed = ("oriongraph_cli.api", "oriongraph_cli.render", "oriongraph_cli.errors", "oriongraph_cli.cli", "oriongraph_cli.wire")
     wrong = {
         f"{p.name}: {m}"
         for p in sorted((PACKAGE / "cli").glob("*.py"))
@@ -146,4 +146,11 @@ def test_the_entry_point_imports_only_the_standard_library():
 
     code = "import sys, oriongraph_cli.client; print(sorted(m for m in sys.modules if m.startswith(('oriongraph_cli.', 'typer', 'numpy'))))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert loaded.strip() == "['oriongraph_cli.client']"
+    assert loaded.strip() == "['oriongraph_cli.client', 'oriongraph_cli.wire']"
+
+
+def test_the_wire_protocol_sits_below_the_client_and_the_cli():
+    """The protocol both ends speak imports nothing of orion's, and the CLI reaches the
+    client's protocol through it: no import runs from the CLI back up to the entry point."""
+    assert _imports(PACKAGE / "wire.py") <= {"oriongraph_cli.__version__"}  # for the identity
+    assert not {m for p in (PACKAGE / "cli").glob("*.py") for m in _imports(p) if m == "oriongraph_cli.client"}

@@ -272,7 +272,7 @@ def _app_for(argv: list[str]) -> typer.Typer:
     same settings holding that one command: typer makes a click command of every registered
     command on each run, inspecting their signatures (~10 ms of a fresh compile), and the
     command run is the only one needed. Its options, usage errors and output are the same."""
-    from oriongraph_cli.client import NotServed, command_of
+    from oriongraph_cli.wire import NotServed, command_of
 
     if any(k.startswith("_ORION_COMPLETE") or k == "_TYPER_COMPLETE_ARGS" for k in os.environ):
         return app

@@ -31,7 +31,7 @@ from typing import Optional
 
 import typer
 
-from oriongraph_cli import client as wire
+from oriongraph_cli import wire
 from oriongraph_cli.cli.context import QUIET_OPT, JSON_OPT, ROOT_OPT
 from oriongraph_cli.errors import ExitStatus, OrionError
 

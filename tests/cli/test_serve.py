@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from oriongraph_cli import client as wire
+from oriongraph_cli import client, wire
 from conftest import run_orion
 
 pytestmark = pytest.mark.slow
@@ -317,9 +317,9 @@ def test_a_server_gone_mid_answer_leaves_the_command_to_run_in_process(tmp_path,
     thread.start()
     monkeypatch.setattr(os, "isatty", lambda fd: False)
     written = []
-    monkeypatch.setattr(wire, "_write_all", lambda fd, data: written.append((fd, data)))
+    monkeypatch.setattr(client, "_write_all", lambda fd, data: written.append((fd, data)))
     with pytest.raises(wire.NotServed):
-        wire.served(["compile", "x", "--root", str(tmp_path)])
+        client.served(["compile", "x", "--root", str(tmp_path)])
     thread.join(5)
     listener.close()
     assert written == []
@@ -347,12 +347,12 @@ def test_an_intent_read_for_a_server_that_then_refuses_is_kept_for_the_cli(tmp_p
     thread.start()
     monkeypatch.setattr(os, "isatty", lambda fd: False)
     monkeypatch.setattr(sys, "stdin", io.StringIO("the intent\n"))
-    monkeypatch.setattr(wire, "_stdin_read", None)
+    monkeypatch.setattr(client, "_stdin_read", None)
     with pytest.raises(wire.NotServed):
-        wire.served(["search", "-", "--root", str(tmp_path)])
+        client.served(["search", "-", "--root", str(tmp_path)])
     thread.join(5)
     listener.close()
-    assert seen == [None, "the intent\n"] and wire._stdin_read == ["the intent\n"]
+    assert seen == [None, "the intent\n"] and client._stdin_read == ["the intent\n"]
 
 
 def test_the_collector_is_off_only_for_a_one_shot_compile_or_search():
