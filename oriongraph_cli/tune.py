@@ -6,9 +6,11 @@ Two stages, each a small named search space:
 1. **Ranking** (fusion method and channel weights), judged by nDCG@10 of the document
    ranking compile scores.
 2. **Selection** (relevance floor, the ranking-depth floor, MMR λ, source cap, how much
-   of the budget document evidence buys), on top of the chosen ranking, judged by
-   working-set recall at each budget plus half the relevant share of the delivered
-   tokens.
+   of the budget document evidence buys), on top of the chosen ranking, judged first by
+   the targets a compile must meet against naive "top-k + pack" (working-set recall at
+   every budget at least the best naive pack's, the relevant share at the largest budget
+   at least RRF's: met on the most groups wins), then by working-set recall at each
+   budget plus half the relevant share of the delivered tokens.
 
 Cross-validation: the intents are split into folds (or the benchmark's projects are the
 groups); for each held-out group both stages are chosen on the other groups only and the
@@ -143,6 +145,9 @@ SELECTION_SPACE: tuple[Variant, ...] = (
     # the leading document read whole when all of it fits in this share of the budget
     _v("floor 0.5, depth 1.5, λ 1, spread 0.5, lead whole 0.5", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.5, lead_whole_ratio=0.5),
     _v("floor 0.5, depth 1.5, λ 1, spread 0.5, lead whole 1", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.5, lead_whole_ratio=1.0),
+    _v("floor 0.5, depth 1.5, λ 1, spread 0.6, lead whole 1", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.6, lead_whole_ratio=1.0),
+    _v("floor 0.5, depth 1.5, λ 1, spread 0.75, lead whole 1", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.75, lead_whole_ratio=1.0),
+    _v("floor 0.5, depth 1.5, λ 1, spread 1, lead whole 1", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=1.0, lead_whole_ratio=1.0),
 )
 SELECTION_SPACE = _based(SELECTION_SPACE, _SELECTION_BASE)
 
@@ -255,15 +260,40 @@ def macro(table: Mapping[str, Mapping[str, list[Row]]], groups: Sequence[str], v
 
 
 def choose(table: Mapping[str, Mapping[str, list[Row]]], groups: Sequence[str], variants: Sequence[str],
-           objective: Callable[[Row], float]) -> str:
-    """The variant with the best macro objective over ``groups``; ties go to the earlier one."""
-    best, best_v = None, float("-inf")
+           objective: Callable[[Row], float], targets: Callable[[str, str], bool] | None = None) -> str:
+    """The variant with the best macro objective over ``groups``; ties go to the earlier one.
+    With ``targets`` (``targets(group, variant)``: does the variant meet the targets on that
+    group), the variant meeting them on the most groups wins first and the objective decides
+    between variants meeting them on as many."""
+    best, best_key = None, (float("-inf"), float("-inf"))
     for v in variants:
-        s = macro(table, groups, v, objective)
-        if s > best_v + 1e-12:
-            best, best_v = v, s
+        met = sum(1 for g in groups if targets(g, v)) if targets is not None else 0
+        key = (met, macro(table, groups, v, objective))
+        if key[0] > best_key[0] or (key[0] == best_key[0] and key[1] > best_key[1] + 1e-12):
+            best, best_key = v, key
     assert best is not None
     return best
+
+
+def selection_targets(table: Mapping[str, Mapping[str, list[Row]]], baselines: Mapping[str, Mapping[str, list[Row]]],
+                      budgets: Sequence[int] = BUDGETS) -> Callable[[str, str], bool]:
+    """``targets(group, variant)`` for :func:`choose`: on that group the variant's working-set
+    recall is at least the best naive pack's at every budget, and its relevant share at the
+    largest budget at least RRF's — what a compile must do better than "top-k + pack".
+    ``baselines[group][name]``: the rows of the naive packs (``measure_baselines``)."""
+
+    def avg(rows: list[Row], m: str) -> float:
+        return mean([r[m] for r in rows])
+
+    def met(g: str, v: str) -> bool:
+        rows, base = table[g][v], baselines[g]
+        for b in budgets:
+            if avg(rows, f"ws@{b}") < max(avg(base[n], f"ws@{b}") for n in base) - 1e-9:
+                return False
+        top = max(budgets)
+        return "rrf" not in base or avg(rows, f"share@{top}") >= avg(base["rrf"], f"share@{top}") - 1e-9
+
+    return met
 
 
 def bootstrap_interval(deltas: Sequence[float], n: int = BOOTSTRAP, seed: int = 1) -> tuple[float, float]:
@@ -315,17 +345,22 @@ def current_settings(cfg: Config) -> dict[str, Any]:
     return {k: getattr(cfg, k) for k in sorted(keys)}
 
 
-def cross_validate(rank_table, sel_table_for, groups: Sequence[str], budgets: Sequence[int] = BUDGETS):
+def choose_selection(sel_table, groups: Sequence[str], budgets: Sequence[int] = BUDGETS, baselines=None) -> str:
+    """The selection variant chosen on ``groups``: meeting :func:`selection_targets` on the
+    most groups (when the naive packs' ``baselines`` are given), then the objective."""
+    targets = selection_targets(sel_table, baselines, budgets) if baselines is not None else None
+    return choose(sel_table, groups, [v.name for v in SELECTION_SPACE], lambda row: selection_objective(row, budgets), targets)
+
+
+def cross_validate(rank_table, sel_table_for, groups: Sequence[str], budgets: Sequence[int] = BUDGETS, baselines=None):
     """For each held-out group: (ranking chosen on the others, selection chosen on the others
     given that ranking). ``sel_table_for(ranking name)`` measures the selection space on top
-    of a ranking (memoised by the caller)."""
+    of a ranking (memoised by the caller); ``baselines[group][name]``: the naive packs' rows."""
     out = []
     for g in groups:
         train = [h for h in groups if h != g]
         r = choose(rank_table, train, [v.name for v in RANKING_SPACE], ranking_objective)
-        sel = sel_table_for(r)
-        s = choose(sel, train, [v.name for v in SELECTION_SPACE], lambda row: selection_objective(row, budgets))
-        out.append((g, r, s))
+        out.append((g, r, choose_selection(sel_table_for(r), train, budgets, baselines)))
     return out
 
 
@@ -365,7 +400,9 @@ def tune(cfg: Config, queries, *, folds: int = DEFAULT_FOLDS, budgets: Sequence[
             rows = sel_rows(r)
             return {g: {n: split(rs)[g] for n, rs in rows.items()} for g in groups}
 
-        per_fold = cross_validate(rank_table, sel_table, groups, budgets)
+        base_rows = measure_baselines(base_cfg, reader, queries, budgets)
+        baselines = {g: {n: split(rows)[g] for n, rows in base_rows.items()} for g in groups}
+        per_fold = cross_validate(rank_table, sel_table, groups, budgets, baselines)
         # the current settings, measured the same way
         current = measure(base_cfg, reader, queries, Variant("current"), budgets, progress=progress)
         tuned_held: list[Row] = [dict() for _ in queries]
@@ -377,7 +414,7 @@ def tune(cfg: Config, queries, *, folds: int = DEFAULT_FOLDS, budgets: Sequence[
         # the settings to use: chosen on every query
         all_g = groups
         r_all = choose(rank_table, all_g, [v.name for v in RANKING_SPACE], ranking_objective)
-        s_all = choose(sel_table(r_all), all_g, [v.name for v in SELECTION_SPACE], lambda row: selection_objective(row, budgets))
+        s_all = choose_selection(sel_table(r_all), all_g, budgets, baselines)
         chosen = {**next(v for v in RANKING_SPACE if v.name == r_all).as_dict(), **next(v for v in SELECTION_SPACE if v.name == s_all).as_dict()}
         metrics = ["ndcg"] + [f"{m}@{b}" for b in budgets for m in ("ws", "share", "util")]
         held = {}

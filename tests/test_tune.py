@@ -37,6 +37,32 @@ def test_choice_is_a_macro_average_so_one_large_group_cannot_decide():
     assert tune.choose(even, ["g"], ["a", "b"], tune.ranking_objective) == "a"
 
 
+def _sel(ws1, ws4, share4):
+    return {"ws@1000": ws1, "ws@4000": ws4, "share@1000": share4, "share@4000": share4}
+
+
+def test_selection_that_meets_the_naive_targets_wins_over_a_higher_objective():
+    # "wide" has the higher objective (more recall) but a relevant share below RRF's on g2;
+    # "deep" beats every naive pack on both groups, so it is chosen
+    base = {"bm25": [_sel(0.6, 0.8, 0.5)], "dense": [_sel(0.62, 0.82, 0.52)], "rrf": [_sel(0.61, 0.83, 0.57)]}
+    table = {
+        "g1": {"wide": [_sel(0.80, 0.92, 0.60)], "deep": [_sel(0.70, 0.86, 0.62)]},
+        "g2": {"wide": [_sel(0.74, 0.90, 0.55)], "deep": [_sel(0.64, 0.84, 0.58)]},
+    }
+    baselines = {"g1": base, "g2": base}
+    targets = tune.selection_targets(table, baselines)
+    assert targets("g1", "wide") and not targets("g2", "wide")
+    assert targets("g1", "deep") and targets("g2", "deep")
+    obj = lambda row: tune.selection_objective(row)  # noqa: E731
+    assert tune.choose(table, ["g1", "g2"], ["wide", "deep"], obj) == "wide"
+    assert tune.choose(table, ["g1", "g2"], ["wide", "deep"], obj, targets) == "deep"
+    # recall below the best naive pack at either budget misses the targets too
+    low = {"g": {"v": [_sel(0.61, 0.90, 0.60)]}}
+    assert not tune.selection_targets(low, {"g": base})("g", "v")
+    # on as many groups, the objective decides
+    assert tune.choose(table, ["g1"], ["wide", "deep"], obj, targets) == "wide"
+
+
 def test_bootstrap_interval_brackets_the_mean():
     d = [0.1, -0.05, 0.2, 0.0, 0.05, 0.15, -0.1, 0.3]
     lo, hi = tune.bootstrap_interval(d)

@@ -164,11 +164,13 @@ def cmd_all(args) -> None:
 
     sel_names = [s.name for s in sel_space]
     obj = lambda row: tune.selection_objective(row, BUDGETS)  # noqa: E731
+    baselines = {p: {n: data[p][f"baseline:{n}"] for n in ("bm25", "dense", "rrf")} for p in projects}
     chosen = {}
     for p in [*projects, "*"]:
         train = [q for q in projects if q != p] if p != "*" else projects
         r = chosen_r[p]
-        chosen[p] = (r, tune.choose(sel_table(r), train, sel_names, obj))
+        # the targets against the naive packs first, then the objective (tune.choose_selection)
+        chosen[p] = (r, tune.choose(sel_table(r), train, sel_names, obj, tune.selection_targets(sel_table(r), baselines, BUDGETS)))
     report = {"budgets": list(BUDGETS), "projects": projects, "scifact_limit": args.scifact_limit,
               "ranking_variants": rank_names,
               "chosen": {p: {"ranking": r, "selection": s} for p, (r, s) in chosen.items()},
