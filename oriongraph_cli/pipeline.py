@@ -58,8 +58,21 @@ def collector_paused(fn):
 
 def reference_time(reader: IndexReader) -> int:
     """Recency is measured against the index build time, not the wall clock, so the same
-    index gives the same scores tomorrow (determinism)."""
-    return reader.manifest.created_at
+    index gives the same scores tomorrow (determinism); ``SOURCE_DATE_EPOCH`` (the
+    reproducible-builds convention: whole seconds since 1970), when set, replaces it, so a
+    CI job or a test compiles the same working set from an index built on any day."""
+    import os
+
+    pinned = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not pinned:
+        return reader.manifest.created_at
+    if not pinned.isdigit():
+        from oriongraph_cli.errors import ExitStatus, OrionError
+
+        raise OrionError(f"SOURCE_DATE_EPOCH={pinned[:40]!r} is not a time",
+                         hint="set it to whole seconds since 1970 (e.g. $(git log -1 --format=%ct)) or unset it",
+                         exit_code=ExitStatus.USAGE)
+    return int(pinned)
 
 
 def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, timings: dict[str, float] | None = None):

@@ -113,10 +113,16 @@ def test_misspelt_filter_is_a_usage_error_with_a_suggestion(reader):
         assert err.value.exit_code == ExitStatus.USAGE and suggestion in err.value.hint
 
 
+# the golden files' reference time (2026-11-25 UTC): recency and age are measured from it,
+# not from the day the session's index was built
+PINNED = {"SOURCE_DATE_EPOCH": "1795564800"}
+
+
 def test_cli_compile_json_markdown_brief_and_determinism(sample_index, tmp_path):
+    # recency is measured from a pinned time, so the golden files hold on any day
     args = ["compile", INTENT, "--root", str(sample_index), "--budget", "2000"]
-    a = run_orion(*args, "--json", "--no-usage-log")
-    b = run_orion(*args, "--json", "--no-usage-log")
+    a = run_orion(*args, "--json", "--no-usage-log", env=PINNED)
+    b = run_orion(*args, "--json", "--no-usage-log", env=PINNED)
     assert a.returncode == 0, a.stderr
     assert a.stdout == b.stdout, "same index + intent must give byte-identical JSON across processes"
     data = json.loads(a.stdout)
@@ -128,17 +134,37 @@ def test_cli_compile_json_markdown_brief_and_determinism(sample_index, tmp_path)
             shown = api.show(cfg, f"{doc['path']}:L{q['lines'][0]}-L{q['lines'][1]}")
             if "shortened" not in q and "](" not in q["text"]:  # links are rewritten from the project root
                 assert shown["text"].strip() == q["text"].strip(), (doc["path"], q["lines"])
-    recorded = json.loads(run_orion(*args, "--json").stdout)
+    recorded = json.loads(run_orion(*args, "--json", env=PINNED).stdout)
     assert re.fullmatch(r"[0-9a-f]{32}", recorded["episode_id"])
-    m1 = run_orion(*args, "--format", "markdown", "--explain")
-    m2 = run_orion(*args, "--format", "markdown", "--explain")
+    m1 = run_orion(*args, "--format", "markdown", "--explain", env=PINNED)
+    m2 = run_orion(*args, "--format", "markdown", "--explain", env=PINNED)
     assert m1.stdout == m2.stdout and "\x1b" not in m1.stdout
     brief = tmp_path / "TASK_BRIEF.md"
-    r = run_orion(*args, "--brief", str(brief))
+    r = run_orion(*args, "--brief", str(brief), env=PINNED)
     assert r.returncode == 0 and brief.read_text().startswith("# TASK BRIEF")
     assert "\x1b" not in r.stdout  # a pipe gets no control characters
     _golden("compile_retry.json", _mask_json(a.stdout))
     _golden("compile_retry.md", _mask_md(m1.stdout))
+
+
+def test_source_date_epoch_sets_the_time_recency_is_measured_from(sample_index):
+    """SOURCE_DATE_EPOCH replaces the index build time as the reference of recency: the same
+    value gives the same scores on any day, a later one older documents; a value that is not
+    whole seconds is a usage error naming it, with no traceback."""
+    args = ["search", "retry logic", "--root", str(sample_index), "--top-k", "3", "--json"]
+
+    def recencies(epoch):
+        r = run_orion(*args, env={"SOURCE_DATE_EPOCH": epoch})
+        assert r.returncode == 0, r.stderr
+        return [h["metadata"]["recency_score"] for h in json.loads(r.stdout)["hits"]]
+
+    pinned = recencies("1795564800")
+    assert pinned == recencies("1795564800")
+    later = recencies(str(1795564800 + 3 * 365 * 86400))
+    assert all(b < a for a, b in zip(pinned, later))
+    for bad in ("abc", "-5", "1.5e9"):
+        r = run_orion(*args, env={"SOURCE_DATE_EPOCH": bad})
+        assert r.returncode == 2 and "SOURCE_DATE_EPOCH" in r.stderr and "Traceback" not in r.stderr, r.stderr
 
 
 def test_cli_search_and_show(sample_index):

@@ -99,6 +99,7 @@ ENVIRONMENT = [
     ("NO_COLOR", "disable colour on a terminal"),
     ("FORCE_COLOR", "colour and tables even on a pipe (NO_COLOR and --color win)"),
     ("ORION_NO_SERVE", "set and not empty: compile and search run in this process even when orion serve runs for the project"),
+    ("SOURCE_DATE_EPOCH", "seconds since 1970: recency and document age are measured from this time instead of the index build time, so a compile is reproducible on any day"),
     ("ORION_DEBUG", "print the traceback of an unexpected error (for bug reports)"),
 ]
 

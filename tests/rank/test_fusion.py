@@ -222,11 +222,14 @@ def test_help_and_completion_read_the_registry():
 
 @pytest.mark.parametrize("fusion", FUSION_METHODS)
 @pytest.mark.parametrize("given", [False, True])
-def test_relevance_over_columns_is_the_scorers_one_candidate_at_a_time(fusion, given):
-    """Scoring computes every candidate's relevance over numpy columns; the floats are those
-    of the method's per-candidate ``scorer`` over its ``channels`` and ``ranks``, exactly."""
-    from oriongraph_cli.fusion import _raw_columns
+def test_relevance_over_columns_follows_each_methods_formula(fusion, given):
+    """Scoring computes every candidate's relevance over numpy columns; each method's
+    formula, written here one candidate at a time, gives the same numbers."""
+    import math
+
+    from oriongraph_cli.fusion import _raw_columns, rrf_score
     from oriongraph_cli.models import CHANNELS
+    from oriongraph_cli.normalise import EPS, FLAT
 
     w = ScoreWeights(semantic=0.45, lexical=0.3, structural=0.17, graph=0.08)
     pool = [cand(f"s{i}", row=i, semantic=(i * 0.37) % 1.0, lexical=((i * 7) % 5) * 1.3, structural=(i % 4) * 0.5,
@@ -240,7 +243,55 @@ def test_relevance_over_columns_is_the_scorers_one_candidate_at_a_time(fusion, g
     cols = impl.channel_columns(pool, raw)
     rank_cols = impl.rank_columns(pool, ranks, raw)
     column = impl.relevance(cols, rank_cols, w, 60).tolist()
-    objs, per = impl.channels(pool), impl.ranks(pool, ranks)
-    one = impl.scorer(w, 60)
-    assert column == [one(objs[i], per[i] if per is not None else None) for i in range(len(pool))]
-    assert [{ch: cols[ch][i] for ch in CHANNELS} for i in range(len(pool))] == [o.__dict__ for o in objs]
+
+    x = {ch: [c.raw_scores.get(ch) for c in pool] for ch in CHANNELS}
+    found = {ch: [ch == "semantic" or v > 0 for v in x[ch]] for ch in CHANNELS}
+
+    def minmax(ch):
+        lo, hi = min(x[ch]), max(x[ch])
+        return [float(v > 0) if hi - lo < FLAT else (v - lo) / (hi - lo + EPS) for v in x[ch]]
+
+    def zscore(ch):
+        xs = [v for v, f in zip(x[ch], found[ch]) if f]
+        m = sum(xs) / len(xs)
+        sd = math.sqrt(sum((v - m) ** 2 for v in xs) / len(xs))
+        return [(0.5 * (1 + math.erf((v - m) / (sd * math.sqrt(2)))) if sd >= FLAT else 0.5) if f else 0.0
+                for v, f in zip(x[ch], found[ch])]
+
+    def percentile(ch):
+        order = sorted((i for i, f in enumerate(found[ch]) if f), key=lambda i: -x[ch][i])
+        out = [0.0] * len(pool)
+        for r, i in enumerate(order):
+            out[i] = 1 - r / len(order)
+        return out
+
+    def calibrated(ch):
+        if ch == "semantic":
+            return [min(1.0, max(0.0, v)) for v in x[ch]]
+        if ch == "lexical":
+            return [v / max(x[ch]) for v in x[ch]]
+        return minmax(ch)
+
+    def rank_of(i):
+        if ranks is not None:
+            return {ch: ranks[ch][pool[i].row] for ch in CHANNELS if pool[i].row in ranks[ch]}
+        out = {}
+        for ch in CHANNELS:
+            hits = sorted((j for j in range(len(pool)) if x[ch][j] > 0), key=lambda j: (-x[ch][j], pool[j].span_ref.span_id))
+            if i in hits:
+                out[ch] = hits.index(i) + 1
+        return out
+
+    scale = {"zscore": zscore, "percentile": percentile, "calibrated": calibrated}.get(fusion, minmax)
+    chans = {ch: scale(ch) for ch in CHANNELS}
+    weighted = [sum(getattr(w, ch) * chans[ch][i] for ch in CHANNELS) for i in range(len(pool))]
+    rrf = [rrf_score(rank_of(i), w, 60) for i in range(len(pool))]
+    total = sum(getattr(w, ch) for ch in CHANNELS)
+    expect = {"rrf": rrf, "hybrid": [0.5 * a / total + 0.5 * b for a, b in zip(weighted, rrf)]}.get(fusion, weighted)
+    assert column == pytest.approx(expect, rel=1e-12, abs=1e-15)
+    for ch in CHANNELS:
+        assert cols[ch].tolist() == pytest.approx(chans[ch], rel=1e-12, abs=1e-15)
+    # rrf_score of one candidate: the denominator is a candidate ranked first everywhere
+    best = sum(getattr(w, ch) for ch in CHANNELS) / 61
+    assert rrf_score({"semantic": 2, "graph": 1}, w) == pytest.approx((0.45 / 62 + 0.08 / 61) / best)
+    assert rrf_score({"semantic": 0, "other": 1}, w) == 0.0
