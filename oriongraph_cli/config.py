@@ -87,6 +87,9 @@ class Config:
     # ... but the floor never rises above the score at which the ranking, read in order,
     # holds floor_depth × the budget in tokens (0: the relative floor alone)
     floor_depth: float = 1.5
+    # depth before breadth: a document not yet in the working set enters only while its span
+    # scores at least document_floor × the best; once nothing else fits, any may (0: off)
+    document_floor: float = 0.0
     cap_yield: float = 0.9
     compress: bool = True  # shorten spans that do not fit whole instead of dropping them
     top_k: int = 1000
@@ -189,6 +192,7 @@ _RULES: dict[str, tuple[type, float, float, bool]] = {
     "relevance_floor": (float, 0, 1, False),
     "cap_yield": (float, 0, 1, False),
     "floor_depth": (float, 0, 1000, False),
+    "document_floor": (float, 0, 1, False),
     "doc_evidence": (float, 0, 10, False),
     "doc_evidence_spread": (float, 0, 1, False),
     "lead_whole_ratio": (float, 0, 1, False),

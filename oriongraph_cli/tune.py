@@ -50,7 +50,7 @@ def _v(name: str, **settings: Any) -> Variant:
 # settings whose defaults moved after these spaces were measured: a variant that does not
 # name them means the value it was measured with, so a fresh run measures the same thing
 _RANKING_BASE = {"w_structural": 0.2, "doc_evidence": 0.0}
-_SELECTION_BASE = {"doc_evidence_spread": 0.0, "lead_whole_ratio": 0.0}
+_SELECTION_BASE = {"doc_evidence_spread": 0.0, "lead_whole_ratio": 0.0, "document_floor": 0.0}
 
 
 def _based(space: tuple[Variant, ...], base: Mapping[str, Any]) -> tuple[Variant, ...]:
@@ -148,6 +148,12 @@ SELECTION_SPACE: tuple[Variant, ...] = (
     _v("floor 0.5, depth 1.5, λ 1, spread 0.6, lead whole 1", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.6, lead_whole_ratio=1.0),
     _v("floor 0.5, depth 1.5, λ 1, spread 0.75, lead whole 1", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.75, lead_whole_ratio=1.0),
     _v("floor 0.5, depth 1.5, λ 1, spread 1, lead whole 1", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=1.0, lead_whole_ratio=1.0),
+    # depth before breadth: new documents only above document_floor × the best while others remain
+    _v("floor 0.5, depth 1.5, λ 1, spread 0.5, lead whole 1, doc floor 0.6", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.5, lead_whole_ratio=1.0, document_floor=0.6),
+    _v("floor 0.5, depth 1.5, λ 1, spread 0.5, lead whole 1, doc floor 0.7", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.5, lead_whole_ratio=1.0, document_floor=0.7),
+    _v("floor 0.5, depth 1.5, λ 1, spread 0.5, lead whole 1, doc floor 0.8", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.5, lead_whole_ratio=1.0, document_floor=0.8),
+    _v("floor 0.5, depth 1.5, λ 1, spread 0.5, lead whole 1, doc floor 0.9", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.5, lead_whole_ratio=1.0, document_floor=0.9),
+    _v("floor 0.5, depth 1.5, λ 1, spread 0.25, lead whole 1, doc floor 0.8", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.25, lead_whole_ratio=1.0, document_floor=0.8),
 )
 SELECTION_SPACE = _based(SELECTION_SPACE, _SELECTION_BASE)
 

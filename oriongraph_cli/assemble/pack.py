@@ -16,7 +16,7 @@ from oriongraph_cli.assemble import compress
 from oriongraph_cli.assemble.select import Picked, Selection
 from oriongraph_cli.models import CandidateSpan, Compression, WSItem
 
-SHORTEN_FROM = ("budget", "outranked", "threshold", "floor")  # rejections a shortened form may still answer
+SHORTEN_FROM = ("budget", "outranked", "threshold", "floor", "document_floor")  # rejections a shortened form may still answer
 MENTION_FLOOR = 0.5  # under this share of the best score a candidate enters in no form
 MAX_SWAPS = 8
 SWAP_PRIORITIES = ("medium", "low")  # whole spans that may be shortened to let another document in

@@ -28,6 +28,11 @@ Rules, in the order they apply:
    *yields* to relevance: a capped source's candidate stays feasible when every candidate
    of the other sources scores below ``cap_yield ×`` its base score (no comparable
    alternative exists, so the cap would only trade relevant text for weaker text).
+   **Depth before breadth** (``doc_floor`` > 0): while any candidate of a strong document
+   fits — one whose span scores at least ``doc_floor ×`` the best base score, or one
+   already picked — a document not yet picked whose spans all score under that enters
+   only once nothing else is feasible; so the budget goes on deeper passages of the
+   documents most likely to answer before weak documents take it, and is still spent.
 4. **Pick** the feasible candidate with the highest MMR; candidates within 0.01 of the best
    are tie-broken by lowest ``token_cost``, then highest ``base_score``, then ``span_id``.
 5. **Stop** when no candidate is feasible (``floor`` when the rest are below the floor), when ≥ 99.5% of the budget is used, or when the
@@ -37,7 +42,8 @@ Rules, in the order they apply:
    each saying what would let it in: ``floor`` (below the relevance floor: "would enter
    with --floor ≤ x"), ``source_cap`` ("would enter with --max-source-ratio ≥ r"),
    ``budget`` ("needs --budget ≥ N"), ``redundancy`` (max_sim ≥ 0.85: "lost to span X (cos
-   0.93)"), ``threshold`` (stopped on ``mmr_threshold``), else ``outranked`` ("would enter
+   0.93)"), ``threshold`` (stopped on ``mmr_threshold``), ``document_floor`` (a new document under the document
+   floor while the stronger ones took the budget), else ``outranked`` ("would enter
    at --lambda ≥ x" when a higher λ would rank it above the last pick). The top 5 pruned
    candidates are listed with reason ``pruned``.
 """
@@ -204,6 +210,7 @@ def select(
     floor_depth: float = 0.0,
     ranking: Ranking | None = None,
     uncapped: frozenset[str] = frozenset(),
+    doc_floor: float = 0.0,
 ) -> Selection:
     """Greedy MMR selection under a hard token budget and a per-source cap (module doc).
     ``budget_offset`` is what the caller reserved outside ``budget`` (fixed framing), so
@@ -230,6 +237,10 @@ def select(
     if floor_depth > 0 and n:
         floor_score = min(floor_score, depth_floor(ordered, floor_depth * budget))
     above = base >= floor_score - 1e-12
+    # depth before breadth (rule 3): a document not yet picked enters only while its span
+    # scores at least doc_floor × the best; once nothing else fits, every document may
+    strong = base >= (doc_floor * float(base.max()) if n and doc_floor > 0 else float("-inf")) - 1e-12
+    gated = bool(doc_floor > 0 and n and not strong.all())
     E = ranking.embeddings(n)
     max_sim = np.zeros(n, dtype=np.float64)
     nearest = np.full(n, -1, dtype=np.int64)  # pool index of the most similar selected span
@@ -247,19 +258,27 @@ def select(
 
     while alive.any():
         remaining = budget - used
-        fits = alive & (cost <= remaining) & above
-        feasible = fits
-        yielded = False
+        open_ = alive & (cost <= remaining) & above
+        while True:
+            # while gated, only the strong documents and those already picked are in play
+            fits = open_ & (strong | (src_n[src_idx] > 0)) if gated else open_
+            feasible = fits
+            yielded = False
+            if cap is not None:
+                # a document's first spans are never capped, nor a document read whole
+                cap_ok = (src_n[src_idx] < UNCAPPED_SPANS) | (src_used[src_idx] + cost <= cap) | src_free[src_idx]
+                blocked = fits & ~cap_ok
+                feasible = fits & cap_ok
+                if cap_yield > 0 and blocked.any():
+                    best_other = float(base[feasible].max()) if feasible.any() else float("-inf")
+                    yields = blocked & (cap_yield * base > best_other)
+                    if yields.any():
+                        feasible, yielded = feasible | yields, True
+            if gated and not feasible.any():
+                gated = False  # the strong documents are spent: every document may enter again
+                continue
+            break
         if cap is not None:
-            # a document's first spans are never capped, nor a document read whole
-            cap_ok = (src_n[src_idx] < UNCAPPED_SPANS) | (src_used[src_idx] + cost <= cap) | src_free[src_idx]
-            blocked = fits & ~cap_ok
-            feasible = fits & cap_ok
-            if cap_yield > 0 and blocked.any():
-                best_other = float(base[feasible].max()) if feasible.any() else float("-inf")
-                yields = blocked & (cap_yield * base > best_other)
-                if yields.any():
-                    feasible, yielded = feasible | yields, True
             cap_blocked |= fits & ~feasible
         if not feasible.any():
             stop_reason = "floor" if (alive & ~above & (cost <= remaining)).any() else "no_feasible"
@@ -323,6 +342,7 @@ def select(
         pruned_detail=f"outside the top candidates covering {prune_factor:g}x the budget ({budget} tokens)",
         above=above, floor_score=floor_score, best_base=float(base.max()) if n else 0.0, cost=cost,
         src_used=src_used, src_idx=src_idx, budget=budget, budget_offset=budget_offset, lam=lam,
+        below_doc_floor=(~strong & (src_n[src_idx] == 0)) if gated else None, doc_floor=doc_floor,
     )
     return Selection(
         picked=tuple(picks),
@@ -360,6 +380,8 @@ def _rejections(
     budget: int,
     budget_offset: int,
     lam: float,
+    below_doc_floor: np.ndarray | None = None,
+    doc_floor: float = 0.0,
 ) -> tuple[Rejection, ...]:
     """Why the best unselected candidates were left out and what would let them in (rule 6);
     ``threshold`` is set only when selection stopped on ``mmr_threshold``."""
@@ -376,6 +398,11 @@ def _rejections(
             need = (int(src_used[src_idx[i]]) + c_cost) / budget if budget else 1.0
             out.append(_reject(c, "source_cap", f"source {c.metadata.filepath} reached its cap of {cap} tokens; "
                                                 f"would enter with --max-source-ratio >= {min(1.0, math.ceil(need * 100) / 100):.2f}"))
+        elif below_doc_floor is not None and below_doc_floor[i]:
+            rel = c.base_score / best_base if best_base > 0 else 0.0
+            out.append(_reject(c, "document_floor", f"a new document scoring {rel:.2f} × the best, under the document floor "
+                                                    f"{doc_floor:g}: the stronger documents took the budget; would enter "
+                                                    f"with document_floor <= {math.floor(rel * 100) / 100:.2f}"))
         elif c_cost > remaining:
             out.append(_reject(c, "budget", f"needs --budget >= {budget + budget_offset + c_cost - remaining:,} ({c_cost} tokens, {remaining} left)"))
         elif nearest[i] >= 0 and max_sim[i] >= REDUNDANT_SIM:

@@ -88,7 +88,7 @@ class Assembly:
         sel = select.select(
             self.scored, expand.selection_budget(request, q), prefs.diversity_lambda, prefs.max_single_source_ratio,
             cfg.mmr_threshold, span_overhead=overhead, floor=cfg.relevance_floor, cap_yield=cfg.cap_yield,
-            floor_depth=cfg.floor_depth,
+            floor_depth=cfg.floor_depth, doc_floor=cfg.document_floor,
             budget_offset=request.budget_tokens - q, ranking=self.ranking, uncapped=self.uncapped,
         )
         entries = expand.with_expansions(cfg, self.reader, sel.picked, request, q, overhead) if q else []

@@ -375,3 +375,45 @@ def test_depth_floor_never_raises_the_relative_floor():
     pool = [cand("a", 1.0, 100), cand("b", 0.9, 100), cand("c", 0.2, 100)]
     sel = select(pool, 1000, 1.0, 1.0, floor=0.5, floor_depth=0.1)  # depth cut-off at 'a'
     assert ids(sel) == ["a", "b"]  # the relative floor (0.5) still applies below it
+
+
+def test_document_floor_reads_strong_documents_deeper_before_weak_ones_enter():
+    # a strong document (best 0.9) and a weak one (0.5): without the document floor the
+    # weak document's span (0.5) is taken before the strong one's second (0.45); with it
+    # the strong document is read first, and the weak one still enters once nothing of the
+    # strong documents fits, so the budget is spent either way
+    cands = [cand("a1", 0.9, 100, path="a.md"), cand("b1", 0.5, 100, path="b.md"),
+             cand("a2", 0.45, 100, path="a.md"), cand("a3", 0.40, 100, path="a.md")]
+    plain = select(cands, budget=300, lam=1.0, max_source_ratio=1.0)
+    assert ids(plain) == ["a1", "b1", "a2"]
+    deep = select(cands, budget=300, lam=1.0, max_source_ratio=1.0, doc_floor=0.7)
+    assert ids(deep) == ["a1", "a2", "a3"]
+    room = select(cands, budget=500, lam=1.0, max_source_ratio=1.0, doc_floor=0.7)
+    assert ids(room) == ["a1", "a2", "a3", "b1"] and room.used == 400
+    # the weak document says why it is out and what would let it in
+    why = reasons_by_id(deep)["b1"]
+    assert why.reason == "document_floor" and "document_floor <= 0.55" in why.detail
+    assert reasons_by_id(plain)["a3"].reason != "document_floor"
+
+
+def test_document_floor_gives_way_to_the_source_cap():
+    # the strong document's next span is held back by the cap: the weak document enters
+    # instead of selection stopping short
+    cands = [cand("a1", 0.9, 100, path="a.md"), cand("a2", 0.8, 100, path="a.md"),
+             cand("a3", 0.7, 100, path="a.md"), cand("b1", 0.3, 100, path="b.md")]
+    sel = select(cands, budget=400, lam=1.0, max_source_ratio=0.5, cap_yield=0.0, doc_floor=0.7)
+    assert ids(sel) == ["a1", "a2", "b1"]
+
+
+@given(st.lists(st.tuples(st.floats(0.01, 1.0), st.integers(1, 300), st.integers(0, 5)), min_size=1, max_size=30),
+       st.integers(1, 2000), st.floats(0.0, 1.0))
+@settings(max_examples=150, deadline=None)
+def test_document_floor_never_spends_less_of_the_budget_than_none(items, budget, doc_floor):
+    cands = [cand(f"s{i}", b, c, path=f"d{d}.md") for i, (b, c, d) in enumerate(items)]
+    plain = select(cands, budget=budget, lam=1.0, max_source_ratio=1.0)
+    deep = select(cands, budget=budget, lam=1.0, max_source_ratio=1.0, doc_floor=doc_floor)
+    assert deep.used <= budget
+    # the same spans are feasible in the end: greedy packing may differ, but never by more
+    # than the largest span left out
+    left = [c.span_ref.token_cost for c in cands if c.span_ref.span_id not in set(ids(deep))]
+    assert deep.used >= plain.used - max(left, default=0)
