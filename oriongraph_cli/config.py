@@ -68,8 +68,10 @@ class Config:
     # than three spans counts its best for the places it lacks)
     doc_evidence: float = 0.3
     # ... given whole to its best span, and this share of it to its other spans (0: the
-    # document moves up without taking more of the budget; 1: all its spans rise alike)
-    doc_evidence_spread: float = 0.5
+    # document moves up without taking more of the budget; 1: all its spans rise alike;
+    # 0.25 chosen leave-one-project-out with the document floor, which reads strong
+    # documents deeper by itself)
+    doc_evidence_spread: float = 0.25
     # the leading document (its best span, lifted, scores highest) is read whole when all of
     # it fits in this share of the budget (0: off; 1 chosen leave-one-project-out)
     lead_whole_ratio: float = 1.0
@@ -87,9 +89,10 @@ class Config:
     # ... but the floor never rises above the score at which the ranking, read in order,
     # holds floor_depth × the budget in tokens (0: the relative floor alone)
     floor_depth: float = 1.5
-    # depth before breadth: a document not yet in the working set enters only while its span
-    # scores at least document_floor × the best; once nothing else fits, any may (0: off)
-    document_floor: float = 0.0
+    # depth before breadth: while a strong document has a span that fits, a document not yet
+    # in the working set enters only with a span scoring at least document_floor × the best;
+    # once nothing else fits, any may (0: off; 0.8 chosen leave-one-project-out)
+    document_floor: float = 0.8
     cap_yield: float = 0.9
     compress: bool = True  # shorten spans that do not fit whole instead of dropping them
     top_k: int = 1000

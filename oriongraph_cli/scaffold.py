@@ -25,6 +25,7 @@ MAIN_SETTINGS: tuple[tuple[str, str], ...] = (
     ("diversity_lambda", "MMR λ: 1 = relevance only, lower = more diverse"),
     ("max_source_ratio", "largest share of the budget one document may take"),
     ("relevance_floor", "spans under this × the best score are not taken whole (0 fills the budget)"),
+    ("document_floor", "a new document waits while stronger ones (this × the best score) have text left (0: off)"),
     ("compress", "shorten a span that does not fit instead of leaving it out"),
     ("top_k", "candidates per generator"),
     ("model", "fastembed model name (orion never downloads one)"),

@@ -25,6 +25,7 @@ def effective_defaults(cfg: Config, request: CompileRequest, signals: DerivedSig
         "mmr_threshold": cfg.mmr_threshold,
         "relevance_floor": cfg.relevance_floor,
         "floor_depth": cfg.floor_depth,
+        "document_floor": cfg.document_floor,
         "top_k": request.top_k,
         "recency_half_life_days": cfg.recency_half_life_days,
         "graph": {"enabled": cfg.graph, "depth": cfg.graph_depth, "method": cfg.graph_method, "seeds": cfg.graph_seeds},
