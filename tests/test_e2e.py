@@ -167,6 +167,24 @@ def test_source_date_epoch_sets_the_time_recency_is_measured_from(sample_index):
         assert r.returncode == 2 and "SOURCE_DATE_EPOCH" in r.stderr and "Traceback" not in r.stderr, r.stderr
 
 
+def test_explain_names_a_document_left_out_by_the_document_floor(sample_index):
+    """--explain lists a span of a weaker new document left out while stronger documents
+    took the budget as ``document_floor``, with the value that would let it in; with the
+    floor off no span is left out for that reason."""
+    args = ["compile", INTENT, "--root", str(sample_index), "--budget", "1000", "--json", "--explain", "--no-usage-log"]
+
+    def rejected(floor):
+        r = run_orion(*args, env={**PINNED, "ORION_DOCUMENT_FLOOR": floor})
+        assert r.returncode == 0, r.stderr
+        data = json.loads(r.stdout)
+        assert data["explanation"]["defaults"]["document_floor"] == float(floor)
+        return [x for x in data["explanation"]["rejected"] if x["reason"] == "document_floor"]
+
+    left = rejected("0.8")
+    assert left and all(re.search(r"would enter with document_floor <= 0\.[0-7]\d", x["detail"]) for x in left), left
+    assert rejected("0") == []
+
+
 def test_cli_search_and_show(sample_index):
     r = run_orion("search", "exponential backoff with jitter", "--root", str(sample_index), "--top-k", "5", "--json")
     assert r.returncode == 0, r.stderr
