@@ -66,7 +66,7 @@ def reference_time(reader: IndexReader) -> int:
     pinned = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if not pinned:
         return reader.manifest.created_at
-    if not pinned.isdigit():
+    if not (pinned.isascii() and pinned.isdigit()):
         from oriongraph_cli.errors import ExitStatus, OrionError
 
         raise OrionError(f"SOURCE_DATE_EPOCH={pinned[:40]!r} is not a time",

@@ -162,7 +162,7 @@ def test_source_date_epoch_sets_the_time_recency_is_measured_from(sample_index):
     assert pinned == recencies("1795564800")
     later = recencies(str(1795564800 + 3 * 365 * 86400))
     assert all(b < a for a, b in zip(pinned, later))
-    for bad in ("abc", "-5", "1.5e9"):
+    for bad in ("abc", "-5", "1.5e9", "²", "١٢٣"):
         r = run_orion(*args, env={"SOURCE_DATE_EPOCH": bad})
         assert r.returncode == 2 and "SOURCE_DATE_EPOCH" in r.stderr and "Traceback" not in r.stderr, r.stderr
 
