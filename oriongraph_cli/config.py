@@ -72,6 +72,9 @@ class Config:
     # 0.25 chosen leave-one-project-out with the document floor, which reads strong
     # documents deeper by itself)
     doc_evidence_spread: float = 0.25
+    # ... except that a span whose own relevance is at least doc_evidence_peer × the best
+    # span's takes the whole lift too: it answers as well as the best (0: off)
+    doc_evidence_peer: float = 0.0
     # the leading document (its best span, lifted, scores highest) is read whole when all of
     # it fits in this share of the budget (0: off; 1 chosen leave-one-project-out)
     lead_whole_ratio: float = 1.0
@@ -198,6 +201,7 @@ _RULES: dict[str, tuple[type, float, float, bool]] = {
     "document_floor": (float, 0, 1, False),
     "doc_evidence": (float, 0, 10, False),
     "doc_evidence_spread": (float, 0, 1, False),
+    "doc_evidence_peer": (float, 0, 1, False),
     "lead_whole_ratio": (float, 0, 1, False),
     "lifecycle_demote": (float, 0, 1e6, False),
     "lifecycle_final_boost": (float, 0, 1e6, False),

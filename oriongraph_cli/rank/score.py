@@ -129,7 +129,7 @@ class _Base:
     def __init__(self, cands: list[CandidateSpan], weights: ScoreWeights, prefs: SoftPreferences, now: int,
                  half_life_days: float, fusion: str, rrf_k: int, ranks: dict[str, dict[int, int]] | None,
                  doc_evidence: float = 0.0, span_counts: Mapping[str, int] | None = None, doc_spread: float = 0.0,
-                 lead_budget: int | None = None, usage: list[float] | None = None):
+                 lead_budget: int | None = None, usage: list[float] | None = None, doc_peer: float = 0.0):
         import numpy as np
 
         from oriongraph_cli.fusion import _raw_columns
@@ -146,7 +146,7 @@ class _Base:
         paths = [m.filepath for m in metas]
         rel = relevance.tolist()
         self.evidence, self.read_whole = _evidence(paths, [c.span_ref for c in cands], rel, doc_evidence, span_counts, doc_spread,
-                                                   lead_budget)
+                                                   lead_budget, doc_peer)
         rec_of: dict[int, float] = {}
         self.recency = rec = []
         for m in metas:
@@ -170,7 +170,7 @@ DOC_EVIDENCE_SPANS = 3  # a document's best spans that count as its evidence
 
 def document_evidence(cands: list[CandidateSpan], relevance: list[float], weight: float,
                       span_counts: Mapping[str, int] | None = None, spread: float = 0.0,
-                      lead_budget: int | None = None) -> list[float]:
+                      lead_budget: int | None = None, peer: float = 0.0) -> list[float]:
     """Per candidate, the lift of its document's evidence: ``weight ×`` the mean relevance of
     the document's next-best candidate spans (up to ``DOC_EVIDENCE_SPANS - 1`` after the
     best), given to the document's best span, and ``spread ×`` that to its other spans. A
@@ -192,11 +192,12 @@ def document_evidence(cands: list[CandidateSpan], relevance: list[float], weight
     if weight <= 0 or not cands:
         return [0.0] * len(cands)
     return _evidence([c.metadata.filepath for c in cands], [c.span_ref for c in cands], relevance, weight,
-                     span_counts, spread, lead_budget)[0]
+                     span_counts, spread, lead_budget, peer)[0]
 
 
 def _evidence(paths: list[str], refs: list, relevance: list[float], weight: float,
-              span_counts: Mapping[str, int] | None, spread: float, lead_budget: int | None) -> tuple[list[float], str | None]:
+              span_counts: Mapping[str, int] | None, spread: float, lead_budget: int | None,
+              peer: float = 0.0) -> tuple[list[float], str | None]:
     """:func:`document_evidence` over columns (each candidate's document path, span
     reference and relevance), and the path of the document it reads whole (None: none)."""
     out = [0.0] * len(paths)
@@ -227,8 +228,11 @@ def _evidence(paths: list[str], refs: list, relevance: list[float], weight: floa
         out[idx[0]] = lift
         if len(idx) > 1:
             share = 1.0 if path == whole else spread
+            # a peer of the best span (its own relevance at least peer × the best's) is as
+            # much the document's answer: it takes the whole lift too
+            at = peer * relevance[idx[0]] if peer > 0 else float("inf")
             for i in idx[1:]:
-                out[i] = share * lift
+                out[i] = lift if relevance[i] >= at else share * lift
     return out, whole
 
 
@@ -253,12 +257,14 @@ def base_scores(
     span_counts: Mapping[str, int] | None = None,
     doc_spread: float = 0.0,
     lead_budget: int | None = None,
+    doc_peer: float = 0.0,
 ) -> list[float]:
     """The ``base_score`` :func:`score` would give each candidate (input order), without
     building scored copies — for callers that only rank, such as the graph channel's seeds."""
     if not cands:
         return []
-    return _Base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts, doc_spread, lead_budget).base
+    return _Base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts, doc_spread, lead_budget,
+                 doc_peer=doc_peer).base
 
 
 def score(
@@ -275,6 +281,7 @@ def score(
     doc_spread: float = 0.0,
     lead_budget: int | None = None,
     usage: tuple[list[float], list[dict[str, float]]] | None = None,
+    doc_peer: float = 0.0,
 ) -> list[CandidateSpan]:
     """Normalise, compute ``base_score`` and reasons (their text made when first read:
     :func:`_reasons`); return candidates sorted by ``sort_key``.
@@ -293,7 +300,7 @@ def score(
     if not cands:
         return []
     b = _Base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts, doc_spread, lead_budget,
-              usage=usage[0] if usage is not None else None)
+              usage=usage[0] if usage is not None else None, doc_peer=doc_peer)
     channels = channel_objects(b.channels, len(cands))
     cand_ranks = zip(*(b.ranks[ch].tolist() for ch in CHANNELS)) if b.ranks is not None else repeat(None)
     usages = zip(*usage) if usage is not None else ((c.usage_score, c.components) for c in cands)
@@ -353,7 +360,7 @@ def fuse(cands: list[CandidateSpan], hits: dict, weights: ScoreWeights, request,
     return how(
         cands, weights, request.soft_prefs, now, cfg.recency_half_life_days,
         fusion=fusion, rrf_k=cfg.rrf_k, ranks=ranks, doc_evidence=cfg.doc_evidence, span_counts=span_counts,
-        doc_spread=cfg.doc_evidence_spread,
+        doc_spread=cfg.doc_evidence_spread, doc_peer=cfg.doc_evidence_peer,
         lead_budget=int(cfg.lead_whole_ratio * request.budget_tokens) if cfg.lead_whole_ratio > 0 else None,
         **({"usage": usage} if usage is not None else {}),
     )

@@ -295,3 +295,35 @@ def test_relevance_over_columns_follows_each_methods_formula(fusion, given):
     best = sum(getattr(w, ch) for ch in CHANNELS) / 61
     assert rrf_score({"semantic": 2, "graph": 1}, w) == pytest.approx((0.45 / 62 + 0.08 / 61) / best)
     assert rrf_score({"semantic": 0, "other": 1}, w) == 0.0
+
+
+def test_a_peer_of_the_best_span_takes_the_whole_lift():
+    """A document's other span whose own relevance is at least ``peer`` × its best span's
+    answers as well as the best: it takes the whole lift, the others ``spread`` × it; off
+    (0) every other span takes the spread."""
+    from dataclasses import replace
+
+    from oriongraph_cli.config import load_config
+    from oriongraph_cli.rank.score import document_evidence
+
+    def span(sid, doc, sem):
+        c = cand(sid, semantic=sem)
+        return replace(c, metadata=replace(c.metadata, filepath=f"02_knowledge/{doc}.md"))
+
+    pool = [span("best", "d", 0.8), span("near", "d", 0.75), span("far", "d", 0.4)]
+    rel = [1.0, 0.9, 0.5]
+    lift = 0.3 * (0.9 + 0.5) / 2
+    off = document_evidence(pool, rel, 0.3, spread=0.25)
+    assert off == pytest.approx([lift, 0.25 * lift, 0.25 * lift])
+    on = document_evidence(pool, rel, 0.3, spread=0.25, peer=0.85)
+    assert on == pytest.approx([lift, lift, 0.25 * lift])
+    assert document_evidence(pool, rel, 0.3, spread=0.25, peer=0.95) == pytest.approx(off)  # 0.9 < 0.95 × 1.0
+    # the setting reaches scoring: the near span rises by the whole lift
+    base = {c.span_ref.span_id: c.base_score for c in score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted",
+                                                           doc_evidence=0.3, doc_spread=0.25)}
+    peer = {c.span_ref.span_id: c.base_score for c in score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted",
+                                                           doc_evidence=0.3, doc_spread=0.25, doc_peer=0.85)}
+    assert peer["near"] > base["near"] and peer["best"] == base["best"] and peer["far"] == base["far"]
+    assert load_config(".", doc_evidence_peer=0.85).doc_evidence_peer == 0.85
+    with pytest.raises(Exception):
+        load_config(".", doc_evidence_peer=1.5)
