@@ -170,3 +170,16 @@ def test_cli_tune_usage_errors(sample_index, args, message):
     assert res.exit_code == 2
     assert message in res.output
     assert "Traceback" not in res.output
+
+
+def test_tune_writes_only_the_settings_it_searches():
+    """A setting no variant names (doc_evidence_peer) is neither pinned while measuring nor
+    among the settings --write stores, so a user's own value survives a tune."""
+    from oriongraph_cli.config import load_config
+
+    cfg = load_config(".", doc_evidence_peer=0.85)
+    keys = set(tune.current_settings(cfg))
+    assert "doc_evidence_peer" not in keys and {"document_floor", "doc_evidence_spread"} <= keys
+    for v in (*tune.RANKING_SPACE, *tune.SELECTION_SPACE):
+        assert "doc_evidence_peer" not in v.as_dict()
+        assert tune.with_settings(cfg, v.as_dict()).doc_evidence_peer == 0.85
