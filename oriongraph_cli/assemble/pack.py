@@ -181,7 +181,11 @@ def _best_swap(placed, left, best, remaining, overhead, cost_of, named_docs, rea
     forms = []
     for c in left:
         prio = compress.priority(c.base_score, best, named=c.metadata.doc_id in named_docs)
-        forms.append((c, max(c.base_score, 0.0), compress.ALLOWED[prio], MAX_SHORT_SHARE * c.span_ref.token_cost, []))
+        value, levels = max(c.base_score, 0.0), compress.ALLOWED[prio]
+        # the most any of its forms can bring: its mildest level keeps the most (KEEP falls
+        # along each ALLOWED tuple), so a candidate under the best gain so far is passed over
+        top = value * compress.KEEP[levels[0]] if levels else float("-inf")
+        forms.append((c, value, levels, MAX_SHORT_SHARE * c.span_ref.token_cost, [], top))
 
     def richest(c, levels, share, costs, room):  # _richest(c, prio, room, cost_of)
         for j, level in enumerate(levels):
@@ -202,7 +206,9 @@ def _best_swap(placed, left, best, remaining, overhead, cost_of, named_docs, rea
                 break
             room = remaining + p.cost - new_cost - overhead
             loss = _value(p) - max(p.candidate.base_score, 0.0) * compress.KEEP[level]
-            for c, value, levels, share, costs in forms:
+            for c, value, levels, share, costs, top in forms:
+                if top - loss <= gain_best:
+                    continue
                 form = richest(c, levels, share, costs, room)
                 if form is None:
                     continue

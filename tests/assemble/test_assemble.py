@@ -192,3 +192,11 @@ def test_relative_links_are_rewritten_from_the_project_root():
     assert '![img](03_workstreams/ws-a/design/img/a.png "t")' in out
     assert "[ref]: 03_workstreams/ws-a/design/notes.md" in out
 
+
+
+def test_each_priority_allows_its_levels_mildest_first():
+    """pack._best_swap passes over a waiting candidate whose mildest allowed level cannot beat
+    the best gain: that holds only while KEEP falls along every ALLOWED tuple."""
+    for levels in compress.ALLOWED.values():
+        keeps = [compress.KEEP[level] for level in levels]
+        assert keeps == sorted(keeps, reverse=True)
