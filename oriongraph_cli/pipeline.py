@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import os
 import time
 from dataclasses import replace
 from functools import partial
@@ -61,8 +62,6 @@ def reference_time(reader: IndexReader) -> int:
     index gives the same scores tomorrow (determinism); ``SOURCE_DATE_EPOCH`` (the
     reproducible-builds convention: whole seconds since 1970), when set, replaces it, so a
     CI job or a test compiles the same working set from an index built on any day."""
-    import os
-
     pinned = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if not pinned:
         return reader.manifest.created_at

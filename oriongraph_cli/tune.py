@@ -57,6 +57,11 @@ def _based(space: tuple[Variant, ...], base: Mapping[str, Any]) -> tuple[Variant
     return tuple(_v(v.name, **{**base, **v.as_dict()}) for v in space)
 
 
+# the ranking every fold of the generalisation suite chose: the variants built on it name only
+# what they change
+_CHOSEN = dict(fusion="hybrid", w_semantic=0.5, w_lexical=0.5, w_graph=0.0, top_k=1000, lifecycle_demote=0.85,
+               lifecycle_inactive_demote=0.85, doc_evidence=0.3, w_structural=0.1)
+
 # Stage 1: how channels are fused. Weights: semantic/lexical share of the relevance.
 RANKING_SPACE: tuple[Variant, ...] = (
     _v("weighted 0.6/0.3", fusion="weighted", w_semantic=0.6, w_lexical=0.3, doc_evidence=0.0),
@@ -115,15 +120,11 @@ RANKING_SPACE: tuple[Variant, ...] = (
        w_semantic=0.5, w_lexical=0.5, w_graph=0.0, top_k=1000, lifecycle_demote=0.85, lifecycle_inactive_demote=0.85,
        doc_evidence=0.5, w_structural=0.1),
     # rank fusion that trusts the top of each channel more (k 20), and the meaning channel more
-    _v("hybrid 0.5/0.5, no graph, top-k 1000, demote 0.85, inactive 0.85, doc 0.3, structural 0.1, rrf k 20", fusion="hybrid",
-       w_semantic=0.5, w_lexical=0.5, w_graph=0.0, top_k=1000, lifecycle_demote=0.85, lifecycle_inactive_demote=0.85,
-       doc_evidence=0.3, w_structural=0.1, rrf_k=20),
-    _v("hybrid 0.6/0.4, no graph, top-k 1000, demote 0.85, inactive 0.85, doc 0.3, structural 0.1", fusion="hybrid",
-       w_semantic=0.6, w_lexical=0.4, w_graph=0.0, top_k=1000, lifecycle_demote=0.85, lifecycle_inactive_demote=0.85,
-       doc_evidence=0.3, w_structural=0.1),
-    _v("hybrid 0.6/0.4, no graph, top-k 1000, demote 0.85, inactive 0.85, doc 0.3, structural 0.1, rrf k 20", fusion="hybrid",
-       w_semantic=0.6, w_lexical=0.4, w_graph=0.0, top_k=1000, lifecycle_demote=0.85, lifecycle_inactive_demote=0.85,
-       doc_evidence=0.3, w_structural=0.1, rrf_k=20),
+    _v("hybrid 0.5/0.5, no graph, top-k 1000, demote 0.85, inactive 0.85, doc 0.3, structural 0.1, rrf k 20", **_CHOSEN, rrf_k=20),
+    _v("hybrid 0.6/0.4, no graph, top-k 1000, demote 0.85, inactive 0.85, doc 0.3, structural 0.1",
+       **{**_CHOSEN, "w_semantic": 0.6, "w_lexical": 0.4}),
+    _v("hybrid 0.6/0.4, no graph, top-k 1000, demote 0.85, inactive 0.85, doc 0.3, structural 0.1, rrf k 20",
+       **{**_CHOSEN, "w_semantic": 0.6, "w_lexical": 0.4}, rrf_k=20),
     # decisions likely replaced by a later one (rank/implicit.py)
     _v("weighted 0.6/0.3, likely replaced", fusion="weighted", w_semantic=0.6, w_lexical=0.3, likely_replaced=True),
     # document evidence: a document's next-best spans lift it (score.document_evidence)
@@ -139,6 +140,8 @@ RANKING_SPACE: tuple[Variant, ...] = (
 )
 RANKING_SPACE = _based(RANKING_SPACE, _RANKING_BASE)
 # Stage 2: when selection stops, and how it spreads the budget.
+# floor 0.5 × depth 1.5, λ 1, the leading document read whole: what the document floor is tried on
+_LEAD_WHOLE = dict(relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, lead_whole_ratio=1.0)
 SELECTION_SPACE: tuple[Variant, ...] = (
     _v("floor 0.5", relevance_floor=0.5, floor_depth=0.0),
     _v("floor 0.5, depth 1", relevance_floor=0.5, floor_depth=1.0),
@@ -159,14 +162,14 @@ SELECTION_SPACE: tuple[Variant, ...] = (
     _v("floor 0.5, depth 1.5, λ 1, spread 0.75, lead whole 1", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.75, lead_whole_ratio=1.0),
     _v("floor 0.5, depth 1.5, λ 1, spread 1, lead whole 1", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=1.0, lead_whole_ratio=1.0),
     # depth before breadth: new documents only above document_floor × the best while others remain
-    _v("floor 0.5, depth 1.5, λ 1, spread 0.5, lead whole 1, doc floor 0.6", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.5, lead_whole_ratio=1.0, document_floor=0.6),
-    _v("floor 0.5, depth 1.5, λ 1, spread 0.5, lead whole 1, doc floor 0.7", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.5, lead_whole_ratio=1.0, document_floor=0.7),
-    _v("floor 0.5, depth 1.5, λ 1, spread 0.5, lead whole 1, doc floor 0.8", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.5, lead_whole_ratio=1.0, document_floor=0.8),
-    _v("floor 0.5, depth 1.5, λ 1, spread 0.5, lead whole 1, doc floor 0.9", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.5, lead_whole_ratio=1.0, document_floor=0.9),
-    _v("floor 0.5, depth 1.5, λ 1, spread 0.25, lead whole 1, doc floor 0.7", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.25, lead_whole_ratio=1.0, document_floor=0.7),
-    _v("floor 0.5, depth 1.5, λ 1, spread 0.25, lead whole 1, doc floor 0.8", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.25, lead_whole_ratio=1.0, document_floor=0.8),
-    _v("floor 0.5, depth 1.5, λ 1, spread 0.25, lead whole 1, doc floor 0.9", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, doc_evidence_spread=0.25, lead_whole_ratio=1.0, document_floor=0.9),
-    _v("floor 0.5, depth 1.5, λ 1, lead whole 1, doc floor 0.8", relevance_floor=0.5, floor_depth=1.5, diversity_lambda=1.0, lead_whole_ratio=1.0, document_floor=0.8),
+    _v("floor 0.5, depth 1.5, λ 1, spread 0.5, lead whole 1, doc floor 0.6", **_LEAD_WHOLE, doc_evidence_spread=0.5, document_floor=0.6),
+    _v("floor 0.5, depth 1.5, λ 1, spread 0.5, lead whole 1, doc floor 0.7", **_LEAD_WHOLE, doc_evidence_spread=0.5, document_floor=0.7),
+    _v("floor 0.5, depth 1.5, λ 1, spread 0.5, lead whole 1, doc floor 0.8", **_LEAD_WHOLE, doc_evidence_spread=0.5, document_floor=0.8),
+    _v("floor 0.5, depth 1.5, λ 1, spread 0.5, lead whole 1, doc floor 0.9", **_LEAD_WHOLE, doc_evidence_spread=0.5, document_floor=0.9),
+    _v("floor 0.5, depth 1.5, λ 1, spread 0.25, lead whole 1, doc floor 0.7", **_LEAD_WHOLE, doc_evidence_spread=0.25, document_floor=0.7),
+    _v("floor 0.5, depth 1.5, λ 1, spread 0.25, lead whole 1, doc floor 0.8", **_LEAD_WHOLE, doc_evidence_spread=0.25, document_floor=0.8),
+    _v("floor 0.5, depth 1.5, λ 1, spread 0.25, lead whole 1, doc floor 0.9", **_LEAD_WHOLE, doc_evidence_spread=0.25, document_floor=0.9),
+    _v("floor 0.5, depth 1.5, λ 1, lead whole 1, doc floor 0.8", **_LEAD_WHOLE, document_floor=0.8),
 )
 SELECTION_SPACE = _based(SELECTION_SPACE, _SELECTION_BASE)
 

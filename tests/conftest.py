@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shutil
 import subprocess
@@ -21,9 +22,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 # a reference time set by the caller's environment (some CI systems export one) would move
 # every recency score; the tests that pin it pass their own
-import os as _os  # noqa: E402
-
-_os.environ.pop("SOURCE_DATE_EPOCH", None)
+os.environ.pop("SOURCE_DATE_EPOCH", None)
 # copies of the fixture never carry an index a user built in place (README quick start)
 _NO_STATE = shutil.ignore_patterns(".oriongraph")
 SAMPLE = REPO / "fixtures" / "orionfs_sample"
@@ -83,8 +82,6 @@ PINNED_MTIME = 1_767_225_600  # 2026-01-01: undated notes take their date from t
 def _copy_sample(root: Path) -> None:
     """The sample fixture copied with every file's mtime pinned, so recency (and with it the
     order of near-ties) does not depend on when the checkout was made."""
-    import os
-
     shutil.copytree(SAMPLE, root, ignore=_NO_STATE)
     for f in root.rglob("*"):
         os.utime(f, (PINNED_MTIME, PINNED_MTIME))
@@ -109,8 +106,6 @@ def sample_index(tmp_path_factory):
 
 
 def run_orion(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    import os
-
     full_env = {**os.environ, **(env or {})}
     return subprocess.run([sys.executable, "-m", "oriongraph_cli", *args], capture_output=True, text=True, cwd=cwd, env=full_env, timeout=timeout)
 
@@ -119,7 +114,6 @@ def run_on_tty(args, env: dict | None = None, rows: int | None = None, columns: 
     """orion with stdout on a pseudo-terminal (``rows`` × ``columns`` when given); its exit
     code and what it printed there."""
     import fcntl
-    import os
     import pty
     import struct
     import termios
