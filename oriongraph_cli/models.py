@@ -11,7 +11,7 @@ from enum import Enum
 from typing import Any
 
 SCHEMA_VERSION = 1  # version of the --json contract, per kind (docs/JSON.md)
-COMPILE_SCHEMA_VERSION = 4  # compile: 4 = compact: quotes with their lines and text, ids and details only with --explain (docs/JSON.md)
+COMPILE_SCHEMA_VERSION = 5  # compile: 4 = compact: quotes with their lines and text, details only with --explain; 5 = span ids by their unique prefix (docs/JSON.md)
 
 STAGES = ("requirements", "design", "research", "impl", "eval", "final")
 CHANNELS = ("semantic", "lexical", "structural", "graph")
@@ -541,8 +541,15 @@ class CompileResponse(_ToDict):
     episode_id: str | None = None  # the usage-log record of this compile (random: only in the --json payload)
     left_out: tuple[LeftOut, ...] = ()  # documents of note not in the working set
     compact: bool = False  # a small budget: no preamble and no left-out list, so spans get the room
+    id_length: int | None = None  # the span id prefix that is unique in the index (None: whole ids)
+
+    def short_id(self, span_id: str) -> str:
+        """``span_id`` as the outputs quote it: its prefix that no other span of the index
+        shares (``orion show`` and the MCP ``get_span`` take it)."""
+        return span_id[: self.id_length] if self.id_length else span_id
 
     def to_dict(self) -> dict[str, Any]:
         d = super().to_dict()
         d.pop("episode_id", None)
+        d.pop("id_length", None)
         return {"schema_version": COMPILE_SCHEMA_VERSION, "kind": "compile", **d}

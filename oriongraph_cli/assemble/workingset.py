@@ -144,6 +144,7 @@ class Assembly:
             index=self.reader.info(),
             left_out=() if compact else _left_out(sel.rejected, in_ws, request.budget_tokens, self.filtered),
             compact=compact,
+            id_length=self.reader.manifest.id_length,
         )
 
 

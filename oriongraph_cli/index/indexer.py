@@ -507,7 +507,7 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
         counts = writer.write_vectors(dim)
         writer.write_lookups(gone)
         result.documents, result.spans, result.tokens = counts["documents"], counts["spans"], counts["tokens"]
-        manifest = _manifest(plan, counts, edges, dim)
+        manifest = _manifest(plan, counts, edges, dim, writer.registry.id_length())
     finally:
         writer.close()
     writer.write_manifest(manifest)
@@ -730,7 +730,7 @@ def _lexical_docs(registry, parsed) -> Iterator:
     yield from batch(docs)
 
 
-def _manifest(plan: _Plan, counts: dict[str, int], edges: int, dim: int) -> Manifest:
+def _manifest(plan: _Plan, counts: dict[str, int], edges: int, dim: int, id_length: int) -> Manifest:
     cfg = plan.cfg
     files = dict(plan.versions)
     for rel in plan.kept:
@@ -749,4 +749,5 @@ def _manifest(plan: _Plan, counts: dict[str, int], edges: int, dim: int) -> Mani
         files=dict(sorted(files.items())),
         stats={rel: plan.stats[rel] for rel in sorted(files) if rel in plan.stats},
         file_warnings={rel: plan.file_warnings[rel] for rel in sorted(plan.file_warnings) if rel in files},
+        id_length=id_length,
     )

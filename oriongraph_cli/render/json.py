@@ -75,7 +75,7 @@ def compile_payload(resp: Any, explain: bool = False) -> dict[str, Any]:
         "quoted_tokens": st.tokens_used,
     }
     _put(out, task_id=resp.request.task_id, episode_id=resp.episode_id, about=None if resp.compact else preamble(resp))
-    out["documents"] = [_document(d) for d in resp.workingset.documents]
+    out["documents"] = [_document(d, resp.short_id) for d in resp.workingset.documents]
     _put(out, left_out=[{"path": lo.path, "score": round(lo.score, 4), "reason": lo.reason, "detail": lo.detail}
                         for lo in resp.left_out])
     stats: dict[str, Any] = {"spans": len(resp.workingset.spans), "documents": st.sources}
@@ -95,18 +95,18 @@ def _put(d: dict[str, Any], **values: Any) -> None:
     d.update({k: v for k, v in values.items() if v not in (None, 0, "", [], {})})
 
 
-def _document(doc: Any) -> dict[str, Any]:
+def _document(doc: Any, short_id: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"path": doc.path}
     _put(out, status=doc.status)
-    out["quotes"] = [_quote(q) for q in doc.quotes]
+    out["quotes"] = [_quote(q, short_id) for q in doc.quotes]
     return out
 
 
-def _quote(q: Any) -> dict[str, Any]:
+def _quote(q: Any, short_id: Any) -> dict[str, Any]:
     """``{"lines": [start, end], "spans": [ids], "text"}`` and, when they apply,
     ``shortened`` (its level: ``orion show PATH:Lstart-Lend`` prints the lines whole),
     ``stale`` and ``expansion_of``. The spans' scores are in ``explanation`` with ``--explain``."""
-    out: dict[str, Any] = {"lines": [q.line_start, q.line_end], "spans": [i.span_ref.span_id for i in q.items]}
+    out: dict[str, Any] = {"lines": [q.line_start, q.line_end], "spans": [short_id(i.span_ref.span_id) for i in q.items]}
     c = q.compression
     if c is not None:
         out["shortened"] = c.level

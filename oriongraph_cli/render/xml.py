@@ -50,7 +50,7 @@ def workingset_xml(resp: Any, explain: bool = False) -> str:
     for doc in resp.workingset.documents:
         stale = ",".join(q.lines for q in doc.quotes if any(i.stale for i in q.items))
         lines = quote_lines(doc)
-        spans = " ".join(i.span_ref.span_id for q in doc.quotes for i in q.items)
+        spans = " ".join(resp.short_id(i.span_ref.span_id) for q in doc.quotes for i in q.items)
         out.append(f"<document{_attrs(source=f'{doc.path}:{lines}' if lines else doc.path, status=doc.status, stale=stale, spans=spans)}>\n")
         for q in doc.quotes:
             if q.elided_before:  # the skipped lines are between the quotes' own

@@ -55,6 +55,7 @@ class Manifest:
     stats: dict[str, list[int]] = field(default_factory=dict)  # path -> [size, mtime_ns, ctime_ns, inode]
     file_warnings: dict[str, list] = field(default_factory=dict)  # path -> parse warnings (for --strict)
     checksums: dict[str, Any] | None = None  # file -> size and digests (None: written before checksums)
+    id_length: int | None = None  # the prefix length that tells every span id apart (None: written before it)
     extra: dict[str, Any] = field(default_factory=dict)  # keys of a newer or older orion, kept as they are
 
     # ------------------------------------------------------------ reading
@@ -95,6 +96,7 @@ class Manifest:
             stats=want("stats", (dict,), {}),
             file_warnings=want("file_warnings", (dict,), {}),
             checksums=want("checksums", (dict,)),
+            id_length=want("id_length", (int,)),
             extra={k: v for k, v in raw.items() if k not in known},
         )
 
@@ -129,6 +131,8 @@ class Manifest:
         })
         if self.checksums is not None:
             out["checksums"] = self.checksums
+        if self.id_length is not None:
+            out["id_length"] = self.id_length
         return out
 
     def to_bytes(self) -> bytes:

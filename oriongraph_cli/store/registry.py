@@ -22,6 +22,27 @@ from oriongraph_cli.store import schema
 from oriongraph_cli.store.graph_store import GraphStore
 from oriongraph_cli.store.sql import connect, in_chunks
 
+# a span id is quoted in an output by its first ID_LENGTH_MIN characters, or more where the
+# index holds two ids that share them (`orion show` takes any unique prefix)
+ID_LENGTH_MIN = 8
+
+
+def unique_prefix_length(sorted_ids: Iterable[str], least: int = ID_LENGTH_MIN) -> int:
+    """The shortest prefix length, at least ``least`` and at most an id's length, at which
+    no two of ``sorted_ids`` (ascending, distinct) are the same: one pass, each id compared
+    with the one before it (in sorted order the longest shared prefix is between neighbours)."""
+    need, prev, longest = least, "", 0
+    for sid in sorted_ids:
+        k = 0
+        for a, b in zip(prev, sid):
+            if a != b:
+                break
+            k += 1
+        if k + 1 > need:
+            need = k + 1
+        prev, longest = sid, max(longest, len(sid))
+    return min(need, longest) if longest else least
+
 __all__ = ["Registry", "connect", "DOC_COLUMNS", "SPAN_COLUMNS"]
 
 DOC_COLUMNS = (
@@ -287,6 +308,10 @@ class Registry:
     def rows_of_paths(self, paths: Iterable[str]) -> list[int]:
         """Rows of every span of the documents at ``paths``."""
         return [r[0] for r in self.conn.execute("SELECT id FROM spans WHERE path IN (SELECT value FROM json_each(?))", (json.dumps(list(paths)),))]
+
+    def id_length(self, least: int = ID_LENGTH_MIN) -> int:
+        """The length at which every span id is told apart by its prefix (:func:`unique_prefix_length`)."""
+        return unique_prefix_length((sid for (sid,) in self.conn.execute("SELECT span_id FROM spans ORDER BY span_id")), least)
 
     def span_rows_of(self, paths: Iterable[str]) -> dict[str, int]:
         """span_id -> row of every span of the documents at ``paths``."""

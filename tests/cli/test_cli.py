@@ -317,6 +317,13 @@ def test_every_output_the_cli_writes_fits_the_budget(sample_index, tmp_path):
     assert root.tag == "working_set" and root.findall("document")
     data = _json.loads(outs["json"].stdout)
     assert data["delivered_tokens"] == count(outs["json"].stdout) and ws_spans(data)
+    # span ids are quoted by the prefix no other span of the index shares (8 hex digits on the
+    # sample), and `orion show` reads each back
+    xml_ids = [i for d in root.findall("document") for i in d.get("spans").split()]
+    json_ids = [i for d in data["documents"] for q in d["quotes"] for i in q["spans"]]
+    assert xml_ids and all(len(i) == 8 for i in xml_ids + json_ids)
+    shown = run("show", xml_ids[0], "--root", str(sample_index))
+    assert shown.returncode == 0 and shown.stdout.strip()
     assert outs["json"].stdout.count("\n") == 1  # one compact line
     md = outs["markdown"].stdout
     assert "tokens delivered" not in md  # under 3,000 tokens no summary line: the room goes to text

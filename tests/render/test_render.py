@@ -299,6 +299,10 @@ def test_xml_parses_and_escapes_quoted_text(resp):
     assert docs[0].text == "\na </span></document><evil/> & b\n" and docs[0].find("skipped") is not None
     assert docs[0].find("skipped").text is None and docs[0].find("skipped").tail == "\n" + TEXT3.strip("\n") + "\n"
     assert f">{ID1}" not in workingset_xml(resp) and "<span" not in workingset_xml(resp)  # ids are attributes, never text
+    # with the index's unique prefix length, the ids are quoted by that prefix (the explanation keeps them whole)
+    short = ET.fromstring(workingset_xml(replace(resp, id_length=8), explain=True))
+    assert [d.get("spans").split() for d in short.findall("document")] == [[i[:8] for i in d.get("spans").split()] for d in docs]
+    assert {p.get("span") for p in short.iter("pick")} <= {s.span_ref.span_id for s in resp.workingset.spans}
     assert root.find("left_out/document").get("path") == "02_knowledge/howto/redis.md"
     explained = ET.fromstring(workingset_xml(resp, explain=True))
     assert explained.find("explanation").get("counted") == "false"
@@ -308,8 +312,10 @@ def test_xml_parses_and_escapes_quoted_text(resp):
 
 
 def test_json_is_compact_grouped_by_document(resp):
+    from dataclasses import replace
+
     d = rjson.compile_payload(resp)
-    assert d["schema_version"] == COMPILE_SCHEMA_VERSION == 4 and d["kind"] == "compile"
+    assert d["schema_version"] == COMPILE_SCHEMA_VERSION == 5 and d["kind"] == "compile"
     assert list(d)[:2] == ["schema_version", "kind"]
     assert "rationale" not in d and "explanation" not in d and "request" not in d and "summary" not in d
     doc = d["documents"][0]
@@ -317,6 +323,7 @@ def test_json_is_compact_grouped_by_document(resp):
     assert d["documents"][1] == {**d["documents"][1], "path": ADR, "status": "accepted"}
     q = doc["quotes"][0]
     assert q == {"lines": [5, 12], "spans": [ID1], "text": TEXT1}  # whole: nothing else (scores: --explain)
+    assert rjson.compile_payload(replace(resp, id_length=8))["documents"][0]["quotes"][0]["spans"] == [ID1[:8]]  # the index's unique prefix
     assert doc["quotes"][1]["shortened"] == "sentences" and doc["quotes"][1]["lines"] == [20, 24]
     assert d["documents"][1]["quotes"][0]["stale"] is True
     assert d["left_out"] == [{"path": "02_knowledge/howto/redis.md", "score": 0.52, "reason": "budget", "detail": "needs --budget >= 4,900"}]

@@ -74,6 +74,27 @@ def test_registry_lookups_over_many_ids(tmp_path):
         reg.close()
 
 
+def test_id_length_is_the_prefix_that_tells_every_span_apart(sample_index):
+    from oriongraph_cli.store.registry import unique_prefix_length
+
+    assert unique_prefix_length([]) == 8  # no spans: the least
+    ids = sorted(["0f3a9c1e2b4d6a80", "7c21aa0000000000", "0f3a9c1e00000000"])
+    assert unique_prefix_length(ids) == 9  # two ids share eight characters: the ninth tells them apart
+    assert unique_prefix_length(ids, least=4) == 9 and unique_prefix_length(ids, least=12) == 12
+    assert unique_prefix_length(sorted(ids + ["0f3a9c1e2b4d6a81"])) == 16  # differs only in its last character: the whole id
+    assert unique_prefix_length(["ab", "ac"], least=8) == 2  # never longer than the ids
+    # the index records it, and every span id of the index is unique at that length
+    from oriongraph_cli.store.layout import Layout
+    from oriongraph_cli.store.manifest import Manifest
+
+    gen = Layout(sample_index / ".oriongraph").current_path()
+    n = Manifest.load(gen).id_length
+    reg = Registry.open(gen / "registry.sqlite")
+    try:
+        ids = [r[0] for r in reg.conn.execute("SELECT span_id FROM spans")]
+    finally:
+        reg.close()
+    assert n == 8 and len({i[:n] for i in ids}) == len(ids) > 100
 # --------------------------------------------------------------------------- the manifest
 
 
