@@ -103,7 +103,8 @@ def _document(doc: Any, short_id: Any) -> dict[str, Any]:
 
 
 def _quote(q: Any, short_id: Any) -> dict[str, Any]:
-    """``{"lines": [start, end], "spans": [ids], "text"}`` and, when they apply,
+    """``{"lines": [start, end], "spans": [ids], "text"}`` (each id by its unique prefix:
+    ``short_id``) and, when they apply,
     ``shortened`` (its level: ``orion show PATH:Lstart-Lend`` prints the lines whole),
     ``stale`` and ``expansion_of``. The spans' scores are in ``explanation`` with ``--explain``."""
     out: dict[str, Any] = {"lines": [q.line_start, q.line_end], "spans": [short_id(i.span_ref.span_id) for i in q.items]}

@@ -13,7 +13,8 @@ quote documents — one element per document holding its quoted text::
 the order they follow, as Markdown's header and ``orion show path:L12-L40`` write them; where text
 lies between two quotes, ``<skipped>`` names its headings (``<skipped/>``: it holds none). A
 quote that is the indexed version of a file changed since is listed in ``stale`` by its
-lines, and ``spans`` holds the ids of the spans quoted, in document order (``orion show ID``).
+lines, and ``spans`` holds the ids of the spans quoted, in document order, each by the prefix
+no other span of the index shares (``CompileResponse.short_id``; ``orion show ID`` takes it).
 From 3,000 tokens the root also carries the intent, the delivered and quoted counts,
 ``<about>``, ``<summary>`` and ``<left_out>``; scores and titles are in ``--explain``
 (``<pick span="…">``), not counted. Text and attributes are escaped
