@@ -13,6 +13,7 @@ import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, Iterator, Protocol
 
@@ -502,7 +503,7 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
         writer.registry.commit()
         progress.phase("lexical index", None)
         gone = sorted(set(plan.changed) | set(plan.removed))
-        writer.write_lexical(_lexical_docs(writer.registry, plan.parsed), gone, deleted_rows)
+        writer.write_lexical(partial(_lexical_docs, writer.registry, plan.parsed), gone, deleted_rows)
         progress.phase("vector index", None)
         counts = writer.write_vectors(dim)
         writer.write_lookups(gone)
