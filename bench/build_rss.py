@@ -1,0 +1,72 @@
+"""Where a whole index build holds its memory: RSS sampled with the main thread's stack.
+
+    python -P bench/build_rss.py ROOT          # ROOT: a bench/synth.py project (its fast embedder)
+    /usr/bin/time -v python -P bench/build_rss.py ROOT
+
+Builds ROOT's index from the files (``full=True``) with the bench embedder of
+``bench/synth.py`` (never in product code). A thread reads the process's RSS
+(``/proc/self/status``) and the main thread's innermost orion and Whoosh frames every
+0.25 s; at the end it prints the largest RSS seen at each distinct place (MiB, innermost
+frame first), so the phase and the line that hold the peak are named.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+import traceback
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(1, str(HERE))
+
+
+def _rss_mib() -> float:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def main() -> None:
+    import synth
+
+    synth.install_fast_embedder()
+    from oriongraph_cli.api import index_project
+    from oriongraph_cli.config import load_config
+
+    main_id = threading.main_thread().ident
+    samples: list[tuple[float, list[str]]] = []
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            frame = sys._current_frames().get(main_id)
+            stack = traceback.extract_stack(frame) if frame else []
+            where = [f"{os.path.basename(s.filename)}:{s.name}:{s.lineno}" for s in stack
+                     if "oriongraph_cli" in s.filename or "whoosh" in s.filename][-6:]
+            samples.append((_rss_mib(), where))
+            time.sleep(0.25)
+
+    threading.Thread(target=sample, daemon=True).start()
+    t = time.perf_counter()
+    res = index_project(load_config(Path(sys.argv[1])), full=True)
+    done.set()
+    print(f"{res.spans} spans in {time.perf_counter() - t:.0f} s")
+    seen: set[tuple[str, ...]] = set()
+    for rss, where in sorted(samples, key=lambda s: -s[0]):
+        key = tuple(where[-3:])
+        if key in seen:
+            continue
+        seen.add(key)
+        print(round(rss), " <- ".join(reversed(where)))
+        if len(seen) >= 12:
+            break
+
+
+if __name__ == "__main__":
+    main()
