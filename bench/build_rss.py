@@ -1,12 +1,12 @@
 """Where a whole index build holds its memory: RSS sampled with the main thread's stack.
 
-    python -P bench/build_rss.py ROOT          # ROOT: a bench/synth.py project (its fast embedder)
-    /usr/bin/time -v python -P bench/build_rss.py ROOT
+    python -P bench/build_rss.py ROOT [EVERY]  # ROOT: a bench/synth.py project (its fast embedder)
+    /usr/bin/time -v python -P bench/build_rss.py ROOT 0.02
 
 Builds ROOT's index from the files (``full=True``) with the bench embedder of
 ``bench/synth.py`` (never in product code). A thread reads the process's RSS
 (``/proc/self/status``) and the main thread's innermost orion and Whoosh frames every
-0.25 s; at the end it prints the largest RSS seen at each distinct place (MiB, innermost
+EVERY seconds (default 0.25); at the end it prints the largest RSS seen at each distinct place (MiB, innermost
 frame first), so the phase and the line that hold the peak are named.
 """
 
@@ -39,6 +39,7 @@ def main() -> None:
     from oriongraph_cli.api import index_project
     from oriongraph_cli.config import load_config
 
+    every = float(sys.argv[2]) if len(sys.argv) > 2 else 0.25
     main_id = threading.main_thread().ident
     samples: list[tuple[float, list[str]]] = []
     done = threading.Event()
@@ -50,7 +51,7 @@ def main() -> None:
             where = [f"{os.path.basename(s.filename)}:{s.name}:{s.lineno}" for s in stack
                      if "oriongraph_cli" in s.filename or "whoosh" in s.filename][-6:]
             samples.append((_rss_mib(), where))
-            time.sleep(0.25)
+            time.sleep(every)
 
     threading.Thread(target=sample, daemon=True).start()
     t = time.perf_counter()
