@@ -27,6 +27,7 @@ from oriongraph_cli.index.walk import FoundFile, check_project, walk
 from oriongraph_cli.safeio import UnsafeFile, read_project_file, stat_key, unchanged_since
 from oriongraph_cli.store.layout import Layout
 from oriongraph_cli.store.manifest import INDEX_SCHEMA_VERSION, Counts, Manifest
+from oriongraph_cli.store.registry import ID_LENGTH_MIN
 from oriongraph_cli.tokens import expected_name, get_counter
 
 __all__ = ["INDEX_SCHEMA_VERSION", "IndexResult", "Progress", "index_project", "git_times", "embed_hash"]
@@ -234,12 +235,13 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
             result.rebuild_reason = changes.reason
             gen = layout.next_generation()
             staging = layout.new_staging(gen)
+            base = None if changes.reason and not changes.carry_kept else cur_path
             plan = _Plan(
-                cfg=cfg, spec=spec, gen=gen, staging=staging,
-                base_path=None if changes.reason and not changes.carry_kept else cur_path, cache_path=cur_path,
+                cfg=cfg, spec=spec, gen=gen, staging=staging, base_path=base, cache_path=cur_path,
                 parsed=parsed, changed=changes.changed, removed=changes.removed, prev_files=scan.prev_files, versions=scan.versions,
                 kept=changes.kept, tokenizer=tokenizer, strict=strict, embedder=scan.embedder_future, stats=scan.stats,
                 file_warnings=file_warnings,
+                base_id_length=scan.manifest.id_length if base and scan.manifest else None,
             )
             try:
                 _build_generation(plan, result, progress)
@@ -483,6 +485,7 @@ class _Plan:
     embedder: Any  # Future of the loaded embedder, or None
     stats: dict[str, list[int]]  # path -> [size, mtime_ns, ctime_ns, inode] (fast path of the next run)
     file_warnings: dict[str, list] = field(default_factory=dict)  # path -> parse warnings (for --strict)
+    base_id_length: int | None = None  # the base generation's span id prefix length (None: count it afresh)
 
 
 def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> None:
@@ -508,7 +511,8 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
         counts = writer.write_vectors(dim)
         writer.write_lookups(gone)
         result.documents, result.spans, result.tokens = counts["documents"], counts["spans"], counts["tokens"]
-        manifest = _manifest(plan, counts, edges, dim, writer.registry.id_length())
+        added = None if plan.base_id_length is None else (s.ref.span_id for _, spans in plan.parsed for s in spans)
+        manifest = _manifest(plan, counts, edges, dim, writer.registry.id_length(plan.base_id_length or ID_LENGTH_MIN, added))
     finally:
         writer.close()
     writer.write_manifest(manifest)

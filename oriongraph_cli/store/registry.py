@@ -12,6 +12,7 @@ unchanged spans carry over untouched.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 from pathlib import Path
@@ -33,13 +34,7 @@ def unique_prefix_length(sorted_ids: Iterable[str], least: int = ID_LENGTH_MIN) 
     with the one before it (in sorted order the longest shared prefix is between neighbours)."""
     need, prev, longest = least, "", 0
     for sid in sorted_ids:
-        k = 0
-        for a, b in zip(prev, sid):
-            if a != b:
-                break
-            k += 1
-        if k + 1 > need:
-            need = k + 1
+        need = max(need, len(os.path.commonprefix((prev, sid))) + 1)
         prev, longest = sid, max(longest, len(sid))
     return min(need, longest) if longest else least
 
@@ -309,9 +304,21 @@ class Registry:
         """Rows of every span of the documents at ``paths``."""
         return [r[0] for r in self.conn.execute("SELECT id FROM spans WHERE path IN (SELECT value FROM json_each(?))", (json.dumps(list(paths)),))]
 
-    def id_length(self, least: int = ID_LENGTH_MIN) -> int:
-        """The length at which every span id is told apart by its prefix (:func:`unique_prefix_length`)."""
-        return unique_prefix_length((sid for (sid,) in self.conn.execute("SELECT span_id FROM spans ORDER BY span_id")), least)
+    def id_length(self, least: int = ID_LENGTH_MIN, added: Iterable[str] | None = None) -> int:
+        """The length at which every span id is told apart by its prefix
+        (:func:`unique_prefix_length`, over every id). With ``added`` — the ids new since a
+        generation whose length was ``least`` — only they are compared with their neighbours
+        in id order (two lookups each on the id index, not a pass over a million ids): the
+        others were told apart at ``least`` already, and the length never shrinks."""
+        if added is None:
+            return unique_prefix_length((sid for (sid,) in self.conn.execute("SELECT span_id FROM spans ORDER BY span_id")), least)
+        need = least
+        for sid in added:
+            for query in ("SELECT max(span_id) FROM spans WHERE span_id < ?", "SELECT min(span_id) FROM spans WHERE span_id > ?"):
+                (other,) = self.conn.execute(query, (sid,)).fetchone()
+                if other:
+                    need = max(need, min(len(os.path.commonprefix((sid, other))) + 1, len(sid)))
+        return need
 
     def span_rows_of(self, paths: Iterable[str]) -> dict[str, int]:
         """span_id -> row of every span of the documents at ``paths``."""

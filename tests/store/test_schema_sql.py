@@ -95,6 +95,39 @@ def test_id_length_is_the_prefix_that_tells_every_span_apart(sample_index):
     finally:
         reg.close()
     assert n == 8 and len({i[:n] for i in ids}) == len(ids) > 100
+
+
+def test_id_length_after_a_change_looks_only_at_the_new_ids_neighbours(sample_index, tmp_path):
+    """An index run that adds spans compares only them with their neighbours in id order:
+    the same length as a whole pass, longer when a new id shares more with an old one, never
+    shorter than the base generation's."""
+    import shutil
+
+    from oriongraph_cli.store.layout import Layout
+
+    gen = Layout(sample_index / ".oriongraph").current_path()
+    shutil.copy(gen / "registry.sqlite", tmp_path / "registry.sqlite")
+    reg = Registry.open(tmp_path / "registry.sqlite")
+    try:
+        ids = sorted(r[0] for r in reg.conn.execute("SELECT span_id FROM spans"))
+        assert reg.id_length(8, added=ids[:5]) == reg.id_length() == 8
+        assert reg.id_length(11, added=ids[:5]) == 11  # never shorter than the base's
+    finally:
+        reg.close()
+    import sqlite3
+
+    conn = sqlite3.connect(tmp_path / "registry.sqlite")
+    cols = [r[1] for r in conn.execute("PRAGMA table_info(spans)") if r[1] != "id"]
+    twin = ids[3][:12] + ("0000" if ids[3][12:] != "0000" else "1111")  # shares 12 characters with an old id
+    picked = ", ".join("?" if c == "span_id" else c for c in cols)
+    conn.execute(f"INSERT INTO spans ({', '.join(cols)}) SELECT {picked} FROM spans WHERE span_id = ?", (twin, ids[3]))
+    conn.commit()
+    conn.close()
+    reg = Registry.open(tmp_path / "registry.sqlite")
+    try:
+        assert reg.id_length(8, added=[twin]) == reg.id_length() == 13
+    finally:
+        reg.close()
 # --------------------------------------------------------------------------- the manifest
 
 
