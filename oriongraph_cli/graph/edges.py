@@ -224,6 +224,53 @@ class GraphBuildResult:
         }
 
 
+_RESOLVE_BATCH = 20_000  # references resolved (and their lookup keys written) at a time
+
+
+def _document_batches(refs: Iterable[RawRef], size: int) -> Iterator[list[RawRef]]:
+    """``refs`` (ordered by document) in lists of about ``size``, never splitting a
+    document's references across two lists."""
+    batch: list[RawRef] = []
+    for r in refs:
+        if len(batch) >= size and r[0] != batch[-1][0]:
+            yield batch
+            batch = []
+        batch.append(r)
+    if batch:
+        yield batch
+
+
+def _resolve_all(reg: Registry, resolver: LinkResolver, *, write_edges: bool) -> tuple[list[Edge], list[DanglingLink], int]:
+    """Every stored reference resolved, a batch of documents at a time: each batch's lookup
+    keys written as it is resolved (every document's replaced), and its edges written too
+    when ``write_edges`` (else returned). The same rows, in the same order, as resolving
+    them all at once: references come by document, and an edge is a duplicate only of
+    another from its own document. Returns (edges kept, dangling links, edges written)."""
+    reg.graph.write_deps({}, replace=True)
+    kept: list[Edge] = []
+    dangling_out: list[DanglingLink] = []
+    written = 0
+    for refs in _document_batches(read_refs(reg), _RESOLVE_BATCH):
+        deps: dict[str, set[str]] = {}
+        edges, dangling_list = resolve_refs(refs, resolver, deps)
+        reg.graph.write_deps(deps, append=True)
+        dangling_out += dangling_list
+        if write_edges:
+            reg.graph.add_edges(edges)
+            written += len(edges)
+        else:
+            kept += edges
+    return kept, dangling_out, written
+
+
+def _add_edges_once(reg: Registry, edges: list[Edge]) -> int:
+    """Insert ``edges``, equal ones together where the first stands (as
+    :func:`_sync_global_edges` inserts into a table without them). Returns how many."""
+    new = [e for e, n in Counter(edges).items() for _ in range(n)]
+    reg.graph.add_edges(new)
+    return len(new)
+
+
 def _sync_global_edges(reg: Registry, edges: list[Edge], only: str | None = None) -> tuple[int, int]:
     """Make the global edges in the table (of type ``only``, when given) equal ``edges``,
     touching only the difference (an incremental run changes few of them). Returns
@@ -314,8 +361,10 @@ def rebuild_edges(
         reg.graph.forget_resolved(again | set(change.paths), LOCAL_TYPES | {"DEFINES"})
         reg.graph.write_deps({p: deps.get(p, set()) for p in again})
     else:
-        edges, dangling_list = resolve_refs(read_refs(reg), resolver, deps)
-        reg.graph.write_deps(deps, replace=True)
+        # a first build writes its resolved edges as each batch of documents is resolved
+        # (nothing to compare them with); a rebuild over stored edges keeps them to compare
+        fresh = not reg.graph.has_global_edges(LOCAL_TYPES)
+        edges, dangling_list, streamed = _resolve_all(reg, resolver, write_edges=fresh)
     timings["resolve"] = (time.perf_counter() - t) * 1000
     defines_list: list[Edge] = []
     if defines:
@@ -328,6 +377,9 @@ def rebuild_edges(
         reg.graph.write_dangling([(d.path, d.line, d.target, d.kind) for d in dangling_list], replace=False)
         added, removed = _sync_global_edges(reg, defines_list, only="DEFINES")
         added += len(edges)
+    elif fresh:
+        added, removed = streamed + _add_edges_once(reg, defines_list), 0
+        write_dangling(reg, dangling_list)
     else:
         added, removed = _sync_global_edges(reg, edges + defines_list)
         write_dangling(reg, dangling_list)

@@ -113,8 +113,9 @@ class GenerationWriter:
             self.staging / postings.DIR, self.base / postings.DIR if self.base else None, deleted_rows,
             added, all_docs=self.all_lexical_texts,
         )
+        adding = len(added)
         del added
-        self._lexical = lexical.build(self.staging / "lexical", self.base / "lexical" if self.base else None, gone_paths, docs())
+        self._lexical = lexical.build(self.staging / "lexical", self.base / "lexical" if self.base else None, gone_paths, docs(), adding)
 
     def write_vectors(self, dim: int) -> dict[str, int]:
         """Finish the vector store (new segment, deletion list, merges, IVF indexes);

@@ -66,13 +66,15 @@ class GraphStore:
             yield tuple(r)
 
     # ------------------------------------------------------------ resolution dependencies
-    def write_deps(self, deps: dict[str, Iterable[str]], *, replace: bool = False) -> None:
-        """Replace the lookup keys of the documents in ``deps`` (``replace``: of every document)."""
+    def write_deps(self, deps: dict[str, Iterable[str]], *, replace: bool = False, append: bool = False) -> None:
+        """Replace the lookup keys of the documents in ``deps`` (``replace``: of every
+        document; ``append``: add them, the caller knows they hold none)."""
         if replace:
             self.conn.execute("DELETE FROM link_deps")
-        else:
+        elif not append:
             self.conn.execute("DELETE FROM link_deps WHERE path IN (SELECT value FROM json_each(?))", (json.dumps(sorted(deps)),))
-        self.conn.executemany("INSERT INTO link_deps(key, path) VALUES(?,?)", [(k, p) for p, keys in sorted(deps.items()) for k in sorted(keys)])
+        # rows made as they are inserted: a build from the files writes millions of them
+        self.conn.executemany("INSERT INTO link_deps(key, path) VALUES(?,?)", ((k, p) for p, keys in sorted(deps.items()) for k in sorted(keys)))
 
     def paths_depending_on(self, keys: Iterable[str]) -> set[str]:
         """Documents some of whose references were resolved by looking up one of ``keys``."""
@@ -105,6 +107,10 @@ class GraphStore:
             rows = self.conn.execute(f"SELECT rowid, {EDGE_COLUMNS} FROM edges WHERE type NOT IN {_quoted(local_types)}")
         for row in rows:
             yield tuple(row)
+
+    def has_global_edges(self, local_types: Iterable[str]) -> bool:
+        """Whether any edge that is not local to one document is stored."""
+        return self.conn.execute(f"SELECT 1 FROM edges WHERE type NOT IN {_quoted(local_types)} LIMIT 1").fetchone() is not None
 
     def delete_edges(self, rowids: Iterable[int]) -> None:
         self.conn.executemany("DELETE FROM edges WHERE rowid = ?", [(r,) for r in rowids])

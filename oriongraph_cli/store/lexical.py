@@ -40,8 +40,17 @@ TEXT_FIELD = "text"
 BM25_K1 = 1.2
 BM25_B = 0.75
 # Whoosh's estimate of the postings its writer holds before it spills a sorted run (its
-# own estimate: the Python objects take more); the runs are merged at commit, the same index
-WRITER_LIMIT_MB = 256
+# own estimate: the Python objects take ~3x more); the runs are merged at commit, the same
+# index. Measured (docs/BENCHMARKS.md): on a 300k-span build 256 with compound segment
+# files peaked 879 MiB above the start, 64 with plain files 114 MiB, the same CPU; from
+# 50k spans every limit spills and costs the same, but a build that fits unspilled in 256
+# (10k spans) takes 40 % more CPU when 64 makes it spill — so small builds keep 256.
+WRITER_LIMIT_MB = 64
+WRITER_LIMIT_SMALL_MB = 256
+SMALL_BUILD_SPANS = 20_000  # a build adding at most this many spans uses the small-build limit
+# A compound segment is assembled at commit by copying every segment file into one; plain
+# files skip that copy (and the memory it maps). Readers take either.
+COMPOUND_SEGMENTS = False
 _WORD_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-]*")
 
 
@@ -109,10 +118,13 @@ def _link_files(previous: Path, directory: Path) -> None:
             shutil.copy2(src, directory / src.name)
 
 
-def build(directory: Path, previous: Path | None, remove_paths: list[str], add: Iterable[LexicalDoc]) -> int:
+def build(directory: Path, previous: Path | None, remove_paths: list[str], add: Iterable[LexicalDoc],
+          adding: int | None = None) -> int:
     """Create the index in ``directory`` from ``previous`` (its files linked) minus ``remove_paths`` plus ``add``
-    (read once). Whoosh's writer buffers at most ``WRITER_LIMIT_MB`` of postings and spills
-    sorted runs to disk past that, so its memory does not grow with the corpus."""
+    (read once; ``adding``: how many it yields, when known). Whoosh's writer buffers at most
+    ``WRITER_LIMIT_MB`` of postings (``WRITER_LIMIT_SMALL_MB`` when adding at most
+    ``SMALL_BUILD_SPANS``) and spills sorted runs to disk past that, so its memory does not
+    grow with the corpus."""
     from whoosh import index as windex
 
     if previous is not None and windex.exists_in(str(previous), indexname=INDEX_NAME):
@@ -121,7 +133,8 @@ def build(directory: Path, previous: Path | None, remove_paths: list[str], add: 
     else:
         directory.mkdir(parents=True, exist_ok=True)
         ix = windex.create_in(str(directory), schema(), indexname=INDEX_NAME)
-    writer = ix.writer(limitmb=WRITER_LIMIT_MB)
+    small = adding is not None and adding <= SMALL_BUILD_SPANS
+    writer = ix.writer(limitmb=WRITER_LIMIT_SMALL_MB if small else WRITER_LIMIT_MB, compound=COMPOUND_SEGMENTS)
     try:
         for p in remove_paths:
             writer.delete_by_term("path", p)

@@ -13,7 +13,7 @@ from oriongraph_cli.graph import extract, resolve
 from oriongraph_cli.graph import terms as graph_terms
 from oriongraph_cli.graph.extract import DanglingLink, Edge, RawRef, SpanInfo
 from oriongraph_cli.graph.resolve import LinkResolver
-from oriongraph_cli.store.graph_store import EDGE_COLUMNS
+from oriongraph_cli.store.graph_store import EDGE_COLUMNS, GraphStore
 from oriongraph_cli.index.parse import decode, parse_document
 from oriongraph_cli.index.span import split_document
 from oriongraph_cli.index.walk import walk
@@ -551,3 +551,34 @@ def test_defines_cache_gives_the_same_edges_and_skips_seen_spans(tmp_path):
     conn.execute("INSERT INTO spans(span_id, path, ordinal, text) VALUES('s9', '02_knowledge/x.md', 0, 'the dead letter queue again')")
     third = graph_edges._cached_defines(reg, terms, max_per_term=20, max_df=0.5)
     assert len(third) == 7
+
+
+def _graph_rows(reg: Registry) -> dict[str, list[tuple]]:
+    return {t: [tuple(r) for r in reg.conn.execute(f"SELECT rowid, * FROM {t} ORDER BY rowid")]
+            for t in ("edges", "link_deps", "dangling_links")}
+
+
+def test_a_first_build_resolved_in_batches_writes_what_one_pass_writes(tmp_path, monkeypatch):
+    """A build from the files resolves the references a few documents at a time and writes
+    each batch's edges and lookup keys as it goes; the tables hold the same rows, in the
+    same order, as one pass that resolves everything and then compares with the stored
+    edges (the path of a rebuild over a registry that already holds them)."""
+    monkeypatch.setattr(graph_edges, "_RESOLVE_BATCH", 3)  # many batches on the sample
+    reg, first = index(SAMPLE, tmp_path / "batched.sqlite")
+    batched = _graph_rows(reg)
+    reg.close()
+    assert len(batched["edges"]) > 50 and batched["link_deps"] and batched["dangling_links"]
+
+    monkeypatch.setattr(graph_edges, "_RESOLVE_BATCH", 10**9)
+    monkeypatch.setattr(GraphStore, "has_global_edges", lambda self, local: True)  # take the comparing path
+    reg, again = index(SAMPLE, tmp_path / "one_pass.sqlite")
+    assert _graph_rows(reg) == batched
+    assert (again.edges, again.by_type, again.dangling) == (first.edges, first.by_type, first.dangling)
+    reg.close()
+
+
+def test_document_batches_never_split_a_document():
+    refs = [RawRef(p, None, i, "md", "x.md", None) for i, p in enumerate("aaabbcdddde")]
+    batches = list(graph_edges._document_batches(refs, 2))
+    assert [r for b in batches for r in b] == refs
+    assert ["".join(r.path for r in b) for b in batches] == ["aaa", "bb", "cdddd", "e"]
