@@ -24,13 +24,15 @@ The rescaling keeps the relevance part in [0, 1] in both modes, so the MMR λ me
 same thing whichever fusion is used. The other methods in ``FUSIONS`` (``zscore``,
 ``percentile``, ``calibrated``: per-channel scales fed to the weighted sum; ``hybrid``:
 half the weighted sum over the weights' total, half RRF) are documented on their classes in ``fusion.py``.
-``doc_evidence`` adds a share of a document's next-best spans (:func:`document_evidence`).
+Document evidence (:class:`DocumentEvidence`) adds a share of a document's next-best spans
+(:func:`document_evidence`).
 """
 
 from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 from itertools import repeat
 from operator import attrgetter
 from typing import Mapping
@@ -128,8 +130,7 @@ class _Base:
 
     def __init__(self, cands: list[CandidateSpan], weights: ScoreWeights, prefs: SoftPreferences, now: int,
                  half_life_days: float, fusion: str, rrf_k: int, ranks: dict[str, dict[int, int]] | None,
-                 doc_evidence: float = 0.0, span_counts: Mapping[str, int] | None = None, doc_spread: float = 0.0,
-                 lead_budget: int | None = None, usage: list[float] | None = None, doc_peer: float = 0.0):
+                 evidence: DocumentEvidence | None = None, usage: list[float] | None = None):
         import numpy as np
 
         from oriongraph_cli.fusion import _raw_columns
@@ -145,8 +146,7 @@ class _Base:
         metas = [c.metadata for c in cands]
         paths = [m.filepath for m in metas]
         rel = relevance.tolist()
-        self.evidence, self.read_whole = _evidence(paths, [c.span_ref for c in cands], rel, doc_evidence, span_counts, doc_spread,
-                                                   lead_budget, doc_peer)
+        self.evidence, self.read_whole = _evidence(paths, [c.span_ref for c in cands], rel, evidence or NO_EVIDENCE)
         rec_of: dict[int, float] = {}
         self.recency = rec = []
         for m in metas:
@@ -168,10 +168,34 @@ class _Base:
 DOC_EVIDENCE_SPANS = 3  # a document's best spans that count as its evidence
 
 
-def document_evidence(cands: list[CandidateSpan], relevance: list[float], weight: float,
-                      span_counts: Mapping[str, int] | None = None, spread: float = 0.0,
-                      lead_budget: int | None = None, peer: float = 0.0) -> list[float]:
-    """Per candidate, the lift of its document's evidence: ``weight ×`` the mean relevance of
+@dataclass(frozen=True)
+class DocumentEvidence:
+    """How much a document's evidence lifts its spans (:func:`document_evidence`):
+    ``weight`` (0: off), ``spread`` (the share its other spans take), ``peer`` (a span
+    scoring at least ``peer ×`` the best takes the whole lift; 0: off), ``lead_budget``
+    (the leading document is read whole when it fits in this many tokens; None: never) and
+    ``span_counts`` (path -> the spans it has in the index)."""
+
+    weight: float = 0.0
+    spread: float = 0.0
+    peer: float = 0.0
+    lead_budget: int | None = None
+    span_counts: Mapping[str, int] | None = None
+
+    @classmethod
+    def of(cls, cfg, budget_tokens: int, span_counts: Mapping[str, int] | None) -> "DocumentEvidence":
+        """The configured document evidence for a compile of ``budget_tokens``."""
+        return cls(weight=cfg.doc_evidence, spread=cfg.doc_evidence_spread, peer=cfg.doc_evidence_peer,
+                   lead_budget=int(cfg.lead_whole_ratio * budget_tokens) if cfg.lead_whole_ratio > 0 else None,
+                   span_counts=span_counts)
+
+
+NO_EVIDENCE = DocumentEvidence()
+
+
+def document_evidence(cands: list[CandidateSpan], relevance: list[float], evidence: DocumentEvidence) -> list[float]:
+    """Per candidate, the lift of its document's evidence (``evidence``: its settings):
+    ``weight ×`` the mean relevance of
     the document's next-best candidate spans (up to ``DOC_EVIDENCE_SPANS - 1`` after the
     best), given to the document's best span, and ``spread ×`` that to its other spans. A
     document that answers the intent in several places ranks above one that matches in a
@@ -189,17 +213,15 @@ def document_evidence(cands: list[CandidateSpan], relevance: list[float], weight
     has no next-best span to offer: the places it cannot have count as its best span, so a
     short document that matches as a whole is not ranked below a long one for its length
     (on one-paragraph abstracts, evidence without this cost 0.03 nDCG@10)."""
-    if weight <= 0 or not cands:
+    if evidence.weight <= 0 or not cands:
         return [0.0] * len(cands)
-    return _evidence([c.metadata.filepath for c in cands], [c.span_ref for c in cands], relevance, weight,
-                     span_counts, spread, lead_budget, peer)[0]
+    return _evidence([c.metadata.filepath for c in cands], [c.span_ref for c in cands], relevance, evidence)[0]
 
 
-def _evidence(paths: list[str], refs: list, relevance: list[float], weight: float,
-              span_counts: Mapping[str, int] | None, spread: float, lead_budget: int | None,
-              peer: float = 0.0) -> tuple[list[float], str | None]:
+def _evidence(paths: list[str], refs: list, relevance: list[float], ev: DocumentEvidence) -> tuple[list[float], str | None]:
     """:func:`document_evidence` over columns (each candidate's document path, span
     reference and relevance), and the path of the document it reads whole (None: none)."""
+    weight, spread, peer, lead_budget = ev.weight, ev.spread, ev.peer, ev.lead_budget
     out = [0.0] * len(paths)
     if weight <= 0 or not paths:
         return out, None
@@ -207,7 +229,7 @@ def _evidence(paths: list[str], refs: list, relevance: list[float], weight: floa
     for i, path in enumerate(paths):
         by_doc.setdefault(path, []).append(i)
     slots = DOC_EVIDENCE_SPANS - 1
-    counts = span_counts or {}
+    counts = ev.span_counts or {}
     lifts: dict[str, float] = {}
     get_count = counts.get
     for path, idx in by_doc.items():
@@ -253,18 +275,13 @@ def base_scores(
     fusion: str = "weighted",
     rrf_k: int = 60,
     ranks: dict[str, dict[int, int]] | None = None,
-    doc_evidence: float = 0.0,
-    span_counts: Mapping[str, int] | None = None,
-    doc_spread: float = 0.0,
-    lead_budget: int | None = None,
-    doc_peer: float = 0.0,
+    evidence: DocumentEvidence | None = None,
 ) -> list[float]:
     """The ``base_score`` :func:`score` would give each candidate (input order), without
     building scored copies — for callers that only rank, such as the graph channel's seeds."""
     if not cands:
         return []
-    return _Base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts, doc_spread, lead_budget,
-                 doc_peer=doc_peer).base
+    return _Base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, evidence).base
 
 
 def score(
@@ -276,12 +293,8 @@ def score(
     fusion: str = "weighted",
     rrf_k: int = 60,
     ranks: dict[str, dict[int, int]] | None = None,
-    doc_evidence: float = 0.0,
-    span_counts: Mapping[str, int] | None = None,
-    doc_spread: float = 0.0,
-    lead_budget: int | None = None,
+    evidence: DocumentEvidence | None = None,
     usage: tuple[list[float], list[dict[str, float]]] | None = None,
-    doc_peer: float = 0.0,
 ) -> list[CandidateSpan]:
     """Normalise, compute ``base_score`` and reasons (their text made when first read:
     :func:`_reasons`); return candidates sorted by ``sort_key``.
@@ -299,13 +312,13 @@ def score(
         raise ValueError(f"fusion must be one of {', '.join(FUSIONS)}, got {fusion!r}")
     if not cands:
         return []
-    b = _Base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, doc_evidence, span_counts, doc_spread, lead_budget,
-              usage=usage[0] if usage is not None else None, doc_peer=doc_peer)
+    evidence = evidence or NO_EVIDENCE
+    b = _Base(cands, weights, prefs, now, half_life_days, fusion, rrf_k, ranks, evidence, usage=usage[0] if usage is not None else None)
     channels = channel_objects(b.channels, len(cands))
     cand_ranks = zip(*(b.ranks[ch].tolist() for ch in CHANNELS)) if b.ranks is not None else repeat(None)
     usages = zip(*usage) if usage is not None else ((c.usage_score, c.components) for c in cands)
     recency_on, usage_on = weights.recency > 0, weights.usage > 0
-    counts = span_counts
+    counts = evidence.span_counts
     new = object.__new__
     whole = b.read_whole
     out: list[CandidateSpan] = []
@@ -359,8 +372,6 @@ def fuse(cands: list[CandidateSpan], hits: dict, weights: ScoreWeights, request,
         ranks["semantic"] = {c.row: r for r, c in enumerate(by_cosine, 1)}
     return how(
         cands, weights, request.soft_prefs, now, cfg.recency_half_life_days,
-        fusion=fusion, rrf_k=cfg.rrf_k, ranks=ranks, doc_evidence=cfg.doc_evidence, span_counts=span_counts,
-        doc_spread=cfg.doc_evidence_spread, doc_peer=cfg.doc_evidence_peer,
-        lead_budget=int(cfg.lead_whole_ratio * request.budget_tokens) if cfg.lead_whole_ratio > 0 else None,
+        fusion=fusion, rrf_k=cfg.rrf_k, ranks=ranks, evidence=DocumentEvidence.of(cfg, request.budget_tokens, span_counts),
         **({"usage": usage} if usage is not None else {}),
     )

@@ -80,7 +80,7 @@ def test_channels_not_found_score_zero():
 
 
 def test_document_evidence_lifts_a_document_that_matches_in_several_places():
-    from oriongraph_cli.rank.score import document_evidence
+    from oriongraph_cli.rank.score import DocumentEvidence, document_evidence
 
     def span(sid, doc, sem):
         c = cand(sid, semantic=sem)
@@ -91,16 +91,16 @@ def test_document_evidence_lifts_a_document_that_matches_in_several_places():
             span("x", "other", 0.30)]
     plain = _order(pool, "weighted")
     assert plain[0] == "one"
-    lifted = [c.span_ref.span_id for c in score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3)]
+    lifted = [c.span_ref.span_id for c in score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", evidence=DocumentEvidence(0.3))]
     assert lifted[0] == "m1" and lifted.index("m2") < lifted.index("m3")  # order inside a document kept
     rel = [0.5, 0.4, 0.3]
-    assert document_evidence(pool[1:4], rel, 0.0) == [0.0, 0.0, 0.0]
-    assert document_evidence(pool[1:4], rel, 0.3) == pytest.approx([0.3 * 0.35, 0.0, 0.0])  # mean of the next two, to the best span
+    assert document_evidence(pool[1:4], rel, DocumentEvidence(0.0)) == [0.0, 0.0, 0.0]
+    assert document_evidence(pool[1:4], rel, DocumentEvidence(0.3)) == pytest.approx([0.3 * 0.35, 0.0, 0.0])  # mean of the next two, to the best span
     # the document moves up; its other spans keep their own scores (no more of the budget)
     base = {c.span_ref.span_id: c.base_score for c in score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted")}
-    lifted_base = {c.span_ref.span_id: c.base_score for c in score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3)}
+    lifted_base = {c.span_ref.span_id: c.base_score for c in score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", evidence=DocumentEvidence(0.3))}
     assert lifted_base["m1"] > base["m1"] and lifted_base["m2"] == base["m2"] and lifted_base["m3"] == base["m3"]
-    out = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3)
+    out = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", evidence=DocumentEvidence(0.3))
     assert any(r.startswith("document matches in several places") for r in out[0].reasons)
 
 
@@ -109,7 +109,7 @@ def test_document_evidence_does_not_rank_a_short_document_below_a_long_one_for_i
     span. A long document with one matching span still gets nothing."""
     from dataclasses import replace
 
-    from oriongraph_cli.rank.score import document_evidence
+    from oriongraph_cli.rank.score import DocumentEvidence, document_evidence
 
     def span(sid, doc, sem):
         c = cand(sid, semantic=sem)
@@ -118,13 +118,13 @@ def test_document_evidence_does_not_rank_a_short_document_below_a_long_one_for_i
     pool = [span("abstract", "short", 0.80), span("m1", "long", 0.78), span("m2", "long", 0.70), span("m3", "long", 0.69),
             span("lone", "sparse", 0.75), span("x", "other", 0.30)]
     counts = {"02_knowledge/short.md": 1, "02_knowledge/long.md": 40, "02_knowledge/sparse.md": 40}
-    out = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3, span_counts=counts)
+    out = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", evidence=DocumentEvidence(0.3, span_counts=counts))
     order = [c.span_ref.span_id for c in out]
     assert order[0] == "abstract"  # without span counts the long document overtakes it (test above)
-    evidence = dict(zip([c.span_ref.span_id for c in pool], document_evidence(pool, [0.8, 0.7, 0.6, 0.5, 0.9, 0.1], 0.3, counts)))
+    evidence = dict(zip([c.span_ref.span_id for c in pool], document_evidence(pool, [0.8, 0.7, 0.6, 0.5, 0.9, 0.1], DocumentEvidence(0.3, span_counts=counts))))
     assert evidence["abstract"] == pytest.approx(0.3 * 0.8)  # both missing places count as its best span
     assert evidence["lone"] == 0.0  # it has 40 spans: one match is one match
-    two = document_evidence(pool[1:3], [0.7, 0.6], 0.3, {"02_knowledge/long.md": 2})
+    two = document_evidence(pool[1:3], [0.7, 0.6], DocumentEvidence(0.3, span_counts={"02_knowledge/long.md": 2}))
     assert two == pytest.approx([0.3 * (0.6 + 0.7) / 2, 0.0])  # its second span, then its best for the slot it lacks
     reasons = {c.span_ref.span_id: c.reasons for c in out}
     assert any(r.startswith("short document, matches as a whole") for r in reasons["abstract"])
@@ -136,7 +136,7 @@ def test_document_evidence_spread_decides_how_much_of_the_budget_it_buys():
     that share. The order inside the document never changes."""
     from dataclasses import replace
 
-    from oriongraph_cli.rank.score import document_evidence
+    from oriongraph_cli.rank.score import DocumentEvidence, document_evidence
     from oriongraph_cli.config import load_config
     from oriongraph_cli.errors import ConfigError
 
@@ -147,11 +147,11 @@ def test_document_evidence_spread_decides_how_much_of_the_budget_it_buys():
     pool = [span("a", 0.9), span("b", 0.8), span("c", 0.7)]
     rel = [0.6, 0.5, 0.4]
     lift = 0.3 * (0.5 + 0.4) / 2
-    assert document_evidence(pool, rel, 0.3) == pytest.approx([lift, 0.0, 0.0])
-    assert document_evidence(pool, rel, 0.3, spread=0.5) == pytest.approx([lift, lift / 2, lift / 2])
-    assert document_evidence(pool, rel, 0.3, spread=1.0) == pytest.approx([lift] * 3)
+    assert document_evidence(pool, rel, DocumentEvidence(0.3)) == pytest.approx([lift, 0.0, 0.0])
+    assert document_evidence(pool, rel, DocumentEvidence(0.3, spread=0.5)) == pytest.approx([lift, lift / 2, lift / 2])
+    assert document_evidence(pool, rel, DocumentEvidence(0.3, spread=1.0)) == pytest.approx([lift] * 3)
     for spread in (0.0, 0.5, 1.0):
-        out = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3, doc_spread=spread)
+        out = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", evidence=DocumentEvidence(0.3, spread=spread))
         assert [c.span_ref.span_id for c in out] == ["a", "b", "c"]
     assert load_config(".", doc_evidence_spread=0.5).doc_evidence_spread == 0.5
     with pytest.raises(ConfigError):
@@ -164,7 +164,7 @@ def test_the_leading_document_is_read_whole_when_all_of_it_fits():
     leader, one with spans outside the pool, and every other document keep ``spread``."""
     from dataclasses import replace
 
-    from oriongraph_cli.rank.score import document_evidence
+    from oriongraph_cli.rank.score import DocumentEvidence, document_evidence
     from oriongraph_cli.config import load_config
     from oriongraph_cli.errors import ConfigError
 
@@ -178,35 +178,35 @@ def test_the_leading_document_is_read_whole_when_all_of_it_fits():
     rel = [0.6, 0.5, 0.4, 0.55, 0.3, 0.2]
     lead, nxt = 0.3 * (0.5 + 0.4) / 2, 0.3 * (0.3 + 0.2) / 2
     halves = [lead, lead / 2, lead / 2, nxt, nxt / 2, nxt / 2]
-    assert document_evidence(pool, rel, 0.3, counts, spread=0.5, lead_budget=300) == pytest.approx([lead, lead, lead, nxt, nxt / 2, nxt / 2])
-    assert document_evidence(pool, rel, 0.3, counts, spread=0.5, lead_budget=299) == pytest.approx(halves)  # 300 tokens: too long
-    assert document_evidence(pool, rel, 0.3, {**counts, "02_knowledge/lead.md": 4}, spread=0.5, lead_budget=1000)[1] < lead  # a span not in the pool
-    assert document_evidence(pool, rel, 0.3, counts, spread=0.5) == pytest.approx(halves)  # off
+    assert document_evidence(pool, rel, DocumentEvidence(0.3, span_counts=counts, spread=0.5, lead_budget=300)) == pytest.approx([lead, lead, lead, nxt, nxt / 2, nxt / 2])
+    assert document_evidence(pool, rel, DocumentEvidence(0.3, span_counts=counts, spread=0.5, lead_budget=299)) == pytest.approx(halves)  # 300 tokens: too long
+    assert document_evidence(pool, rel, DocumentEvidence(0.3, span_counts={**counts, "02_knowledge/lead.md": 4}, spread=0.5, lead_budget=1000))[1] < lead  # a span not in the pool
+    assert document_evidence(pool, rel, DocumentEvidence(0.3, span_counts=counts, spread=0.5)) == pytest.approx(halves)  # off
     # the leader is chosen by its best span *with* its lift
     rel2 = [0.5, 0.5, 0.5, 0.58, 0.0, 0.0]
-    got2 = document_evidence(pool, rel2, 0.3, counts, spread=0.0, lead_budget=1000)
+    got2 = document_evidence(pool, rel2, DocumentEvidence(0.3, span_counts=counts, spread=0.0, lead_budget=1000))
     assert got2[1] == got2[0] > 0 and got2[4] == 0.0
-    out = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3, span_counts=counts, doc_spread=0.5, lead_budget=300)
+    out = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", evidence=DocumentEvidence(0.3, spread=0.5, lead_budget=300, span_counts=counts))
     assert [c.span_ref.span_id for c in out if c.metadata.filepath.endswith("lead.md")] == ["a1", "a2", "a3"]
     # selection is told which document that is (it leaves it out of the per-document cap): the
     # scored spans of the document read whole carry it, and only those
     def whole(**kw):
-        args = dict(fusion="weighted", doc_evidence=0.3, span_counts=counts, doc_spread=0.5, lead_budget=300)
-        got = score(pool, W, SoftPreferences(), NOW, 180.0, **{**args, **kw})
+        ev = replace(DocumentEvidence(0.3, spread=0.5, lead_budget=300, span_counts=counts), **kw)
+        got = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", evidence=ev)
         return {c.metadata.filepath for c in got if c.read_whole}
 
     assert out[0].metadata.filepath == "02_knowledge/lead.md"
     assert [c.span_ref.span_id for c in out if c.read_whole] == ["a1", "a2", "a3"]
     assert whole(lead_budget=299) == set()  # too long
     assert whole(span_counts={**counts, "02_knowledge/lead.md": 4}, lead_budget=1000) == set()  # a span not among the candidates
-    assert whole(lead_budget=None) == set() and whole(span_counts=None) == set() and whole(doc_spread=1.0) == set()
-    assert whole(doc_evidence=0.0) == set()
+    assert whole(lead_budget=None) == set() and whole(span_counts=None) == set() and whole(spread=1.0) == set()
+    assert whole(weight=0.0) == set()
     assert "read_whole" not in out[0].to_dict()
     # the leader is the one document evidence lifts whole, even where other signals put
     # another document's span first (here a usage score)
     used = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0]
-    got = score(pool, replace(W, usage=0.5), SoftPreferences(), NOW, 180.0, fusion="weighted", doc_evidence=0.3,
-                span_counts=counts, doc_spread=0.5, lead_budget=300, usage=(used, [{}] * 6))
+    got = score(pool, replace(W, usage=0.5), SoftPreferences(), NOW, 180.0, fusion="weighted",
+                evidence=DocumentEvidence(0.3, spread=0.5, lead_budget=300, span_counts=counts), usage=(used, [{}] * 6))
     assert got[0].span_ref.span_id == "b1" and {c.metadata.filepath for c in got if c.read_whole} == {"02_knowledge/lead.md"}
     assert load_config(".", lead_whole_ratio=0.5).lead_whole_ratio == 0.5
     with pytest.raises(ConfigError):
@@ -304,7 +304,7 @@ def test_a_peer_of_the_best_span_takes_the_whole_lift():
     from dataclasses import replace
 
     from oriongraph_cli.config import load_config
-    from oriongraph_cli.rank.score import document_evidence
+    from oriongraph_cli.rank.score import DocumentEvidence, document_evidence
 
     def span(sid, doc, sem):
         c = cand(sid, semantic=sem)
@@ -313,16 +313,16 @@ def test_a_peer_of_the_best_span_takes_the_whole_lift():
     pool = [span("best", "d", 0.8), span("near", "d", 0.75), span("far", "d", 0.4)]
     rel = [1.0, 0.9, 0.5]
     lift = 0.3 * (0.9 + 0.5) / 2
-    off = document_evidence(pool, rel, 0.3, spread=0.25)
+    off = document_evidence(pool, rel, DocumentEvidence(0.3, spread=0.25))
     assert off == pytest.approx([lift, 0.25 * lift, 0.25 * lift])
-    on = document_evidence(pool, rel, 0.3, spread=0.25, peer=0.85)
+    on = document_evidence(pool, rel, DocumentEvidence(0.3, spread=0.25, peer=0.85))
     assert on == pytest.approx([lift, lift, 0.25 * lift])
-    assert document_evidence(pool, rel, 0.3, spread=0.25, peer=0.95) == pytest.approx(off)  # 0.9 < 0.95 × 1.0
+    assert document_evidence(pool, rel, DocumentEvidence(0.3, spread=0.25, peer=0.95)) == pytest.approx(off)  # 0.9 < 0.95 × 1.0
     # the setting reaches scoring: the near span rises by the whole lift
     base = {c.span_ref.span_id: c.base_score for c in score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted",
-                                                           doc_evidence=0.3, doc_spread=0.25)}
+                                                           evidence=DocumentEvidence(0.3, spread=0.25))}
     peer = {c.span_ref.span_id: c.base_score for c in score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted",
-                                                           doc_evidence=0.3, doc_spread=0.25, doc_peer=0.85)}
+                                                           evidence=DocumentEvidence(0.3, spread=0.25, peer=0.85))}
     assert peer["near"] > base["near"] and peer["best"] == base["best"] and peer["far"] == base["far"]
     assert load_config(".", doc_evidence_peer=0.85).doc_evidence_peer == 0.85
     with pytest.raises(Exception):
