@@ -191,9 +191,13 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
         # they are now, not the list it saw before waiting
         files, walk_warnings = walk(cfg.root)
         layout.cleanup(cfg.keep_generations)
-        # every byte of the generation we build on is checked: a damaged one is rebuilt
-        # from the newest generation that verifies (or from the files), without --full
-        current = layout.current(full=True, warn=False)
+        # every byte of the generation we build on is checked — but for files this index
+        # verified or wrote before and that have not changed since (Layout.remember): a
+        # damaged one is rebuilt from the newest generation that verifies (or from the
+        # files), without --full
+        current = layout.current(full=True, warn=False, remembered=True)
+        if current is not None:
+            layout.remember(current)
         damaged = list(layout.damaged)
         cur_path = layout.gen_dir / current if current else None
         manifest = load_manifest(cur_path) if cur_path else None
@@ -246,6 +250,7 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
             try:
                 _build_generation(plan, result, progress)
                 layout.promote(staging, gen)
+                layout.remember(gen)  # every byte of it was hashed as it was written (or linked from `current`)
             except BaseException:
                 import shutil
 

@@ -2,7 +2,7 @@
 
 ```
 .oriongraph/  CURRENT  orion.lock  gen/<id>/{registry.sqlite, lexical/, postings/, vectors/, manifest.json}
-              staging/<id>.<pid>/  usage.jsonl  CACHEDIR.TAG  .gitignore
+              staging/<id>.<pid>/  usage.jsonl  verified.json  CACHEDIR.TAG  .gitignore
 ```
 
 A writer holds an OS lock (flock via ``filelock``; the kernel frees it when the process
@@ -14,9 +14,11 @@ only that generation, so a crash at any moment leaves the previous index usable.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import tempfile
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -88,6 +90,7 @@ class Layout:
         self.lock_file = index_dir / "orion.lock"
         self.pid_file = index_dir / "writer.pid"
         self.usage_log = index_dir / "usage.jsonl"
+        self.verified_file = index_dir / VERIFIED
         self.manifests: dict[str, Manifest] = {}  # the manifest of each generation that verified (a reader's, read once)
 
     def check_no_links(self) -> None:
@@ -181,10 +184,13 @@ class Layout:
     def verified(self, gen: str, *, full: bool = False) -> bool:
         return self.problem(gen, full=full) is None
 
-    def problem(self, gen: str, *, full: bool = False) -> str | None:
+    def problem(self, gen: str, *, full: bool = False, remembered: bool = False) -> str | None:
         """Why generation ``gen`` cannot be used (None: it verifies). ``full`` checks every
         byte against the manifest's checksums; otherwise sizes and sampled checksums
-        (head, tail and evenly spaced pages of each file: a few hundred KB read in all)."""
+        (head, tail and evenly spaced pages of each file: a few hundred KB read in all).
+        ``remembered`` (with ``full``): a file this index verified every byte of, or wrote,
+        and that has not changed since (same device, inode, size and modification time,
+        the same recorded checksum: :meth:`remember`) gets the sampled check only."""
         gen_path = self.gen_dir / gen
         if gen_path.is_symlink() or not gen_path.is_dir():
             return "not a directory"
@@ -199,15 +205,15 @@ class Layout:
         if manifest.checksums is None:
             why = None  # a generation from before checksums were recorded: nothing to compare
         else:
-            why = check_files(gen_path, manifest.checksums, full=full)
+            why = check_files(gen_path, manifest.checksums, full=full, known=self._remembered() if full and remembered else None)
         if why is None:
             self.manifests[gen] = manifest
         return why
 
-    def current(self, *, full: bool = False, warn: bool = True) -> str | None:
+    def current(self, *, full: bool = False, warn: bool = True, remembered: bool = False) -> str | None:
         """The generation readers should open: CURRENT if it verifies, else the newest that
         does. Falling back over a damaged generation warns (``DamagedIndexWarning``) and
-        records why in ``self.damaged``."""
+        records why in ``self.damaged``. ``remembered``: see :meth:`problem`."""
         self.damaged: list[tuple[str, str]] = []
         try:
             gen = self.current_file.read_text().strip()
@@ -216,14 +222,14 @@ class Layout:
         if not _is_gen_name(gen):
             gen = ""
         if gen:
-            why = self.problem(gen, full=full)
+            why = self.problem(gen, full=full, remembered=remembered)
             if why is None:
                 return gen
             self.damaged.append((gen, why))
         for candidate in reversed(self.generations()):
             if candidate == gen:
                 continue
-            why = self.problem(candidate, full=full)
+            why = self.problem(candidate, full=full, remembered=remembered)
             if why is None:
                 if self.damaged and warn:
                     import warnings
@@ -252,6 +258,48 @@ class Layout:
                 hint=f"run `orion index --root {self.dir.parent}` first",
             )
         return self.gen_dir / gen
+
+    def _remembered(self) -> dict[str, str]:
+        """{stat key: sha256} of the files :meth:`remember` recorded ({} when there is no
+        record or it does not read)."""
+        try:
+            data = json.loads(self.verified_file.read_text())
+            files = data["files"] if data.get("version") == 1 else {}
+            return {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {}
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return {}
+
+    def remember(self, gen: str) -> None:
+        """Record generation ``gen``'s files as verified byte for byte (call right after a
+        full check of it passed, or after writing it: every byte of it was hashed then, or
+        is a link to a file that was): their stat keys with their recorded checksums,
+        replacing any earlier record. The next full check of an unchanged file reads only its
+        sample. A file modified too recently is left out (as git leaves out "racily clean"
+        files): a change within the file system's timestamp resolution of the last write
+        would keep the time it records — ``RACY_SECONDS`` where the file system records
+        whole seconds, ``RACY_FINE_SECONDS`` where it records finer times (several clock
+        ticks). Best effort: a record that cannot be written costs a full check later."""
+        gen_path = self.gen_dir / gen
+        try:
+            manifest = self.manifests.get(gen) or Manifest.load(gen_path)
+        except (OSError, ValueError, UnicodeDecodeError, ManifestError):
+            return
+        files: dict[str, str] = {}
+        now = time.time_ns()
+        for rel, expected in (manifest.checksums or {}).items():
+            try:
+                st = os.stat(gen_path / rel, follow_symlinks=False)
+                coarse = st.st_mtime_ns % 1_000_000_000 == 0  # whole seconds: a coarse file system
+                if now - st.st_mtime_ns > (RACY_SECONDS if coarse else RACY_FINE_SECONDS) * 1e9:
+                    files[_stat_key(st)] = expected[1]
+            except (OSError, TypeError, IndexError):
+                continue
+        if files == self._remembered():
+            return  # already recorded (a run that changed nothing)
+        try:
+            atomic_write(self.verified_file, json.dumps({"version": 1, "generation": gen, "files": files}, sort_keys=True).encode())
+        except OSError:
+            pass
 
     def next_generation(self) -> str:
         """One past every generation-like name in gen/ (a stray file named 000007 too)."""
@@ -308,6 +356,9 @@ class Layout:
 
 
 READERS_LOCK = "readers.lock"
+VERIFIED = "verified.json"  # in the index directory: the files an index run verified or wrote (Layout.remember)
+RACY_SECONDS = 2.0  # a file modified this recently is not remembered as verified ...
+RACY_FINE_SECONDS = 0.05  # ... or this, on a file system that records sub-second times
 _NOT_CHECKED = {MANIFEST, READERS_LOCK}
 _SAMPLE = 64 * 1024
 _PAGE = 4096
@@ -371,8 +422,15 @@ def _carried(full: str, rel: str, base: Path | None, base_checksums: dict | None
     return list(entry)
 
 
-def check_files(gen_path: Path, checksums: dict, *, full: bool) -> str | None:
-    """The first file of a generation that differs from its recorded checksum, in words."""
+def _stat_key(st: os.stat_result) -> str:
+    """What identifies one unchanged file: device, inode, size, modification time (ns)."""
+    return f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}"
+
+
+def check_files(gen_path: Path, checksums: dict, *, full: bool, known: dict[str, str] | None = None) -> str | None:
+    """The first file of a generation that differs from its recorded checksum, in words.
+    ``known`` ({stat key: sha256}, :meth:`Layout.remember`): a file found there unchanged,
+    with the checksum the manifest records, is not read whole again."""
     for rel, expected in checksums.items():
         path = gen_path / rel
         try:
@@ -383,7 +441,7 @@ def check_files(gen_path: Path, checksums: dict, *, full: bool) -> str | None:
                     return f"{rel} is {st.st_size:,} bytes, expected {size:,}"
                 if _sample_digest(fh, size) != sample:
                     return f"{rel} checksum mismatch"
-                if full:
+                if full and not (known and known.get(_stat_key(st)) == digest):
                     h = hashlib.sha256()
                     for chunk in iter(lambda: fh.read(1 << 20), b""):
                         h.update(chunk)
