@@ -263,6 +263,8 @@ class Layout:
         """{stat key: sha256} of the files :meth:`remember` recorded ({} when there is no
         record or it does not read)."""
         try:
+            if self.verified_file.is_symlink():
+                return {}  # never followed out of the index
             data = json.loads(self.verified_file.read_text())
             files = data["files"] if data.get("version") == 1 else {}
             return {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {}

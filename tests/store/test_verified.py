@@ -124,3 +124,17 @@ def test_a_build_remembers_what_it_wrote_once_settled(project, fake_embedder, mo
     gen = layout.current()
     assert record["generation"] == gen
     assert layout_mod._stat_key(os.stat(layout.gen_dir / gen / "registry.sqlite")) in record["files"]
+
+
+def test_a_record_that_is_a_link_is_not_followed(indexed, tmp_path):
+    cfg, layout, gen = indexed
+    index_project(cfg)
+    outside = tmp_path / "outside.json"
+    before = layout.verified_file.read_text()
+    outside.write_text(before)
+    layout.verified_file.unlink()
+    layout.verified_file.symlink_to(outside)
+    _flip_middle(layout.gen_dir / gen / "registry.sqlite")
+    r = index_project(cfg)
+    assert r.repaired and gen in r.repaired  # the linked record was not trusted
+    assert outside.read_text() == before  # nor written through
