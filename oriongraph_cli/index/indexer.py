@@ -250,12 +250,12 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
             try:
                 _build_generation(plan, result, progress)
                 layout.promote(staging, gen)
-                layout.remember(gen)  # every byte of it was hashed as it was written (or linked from `current`)
             except BaseException:
                 import shutil
 
                 shutil.rmtree(staging, ignore_errors=True)
                 raise
+            layout.remember(gen)  # every byte of it was hashed as it was written (or linked from `current`)
         finally:
             parsed.close()
         result.generation = gen
