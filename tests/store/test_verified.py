@@ -18,7 +18,7 @@ from oriongraph_cli.store import layout as layout_mod
 from oriongraph_cli.store.layout import Layout
 
 
-def _age(path, seconds=10):
+def _age(path, seconds=600):
     """Every file under ``path`` made ``seconds`` older (past the racy window)."""
     for dirpath, _d, names in os.walk(path):
         for n in names:
@@ -99,11 +99,12 @@ def test_files_written_moments_ago_are_not_remembered(indexed, monkeypatch, coar
     """A file modified within the racy window of the moment it would be remembered is read
     whole next time: a change in the same timestamp tick would keep its time."""
     cfg, layout, gen = indexed
+    # the window of the file's kind is a minute, the other kind's none: the kind decides
+    monkeypatch.setattr(layout_mod, "RACY_SECONDS", 60.0 if coarse else 0.0)
+    monkeypatch.setattr(layout_mod, "RACY_FINE_SECONDS", 0.0 if coarse else 60.0)
     reg = layout.gen_dir / gen / "registry.sqlite"
-    now = time.time_ns()
-    mtime = (now // 1_000_000_000) * 1_000_000_000 if coarse else now - 10_000_000  # 10 ms ago, or this whole second
-    if not coarse and mtime % 1_000_000_000 == 0:
-        mtime += 1
+    five_ago = time.time_ns() - 5_000_000_000
+    mtime = (five_ago // 1_000_000_000) * 1_000_000_000 if coarse else five_ago | 1  # whole seconds, or not
     os.utime(reg, ns=(mtime, mtime))
     index_project(cfg)
     record = json.loads(layout.verified_file.read_text())
