@@ -12,7 +12,6 @@ term's postings, field lengths), equal for equal contents. ROOT is only read.
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 import sys
 import tempfile
@@ -29,21 +28,6 @@ def _mem() -> dict[str, int]:
             if line.startswith(("RssAnon", "VmHWM")):
                 out[line.split(":")[0]] = int(line.split()[1]) // 1024
     return out
-
-
-def digest(directory: Path, indexname: str) -> str:
-    from whoosh import index
-
-    ix = index.open_dir(str(directory), indexname=indexname, readonly=True)
-    h = hashlib.sha256()
-    with ix.reader() as r:
-        for n, f in r.iter_docs():
-            h.update(repr((n, sorted(f.items()))).encode())
-        for fieldname, text in r.all_terms():
-            h.update(repr((fieldname, text, list(r.postings(fieldname, text).items_as("weight")))).encode())
-        for n in range(r.doc_count_all()):
-            h.update(repr(r.doc_field_length(n, "text")).encode())
-    return h.hexdigest()[:16]
 
 
 def main() -> None:
@@ -63,7 +47,7 @@ def main() -> None:
         n = lexical.build(out, None, [], (lexical_doc(*r) for r in reg.lexical_rows()))
         m1, cpu = _mem(), time.process_time() - t
         size = sum(f.stat().st_size for f in out.iterdir()) / 2**20
-        extra = f", contents {digest(out, lexical.INDEX_NAME)}" if "--digest" in sys.argv else ""
+        extra = f", contents {lexical.contents_digest(out)[:16]}" if "--digest" in sys.argv else ""
         print(f"limit {limit} MB, {'compound' if compound else 'plain'} segments: {n} spans, CPU {cpu:.0f} s, "
               f"anon {m0['RssAnon']} -> {m1['RssAnon']} MiB, peak +{m1['VmHWM'] - m0['VmHWM']} MiB, {size:.0f} MB{extra}")
         shutil.rmtree(out, ignore_errors=True)

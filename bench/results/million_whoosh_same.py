@@ -1,10 +1,9 @@
-"""Whoosh's index contents compared (bench only): stored fields of every document, every
-term of every field with its postings (document number, weight) and the field lengths —
-``bench/lexical_memory.py``'s digest of each directory given."""
+"""Whoosh's index contents compared (bench only): ``store.lexical.contents_digest`` (stored
+fields, every term's postings, field lengths) of each directory given, first 16 hex digits."""
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from lexical_memory import digest  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
+from oriongraph_cli.store.lexical import contents_digest  # noqa: E402
 
-print(*[digest(Path(d), "spans") for d in sys.argv[1:]])
+print(*[contents_digest(Path(d))[:16] for d in sys.argv[1:]])

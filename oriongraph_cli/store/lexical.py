@@ -150,6 +150,26 @@ def build(directory: Path, previous: Path | None, remove_paths: list[str], add: 
         return s.doc_count()
 
 
+def contents_digest(directory: Path) -> str:
+    """sha256 (hex) of what the Whoosh index in ``directory`` holds — every document's
+    stored fields, every term's postings (document number, weight), every field length —
+    equal for equal contents whatever the segment files (compound or plain, spilled or not)."""
+    import hashlib
+
+    from whoosh import index as windex
+
+    ix = windex.open_dir(str(directory), indexname=INDEX_NAME, readonly=True)
+    h = hashlib.sha256()
+    with ix.reader() as r:
+        for n, f in r.iter_docs():
+            h.update(repr((n, sorted(f.items()))).encode())
+        for fieldname, text in r.all_terms():
+            h.update(repr((fieldname, text, list(r.postings(fieldname, text).items_as("weight")))).encode())
+        for n in range(r.doc_count_all()):
+            h.update(repr(r.doc_field_length(n, TEXT_FIELD)).encode())
+    return h.hexdigest()
+
+
 class LexicalIndex:
     """Search over one generation's lexical index.
 

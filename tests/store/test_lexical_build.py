@@ -4,8 +4,6 @@ compound build holds — the memory settings change nothing a reader sees."""
 
 from __future__ import annotations
 
-import hashlib
-
 import pytest
 
 from oriongraph_cli.store import lexical
@@ -21,21 +19,6 @@ def _docs(n: int):
         )
 
 
-def _digest(directory) -> str:
-    from whoosh import index
-
-    ix = index.open_dir(str(directory), indexname=lexical.INDEX_NAME, readonly=True)
-    h = hashlib.sha256()
-    with ix.reader() as r:
-        for n, f in r.iter_docs():
-            h.update(repr((n, sorted(f.items()))).encode())
-        for fieldname, text in r.all_terms():
-            h.update(repr((fieldname, text, list(r.postings(fieldname, text).items_as("weight")))).encode())
-        for n in range(r.doc_count_all()):
-            h.update(repr(r.doc_field_length(n, lexical.TEXT_FIELD)).encode())
-    return h.hexdigest()
-
-
 @pytest.mark.parametrize("n", [40, 2500])  # 2,500: past the optimise threshold
 def test_spilled_plain_segments_hold_what_one_compound_build_holds(tmp_path, monkeypatch, n):
     monkeypatch.setattr(lexical, "WRITER_LIMIT_MB", 1)  # forces sorted runs to disk
@@ -47,7 +30,7 @@ def test_spilled_plain_segments_hold_what_one_compound_build_holds(tmp_path, mon
     monkeypatch.setattr(lexical, "COMPOUND_SEGMENTS", True)
     assert lexical.build(tmp_path / "compound", None, [], _docs(n)) == n
     assert ".seg" in {p.suffix for p in (tmp_path / "compound").iterdir()}
-    assert _digest(tmp_path / "plain") == _digest(tmp_path / "compound")
+    assert lexical.contents_digest(tmp_path / "plain") == lexical.contents_digest(tmp_path / "compound")
 
 
 def test_an_update_on_a_compound_index_reads_like_a_fresh_build(tmp_path, monkeypatch):
