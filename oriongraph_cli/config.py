@@ -69,9 +69,9 @@ class Config:
     doc_evidence: float = 0.3
     # ... given whole to its best span, and this share of it to its other spans (0: the
     # document moves up without taking more of the budget; 1: all its spans rise alike;
-    # 0.25 chosen leave-one-project-out with the document floor, which reads strong
-    # documents deeper by itself)
-    doc_evidence_spread: float = 0.25
+    # 0 chosen leave-one-project-out with the document floor, which reads strong documents
+    # deeper by itself, in shortened passages too)
+    doc_evidence_spread: float = 0.0
     # ... except that a span whose own relevance is at least doc_evidence_peer × the best
     # span's takes the whole lift too: it answers as well as the best (0: off)
     doc_evidence_peer: float = 0.0

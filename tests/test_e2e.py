@@ -86,6 +86,18 @@ def test_compile_end_to_end_budget_and_explanations(reader):
         assert any("over the source cap" in r for i in ws.spans if i.path == p for r in i.reasons)
 
 
+def test_the_summary_says_why_selection_stopped_short_of_the_budget_and_only_then(reader):
+    from oriongraph_cli.render import render_text
+
+    # a narrow filter and a budget far above it: the summary names the quoted tokens and why
+    narrow = compile_(reader, budget_tokens=20000, hard_filters=HardFilters(paths=("03_workstreams/ws-ingestion/*",)))
+    assert narrow.stats.stop.startswith(f"selection stopped at {narrow.workingset.total_tokens:,} quoted tokens: ")
+    assert narrow.stats.stop in render_text(narrow, "markdown") and json.loads(render_text(narrow, "json"))["stats"]["stop"] == narrow.stats.stop
+    # a budget the working set spends (whole spans and shortened ones together) has no such line
+    spent = compile_(reader, budget_tokens=1000)
+    assert spent.stats.delivered_tokens >= 0.85 * 1000 and not spent.stats.stop
+
+
 def test_tiny_budget_returns_one_span_when_one_fits(reader):
     from oriongraph_cli.errors import ExitStatus, OrionError
     from oriongraph_cli.render import render_text

@@ -135,6 +135,23 @@ def pack(
     return placed
 
 
+def shortened_tokens(cost_of: Callable[[CandidateSpan, str], int], named_docs: frozenset[str] = frozenset()) -> Callable[[CandidateSpan], int | None]:
+    """What selection's document floor asks of a strong span that did not fit whole
+    (``select.select(shortened=…)``): the tokens of its mildest shortened form, which step 1
+    gives a span of high or medium priority, or None when it enters in no shortened form (a
+    document the intent names is never shortened) or that form does not save enough of the
+    span to be worth its framing (``MAX_SHORT_SHARE``)."""
+    level = compress.ALLOWED["high"][0]
+
+    def tokens(c: CandidateSpan) -> int | None:
+        if c.metadata.doc_id in named_docs:
+            return None
+        n = cost_of(c, level)
+        return n if n <= MAX_SHORT_SHARE * c.span_ref.token_cost else None
+
+    return tokens
+
+
 def _lead_swap(lead: CandidateSpan, placed: list[Placed], remaining: int, overhead: int, cost_of, keep_of) -> tuple[str, int, int] | None:
     """(level, cost, how many whole picks stay) for the best candidate entering shortened in
     place of the weakest whole picks (expansions are not dropped), or None when no level

@@ -33,6 +33,10 @@ Rules, in the order they apply:
    already picked — a document not yet picked whose spans all score under that enters
    only once nothing else is feasible; so the budget goes on deeper passages of the
    documents most likely to answer before weak documents take it, and is still spent.
+   With ``shortened`` (the packer's shortened form of a span, ``assemble/pack.py``), a
+   strong document's span that no longer fits whole but whose shortened form does still
+   holds the gate: selection stops there and the packer delivers that passage shortened
+   before a weak document enters (in any form the room left allows).
 4. **Pick** the feasible candidate with the highest MMR; candidates within 0.01 of the best
    are tie-broken by lowest ``token_cost``, then highest ``base_score``, then ``span_id``.
 5. **Stop** when no candidate is feasible (``floor`` when the rest are below the floor), when ≥ 99.5% of the budget is used, or when the
@@ -52,6 +56,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -182,6 +187,20 @@ def depth_floor(ordered: list[CandidateSpan], depth_tokens: float) -> float:
     return float("-inf")  # the whole ranking is shallower than the depth: no floor
 
 
+def _strong_fits_shortened(pool, alive: np.ndarray, waiting: np.ndarray, in_ws: np.ndarray, remaining: int, overhead: int,
+                           shortened) -> bool:
+    """Whether one of the ``waiting`` candidates the packer will be offered (the first
+    ``MAX_REJECTIONS`` left ``alive``, in base-score order, as the rejections list them) fits
+    ``remaining`` in its shortened form, framing included: a document the working set does
+    not hold yet brings its header too."""
+    offered = np.flatnonzero(alive)[:MAX_REJECTIONS]
+    for j in offered[waiting[offered]]:
+        tokens = shortened(pool[j])
+        if tokens is not None and tokens + overhead * (1 if in_ws[j] else 2) <= remaining:
+            return True
+    return False
+
+
 def _reject(c: CandidateSpan, reason: str, detail: str, related: str | None = None) -> Rejection:
     return Rejection(
         span_id=c.span_ref.span_id,
@@ -211,11 +230,14 @@ def select(
     ranking: Ranking | None = None,
     uncapped: frozenset[str] = frozenset(),
     doc_floor: float = 0.0,
+    shortened: Callable[[CandidateSpan], int | None] | None = None,
 ) -> Selection:
     """Greedy MMR selection under a hard token budget and a per-source cap (module doc).
     ``budget_offset`` is what the caller reserved outside ``budget`` (fixed framing), so
     counterfactuals can name the ``--budget`` a rejected span would need. ``ranking``:
-    ``Ranking(cands)``, kept by a caller that selects from the same candidates again."""
+    ``Ranking(cands)``, kept by a caller that selects from the same candidates again.
+    ``shortened(c)``: the tokens of the form the packer would deliver ``c`` in when it does
+    not fit whole (None: no such form); only the document floor asks it (rule 3)."""
     budget = max(int(budget), 0)
     ranking = ranking if ranking is not None else Ranking(cands)
     ordered = ranking.ordered
@@ -275,6 +297,10 @@ def select(
                     if yields.any():
                         feasible, yielded = feasible | yields, True
             if gated and not feasible.any():
+                if shortened is not None and _strong_fits_shortened(
+                        pool, alive, above & (cost > remaining) & (strong | (src_n[src_idx] > 0)),
+                        src_n[src_idx] > 0, remaining, span_overhead, shortened):
+                    break  # the packer delivers that passage shortened before a weak document enters
                 gated = False  # the strong documents are spent: every document may enter again
                 continue
             break

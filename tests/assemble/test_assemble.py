@@ -3,6 +3,8 @@ named gaps, root-relative links."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from oriongraph_cli.assemble import compress
 from oriongraph_cli.assemble.layout import layout, rewrite_links
 from oriongraph_cli.assemble.pack import pack, shorten_item
@@ -132,6 +134,25 @@ def test_the_best_candidate_enters_shortened_in_place_of_weaker_whole_picks_when
     # a form that keeps little of it is not worth the whole span it would displace
     placed = pack(sel, [(p, None) for p in sel.picked], by_id, 200, 0, short_cost, keep_of=lambda c, level: 0.3)
     assert [p.candidate.span_ref.span_id for p in placed][:2] == ["B", "C"]
+
+
+def test_a_strong_documents_passage_enters_shortened_before_a_weak_document_enters_whole():
+    # selection stops while the strong document's next passage fits shortened; the packer
+    # delivers it shortened, then spends what is left on the weak document in a form that fits
+    from oriongraph_cli.assemble.pack import shortened_tokens
+
+    cands = [cand("a1", 0.9, 100, "a.md"), cand("a2", 0.85, 150, "a.md"), cand("b1", 0.5, 80, "b.md")]
+    by_id = {c.span_ref.span_id: c for c in cands}
+    short_cost = lambda c, level: {"sentences": 60, "heading": 25, "pointer": 20}[level] * c.span_ref.token_cost // 150  # noqa: E731
+    sel = select(cands, 200, 1.0, 1.0, doc_floor=0.7, shortened=shortened_tokens(short_cost))
+    placed = pack(sel, [(p, None) for p in sel.picked], by_id, 200, 0, short_cost)
+    assert [(p.candidate.span_ref.span_id, p.level) for p in placed] == [("a1", None), ("a2", "sentences"), ("b1", "sentences")]
+    assert sum(p.cost for p in placed) == 100 + 60 + 32
+    # a document the intent names is never shortened: the gate lifts and the weak one enters whole
+    named = replace(by_id["a2"], metadata=replace(by_id["a2"].metadata, doc_id="ADR-0002"))
+    sel = select([cands[0], named, cands[2]], 200, 1.0, 1.0, doc_floor=0.7,
+                 shortened=shortened_tokens(short_cost, frozenset({"ADR-0002"})))
+    assert [p.candidate.span_ref.span_id for p in sel.picked] == ["a1", "b1"]
 
 
 def test_keep_share_follows_the_match_a_shortened_form_holds():

@@ -396,6 +396,32 @@ def test_document_floor_reads_strong_documents_deeper_before_weak_ones_enter():
     assert reasons_by_id(plain)["a3"].reason != "document_floor"
 
 
+def test_document_floor_holds_while_a_strong_passage_fits_shortened():
+    # a1 fits whole; a2 (a strong document's next passage) does not fit whole in the 100
+    # tokens left, b1 (a weak document) would. Without shortened forms the gate lifts and b1
+    # enters whole; when a2's shortened form fits, selection stops there for the packer to
+    # deliver a2 shortened, and b1 waits (under the document floor)
+    cands = [cand("a1", 0.9, 100, path="a.md"), cand("a2", 0.85, 150, path="a.md"), cand("b1", 0.5, 80, path="b.md")]
+    args = dict(budget=200, lam=1.0, max_source_ratio=1.0, doc_floor=0.7)
+    assert ids(select(cands, **args)) == ["a1", "b1"]
+    held = select(cands, **args, shortened=lambda c: 60)
+    assert ids(held) == ["a1"]
+    why = reasons_by_id(held)
+    assert why["a2"].reason == "budget" and why["b1"].reason == "document_floor"
+    # no shortened form, or one that does not fit either: the weak document enters as before
+    assert ids(select(cands, **args, shortened=lambda c: None)) == ["a1", "b1"]
+    assert ids(select(cands, **args, shortened=lambda c: 101)) == ["a1", "b1"]
+
+
+def test_a_strong_document_not_yet_picked_is_charged_its_header_shortened():
+    # c1 is a strong document the working set does not hold yet: its shortened form brings a
+    # header too, so it counts the framing twice (10 + 10 on 70 or 75 tokens, 90 left)
+    cands = [cand("a1", 0.9, 100, path="a.md"), cand("c1", 0.88, 150, path="c.md"), cand("b1", 0.5, 80, path="b.md")]
+    args = dict(budget=200, lam=1.0, max_source_ratio=1.0, doc_floor=0.7, span_overhead=10)
+    assert ids(select(cands, **args, shortened=lambda c: 70)) == ["a1"]
+    assert ids(select(cands, **args, shortened=lambda c: 75)) == ["a1", "b1"]
+
+
 def test_document_floor_gives_way_to_the_source_cap():
     # the strong document's next span is held back by the cap: the weak document enters
     # instead of selection stopping short

@@ -150,7 +150,9 @@ def _writer(args):
 
 
 def test_concurrent_writers_never_interleave(tmp_path):
-    ctx = multiprocessing.get_context("fork")
+    # spawned, not forked: by now the test process runs threads (the model's, a prefetch),
+    # and a forked child can inherit one of their locks held and wait on it forever
+    ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(4) as pool:
         assert sorted(pool.map(_writer, [(str(tmp_path), w) for w in range(4)])) == [0, 1, 2, 3]
     records, bad = usage_log.read_log(tmp_path)

@@ -1,0 +1,68 @@
+"""The shipped defaults against the naive baselines on every suite project, at the small
+budgets too: working-set recall, relevant-token share and utilisation at 300, 600, 1,000
+and 4,000 tokens, and nDCG@10, measured the way ``run.py`` measures a variant (``tune.measure``).
+
+    python bench/suite/budgets.py --suite /tmp/suite --out bench/results/suite_budgets.json
+    ORION_BENCH_SRC=/tmp/base python bench/suite/budgets.py --suite /tmp/suite --out OUT   # another checkout (git archive)
+
+``run.py`` chooses defaults at 1,000 and 4,000 tokens; this reports what the chosen defaults
+do below that, where a working set holds two to five passages. Nothing is chosen here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, os.environ.get("ORION_BENCH_SRC", str(HERE.parent.parent)))  # another checkout's orion first
+
+BUDGETS = (300, 600, 1000, 4000)
+METRICS = ["ndcg"] + [f"{m}@{b}" for b in BUDGETS for m in ("ws", "share", "util")]
+
+
+def measure(suite: Path, project: str, baselines: bool) -> dict:
+    sys.path.insert(1, str(HERE))
+    import run as suite_run  # noqa: E402  (the suite's projects and queries)
+    from oriongraph_cli import tune
+
+    cfg, reader = suite_run._open(suite, project)
+    reader.repeat_cache = {}
+    qs = suite_run._queries(project, None)
+    try:
+        out = dict(tune.measure_baselines(cfg, reader, qs, BUDGETS)) if baselines else {}
+        out["orion"] = tune.measure(cfg, reader, qs, tune.Variant("shipped"), BUDGETS)
+    finally:
+        reader.close()
+    return out
+
+
+def mean(rows: list[dict], key: str) -> float:
+    vals = [r[key] for r in rows if key in r]
+    return sum(vals) / len(vals) if vals else float("nan")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--suite", type=Path, required=True, help="directory holding the indexed projects (run.py's --suite)")
+    ap.add_argument("--projects", default="scifact,django,peps,rfcs,adr-moj")
+    ap.add_argument("--no-baselines", action="store_true", help="orion only")
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args()
+    report = {"budgets": list(BUDGETS), "src": os.environ.get("ORION_BENCH_SRC", "this checkout"), "projects": {}}
+    print("| project | system | " + " | ".join(METRICS) + " |")
+    for project in [p for p in args.projects.split(",") if p]:
+        t0 = time.time()
+        rows = measure(args.suite, project, not args.no_baselines)
+        report["projects"][project] = {name: {m: round(mean(r, m), 4) for m in METRICS} | {"n": len(r)} for name, r in rows.items()}
+        for name, summary in report["projects"][project].items():
+            print(f"| {project} | {name} | " + " | ".join(f"{summary[m]:.4f}" for m in METRICS) + f" |  ({time.time() - t0:.0f} s)", flush=True)
+    args.out.write_text(json.dumps(report, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
