@@ -42,8 +42,9 @@ def measure(suite: Path, project: str, baselines: bool) -> dict:
 
 
 def mean(rows: list[dict], key: str) -> float:
-    vals = [r[key] for r in rows if key in r]
-    return sum(vals) / len(vals) if vals else float("nan")
+    from oriongraph_cli import tune
+
+    return tune.mean([r[key] for r in rows if key in r])
 
 
 def main() -> None:

@@ -9,6 +9,7 @@ included). ``shorten_item`` applies the chosen form after hydration.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -137,17 +138,14 @@ def pack(
 
 def shortened_tokens(cost_of: Callable[[CandidateSpan, str], int], named_docs: frozenset[str] = frozenset()) -> Callable[[CandidateSpan], int | None]:
     """What selection's document floor asks of a strong span that did not fit whole
-    (``select.select(shortened=…)``): the tokens of its mildest shortened form, which step 1
-    gives a span of high or medium priority, or None when it enters in no shortened form (a
+    (``select.select(shortened=…)``): the tokens of its mildest shortened form, as step 1
+    finds it for a span of high or medium priority (:func:`_richest`), or None when it enters in no shortened form (a
     document the intent names is never shortened) or that form does not save enough of the
     span to be worth its framing (``MAX_SHORT_SHARE``)."""
-    level = compress.ALLOWED["high"][0]
 
     def tokens(c: CandidateSpan) -> int | None:
-        if c.metadata.doc_id in named_docs:
-            return None
-        n = cost_of(c, level)
-        return n if n <= MAX_SHORT_SHARE * c.span_ref.token_cost else None
+        form = None if c.metadata.doc_id in named_docs else _richest(c, "high", math.inf, cost_of)
+        return form[1] if form else None
 
     return tokens
 

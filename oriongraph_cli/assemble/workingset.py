@@ -86,17 +86,18 @@ class Assembly:
         prefs = request.soft_prefs
         q = max(room, 0)
         named = frozenset(self.sig.struct_hints.doc_ids)
+        shorten = request.compress and cfg.compress
         sel = select.select(
             self.scored, expand.selection_budget(request, q), prefs.diversity_lambda, prefs.max_single_source_ratio,
             cfg.mmr_threshold, span_overhead=overhead, floor=cfg.relevance_floor, cap_yield=cfg.cap_yield,
             floor_depth=cfg.floor_depth, doc_floor=cfg.document_floor,
-            shortened=pack.shortened_tokens(self.shortened_cost, named) if request.compress and cfg.compress else None,
+            shortened=pack.shortened_tokens(self.shortened_cost, named) if shorten else None,
             budget_offset=request.budget_tokens - q, ranking=self.ranking, uncapped=self.uncapped,
         )
         entries = expand.with_expansions(cfg, self.reader, sel.picked, request, q, overhead) if q else []
         placed = pack.pack(
             sel, entries, self.by_id, q, overhead, self.shortened_cost,
-            enabled=request.compress and cfg.compress, named_docs=named,
+            enabled=shorten, named_docs=named,
             keep_of=self.shortened_keep, top=self.top, read_whole=self.uncapped,
         ) if q else []
         items, stale, texts = hydrate.hydrate(cfg, self.reader, placed, self.files)
