@@ -36,7 +36,6 @@ Edge types (``Edge.type``)::
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from collections import Counter
@@ -60,7 +59,7 @@ from oriongraph_cli.graph.extract import (
     local_edges,
 )
 from oriongraph_cli.graph.resolve import FS_KEY, LinkResolver, document_keys, resolve_refs
-from oriongraph_cli.graph.terms import Term, TermIndex, collect_terms, defines_edges
+from oriongraph_cli.graph.terms import Term, TermIndex, collect_terms, defines_edges, term_key
 from oriongraph_cli.models import Document, Span
 from oriongraph_cli.store.registry import Registry
 
@@ -68,15 +67,49 @@ from oriongraph_cli.store.registry import Registry
 _DEFINES_CHUNK = 16_384  # span texts read at a time to match the terms (not every span's text at once)
 
 
+_DEFINES_SIG = "w1"  # defines_cache rows of another scheme (the term list's signature) are matched again
+_PREFILTER_TERMS = 32  # new terms up to this many are looked for by substring before words are split
+
+
+def _match_new_terms(reg: Registry, terms: Sequence[Term], keys: Sequence[int], new: Sequence[int]) -> None:
+    """Match the spans matched before against the terms at indices ``new`` alone (terms the
+    project gained since): a span whose lower-cased text holds none of a term's longest word
+    cannot hold the term (words_of only turns punctuation into spaces), so most spans are
+    passed over without splitting their words."""
+    index = TermIndex([terms[i] for i in new])
+    longest = [max(terms[i].words, key=len) for i in new] if len(new) <= _PREFILTER_TERMS else None
+    rows = reg.graph.defines_matched_rows()
+    for at in range(0, len(rows), _DEFINES_CHUNK):
+        part = reg.graph.spans_at_rows(rows[at : at + _DEFINES_CHUNK])
+        texts = reg.span_texts([sid for _p, sid, _o in part])
+        hits = []
+        for path, sid, o in part:
+            text = texts.get(sid, "")
+            if longest is not None:
+                low = text.lower()
+                if not any(w in low for w in longest):
+                    continue
+            hits += [(keys[new[t_i]], sid, path, o, n) for t_i, n in index.match(text)]
+        reg.graph.save_defines_hits(_DEFINES_SIG, [], hits)
+
+
 def _cached_defines(reg: Registry, terms: Sequence[Term], *, max_per_term: int, max_df: float) -> list[Edge]:
     """DEFINES through the registry's match tables (``defines_cache`` marks the spans
-    matched under a signature of the term list, ``defines_hits`` holds their matches):
-    when the terms did not change, only spans not seen before are read and matched (an
-    edited document costs its own spans), and each term's users are chosen in SQL
-    (:meth:`GraphStore.defines_top`) by the rule of :func:`defines_edges`, which gives
+    matched, ``defines_terms`` the terms they were matched against, ``defines_hits`` holds
+    their matches, a term by :func:`term_key`): only spans not seen before are matched
+    against every term (an edited document costs its own spans), only terms not seen before
+    are looked for in the other spans (a document added with a short title costs one pass
+    for that term, not every span against every term), and each term's users are chosen in
+    SQL (:meth:`GraphStore.defines_top`) by the rule of :func:`defines_edges`, which gives
     the same edges (tests/index/test_incremental.py, tests/graph)."""
-    sig = "h1:" + hashlib.sha256(json.dumps([t.words for t in terms]).encode()).hexdigest()[:16]
-    reg.graph.defines_hits_prune(sig)
+    keys = [term_key(t.words) for t in terms]
+    reg.graph.defines_hits_prune(_DEFINES_SIG)
+    known = reg.graph.defines_term_keys()
+    reg.graph.forget_defines_terms(known - set(keys))
+    new = [i for i, k in enumerate(keys) if k not in known]
+    if new:
+        _match_new_terms(reg, terms, keys, new)
+        reg.graph.add_defines_terms((keys[i], " ".join(terms[i].words)) for i in new)
     todo = reg.graph.defines_unmatched_rows()
     if todo:
         index = TermIndex(terms)
@@ -84,17 +117,17 @@ def _cached_defines(reg: Registry, terms: Sequence[Term], *, max_per_term: int, 
         # (millions at 1M spans) are handled a chunk at a time, each table's rows written in
         # the order one batch wrote them (the matched spans first, then the hits)
         for at in range(0, len(todo), _DEFINES_CHUNK):
-            reg.graph.save_defines_hits(sig, [sid for _p, sid, _o in reg.graph.spans_at_rows(todo[at : at + _DEFINES_CHUNK])], [])
+            reg.graph.save_defines_hits(_DEFINES_SIG, [sid for _p, sid, _o in reg.graph.spans_at_rows(todo[at : at + _DEFINES_CHUNK])], [])
         for at in range(0, len(todo), _DEFINES_CHUNK):
             part = reg.graph.spans_at_rows(todo[at : at + _DEFINES_CHUNK])
             texts = reg.span_texts([sid for _p, sid, _o in part])
-            reg.graph.save_defines_hits(sig, [], [(t_i, sid, path, o, n) for path, sid, o in part for t_i, n in index.match(texts.get(sid, ""))])
+            reg.graph.save_defines_hits(_DEFINES_SIG, [], [(keys[t_i], sid, path, o, n) for path, sid, o in part for t_i, n in index.match(texts.get(sid, ""))])
     n_spans = reg.graph.span_count()
     limit = max(max_df * n_spans, 2 * max_per_term)
-    return [
-        Edge(terms[t_i].path, terms[t_i].span_id, path, span_id, "DEFINES", terms[t_i].text)
-        for t_i, path, span_id in reg.graph.defines_top([t.path for t in terms], limit, max_per_term)
-    ]
+    at_key = {k: i for i, k in enumerate(keys)}
+    top = reg.graph.defines_top([(k, t.path) for k, t in zip(keys, terms)], limit, max_per_term)
+    top.sort(key=lambda r: at_key[r[0]])  # term-list order (stable: each term's users keep their order)
+    return [Edge(terms[at_key[k]].path, terms[at_key[k]].span_id, path, span_id, "DEFINES", terms[at_key[k]].text) for k, path, span_id in top]
 
 
 def extract_edges(doc: Document, spans: list[Span], resolver: LinkResolver) -> tuple[list[Edge], list[DanglingLink]]:

@@ -4,6 +4,7 @@ DEFINES edges from each defining span to the spans of other documents that use t
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 import re
 from collections import Counter
@@ -34,6 +35,12 @@ class Term(NamedTuple):
     path: str  # defining document
     span_id: str  # defining span
     source: str  # "glossary" | "id" | "title"
+
+
+def term_key(words: Sequence[str]) -> int:
+    """A term's key in the registry's match tables: a 62-bit hash of its words, the same
+    whichever document defines it and wherever it sorts in the term list."""
+    return int.from_bytes(hashlib.sha256(" ".join(words).encode()).digest()[:8], "big") >> 2
 
 
 def _is_glossary(doc: DocInfo) -> bool:

@@ -220,6 +220,26 @@ class GraphStore:
     def span_count(self) -> int:
         return self.conn.execute("SELECT count(*) FROM spans").fetchone()[0]
 
+    def defines_term_keys(self) -> set[int]:
+        """The keys of the terms every matched span was matched against."""
+        return {r[0] for r in self.conn.execute("SELECT term FROM defines_terms")}
+
+    def forget_defines_terms(self, keys: Iterable[int]) -> None:
+        """Drop terms the project no longer defines, with their matches."""
+        keys = list(keys)
+        self.conn.executemany("DELETE FROM defines_hits WHERE term = ?", [(k,) for k in keys])
+        self.conn.executemany("DELETE FROM defines_terms WHERE term = ?", [(k,) for k in keys])
+
+    def add_defines_terms(self, rows: Iterable[tuple[int, str]]) -> None:
+        """(key, words) of terms every matched span has now been matched against."""
+        self.conn.executemany("INSERT OR REPLACE INTO defines_terms(term, words) VALUES(?,?)", list(rows))
+
+    def defines_matched_rows(self) -> array:
+        """The rows of the spans matched already, ascending."""
+        return array("q", (r[0] for r in self.conn.execute(
+            "SELECT id FROM spans WHERE span_id IN (SELECT span_id FROM defines_cache) ORDER BY id"
+        )))
+
     def defines_unmatched_rows(self) -> array:
         """The rows of the spans not matched yet, ascending (8 bytes a span: a build from the
         files has every span to match)."""
@@ -239,18 +259,18 @@ class GraphStore:
         self.conn.executemany("INSERT OR REPLACE INTO defines_cache(span_id, sig, found) VALUES(?,?,'')", [(sid, sig) for sid in matched])
         self.conn.executemany("INSERT INTO defines_hits(term, span_id, path, ordinal, n) VALUES(?,?,?,?,?)", list(hits))
 
-    def defines_top(self, definers: Sequence[str], limit: float, per_term: int) -> list[tuple[int, str, str]]:
-        """(term, path, span_id) of the DEFINES users to keep: for each term (index into
-        ``definers``, the path of the document defining it) the spans of other documents
-        matching it, at most ``per_term`` (most occurrences first, then path, ordinal), none
-        for a term used by more than ``limit`` spans. Ordered by term, then that order."""
+    def defines_top(self, definers: Sequence[tuple[int, str]], limit: float, per_term: int) -> list[tuple[int, str, str]]:
+        """(term, path, span_id) of the DEFINES users to keep: for each term (its key, and the
+        path of the document defining it) the spans of other documents matching it, at most
+        ``per_term`` (most occurrences first, then path, ordinal), none for a term used by
+        more than ``limit`` spans. Ordered by term, then that order."""
         return [tuple(r) for r in self.conn.execute(
-            "WITH d(term, path) AS (SELECT key, value FROM json_each(?)) "
+            "WITH d(term, path) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)) "
             "SELECT term, path, span_id FROM ("
             " SELECT h.term, h.path, h.span_id, h.n, h.ordinal,"
             "  row_number() OVER (PARTITION BY h.term ORDER BY h.n DESC, h.path, h.ordinal) AS rk,"
             "  count(*) OVER (PARTITION BY h.term) AS users"
             " FROM defines_hits h JOIN d ON d.term = h.term WHERE h.path != d.path"
             ") WHERE users <= ? AND rk <= ? ORDER BY term, rk",
-            (json.dumps(list(definers)), limit, per_term),
+            (json.dumps([list(d) for d in definers]), limit, per_term),
         )]

@@ -110,13 +110,15 @@ CREATE INDEX IF NOT EXISTS link_deps_path ON link_deps(path);
 CREATE TABLE IF NOT EXISTS defines_hits(term INTEGER NOT NULL, span_id TEXT NOT NULL, path TEXT NOT NULL, ordinal INTEGER NOT NULL, n INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS defines_hits_term ON defines_hits(term);
 CREATE INDEX IF NOT EXISTS defines_hits_span ON defines_hits(span_id);
+CREATE TABLE IF NOT EXISTS defines_terms(term INTEGER PRIMARY KEY, words TEXT NOT NULL);
 """
 # link_deps: the lookup keys each document's references were resolved with
 # (graph/resolve.py); an index run resolves again only the documents whose keys it
 # changed. A table that is new or not marked current is simply rebuilt by a full resolve.
-# defines_hits: every (term, span) match under the term list of defines_cache's signature
-# (defines_cache marks the spans matched), so DEFINES is chosen per term in SQL without
-# reading every span's cached matches.
+# defines_hits: every (term, span) match of the spans defines_cache marks matched against
+# the terms defines_terms lists (a term by a key of its words, graph/edges.py term_key), so
+# DEFINES is chosen per term in SQL without reading every span's cached matches, and a term
+# the project gains is matched alone instead of every span against every term again.
 # lookups from edges back to registry rows (the registry's own indexes cover neither column)
 SPAN_LOOKUPS = """
 CREATE INDEX IF NOT EXISTS spans_span_id ON spans(span_id);

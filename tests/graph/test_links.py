@@ -553,6 +553,60 @@ def test_defines_cache_gives_the_same_edges_and_skips_seen_spans(tmp_path):
     assert len(third) == 7
 
 
+def test_a_term_the_project_gains_is_matched_alone(tmp_path, monkeypatch):
+    """A new term (a document added with a short title) is looked for in the spans matched
+    before without matching them against every term again, and only spans whose text holds
+    its longest word are split into words; the edges equal the pure rule's over every span,
+    and a term the project loses takes its matches with it."""
+    import sqlite3
+
+    from oriongraph_cli.graph import edges as graph_edges
+    from oriongraph_cli.graph import terms as graph_terms
+    from oriongraph_cli.graph.extract import SpanInfo
+
+    conn = sqlite3.connect(tmp_path / "r.sqlite")
+    conn.executescript(
+        "CREATE TABLE spans(id INTEGER PRIMARY KEY, span_id TEXT, path TEXT, ordinal INT, text TEXT);"
+        "CREATE TABLE documents(path TEXT);"
+    )
+    reg = Registry(conn)
+    graph_edges.create_tables(reg)
+    rows = [("g1", "01_context/glossary.md", 0, "Dead Letter Queue holds failures")]
+    rows += [(f"s{i}", f"02_knowledge/n{i}.md", 0, f"note {i} about the dead letter queue and retries") for i in range(6)]
+    rows += [("b1", "02_knowledge/b.md", 0, "The Retry-Budget, per tenant: see the retry budget page."),
+             ("b2", "02_knowledge/c.md", 0, "nothing relevant here"), ("r1", "02_knowledge/rb.md", 0, "what the retry budget is")]
+    conn.executemany("INSERT INTO spans(span_id, path, ordinal, text) VALUES(?,?,?,?)", rows)
+    dlq = graph_terms.Term("Dead Letter Queue", ("dead", "letter", "queue"), "01_context/glossary.md", "g1", "glossary")
+    budget = graph_terms.Term("Retry budget", ("retry", "budget"), "02_knowledge/rb.md", "r1", "title")
+
+    def pure(terms):
+        spans = [SpanInfo(p, sid, o, (), 0, t) for sid, p, o, t in conn.execute("SELECT span_id, path, ordinal, text FROM spans")]
+        return sorted(graph_terms.defines_edges(terms, spans, n_spans=len(spans), max_per_term=20, max_df=0.5))
+
+    first = graph_edges._cached_defines(reg, [dlq], max_per_term=20, max_df=0.5)
+    assert sorted(first) == pure([dlq]) and len(first) == 6
+    want_both, want_budget = pure([dlq, budget]), pure([budget])
+    split: list[str] = []
+    real = graph_terms.TermIndex.match
+    monkeypatch.setattr(graph_terms.TermIndex, "match", lambda self, text: split.append(text) or real(self, text))
+    both = graph_edges._cached_defines(reg, [dlq, budget], max_per_term=20, max_df=0.5)
+    assert sorted(both) == want_both
+    assert {e.dst_span for e in both if e.detail == "Retry budget"} == {"b1"}  # "Retry-Budget" and "retry budget": 2 uses
+    # of the nine spans matched before, two hold "budget": the use and the definer's own
+    assert split == ["The Retry-Budget, per tenant: see the retry budget page.", "what the retry budget is"]
+    assert reg.graph.defines_term_keys() == {graph_terms.term_key(dlq.words), graph_terms.term_key(budget.words)}
+    split.clear()
+    again = graph_edges._cached_defines(reg, [budget], max_per_term=20, max_df=0.5)
+    assert sorted(again) == want_budget and not split
+    assert reg.graph.defines_term_keys() == {graph_terms.term_key(budget.words)}
+    assert not conn.execute("SELECT 1 FROM defines_hits WHERE term = ?", (graph_terms.term_key(dlq.words),)).fetchone()
+    # tables an earlier version wrote (terms by their place in the term list, under its
+    # signature) are matched again from scratch
+    conn.execute("UPDATE defines_cache SET sig = 'h1:0123456789abcdef'")
+    conn.execute("UPDATE defines_hits SET term = 0")
+    assert sorted(graph_edges._cached_defines(reg, [dlq, budget], max_per_term=20, max_df=0.5)) == want_both
+
+
 def _graph_rows(reg: Registry) -> dict[str, list[tuple]]:
     return {t: [tuple(r) for r in reg.conn.execute(f"SELECT rowid, * FROM {t} ORDER BY rowid")]
             for t in ("edges", "link_deps", "dangling_links")}
