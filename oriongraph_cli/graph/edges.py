@@ -123,11 +123,83 @@ def _cached_defines(reg: Registry, terms: Sequence[Term], *, max_per_term: int, 
             texts = reg.span_texts([sid for _p, sid, _o in part])
             reg.graph.save_defines_hits(_DEFINES_SIG, [], [(keys[t_i], sid, path, o, n) for path, sid, o in part for t_i, n in index.match(texts.get(sid, ""))])
     n_spans = reg.graph.span_count()
+    top = _defines_top(reg, terms, keys, range(len(terms)), n_spans, max_per_term=max_per_term, max_df=max_df)
+    reg.graph.set_defines_definers((t.path, t.span_id, t.text, k) for k, t in zip(keys, terms))
+    return top
+
+
+def _defines_top(reg: Registry, terms: Sequence[Term], keys: Sequence[int], chosen: Iterable[int], n_spans: int, *,
+                 max_per_term: int, max_df: float) -> list[Edge]:
+    """The DEFINES edges of the terms at indices ``chosen`` (:meth:`GraphStore.defines_top`),
+    in term-list order."""
+    at_key = {keys[i]: i for i in chosen}
     limit = max(max_df * n_spans, 2 * max_per_term)
-    at_key = {k: i for i, k in enumerate(keys)}
-    top = reg.graph.defines_top([(k, t.path) for k, t in zip(keys, terms)], limit, max_per_term)
+    top = reg.graph.defines_top([(k, terms[i].path) for k, i in at_key.items()], limit, max_per_term)
     top.sort(key=lambda r: at_key[r[0]])  # term-list order (stable: each term's users keep their order)
     return [Edge(terms[at_key[k]].path, terms[at_key[k]].span_id, path, span_id, "DEFINES", terms[at_key[k]].text) for k, path, span_id in top]
+
+
+_DEFINES_MARK = "defines_of"  # info key: the generation, span count and caps the stored DEFINES edges were chosen with
+
+
+def _defines_state(n_spans: int, max_per_term: int, max_df: float, generation: str | None) -> dict:
+    return {"generation": generation, "n_spans": n_spans, "max_per_term": max_per_term, "max_df": max_df}
+
+
+def _update_defines(reg: Registry, terms: Sequence[Term], change: "GraphChange", *, max_per_term: int, max_df: float) -> tuple[int, int] | None:
+    """The stored DEFINES edges brought up to date by choosing again only the terms this
+    run's change can touch — a term gained, lost or defined elsewhere, a term matched in a
+    span that left or entered, a term whose count of users crossed the too-generic limit as
+    the span count moved — and replacing only their edges. The same edges as
+    :func:`_cached_defines` and a full comparison (tests/index/test_incremental.py).
+    None (nothing changed) when the stored edges were not chosen on the generation this
+    run builds on, with the same caps: the caller takes the full path. Returns (inserted,
+    deleted)."""
+    state = reg.get_info(_DEFINES_MARK)
+    if not isinstance(state, dict) or state.get("generation") is None or state.get("generation") != reg.get_info("generation") \
+            or state.get("max_per_term") != max_per_term or state.get("max_df") != max_df or not isinstance(state.get("n_spans"), int):
+        return None
+    keys = [term_key(t.words) for t in terms]
+    now = {k: (t.path, t.span_id, t.text) for k, t in zip(keys, terms)}
+    before = reg.graph.defines_definers()
+    touched = {k for k in now.keys() | before.keys() if now.get(k) != before.get(k)}  # gained, lost, defined elsewhere
+    reg.graph.forget_defines_terms(before.keys() - now.keys())
+    new = [i for i, k in enumerate(keys) if k not in before]
+    if new:
+        _match_new_terms(reg, terms, keys, new)
+        reg.graph.add_defines_terms((keys[i], " ".join(terms[i].words)) for i in new)
+    left = change.spans_before
+    touched |= reg.graph.defines_terms_of_spans(left)
+    reg.graph.forget_defines_spans(left)
+    todo = reg.graph.defines_unmatched_rows_of(change.paths)
+    if todo:
+        index = TermIndex(terms)
+        part = reg.graph.spans_at_rows(todo)
+        texts = reg.span_texts([sid for _p, sid, _o in part])
+        hits = [(keys[t_i], sid, path, o, n) for path, sid, o in part for t_i, n in index.match(texts.get(sid, ""))]
+        reg.graph.save_defines_hits(_DEFINES_SIG, [sid for _p, sid, _o in part], hits)
+        touched |= {h[0] for h in hits}
+    n_spans = reg.graph.span_count()
+    old_cut = int(max(max_df * state["n_spans"], 2 * max_per_term))  # users <= limit, users whole
+    new_cut = int(max(max_df * n_spans, 2 * max_per_term))
+    if old_cut != new_cut:
+        touched |= reg.graph.defines_users_between([(k, t.path) for k, t in zip(keys, terms)], min(old_cut, new_cut), max(old_cut, new_cut))
+    at = {k: i for i, k in enumerate(keys)}
+    wanted = _defines_top(reg, terms, keys, sorted(at[k] for k in touched if k in at), n_spans, max_per_term=max_per_term, max_df=max_df)
+    stored = reg.graph.defines_edges_from(sorted(d for k in touched if (d := before.get(k)) is not None and d[1] is not None))
+    want = Counter(wanted)
+    stale: list[int] = []
+    for row in stored:
+        e = Edge._make(row[1:])
+        if want[e] > 0:
+            want[e] -= 1
+        else:
+            stale.append(row[0])
+    reg.graph.delete_edges(stale)
+    fresh = [e for e, n in want.items() for _ in range(n)]
+    reg.graph.add_edges(fresh)
+    reg.graph.set_defines_definers((now[k][0], now[k][1], now[k][2], k) for k in touched if k in now)
+    return len(fresh), len(stale)
 
 
 def extract_edges(doc: Document, spans: list[Span], resolver: LinkResolver) -> tuple[list[Edge], list[DanglingLink]]:
@@ -330,6 +402,7 @@ class GraphChange:
 
     paths: frozenset[str]
     before: tuple[DocInfo, ...]
+    spans_before: frozenset[str] = frozenset()  # the span ids those documents had
 
 
 def documents_before(reg: Registry, paths: Iterable[str]) -> tuple[DocInfo, ...]:
@@ -381,7 +454,9 @@ def rebuild_edges(
     timings: dict[str, float] = {}
     create_tables(reg)
     incremental = change is not None and reg.get_info(_DEPS_MARK) is not None and reg.get_info(_DEPS_MARK) == reg.get_info("generation")
-    reg.graph.drop_removed_documents()
+    # the generation built on dropped the rows of every document it did not hold (its
+    # link_deps are marked complete): only the documents this run removed can have rows left
+    reg.graph.drop_removed_documents(change.paths if incremental else None)
     stale = reg.graph.unextracted_documents()
     t = time.perf_counter()
     resolver = LinkResolver.from_registry(reg, root)
@@ -400,15 +475,21 @@ def rebuild_edges(
         edges, dangling_list, streamed = _resolve_all(reg, resolver, write_edges=fresh)
     timings["resolve"] = (time.perf_counter() - t) * 1000
     defines_list: list[Edge] = []
+    defines_synced: tuple[int, int] | None = None
     if defines:
         t = time.perf_counter()
-        defines_list = _cached_defines(reg, collect_terms(resolver), max_per_term=max_per_term, max_df=max_df)
+        terms = collect_terms(resolver)
+        if incremental:
+            assert change is not None
+            defines_synced = _update_defines(reg, terms, change, max_per_term=max_per_term, max_df=max_df)
+        if defines_synced is None:
+            defines_list = _cached_defines(reg, terms, max_per_term=max_per_term, max_df=max_df)
         timings["defines"] = (time.perf_counter() - t) * 1000
     t = time.perf_counter()
     if incremental:
         reg.graph.add_edges(edges)
         reg.graph.write_dangling([(d.path, d.line, d.target, d.kind) for d in dangling_list], replace=False)
-        added, removed = _sync_global_edges(reg, defines_list, only="DEFINES")
+        added, removed = defines_synced if defines_synced is not None else _sync_global_edges(reg, defines_list, only="DEFINES")
         added += len(edges)
     elif fresh:
         added, removed = streamed + _add_edges_once(reg, defines_list), 0
@@ -417,6 +498,9 @@ def rebuild_edges(
         added, removed = _sync_global_edges(reg, edges + defines_list)
         write_dangling(reg, dangling_list)
     reg.set_info(_DEPS_MARK, generation)
+    # the stored DEFINES edges are those chosen now (none without DEFINES: a later run with
+    # them starts from the whole rule)
+    reg.set_info(_DEFINES_MARK, _defines_state(reg.graph.span_count(), max_per_term, max_df, generation) if defines else None)
     timings["write"] = (time.perf_counter() - t) * 1000
     timings["edges_added"], timings["edges_removed"] = added, removed
     counts = edge_counts(reg)

@@ -200,7 +200,7 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
             layout.remember(current)
         damaged = list(layout.damaged)
         cur_path = layout.gen_dir / current if current else None
-        manifest = load_manifest(cur_path) if cur_path else None
+        manifest = (layout.manifests.get(current) or load_manifest(cur_path)) if cur_path else None  # read once: verifying it read it
         result = IndexResult(root=str(cfg.root), generation=current, previous_generation=current, model=spec.model_id)
         if damaged:
             bad, why = damaged[0]
@@ -246,9 +246,10 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
                 kept=changes.kept, tokenizer=tokenizer, strict=strict, embedder=scan.embedder_future, stats=scan.stats,
                 file_warnings=file_warnings,
                 base_id_length=scan.manifest.id_length if base and scan.manifest else None,
+                cache_manifest=scan.manifest if cur_path else None,
             )
             try:
-                _build_generation(plan, result, progress)
+                layout.manifests[gen] = _build_generation(plan, result, progress)
                 layout.promote(staging, gen)
             except BaseException:
                 import shutil
@@ -491,13 +492,16 @@ class _Plan:
     stats: dict[str, list[int]]  # path -> [size, mtime_ns, ctime_ns, inode] (fast path of the next run)
     file_warnings: dict[str, list] = field(default_factory=dict)  # path -> parse warnings (for --strict)
     base_id_length: int | None = None  # the base generation's span id prefix length (None: count it afresh)
+    cache_manifest: Manifest | None = None  # the manifest of cache_path, as the run read it
 
 
-def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> None:
-    """The new generation, step by step, through the store's generation writer."""
+def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> Manifest:
+    """The new generation, step by step, through the store's generation writer; returns
+    the manifest written."""
     from oriongraph_cli.store.generation import GenerationWriter
 
-    writer = GenerationWriter(plan.staging, plan.base_path, plan.cfg.vector_index)
+    base_manifest = plan.cache_manifest if plan.base_path is not None and plan.base_path == plan.cache_path else None
+    writer = GenerationWriter(plan.staging, plan.base_path, plan.cfg.vector_index, base_manifest)
     try:
         vecs = _embed(plan, result, progress)
         graph_change = None if result.rebuild_reason else _graph_change(writer.registry, plan)
@@ -520,7 +524,7 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> N
         manifest = _manifest(plan, counts, edges, dim, writer.registry.id_length(plan.base_id_length or ID_LENGTH_MIN, added))
     finally:
         writer.close()
-    writer.write_manifest(manifest)
+    return writer.write_manifest(manifest)
 
 
 class _EmbedTexts:
@@ -604,7 +608,7 @@ def _embed(plan: _Plan, result: IndexResult, progress: Progress) -> _Vectors:
                 slots.append(k)
             start.append(len(slots))
         total = len(slots)
-        dim = (load_manifest(cache_path).dim if cache_path else None)
+        dim = ((plan.cache_manifest or load_manifest(cache_path)).dim if cache_path else None)
         spool = None
         path = plan.staging / "vectors.spool"
         found: set[bytes] = set()
@@ -688,7 +692,7 @@ def _graph_change(registry, plan: _Plan):
     if plan.base_path is None:
         return None
     paths = frozenset(plan.changed) | frozenset(plan.removed)
-    return edges.GraphChange(paths, edges.documents_before(registry, paths))
+    return edges.GraphChange(paths, edges.documents_before(registry, paths), frozenset(registry.span_rows_of(paths)))
 
 
 def _rebuild_graph(registry, plan: _Plan, result: IndexResult, progress: Progress, change=None) -> int:

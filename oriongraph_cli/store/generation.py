@@ -85,9 +85,10 @@ class GenerationWriter:
     :meth:`write_lexical`, :meth:`write_vectors`, :meth:`write_lookups`, :meth:`close` and
     :meth:`write_manifest`."""
 
-    def __init__(self, staging: Path, base: Path | None, vector_index: str = "auto"):
+    def __init__(self, staging: Path, base: Path | None, vector_index: str = "auto", base_manifest: Manifest | None = None):
         self.staging = staging
         self.base = base
+        self.base_manifest = base_manifest  # ``base``'s manifest when the caller has read it
         if base is not None and not vectors.has_segments(base):
             # not reached: an index of the one-file layout has an older schema, so it is rebuilt
             raise OrionError(f"{base} holds no vector segments to build on", hint="run `orion index --full` to rebuild the index")
@@ -153,13 +154,13 @@ class GenerationWriter:
         self.vectors.abort()
         self.registry.close()
 
-    def write_manifest(self, manifest: Manifest) -> None:
+    def write_manifest(self, manifest: Manifest) -> Manifest:
         """The manifest, with the checksums of every file written (call after :meth:`close`).
         Files linked from the base generation (its Whoosh and vector segments, verified byte
         for byte before this build started) keep its checksums instead of being read again:
         hashing them again made every generation O(every vector)."""
-        base_checksums = None
-        if self.base is not None:
+        base_checksums = self.base_manifest.checksums if self.base_manifest is not None else None
+        if self.base is not None and base_checksums is None:
             try:
                 base_checksums = Manifest.load(self.base).checksums
             except (OSError, ValueError):
@@ -167,3 +168,4 @@ class GenerationWriter:
         checksums = file_checksums(self.staging, self.base, base_checksums)
         manifest = replace(manifest, checksums=checksums)  # verified by every reader (Layout.problem)
         atomic_write(self.staging / MANIFEST, manifest.to_bytes())
+        return manifest

@@ -185,10 +185,18 @@ class GraphStore:
         )
 
     # ------------------------------------------------------------ global rebuild (phase 2)
-    def drop_removed_documents(self) -> None:
-        """Rows of documents no longer in the registry."""
-        for table, col in (("link_refs", "path"), ("link_docs", "path"), ("edges", "src_path"), ("link_deps", "path")):
-            self.conn.execute(f"DELETE FROM {table} WHERE {col} NOT IN (SELECT path FROM documents)")
+    def drop_removed_documents(self, paths: Iterable[str] | None = None) -> None:
+        """Rows of documents no longer in the registry: of those at ``paths`` (the documents
+        an incremental run changed or removed: each table has an index on the column), or of
+        any (a scan of every table)."""
+        tables = (("link_refs", "path"), ("link_docs", "path"), ("edges", "src_path"), ("link_deps", "path"))
+        if paths is None:
+            for table, col in tables:
+                self.conn.execute(f"DELETE FROM {table} WHERE {col} NOT IN (SELECT path FROM documents)")
+            return
+        gone = [(p,) for p in paths if self.conn.execute("SELECT 1 FROM documents WHERE path = ?", (p,)).fetchone() is None]
+        for table, col in tables:
+            self.conn.executemany(f"DELETE FROM {table} WHERE {col} = ?", gone)
 
     def unextracted_documents(self) -> list[str]:
         """Documents whose references were never extracted for their current version."""
@@ -233,6 +241,51 @@ class GraphStore:
     def add_defines_terms(self, rows: Iterable[tuple[int, str]]) -> None:
         """(key, words) of terms every matched span has now been matched against."""
         self.conn.executemany("INSERT OR REPLACE INTO defines_terms(term, words) VALUES(?,?)", list(rows))
+
+    def defines_definers(self) -> dict[int, tuple[str | None, str | None, str | None]]:
+        """key -> (path, span_id, text) of the definer each term's stored DEFINES edges start from."""
+        return {r[0]: (r[1], r[2], r[3]) for r in self.conn.execute("SELECT term, path, span_id, text FROM defines_terms")}
+
+    def set_defines_definers(self, rows: Iterable[tuple[str, str, str, int]]) -> None:
+        """(path, span_id, text, key) of terms whose DEFINES edges were chosen."""
+        self.conn.executemany("UPDATE defines_terms SET path = ?, span_id = ?, text = ? WHERE term = ?", list(rows))
+
+    def defines_terms_of_spans(self, span_ids: Iterable[str]) -> set[int]:
+        """The terms matched in these spans."""
+        return {r[0] for r in in_chunks(self.conn, "SELECT DISTINCT term FROM defines_hits WHERE span_id IN ({marks})", span_ids)}
+
+    def forget_defines_spans(self, span_ids: Iterable[str]) -> None:
+        """Drop the match marks and matches of these spans."""
+        ids = [(sid,) for sid in span_ids]
+        self.conn.executemany("DELETE FROM defines_cache WHERE span_id = ?", ids)
+        self.conn.executemany("DELETE FROM defines_hits WHERE span_id = ?", ids)
+
+    def defines_unmatched_rows_of(self, paths: Iterable[str]) -> array:
+        """The rows of the spans of the documents at ``paths`` not matched yet, ascending."""
+        return array("q", sorted(r[0] for r in self.conn.execute(
+            "SELECT id FROM spans WHERE path IN (SELECT value FROM json_each(?)) AND span_id NOT IN (SELECT span_id FROM defines_cache)",
+            (json.dumps(list(paths)),),
+        )))
+
+    def defines_users_between(self, definers: Sequence[tuple[int, str]], low: int, high: int) -> set[int]:
+        """The terms used by more than ``low`` and at most ``high`` spans of other documents
+        than their definer's."""
+        return {r[0] for r in self.conn.execute(
+            "WITH d(term, path) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)) "
+            "SELECT h.term FROM defines_hits h JOIN d ON d.term = h.term WHERE h.path != d.path "
+            "GROUP BY h.term HAVING count(*) > ? AND count(*) <= ?",
+            (json.dumps([list(d) for d in definers]), low, high),
+        )}
+
+    def defines_edges_from(self, definers: Iterable[tuple[str, str, str]]) -> list[tuple]:
+        """(rowid, src_path, src_span, dst_path, dst_span, type, detail, line) of the DEFINES
+        edges stored from each (path, span_id, term text)."""
+        out: list[tuple] = []
+        for path, span_id, text in definers:
+            out += [tuple(r) for r in self.conn.execute(
+                f"SELECT rowid, {EDGE_COLUMNS} FROM edges WHERE src_span = ? AND type = 'DEFINES' AND src_path = ? AND detail = ?",
+                (span_id, path, text))]
+        return out
 
     def defines_matched_rows(self) -> array:
         """The rows of the spans matched already, ascending."""

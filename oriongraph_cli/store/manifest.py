@@ -136,5 +136,7 @@ class Manifest:
         return out
 
     def to_bytes(self) -> bytes:
-        """The file's bytes, exactly as orion has always written them."""
-        return json.dumps(self.to_dict(), indent=1, sort_keys=True).encode()
+        """The file's bytes: compact JSON, keys sorted. (Indented, as it was written before,
+        it took Python's pure encoder: 0.09 s of every index run that writes a generation
+        at 100k spans, against 0.02; readers take either.)"""
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":")).encode()

@@ -110,7 +110,7 @@ CREATE INDEX IF NOT EXISTS link_deps_path ON link_deps(path);
 CREATE TABLE IF NOT EXISTS defines_hits(term INTEGER NOT NULL, span_id TEXT NOT NULL, path TEXT NOT NULL, ordinal INTEGER NOT NULL, n INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS defines_hits_term ON defines_hits(term);
 CREATE INDEX IF NOT EXISTS defines_hits_span ON defines_hits(span_id);
-CREATE TABLE IF NOT EXISTS defines_terms(term INTEGER PRIMARY KEY, words TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS defines_terms(term INTEGER PRIMARY KEY, words TEXT NOT NULL, path TEXT, span_id TEXT, text TEXT);
 """
 # link_deps: the lookup keys each document's references were resolved with
 # (graph/resolve.py); an index run resolves again only the documents whose keys it
@@ -118,7 +118,9 @@ CREATE TABLE IF NOT EXISTS defines_terms(term INTEGER PRIMARY KEY, words TEXT NO
 # defines_hits: every (term, span) match of the spans defines_cache marks matched against
 # the terms defines_terms lists (a term by a key of its words, graph/edges.py term_key), so
 # DEFINES is chosen per term in SQL without reading every span's cached matches, and a term
-# the project gains is matched alone instead of every span against every term again.
+# the project gains is matched alone instead of every span against every term again; with
+# each term, the definer its stored DEFINES edges start from (an incremental run chooses
+# again only the terms a change touched).
 # lookups from edges back to registry rows (the registry's own indexes cover neither column)
 SPAN_LOOKUPS = """
 CREATE INDEX IF NOT EXISTS spans_span_id ON spans(span_id);

@@ -607,6 +607,51 @@ def test_a_term_the_project_gains_is_matched_alone(tmp_path, monkeypatch):
     assert sorted(graph_edges._cached_defines(reg, [dlq, budget], max_per_term=20, max_df=0.5)) == want_both
 
 
+def test_defines_of_a_term_that_crosses_the_generic_limit_are_chosen_again(tmp_path):
+    """An incremental run chooses again the terms whose count of users crossed the
+    too-generic limit as the span count moved, even when the change touches none of their
+    spans: six users are too many for seven spans at max_df 0.75 (limit 5) and not for
+    eight (limit 6)."""
+    import sqlite3
+
+    from oriongraph_cli.graph import edges as graph_edges
+    from oriongraph_cli.graph import terms as graph_terms
+    from oriongraph_cli.graph.extract import SpanInfo
+
+    conn = sqlite3.connect(tmp_path / "r.sqlite")
+    conn.executescript(
+        "CREATE TABLE spans(id INTEGER PRIMARY KEY, span_id TEXT, path TEXT, ordinal INT, text TEXT);"
+        "CREATE TABLE documents(path TEXT);"
+        "CREATE TABLE info(key TEXT PRIMARY KEY, value TEXT);"
+    )
+    reg = Registry(conn)
+    graph_edges.create_tables(reg)
+    rows = [("g1", "01_context/glossary.md", 0, "Dead Letter Queue holds failures")]
+    rows += [(f"s{i}", f"02_knowledge/n{i}.md", 0, f"note {i} about the dead letter queue") for i in range(6)]
+    conn.executemany("INSERT INTO spans(span_id, path, ordinal, text) VALUES(?,?,?,?)", rows)
+    dlq = graph_terms.Term("Dead Letter Queue", ("dead", "letter", "queue"), "01_context/glossary.md", "g1", "glossary")
+    caps = {"max_per_term": 2, "max_df": 0.75}
+
+    def pure():
+        spans = [SpanInfo(p, sid, o, (), 0, t) for sid, p, o, t in conn.execute("SELECT span_id, path, ordinal, text FROM spans")]
+        return sorted(graph_terms.defines_edges([dlq], spans, n_spans=len(spans), **caps))
+
+    first = graph_edges._cached_defines(reg, [dlq], **caps)
+    assert first == [] == pure()  # 6 users > 0.75 × 7
+    reg.graph.add_edges(first)
+    reg.set_info("generation", "000001")
+    reg.set_info(graph_edges._DEFINES_MARK, graph_edges._defines_state(7, caps["max_per_term"], caps["max_df"], "000001"))
+    conn.execute("INSERT INTO spans(span_id, path, ordinal, text) VALUES('u1', '02_knowledge/u.md', 0, 'unrelated words')")
+    change = graph_edges.GraphChange(frozenset({"02_knowledge/u.md"}), ())
+    assert graph_edges._update_defines(reg, [dlq], change, **caps) == (2, 0)
+    stored = sorted(graph_edges.Edge(*r[1:]) for r in reg.graph.global_edges((), "DEFINES"))
+    assert stored == pure() and len(stored) == 2
+    # a state chosen on another generation, or with other caps, is not built on
+    assert graph_edges._update_defines(reg, [dlq], change, max_per_term=3, max_df=0.75) is None
+    reg.set_info("generation", "000002")
+    assert graph_edges._update_defines(reg, [dlq], change, **caps) is None
+
+
 def _graph_rows(reg: Registry) -> dict[str, list[tuple]]:
     return {t: [tuple(r) for r in reg.conn.execute(f"SELECT rowid, * FROM {t} ORDER BY rowid")]
             for t in ("edges", "link_deps", "dangling_links")}

@@ -10,6 +10,7 @@ both compile are compared in test_incremental_ranking.py.)"""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -171,8 +172,16 @@ def _documents_with_refs(root: Path) -> set[str]:
         reg.close()
 
 
-def test_incremental_index_equals_full_rebuild(project, fake_embedder, monkeypatch, tmp_path, resolved):
+@pytest.mark.parametrize("caps", [None, (1, 0.05)], ids=["default caps", "one user per term"])
+def test_incremental_index_equals_full_rebuild(project, fake_embedder, monkeypatch, tmp_path, resolved, caps):
+    from oriongraph_cli.graph import edges
+
     monkeypatch.setattr(indexer, "time", _FixedTime)
+    if caps is not None:  # DEFINES' caps biting: each term keeps its one most frequent user
+        monkeypatch.setattr(edges, "rebuild_edges", functools.partial(edges.rebuild_edges, max_per_term=caps[0], max_df=caps[1]))
+    targeted: list = []  # what each run's DEFINES update did (None: chosen again from every term)
+    update = edges._update_defines
+    monkeypatch.setattr(edges, "_update_defines", lambda *a, **k: targeted.append(update(*a, **k)) or targeted[-1])
     cfg = load_config(project)
     indexer.index_project(cfg)
     resolved_again = []
@@ -180,8 +189,10 @@ def test_incremental_index_equals_full_rebuild(project, fake_embedder, monkeypat
         step(project)
         _pin_mtimes(project)
         resolved.clear()
+        targeted.clear()
         got = indexer.index_project(cfg)
         assert resolved, f"{step.__name__}: nothing resolved ({got.nothing_changed=}, {got.updated_documents=})"
+        assert targeted and targeted[0] is not None, f"{step.__name__}: DEFINES chosen again for every term"
         resolved_again.append(resolved[0])
         assert not got.nothing_changed and got.rebuild_reason is None, step.__name__
         full = tmp_path / f"full-{step.__name__}"
