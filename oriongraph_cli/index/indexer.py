@@ -249,8 +249,9 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
                 cache_manifest=scan.manifest if cur_path else None,
             )
             try:
-                layout.manifests[gen] = _build_generation(plan, result, progress)
+                written = _build_generation(plan, result, progress)
                 layout.promote(staging, gen)
+                layout.manifests[gen] = written  # what layout.remember reads
             except BaseException:
                 import shutil
 
