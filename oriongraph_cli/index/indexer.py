@@ -298,10 +298,12 @@ def _read_project(cfg: Config, files: list[FoundFile], scan: _Scan, full: bool, 
     progress.phase("reading", len(files))
     for f in files:
         progress.advance()
-        try:
-            st = f.abs.stat()
-        except OSError:
-            st = None
+        st = f.st  # the walk's, taken under the writer lock a moment ago: one stat a file, not two
+        if st is None:
+            try:
+                st = f.abs.stat()
+            except OSError:
+                st = None
         if st is not None and not full and f.rel in prev_files and unchanged_since(st, prev_stats.get(f.rel), indexed_at):
             scan.versions[f.rel], scan.stats[f.rel] = prev_files[f.rel], stat_key(st)
             scan.unread.append(f)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from oriongraph_cli.errors import NotAProjectError
@@ -58,6 +58,7 @@ class FoundFile:
     dev: int = 0  # identity of the file the walk saw (the read must open this file)
     ino: int = 0
     via_symlink: bool = False
+    st: os.stat_result | None = field(default=None, compare=False, repr=False)  # the walk's stat of it
 
     @property
     def identity(self) -> tuple[int, int]:
@@ -159,7 +160,7 @@ class _Walker:
         if not stat.S_ISREG(st.st_mode):
             self.warnings.append(WalkWarning(rel, "not-regular", f"{describe_mode(st.st_mode)}, not a regular file; skipped"))
             return
-        found = FoundFile(rel, Path(path), st.st_dev, st.st_ino, via_symlink)
+        found = FoundFile(rel, Path(path), st.st_dev, st.st_ino, via_symlink, st)
         (self.linked if via_symlink else self.files).append(found)
 
     def result(self) -> list[FoundFile]:
