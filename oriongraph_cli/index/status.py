@@ -38,7 +38,7 @@ def project_status(cfg: Config) -> dict[str, Any]:
             new.append(f.rel)
             continue
         try:  # an unchanged stat (git's rules, as `orion index` applies them) needs no read
-            st = os.stat(f.abs)
+            st = os.stat(f.abs_path)
         except OSError:
             continue
         if unchanged_since(st, stats.get(f.rel), manifest.created_at):
