@@ -48,6 +48,7 @@ import numpy as np
 DIR = "postings"
 FORMAT = 1
 _FILES = ("terms", "term_off", "ptr", "rows", "tf", "lb", "doc_rows", "doc_len")
+FEW_SHARE = 4  # an update adding this many times fewer postings than it keeps places each in its term's block
 OPERATOR_WORDS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})  # Whoosh's query parser reads these
 
 
@@ -275,6 +276,7 @@ def build(
     local_bytes = [t.encode("utf-8") for t in local_terms]
     uniq_new = sorted(local_bytes)
 
+    few = False  # the new postings are few beside the old: each is placed in its term's block (no whole-corpus keys)
     if old is None:
         blob, off = _vocab(uniq_new)
         n_terms = len(uniq_new)
@@ -283,16 +285,30 @@ def build(
         o_lb = np.zeros(0, dtype=np.uint8)
     else:
         dead = np.unique(np.fromiter((int(r) for r in deleted_rows), dtype=np.int64))
-        o_rows = np.asarray(old["rows"], dtype=np.int64)
         d_rows = np.asarray(old["doc_rows"], dtype=np.int64)
-        keep = ~np.isin(o_rows, dead) if len(dead) else slice(None)
         dkeep = ~np.isin(d_rows, dead) if len(dead) else slice(None)
         o_blob, o_off = np.asarray(old["terms"]), np.asarray(old["term_off"])
         o_n = len(o_off) - 1
-        o_tid = np.repeat(np.arange(o_n, dtype=np.int64), np.diff(np.asarray(old["ptr"])))[keep]
-        o_rows = o_rows[keep]
-        o_tf = np.asarray(old["tf"], dtype=np.int64)[keep]
-        o_lb = np.asarray(old["lb"])[keep]
+        o_ptr = np.asarray(old["ptr"], dtype=np.int64)
+        few = len(p_tid) * FEW_SHARE <= int(o_ptr[-1])
+        if few:
+            raw = np.asarray(old["rows"])
+            keep = ~np.isin(raw, dead) if len(dead) else None
+            o_rows = raw[keep] if keep is not None else np.array(raw)
+            o_tf = np.asarray(old["tf"])[keep] if keep is not None else np.array(old["tf"])
+            o_lb = np.asarray(old["lb"])[keep] if keep is not None else np.array(old["lb"])
+            if keep is not None:
+                kept = np.zeros(len(keep) + 1, dtype=np.int64)
+                np.cumsum(keep, out=kept[1:])
+                o_ptr = kept[o_ptr]
+            o_tid = None
+        else:
+            o_rows = np.asarray(old["rows"], dtype=np.int64)
+            keep = ~np.isin(o_rows, dead) if len(dead) else slice(None)
+            o_tid = np.repeat(np.arange(o_n, dtype=np.int64), np.diff(o_ptr))[keep]
+            o_rows = o_rows[keep]
+            o_tf = np.asarray(old["tf"], dtype=np.int64)[keep]
+            o_lb = np.asarray(old["lb"])[keep]
         d_rows, d_len = d_rows[dkeep], np.asarray(old["doc_len"], dtype=np.int64)[dkeep]
         if len(new_rows) and np.isin(new_rows, d_rows).any():
             raise ValueError("postings: a row is indexed twice")
@@ -309,7 +325,10 @@ def build(
             ins = np.array([a for a, _t in fresh], dtype=np.int64)
             # merged id of old term i: i + new terms inserted at or before it
             o_remap = np.arange(o_n, dtype=np.int64) + np.searchsorted(ins, np.arange(o_n), side="right")
-            o_tid = o_remap[o_tid]
+            if few:  # a new term's block starts where the old term it precedes starts, empty
+                m_ptr = np.insert(o_ptr, ins, o_ptr[ins])
+            else:
+                o_tid = o_remap[o_tid]
             pos_of = {t: int(o_remap[a]) for t, a in found_at.items()}
             for j, (a, t) in enumerate(fresh):
                 pos_of[t] = a + j
@@ -330,6 +349,7 @@ def build(
         else:
             pos_of = found_at
             blob, off, n_terms = o_blob, o_off, o_n
+            m_ptr = o_ptr
 
     local_to_id = np.fromiter((pos_of[b] for b in local_bytes), dtype=np.int64, count=len(local_bytes))
     n_tid = local_to_id[np.asarray(p_tid, dtype=np.int64)] if len(p_tid) else np.zeros(0, dtype=np.int64)
@@ -346,7 +366,21 @@ def build(
     n_key = n_tid * width + n_prow
     n_order = np.argsort(n_key, kind="stable")
     n_key, n_tid, n_prow, n_tf, n_lb = n_key[n_order], n_tid[n_order], n_prow[n_order], n_tf[n_order], n_lb[n_order]
-    if len(o_tid):
+    if few:
+        # each new posting placed by a search in its own term's block of the old ones
+        pos = np.empty(len(n_tid), dtype=np.int64)
+        bounds = (np.flatnonzero(np.diff(n_tid)) + 1).tolist()
+        for a, b in zip([0] + bounds, bounds + [len(n_tid)]) if len(n_tid) else ():
+            t = int(n_tid[a])
+            lo, hi = int(m_ptr[t]), int(m_ptr[t + 1])
+            pos[a:b] = lo + np.searchsorted(o_rows[lo:hi], n_prow[a:b])
+        prow = np.insert(o_rows, pos, n_prow.astype(o_rows.dtype))
+        tf = np.insert(o_tf.astype(np.int32) if int(n_tf.max(initial=0)) > 0xFFFF and o_tf.dtype != np.int32 else o_tf,
+                       pos, n_tf)
+        lb = np.insert(o_lb, pos, n_lb.astype(np.uint8))
+        counts = np.diff(m_ptr) + np.bincount(n_tid, minlength=n_terms)
+        tid = None
+    elif len(o_tid):
         at = np.searchsorted(o_tid * width + o_rows, n_key, side="left")
         tid = np.insert(o_tid, at, n_tid)
         prow = np.insert(o_rows, at, n_prow)
@@ -356,7 +390,8 @@ def build(
         tid, prow, tf, lb = n_tid, n_prow, n_tf, n_lb
 
     # prune terms left without postings, then ptr
-    counts = np.bincount(tid, minlength=n_terms)
+    if tid is not None:
+        counts = np.bincount(tid, minlength=n_terms)
     live = counts > 0
     if not live.all():
         lens = np.diff(off)
@@ -364,7 +399,6 @@ def build(
         lens = lens[live]
         off = np.zeros(len(lens) + 1, dtype=np.int64)
         np.cumsum(lens, out=off[1:])
-        tid = (np.cumsum(live) - 1)[tid]
         counts = counts[live]
         n_terms = int(live.sum())
     ptr = np.zeros(n_terms + 1, dtype=np.int64)

@@ -292,3 +292,34 @@ def test_a_frequency_past_16_bits_widens_the_analysed_postings(tmp_path):
     assert acc.p_tf.typecode == "i" and max(acc.p_tf) == 70_000
     arr, _meta = _corpus_arrays(tmp_path, "wide", docs)
     assert arr["tf"][0] == "<i4" and 70_000 in arr["tf"][1]
+
+
+def test_an_update_of_few_postings_placed_term_by_term_equals_the_general_merge(project, fake_embedder, tmp_path, monkeypatch):
+    """An update that adds few postings beside many places each in its term's block of the
+    kept ones instead of sorting whole-corpus keys: the arrays must be those of the general
+    merge, with rows deleted, terms new to the vocabulary, terms left without postings, a
+    frequency past 16 bits, and nothing added at all."""
+    index_project(load_config(project))
+    reg = IndexReader(load_config(project), load_embedder=False).registry
+    from oriongraph_cli.store.generation import all_lexical_texts
+
+    docs = sorted(all_lexical_texts(reg))
+    assert len(docs) > 100
+    postings.build(tmp_path / "base", None, [], docs)
+    top = docs[-1][0]
+    gone = [docs[3][0], docs[40][0], docs[41][0]]  # their rare terms leave the vocabulary
+    updates = {
+        "edit": (gone, [(gone[0], docs[3][1] + " zygote quokka"), (top + 1, "A brand new aardvark note about retries")]),
+        "wide": ([], [(top + 2, "retry " * 70_000 + "queue")]),
+        "remove only": (gone, []),
+        "add only": ([], [(top + 3, "zzz yyy retry backoff"), (top + 5, "aaa retry")]),
+    }
+    for name, (deleted, added) in updates.items():
+        got = {}
+        for share in (postings.FEW_SHARE, 10**9):  # placed term by term, then the general merge
+            monkeypatch.setattr(postings, "FEW_SHARE", share)
+            out = tmp_path / f"{name}-{share}"
+            postings.build(out, tmp_path / "base", deleted, added)
+            arr, meta = postings.load_arrays(out, mmap=False)
+            got[share] = ({k: (v.dtype.str, v.tolist()) for k, v in arr.items()}, meta)
+        assert got[postings.FEW_SHARE] == got[10**9], name
