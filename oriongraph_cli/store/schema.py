@@ -137,6 +137,12 @@ def create_graph_tables(conn: sqlite3.Connection) -> None:
     """The graph tables and indexes (idempotent, no commit). Also indexes
     ``spans(span_id)`` and ``spans(path, ordinal)`` when the registry's ``spans`` exists."""
     run_ddl(conn, GRAPH)
+    # a defines_terms written before it recorded each term's definer gains the columns
+    # (its rows then have none: the next run chooses DEFINES from every term)
+    have = {r[1] for r in conn.execute("PRAGMA table_info(defines_terms)")}
+    for column in ("path", "span_id", "text"):
+        if column not in have:
+            conn.execute(f"ALTER TABLE defines_terms ADD COLUMN {column} TEXT")
     if has_table(conn, "spans"):
         run_ddl(conn, SPAN_LOOKUPS)
 

@@ -652,6 +652,31 @@ def test_defines_of_a_term_that_crosses_the_generic_limit_are_chosen_again(tmp_p
     assert graph_edges._update_defines(reg, [dlq], change, **caps) is None
 
 
+def test_a_term_table_without_definers_gains_them(tmp_path):
+    """A registry whose defines_terms lists terms without their definers gets the columns
+    when the graph tables are made, and DEFINES chosen from every term fills them."""
+    import sqlite3
+
+    from oriongraph_cli.graph import edges as graph_edges
+    from oriongraph_cli.graph import terms as graph_terms
+
+    conn = sqlite3.connect(tmp_path / "r.sqlite")
+    conn.executescript(
+        "CREATE TABLE spans(id INTEGER PRIMARY KEY, span_id TEXT, path TEXT, ordinal INT, text TEXT);"
+        "CREATE TABLE documents(path TEXT);"
+        "CREATE TABLE defines_terms(term INTEGER PRIMARY KEY, words TEXT NOT NULL);"
+    )
+    dlq = graph_terms.Term("Dead Letter Queue", ("dead", "letter", "queue"), "01_context/glossary.md", "g1", "glossary")
+    conn.execute("INSERT INTO defines_terms VALUES(?, ?)", (graph_terms.term_key(dlq.words), "dead letter queue"))
+    conn.executemany("INSERT INTO spans(span_id, path, ordinal, text) VALUES(?,?,?,?)",
+                     [("g1", "01_context/glossary.md", 0, "Dead Letter Queue holds failures"), ("s1", "02_knowledge/n.md", 0, "the dead letter queue")])
+    reg = Registry(conn)
+    graph_edges.create_tables(reg)
+    graph_edges.create_tables(reg)  # idempotent
+    assert [e.dst_span for e in graph_edges._cached_defines(reg, [dlq], max_per_term=20, max_df=1.0)] == ["s1"]
+    assert reg.graph.defines_definers() == {graph_terms.term_key(dlq.words): ("01_context/glossary.md", "g1", "Dead Letter Queue")}
+
+
 def _graph_rows(reg: Registry) -> dict[str, list[tuple]]:
     return {t: [tuple(r) for r in reg.conn.execute(f"SELECT rowid, * FROM {t} ORDER BY rowid")]
             for t in ("edges", "link_deps", "dangling_links")}
