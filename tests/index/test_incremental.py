@@ -276,3 +276,48 @@ def test_defines_from_the_match_tables_equal_the_pure_rule(project, fake_embedde
             pure, stored = _defines_both_ways(project, tmp_path, max_per_term, max_df)
             assert pure == stored, (step, max_per_term, max_df)
         assert pure, "the sample defines terms"
+
+
+def test_defines_after_random_edits_equal_a_rebuild(project, fake_embedder, monkeypatch, tmp_path):
+    """Fourteen seeded random edits that move terms about — notes added with short titles
+    (some naming glossary terms), titles changed, sentences using other documents' titles
+    appended, notes removed — and after each, the DEFINES edges of `orion index` (the
+    targeted update) equal those of `orion index --full` on a copy, with the caps biting."""
+    import random
+
+    from oriongraph_cli.graph import edges
+
+    monkeypatch.setattr(indexer, "time", _FixedTime)
+    monkeypatch.setattr(edges, "rebuild_edges", functools.partial(edges.rebuild_edges, max_per_term=2, max_df=0.1))
+    rng = random.Random(20261128)
+    words = ["retry storm", "backoff", "jitter", "tenant", "ranking", "queue depth", "worker", "ingestion"]
+    cfg = load_config(project)
+    indexer.index_project(cfg)
+    notes: list[Path] = []
+    for step in range(14):
+        kind = rng.choice(["add", "add", "retitle", "append", "remove"] if notes else ["add"])
+        if kind == "add":
+            title = rng.choice([rng.choice(words), " ".join(rng.sample(words, 2))]).title()
+            p = project / "02_knowledge" / f"note-{step}.md"
+            p.write_text(f"---\ntitle: {title}\n---\n\n# {title}\n\nAbout the {rng.choice(words)} and the {rng.choice(words)}.\n")
+            notes.append(p)
+        elif kind == "retitle":
+            p = rng.choice(notes)
+            text = p.read_text()
+            old = text.split("\n")[1]
+            p.write_text(text.replace(old, f"title: {rng.choice(words).title()}", 1))
+        elif kind == "append":
+            p = rng.choice(notes + [project / WORKER])
+            p.write_text(p.read_text() + f"\n\nSee {rng.choice(words)}, {rng.choice(words)} and {rng.choice(words)}.\n")
+        else:
+            p = notes.pop(rng.randrange(len(notes)))
+            p.unlink()
+        _pin_mtimes(project)
+        indexer.index_project(cfg)
+        full = tmp_path / f"full-{step}"
+        shutil.copytree(project, full, symlinks=True)
+        indexer.index_project(load_config(full), full=True)
+        got = [e for e in snapshot(project)["edges"] if e[4] == "DEFINES"]
+        want = [e for e in snapshot(full)["edges"] if e[4] == "DEFINES"]
+        assert got == want, (step, kind)
+        shutil.rmtree(full)
