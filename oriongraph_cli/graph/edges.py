@@ -93,6 +93,38 @@ def _match_new_terms(reg: Registry, terms: Sequence[Term], keys: Sequence[int], 
         reg.graph.save_defines_hits(_DEFINES_SIG, [], hits)
 
 
+def _follow_term_list(reg: Registry, terms: Sequence[Term], keys: Sequence[int], known: set[int]) -> None:
+    """Bring the match tables to the term list ``terms`` (``keys`` theirs, ``known`` the keys
+    the tables hold): a term no longer defined leaves with its matches, a new one is looked
+    for in the spans matched before (:func:`_match_new_terms`)."""
+    reg.graph.forget_defines_terms(known - set(keys))
+    new = [i for i, k in enumerate(keys) if k not in known]
+    if new:
+        _match_new_terms(reg, terms, keys, new)
+        reg.graph.add_defines_terms((keys[i], " ".join(terms[i].words)) for i in new)
+
+
+def _match_spans(reg: Registry, terms: Sequence[Term], keys: Sequence[int], rows: Sequence[int]) -> set[int]:
+    """Match the spans at ``rows`` (not matched yet) against every term and store their
+    hits; returns the keys of the terms they hold. A build from the files matches every
+    span: the spans, their texts and their hits (millions at 1M spans) are handled a chunk
+    at a time, each table's rows written in the order one batch wrote them (the matched
+    spans first, then the hits)."""
+    if not len(rows):
+        return set()
+    index = TermIndex(terms)
+    for at in range(0, len(rows), _DEFINES_CHUNK):
+        reg.graph.save_defines_hits(_DEFINES_SIG, [sid for _p, sid, _o in reg.graph.spans_at_rows(rows[at : at + _DEFINES_CHUNK])], [])
+    hit: set[int] = set()
+    for at in range(0, len(rows), _DEFINES_CHUNK):
+        part = reg.graph.spans_at_rows(rows[at : at + _DEFINES_CHUNK])
+        texts = reg.span_texts([sid for _p, sid, _o in part])
+        hits = [(keys[t_i], sid, path, o, n) for path, sid, o in part for t_i, n in index.match(texts.get(sid, ""))]
+        reg.graph.save_defines_hits(_DEFINES_SIG, [], hits)
+        hit.update(h[0] for h in hits)
+    return hit
+
+
 def _cached_defines(reg: Registry, terms: Sequence[Term], *, max_per_term: int, max_df: float) -> list[Edge]:
     """DEFINES through the registry's match tables (``defines_cache`` marks the spans
     matched, ``defines_terms`` the terms they were matched against, ``defines_hits`` holds
@@ -104,24 +136,8 @@ def _cached_defines(reg: Registry, terms: Sequence[Term], *, max_per_term: int, 
     the same edges (tests/index/test_incremental.py, tests/graph)."""
     keys = [term_key(t.words) for t in terms]
     reg.graph.defines_hits_prune(_DEFINES_SIG)
-    known = reg.graph.defines_term_keys()
-    reg.graph.forget_defines_terms(known - set(keys))
-    new = [i for i, k in enumerate(keys) if k not in known]
-    if new:
-        _match_new_terms(reg, terms, keys, new)
-        reg.graph.add_defines_terms((keys[i], " ".join(terms[i].words)) for i in new)
-    todo = reg.graph.defines_unmatched_rows()
-    if todo:
-        index = TermIndex(terms)
-        # a build from the files matches every span: the spans, their texts and their hits
-        # (millions at 1M spans) are handled a chunk at a time, each table's rows written in
-        # the order one batch wrote them (the matched spans first, then the hits)
-        for at in range(0, len(todo), _DEFINES_CHUNK):
-            reg.graph.save_defines_hits(_DEFINES_SIG, [sid for _p, sid, _o in reg.graph.spans_at_rows(todo[at : at + _DEFINES_CHUNK])], [])
-        for at in range(0, len(todo), _DEFINES_CHUNK):
-            part = reg.graph.spans_at_rows(todo[at : at + _DEFINES_CHUNK])
-            texts = reg.span_texts([sid for _p, sid, _o in part])
-            reg.graph.save_defines_hits(_DEFINES_SIG, [], [(keys[t_i], sid, path, o, n) for path, sid, o in part for t_i, n in index.match(texts.get(sid, ""))])
+    _follow_term_list(reg, terms, keys, reg.graph.defines_term_keys())
+    _match_spans(reg, terms, keys, reg.graph.defines_unmatched_rows())
     n_spans = reg.graph.span_count()
     top = _defines_top(reg, terms, keys, range(len(terms)), n_spans, max_per_term=max_per_term, max_df=max_df)
     reg.graph.set_defines_definers((t.path, t.span_id, t.text, k) for k, t in zip(keys, terms))
@@ -163,22 +179,11 @@ def _update_defines(reg: Registry, terms: Sequence[Term], change: "GraphChange",
     now = {k: (t.path, t.span_id, t.text) for k, t in zip(keys, terms)}
     before = reg.graph.defines_definers()
     touched = {k for k in now.keys() | before.keys() if now.get(k) != before.get(k)}  # gained, lost, defined elsewhere
-    reg.graph.forget_defines_terms(before.keys() - now.keys())
-    new = [i for i, k in enumerate(keys) if k not in before]
-    if new:
-        _match_new_terms(reg, terms, keys, new)
-        reg.graph.add_defines_terms((keys[i], " ".join(terms[i].words)) for i in new)
+    _follow_term_list(reg, terms, keys, set(before))
     left = change.spans_before
     touched |= reg.graph.defines_terms_of_spans(left)
     reg.graph.forget_defines_spans(left)
-    todo = reg.graph.defines_unmatched_rows_of(change.paths)
-    if todo:
-        index = TermIndex(terms)
-        part = reg.graph.spans_at_rows(todo)
-        texts = reg.span_texts([sid for _p, sid, _o in part])
-        hits = [(keys[t_i], sid, path, o, n) for path, sid, o in part for t_i, n in index.match(texts.get(sid, ""))]
-        reg.graph.save_defines_hits(_DEFINES_SIG, [sid for _p, sid, _o in part], hits)
-        touched |= {h[0] for h in hits}
+    touched |= _match_spans(reg, terms, keys, reg.graph.defines_unmatched_rows_of(change.paths))
     n_spans = reg.graph.span_count()
     old_cut = int(max(max_df * state["n_spans"], 2 * max_per_term))  # users <= limit, users whole
     new_cut = int(max(max_df * n_spans, 2 * max_per_term))
@@ -187,19 +192,9 @@ def _update_defines(reg: Registry, terms: Sequence[Term], change: "GraphChange",
     at = {k: i for i, k in enumerate(keys)}
     wanted = _defines_top(reg, terms, keys, sorted(at[k] for k in touched if k in at), n_spans, max_per_term=max_per_term, max_df=max_df)
     stored = reg.graph.defines_edges_from(sorted(d for k in touched if (d := before.get(k)) is not None and d[1] is not None))
-    want = Counter(wanted)
-    stale: list[int] = []
-    for row in stored:
-        e = Edge._make(row[1:])
-        if want[e] > 0:
-            want[e] -= 1
-        else:
-            stale.append(row[0])
-    reg.graph.delete_edges(stale)
-    fresh = [e for e, n in want.items() for _ in range(n)]
-    reg.graph.add_edges(fresh)
+    changed = _replace_edges(reg, stored, wanted)
     reg.graph.set_defines_definers((now[k][0], now[k][1], now[k][2], k) for k in touched if k in now)
-    return len(fresh), len(stale)
+    return changed
 
 
 def extract_edges(doc: Document, spans: list[Span], resolver: LinkResolver) -> tuple[list[Edge], list[DanglingLink]]:
@@ -376,13 +371,12 @@ def _add_edges_once(reg: Registry, edges: list[Edge]) -> int:
     return len(new)
 
 
-def _sync_global_edges(reg: Registry, edges: list[Edge], only: str | None = None) -> tuple[int, int]:
-    """Make the global edges in the table (of type ``only``, when given) equal ``edges``,
-    touching only the difference (an incremental run changes few of them). Returns
-    (inserted, deleted)."""
+def _replace_edges(reg: Registry, stored: Iterable[tuple], edges: list[Edge]) -> tuple[int, int]:
+    """Make the ``stored`` edge rows ((rowid, *Edge) from the table) equal ``edges``,
+    touching only the difference. Returns (inserted, deleted)."""
     wanted = Counter(edges)
     stale: list[int] = []
-    for row in reg.graph.global_edges(LOCAL_TYPES, only):
+    for row in stored:
         e = Edge._make(row[1:])
         if wanted[e] > 0:
             wanted[e] -= 1
@@ -392,6 +386,13 @@ def _sync_global_edges(reg: Registry, edges: list[Edge], only: str | None = None
     new = [e for e, n in wanted.items() for _ in range(n)]
     reg.graph.add_edges(new)
     return len(new), len(stale)
+
+
+def _sync_global_edges(reg: Registry, edges: list[Edge], only: str | None = None) -> tuple[int, int]:
+    """Make the global edges in the table (of type ``only``, when given) equal ``edges``,
+    touching only the difference (an incremental run changes few of them). Returns
+    (inserted, deleted)."""
+    return _replace_edges(reg, reg.graph.global_edges(LOCAL_TYPES, only), edges)
 
 
 @dataclass(frozen=True)

@@ -294,9 +294,10 @@ def build(
         if few:
             raw = np.asarray(old["rows"])
             keep = ~np.isin(raw, dead) if len(dead) else None
-            o_rows = raw[keep] if keep is not None else np.array(raw)
-            o_tf = np.asarray(old["tf"])[keep] if keep is not None else np.array(old["tf"])
-            o_lb = np.asarray(old["lb"])[keep] if keep is not None else np.array(old["lb"])
+            # (np.insert copies into new arrays: the mapped ones need no copy of their own)
+            o_rows = raw[keep] if keep is not None else raw
+            o_tf = np.asarray(old["tf"])[keep] if keep is not None else np.asarray(old["tf"])
+            o_lb = np.asarray(old["lb"])[keep] if keep is not None else np.asarray(old["lb"])
             if keep is not None:
                 kept = np.zeros(len(keep) + 1, dtype=np.int64)
                 np.cumsum(keep, out=kept[1:])

@@ -525,24 +525,43 @@ def test_prose_in_link_syntax_is_not_a_dangling_link():
         assert _looks_like_path(path)
 
 
-def test_defines_cache_gives_the_same_edges_and_skips_seen_spans(tmp_path):
-    """Incremental DEFINES: a second pass reads no span it has matched before."""
-    import sqlite3
+_DLQ = graph_terms.Term("Dead Letter Queue", ("dead", "letter", "queue"), "01_context/glossary.md", "g1", "glossary")
 
-    from oriongraph_cli.graph import edges as graph_edges
-    from oriongraph_cli.graph import terms as graph_terms
+
+def _dlq_spans(tail: str = " and retries") -> list[tuple]:
+    """(span_id, path, ordinal, text): the glossary span defining "Dead Letter Queue" and
+    six notes using it."""
+    return [("g1", "01_context/glossary.md", 0, "Dead Letter Queue holds failures")] + [
+        (f"s{i}", f"02_knowledge/n{i}.md", 0, f"note {i} about the dead letter queue{tail}") for i in range(6)]
+
+
+def _spans_registry(tmp_path, rows, *, tables: str = "", create: bool = True):
+    """(connection, Registry) of a registry holding only the span columns DEFINES reads
+    (plus ``tables``), with ``rows``; the graph tables made unless ``create`` is False."""
+    import sqlite3
 
     conn = sqlite3.connect(tmp_path / "r.sqlite")
     conn.executescript(
         "CREATE TABLE spans(id INTEGER PRIMARY KEY, span_id TEXT, path TEXT, ordinal INT, text TEXT);"
-        "CREATE TABLE documents(path TEXT);"
+        "CREATE TABLE documents(path TEXT);" + tables
     )
-    reg = Registry(conn)
-    graph_edges.create_tables(reg)
-    rows = [("g1", "01_context/glossary.md", 0, "Dead Letter Queue holds failures")]
-    rows += [(f"s{i}", f"02_knowledge/n{i}.md", 0, f"note {i} about the dead letter queue and retries") for i in range(6)]
     conn.executemany("INSERT INTO spans(span_id, path, ordinal, text) VALUES(?,?,?,?)", rows)
-    terms = [graph_terms.Term("Dead Letter Queue", ("dead", "letter", "queue"), "01_context/glossary.md", "g1", "glossary")]
+    reg = Registry(conn)
+    if create:
+        graph_edges.create_tables(reg)
+    return conn, reg
+
+
+def _pure_defines(conn, terms, **caps) -> list[Edge]:
+    """graph.terms.defines_edges over every span of ``conn``."""
+    spans = [SpanInfo(p, sid, o, (), 0, t) for sid, p, o, t in conn.execute("SELECT span_id, path, ordinal, text FROM spans")]
+    return sorted(graph_terms.defines_edges(terms, spans, n_spans=len(spans), **caps))
+
+
+def test_defines_cache_gives_the_same_edges_and_skips_seen_spans(tmp_path):
+    """Incremental DEFINES: a second pass reads no span it has matched before."""
+    conn, reg = _spans_registry(tmp_path, _dlq_spans())
+    terms = [_DLQ]
     first = graph_edges._cached_defines(reg, terms, max_per_term=20, max_df=0.5)
     assert len(first) == 6 and all(e.type == "DEFINES" for e in first)
     conn.execute("UPDATE spans SET text = 'changed text without the term' WHERE span_id = 's0'")  # cached: not re-read
@@ -558,30 +577,14 @@ def test_a_term_the_project_gains_is_matched_alone(tmp_path, monkeypatch):
     before without matching them against every term again, and only spans whose text holds
     its longest word are split into words; the edges equal the pure rule's over every span,
     and a term the project loses takes its matches with it."""
-    import sqlite3
-
-    from oriongraph_cli.graph import edges as graph_edges
-    from oriongraph_cli.graph import terms as graph_terms
-    from oriongraph_cli.graph.extract import SpanInfo
-
-    conn = sqlite3.connect(tmp_path / "r.sqlite")
-    conn.executescript(
-        "CREATE TABLE spans(id INTEGER PRIMARY KEY, span_id TEXT, path TEXT, ordinal INT, text TEXT);"
-        "CREATE TABLE documents(path TEXT);"
-    )
-    reg = Registry(conn)
-    graph_edges.create_tables(reg)
-    rows = [("g1", "01_context/glossary.md", 0, "Dead Letter Queue holds failures")]
-    rows += [(f"s{i}", f"02_knowledge/n{i}.md", 0, f"note {i} about the dead letter queue and retries") for i in range(6)]
-    rows += [("b1", "02_knowledge/b.md", 0, "The Retry-Budget, per tenant: see the retry budget page."),
-             ("b2", "02_knowledge/c.md", 0, "nothing relevant here"), ("r1", "02_knowledge/rb.md", 0, "what the retry budget is")]
-    conn.executemany("INSERT INTO spans(span_id, path, ordinal, text) VALUES(?,?,?,?)", rows)
-    dlq = graph_terms.Term("Dead Letter Queue", ("dead", "letter", "queue"), "01_context/glossary.md", "g1", "glossary")
+    rows = _dlq_spans() + [("b1", "02_knowledge/b.md", 0, "The Retry-Budget, per tenant: see the retry budget page."),
+                           ("b2", "02_knowledge/c.md", 0, "nothing relevant here"), ("r1", "02_knowledge/rb.md", 0, "what the retry budget is")]
+    conn, reg = _spans_registry(tmp_path, rows)
+    dlq = _DLQ
     budget = graph_terms.Term("Retry budget", ("retry", "budget"), "02_knowledge/rb.md", "r1", "title")
 
     def pure(terms):
-        spans = [SpanInfo(p, sid, o, (), 0, t) for sid, p, o, t in conn.execute("SELECT span_id, path, ordinal, text FROM spans")]
-        return sorted(graph_terms.defines_edges(terms, spans, n_spans=len(spans), max_per_term=20, max_df=0.5))
+        return _pure_defines(conn, terms, max_per_term=20, max_df=0.5)
 
     first = graph_edges._cached_defines(reg, [dlq], max_per_term=20, max_df=0.5)
     assert sorted(first) == pure([dlq]) and len(first) == 6
@@ -612,29 +615,12 @@ def test_defines_of_a_term_that_crosses_the_generic_limit_are_chosen_again(tmp_p
     too-generic limit as the span count moved, even when the change touches none of their
     spans: six users are too many for seven spans at max_df 0.75 (limit 5) and not for
     eight (limit 6)."""
-    import sqlite3
-
-    from oriongraph_cli.graph import edges as graph_edges
-    from oriongraph_cli.graph import terms as graph_terms
-    from oriongraph_cli.graph.extract import SpanInfo
-
-    conn = sqlite3.connect(tmp_path / "r.sqlite")
-    conn.executescript(
-        "CREATE TABLE spans(id INTEGER PRIMARY KEY, span_id TEXT, path TEXT, ordinal INT, text TEXT);"
-        "CREATE TABLE documents(path TEXT);"
-        "CREATE TABLE info(key TEXT PRIMARY KEY, value TEXT);"
-    )
-    reg = Registry(conn)
-    graph_edges.create_tables(reg)
-    rows = [("g1", "01_context/glossary.md", 0, "Dead Letter Queue holds failures")]
-    rows += [(f"s{i}", f"02_knowledge/n{i}.md", 0, f"note {i} about the dead letter queue") for i in range(6)]
-    conn.executemany("INSERT INTO spans(span_id, path, ordinal, text) VALUES(?,?,?,?)", rows)
-    dlq = graph_terms.Term("Dead Letter Queue", ("dead", "letter", "queue"), "01_context/glossary.md", "g1", "glossary")
+    conn, reg = _spans_registry(tmp_path, _dlq_spans(tail=""), tables="CREATE TABLE info(key TEXT PRIMARY KEY, value TEXT);")
+    dlq = _DLQ
     caps = {"max_per_term": 2, "max_df": 0.75}
 
     def pure():
-        spans = [SpanInfo(p, sid, o, (), 0, t) for sid, p, o, t in conn.execute("SELECT span_id, path, ordinal, text FROM spans")]
-        return sorted(graph_terms.defines_edges([dlq], spans, n_spans=len(spans), **caps))
+        return _pure_defines(conn, [dlq], **caps)
 
     first = graph_edges._cached_defines(reg, [dlq], **caps)
     assert first == [] == pure()  # 6 users > 0.75 × 7
@@ -655,22 +641,10 @@ def test_defines_of_a_term_that_crosses_the_generic_limit_are_chosen_again(tmp_p
 def test_a_term_table_without_definers_gains_them(tmp_path):
     """A registry whose defines_terms lists terms without their definers gets the columns
     when the graph tables are made, and DEFINES chosen from every term fills them."""
-    import sqlite3
-
-    from oriongraph_cli.graph import edges as graph_edges
-    from oriongraph_cli.graph import terms as graph_terms
-
-    conn = sqlite3.connect(tmp_path / "r.sqlite")
-    conn.executescript(
-        "CREATE TABLE spans(id INTEGER PRIMARY KEY, span_id TEXT, path TEXT, ordinal INT, text TEXT);"
-        "CREATE TABLE documents(path TEXT);"
-        "CREATE TABLE defines_terms(term INTEGER PRIMARY KEY, words TEXT NOT NULL);"
-    )
-    dlq = graph_terms.Term("Dead Letter Queue", ("dead", "letter", "queue"), "01_context/glossary.md", "g1", "glossary")
+    dlq = _DLQ
+    conn, reg = _spans_registry(tmp_path, [_dlq_spans()[0], ("s1", "02_knowledge/n.md", 0, "the dead letter queue")],
+                                tables="CREATE TABLE defines_terms(term INTEGER PRIMARY KEY, words TEXT NOT NULL);", create=False)
     conn.execute("INSERT INTO defines_terms VALUES(?, ?)", (graph_terms.term_key(dlq.words), "dead letter queue"))
-    conn.executemany("INSERT INTO spans(span_id, path, ordinal, text) VALUES(?,?,?,?)",
-                     [("g1", "01_context/glossary.md", 0, "Dead Letter Queue holds failures"), ("s1", "02_knowledge/n.md", 0, "the dead letter queue")])
-    reg = Registry(conn)
     graph_edges.create_tables(reg)
     graph_edges.create_tables(reg)  # idempotent
     assert [e.dst_span for e in graph_edges._cached_defines(reg, [dlq], max_per_term=20, max_df=1.0)] == ["s1"]
