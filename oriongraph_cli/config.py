@@ -97,11 +97,6 @@ class Config:
     # once nothing else fits, any may (0: off; 0.8 chosen leave-one-project-out)
     document_floor: float = 0.8
     cap_yield: float = 0.9
-    # a shortened form is credited this share of the value the packer's table gives it
-    # (compress.KEEP: sentences 0.6 of the span, heading 0.35, pointer 0.12; the share a
-    # form that keeps every matching sentence holds, 0.9): under 1, a strong span read
-    # whole wins over shortening it to let a weaker document in
-    shortened_value: float = 1.0
     compress: bool = True  # shorten spans that do not fit whole instead of dropping them
     top_k: int = 1000
     recency_half_life_days: float = 180.0
@@ -202,7 +197,6 @@ _RULES: dict[str, tuple[type, float, float, bool]] = {
     "mmr_threshold": (float, -_INF, _INF, False),
     "relevance_floor": (float, 0, 1, False),
     "cap_yield": (float, 0, 1, False),
-    "shortened_value": (float, 0, 1, False),
     "floor_depth": (float, 0, 1000, False),
     "document_floor": (float, 0, 1, False),
     "doc_evidence": (float, 0, 10, False),

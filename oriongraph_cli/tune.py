@@ -50,7 +50,7 @@ def _v(name: str, **settings: Any) -> Variant:
 # settings whose defaults moved after these spaces were measured: a variant that does not
 # name them means the value it was measured with, so a fresh run measures the same thing
 _RANKING_BASE = {"w_structural": 0.2, "doc_evidence": 0.0}
-_SELECTION_BASE = {"doc_evidence_spread": 0.0, "lead_whole_ratio": 0.0, "document_floor": 0.0, "shortened_value": 1.0}
+_SELECTION_BASE = {"doc_evidence_spread": 0.0, "lead_whole_ratio": 0.0, "document_floor": 0.0}
 
 
 def _based(space: tuple[Variant, ...], base: Mapping[str, Any]) -> tuple[Variant, ...]:
@@ -170,9 +170,6 @@ SELECTION_SPACE: tuple[Variant, ...] = (
     _v("floor 0.5, depth 1.5, λ 1, spread 0.25, lead whole 1, doc floor 0.8", **_LEAD_WHOLE, doc_evidence_spread=0.25, document_floor=0.8),
     _v("floor 0.5, depth 1.5, λ 1, spread 0.25, lead whole 1, doc floor 0.9", **_LEAD_WHOLE, doc_evidence_spread=0.25, document_floor=0.9),
     _v("floor 0.5, depth 1.5, λ 1, lead whole 1, doc floor 0.8", **_LEAD_WHOLE, document_floor=0.8),
-    # what a shortened form is worth against reading a strong span whole (compress.shares)
-    _v("floor 0.5, depth 1.5, λ 1, lead whole 1, doc floor 0.8, shortened 0.75", **_LEAD_WHOLE, document_floor=0.8, shortened_value=0.75),
-    _v("floor 0.5, depth 1.5, λ 1, lead whole 1, doc floor 0.8, shortened 0.6", **_LEAD_WHOLE, document_floor=0.8, shortened_value=0.6),
 )
 SELECTION_SPACE = _based(SELECTION_SPACE, _SELECTION_BASE)
 

@@ -289,17 +289,11 @@ class Pointer:
 COMPRESSORS: dict[str, Compressor] = {c.name: c for c in (BestSentences(), HeadingSentence(), Pointer())}
 
 
-def shares(scale: float = 1.0) -> dict[str, float]:
-    """``KEEP`` with every shortened level's share multiplied by ``scale`` (the setting
-    ``shortened_value``); a whole span keeps all of its value."""
-    return {level: share if level == "full" else share * scale for level, share in KEEP.items()}
-
-
-def keep(level: str, text: str, short: str, focus: Focus = NO_FOCUS, scale: float = 1.0) -> float:
+def keep(level: str, text: str, short: str, focus: Focus = NO_FOCUS) -> float:
     """Share of a span's value its shortened form ``short`` keeps: ``KEEP[level]``, or more
     when the form keeps the sentences that match the intent (``FOCUS_KEEP`` × the share of
-    the span's match it holds); both times ``scale`` (``shortened_value``)."""
-    base = KEEP[level] * scale
+    the span's match it holds)."""
+    base = KEEP[level]
     if level == "pointer" or not focus.weights:
         return base
     scores = [(u.text, focus.score(u.text)) for u in _units(text)]
@@ -307,7 +301,7 @@ def keep(level: str, text: str, short: str, focus: Focus = NO_FOCUS, scale: floa
     if total <= 0:
         return base
     held = sum(sc for t, sc in scores if sc > 0 and t in short)
-    return max(base, FOCUS_KEEP * scale * held / total)
+    return max(base, FOCUS_KEEP * held / total)
 
 
 def pointer_text(section_title: str | None, path: str, lines: str, tokens_full: int, span_id: str) -> str:

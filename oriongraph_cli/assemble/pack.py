@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Callable, Mapping
+from typing import Callable
 
 from oriongraph_cli.assemble import compress
 from oriongraph_cli.assemble.select import Picked, Selection
@@ -61,17 +61,15 @@ def pack(
     keep_of: Callable[[CandidateSpan, str], float] = _default_keep,
     top: float | None = None,
     read_whole: frozenset[str] = frozenset(),
-    shares: Mapping[str, float] = compress.KEEP,
 ) -> list[Placed]:
     """The forms the working set's spans enter in (module doc). ``entries`` are selection's
     picks with their expansions; ``shortened_cost(candidate, level)`` is the token count of
     a shortened form and ``keep_of(candidate, level)`` the share of its value it keeps
     (measured on the match it holds; used when the best candidate displaces whole picks —
-    the other trades use the level's fixed share, ``shares``, which measured better
+    the other trades use the level's fixed share, ``compress.KEEP``, which measured better
     for them); ``budget`` is what the spans may spend, framing included. The spans of a
     document in ``read_whole`` (the leading document, when all of it fits) are not shortened
-    to let another document in: reading it whole is the point. ``shares``: the share of its
-    value each level keeps (``compress.shares`` of the setting ``shortened_value``)."""
+    to let another document in: reading it whole is the point."""
     best = max((p.candidate.base_score for p, _e in entries), default=0.0)
     first = entries[0][0].candidate.span_ref.span_id if entries else None
     placed = [
@@ -116,23 +114,23 @@ def pack(
             left.append(c)
             continue
         level, cost = form
-        placed.append(_shortened(c, prio, level, cost, len(placed) + 1, shares[level]))
+        placed.append(_shortened(c, prio, level, cost, len(placed) + 1, compress.KEEP[level]))
         remaining -= cost + charge
     # 2. value per token: shorten a weak whole span when that lets a document in that the
     #    working set does not cover yet, and the value gained exceeds the value lost
     for _ in range(MAX_SWAPS):
         covered = {p.candidate.metadata.filepath for p in placed}
         swap = _best_swap(placed, [c for c in left if c.metadata.filepath not in covered], best, remaining,
-                          2 * span_overhead, shortened_cost, named_docs, read_whole, shares)  # a newcomer: its header too
+                          2 * span_overhead, shortened_cost, named_docs, read_whole)  # a newcomer: its header too
         if swap is None:
             break
         i, new_level, new_cost, c, c_level, c_cost = swap
         old = placed[i]
-        placed[i] = replace(old, level=new_level, cost=new_cost, keep=shares[new_level],
+        placed[i] = replace(old, level=new_level, cost=new_cost, keep=compress.KEEP[new_level],
                             picked=replace(old.picked, candidate=_with_reason(old.candidate, f"shortened ({new_level}) to make room for a better-valued span")))
         remaining += old.cost - new_cost
         prio = compress.priority(c.base_score, best, named=c.metadata.doc_id in named_docs)
-        placed.append(_shortened(c, prio, c_level, c_cost, len(placed) + 1, shares[c_level]))
+        placed.append(_shortened(c, prio, c_level, c_cost, len(placed) + 1, compress.KEEP[c_level]))
         remaining -= c_cost + 2 * span_overhead
         left.remove(c)
     return placed
@@ -189,7 +187,7 @@ def _shortened(c: CandidateSpan, prio: str, level: str, cost: int, rank: int, ke
     return Placed(Picked(_with_reason(c, why), 0.0, 0.0, 0.0, None, rank), None, prio, level, cost, keep)
 
 
-def _best_swap(placed, left, best, remaining, overhead, cost_of, named_docs, read_whole=frozenset(), shares=compress.KEEP):
+def _best_swap(placed, left, best, remaining, overhead, cost_of, named_docs, read_whole=frozenset()):
     """(index of a placed whole span, its shortened level and cost, the waiting candidate,
     its level and cost) with the largest value gain, or None."""
     found, gain_best = None, 1e-9
@@ -201,7 +199,7 @@ def _best_swap(placed, left, best, remaining, overhead, cost_of, named_docs, rea
         value, levels = max(c.base_score, 0.0), compress.ALLOWED[prio]
         # the most any of its forms can bring: its mildest level keeps the most (KEEP falls
         # along each ALLOWED tuple), so a candidate under the best gain so far is passed over
-        top = value * shares[levels[0]] if levels else float("-inf")
+        top = value * compress.KEEP[levels[0]] if levels else float("-inf")
         forms.append((c, value, levels, MAX_SHORT_SHARE * c.span_ref.token_cost, [], top))
 
     def richest(c, levels, share, costs, room):  # _richest(c, prio, room, cost_of)
@@ -222,14 +220,14 @@ def _best_swap(placed, left, best, remaining, overhead, cost_of, named_docs, rea
             if new_cost > MAX_SHORT_SHARE * p.cost:
                 break
             room = remaining + p.cost - new_cost - overhead
-            loss = _value(p) - max(p.candidate.base_score, 0.0) * shares[level]
+            loss = _value(p) - max(p.candidate.base_score, 0.0) * compress.KEEP[level]
             for c, value, levels, share, costs, top in forms:
                 if top - loss <= gain_best:
                     continue
                 form = richest(c, levels, share, costs, room)
                 if form is None:
                     continue
-                gain = value * shares[form[0]] - loss
+                gain = value * compress.KEEP[form[0]] - loss
                 if gain > gain_best:
                     found, gain_best = (i, level, new_cost, c, form[0], form[1]), gain
             break  # only the first (mildest) level of each placed span is considered

@@ -64,8 +64,7 @@ class Assembly:
         if key not in self._short:
             full = "" if level == "pointer" else self.reader.rows([c.row])[c.row].text  # the reader keeps rows
             text = compress.shortened(level, full, c.metadata.section_title, c.metadata.filepath, c.span_ref, self.focus)
-            self._short[key] = (self.count(text) if text else c.span_ref.token_cost,
-                                compress.keep(level, full, text, self.focus, self.cfg.shortened_value))
+            self._short[key] = (self.count(text) if text else c.span_ref.token_cost, compress.keep(level, full, text, self.focus))
         return self._short[key]
 
     def shorten_item(self, item, level: str):
@@ -100,7 +99,6 @@ class Assembly:
             sel, entries, self.by_id, q, overhead, self.shortened_cost,
             enabled=shorten, named_docs=named,
             keep_of=self.shortened_keep, top=self.top, read_whole=self.uncapped,
-            shares=compress.shares(cfg.shortened_value),
         ) if q else []
         items, stale, texts = hydrate.hydrate(cfg, self.reader, placed, self.files)
         items = [self.shorten_item(it, p.level) if p.level else it for it, p in zip(items, placed)]

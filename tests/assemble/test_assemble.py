@@ -118,10 +118,6 @@ def test_a_weak_whole_span_is_shortened_when_that_lets_a_new_document_in():
     # the leading document read whole keeps its spans whole: B waits instead
     whole = pack(sel, [(p, None) for p in sel.picked], by_id, 400, 0, short_cost, read_whole=frozenset({"a.md"}))
     assert [(p.candidate.span_ref.span_id, p.level) for p in whole] == [("A", None), ("A2", None)]
-    # a shortened form credited less of its value (shortened_value 0.6): 0.9 × 0.36 gained <
-    # 0.55 × 0.64 lost, so A2 stays whole and B, which fits in no other way, stays out
-    valued = pack(sel, [(p, None) for p in sel.picked], by_id, 400, 0, short_cost, shares=compress.shares(0.6))
-    assert [(p.candidate.span_ref.span_id, p.level) for p in valued] == [("A", None), ("A2", None)]
 
 
 def test_the_best_candidate_enters_shortened_in_place_of_weaker_whole_picks_when_it_keeps_more_value():
@@ -166,11 +162,6 @@ def test_keep_share_follows_the_match_a_shortened_form_holds():
     assert compress.keep("sentences", SPAN, "Nothing else matters here.", focus) == compress.KEEP["sentences"]
     assert compress.keep("sentences", SPAN, short, compress.NO_FOCUS) == compress.KEEP["sentences"]
     assert compress.keep("pointer", SPAN, "", focus) == compress.KEEP["pointer"]
-    # shortened_value scales every shortened level's share, and never a whole span's
-    assert compress.keep("sentences", SPAN, short, focus, 0.5) == compress.FOCUS_KEEP * 0.5
-    assert compress.keep("pointer", SPAN, "", focus, 0.5) == compress.KEEP["pointer"] * 0.5
-    assert compress.shares(0.5) == {level: 1.0 if level == "full" else share / 2 for level, share in compress.KEEP.items()}
-    assert compress.shares() == compress.KEEP
 
 
 # ---------------------------------------------------------------- reading order
