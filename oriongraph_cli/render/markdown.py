@@ -89,6 +89,7 @@ def summary_line(resp: Any, fmt: str | None = None) -> str:
 SUMMARY_MIN = 1000  # below this budget a brief names only the intent's first words
 TITLE_WORDS = 8  # ... (those words)
 SUMMARY_LINE_MIN = 3000  # below this budget the summary line and the intent in the title cost more than they tell
+HEADER_LINES_MIN = 1000  # below this budget a document header names no line ranges
 GAP_MARK = "[…]"  # between two quotes of a document when the text skipped holds no heading
 
 
@@ -116,6 +117,16 @@ def summary_pays(resp: Any) -> bool:
     and ``--explain`` at any budget; in a 1,000-token working set they were 3 % of it."""
     st = resp.stats
     return st.budget >= SUMMARY_LINE_MIN or bool(st.relaxed_filters) or bool(st.stale_spans) or not resp.workingset.documents
+
+
+def header_lines_pay(resp: Any) -> bool:
+    """Whether a document's header (Markdown ``##``, the XML ``source``) carries the line
+    ranges of its quotes: from ``HEADER_LINES_MIN`` tokens. Under that a working set holds
+    two to five passages and the ranges were about a sixth of its framing, room an answering
+    sentence needs more (evidence recall on held-out SciFact claims at 300 tokens 64.8 →
+    66.0 %, docs/BENCHMARKS.md, "Document headers without line ranges under 1,000 tokens");
+    ``orion show PATH`` prints the file, and ``--json`` and ``--explain`` keep the lines."""
+    return resp.stats.budget >= HEADER_LINES_MIN
 
 
 def preamble(resp: Any) -> str:
@@ -246,12 +257,13 @@ def quote_lines(doc: Any) -> str:
     return ",".join(lines_label(a, b) for a, b in ranges)
 
 
-def document_header(doc: Any) -> str:
+def document_header(doc: Any, lines: bool = True) -> str:
     """``## path:L12-L40,L61-L64 · superseded by ADR-0007``: the path with the lines of each
     quote in the order they follow (``orion show path:L12-L40`` brings one whole; a shortened
-    quote shows ``[…]`` where text was left out), and the status only where the document has
-    one; titles, span ids and scores are in ``--json`` and ``--explain``."""
-    lines = quote_lines(doc)
+    quote shows ``[…]`` where text was left out; not with ``lines`` false, :func:`header_lines_pay`),
+    and the status only where the document has one; titles, span ids and scores are in
+    ``--json`` and ``--explain``."""
+    lines = quote_lines(doc) if lines else ""
     parts = [f"## {doc.path}:{lines}" if lines else f"## {doc.path}"]
     if doc.status:
         parts.append(one_line(doc.status))
@@ -310,8 +322,9 @@ def workingset_markdown(resp: Any, explain: bool = False, brief: bool = False) -
         out += [f"> {STALE_WARNING}\n", "\n"]
     if not docs:
         out += ["_No spans selected._\n", "\n"]
+    ranges = header_lines_pay(resp)
     for doc in docs:
-        out += [document_header(doc) + "\n", "\n"]
+        out += [document_header(doc, ranges) + "\n", "\n"]
         for q in doc.quotes:
             mark = gap_mark(q)
             if mark:

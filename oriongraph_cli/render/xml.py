@@ -10,7 +10,8 @@ quote documents — one element per document holding its quoted text::
     </working_set>
 
 ``source`` is the document's path (from the project root) and the lines of its quotes in
-the order they follow, as Markdown's header and ``orion show path:L12-L40`` write them; where text
+the order they follow, as Markdown's header and ``orion show path:L12-L40`` write them (the
+path alone under 1,000 tokens, as in Markdown: ``header_lines_pay``); where text
 lies between two quotes, ``<skipped>`` names its headings (``<skipped/>``: it holds none). A
 quote that is the indexed version of a file changed since is listed in ``stale`` by its
 lines, and ``spans`` holds the ids of the spans quoted, in document order, each by the prefix
@@ -28,7 +29,8 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from oriongraph_cli.render.markdown import (
-    fmt, intent_echo, one_line, preamble, quote_lines, skipped_headings, summary_line, summary_pays, title_echoes,
+    fmt, header_lines_pay, intent_echo, one_line, preamble, quote_lines, skipped_headings, summary_line, summary_pays,
+    title_echoes,
 )
 
 
@@ -48,9 +50,10 @@ def workingset_xml(resp: Any, explain: bool = False) -> str:
         out.append(f"<about>{escape(preamble(resp))}</about>\n")
     if full:
         out.append(f"<summary>{escape(summary)}</summary>\n")
+    ranges = header_lines_pay(resp)
     for doc in resp.workingset.documents:
         stale = ",".join(q.lines for q in doc.quotes if any(i.stale for i in q.items))
-        lines = quote_lines(doc)
+        lines = quote_lines(doc) if ranges else ""
         spans = " ".join(resp.short_id(i.span_ref.span_id) for q in doc.quotes for i in q.items)
         out.append(f"<document{_attrs(source=f'{doc.path}:{lines}' if lines else doc.path, status=doc.status, stale=stale, spans=spans)}>\n")
         for q in doc.quotes:

@@ -146,6 +146,25 @@ def test_markdown_one_document_per_header_in_reading_order(resp):
     assert "## Left out\n\n- 02_knowledge/howto/redis.md — score 0.520: needs --budget >= 4,900\n" in md
 
 
+def test_under_1000_tokens_a_document_header_names_no_line_ranges(resp):
+    # a working set of two to five passages spends the ranges' tokens on text; the path (and
+    # the status) stay, a stale quote keeps its own line, and from 1,000 tokens the ranges return
+    import xml.etree.ElementTree as ET
+    from dataclasses import replace
+
+    from oriongraph_cli.render.xml import workingset_xml
+
+    small = replace(resp, stats=replace(resp.stats, budget=999))
+    md = rmd.workingset_markdown(small)
+    assert f"## {WORKER}\n" in md and f"## {ADR} · accepted\n" in md and ":L5-L12" not in md
+    assert "`L9-L14 · indexed version (file changed)`" in md
+    docs = ET.fromstring(workingset_xml(small)).findall("document")
+    assert [d.get("source") for d in docs] == [WORKER, ADR] and docs[1].get("stale") == "L9-L14"
+    at = replace(resp, stats=replace(resp.stats, budget=1000))
+    assert f"## {WORKER}:L5-L12,L20-L24\n" in rmd.workingset_markdown(at)
+    assert ET.fromstring(workingset_xml(at)).find("document").get("source") == f"{WORKER}:L5-L12,L20-L24"
+
+
 def test_markdown_quoted_headings_are_demoted_and_text_verbatim(resp):
     md = rmd.workingset_markdown(resp)
     assert "#### Retries\n\nThe worker retries a failed fetch three times with exponential backoff\n" in md
