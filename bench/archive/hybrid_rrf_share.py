@@ -1,0 +1,59 @@
+"""Tried, not built: the share of rank fusion in the hybrid fusion (``fusion.Hybrid``: half
+the min-max weighted sum, half the rescaled RRF) at other values than one half; nDCG@10 per
+project with the shipped defaults otherwise (docs/BENCHMARKS.md, "Measured, not built:
+adjacent query terms in the lexical channel", last paragraph).
+
+    python bench/archive/hybrid_rrf_share.py --suite /tmp/suite --projects adr-moj,django,peps,rfcs --shares 0.5,0.35,0.25,0.1,0
+    python bench/archive/hybrid_rrf_share.py --suite /tmp/suite --projects scifact --shares 0.5,0.35,0.25,0.1,0 --limit 300
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "suite"))
+sys.path.insert(0, str(HERE.parent.parent))
+
+SHARE = {"rrf": 0.5}
+
+
+def install() -> None:
+    from oriongraph_cli import fusion
+
+    def relevance(self, cols, rank_cols, weights, rrf_k):
+        total = sum(float(getattr(weights, ch)) for ch in fusion.CHANNELS) or 1.0
+        s = SHARE["rrf"]
+        return ((1 - s) * fusion._weighted_sum(cols, weights) / total
+                + s * fusion._rrf_sum(rank_cols, weights, rrf_k, len(cols[fusion.CHANNELS[0]])))
+
+    fusion.Hybrid.relevance = relevance
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--suite", type=Path, required=True)
+    ap.add_argument("--projects", required=True)
+    ap.add_argument("--shares", default="0.5,0.25,0")
+    ap.add_argument("--limit", type=int, default=None, help="the first N intents of each project")
+    a = ap.parse_args()
+    import run as suite_run  # the suite's projects and queries
+
+    from oriongraph_cli import tune
+
+    install()
+    for project in a.projects.split(","):
+        cfg, reader = suite_run._open(a.suite, project)
+        queries = suite_run._queries(project, a.limit)
+        for share in (float(x) for x in a.shares.split(",")):
+            SHARE["rrf"] = share
+            reader.repeat_cache = {}
+            rows = tune.measure(cfg, reader, queries, tune.Variant("shipped"), (1000,), ranking_only=True)
+            print(f"{project}\trrf share {share:g}\tnDCG@10 {tune.mean([r['ndcg'] for r in rows]):.4f}\tn={len(rows)}", flush=True)
+        reader.close()
+
+
+if __name__ == "__main__":
+    main()
