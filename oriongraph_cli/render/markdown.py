@@ -124,7 +124,8 @@ def header_lines_pay(resp: Any) -> bool:
     ranges of its quotes: from ``HEADER_LINES_MIN`` tokens. Under that a working set holds
     two to five passages and the ranges were about a sixth of its framing, room an answering
     sentence needs more (evidence recall on held-out SciFact claims at 300 tokens 64.8 →
-    66.0 %, docs/BENCHMARKS.md, "Document headers without line ranges under 1,000 tokens");
+    66.0 %, docs/BENCHMARKS.md, "After: document headers without line ranges under 1,000
+    tokens");
     ``orion show PATH`` prints the file, and ``--json`` and ``--explain`` keep the lines."""
     return resp.stats.budget >= HEADER_LINES_MIN
 
@@ -280,7 +281,7 @@ def quote_line(q: Any) -> str | None:
 
 def skipped_headings(q: Any) -> str:
     """The headings of the text skipped before a quote (``""`` when none): the skipped lines
-    themselves are not repeated, the header's line ranges say them."""
+    themselves are not repeated, the header's line ranges say them (from 1,000 tokens)."""
     _where, _, heads = (q.elided_before or "").partition(": ")
     return one_line(heads)
 
