@@ -227,7 +227,8 @@ def show_span(cfg: Config, span_id: str) -> dict[str, Any]:
 
 
 def show(cfg: Config, ref: str) -> dict[str, Any]:
-    """``orion show REF``: a span by id (or unique prefix), or a document's lines as ``path:L12-L40``."""
+    """``orion show REF``: a span by id (or unique prefix), a document's lines as ``path:L12-L40``,
+    or a whole file by its path."""
     from oriongraph_cli.assemble import hydrate
 
     return hydrate.show(cfg, ref)

@@ -64,16 +64,18 @@ def hydrate(cfg: Config, reader: IndexReader, placed, files: dict | None = None)
 
 LINES_REF = re.compile(r"^(?P<path>.+?):(?P<ranges>L\d+(?:-L\d+)?(?:,L\d+(?:-L\d+)?)*)$")
 _RANGE = re.compile(r"L(\d+)(?:-L(\d+))?")
+_SPAN_ID = re.compile(r"^[0-9a-fA-F]+$")  # a span id or a prefix of one; anything else is a path
 
 
 def show(cfg: Config, ref: str) -> dict[str, Any]:
     """A span by id (or unique prefix), or a document's lines given as ``path:L12-L40`` —
     or as a compiled document's header names them, ``path:L12-L40,L61-L64`` (each range in
-    turn, ``[…]`` between)."""
+    turn, ``[…]`` between) — or a whole file by its path (what a header names under 1,000
+    tokens, where it gives no lines): a ref that is not hexadecimal cannot be a span id."""
     ref = ref.strip()
     m = LINES_REF.match(ref)
     if not m:
-        return show_span(cfg, ref)
+        return show_span(cfg, ref) if _SPAN_ID.match(ref) else show_file(cfg, ref)
     ranges = [(int(a), int(b or a)) for a, b in _RANGE.findall(m["ranges"])]
     parts = [show_lines(cfg, m["path"], a, b) for a, b in ranges]
     if len(parts) == 1:
@@ -82,16 +84,28 @@ def show(cfg: Config, ref: str) -> dict[str, Any]:
             "text": "\n[…]\n".join(p["text"] for p in parts)}
 
 
-def show_lines(cfg: Config, path: str, a: int, b: int) -> dict[str, Any]:
-    """Lines ``a``..``b`` of a project file, exactly as they are on disk now (what a
-    shortened quote's ``path:L12-L40`` brings back whole)."""
+def show_file(cfg: Config, path: str) -> dict[str, Any]:
+    """Every line of a project file, as :func:`show_lines` gives a range of them."""
+    lines = _file_lines(cfg, path)
+    if not lines:
+        raise NotFoundError(f"{path} is empty", hint="nothing to quote; `orion index` skips an empty file too")
+    return _lines_record(path, lines, 1, len(lines))
+
+
+def _file_lines(cfg: Config, path: str) -> list[str]:
     try:
         got = read_project_file(cfg.root, path, cfg.max_file_bytes)
     except UnsafeFile as exc:
-        raise NotFoundError(f"cannot read {path}: {exc.reason}", hint="give a path relative to the project root, e.g. 02_knowledge/notes.md:L12-L40") from None
-    lines = got.data.decode("utf-8", "replace").splitlines()
-    if not 1 <= a <= b <= len(lines):
-        raise NotFoundError(f"{path} has {len(lines)} lines; asked for L{a}-L{b}", hint=f"lines run from L1 to L{len(lines)}")
+        # the reason as the indexer words it ("cannot read (No such file or directory);
+        # skipped"), without what only a skipped file needs
+        why = exc.reason.replace("; skipped", "")
+        why = why[len("cannot read ("):-1].lower() if why.startswith("cannot read (") else why
+        raise NotFoundError(f"cannot read {path}: {why}",
+                            hint="give a span id, or a path relative to the project root, e.g. 02_knowledge/notes.md or 02_knowledge/notes.md:L12-L40") from None
+    return got.data.decode("utf-8", "replace").splitlines()
+
+
+def _lines_record(path: str, lines: list[str], a: int, b: int) -> dict[str, Any]:
     return {
         "schema_version": 1,
         "kind": "lines",
@@ -105,13 +119,22 @@ def show_lines(cfg: Config, path: str, a: int, b: int) -> dict[str, Any]:
     }
 
 
+def show_lines(cfg: Config, path: str, a: int, b: int) -> dict[str, Any]:
+    """Lines ``a``..``b`` of a project file, exactly as they are on disk now (what a
+    shortened quote's ``path:L12-L40`` brings back whole)."""
+    lines = _file_lines(cfg, path)
+    if not 1 <= a <= b <= len(lines):
+        raise NotFoundError(f"{path} has {len(lines)} lines; asked for L{a}-L{b}", hint=f"lines run from L1 to L{len(lines)}")
+    return _lines_record(path, lines, a, b)
+
+
 def show_span(cfg: Config, span_id: str) -> dict[str, Any]:
     """One span quoted exactly, with provenance (``orion show``)."""
     reader = IndexReader(cfg, load_embedder=False)
     try:
         found = reader.registry.span_by_id(span_id)
         if found is None:
-            raise NotFoundError(f"no span {span_id!r} in index generation {reader.generation}", hint="span ids come from `orion search` or `orion compile --json --explain`; a compiled quote's PATH:L12-L40 works too")
+            raise NotFoundError(f"no span {span_id!r} in index generation {reader.generation}", hint="span ids come from `orion search` or `orion compile --json --explain`; a compiled quote's PATH:L12-L40, or a PATH alone, works too")
         if isinstance(found, list):
             raise NotFoundError(f"span id prefix {span_id!r} is ambiguous", hint="give more characters of the id")
         rec = found

@@ -287,18 +287,18 @@ def search_cmd(
 
 
 def show_cmd(
-    span_id: str = typer.Argument(..., metavar="REF", help="A span id (or a unique prefix of one), or a document's lines as PATH:L12-L40 (what a compiled document's header names)."),
+    span_id: str = typer.Argument(..., metavar="REF", help="A span id (or a unique prefix of one), a document's lines as PATH:L12-L40 (what a compiled document's header names), or a PATH alone for the whole file."),
     root: Optional[Path] = ROOT_OPT,
     as_json: bool = JSON_OPT,
     output: Optional[Path] = OUTPUT_OPT,
     quiet: bool = QUIET_OPT,
 ) -> None:
-    """Quote one span (or a document's lines) exactly, with its provenance."""
+    """Quote one span (or a document's lines, or a whole file) exactly, with its provenance."""
     with handled(as_json, output, page=True):
         from oriongraph_cli.api import show
 
         if not span_id.strip():
-            raise OrionError("the span id is empty", hint="span ids come from `orion search` or `orion compile --json --explain`; a compiled quote's PATH:L12-L40 works too", exit_code=ExitStatus.USAGE)
+            raise OrionError("the span id is empty", hint="span ids come from `orion search` or `orion compile --json --explain`; a compiled quote's PATH:L12-L40, or a PATH alone, works too", exit_code=ExitStatus.USAGE)
         info = show(project_config(root), span_id)
         if info["stale"] and as_json:
             warn(f"{info['path']} changed since indexing; quoting the indexed version — run `orion index`")

@@ -1,8 +1,8 @@
 """`orion mcp`: the project's context for agents, as a stdio MCP server (official SDK, mcp 2.x).
 
 Four read-only tools with small schemas: ``compile_context`` (the working set for an
-intent, as Markdown or JSON), ``search`` (ranked spans), ``get_span`` (one span by id, or
-lines of a document as ``path:L12-L40``) and ``status``. The index is opened once and
+intent, as Markdown or JSON), ``search`` (ranked spans), ``get_span`` (one span by id,
+lines of a document as ``path:L12-L40``, or a whole file by its path) and ``status``. The index is opened once and
 reopened when ``orion index`` publishes a new generation. Failures are tool errors whose
 text carries orion's message and hint.
 """
@@ -36,7 +36,7 @@ def build_server(cfg):
         log_level="WARNING",
         instructions=(
             f"Project knowledge of {cfg.root} compiled for a task: call compile_context with what you are about to do "
-            "and a token budget; fetch more with get_span (span id or path:L12-L40)."
+            "and a token budget; fetch more with get_span (span id, path:L12-L40, or a path for the whole file)."
         ),
     )
     index = ResidentIndex(cfg)
@@ -54,7 +54,8 @@ def build_server(cfg):
 
     @server.tool(annotations=read_only, structured_output=False, description=(
         "The project's most relevant spans for an intent, quoted exactly in reading order, each document "
-        "headed by path:lines for get_span. The whole reply is at most budget_tokens."))
+        "headed by its path (and the lines of its quotes from 1,000 tokens) for get_span. The whole reply is at "
+        "most budget_tokens."))
     def compile_context(
         intent: Annotated[str, Field(description="what you are about to do")],
         budget_tokens: Annotated[int, Field(description="tokens for the whole reply, 1-20000")] = 4000,
@@ -109,7 +110,7 @@ def build_server(cfg):
         )
 
     @server.tool(annotations=read_only, structured_output=False, description="The exact text of a span, or of a document's lines.")
-    def get_span(ref: Annotated[str, Field(description="a span id (or prefix), or path:L12-L40[,L50-L60]")]) -> str:
+    def get_span(ref: Annotated[str, Field(description="a span id (or prefix), path:L12-L40[,L50-L60], or a path (the whole file)")]) -> str:
         from oriongraph_cli.api import show
 
         try:

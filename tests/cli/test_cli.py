@@ -392,6 +392,31 @@ def test_a_shortened_quote_names_lines_that_orion_show_brings_whole(sample_index
     assert outside.returncode == 7 and "root" in outside.stderr and "root:" not in outside.stdout
 
 
+def test_under_1000_tokens_a_header_names_its_path_and_orion_show_path_prints_the_file(sample_index, tmp_path):
+    """A working set under 1,000 tokens heads each document with its path alone; `orion show
+    PATH` prints that file whole (a pipe gets the text, --json a `lines` record), and a path
+    that is not a readable project file is one line naming it, exit 7."""
+    import re as _re
+
+    from conftest import run_orion as run
+
+    md = run("compile", "add retry logic to the ingestion worker", "--root", str(sample_index), "--budget", "600",
+             "-f", "markdown", "--no-usage-log").stdout
+    headers = _re.findall(r"^## (\S+)(?: · .*)?$", md, _re.M)
+    assert headers and all(h.endswith(".md") for h in headers)  # no :L12-L40 under 1,000 tokens
+    path = headers[0]
+    whole = (sample_index / path).read_text()
+    r = run("show", path, "--root", str(sample_index))
+    assert r.returncode == 0 and r.stdout == "\n".join(whole.splitlines()) + "\n"
+    info = json.loads(run("show", path, "--root", str(sample_index), "--json").stdout)
+    assert info["kind"] == "lines" and info["span_id"] is None and info["lines"] == f"L1-L{len(whole.splitlines())}"
+    for ref, says in (("02_knowledge/no-such-note.md", "cannot read"), ("../../../../etc/passwd", "root"),
+                      ("02_knowledge", "cannot read"), ("/etc/passwd", "cannot read")):
+        bad = run("show", ref, "--root", str(sample_index))
+        assert bad.returncode == 7 and says in bad.stderr and "Traceback" not in bad.stderr, (ref, bad.stderr)
+        assert len(bad.stderr.strip().splitlines()) <= 2 and "root:" not in bad.stdout
+
+
 def test_json_with_the_usage_log_on_counts_its_episode_id(sample_index, tmp_path):
     """The episode id the usage log records is printed in the JSON document: it is decided
     before delivery, so the budget counts it (it used to be added after, 400 -> 406)."""

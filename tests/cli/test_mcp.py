@@ -46,6 +46,7 @@ def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
         ("search", "search", {"query": "per-tenant rate limits", "limit": 3}),
         ("span_bad", "get_span", {"ref": "ffffffffffff"}),
         ("lines", "get_span", {"ref": "01_context/glossary.md:L1-L3"}),
+        ("whole", "get_span", {"ref": "01_context/glossary.md"}),
         ("status", "status", {}),
         ("budget_bad", "compile_context", {"intent": "x", "budget_tokens": 10**6}),
         ("typo", "search", {"query": "retry", "workstream": "ws-ingestoin"}),
@@ -69,6 +70,8 @@ def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
 
     xml_reply = _text(out["compile_xml"])
     assert counter.count(xml_reply) <= 900 and ET.fromstring(xml_reply).findall("document")
+    # under 1,000 tokens a document is named by its path alone; get_span takes it for the whole file
+    assert all(":L" not in d.get("source") for d in ET.fromstring(xml_reply).findall("document"))
 
     data = json.loads(_text(out["compile_json"]))
     in_ws = lambda path: path.startswith("03_workstreams/ws-ingestion/") or "workstream: ws-ingestion" in (root / path).read_text()  # noqa: E731
@@ -90,6 +93,8 @@ def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
     assert out["span_bad"].is_error and "no span" in _text(out["span_bad"]) and "the search tool" in _text(out["span_bad"])
     assert "orion " not in _text(out["span_bad"])
     assert not out["lines"].is_error and _text(out["lines"]).startswith("01_context/glossary.md:L1-L3")
+    glossary = (root / "01_context" / "glossary.md").read_text().splitlines()
+    assert not out["whole"].is_error and _text(out["whole"]) == f"01_context/glossary.md:L1-L{len(glossary)}\n\n" + "\n".join(glossary)
     st = json.loads(_text(out["status"]))
     assert st["up_to_date"] is True and st["spans"] > 100
     assert out["budget_bad"].is_error and "budget_tokens" in _text(out["budget_bad"])
