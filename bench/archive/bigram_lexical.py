@@ -16,14 +16,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
-import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "suite"))
-sys.path.insert(0, str(HERE.parent.parent))
+from sweep import sweep  # beside this file; it puts the suite and the repository on the path
 
 STATE: dict = {"alpha": 0.0, "bigrams": None}
 
@@ -81,26 +77,16 @@ def main() -> None:
     ap.add_argument("--alphas", default="0,0.25,0.5")
     ap.add_argument("--limit", type=int, default=None, help="the first N intents of each project")
     a = ap.parse_args()
-    import run as suite_run  # the suite's projects and queries
 
-    from oriongraph_cli import tune
     from oriongraph_cli.store.registry import Registry
 
-    install()
-    for project in a.projects.split(","):
-        cfg, reader = suite_run._open(a.suite, project)
+    def setup(reader) -> None:
         reg = Registry.open(reader.path / "registry.sqlite")  # the generation the reader holds
-        t = time.time()
         STATE["bigrams"] = build_bigrams(reg)
         reg.close()
-        queries = suite_run._queries(project, a.limit)
-        for alpha in (float(x) for x in a.alphas.split(",")):
-            STATE["alpha"] = alpha
-            reader.repeat_cache = {}
-            rows = tune.measure(cfg, reader, queries, tune.Variant("shipped"), (1000,), ranking_only=True)
-            print(f"{project}\talpha {alpha:g}\tnDCG@10 {tune.mean([r['ndcg'] for r in rows]):.4f}\t"
-                  f"n={len(rows)}\t{time.time() - t:.0f} s", flush=True)
-        reader.close()
+
+    install()
+    sweep(a.suite, a.projects, a.limit, a.alphas, "alpha", lambda v: STATE.__setitem__("alpha", v), setup)
 
 
 if __name__ == "__main__":

@@ -10,12 +10,9 @@ adjacent query terms in the lexical channel", last paragraph).
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "suite"))
-sys.path.insert(0, str(HERE.parent.parent))
+from sweep import sweep  # beside this file; it puts the suite and the repository on the path
 
 SHARE = {"rrf": 0.5}
 
@@ -39,20 +36,9 @@ def main() -> None:
     ap.add_argument("--shares", default="0.5,0.25,0")
     ap.add_argument("--limit", type=int, default=None, help="the first N intents of each project")
     a = ap.parse_args()
-    import run as suite_run  # the suite's projects and queries
-
-    from oriongraph_cli import tune
 
     install()
-    for project in a.projects.split(","):
-        cfg, reader = suite_run._open(a.suite, project)
-        queries = suite_run._queries(project, a.limit)
-        for share in (float(x) for x in a.shares.split(",")):
-            SHARE["rrf"] = share
-            reader.repeat_cache = {}
-            rows = tune.measure(cfg, reader, queries, tune.Variant("shipped"), (1000,), ranking_only=True)
-            print(f"{project}\trrf share {share:g}\tnDCG@10 {tune.mean([r['ndcg'] for r in rows]):.4f}\tn={len(rows)}", flush=True)
-        reader.close()
+    sweep(a.suite, a.projects, a.limit, a.shares, "rrf share", lambda v: SHARE.__setitem__("rrf", v))
 
 
 if __name__ == "__main__":

@@ -59,7 +59,7 @@ from oriongraph_cli.graph.extract import (
     local_edges,
 )
 from oriongraph_cli.graph.resolve import FS_KEY, LinkResolver, document_keys, resolve_refs
-from oriongraph_cli.graph.terms import Term, TermIndex, collect_terms, defines_edges, term_key
+from oriongraph_cli.graph.terms import Term, TermIndex, collect_terms, defines_edges, term_key, users_limit
 from oriongraph_cli.models import Document, Span
 from oriongraph_cli.store.registry import Registry
 
@@ -149,7 +149,7 @@ def _defines_top(reg: Registry, terms: Sequence[Term], keys: Sequence[int], chos
     """The DEFINES edges of the terms at indices ``chosen`` (:meth:`GraphStore.defines_top`),
     in term-list order."""
     at_key = {keys[i]: i for i in chosen}
-    limit = max(max_df * n_spans, 2 * max_per_term)
+    limit = users_limit(n_spans, max_per_term, max_df)
     top = reg.graph.defines_top([(k, terms[i].path) for k, i in at_key.items()], limit, max_per_term)
     top.sort(key=lambda r: at_key[r[0]])  # term-list order (stable: each term's users keep their order)
     return [Edge(terms[at_key[k]].path, terms[at_key[k]].span_id, path, span_id, "DEFINES", terms[at_key[k]].text) for k, path, span_id in top]
@@ -185,8 +185,8 @@ def _update_defines(reg: Registry, terms: Sequence[Term], change: "GraphChange",
     reg.graph.forget_defines_spans(left)
     touched |= _match_spans(reg, terms, keys, reg.graph.defines_unmatched_rows_of(change.paths))
     n_spans = reg.graph.span_count()
-    old_cut = int(max(max_df * state["n_spans"], 2 * max_per_term))  # users <= limit, users whole
-    new_cut = int(max(max_df * n_spans, 2 * max_per_term))
+    old_cut = int(users_limit(state["n_spans"], max_per_term, max_df))  # users <= limit, users whole
+    new_cut = int(users_limit(n_spans, max_per_term, max_df))
     if old_cut != new_cut:
         touched |= reg.graph.defines_users_between([(k, t.path) for k, t in zip(keys, terms)], min(old_cut, new_cut), max(old_cut, new_cut))
     at = {k: i for i, k in enumerate(keys)}

@@ -29,6 +29,11 @@ if TYPE_CHECKING:
     from oriongraph_cli.graph.resolve import LinkResolver
 
 
+def users_limit(n_spans: int, max_per_term: int, max_df: float) -> float:
+    """How many spans may use a term before it is too generic for DEFINES edges."""
+    return max(max_df * n_spans, 2 * max_per_term)
+
+
 class Term(NamedTuple):
     text: str  # as defined (display)
     words: tuple[str, ...]  # lower-case words that must occur contiguously
@@ -143,7 +148,7 @@ def defines_edges(
     """DEFINES edges: defining span -> spans of *other* documents using the term, matched
     case-insensitively on word boundaries. Per term at most ``max_per_term`` edges (most
     occurrences first, then path, ordinal); a term used by more than
-    ``max(max_df * n_spans, 2 * max_per_term)`` spans is too generic and gets none.
+    :func:`users_limit` spans is too generic and gets none.
 
     ``known`` maps span ids to their matches against this same term list (a cache: such
     spans need no text); matches computed here are added to ``learned``."""
@@ -161,7 +166,7 @@ def defines_edges(
         for t_i, n in found:
             if terms[t_i].path != s.path:
                 hits.setdefault(t_i, []).append((n, s.path, s.ordinal, s.span_id))
-    limit = max(max_df * (n_spans if n_spans is not None else count), 2 * max_per_term)
+    limit = users_limit(n_spans if n_spans is not None else count, max_per_term, max_df)
     out: list[Edge] = []
     for t_i in sorted(hits):
         users = hits[t_i]
