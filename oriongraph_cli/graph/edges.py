@@ -5,10 +5,12 @@ Two phases keep ``orion index`` incremental:
 
 1. **Per document** (:func:`store_document`, for each *changed* document; needs its text):
    front matter link lists, Markdown / wiki links and id-shaped tokens are stored
-   unresolved, with their line numbers, in ``link_refs``; the document's *local* edges
-   (NEXT/PREV, PARENT_SECTION/CHILD_SECTION, IN_WORKSTREAM — they depend on nothing else)
-   are written to ``edges``. Rows of unchanged documents are carried over with the registry
-   copy, exactly like their spans.
+   unresolved, with their line numbers, in ``link_refs``; its IN_WORKSTREAM edge is written
+   to ``edges``. Rows of unchanged documents are carried over with the registry copy,
+   exactly like their spans. The *structural* edges (NEXT/PREV, PARENT_SECTION/CHILD_SECTION)
+   are not stored: they follow from a document's spans and are derived where they are read
+   (:func:`structural_of`, :func:`edge_counts`) — three quarters of the edges and a third of
+   the registry were theirs.
 2. **Global** (:func:`rebuild_edges`, once per index run that changed anything): a
    :class:`LinkResolver` is built from the registry (paths, ids, file stems, titles,
    heading slugs), the stored references that can resolve differently are resolved
@@ -27,8 +29,8 @@ Edge types (``Edge.type``)::
     REF        body Markdown/wiki link (span -> doc, or span -> span for an #anchor)
     CITES      a body link whose target lives in 04_artifacts/ (instead of REF)
     MENTIONS   ADR-0007 / ADR-20251113-foo / a document `id` named in the text (span -> doc)
-    NEXT PREV  consecutive spans of one document                      (local)
-    PARENT_SECTION CHILD_SECTION  span <-> head span of its section    (local)
+    NEXT PREV  consecutive spans of one document                      (structural, derived)
+    PARENT_SECTION CHILD_SECTION  span <-> head span of its section    (structural, derived)
     IN_WORKSTREAM  doc -> ws:<name>                                    (local)
     DEFINES    defining span of a term (glossary ### heading, front matter id, short title)
                -> spans of other documents using it (bounded, see defines_edges)
@@ -57,6 +59,8 @@ from oriongraph_cli.graph.extract import (
     SpanInfo,
     extract_refs,
     local_edges,
+    structural_edges,
+    workstream_edges,
 )
 from oriongraph_cli.graph.resolve import FS_KEY, LinkResolver, document_keys, resolve_refs
 from oriongraph_cli.graph.terms import Term, TermIndex, collect_terms, defines_edges, term_key, users_limit
@@ -231,13 +235,23 @@ def write_refs(reg: Registry, doc: Document, refs: Iterable[RawRef]) -> None:
 
 
 def store_document(reg: Registry, doc: Document, spans: Sequence[Span]) -> int:
-    """Phase 1 for one changed or added document: replace its stored references and local
-    edges. Returns the number of references stored. Does not commit."""
+    """Phase 1 for one changed or added document: replace its stored references and its
+    IN_WORKSTREAM edge (structural edges are derived, not stored). Returns the number of
+    references stored. Does not commit."""
     forget_document(reg, doc.path)
     refs = extract_refs(doc, spans)
     write_refs(reg, doc, refs)
-    reg.graph.add_edges(local_edges([SpanInfo.from_span(s) for s in spans], DocInfo.from_document(doc)))
+    reg.graph.add_edges(workstream_edges(DocInfo.from_document(doc)))
     return len(refs)
+
+
+def structural_of(reg: Registry, path: str, span: str | None = None) -> list[Edge]:
+    """The structural edges (NEXT/PREV, PARENT_SECTION/CHILD_SECTION) of the document at
+    ``path`` — those with ``span`` at either end, when given — derived from its spans as
+    the registry holds them."""
+    infos = [SpanInfo(path, sid, ordinal, tuple(json.loads(hp))) for _row, sid, ordinal, hp, _level, _cost in reg.document_outline(path)]
+    found = structural_edges(infos)
+    return found if span is None else [e for e in found if span in (e.src_span, e.dst_span)]
 
 
 def read_refs(reg: Registry, paths: Iterable[str] | None = None) -> Iterator[RawRef]:
@@ -259,12 +273,15 @@ def write_dangling(reg: Registry, items: Iterable[DanglingLink], *, replace: boo
 
 
 def edges_for(
-    reg: Registry, path_or_span_id: str, direction: str = "both", types: Iterable[str] | None = None
+    reg: Registry, path_or_span_id: str, direction: str = "both", types: Iterable[str] | None = None,
+    *, structural: bool = True,
 ) -> dict[str, list[Edge]]:
     """Edges of a document (a path — its own edges and those of all its spans — or a
     ``ws:<name>`` node) or of one span (a span id). ``direction``: "out" | "in" | "both".
     Returns ``{"out": [...], "in": [...]}`` (the requested keys), sorted by type, then the
-    other end, then line."""
+    other end, then line. ``structural``: with the derived structural edges (of the
+    requested ``types``; an index written before they were derived also stores them, and
+    each is listed once)."""
     if direction not in ("out", "in", "both"):
         raise ValueError(f"direction must be 'out', 'in' or 'both', got {direction!r}")
     key = path_or_span_id
@@ -273,13 +290,22 @@ def edges_for(
         is_path = reg.graph.is_edge_path(key)
     type_list = sorted(set(types)) if types else []
     col = "path" if is_path else "span"
+    derived: list[Edge] = []
+    if structural and (not type_list or STRUCTURAL_TYPES & set(type_list)):
+        if is_path:
+            derived = structural_of(reg, key)
+        else:
+            derived = [e for _row, path, _sid, _hp in reg.spans_by_span_id([key]) for e in structural_of(reg, path, key)]
+        derived = [e for e in derived if not type_list or e.type in type_list]
     out: dict[str, list[Edge]] = {}
     if direction in ("out", "both"):
-        rows = reg.graph.edges_at("src", col, key, type_list)
-        out["out"] = sorted((Edge._make(r) for r in rows), key=lambda e: (e.type, e.dst_path, e.dst_span or "", e.line or 0, e.src_span or ""))
+        rows = [Edge._make(r) for r in reg.graph.edges_at("src", col, key, type_list)]
+        rows += [e for e in derived if (e.src_path if is_path else e.src_span) == key and e not in rows]
+        out["out"] = sorted(rows, key=lambda e: (e.type, e.dst_path, e.dst_span or "", e.line or 0, e.src_span or ""))
     if direction in ("in", "both"):
-        rows = reg.graph.edges_at("dst", col, key, type_list)
-        out["in"] = sorted((Edge._make(r) for r in rows), key=lambda e: (e.type, e.src_path, e.src_span or "", e.line or 0, e.dst_span or ""))
+        rows = [Edge._make(r) for r in reg.graph.edges_at("dst", col, key, type_list)]
+        rows += [e for e in derived if (e.dst_path if is_path else e.dst_span) == key and e not in rows]
+        out["in"] = sorted(rows, key=lambda e: (e.type, e.src_path, e.src_span or "", e.line or 0, e.dst_span or ""))
     return out
 
 
@@ -287,7 +313,7 @@ def links_report(reg: Registry, path_or_span_id: str, *, include_structural: boo
     """JSON-ready answer for ``orion links PATH|SPAN_ID``: edges out and in, grouped by
     type (NEXT/PREV/PARENT_SECTION/CHILD_SECTION left out unless ``include_structural``),
     and the dangling links written in that document."""
-    found = edges_for(reg, path_or_span_id)
+    found = edges_for(reg, path_or_span_id, structural=include_structural)
     report: dict[str, Any] = {"schema_version": 1, "kind": "links", "target": path_or_span_id}
     for direction in ("out", "in"):
         groups: dict[str, list[dict[str, Any]]] = {}
@@ -305,7 +331,11 @@ def dangling(reg: Registry, path: str | None = None) -> list[DanglingLink]:
 
 
 def edge_counts(reg: Registry) -> dict[str, int]:
-    return reg.graph.edge_counts()
+    """Edges by type: the stored ones counted, the structural ones as many as the spans
+    imply (``GraphStore.structural_counts``)."""
+    counts = reg.graph.edge_counts()
+    counts.update({t: n for t, n in reg.graph.structural_counts().items() if n})
+    return dict(sorted(counts.items()))
 
 
 @dataclass
@@ -518,6 +548,6 @@ def rebuild_edges(
 __all__ = [ "LOCAL_TYPES", "STRUCTURAL_TYPES", "Edge", "DanglingLink", "RawRef", "SpanInfo",
     "DocInfo", "LinkResolver", "Term", "extract_refs", "resolve_refs",
     "local_edges", "collect_terms", "defines_edges", "extract_edges", "create_tables", "has_tables",
-    "forget_document", "write_refs", "store_document", "read_refs", "write_edges", "write_dangling", "edges_for",
+    "forget_document", "write_refs", "store_document", "structural_of", "read_refs", "write_edges", "write_dangling", "edges_for",
     "links_report", "dangling", "edge_counts", "GraphBuildResult", "GraphChange", "documents_before", "rebuild_edges",
 ]

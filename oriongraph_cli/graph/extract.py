@@ -2,7 +2,7 @@
 
 Front matter link lists, Markdown and wiki links, id-shaped tokens (``ADR-0007``) become
 unresolved :class:`RawRef` records with their line numbers; spans give the local edges (NEXT/PREV,
-section parent/child, workstream). Nothing here touches storage: :mod:`graph.resolve`
+section parent/child — derived when asked for, not stored — and workstream). Nothing here touches storage: :mod:`graph.resolve`
 turns references into edges and :mod:`graph.edges` stores them.
 """
 
@@ -312,10 +312,11 @@ def section_parents(spans: Sequence[SpanInfo]) -> dict[int, tuple[int, str]]:
     return out
 
 
-def local_edges(spans: Sequence[SpanInfo], doc: DocInfo | None = None) -> list[Edge]:
-    """The edges of one document that depend on nothing else: NEXT/PREV between
-    consecutive spans, PARENT_SECTION/CHILD_SECTION between a span and the head span of its
-    section (see :func:`section_parents`), and IN_WORKSTREAM (doc -> ``ws:<name>``)."""
+def structural_edges(spans: Sequence[SpanInfo]) -> list[Edge]:
+    """The edges the spans of ONE document imply: NEXT/PREV between consecutive spans,
+    PARENT_SECTION/CHILD_SECTION between a span and the head span of its section (see
+    :func:`section_parents`). They are derived from the spans whenever they are asked for
+    (``graph.edges.structural_of``), never stored."""
     out: list[Edge] = []
     ordered = sorted(spans, key=lambda s: s.ordinal)
     for a, b in zip(ordered, ordered[1:]):
@@ -325,9 +326,17 @@ def local_edges(spans: Sequence[SpanInfo], doc: DocInfo | None = None) -> list[E
         child, parent = ordered[i], ordered[j]
         out.append(Edge(child.path, child.span_id, parent.path, parent.span_id, "PARENT_SECTION", rel))
         out.append(Edge(parent.path, parent.span_id, child.path, child.span_id, "CHILD_SECTION", rel))
-    if doc is not None and doc.workstream:
-        out.append(Edge(doc.path, None, WS_PREFIX + doc.workstream, None, "IN_WORKSTREAM", doc.workstream))
     return out
 
 
-structural_edges = local_edges  # alias
+def workstream_edges(doc: DocInfo | None) -> list[Edge]:
+    """IN_WORKSTREAM (doc -> ``ws:<name>``): the one stored edge that depends on its document alone."""
+    if doc is not None and doc.workstream:
+        return [Edge(doc.path, None, WS_PREFIX + doc.workstream, None, "IN_WORKSTREAM", doc.workstream)]
+    return []
+
+
+def local_edges(spans: Sequence[SpanInfo], doc: DocInfo | None = None) -> list[Edge]:
+    """The edges of one document that depend on nothing else: its structural edges and
+    IN_WORKSTREAM."""
+    return structural_edges(spans) + workstream_edges(doc)

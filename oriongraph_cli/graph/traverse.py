@@ -23,6 +23,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple
 
 from oriongraph_cli.graph import extract
+from oriongraph_cli.graph.edges import structural_of
 
 if TYPE_CHECKING:
     from oriongraph_cli.store.registry import Registry
@@ -270,12 +271,15 @@ class EdgeGraph:
     A span node's neighbours are its own edges (out and in) plus, when ``doc_edges`` is
     true, the document-level edges of its document (front matter, links to the document as
     a whole, IN_WORKSTREAM): a span inherits what its document is related to. A document
-    node has the document-level edges; a ``ws:`` node has its documents.
+    node has the document-level edges; a ``ws:`` node has its documents. With
+    ``structural`` a span also has its structural edges, derived from its document's spans
+    (they are not stored; the walk asks for them only when one of their weights is positive).
     """
 
-    def __init__(self, registry: Registry, *, doc_edges: bool = True):
+    def __init__(self, registry: Registry, *, doc_edges: bool = True, structural: bool = False):
         self.registry = registry
         self.doc_edges = doc_edges
+        self.structural = structural
         self._cache: dict[Node, list[tuple[Node, str, bool, str]]] = {}
         self.calls = 0
 
@@ -289,6 +293,10 @@ class EdgeGraph:
         self.calls += 1
         path, span = node
         out = self.registry.graph.neighbour_edges(path, span, doc_edges=self.doc_edges)
+        if self.structural and span is not None:
+            for e in structural_of(self.registry, path, span):
+                out.append(((e.dst_path, e.dst_span), e.type, True, e.detail) if e.src_span == span
+                           else ((e.src_path, e.src_span), e.type, False, e.detail))
         out.sort(key=lambda x: (_key(x[0]), x[1], x[2], x[3]))
         self._cache[node] = out
         return out

@@ -128,7 +128,17 @@ class GraphStore:
         return [tuple(r) for r in self.conn.execute(f"SELECT {EDGE_COLUMNS} FROM edges WHERE {end}_{column} = ?{tfilter}", (key, *types))]
 
     def edge_counts(self) -> dict[str, int]:
+        """The stored edges by type."""
         return {r[0]: r[1] for r in self.conn.execute("SELECT type, count(*) FROM edges GROUP BY type ORDER BY type")}
+
+    def structural_counts(self) -> dict[str, int]:
+        """How many structural edges the spans imply, by type (``graph.extract.structural_edges``):
+        a NEXT and a PREV per span after a document's first, a PARENT_SECTION and a
+        CHILD_SECTION per such span under a heading."""
+        q = self.conn.execute
+        follows = q("SELECT count(*) - count(DISTINCT doc) FROM spans").fetchone()[0]
+        sections = q("SELECT count(*) FROM spans WHERE ordinal > 0 AND json_array_length(heading_path) > 0").fetchone()[0]
+        return {"NEXT": follows, "PREV": follows, "PARENT_SECTION": sections, "CHILD_SECTION": sections}
 
     def neighbour_edges(self, path: str, span: str | None, *, doc_edges: bool = True) -> list[tuple[tuple[str, str | None], str, bool, str]]:
         """``((path, span), type, forward, detail)`` of the edges at a node: a span's own

@@ -434,9 +434,13 @@ def test_extract_edges_is_consistent_with_the_registry_build(sample):
     resolver = LinkResolver.from_documents([d for d, _s in parsed.values()], {rel: s for rel, (_d, s) in parsed.items()}, SAMPLE)
     doc, spans = parsed[WORKER]
     edges, dangling = graph_edges.extract_edges(doc, spans, resolver)
-    stored = edge_set(reg.conn)
+    # the structural edges are derived from the registry's spans, not stored: the pure rule
+    # and what the registry answers agree all the same
+    assert not [e for e in edge_set(reg.conn) if e[4] in graph_edges.STRUCTURAL_TYPES]
+    answered = {tuple(e) for e in graph_edges.edges_for(reg, WORKER, "out")["out"]}
     mine = {tuple(e) for e in edges if e.type != "DEFINES"}
-    assert mine == {e for e in stored if e[0] == WORKER and e[4] != "DEFINES"}
+    assert mine == {e for e in answered if e[4] != "DEFINES"}
+    assert {e[4] for e in mine} >= graph_edges.STRUCTURAL_TYPES
     assert dangling == []
     doc, spans = parsed["03_workstreams/ws-ingestion/design/queue.md"]
     assert [str(d) for d in graph_edges.extract_edges(doc, spans, resolver)[1]] == [
@@ -445,6 +449,51 @@ def test_extract_edges_is_consistent_with_the_registry_build(sample):
 
 
 # ---------------------------------------------------------------- incremental builds
+
+
+def test_structural_edges_are_derived_counted_and_walked_as_the_pure_rule_gives_them(tmp_path):
+    """Not stored: counted by SQL, answered for a path or a span, and walked when weighted,
+    each exactly as ``extract.structural_edges`` gives them — also for text before the first
+    heading, a document without headings and a one-span document."""
+    from oriongraph_cli.graph.traverse import EdgeGraph
+
+    root = tmp_path / "proj"
+    para = " ".join(f"Sentence {i} says something about queues, retries and budgets." for i in range(40))
+    write(root, "02_knowledge/intro-first.md", f"---\ntitle: Intro first\n---\n{para}\n\n# Part one\n\n{para}\n\n"
+          f"## Detail\n\n{para}\n\n# Part two\n\n{para}\n")
+    write(root, "02_knowledge/flat.md", f"---\ntitle: Flat\n---\n{para}\n\n{para}\n\n{para}\n")
+    write(root, "02_knowledge/one.md", "# One\n\nOnly this.\n")
+    reg, result = index(root, tmp_path / "registry.sqlite")
+    try:
+        assert not [e for e in edge_set(reg.conn) if e[4] in graph_edges.STRUCTURAL_TYPES]
+        pure: dict[str, list[Edge]] = {}
+        for f in walk(root)[0]:
+            _doc, spans = parse(f.rel, f.abs.read_text())
+            pure[f.rel] = extract.structural_edges([SpanInfo.from_span(s) for s in spans])
+        want: dict[str, int] = {}
+        for found in pure.values():
+            for e in found:
+                want[e.type] = want.get(e.type, 0) + 1
+        assert want["NEXT"] > want["PARENT_SECTION"] > 0  # a span before the first heading has no section
+        counts = graph_edges.edge_counts(reg)
+        assert {t: counts.get(t, 0) for t in graph_edges.STRUCTURAL_TYPES} == {t: want.get(t, 0) for t in graph_edges.STRUCTURAL_TYPES}
+        assert result.by_type == counts and result.edges == sum(counts.values())
+        doc = "02_knowledge/intro-first.md"
+        got = graph_edges.edges_for(reg, doc)
+        assert {tuple(e) for e in got["out"] if e.type in graph_edges.STRUCTURAL_TYPES} == {tuple(e) for e in pure[doc]}
+        span = pure[doc][0].dst_span  # the second span
+        mine = {tuple(e) for e in pure[doc] if span in (e.src_span, e.dst_span)}
+        by_span = graph_edges.edges_for(reg, span)
+        assert {tuple(e) for d in ("out", "in") for e in by_span[d]} >= mine
+        assert "NEXT" not in graph_edges.links_report(reg, doc)["out"]
+        assert "NEXT" in graph_edges.links_report(reg, doc, include_structural=True)["out"]
+        walked = EdgeGraph(reg, structural=True).neighbours((doc, span))
+        assert {(n, t, fwd) for n, t, fwd, _d in walked if t in graph_edges.STRUCTURAL_TYPES} == (
+            {((e.dst_path, e.dst_span), e.type, True) for e in pure[doc] if e.src_span == span}
+            | {((e.src_path, e.src_span), e.type, False) for e in pure[doc] if e.dst_span == span})
+        assert not [t for _n, t, _f, _d in EdgeGraph(reg).neighbours((doc, span)) if t in graph_edges.STRUCTURAL_TYPES]
+    finally:
+        reg.close()
 
 
 def test_incremental_build_equals_full_build(mini, tmp_path):

@@ -74,7 +74,7 @@ def graph_hits(
         if r is not None and s > 0:
             node = (r.meta.filepath, r.ref.span_id)
             seeds[node] = max(seeds.get(node, 0.0), float(s))
-    graph = EdgeGraph(registry)
+    graph = EdgeGraph(registry, structural=any(weights.get(t, 0.0) > 0 for t in extract.STRUCTURAL_TYPES))
 
     def same_document(node: Node, origin: Node) -> bool:  # the seed's own document is --expand's business
         return node[0] == origin[0]
