@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from oriongraph_cli.config import Config
-from oriongraph_cli.errors import NotFoundError
+from oriongraph_cli.errors import NotFoundError, OrionError
 from oriongraph_cli.index.parse import decode
 from oriongraph_cli.models import WSItem
 from oriongraph_cli.safeio import UnsafeFile, read_project_file
@@ -85,11 +85,37 @@ def show(cfg: Config, ref: str) -> dict[str, Any]:
 
 
 def show_file(cfg: Config, path: str) -> dict[str, Any]:
-    """Every line of a project file, as :func:`show_lines` gives a range of them."""
-    lines = _file_lines(cfg, path)
+    """Every line of a project file, as :func:`show_lines` gives a range of them; a name
+    that is no file may be an indexed document's front matter ``id`` (``ADR-0031``, as
+    ``--explain`` and ``orion links`` name documents)."""
+    try:
+        lines = _file_lines(cfg, path)
+    except NotFoundError as exc:
+        if "/" in path or not str(exc).endswith("no such file or directory"):
+            raise  # an id has no slash; a file that is there but unreadable says why
+        found = _paths_with_id(cfg, path)
+        if not found:
+            raise NotFoundError(f"{path} is neither a project file nor an indexed document's id", hint=exc.hint) from None
+        if len(found) > 1:
+            raise NotFoundError(f"document id {path} names {len(found)} documents: {', '.join(found)}",
+                                hint="give the path of the one you mean") from None
+        path = found[0]
+        lines = _file_lines(cfg, path)
     if not lines:
         raise NotFoundError(f"{path} is empty", hint="nothing to quote; `orion index` skips an empty file too")
     return _lines_record(path, lines, 1, len(lines))
+
+
+def _paths_with_id(cfg: Config, doc_id: str) -> list[str]:
+    """The indexed documents whose ``id`` is ``doc_id``; none without an index."""
+    try:
+        reader = IndexReader(cfg, load_embedder=False)
+    except OrionError:
+        return []
+    try:
+        return reader.paths_with_id(doc_id)
+    finally:
+        reader.close()
 
 
 def _file_lines(cfg: Config, path: str) -> list[str]:
@@ -101,7 +127,7 @@ def _file_lines(cfg: Config, path: str) -> list[str]:
         why = exc.reason.replace("; skipped", "")
         why = why[len("cannot read ("):-1].lower() if why.startswith("cannot read (") else why
         raise NotFoundError(f"cannot read {path}: {why}",
-                            hint="give a span id, or a path relative to the project root, e.g. 02_knowledge/notes.md or 02_knowledge/notes.md:L12-L40") from None
+                            hint="give a span id, a document id (ADR-0007) or a path relative to the project root, e.g. 02_knowledge/notes.md or 02_knowledge/notes.md:L12-L40") from None
     return got.data.decode("utf-8", "replace").splitlines()
 
 

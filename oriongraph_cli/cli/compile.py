@@ -287,13 +287,13 @@ def search_cmd(
 
 
 def show_cmd(
-    span_id: str = typer.Argument(..., metavar="REF", help="A span id (or a unique prefix of one), a document's lines as PATH:L12-L40 (what a compiled document's header names), or a PATH alone for the whole file."),
+    span_id: str = typer.Argument(..., metavar="REF", help="A span id (or a unique prefix of one), a document's lines as PATH:L12-L40 (what a compiled document's header names), a PATH alone for the whole file, or a document id (ADR-0007) for its file."),
     root: Optional[Path] = ROOT_OPT,
     as_json: bool = JSON_OPT,
     output: Optional[Path] = OUTPUT_OPT,
     quiet: bool = QUIET_OPT,
 ) -> None:
-    """Quote one span (or a document's lines, or a whole file) exactly, with its provenance."""
+    """Quote one span (or a document's lines, or a whole file by its path or document id) exactly, with its provenance."""
     with handled(as_json, output, page=True):
         from oriongraph_cli.api import show
 

@@ -65,7 +65,8 @@ EXAMPLES = {
         ("The intent from stdin, just the paths", "echo \"retry storms\" | orion search - -l"),
         ("Paths with spaces to xargs", "orion search \"retry storms\" -0 | xargs -0 cat"),
     ],
-    "show": [("Quote a span exactly", "orion show 3f2a9c1d --json")],
+    "show": [("Quote a span exactly", "orion show 3f2a9c1d --json"),
+             ("Print a decision record whole by its document id", "orion show ADR-0007")],
     "links": [
         ("Everything that links to or from a decision", "orion links ADR-0007"),
         ("Links whose target does not exist", "orion links --dangling"),

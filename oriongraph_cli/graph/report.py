@@ -17,7 +17,7 @@ def _resolve(reader, target: str) -> str:
     clean = target.strip().lstrip("./")
     if clean in by_path:
         return clean
-    by_id = [d["path"] for d in docs if (d["doc_key"] or "").lower() == clean.lower()]
+    by_id = reader.paths_with_id(clean)
     if len(by_id) == 1:
         return by_id[0]
     found = reader.registry.span_by_id(clean)

@@ -148,6 +148,11 @@ class IndexReader:
             out.append(d)
         return out
 
+    def paths_with_id(self, doc_id: str) -> list[str]:
+        """The paths of the documents whose front matter ``id`` is ``doc_id`` (any case)."""
+        key = doc_id.strip().lower()
+        return [d["path"] for d in self.documents if (d["doc_key"] or "").lower() == key]
+
     @cached_property
     def lookups(self):
         """The generation's lookup tables (``store/lookups.py``): read from the file written

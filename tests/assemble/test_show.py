@@ -1,4 +1,4 @@
-"""`orion show` without an index: a document's lines, or a whole file by its path."""
+"""`orion show`: a document's lines, a whole file by its path, or by its document id."""
 
 from __future__ import annotations
 
@@ -21,3 +21,25 @@ def test_a_path_brings_the_whole_file_and_an_empty_one_is_refused(tmp_path):
         show(cfg, "02_knowledge/empty.md")
     with pytest.raises(NotFoundError, match="cannot read 02_knowledge/missing.md"):
         show(cfg, "02_knowledge/missing.md")
+
+
+def test_a_document_id_brings_its_file_and_an_unknown_or_shared_one_is_one_line(project, fake_embedder):
+    """`orion show ADR-0007` (any case): the indexed document whose front matter id it is,
+    whole; an id no document has, or one two documents share, is refused by name."""
+    from oriongraph_cli.index.indexer import index_project
+
+    adr = "03_workstreams/ws-ingestion/99_decisions/ADR-0007-exponential-backoff-with-jitter.md"
+    (project / "02_knowledge" / "copy-a.md").write_text("---\ntitle: Copy A\nid: NOTE-9\n---\n# A\n\nOne.\n")
+    (project / "02_knowledge" / "copy-b.md").write_text("---\ntitle: Copy B\nid: note-9\n---\n# B\n\nTwo.\n")
+    cfg = load_config(project)
+    with pytest.raises(NotFoundError, match="neither a project file nor an indexed document's id"):
+        show(cfg, "ADR-0007")  # no index yet: no ids
+    index_project(cfg)
+    got = show(cfg, "adr-0007")
+    assert got["path"] == adr and got["lines"] == f"L1-L{len((project / adr).read_text().splitlines())}"
+    with pytest.raises(NotFoundError, match="neither a project file nor an indexed document's id"):
+        show(cfg, "ADR-9999")
+    with pytest.raises(NotFoundError, match="document id NOTE-9 names 2 documents: 02_knowledge/copy-a.md, 02_knowledge/copy-b.md"):
+        show(cfg, "NOTE-9")
+    with pytest.raises(NotFoundError, match="cannot read 02_knowledge/ADR-0007: no such file"):
+        show(cfg, "02_knowledge/ADR-0007")  # a path is never read as an id

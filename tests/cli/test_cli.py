@@ -410,8 +410,11 @@ def test_under_1000_tokens_a_header_names_its_path_and_orion_show_path_prints_th
     assert r.returncode == 0 and r.stdout == "\n".join(whole.splitlines()) + "\n"
     info = json.loads(run("show", path, "--root", str(sample_index), "--json").stdout)
     assert info["kind"] == "lines" and info["span_id"] is None and info["lines"] == f"L1-L{len(whole.splitlines())}"
+    adr = "03_workstreams/ws-ingestion/99_decisions/ADR-0007-exponential-backoff-with-jitter.md"
+    by_id = run("show", "ADR-0007", "--root", str(sample_index))  # a document id, as --explain names documents
+    assert by_id.returncode == 0 and by_id.stdout == "\n".join((sample_index / adr).read_text().splitlines()) + "\n"
     for ref, says in (("02_knowledge/no-such-note.md", "cannot read"), ("../../../../etc/passwd", "root"),
-                      ("02_knowledge", "cannot read"), ("/etc/passwd", "cannot read")):
+                      ("02_knowledge", "cannot read"), ("/etc/passwd", "cannot read"), ("ADR-9999", "document's id")):
         bad = run("show", ref, "--root", str(sample_index))
         assert bad.returncode == 7 and says in bad.stderr and "Traceback" not in bad.stderr, (ref, bad.stderr)
         assert len(bad.stderr.strip().splitlines()) <= 2 and "root:" not in bad.stdout

@@ -47,6 +47,7 @@ def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
         ("span_bad", "get_span", {"ref": "ffffffffffff"}),
         ("lines", "get_span", {"ref": "01_context/glossary.md:L1-L3"}),
         ("whole", "get_span", {"ref": "01_context/glossary.md"}),
+        ("by_id", "get_span", {"ref": "ADR-0007"}),
         ("status", "status", {}),
         ("budget_bad", "compile_context", {"intent": "x", "budget_tokens": 10**6}),
         ("typo", "search", {"query": "retry", "workstream": "ws-ingestoin"}),
@@ -95,6 +96,8 @@ def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
     assert not out["lines"].is_error and _text(out["lines"]).startswith("01_context/glossary.md:L1-L3")
     glossary = (root / "01_context" / "glossary.md").read_text().splitlines()
     assert not out["whole"].is_error and _text(out["whole"]) == f"01_context/glossary.md:L1-L{len(glossary)}\n\n" + "\n".join(glossary)
+    adr = "03_workstreams/ws-ingestion/99_decisions/ADR-0007-exponential-backoff-with-jitter.md"
+    assert not out["by_id"].is_error and _text(out["by_id"]).startswith(f"{adr}:L1-L")  # a document id, as --explain names it
     st = json.loads(_text(out["status"]))
     assert st["up_to_date"] is True and st["spans"] > 100
     assert out["budget_bad"].is_error and "budget_tokens" in _text(out["budget_bad"])
