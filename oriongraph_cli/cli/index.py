@@ -233,7 +233,7 @@ def _index_summary(r) -> str:
 def status_cmd(
     root: Optional[Path] = ROOT_OPT,
     as_json: bool = JSON_OPT,
-    check: bool = typer.Option(False, "--check", help="Exit 1 when the index is stale or damaged (for CI and hooks)."),
+    check: bool = typer.Option(False, "--check", help="Exit 1 when the index is stale, damaged or due a rebuild (for CI and hooks)."),
     output: Optional[Path] = OUTPUT_OPT,
     quiet: bool = quiet_option("Print no report (with --check: only the exit code, and the error when it fails); --json still prints."),
 ) -> None:
@@ -251,6 +251,8 @@ def status_cmd(
                 what.append(f"generation {st['damaged'][0]['generation']} is damaged")
             if any(stale.values()):
                 what.append(f"{len(stale['modified'])} modified, {len(stale['new'])} new, {len(stale['deleted'])} deleted file(s) not indexed")
+            if st["rebuild"]:
+                what.append(f"the next index run rebuilds it ({st['rebuild']})")
             problem = "the index is out of date: " + "; ".join(what)
         hint = f"run `orion index --root {cfg.root}`"
         if as_json:
@@ -282,6 +284,8 @@ def _print_status(st) -> None:
                 lines.append(f"  {kind:<9}{p}")
     else:
         lines.append("Stale:       none — the index matches the files")
+    if st["rebuild"]:
+        lines.append(f"Rebuild:     {st['rebuild']} — the next `orion index` rebuilds the index")
     for d in st["damaged"]:
         lines.append(f"Damaged:     generation {d['generation']} ({d['problem']}); using {st['generation']} — run `orion index` to repair")
     sys.stdout.write(clean("\n".join(lines)) + "\n")

@@ -131,7 +131,7 @@ def build_server(cfg):
             st = project_status(cfg)
         except Exception as exc:  # noqa: BLE001
             raise fail(exc) from None
-        keep = ("root", "generation", "indexed_at_iso", "documents", "spans", "tokens", "model", "up_to_date", "stale", "damaged")
+        keep = ("root", "generation", "indexed_at_iso", "documents", "spans", "tokens", "model", "up_to_date", "stale", "damaged", "rebuild")
         return json.dumps({k: st[k] for k in keep}, separators=(",", ":"), default=str)
 
     _lean_schemas(server)

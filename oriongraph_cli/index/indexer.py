@@ -19,7 +19,7 @@ from typing import Any, Iterator, Protocol
 
 from oriongraph_cli import __version__
 from oriongraph_cli.config import Config
-from oriongraph_cli.errors import StrictError
+from oriongraph_cli.errors import OrionError, StrictError
 from oriongraph_cli.index.parse import ParseWarning, decode, parse_document
 from oriongraph_cli.index.span import embed_text, split_document
 from oriongraph_cli.index.spool import ParsedSpool, TextSpool
@@ -126,6 +126,19 @@ def _rebuild_reason(manifest: Manifest | None, cfg: Config, model_id: str, token
         if had != value:
             return f"{reason} ({had!r} -> {value!r})"
     return None
+
+
+def pending_rebuild(cfg: Config, manifest: Manifest) -> str | None:
+    """Why the next ``orion index`` rebuilds this index rather than updating it (its schema,
+    the model, the tokenizer or the span sizes changed), or None. A model setting that cannot
+    be resolved is left to the index run to report."""
+    from oriongraph_cli.store.embed import resolve_model
+
+    try:
+        model_id = resolve_model(cfg).model_id
+    except OrionError:
+        model_id = manifest.model_id
+    return _rebuild_reason(manifest, cfg, model_id, expected_name(cfg.tokenizer) or manifest.tokenizer, False)
 
 
 def embed_hash(model_id: str, text: str) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import NoIndexError
+from oriongraph_cli.index.indexer import pending_rebuild
 from oriongraph_cli.index.walk import walk
 from oriongraph_cli.models import SCHEMA_VERSION
 from oriongraph_cli.safeio import UnsafeFile, read_project_file, unchanged_since
@@ -55,6 +56,7 @@ def project_status(cfg: Config) -> dict[str, Any]:
     deleted = sorted(p for p in indexed if p not in on_disk)
     counts = manifest.counts
     created = manifest.created_at
+    rebuild = pending_rebuild(cfg, manifest)
     return {
         "schema_version": SCHEMA_VERSION,
         "kind": "status",
@@ -73,5 +75,6 @@ def project_status(cfg: Config) -> dict[str, Any]:
         "tool_version": manifest.tool_version,
         "stale": {"modified": sorted(modified), "new": sorted(new), "deleted": deleted},
         "damaged": damaged,
-        "up_to_date": not (modified or new or deleted or damaged),
+        "rebuild": rebuild,
+        "up_to_date": not (modified or new or deleted or damaged or rebuild),
     }

@@ -122,6 +122,23 @@ def test_status_before_and_after_index(project, fake_embedder):
     assert "1 modified, 1 new, 1 deleted" in text
 
 
+def test_status_says_when_the_next_index_run_rebuilds(project, fake_embedder, monkeypatch):
+    """A setting the index was built with changed (here the span sizes; a new index schema
+    after an upgrade alike): status names the reason, --check fails, and one index run
+    clears it."""
+    invoke("index", "--root", str(project), "--quiet")
+    assert json.loads(invoke("status", "--root", str(project), "--json").stdout)["rebuild"] is None
+    monkeypatch.setenv("ORION_SPAN_TARGET_TOKENS", "100")
+    st = json.loads(invoke("status", "--root", str(project), "--json").stdout)
+    assert st["rebuild"] == "span sizes changed ([160, 200, 24] -> [100, 200, 24])" and not st["up_to_date"]
+    assert "Rebuild:     span sizes changed" in invoke("status", "--root", str(project)).stdout
+    r = invoke("status", "--check", "--root", str(project))
+    assert r.exit_code == ExitStatus.ERROR and "the next index run rebuilds it (span sizes changed" in r.stderr
+    invoke("index", "--root", str(project), "--quiet")
+    st = json.loads(invoke("status", "--root", str(project), "--json").stdout)
+    assert st["rebuild"] is None and st["up_to_date"]
+
+
 def test_compile_usage_errors(project):
     r = invoke("compile", "", "--root", str(project))
     assert r.exit_code == ExitStatus.USAGE and "intent is empty" in r.stderr
