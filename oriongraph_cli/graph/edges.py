@@ -75,6 +75,14 @@ _DEFINES_SIG = "w1"  # defines_cache rows of another scheme (the term list's sig
 _PREFILTER_TERMS = 32  # new terms up to this many are looked for by substring before words are split
 
 
+def _chunks_with_texts(reg: Registry, rows: Sequence[int]) -> Iterator[tuple[list[tuple], dict[str, str]]]:
+    """The spans at ``rows`` a chunk at a time: ((path, span_id, ordinal) of each, span_id ->
+    text), so that matching every span of a large index holds one chunk's texts."""
+    for at in range(0, len(rows), _DEFINES_CHUNK):
+        part = reg.graph.spans_at_rows(rows[at : at + _DEFINES_CHUNK])
+        yield part, reg.span_texts([sid for _p, sid, _o in part])
+
+
 def _match_new_terms(reg: Registry, terms: Sequence[Term], keys: Sequence[int], new: Sequence[int]) -> None:
     """Match the spans matched before against the terms at indices ``new`` alone (terms the
     project gained since): a span whose lower-cased text holds none of a term's longest word
@@ -82,10 +90,7 @@ def _match_new_terms(reg: Registry, terms: Sequence[Term], keys: Sequence[int], 
     passed over without splitting their words."""
     index = TermIndex([terms[i] for i in new])
     longest = [max(terms[i].words, key=len) for i in new] if len(new) <= _PREFILTER_TERMS else None
-    rows = reg.graph.defines_matched_rows()
-    for at in range(0, len(rows), _DEFINES_CHUNK):
-        part = reg.graph.spans_at_rows(rows[at : at + _DEFINES_CHUNK])
-        texts = reg.span_texts([sid for _p, sid, _o in part])
+    for part, texts in _chunks_with_texts(reg, reg.graph.defines_matched_rows()):
         hits = []
         for path, sid, o in part:
             text = texts.get(sid, "")
@@ -120,9 +125,7 @@ def _match_spans(reg: Registry, terms: Sequence[Term], keys: Sequence[int], rows
     for at in range(0, len(rows), _DEFINES_CHUNK):
         reg.graph.save_defines_hits(_DEFINES_SIG, [sid for _p, sid, _o in reg.graph.spans_at_rows(rows[at : at + _DEFINES_CHUNK])], [])
     hit: set[int] = set()
-    for at in range(0, len(rows), _DEFINES_CHUNK):
-        part = reg.graph.spans_at_rows(rows[at : at + _DEFINES_CHUNK])
-        texts = reg.span_texts([sid for _p, sid, _o in part])
+    for part, texts in _chunks_with_texts(reg, rows):
         hits = [(keys[t_i], sid, path, o, n) for path, sid, o in part for t_i, n in index.match(texts.get(sid, ""))]
         reg.graph.save_defines_hits(_DEFINES_SIG, [], hits)
         hit.update(h[0] for h in hits)

@@ -272,8 +272,10 @@ class Registry:
         return [tuple(r) for r in self.conn.execute("SELECT id, heading_path FROM spans WHERE path = ? ORDER BY ordinal", (path,))]
 
     def first_span_ids(self) -> dict[str, str]:
-        """path -> span_id of the document's first span."""
-        return {r[0]: r[1] for r in self.conn.execute("SELECT path, span_id, min(ordinal) FROM spans GROUP BY path")}
+        """path -> span_id of the document's first span (one lookup per document in the
+        index ``spans_doc``, not a pass over every span)."""
+        rows = self.conn.execute("SELECT d.path, (SELECT span_id FROM spans WHERE doc = d.id ORDER BY ordinal LIMIT 1) FROM documents d")
+        return {r[0]: r[1] for r in rows if r[1] is not None}
 
     def first_span_row(self, path: str) -> int | None:
         r = self.conn.execute("SELECT id FROM spans WHERE path = ? ORDER BY ordinal LIMIT 1", (path,)).fetchone()
