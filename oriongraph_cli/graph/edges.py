@@ -303,11 +303,13 @@ def edges_for(
     out: dict[str, list[Edge]] = {}
     if direction in ("out", "both"):
         rows = [Edge._make(r) for r in reg.graph.edges_at("src", col, key, type_list)]
-        rows += [e for e in derived if (e.src_path if is_path else e.src_span) == key and e not in rows]
+        stored = set(rows)
+        rows += [e for e in derived if (e.src_path if is_path else e.src_span) == key and e not in stored]
         out["out"] = sorted(rows, key=lambda e: (e.type, e.dst_path, e.dst_span or "", e.line or 0, e.src_span or ""))
     if direction in ("in", "both"):
         rows = [Edge._make(r) for r in reg.graph.edges_at("dst", col, key, type_list)]
-        rows += [e for e in derived if (e.dst_path if is_path else e.dst_span) == key and e not in rows]
+        stored = set(rows)
+        rows += [e for e in derived if (e.dst_path if is_path else e.dst_span) == key and e not in stored]
         out["in"] = sorted(rows, key=lambda e: (e.type, e.src_path, e.src_span or "", e.line or 0, e.dst_span or ""))
     return out
 

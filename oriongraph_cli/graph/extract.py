@@ -1,9 +1,10 @@
 """References and structure read from a document's text: what the graph is built from.
 
 Front matter link lists, Markdown and wiki links, id-shaped tokens (``ADR-0007``) become
-unresolved :class:`RawRef` records with their line numbers; spans give the local edges (NEXT/PREV,
-section parent/child — derived when asked for, not stored — and workstream). Nothing here touches storage: :mod:`graph.resolve`
-turns references into edges and :mod:`graph.edges` stores them.
+unresolved :class:`RawRef` records with their line numbers; spans give the local edges (NEXT/PREV
+and section parent/child, derived when asked for and not stored; workstream). Nothing here
+touches storage: :mod:`graph.resolve` turns references into edges and :mod:`graph.edges`
+stores them.
 """
 
 from __future__ import annotations
