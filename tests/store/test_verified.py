@@ -139,3 +139,36 @@ def test_a_record_that_is_a_link_is_not_followed(indexed, tmp_path):
     r = index_project(cfg)
     assert r.repaired and gen in r.repaired  # the linked record was not trusted
     assert outside.read_text() == before  # nor written through
+
+
+def test_checksums_are_xxh3_and_a_generation_recorded_with_sha256_still_verifies(tmp_path):
+    """A generation records xxh3-128 checksums, with their prefix; one recorded before with
+    sha256 (no prefix) is checked with sha256; either way a flipped byte in the middle is
+    found by the full check and missed by neither the sample check nor the size check of a
+    truncated file."""
+    import hashlib
+
+    gen = tmp_path / "gen"
+    gen.mkdir()
+    (gen / "registry.sqlite").write_bytes(os.urandom(3 << 20))
+    (gen / "small.json").write_bytes(b'{"a": 1}')
+    sums = layout_mod.file_checksums(gen)
+    assert all(v[1].startswith("xxh3:") and v[2].startswith("xxh3:") for v in sums.values())
+    assert layout_mod.check_files(gen, sums, full=True) is None
+
+    def sha(data: bytes) -> str:
+        return hashlib.sha256(data).hexdigest()
+
+    with open(gen / "registry.sqlite", "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        old_sample = layout_mod._sample_digest(fh, size, "0" * 64)  # recorded as sha256 was
+    assert not old_sample.startswith("xxh3:")
+    old = {"registry.sqlite": [size, sha((gen / "registry.sqlite").read_bytes()), old_sample]}
+    assert layout_mod.check_files(gen, old, full=True) is None
+    _flip_middle(gen / "registry.sqlite")
+    for recorded in (sums, old):
+        assert layout_mod.check_files(gen, recorded, full=False) is None  # the sample misses the middle
+        assert layout_mod.check_files(gen, recorded, full=True) == "registry.sqlite checksum mismatch"
+    with open(gen / "small.json", "r+b") as fh:
+        fh.truncate(3)
+    assert layout_mod.check_files(gen, sums, full=False) == "small.json is 3 bytes, expected 8"
