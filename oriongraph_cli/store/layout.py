@@ -382,7 +382,7 @@ def _hasher(recorded: str | None = None):
     generations written before recorded). A checksum here guards against damage, not
     against someone who can rewrite the manifest too; xxh3 hashes ~4x faster than sha256,
     which every generation pays for each file it rewrites (the registry above all)."""
-    if recorded is None or recorded.startswith(XXH3):
+    if recorded is None or (isinstance(recorded, str) and recorded.startswith(XXH3)):
         return xxhash.xxh3_128(), XXH3
     return hashlib.sha256(), ""
 

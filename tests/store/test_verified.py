@@ -172,3 +172,6 @@ def test_checksums_are_xxh3_and_a_generation_recorded_with_sha256_still_verifies
     with open(gen / "small.json", "r+b") as fh:
         fh.truncate(3)
     assert layout_mod.check_files(gen, sums, full=False) == "small.json is 3 bytes, expected 8"
+    # a manifest whose entries are not what orion writes is a mismatch, never an exception
+    for entry in ([3, 7, 9], [3, None, ["x"]], [3, {}, "xxh3:"], [3], "3", None):
+        assert layout_mod.check_files(gen, {"small.json": entry}, full=True) is not None, entry
