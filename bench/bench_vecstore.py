@@ -93,9 +93,10 @@ def child_append(work: Path, n: int, suite: Path) -> dict:
     w.delete(range(n // 2, n // 2 + PER_DOC))
     w.add(np.arange(n + 1, n + 1 + PER_DOC), _rows(real, n // 2, PER_DOC, 99))
     live = w.finish(DIM)
-    sums = file_checksums(gen, known=w.reused)
+    sums = file_checksums(gen, base, json.loads((base / "checksums.json").read_text()))
     cpu = time.process_time() - c
-    linked = sum((gen / r).stat().st_size for r in w.reused)
+    linked = sum(p.stat().st_size for p in (gen / "vectors").iterdir()
+                 if (base / "vectors" / p.name).exists() and os.path.samefile(p, base / "vectors" / p.name))
     written = sum(p.stat().st_size for p in (gen / "vectors").iterdir()) - linked
     return {"one_file_change_cpu_s": round(cpu, 3), "one_file_change_peak_rss_mib": _peak_mib(), "rows_after_change": live,
             "bytes_written": written, "bytes_linked": linked, "checksummed_files": len(sums)}
