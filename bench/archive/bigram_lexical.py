@@ -14,12 +14,10 @@ times as deep) takes ``alpha`` × the bigram score before it is cut.
 
 from __future__ import annotations
 
-import argparse
 import math
 from collections import Counter, defaultdict
-from pathlib import Path
 
-from sweep import sweep  # beside this file; it puts the suite and the repository on the path
+from sweep import sweep, sweep_args  # beside this file; it puts the suite and the repository on the path
 
 STATE: dict = {"alpha": 0.0, "bigrams": None}
 
@@ -71,12 +69,7 @@ def install() -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--suite", type=Path, required=True)
-    ap.add_argument("--projects", required=True)
-    ap.add_argument("--alphas", default="0,0.25,0.5")
-    ap.add_argument("--limit", type=int, default=None, help="the first N intents of each project")
-    a = ap.parse_args()
+    a = sweep_args(__doc__, "--alphas", "0,0.25,0.5")
 
     from oriongraph_cli.store.registry import Registry
 

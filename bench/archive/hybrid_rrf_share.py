@@ -9,10 +9,8 @@ adjacent query terms in the lexical channel", last paragraph).
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
 
-from sweep import sweep  # beside this file; it puts the suite and the repository on the path
+from sweep import sweep, sweep_args  # beside this file; it puts the suite and the repository on the path
 
 SHARE = {"rrf": 0.5}
 
@@ -30,12 +28,7 @@ def install() -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--suite", type=Path, required=True)
-    ap.add_argument("--projects", required=True)
-    ap.add_argument("--shares", default="0.5,0.25,0")
-    ap.add_argument("--limit", type=int, default=None, help="the first N intents of each project")
-    a = ap.parse_args()
+    a = sweep_args(__doc__, "--shares", "0.5,0.25,0")
 
     install()
     sweep(a.suite, a.projects, a.limit, a.shares, "rrf share", lambda v: SHARE.__setitem__("rrf", v))

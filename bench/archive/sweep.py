@@ -13,6 +13,19 @@ sys.path.insert(0, str(HERE.parent / "suite"))
 sys.path.insert(0, str(HERE.parent.parent))
 
 
+def sweep_args(doc: str | None, values_flag: str, default: str):
+    """The arguments every archived sweep takes (``--suite``, ``--projects``, ``--limit``)
+    and its knob's values (``values_flag``, comma-separated)."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
+    ap.add_argument("--suite", type=Path, required=True)
+    ap.add_argument("--projects", required=True)
+    ap.add_argument(values_flag, default=default)
+    ap.add_argument("--limit", type=int, default=None, help="the first N intents of each project")
+    return ap.parse_args()
+
+
 def sweep(suite: Path, projects: str, limit: int | None, values: str, label: str,
           apply: Callable[[float], None], setup: Callable[[object], None] | None = None) -> None:
     """For each project (comma-separated), ``setup(reader)`` once, then for each value

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -91,8 +92,8 @@ def show_file(cfg: Config, path: str) -> dict[str, Any]:
     try:
         lines = _file_lines(cfg, path)
     except NotFoundError as exc:
-        if "/" in path or not str(exc).endswith("no such file or directory"):
-            raise  # an id has no slash; a file that is there but unreadable says why
+        if "/" in path or os.path.lexists(cfg.root / path):
+            raise  # an id has no slash; a name that is there but unreadable says why
         found = _paths_with_id(cfg, path)
         if not found:
             raise NotFoundError(f"{path} is neither a project file nor an indexed document's id", hint=exc.hint) from None
