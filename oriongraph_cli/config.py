@@ -78,6 +78,10 @@ class Config:
     # the leading document (its best span, lifted, scores highest) is read whole when all of
     # it fits in this share of the budget (0: off; 1 chosen leave-one-project-out)
     lead_whole_ratio: float = 1.0
+    # after a leader read whole, the next strong documents (their best span, lifted, at least
+    # document_floor × the leader's) are read whole too while every document read whole fits
+    # in this share of the budget (0: only the leader; 0.5 chosen leave-one-project-out)
+    strong_whole_ratio: float = 0.5
     rrf_k: int = 60
     # MMR λ (selection only; ranking is base-score order). 1.0, chosen leave-one-project-out
     # (docs/BENCHMARKS.md, "Generalisation"): diversity comes from the source cap, the
@@ -203,6 +207,7 @@ _RULES: dict[str, tuple[type, float, float, bool]] = {
     "doc_evidence_spread": (float, 0, 1, False),
     "doc_evidence_peer": (float, 0, 1, False),
     "lead_whole_ratio": (float, 0, 1, False),
+    "strong_whole_ratio": (float, 0, 1, False),
     "lifecycle_demote": (float, 0, 1e6, False),
     "lifecycle_final_boost": (float, 0, 1e6, False),
     "likely_replaced_demote": (float, 0, 1, False),

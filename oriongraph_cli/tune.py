@@ -50,7 +50,7 @@ def _v(name: str, **settings: Any) -> Variant:
 # settings whose defaults moved after these spaces were measured: a variant that does not
 # name them means the value it was measured with, so a fresh run measures the same thing
 _RANKING_BASE = {"w_structural": 0.2, "doc_evidence": 0.0}
-_SELECTION_BASE = {"doc_evidence_spread": 0.0, "lead_whole_ratio": 0.0, "document_floor": 0.0}
+_SELECTION_BASE = {"doc_evidence_spread": 0.0, "lead_whole_ratio": 0.0, "document_floor": 0.0, "strong_whole_ratio": 0.0}
 
 
 def _based(space: tuple[Variant, ...], base: Mapping[str, Any]) -> tuple[Variant, ...]:
@@ -170,6 +170,11 @@ SELECTION_SPACE: tuple[Variant, ...] = (
     _v("floor 0.5, depth 1.5, λ 1, spread 0.25, lead whole 1, doc floor 0.8", **_LEAD_WHOLE, doc_evidence_spread=0.25, document_floor=0.8),
     _v("floor 0.5, depth 1.5, λ 1, spread 0.25, lead whole 1, doc floor 0.9", **_LEAD_WHOLE, doc_evidence_spread=0.25, document_floor=0.9),
     _v("floor 0.5, depth 1.5, λ 1, lead whole 1, doc floor 0.8", **_LEAD_WHOLE, document_floor=0.8),
+    # the strong documents after a leader read whole are read whole too, within this share
+    _v("floor 0.5, depth 1.5, λ 1, lead whole 1, doc floor 0.8, strong whole 0.5", **_LEAD_WHOLE, document_floor=0.8,
+       strong_whole_ratio=0.5),
+    _v("floor 0.5, depth 1.5, λ 1, lead whole 1, doc floor 0.8, strong whole 1", **_LEAD_WHOLE, document_floor=0.8,
+       strong_whole_ratio=1.0),
 )
 SELECTION_SPACE = _based(SELECTION_SPACE, _SELECTION_BASE)
 

@@ -68,8 +68,9 @@ def pack(
     (measured on the match it holds; used when the best candidate displaces whole picks —
     the other trades use the level's fixed share, ``compress.KEEP``, which measured better
     for them); ``budget`` is what the spans may spend, framing included. The spans of a
-    document in ``read_whole`` (the leading document, when all of it fits) are not shortened
-    to let another document in: reading it whole is the point."""
+    document in ``read_whole`` (the documents ranking reads whole: the leader and the strong
+    documents after it, when they fit) are not shortened to let another document in:
+    reading it whole is the point."""
     best = max((p.candidate.base_score for p, _e in entries), default=0.0)
     first = entries[0][0].candidate.span_ref.span_id if entries else None
     placed = [

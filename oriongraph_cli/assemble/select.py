@@ -22,8 +22,9 @@ Rules, in the order they apply:
    is never held back by the cap: the cap limits what a document adds beyond one span, so
    at a small budget the best span is not passed over for a weaker one that happens to be
    under the cap (at 300 tokens a 185-token span is over a 150-token cap). A document the
-   ranking reads whole (``uncapped``: the leading document, when all of it fits the
-   budget) is not capped at all: the cap would cut it back to the one passage reading it
+   ranking reads whole (``uncapped``: the leading document when all of it fits the
+   budget, and the strong documents after it within ``strong_whole_ratio`` of it) is not
+   capped at all: the cap would cut it back to the one passage reading it
    whole is meant to go beyond. The cap
    *yields* to relevance: a capped source's candidate stays feasible when every candidate
    of the other sources scores below ``cap_yield ×`` its base score (no comparable
@@ -340,7 +341,7 @@ def select(
         if cap is not None and src_n[src_idx[i]] < UNCAPPED_SPANS and src_used[src_idx[i]] + cost[i] > cap:
             reasons.append(f"over the source cap of {cap} tokens: a document's first {UNCAPPED_SPANS} spans are never capped")
         elif cap is not None and src_free[src_idx[i]] and src_used[src_idx[i]] + cost[i] > cap:
-            reasons.append(f"over the source cap of {cap} tokens: the leading document is read whole")
+            reasons.append(f"over the source cap of {cap} tokens: the document is read whole")
         elif yielded and cap is not None and src_used[src_idx[i]] + cost[i] > cap:
             reasons.append(f"over the source cap of {cap} tokens: other documents score below {cap_yield:g}× it")
         cand = _evolve(c, mmr_score=float(mmr[i]), reasons=tuple(dict.fromkeys(c.reasons + tuple(reasons))))

@@ -126,7 +126,7 @@ class _Base:
     score on the fusion's scale, per channel), ``ranks`` (per channel, 1-based, 0 for none;
     None when the fusion is not rank-based), ``recency``, ``boost`` (stage boost) and
     ``evidence`` (document evidence), each a list in ``cands`` order; ``read_whole``: the
-    path of the document document evidence reads whole, or None."""
+    paths of the documents document evidence reads whole (empty: none)."""
 
     def __init__(self, cands: list[CandidateSpan], weights: ScoreWeights, prefs: SoftPreferences, now: int,
                  half_life_days: float, fusion: str, rrf_k: int, ranks: dict[str, dict[int, int]] | None,
@@ -173,21 +173,29 @@ class DocumentEvidence:
     """How much a document's evidence lifts its spans (:func:`document_evidence`):
     ``weight`` (0: off), ``spread`` (the share its other spans take), ``peer`` (a span
     scoring at least ``peer ×`` the best takes the whole lift; 0: off), ``lead_budget``
-    (the leading document is read whole when it fits in this many tokens; None: never) and
-    ``span_counts`` (path -> the spans it has in the index)."""
+    (the leading document is read whole when it fits in this many tokens; None: never),
+    ``strong_budget`` and ``strong_floor`` (the strong documents after it, scoring at least
+    ``strong_floor ×`` the leader, are read whole too while every document read whole fits
+    in ``strong_budget`` tokens; None: only the leader) and ``span_counts`` (path -> the
+    spans it has in the index)."""
 
     weight: float = 0.0
     spread: float = 0.0
     peer: float = 0.0
     lead_budget: int | None = None
     span_counts: Mapping[str, int] | None = None
+    strong_budget: int | None = None
+    strong_floor: float = 0.0
 
     @classmethod
     def of(cls, cfg, budget_tokens: int, span_counts: Mapping[str, int] | None) -> "DocumentEvidence":
         """The configured document evidence for a compile of ``budget_tokens``."""
+        strong = cfg.strong_whole_ratio > 0 and cfg.document_floor > 0
         return cls(weight=cfg.doc_evidence, spread=cfg.doc_evidence_spread, peer=cfg.doc_evidence_peer,
                    lead_budget=int(cfg.lead_whole_ratio * budget_tokens) if cfg.lead_whole_ratio > 0 else None,
-                   span_counts=span_counts)
+                   span_counts=span_counts,
+                   strong_budget=int(cfg.strong_whole_ratio * budget_tokens) if strong else None,
+                   strong_floor=cfg.document_floor)
 
 
 NO_EVIDENCE = DocumentEvidence()
@@ -207,7 +215,12 @@ def document_evidence(cands: list[CandidateSpan], relevance: list[float], eviden
     whole when all of it (every span it has in the index is a candidate) fits in
     ``lead_budget`` tokens: each of its spans takes the whole lift, so a short document
     that most likely answers the intent is not cut to one passage. A long one keeps
-    ``spread``, and so do the rest.
+    ``spread``, and so do the rest. After a leader read whole, the next documents in the
+    same order are read whole too while each is *strong* (its best span, lifted, scores at
+    least ``strong_floor ×`` the leader's) and every document read whole fits in
+    ``strong_budget`` tokens together: a second abstract that answers as well is not cut to
+    one passage to make room for weak documents, and the budget's other half stays for
+    breadth.
 
     A document with fewer spans than that (``span_counts``: path -> its spans in the index)
     has no next-best span to offer: the places it cannot have count as its best span, so a
@@ -218,13 +231,13 @@ def document_evidence(cands: list[CandidateSpan], relevance: list[float], eviden
     return _evidence([c.metadata.filepath for c in cands], [c.span_ref for c in cands], relevance, evidence)[0]
 
 
-def _evidence(paths: list[str], refs: list, relevance: list[float], ev: DocumentEvidence) -> tuple[list[float], str | None]:
+def _evidence(paths: list[str], refs: list, relevance: list[float], ev: DocumentEvidence) -> tuple[list[float], frozenset[str]]:
     """:func:`document_evidence` over columns (each candidate's document path, span
-    reference and relevance), and the path of the document it reads whole (None: none)."""
+    reference and relevance), and the paths of the documents it reads whole."""
     weight, spread, peer, lead_budget = ev.weight, ev.spread, ev.peer, ev.lead_budget
     out = [0.0] * len(paths)
     if weight <= 0 or not paths:
-        return out, None
+        return out, frozenset()
     by_doc: dict[str, list[int]] = {}
     for i, path in enumerate(paths):
         by_doc.setdefault(path, []).append(i)
@@ -240,22 +253,41 @@ def _evidence(paths: list[str], refs: list, relevance: list[float], ev: Document
             rest = 0  # sum([])
         cannot = slots - (get_count(path, DOC_EVIDENCE_SPANS) - 1)
         lifts[path] = weight * (rest + (cannot if cannot > 0 else 0) * relevance[idx[0]]) / slots
-    whole = None
-    if lead_budget and spread < 1:
-        lead = min([(-(relevance[idx[0]] + lifts[p]), p) for p, idx in by_doc.items()])[1]
-        if _fits_whole([refs[i] for i in by_doc[lead]], counts.get(lead), lead_budget):
-            whole = lead
+    whole = _read_whole(by_doc, refs, relevance, lifts, counts, ev) if lead_budget and spread < 1 else frozenset()
     for path, idx in by_doc.items():
         lift = lifts[path]
         out[idx[0]] = lift
         if len(idx) > 1:
-            share = 1.0 if path == whole else spread
+            share = 1.0 if path in whole else spread
             # a peer of the best span (its own relevance at least peer × the best's) is as
             # much the document's answer: it takes the whole lift too
             at = peer * relevance[idx[0]] if peer > 0 else float("inf")
             for i in idx[1:]:
                 out[i] = lift if relevance[i] >= at else share * lift
     return out, whole
+
+
+def _read_whole(by_doc: dict[str, list[int]], refs: list, relevance: list[float], lifts: dict[str, float],
+                counts: Mapping[str, int], ev: DocumentEvidence) -> frozenset[str]:
+    """The documents :func:`document_evidence` reads whole: the leader when it fits
+    ``ev.lead_budget``, then the strong documents after it while all of them fit
+    ``ev.strong_budget`` (``by_doc``: each document's candidates, best first)."""
+    order = sorted([(-(relevance[idx[0]] + lifts[p]), p) for p, idx in by_doc.items()])
+    lead = order[0][1]
+    if not _fits_whole([refs[i] for i in by_doc[lead]], counts.get(lead), ev.lead_budget):
+        return frozenset()
+    whole = [lead]
+    if ev.strong_budget:
+        room = ev.strong_budget - sum(refs[i].token_cost for i in by_doc[lead])
+        at = ev.strong_floor * -order[0][0]
+        for neg, path in order[1:]:
+            doc = [refs[i] for i in by_doc[path]]
+            cost = sum(r.token_cost for r in doc)
+            if -neg < at or cost > room or len(doc) < counts.get(path, len(doc) + 1):
+                break  # weak, too long for what is left, or not every span a candidate
+            room -= cost
+            whole.append(path)
+    return frozenset(whole)
 
 
 def _fits_whole(refs: list, count: int | None, lead_budget: int) -> bool:
@@ -340,7 +372,7 @@ def score(
         scored = new(type(c))
         d = scored.__dict__
         d.update(c.__dict__, scores=normed, metadata=meta, stage_boost=boost, base_score=base, usage_score=used,
-                 components=parts, _reasons_of=(_reasons, why), read_whole=whole is not None and m.filepath == whole)
+                 components=parts, _reasons_of=(_reasons, why), read_whole=m.filepath in whole)
         d.pop("reasons", None)
         out.append(scored)
     # sort_key's order — base score descending, then span id — as a stable sort of the span id order

@@ -191,7 +191,7 @@ def test_a_document_read_whole_is_not_capped():
     assert ids(capped) == ["a1", "a2", "other"]
     whole = select(cands, budget=300, lam=1.0, max_source_ratio=0.5, uncapped=frozenset({"a.md"}))
     assert ids(whole) == ["a1", "a2", "a3", "other"]
-    assert any("the leading document is read whole" in r for r in whole.picked[2].candidate.reasons)
+    assert any("the document is read whole" in r for r in whole.picked[2].candidate.reasons)
 
 
 def test_no_candidates():

@@ -213,6 +213,56 @@ def test_the_leading_document_is_read_whole_when_all_of_it_fits():
         load_config(".", lead_whole_ratio=1.5)
 
 
+def test_strong_documents_after_a_leader_read_whole_are_read_whole_while_they_fit():
+    """After a leader read whole, the next documents (by best span with its lift) are read
+    whole too while each scores at least ``strong_floor ×`` the leader and all of them fit
+    ``strong_budget`` tokens together; the first weak, too long or partly pooled one ends it,
+    and without a leader read whole nothing is."""
+    from dataclasses import replace
+
+    from oriongraph_cli.config import load_config
+    from oriongraph_cli.errors import ConfigError
+    from oriongraph_cli.rank.score import DocumentEvidence
+
+    def span(sid, doc, sem, tokens=100):
+        c = cand(sid, semantic=sem)
+        return replace(c, span_ref=replace(c.span_ref, token_cost=tokens), metadata=replace(c.metadata, filepath=f"02_knowledge/{doc}.md"))
+
+    # in order: a, the leader (200 tokens); c, strong (one span, 100 tokens); b, strong (50
+    # tokens); d, weak
+    pool = [span("a1", "a", 0.9), span("a2", "a", 0.8), span("b1", "b", 0.8, 25), span("b2", "b", 0.7, 25),
+            span("c1", "c", 0.82), span("d1", "d", 0.3)]
+    counts = {"02_knowledge/a.md": 2, "02_knowledge/b.md": 2, "02_knowledge/c.md": 1, "02_knowledge/d.md": 1}
+
+    def whole(**kw):
+        ev = replace(DocumentEvidence(0.3, lead_budget=1000, span_counts=counts, strong_floor=0.8), **kw)
+        got = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted", evidence=ev)
+        return {c.metadata.filepath.split("/")[-1] for c in got if c.read_whole}
+
+    assert whole() == {"a.md"}  # no strong budget: the leader only
+    assert whole(strong_budget=350) == {"a.md", "b.md", "c.md"}  # 200 + 100 + 50; d is weak
+    assert whole(strong_budget=1000, strong_floor=0.0) == {"a.md", "b.md", "c.md", "d.md"}
+    assert whole(strong_budget=349) == {"a.md", "c.md"}  # b no longer fits
+    assert whole(strong_budget=299) == {"a.md"}  # c does not fit: it ends there, though b would
+    # a span of b not among the candidates: b is not read whole, and nothing after it (d)
+    assert whole(strong_budget=1000, strong_floor=0.0, span_counts={**counts, "02_knowledge/b.md": 3}) == {"a.md", "c.md"}
+    assert whole(strong_budget=350, lead_budget=199) == set()  # no leader read whole, no followers
+    # the spans of a document read whole take its whole lift, the others keep the spread
+    got = score(pool, W, SoftPreferences(), NOW, 180.0, fusion="weighted",
+                evidence=DocumentEvidence(0.3, lead_budget=1000, span_counts=counts, strong_floor=0.8, strong_budget=350))
+    ids = [c.span_ref.span_id for c in got]
+    assert ids.index("b2") < ids.index("d1")
+    # from the settings: strong_whole_ratio × the budget, with document_floor as the floor; off
+    # when either is 0
+    cfg = load_config(".", strong_whole_ratio=0.5, document_floor=0.8)
+    ev = DocumentEvidence.of(cfg, 2000, counts)
+    assert (ev.strong_budget, ev.strong_floor) == (1000, 0.8)
+    assert DocumentEvidence.of(load_config(".", strong_whole_ratio=0.0), 2000, counts).strong_budget is None
+    assert DocumentEvidence.of(load_config(".", document_floor=0.0), 2000, counts).strong_budget is None
+    with pytest.raises(ConfigError):
+        load_config(".", strong_whole_ratio=1.5)
+
+
 def test_help_and_completion_read_the_registry():
     from oriongraph_cli.api import FUSION_HELP
 
