@@ -236,10 +236,15 @@ class VectorIndex:
     spin"), so orion searches on one. The count is set for the searching thread only (OpenMP keeps it per
     thread) and put back after the search, so a caller's own FAISS use is left alone."""
 
-    def __init__(self, gen_path: Path, threads: int = 1):
+    @property
+    def _faiss(self):
+        """FAISS, imported when a search or an index file needs it: an index run that only
+        reads and appends flat segments does without it (~30 ms of imports)."""
         import faiss
 
-        self._faiss = faiss
+        return faiss
+
+    def __init__(self, gen_path: Path, threads: int = 1):
         self.threads = threads
         self._legacy = None
         self._segments: list[_Segment] = []
