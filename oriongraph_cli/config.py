@@ -100,7 +100,8 @@ class Config:
     # in the working set enters only with a span scoring at least document_floor × the best;
     # once nothing else fits, any may (0: off; 0.8 chosen leave-one-project-out)
     document_floor: float = 0.8
-    cap_yield: float = 0.9
+    # 0.95 chosen leave-one-project-out (was 0.9): docs/BENCHMARKS.md, "After: the strong documents…"
+    cap_yield: float = 0.95
     compress: bool = True  # shorten spans that do not fit whole instead of dropping them
     top_k: int = 1000
     recency_half_life_days: float = 180.0

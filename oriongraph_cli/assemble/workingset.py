@@ -107,14 +107,15 @@ class Assembly:
         quoted = sum(self.count(q_.text) for d in docs for q_ in d.quotes)
         in_ws = {i.path for i in items}
         stop = ""
-        if sel.stop_reason == "floor" and items:
+        short = sum(p.cost + overhead for p in placed) < STOP_NOTE_BELOW * q  # the working set leaves room unspent
+        if sel.stop_reason == "floor" and items and short:
             best = self.scored[0].base_score if self.scored else 0.0
             if cfg.floor_depth > 0 and sel.floor_score < cfg.relevance_floor * best - 1e-9:
                 why = f"the rest ranks below the top {cfg.floor_depth:g} × the budget in tokens"
             else:
                 why = f"nothing else scored above {cfg.relevance_floor:g} × the best"
             stop = f"selection stopped at {quoted:,} quoted tokens: {why}"
-        elif sel.stop_reason in ("no_feasible", "exhausted") and items and sum(p.cost + overhead for p in placed) < STOP_NOTE_BELOW * q:
+        elif sel.stop_reason in ("no_feasible", "exhausted") and items and short:
             stop = f"selection stopped at {quoted:,} quoted tokens: no other candidate fits, whole or shortened"
         elif not items and sel.rejected and room > 0:
             stop = f"nothing fits: the best span {sel.rejected[0].detail}"
