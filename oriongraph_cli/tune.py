@@ -50,7 +50,8 @@ def _v(name: str, **settings: Any) -> Variant:
 # settings whose defaults moved after these spaces were measured: a variant that does not
 # name them means the value it was measured with, so a fresh run measures the same thing
 _RANKING_BASE = {"w_structural": 0.2, "doc_evidence": 0.0}
-_SELECTION_BASE = {"doc_evidence_spread": 0.0, "lead_whole_ratio": 0.0, "document_floor": 0.0, "strong_whole_ratio": 0.0}
+_SELECTION_BASE = {"doc_evidence_spread": 0.0, "lead_whole_ratio": 0.0, "document_floor": 0.0, "strong_whole_ratio": 0.0,
+                   "cap_yield": 0.9}
 
 
 def _based(space: tuple[Variant, ...], base: Mapping[str, Any]) -> tuple[Variant, ...]:
