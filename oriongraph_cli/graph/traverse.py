@@ -281,6 +281,7 @@ class EdgeGraph:
         self.doc_edges = doc_edges
         self.structural = structural
         self._cache: dict[Node, list[tuple[Node, str, bool, str]]] = {}
+        self._structural: dict[str, list] = {}  # path -> its structural edges, derived once per walk
         self.calls = 0
 
     def __call__(self, node: Node) -> list[tuple[Node, str, bool, str]]:
@@ -294,9 +295,14 @@ class EdgeGraph:
         path, span = node
         out = self.registry.graph.neighbour_edges(path, span, doc_edges=self.doc_edges)
         if self.structural and span is not None:
-            for e in structural_of(self.registry, path, span):
-                out.append(((e.dst_path, e.dst_span), e.type, True, e.detail) if e.src_span == span
-                           else ((e.src_path, e.src_span), e.type, False, e.detail))
+            derived = self._structural.get(path)
+            if derived is None:
+                derived = self._structural[path] = structural_of(self.registry, path)
+            for e in derived:
+                if e.src_span == span:
+                    out.append(((e.dst_path, e.dst_span), e.type, True, e.detail))
+                elif e.dst_span == span:
+                    out.append(((e.src_path, e.src_span), e.type, False, e.detail))
         out.sort(key=lambda x: (_key(x[0]), x[1], x[2], x[3]))
         self._cache[node] = out
         return out

@@ -19,8 +19,9 @@ from typing import Any, Iterator, Protocol
 
 from oriongraph_cli import __version__
 from oriongraph_cli.config import Config
-from oriongraph_cli.errors import OrionError, StrictError
+from oriongraph_cli.errors import StrictError
 from oriongraph_cli.index.parse import ParseWarning, decode, parse_document
+from oriongraph_cli.index.rebuild import rebuild_reason
 from oriongraph_cli.index.span import embed_text, split_document
 from oriongraph_cli.index.spool import ParsedSpool, TextSpool
 from oriongraph_cli.index.walk import FoundFile, check_project, walk
@@ -109,36 +110,6 @@ def git_times(root: Path) -> dict[str, int]:
         elif line.strip() and line not in times:
             times[line.strip()] = stamp
     return times
-
-
-def _rebuild_reason(manifest: Manifest | None, cfg: Config, model_id: str, tokenizer: str, full: bool) -> str | None:
-    if full:
-        return "--full"
-    if manifest is None:
-        return "first index"
-    checks = [
-        ("index_schema_version", manifest.index_schema_version, INDEX_SCHEMA_VERSION, "index schema changed"),
-        ("model_id", manifest.model_id, model_id, "embedding model changed"),
-        ("tokenizer", manifest.tokenizer, tokenizer, "tokenizer changed"),
-        ("span_params", manifest.span_params, [cfg.span_target_tokens, cfg.span_max_tokens, cfg.span_min_tokens], "span sizes changed"),
-    ]
-    for _key, had, value, reason in checks:
-        if had != value:
-            return f"{reason} ({had!r} -> {value!r})"
-    return None
-
-
-def pending_rebuild(cfg: Config, manifest: Manifest) -> str | None:
-    """Why the next ``orion index`` rebuilds this index rather than updating it (its schema,
-    the model, the tokenizer or the span sizes changed), or None. A model setting that cannot
-    be resolved is left to the index run to report."""
-    from oriongraph_cli.store.embed import resolve_model
-
-    try:
-        model_id = resolve_model(cfg).model_id
-    except OrionError:
-        model_id = manifest.model_id
-    return _rebuild_reason(manifest, cfg, model_id, expected_name(cfg.tokenizer) or manifest.tokenizer, False)
 
 
 def embed_hash(model_id: str, text: str) -> str:
@@ -338,7 +309,7 @@ def _tokenizer(cfg: Config, spec, scan: _Scan, full: bool):
     counter = None
     tokenizer = expected_name(cfg.tokenizer)
     if (scan.counter_future is not None or tokenizer is None or tokenizer != (manifest.tokenizer if manifest else None)
-            or _rebuild_reason(manifest, cfg, spec.model_id, tokenizer, full)):
+            or rebuild_reason(manifest, cfg, spec.model_id, tokenizer, full)):
         counter = scan.counter_future.result() if scan.counter_future else get_counter(cfg.tokenizer)
         tokenizer = counter.name
         if counter.warning:
@@ -349,7 +320,7 @@ def _tokenizer(cfg: Config, spec, scan: _Scan, full: bool):
 def _decide_changes(cfg: Config, spec, scan: _Scan, tokenizer: str, full: bool, damaged: list) -> _Changes:
     """What is rebuilt, re-indexed, removed and kept; a rebuild reads the unread files too."""
     manifest, prev_files, versions = scan.manifest, scan.prev_files, scan.versions
-    reason = _rebuild_reason(manifest, cfg, spec.model_id, tokenizer, full)
+    reason = rebuild_reason(manifest, cfg, spec.model_id, tokenizer, full)
     if damaged and reason == "first index":
         reason = "damaged index"
     if reason:  # a rebuild parses everything
@@ -362,7 +333,7 @@ def _decide_changes(cfg: Config, spec, scan: _Scan, tokenizer: str, full: bool, 
     # keeps its indexed version; any other rebuild (model, schema, spans) cannot
     carry_kept = bool(
         reason == "--full" and bad_but_indexed and manifest is not None
-        and _rebuild_reason(manifest, cfg, spec.model_id, tokenizer, False) is None
+        and rebuild_reason(manifest, cfg, spec.model_id, tokenizer, False) is None
     )
     if reason:
         changed = sorted(scan.contents)

@@ -9,7 +9,7 @@ from typing import Any
 
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import NoIndexError
-from oriongraph_cli.index.indexer import pending_rebuild
+from oriongraph_cli.index.rebuild import pending_rebuild
 from oriongraph_cli.index.walk import walk
 from oriongraph_cli.models import SCHEMA_VERSION
 from oriongraph_cli.safeio import UnsafeFile, read_project_file, unchanged_since

@@ -18,7 +18,6 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import numpy as np
 
 from oriongraph_cli.errors import NoIndexError, OrionError, UnsafeStateError
 
@@ -27,6 +26,7 @@ def fold_weights(model):
     """``model`` (an ``onnx.ModelProto``) with every ``Cast(int8 initialiser)`` followed by
     ``Mul(·, float initialiser)`` replaced by one float32 initialiser (what onnxruntime
     computes at session start), so that the quantiser sees plain float weights."""
+    import numpy as np  # here: resolving the model id (store/model.py, quantize.model_key) needs none
     from onnx import numpy_helper
 
     graph = model.graph
