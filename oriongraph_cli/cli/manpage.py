@@ -102,6 +102,7 @@ ENVIRONMENT = [
     ("ORION_NO_SERVE", "set and not empty: compile and search run in this process even when orion serve runs for the project"),
     ("SOURCE_DATE_EPOCH", "seconds since 1970: recency and document age are measured from this time instead of the index build time, so a compile is reproducible on any day"),
     ("ORION_DEBUG", "print the traceback of an unexpected error (for bug reports)"),
+    ("ORT_DISABLE_TELEMETRY", "orion sets it to 1 unless it is set: onnxruntime's telemetry client (a session file with a device id in the temporary directory, an upload cache) never starts"),
 ]
 
 

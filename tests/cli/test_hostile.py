@@ -617,3 +617,26 @@ def test_assembly_settings_out_of_range_are_one_line_usage_errors(project, fake_
     assert r.exit_code == 0
     r = CliRunner().invoke(app, ["compile", "retry", "--root", str(project), "-f", "markdown", "--no-usage-log", *args])
     assert r.exit_code == 2 and setting in r.stderr and "Traceback" not in r.stderr and "hint:" in r.stderr
+
+
+def test_index_compile_eval_and_status_write_nothing_outside_the_project(world, tmp_path):
+    """The libraries orion loads keep files of their own outside any project: tiktoken a
+    copy of every vocabulary it reads in the temporary directory, which it reads back on
+    later runs; onnxruntime a telemetry session file (a device id) there. With the temporary
+    directory, HOME and the cache home empty folders of their own, a first index (which
+    builds the int8 model), a compile, an eval and a status leave them empty."""
+    root, _outside = world
+    tmp, home, cache = tmp_path / "tmp", tmp_path / "home", tmp_path / "cache"
+    for d in (tmp, home, cache):
+        d.mkdir()
+    # the libraries' own switches unset, as on a user's machine
+    env = {k: v for k, v in os.environ.items() if k not in ("TIKTOKEN_CACHE_DIR", "ORT_DISABLE_TELEMETRY")}
+    env.update(TMPDIR=str(tmp), HOME=str(home), XDG_CACHE_HOME=str(cache))
+    run = lambda *args: subprocess.run([sys.executable, "-m", "oriongraph_cli", *args, "--root", str(root)],  # noqa: E731
+                                       capture_output=True, text=True, env=env, timeout=300)
+    queries = tmp_path / "queries.jsonl"
+    queries.write_text(json.dumps({"id": "q1", "text": "retry backoff", "relevant": {"02_knowledge/retry.md": 1}}) + "\n")
+    for args in (("index",), ("compile", "retry backoff", "--budget", "500"), ("eval", str(queries)), ("status",)):
+        r = run(*args)
+        assert r.returncode == 0 and "Traceback" not in r.stderr, (args, r.stderr)
+    assert [p.relative_to(tmp_path).as_posix() for d in (tmp, home, cache) for p in d.rglob("*")] == []
