@@ -222,17 +222,21 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
 
             result.rebuild_reason = changes.reason
             gen = layout.next_generation()
-            staging = layout.new_staging(gen)
+            layout.ensure()  # a state directory that is a link is refused before anything is built or removed
+            staging = layout.staging_path(gen)
             base = None if changes.reason and not changes.carry_kept else cur_path
-            plan = _Plan(
-                cfg=cfg, spec=spec, gen=gen, staging=staging, base_path=base, cache_path=cur_path,
-                parsed=parsed, changed=changes.changed, removed=changes.removed, prev_files=scan.prev_files, versions=scan.versions,
-                kept=changes.kept, tokenizer=tokenizer, strict=strict, embedder=scan.embedder_future, stats=scan.stats,
-                file_warnings=file_warnings,
-                base_id_length=scan.manifest.id_length if base and scan.manifest else None,
-                cache_manifest=scan.manifest if cur_path else None,
-            )
+            # from the moment the build directory exists, an interrupt (Ctrl-C, SIGTERM)
+            # wherever it lands removes it: the directory is created inside the try
             try:
+                layout.new_staging(gen)
+                plan = _Plan(
+                    cfg=cfg, spec=spec, gen=gen, staging=staging, base_path=base, cache_path=cur_path,
+                    parsed=parsed, changed=changes.changed, removed=changes.removed, prev_files=scan.prev_files,
+                    versions=scan.versions, kept=changes.kept, tokenizer=tokenizer, strict=strict, embedder=scan.embedder_future,
+                    stats=scan.stats, file_warnings=file_warnings,
+                    base_id_length=scan.manifest.id_length if base and scan.manifest else None,
+                    cache_manifest=scan.manifest if cur_path else None,
+                )
                 written = _build_generation(plan, result, progress)
                 layout.promote(staging, gen)
                 layout.manifests[gen] = written  # what layout.remember reads

@@ -311,9 +311,14 @@ class Layout:
         n = max(map(int, names)) + 1 if names else 1
         return f"{n:06d}"
 
+    def staging_path(self, gen: str) -> Path:
+        """Where this process builds ``gen`` (known before it exists, so a caller can clean
+        it up whatever moment an interrupt lands in)."""
+        return self.staging_dir / f"{gen}.{os.getpid()}"
+
     def new_staging(self, gen: str) -> Path:
         self.ensure()
-        path = self.staging_dir / f"{gen}.{os.getpid()}"
+        path = self.staging_path(gen)
         _remove(path)
         path.mkdir(parents=True)
         return path

@@ -358,3 +358,24 @@ def test_a_build_reads_each_file_again_to_parse_it(project, fake_embedder, monke
     monkeypatch.setattr(indexer, "_read_project", read)
     again = index_project(cfg)
     assert again.nothing_changed  # the recorded versions are the files' own
+
+
+def test_an_interrupt_right_after_the_build_directory_exists_removes_it(project, fake_embedder, monkeypatch):
+    """Ctrl-C or SIGTERM (a KeyboardInterrupt in the main thread) can land between the
+    moment the build directory is created and the build itself: the directory goes with the
+    run, and the generation before it stays current."""
+    from oriongraph_cli.index import indexer
+
+    cfg = load_config(project)
+    first = index_project(cfg)
+    (project / "01_context" / "glossary.md").write_text((project / "01_context" / "glossary.md").read_text() + "\nOne more line.\n")
+
+    def interrupted(**_kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(indexer, "_Plan", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        index_project(cfg)
+    layout = Layout(cfg.index_dir)
+    assert list(layout.staging_dir.iterdir()) == []
+    assert layout.current_path().name == first.generation
