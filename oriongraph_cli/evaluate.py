@@ -419,16 +419,27 @@ def rrf_fuse(lists: Sequence[Sequence[int]], k: int = RRF_K) -> list[int]:
     return sorted(score, key=lambda i: (-score[i], i))
 
 
-def baseline_result(reader, rows: Sequence[int], budget: int, relevant: Mapping[str, float]) -> SystemResult:
+def naive_pack(reader, rows: Sequence[int]) -> tuple[list[str], Callable[[int], dict[str, int]]]:
+    """A baseline's ranked span ``rows`` as (document paths in rank order, ``pack(budget)``:
+    the tokens each document holds in the chunks packed greedily in rank order)."""
     meta = reader.rows(list(rows))
     rows = [r for r in rows if r in meta]
     paths = [meta[r].meta.filepath for r in rows]
     costs = [meta[r].ref.token_cost for r in rows]
-    picked = pack_rank_order(costs, budget)
-    by_doc: dict[str, int] = {}
-    for i in picked:
-        by_doc[paths[i]] = by_doc.get(paths[i], 0) + costs[i]
-    return system_result(doc_ranking(paths), set(by_doc), sum(costs[i] for i in picked), budget, relevant, by_doc)
+
+    def pack(budget: int) -> dict[str, int]:
+        by_doc: dict[str, int] = {}
+        for i in pack_rank_order(costs, budget):
+            by_doc[paths[i]] = by_doc.get(paths[i], 0) + costs[i]
+        return by_doc
+
+    return paths, pack
+
+
+def baseline_result(reader, rows: Sequence[int], budget: int, relevant: Mapping[str, float]) -> SystemResult:
+    paths, pack = naive_pack(reader, rows)
+    by_doc = pack(budget)
+    return system_result(doc_ranking(paths), set(by_doc), sum(by_doc.values()), budget, relevant, by_doc)
 
 
 # ============================================================================ driver
@@ -551,6 +562,7 @@ __all__ = [
     "evaluate_file",
     "load_queries",
     "ndcg_at_k",
+    "naive_pack",
     "pack_rank_order",
     "parse_compare",
     "parse_queries",

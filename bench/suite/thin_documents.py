@@ -33,7 +33,7 @@ def measure(suite: Path, project: str, budget: int, min_tokens: int) -> dict:
     from oriongraph_cli import pipeline
     from oriongraph_cli.errors import NoCandidatesError
     from oriongraph_cli.evaluate import (
-        baseline_span_lists, default_request, delivered_docs, pack_rank_order, set_recall, working_set_tokens,
+        baseline_span_lists, default_request, delivered_docs, naive_pack, set_recall, working_set_tokens,
     )
 
     cfg, reader = suite_run._open(suite, project)
@@ -52,13 +52,7 @@ def measure(suite: Path, project: str, budget: int, min_tokens: int) -> dict:
             sums["orion"] += set_recall(docs, q.positives)
             sums["orion_thick"] += set_recall({d for d in docs if tokens.get(d, 0) >= min_tokens}, q.positives)
             for name, rows in baseline_span_lists(reader, sig, SYSTEMS).items():
-                meta = reader.rows(list(rows))
-                rows = [r for r in rows if r in meta]
-                costs = [meta[r].ref.token_cost for r in rows]
-                by_doc: dict[str, int] = {}
-                for i in pack_rank_order(costs, budget):
-                    path = meta[rows[i]].meta.filepath
-                    by_doc[path] = by_doc.get(path, 0) + costs[i]
+                by_doc = naive_pack(reader, rows)[1](budget)
                 sums[name] += set_recall(by_doc, q.positives)
                 sums[f"{name}_thick"] += set_recall({d for d, n in by_doc.items() if n >= min_tokens}, q.positives)
     finally:

@@ -317,7 +317,8 @@ class Layout:
         return self.staging_dir / f"{gen}.{os.getpid()}"
 
     def new_staging(self, gen: str) -> Path:
-        self.ensure()
+        """Create this process's build directory for ``gen`` (the caller has called
+        :meth:`ensure`: a linked state directory is refused before any build starts)."""
         path = self.staging_path(gen)
         _remove(path)
         path.mkdir(parents=True)
