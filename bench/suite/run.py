@@ -45,6 +45,12 @@ PROJECTS = {
     "rfcs": ("rfcs", HERE / "rfcs.intents.jsonl"),
     "adr-moj": ("adr-moj", HERE / "adr_moj.intents.jsonl"),
 }
+# never part of a choice: built and judged after the defaults were fixed, measured with the
+# shipped defaults only (budgets.py --projects govuk,swift); see build_govuk.py, build_swift.py
+UNSEEN = {
+    "govuk": ("govuk", HERE / "govuk.intents.jsonl"),
+    "swift": ("swift", HERE / "swift.intents.jsonl"),
+}
 PAIRS = {"peps": HERE / "peps.pairs.jsonl", "adr-moj": HERE / "adr_moj.pairs.jsonl"}
 
 
@@ -52,14 +58,14 @@ def _open(suite: Path, project: str):
     from oriongraph_cli import api
     from oriongraph_cli.config import load_config
 
-    cfg = load_config(suite / PROJECTS[project][0])
+    cfg = load_config(suite / (PROJECTS | UNSEEN)[project][0])
     return cfg, api.open_index(cfg)
 
 
 def _queries(project: str, limit: int | None):
     from oriongraph_cli.evaluate import load_queries
 
-    qs = load_queries(PROJECTS[project][1])
+    qs = load_queries((PROJECTS | UNSEEN)[project][1])
     return qs[:limit] if limit else qs
 
 
