@@ -221,6 +221,8 @@ def _index_summary(r) -> str:
             head += f"\nRebuilt: {r.rebuild_reason}."
         if r.repaired:
             head += f"\nRepaired: {r.repaired}."
+        if r.relinked:
+            head += f"\nLinks resolved again: {r.relinked}."
     if r.warnings:
         counts = ", ".join(f"{n} {k}" for k, n in r.warning_counts().items())
         head += f"\n{len(r.warnings)} warning(s) ({counts}); {r.skipped_files} file(s) skipped."

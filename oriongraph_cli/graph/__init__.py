@@ -1,1 +1,11 @@
+"""The link graph: references extracted from documents (``extract``), resolved against the
+indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked (``traverse``,
+``expand``) and reported (``report``)."""
 
+# the version of the link resolution rules (``resolve.LinkResolver``), kept in each
+# generation's manifest: an index whose edges were resolved by other rules has every stored
+# reference resolved again by its next `orion index` (1: paths, ids, names and anchors;
+# 2: a site URL — ``/manual/dns.html``, ``/manual/dns/`` — names the page built from it).
+# Here, not in ``resolve``, so a run that finds nothing changed can check it without
+# importing the resolver.
+LINK_RULES = 2

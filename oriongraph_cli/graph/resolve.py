@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 from urllib.parse import unquote
 
+from oriongraph_cli.graph import LINK_RULES  # noqa: F401  (the version of the rules below)
 from oriongraph_cli.graph.extract import (
     ADR_RE,
     ARTIFACTS_DIR,
@@ -31,6 +32,21 @@ if TYPE_CHECKING:
     from oriongraph_cli.store.registry import Registry
 
 # --------------------------------------------------------------------------- resolver
+
+SITE_SUFFIXES = (".html", ".htm")
+
+
+def site_candidates(rel: str) -> tuple[str, str] | None:
+    """(the Markdown path, the lower-cased file stem) a site URL's page may be: for
+    ``manual/dns.html`` or ``manual/dns`` (a trailing slash is gone after ``normpath``)
+    ``("manual/dns.md", "dns")``; None for a path with any other suffix."""
+    base = posixpath.basename(rel)
+    stem, ext = posixpath.splitext(base)
+    if ext.lower() not in SITE_SUFFIXES and (ext or not base or base.startswith(".")):
+        return None
+    if not _PATHISH_RE.search(stem):
+        return None  # "[Ca(2+)](i)" in an abstract is text, not a page
+    return posixpath.join(posixpath.dirname(rel), stem + ".md"), stem.lower()
 
 
 class LinkResolver:
@@ -140,7 +156,8 @@ class LinkResolver:
 
     def resolve_path(self, src_path: str, target: str) -> tuple[str | None, str]:
         """Resolve a link path written in ``src_path``: (indexed path | None, status) with
-        status "ok" | "external" | "not-indexed" (exists on disk) | "missing" | "outside-root"."""
+        status "ok" | "page" (a site URL's page: :meth:`_site_page`) | "external" |
+        "not-indexed" (exists on disk) | "missing" | "outside-root"."""
         key = (posixpath.dirname(src_path), target)
         hit = self._path_cache.get(key)
         if hit is None:
@@ -173,7 +190,24 @@ class LinkResolver:
             return low, "ok"
         if self.root is not None and (self.root / rel).exists():
             return None, "not-indexed"
+        page = self._site_page(rel)
+        if page is not None:
+            return page, "page"
         return None, "missing"
+
+    def _site_page(self, rel: str) -> str | None:
+        """The document a site URL names when no file has its path: ``manual/dns.html`` or
+        ``manual/dns/`` (a static site's page, as Jekyll, Middleman, MkDocs and Hugo link
+        them) names ``manual/dns.md``, else the one document whose file stem is ``dns``.
+        Never for a ``.md`` path or a file of another kind: a moved file stays dangling."""
+        cands = site_candidates(rel)
+        if cands is None:
+            return None
+        path, stem = cands
+        if path in self.paths:
+            return path
+        hits = self.stems.get(stem, ())
+        return hits[0] if len(hits) == 1 else None
 
     def resolve_name(self, src_path: str, name: str) -> str | None:
         """A wiki target or front matter value: id, then path (relative to the document, then
@@ -254,6 +288,9 @@ def _path_keys(src_path: str, target: str, keys: set[str]) -> None:
     if rel is not None:
         keys.update(f"path:{c}" for c in (rel, rel + ".md", rel + "/README.md", rel + "/index.md"))
         keys.add(f"lower:{rel.lower()}")
+        site = site_candidates(rel)
+        if site is not None:
+            keys.update((f"path:{site[0]}", f"stem:{site[1]}"))
 
 
 def _name_keys(src_path: str, name: str, keys: set[str]) -> None:
@@ -291,7 +328,7 @@ def resolve_refs(
             elif kind == "md" or kind == "img":
                 _path_keys(path, target, keys)
                 dst, status = resolver.resolve_path(path, target)
-                if status in ("not-indexed", "missing"):
+                if status in ("not-indexed", "missing", "page"):
                     keys.add(FS_KEY)
             elif target:
                 _name_keys(path, target, keys)

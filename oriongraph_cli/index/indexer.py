@@ -20,6 +20,7 @@ from typing import Any, Iterator, Protocol
 from oriongraph_cli import __version__
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import StrictError
+from oriongraph_cli.graph import LINK_RULES
 from oriongraph_cli.index.parse import ParseWarning, decode, parse_document
 from oriongraph_cli.index.rebuild import rebuild_reason
 from oriongraph_cli.index.span import embed_text, split_document
@@ -69,6 +70,7 @@ class IndexResult:
     nothing_changed: bool = False
     rebuild_reason: str | None = None
     repaired: str | None = None  # a damaged generation was found and rebuilt
+    relinked: str | None = None  # why every stored reference was resolved again (the link rules changed)
     model: str = ""
     tokenizer: str = ""
     warnings: list[dict[str, Any]] = field(default_factory=list)
@@ -213,7 +215,9 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
 
             # a generation built before the BM25 arrays existed gets them (and nothing else
             # changes: no re-parse, no re-embedding) on the next run
-            if not changes.reason and not changes.changed and not changes.removed and not damaged and postings.present(cur_path):
+            # and one whose links were resolved by other rules has them resolved again
+            relink = _relink_reason(scan.manifest) if not changes.reason else None
+            if not changes.reason and not changes.changed and not changes.removed and not damaged and postings.present(cur_path) and not relink:
                 result.nothing_changed = True
                 _fill_counts(result, manifest)
                 result.unchanged_documents = len(scan.prev_files)
@@ -221,6 +225,7 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
                 return result
 
             result.rebuild_reason = changes.reason
+            result.relinked = relink
             gen = layout.next_generation()
             layout.ensure()  # a state directory that is a link is refused before anything is built or removed
             staging = layout.staging_path(gen)
@@ -495,7 +500,7 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> M
     writer = GenerationWriter(plan.staging, plan.base_path, plan.cfg.vector_index, base_manifest)
     try:
         vecs = _embed(plan, result, progress)
-        graph_change = None if result.rebuild_reason else _graph_change(writer.registry, plan)
+        graph_change = None if result.rebuild_reason or result.relinked else _graph_change(writer.registry, plan)
         try:
             deleted_rows = _write_documents(writer, plan, result, progress, vecs)
         finally:
@@ -675,6 +680,14 @@ def _write_documents(writer, plan: _Plan, result: IndexResult, progress: Progres
     return deleted_rows
 
 
+def _relink_reason(manifest: Manifest | None) -> str | None:
+    """Why this run resolves every stored reference again: the generation built on had its
+    links resolved by other rules than this orion's (``graph.LINK_RULES``), or None."""
+    if manifest is None or manifest.link_rules == LINK_RULES:
+        return None
+    return f"link rules changed ({manifest.link_rules or 1} -> {LINK_RULES})"
+
+
 def _graph_change(registry, plan: _Plan):
     """What this run changes, as the graph's phase 2 needs it (None: a build from empty).
     Call before the registry (a copy of the base generation's) is changed."""
@@ -755,4 +768,5 @@ def _manifest(plan: _Plan, counts: dict[str, int], edges: int, dim: int, id_leng
         stats={rel: plan.stats[rel] for rel in sorted(files) if rel in plan.stats},
         file_warnings={rel: plan.file_warnings[rel] for rel in sorted(plan.file_warnings) if rel in files},
         id_length=id_length,
+        link_rules=LINK_RULES,
     )

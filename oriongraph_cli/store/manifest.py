@@ -57,6 +57,7 @@ class Manifest:
     file_warnings: dict[str, list] = field(default_factory=dict)  # path -> parse warnings (for --strict)
     checksums: dict[str, Any] | None = None  # file -> size and digests (None: written before checksums)
     id_length: int | None = None  # the prefix length that tells every span id apart (None: written before it)
+    link_rules: int | None = None  # the link resolution rules its edges were resolved by (None: before they were versioned)
     extra: dict[str, Any] = field(default_factory=dict)  # keys of a newer or older orion, kept as they are
 
     # ------------------------------------------------------------ reading
@@ -98,6 +99,7 @@ class Manifest:
             file_warnings=want("file_warnings", (dict,), {}),
             checksums=want("checksums", (dict,)),
             id_length=want("id_length", (int,)),
+            link_rules=want("link_rules", (int,)),
             extra={k: v for k, v in raw.items() if k not in known},
         )
 
@@ -134,6 +136,8 @@ class Manifest:
             out["checksums"] = self.checksums
         if self.id_length is not None:
             out["id_length"] = self.id_length
+        if self.link_rules is not None:
+            out["link_rules"] = self.link_rules
         return out
 
     def to_bytes(self) -> bytes:

@@ -361,6 +361,44 @@ def test_resolver_name_rules():
     assert r.resolve_path("02_knowledge/a/x.md", "notes%2Emd")[0] == "02_knowledge/a/notes.md"
 
 
+def test_a_site_url_names_the_page_it_is_built_from():
+    """Static-site projects (Jekyll, Middleman, MkDocs, Hugo) link pages by their URL:
+    ``/manual/dns.html`` or ``/manual/dns/`` names the page built from ``dns.md``."""
+    paths = ["02_knowledge/manual/dns.md", "02_knowledge/ops/purge-cache.md", "02_knowledge/a/notes.md", "02_knowledge/b/notes.md", "02_knowledge/x.md"]
+    docs = {p: extract.DocInfo(p, p, None, None) for p in paths}
+    r = LinkResolver(docs, {}, lambda p: [])
+    src = "02_knowledge/x.md"
+    assert r.resolve_path(src, "/02_knowledge/manual/dns.html") == ("02_knowledge/manual/dns.md", "page")  # same folder, .html for .md
+    assert r.resolve_path(src, "/manual/purge-cache.html") == ("02_knowledge/ops/purge-cache.md", "page")  # a unique stem anywhere
+    assert r.resolve_path(src, "/manual/purge-cache/") == ("02_knowledge/ops/purge-cache.md", "page")  # directory-style URL
+    assert r.resolve_path(src, "purge-cache.HTM")[0] == "02_knowledge/ops/purge-cache.md"
+    assert r.resolve_path(src, "/manual/notes.html") == (None, "missing")  # two pages named notes: ambiguous
+    assert r.resolve_path(src, "../elsewhere/dns.md") == (None, "missing")  # a moved Markdown file stays dangling
+    assert r.resolve_path(src, "images/dns.png") == (None, "missing")
+    assert r.resolve_path(src, "i") == (None, "missing")  # "[Ca(2+)](i)": prose, not a page
+    refs = [RawRef(src, "x0", 4, "md", "/manual/purge-cache.html", None), RawRef(src, "x0", 5, "md", "/manual/notes.html", None)]
+    deps: dict[str, set[str]] = {}
+    edges, dangling = resolve.resolve_refs(refs, r, deps)
+    assert edges == [Edge(src, "x0", "02_knowledge/ops/purge-cache.md", None, "REF", "/manual/purge-cache.html", 4)]
+    assert [d.target for d in dangling] == ["/manual/notes.html"]
+    assert {"stem:purge-cache", "stem:notes", "path:manual/notes.md", resolve.FS_KEY} <= deps[src]
+
+
+def test_a_page_added_later_resolves_a_site_url_that_was_dangling(mini, tmp_path):
+    worker = "03_workstreams/ws-a/design/worker.md"
+    (mini / worker).write_text((mini / worker).read_text() + "\nSee [the runbook](/manual/retry-runbook.html).\n")
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    assert "/manual/retry-runbook.html" in {d.target for d in result.dangling}
+    write(mini, "02_knowledge/runbooks/retry-runbook.md", "---\ntitle: Retry runbook\n---\n# Retry runbook\n\nSteps.\n")
+    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only={"02_knowledge/runbooks/retry-runbook.md"})
+    assert "/manual/retry-runbook.html" not in {d.target for d in result.dangling}
+    full, full_result = index(mini, tmp_path / "full.sqlite")
+    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
+    assert any(e.type == "REF" and e.src_path == worker and e.dst_path == "02_knowledge/runbooks/retry-runbook.md" for e in edge_set_edges(reg.conn))
+    reg.close()
+    full.close()
+
+
 def test_resolve_refs_anchor_to_span_and_front_matter_anchor():
     spans = [SpanInfo("a.md", "a0", 0, ("A",)), SpanInfo("a.md", "a1", 1, ("A", "Retention Policy")), SpanInfo("a.md", "a2", 2, ("A", "Retention Policy"))]
     r = LinkResolver({"a.md": extract.DocInfo("a.md", "A", None, None), "b.md": extract.DocInfo("b.md", "B", None, None)}, {"a.md": "a0"}, lambda p: spans if p == "a.md" else [])

@@ -48,6 +48,40 @@ def test_first_index_then_nothing_changed(project, fake_embedder):
     consistent(project)
 
 
+def test_an_index_resolved_by_other_link_rules_has_its_links_resolved_again_once(project, fake_embedder, monkeypatch):
+    """An index whose links an older orion resolved gets them resolved by today's rules on
+    its next run, though no file changed — nothing re-parsed or embedded — and only once."""
+    from oriongraph_cli.index import indexer
+
+    page = project / "02_knowledge/howto/queue-runbook.md"
+    page.parent.mkdir(parents=True, exist_ok=True)
+    page.write_text("---\ntitle: Queue runbook\n---\n# Queue runbook\n\nDrain the queue first.\n")
+    worker = project / WORKER
+    worker.write_text(worker.read_text() + "\nSee [the runbook](/manual/queue-runbook.html).\n")
+    cfg = load_config(project)
+    monkeypatch.setattr(indexer, "LINK_RULES", 1)  # the generation an older orion wrote
+    r1 = index_project(cfg)
+    manifest = json.loads((project / ".oriongraph/gen" / r1.generation / "manifest.json").read_text())
+    assert manifest["link_rules"] == 1
+    monkeypatch.setattr(indexer, "LINK_RULES", 2)
+    calls = fake_embedder.calls
+    r2 = indexer.index_project(cfg)
+    assert not r2.nothing_changed and r2.relinked == "link rules changed (1 -> 2)" and r2.rebuild_reason is None
+    assert r2.generation == "000002" and r2.embedded_spans == 0 and r2.updated_documents == 0 and fake_embedder.calls == calls
+    assert r2.edges == r1.edges and r2.documents == r1.documents
+    r3 = indexer.index_project(cfg)
+    assert r3.nothing_changed and r3.relinked is None
+    reader = IndexReader(cfg, load_embedder=False)
+    try:
+        from oriongraph_cli.graph import edges as graph_edges
+
+        out = graph_edges.edges_for(reader.registry, WORKER, "out")["out"]
+        assert any(e.dst_path == "02_knowledge/howto/queue-runbook.md" and e.type == "REF" for e in out)
+    finally:
+        reader.close()
+    consistent(project)
+
+
 def test_one_edit_reembeds_only_changed_spans(project, fake_embedder):
     cfg = load_config(project)
     r1 = index_project(cfg)
