@@ -73,7 +73,7 @@ def test_compile_end_to_end_budget_and_explanations(reader):
         assert starts == sorted(starts)
         for q in d.quotes:
             if q.compression is None:
-                assert q.text == rewrite_links(text[q.char_start : q.char_end], d.path)
+                assert q.text == rewrite_links(text[q.char_start : q.char_end], d.path, reader.link_targets([d.path]).get(d.path))
             for i in q.items:
                 assert not i.stale and q.char_start <= i.span_ref.char_start < i.span_ref.char_end <= q.char_end
     # source cap: none holds more than half the budget unless the cap yielded, and said so

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from typing import Mapping
 
 from oriongraph_cli.models import Quote, WSDocument, WSItem
 
@@ -17,13 +18,22 @@ _HEADING_LINE = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$", re.MULTILINE)
 GAP_HEADINGS = 3  # headings a gap between two quotes names in full
 
 
-def rewrite_links(text: str, doc_path: str) -> str:
-    """Relative link targets made relative to the project root (a quote read outside its
-    folder keeps working links); absolute URLs, anchors and targets leaving the root stay."""
+def rewrite_links(text: str, doc_path: str, resolved: Mapping[str, str] | None = None) -> str:
+    """Link targets made to name files from the project root, so a quote read outside its
+    folder keeps working links: a link the index resolved (``resolved``: the target as
+    written -> the indexed document) names that document, its anchor kept — a site URL
+    such as ``/manual/dns.html`` becomes the page's path; another relative target is
+    joined to the document's folder; absolute URLs, anchors and targets leaving the root stay."""
     folder = posixpath.dirname(doc_path)
 
     def fix(target: str) -> str:
-        if not target or target.startswith(("#", "/")) or _SCHEME.match(target):
+        if not target or target.startswith("#") or _SCHEME.match(target):
+            return target
+        dst = resolved.get(target) if resolved else None
+        if dst is not None:
+            _path, hash_, frag = target.partition("#")
+            return dst + hash_ + frag
+        if target.startswith("/"):
             return target
         path, hash_, frag = target.partition("#")
         joined = posixpath.normpath(posixpath.join(folder, path)) if path else ""
@@ -52,9 +62,15 @@ def _gap(doc_text: str | None, a_end: int, b_start: int, lines: tuple[int, int])
     return where
 
 
-def layout(items: list[WSItem], doc_texts: dict[str, str | None], statuses: dict[str, str | None]) -> tuple[WSDocument, ...]:
+def layout(
+    items: list[WSItem],
+    doc_texts: dict[str, str | None],
+    statuses: dict[str, str | None],
+    links: Mapping[str, Mapping[str, str]] | None = None,
+) -> tuple[WSDocument, ...]:
     """Documents in the order of their best span; within each, quotes in document order
-    (adjacent or overlapping whole spans merged; shortened spans alone)."""
+    (adjacent or overlapping whole spans merged; shortened spans alone). ``links``: per
+    document, where its resolved links point (``rewrite_links``)."""
     by_doc: dict[str, list[WSItem]] = {}
     for it in sorted(items, key=lambda i: i.selection_rank):
         by_doc.setdefault(it.path, []).append(it)
@@ -87,7 +103,7 @@ def layout(items: list[WSItem], doc_texts: dict[str, str | None], statuses: dict
                 p = quotes[-1]
                 gap = _gap(text, p.char_end, start, (p.line_end + 1, first.span_ref.line_start - 1))
             quotes.append(Quote(
-                items=tuple(g), text=rewrite_links(body, path),
+                items=tuple(g), text=rewrite_links(body, path, (links or {}).get(path)),
                 line_start=first.span_ref.line_start, line_end=max(i.span_ref.line_end for i in g),
                 char_start=start, char_end=end, section_title=first.section_title, elided_before=gap,
             ))

@@ -103,7 +103,7 @@ class Assembly:
         items, stale, texts = hydrate.hydrate(cfg, self.reader, placed, self.files)
         items = [self.shorten_item(it, p.level) if p.level else it for it, p in zip(items, placed)]
         statuses = self.status_notes({i.path: i.status for i in items})
-        docs = layout.layout(items, texts, statuses)
+        docs = layout.layout(items, texts, statuses, self.reader.link_targets({i.path for i in items}) if items else None)
         quoted = sum(self.count(q_.text) for d in docs for q_ in d.quotes)
         in_ws = {i.path for i in items}
         stop = ""

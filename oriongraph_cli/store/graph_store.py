@@ -127,6 +127,20 @@ class GraphStore:
         tfilter = f" AND type IN ({','.join('?' * len(types))})" if types else ""
         return [tuple(r) for r in self.conn.execute(f"SELECT {EDGE_COLUMNS} FROM edges WHERE {end}_{column} = ?{tfilter}", (key, *types))]
 
+    def link_targets(self, paths: Iterable[str]) -> dict[str, dict[str, str]]:
+        """Per document of ``paths``, the path each of its resolved links names: the target
+        as written (``purge-cache.html#assets``) -> the indexed document. Empty for an index
+        without the link graph's tables."""
+        out: dict[str, dict[str, str]] = {}
+        try:
+            rows = list(in_chunks(self.conn, "SELECT src_path, detail, dst_path FROM edges WHERE src_path IN ({marks}) AND type IN ('REF', 'CITES')", sorted(set(paths))))
+        except sqlite3.OperationalError:
+            return out
+        for src, written, dst in rows:
+            if written and not written.startswith("[["):
+                out.setdefault(src, {})[written] = dst
+        return out
+
     def edge_counts(self) -> dict[str, int]:
         """The stored edges by type."""
         return {r[0]: r[1] for r in self.conn.execute("SELECT type, count(*) FROM edges GROUP BY type ORDER BY type")}

@@ -223,6 +223,11 @@ class IndexReader:
                 known.update(self.registry.span_ids_of_rows(missing))
         return {r: known[r] for r in rows if r in known}
 
+    def link_targets(self, paths) -> dict[str, dict[str, str]]:
+        """Per document of ``paths``: each resolved link's target as written -> the indexed
+        document it names (``GraphStore.link_targets``)."""
+        return self.registry.graph.link_targets(paths)
+
     def info(self) -> dict[str, Any]:
         return {
             "generation": self.generation,

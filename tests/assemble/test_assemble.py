@@ -215,6 +215,26 @@ def test_relative_links_are_rewritten_from_the_project_root():
 
 
 
+def test_a_link_the_index_resolved_names_the_document_it_resolved_to():
+    """A site URL or a path with ``.md`` implied names the indexed page, anchor kept; a link
+    the index could not resolve is joined to the folder as before; anchors stay."""
+    text = ("[cache](/manual/purge-cache.html#assets), [again](purge-cache.html), [adr](../99_decisions/ADR-0007), "
+            "[gone](../design/gone.md), [here](#part) and [web](https://x.org/a.html).\n\n[ref]: /manual/dns.html\n")
+    resolved = {
+        "/manual/purge-cache.html#assets": "02_knowledge/ops/purge-cache.md",
+        "purge-cache.html": "02_knowledge/ops/purge-cache.md",
+        "../99_decisions/ADR-0007": "03_workstreams/ws-a/99_decisions/ADR-0007.md",
+        "/manual/dns.html": "02_knowledge/ops/dns.md",
+    }
+    out = rewrite_links(text, "03_workstreams/ws-a/design/worker.md", resolved)
+    assert "[cache](02_knowledge/ops/purge-cache.md#assets)" in out and "[again](02_knowledge/ops/purge-cache.md)" in out
+    assert "[adr](03_workstreams/ws-a/99_decisions/ADR-0007.md)" in out
+    assert "[gone](03_workstreams/ws-a/design/gone.md)" in out  # not resolved: joined to the folder
+    assert "[here](#part)" in out and "[web](https://x.org/a.html)" in out
+    assert "[ref]: 02_knowledge/ops/dns.md" in out
+    assert rewrite_links(text, "03_workstreams/ws-a/design/worker.md").count("/manual/") == 2  # without the index: as before
+
+
 def test_each_priority_allows_its_levels_mildest_first():
     """pack._best_swap passes over a waiting candidate whose mildest allowed level cannot beat
     the best gain: that holds only while KEEP falls along every ALLOWED tuple."""

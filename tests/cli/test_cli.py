@@ -541,3 +541,22 @@ def test_usage_errors_are_the_same_from_the_one_command_app(capsys):
             except SystemExit as exc:
                 outs.append((argv, exc.code, capsys.readouterr()))
     assert outs[:3] == outs[3:] and all(code == 2 for _a, code, _o in outs)
+
+
+def test_a_site_url_link_resolves_and_a_quote_names_the_page(project, fake_embedder):
+    """A page linked by its site URL (/manual/purge-cache.html) is an edge, not a dangling
+    link, and a delivered quote's link names the page's path (what `orion show` reads)."""
+    page = project / "02_knowledge/ops/purge-cache.md"
+    page.parent.mkdir(parents=True)
+    page.write_text("---\ntitle: Purge the cache\n---\n# Purge the cache\n\n## One page\n\nPurge one page from the CDN with the purge task.\n")
+    src = project / "02_knowledge/research/token-budgets.md"
+    src.write_text(src.read_text() + "\n## Zanzibar quokka caching\n\nA zanzibar quokka page is stale: [purge it](/manual/purge-cache.html#one-page).\n")
+    assert invoke("index", "--root", str(project), "--quiet").exit_code == 0
+    r = invoke("links", "--dangling", "--json", "--root", str(project))
+    assert "/manual/purge-cache.html#one-page" not in r.stdout
+    r = invoke("links", "02_knowledge/research/token-budgets.md", "--json", "--root", str(project))
+    assert "02_knowledge/ops/purge-cache.md" in r.stdout
+    r = invoke("compile", "zanzibar quokka caching", "--root", str(project), "--format", "markdown", "--budget", "2000", "--no-usage-log")
+    assert r.exit_code == 0, r.stderr
+    assert "[purge it](02_knowledge/ops/purge-cache.md#one-page)" in r.stdout
+    assert invoke("show", "02_knowledge/ops/purge-cache.md", "--root", str(project)).exit_code == 0
