@@ -41,6 +41,24 @@ def measure(suite: Path, project: str, baselines: bool) -> dict:
     return out
 
 
+PAIRED = ("ndcg", "ws@1000", "ws@4000", "share@4000")
+
+
+def paired(rows: dict[str, list[dict]]) -> dict[str, dict[str, list[float]]]:
+    """Orion minus each baseline, intent by intent: the mean difference and its 95 % paired
+    bootstrap interval (``tune.bootstrap_interval``), for the generalisation targets' metrics."""
+    from oriongraph_cli import tune
+
+    out: dict[str, dict[str, list[float]]] = {}
+    for base in (b for b in rows if b != "orion"):
+        out[base] = {}
+        for m in PAIRED:
+            deltas = [o[m] - b[m] for o, b in zip(rows["orion"], rows[base]) if m in o and m in b]
+            lo, hi = tune.bootstrap_interval(deltas)
+            out[base][m] = [round(tune.mean(deltas), 4), round(lo, 4), round(hi, 4)]
+    return out
+
+
 def mean(rows: list[dict], key: str) -> float:
     from oriongraph_cli import tune
 
@@ -62,6 +80,10 @@ def main() -> None:
         report["projects"][project] = {name: {m: round(mean(r, m), 4) for m in METRICS} | {"n": len(r)} for name, r in rows.items()}
         for name, summary in report["projects"][project].items():
             print(f"| {project} | {name} | " + " | ".join(f"{summary[m]:.4f}" for m in METRICS) + f" |  ({time.time() - t0:.0f} s)", flush=True)
+        if len(rows) > 1:
+            report["projects"][project]["orion_minus"] = paired(rows)
+            for base, diffs in report["projects"][project]["orion_minus"].items():
+                print(f"|   orion − {base} | " + ", ".join(f"{m} {d[0]:+.4f} [{d[1]:+.4f}, {d[2]:+.4f}]" for m, d in diffs.items()), flush=True)
     args.out.write_text(json.dumps(report, indent=1) + "\n")
 
 
