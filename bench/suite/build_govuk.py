@@ -31,20 +31,16 @@ from __future__ import annotations
 import argparse
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import yaml
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from build_peps import slug, yaml_quote  # noqa: E402  (the same slugs and quoting as the PEPs tree)
+
 MIN_BODY_WORDS = 30
 SKIP_DIRS = {"partials", "templates"}
-
-
-def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
-def yaml_quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def split_front_matter(raw: str) -> tuple[dict, str]:

@@ -32,19 +32,15 @@ from __future__ import annotations
 import argparse
 import re
 import shutil
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from build_peps import slug, yaml_quote  # noqa: E402  (the same slugs and quoting as the PEPs tree)
 
 MIN_BODY_WORDS = 50
 FINAL = {"implemented", "accepted", "accepted-with-modifications", "previewing", "partially-implemented", "implemented-with-modifications"}
 _FIELD = re.compile(r"^[*-]\s+([A-Za-z][A-Za-z ]*?):\s*(.*)$")
-
-
-def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
-def yaml_quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def parse_proposal(raw: str) -> tuple[str, dict[str, str], str]:
@@ -123,7 +119,7 @@ def build(src: Path, dest: Path) -> int:
                 f"status: {status}",
             ]
             superseded_by = ids_in(fields.get("superseded by", ""), prefix)
-            supersedes = [p for p in ids_in(fields.get("supersedes", ""), prefix)]
+            supersedes = ids_in(fields.get("supersedes", ""), prefix)
             if superseded_by:
                 front.append(f"superseded_by: [{', '.join(superseded_by)}]")
             replacing = ids_in(fields.get("superseding proposal", ""), prefix)
