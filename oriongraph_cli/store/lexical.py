@@ -25,12 +25,12 @@ the arrays existed (the next ``orion index`` adds them, without re-parsing or em
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
+
+from oriongraph_cli.store.clone import link_or_clone
 
 # Whoosh is imported where it is used: a compile answered by the numpy postings never
 # loads whoosh.index / whoosh.qparser (~120 ms in a fresh process)
@@ -102,8 +102,8 @@ def _fields(d: LexicalDoc) -> dict:
 
 
 def _link_files(previous: Path, directory: Path) -> None:
-    """``directory`` holding ``previous``'s files as hard links (copies where the file
-    system cannot link). Whoosh never writes into a file it has written: a commit adds new
+    """``directory`` holding ``previous``'s files as hard links (clones or copies where the
+    file system cannot link: ``store.clone``). Whoosh never writes into a file it has written: a commit adds new
     segment files and a new TOC (deletions live in the TOC), and a merge writes a new
     segment and unlinks the old ones, so a linked file stays what the previous generation
     recorded and the generation's checksums of it carry over (``layout.file_checksums``).
@@ -112,10 +112,7 @@ def _link_files(previous: Path, directory: Path) -> None:
     for src in sorted(previous.iterdir()):
         if src.is_symlink() or not src.is_file() or src.name.endswith("_WRITELOCK"):
             continue
-        try:
-            os.link(src, directory / src.name)
-        except OSError:
-            shutil.copy2(src, directory / src.name)
+        link_or_clone(src, directory / src.name)
 
 
 def build(directory: Path, previous: Path | None, remove_paths: list[str], add: Iterable[LexicalDoc],

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sqlite3
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from oriongraph_cli.models import Document, Span
 from oriongraph_cli.store import schema
+from oriongraph_cli.store.clone import clone_file
 from oriongraph_cli.store.graph_store import GraphStore
 from oriongraph_cli.store.sql import connect, in_chunks
 
@@ -55,11 +55,12 @@ class Registry:
     # ------------------------------------------------------------ creation
     @classmethod
     def create(cls, path: Path, copy_from: Path | None = None) -> "Registry":
-        """A new registry at ``path``, starting as a byte copy of ``copy_from``. A finished
-        generation is never written again (journal_mode=DELETE leaves no -wal beside it),
-        so a file copy is a consistent snapshot — and ~10x faster than the backup API."""
+        """A new registry at ``path``, starting as a copy of ``copy_from`` (a copy-on-write
+        clone where the file system makes one: ``store.clone``). A finished generation is
+        never written again (journal_mode=DELETE leaves no -wal beside it), so a file copy
+        is a consistent snapshot — and ~10x faster than the backup API."""
         if copy_from is not None and copy_from.exists():
-            shutil.copyfile(copy_from, path)
+            clone_file(copy_from, path)
         conn = connect(path)
         schema.create_registry_tables(conn)
         return cls(conn)

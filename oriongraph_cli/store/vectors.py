@@ -31,15 +31,14 @@ An index written before segments (one ``vectors.faiss``) is still read; the next
 from __future__ import annotations
 
 import json
-import math
 import os
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from oriongraph_cli.errors import OrionError
+from oriongraph_cli.store.clone import link_or_clone
 from oriongraph_cli.store.layout import atomic_write, atomic_write_with
 
 DIR = "vectors"
@@ -625,10 +624,9 @@ def build(gen_path: Path, ids, mat: np.ndarray, dim: int, mode: str = "auto") ->
 
 
 def _link(src: Path, dst: Path) -> None:
-    """``dst`` as a hard link of the immutable ``src`` (a copy where links are not possible)."""
+    """``dst`` as a hard link of the immutable ``src`` (a clone or copy where links are not
+    possible: ``store.clone``)."""
     try:
-        os.link(src, dst)
+        link_or_clone(src, dst)
     except FileNotFoundError:
         raise _damaged(f"{src} is missing") from None
-    except OSError:
-        shutil.copyfile(src, dst)
