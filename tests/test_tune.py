@@ -183,3 +183,29 @@ def test_tune_writes_only_the_settings_it_searches():
     for v in (*tune.RANKING_SPACE, *tune.SELECTION_SPACE):
         assert "doc_evidence_peer" not in v.as_dict()
         assert tune.with_settings(cfg, v.as_dict()).doc_evidence_peer == 0.85
+
+
+def test_eval_and_tune_write_progress_lines_off_a_terminal(sample_index, small_space, tmp_path, monkeypatch):
+    """A long `orion eval` or `--tune` in CI or a script says how far it is on stderr (a line
+    every 10 s, here every step); stdout keeps only the report; --json and -q stay silent."""
+    import shutil
+
+    from oriongraph_cli.cli import app
+    from oriongraph_cli.cli.progress import LineProgress
+
+    root = tmp_path / "p"
+    shutil.copytree(sample_index, root)
+    monkeypatch.setattr(LineProgress, "EVERY", 0.0)
+    runner = CliRunner()
+    res = runner.invoke(app, ["eval", str(FIXTURE_QUERIES), "--root", str(root), "--limit", "4", "--compare", "none"])
+    assert res.exit_code == 0, res.output
+    lines = [ln for ln in res.stderr.splitlines() if ln.startswith("orion eval: ")]
+    assert "orion eval: evaluating 4/4 intents (100 %)" in "\n".join(lines) and all("elapsed" in ln for ln in lines)
+    assert "orion eval:" not in res.stdout and "\x1b" not in res.stderr
+    res = runner.invoke(app, ["eval", str(FIXTURE_QUERIES), "--root", str(root), "--tune", "--folds", "2", "--budget", "1500", "--limit", "12"])
+    assert res.exit_code == 0, res.output
+    names = {v.name for v in (*tune.RANKING_SPACE, *tune.SELECTION_SPACE)}
+    assert all(f"orion eval --tune: {name} 12/12 intents (100 %)" in res.stderr for name in names), res.stderr
+    for quiet in (["--json"], ["-q"]):
+        res = runner.invoke(app, ["eval", str(FIXTURE_QUERIES), "--root", str(root), "--limit", "4", "--compare", "none", *quiet])
+        assert res.exit_code == 0 and "orion eval:" not in res.stderr

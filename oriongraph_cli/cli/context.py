@@ -63,6 +63,12 @@ def progress_wanted(as_json: bool = False) -> bool:
     return not (as_json or _output["quiet"]) and sys.stderr.isatty()
 
 
+def progress_lines(as_json: bool = False) -> bool:
+    """Progress as plain lines (``cli.progress.LineProgress``): stderr is not a terminal (CI,
+    a script), and neither ``--json`` nor ``-q`` asked for silence."""
+    return not (as_json or _output["quiet"]) and not sys.stderr.isatty()
+
+
 @contextmanager
 def handled(as_json: bool = False, output: Optional[Path] = None, page: bool = False) -> Iterator[None]:
     """Every failure becomes one message + hint on stderr (and JSON on stdout with --json)

@@ -21,15 +21,18 @@ from oriongraph_cli.cli.context import (
     quiet_option,
     warn,
 )
+from oriongraph_cli.cli.progress import LineProgress
 from oriongraph_cli.errors import CheckFailed, ExitStatus, OrionError, StrictError, check_result
 from oriongraph_cli.api import clean
 
 # ============================================================================ index
 
+INDEX_UNITS = {"reading": "files", "parsing": "documents", "embedding": "spans", "writing registry": "documents"}
+
 
 class _RichProgress:
     """A progress bar on a terminal's stderr (elapsed and estimated time left); disabled for
-    --json and --quiet. Off a terminal, :class:`_LineProgress` writes lines instead."""
+    --json and --quiet. Off a terminal, :class:`cli.progress.LineProgress` writes lines instead."""
 
     def __init__(self, enabled: bool):
         self.enabled = enabled
@@ -71,63 +74,6 @@ class _RichProgress:
             self._progress.advance(self._task, n)
 
 
-class _LineProgress:
-    """Progress for logs (stderr not a terminal: CI, a script): nothing for a run shorter than
-    ``every`` seconds, then one plain line every ``every`` seconds — the phase, how far it is,
-    time elapsed and, once it can be estimated, time left."""
-
-    UNITS = {"reading": "files", "parsing": "documents", "embedding": "spans", "writing registry": "documents"}
-    EVERY = 10.0  # seconds between lines
-
-    def __init__(self, write=None, clock=None, every: float | None = None):
-        import time
-
-        self._write = write or sys.stderr.write
-        self._clock = clock or time.monotonic
-        self.every = self.EVERY if every is None else every
-        self._start = self._clock()
-        self._last = self._start
-        self._name, self._total, self._done, self._phase_start = "", None, 0, self._start
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return None
-
-    def phase(self, name: str, total: int | None) -> None:
-        self._name, self._total, self._done = name, total, 0
-        self._phase_start = self._clock()
-        self._maybe_say()
-
-    def advance(self, n: int = 1) -> None:
-        self._done += n
-        self._maybe_say()
-
-    def _maybe_say(self) -> None:
-        now = self._clock()
-        if now - self._last < self.every:
-            return
-        self._last = now
-        self._write(self.line(now) + "\n")
-
-    def line(self, now: float) -> str:
-        text = f"orion index: {self._name}"
-        if self._total:
-            unit = self.UNITS.get(self._name, "items")
-            text += f" {self._done:,}/{self._total:,} {unit} ({100 * self._done // self._total} %)"
-        text += f", {_clock_text(now - self._start)} elapsed"
-        spent = now - self._phase_start
-        if self._total and 0 < self._done < self._total and spent > 0:
-            text += f", about {_clock_text(spent / self._done * (self._total - self._done))} left in this step"
-        return text
-
-
-def _clock_text(seconds: float) -> str:
-    s = int(round(seconds))
-    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
-
-
 def index_cmd(
     root: Optional[Path] = ROOT_OPT,
     full: bool = typer.Option(False, "--full", help="Rebuild everything (re-parse and re-embed every document)."),
@@ -157,7 +103,7 @@ def index_cmd(
         cfg = project_config(root, lock_timeout=lock_timeout, max_file_bytes=max_file_bytes)
         talk = not (as_json or quiet)
         try:
-            with (_RichProgress(True) if talk and sys.stderr.isatty() else _LineProgress() if talk else _RichProgress(False)) as progress:
+            with (_RichProgress(True) if talk and sys.stderr.isatty() else LineProgress("orion index", INDEX_UNITS) if talk else _RichProgress(False)) as progress:
                 result = index_project(cfg, full=full, strict=strict, progress=progress, on_wait=_say_waiting)
         except StrictError as exc:
             print_warnings(getattr(exc, "warnings", []))

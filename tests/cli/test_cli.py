@@ -54,11 +54,11 @@ def test_index_json_summary_and_quiet(project, fake_embedder):
 
 def test_index_off_a_terminal_writes_progress_lines_for_long_runs(project, fake_embedder, monkeypatch):
     """CI logs: a plain line every EVERY seconds (here every event); quick runs stay silent."""
-    from oriongraph_cli.cli import index as index_cli
+    from oriongraph_cli.cli.progress import LineProgress
 
     r = invoke("index", "--root", str(project), "--full")
     assert r.exit_code == 0 and "orion index:" not in r.stderr  # under 10 s: nothing
-    monkeypatch.setattr(index_cli._LineProgress, "EVERY", 0.0)
+    monkeypatch.setattr(LineProgress, "EVERY", 0.0)
     r = invoke("index", "--root", str(project), "--full")
     assert r.exit_code == 0, r.stderr
     lines = [ln for ln in r.stderr.splitlines() if ln.startswith("orion index: ")]
@@ -71,11 +71,12 @@ def test_index_off_a_terminal_writes_progress_lines_for_long_runs(project, fake_
 
 
 def test_line_progress_estimates_time_left():
-    from oriongraph_cli.cli.index import _LineProgress
+    from oriongraph_cli.cli.index import INDEX_UNITS
+    from oriongraph_cli.cli.progress import LineProgress
 
     now = [0.0]
     out: list[str] = []
-    p = _LineProgress(write=out.append, clock=lambda: now[0], every=10.0)
+    p = LineProgress("orion index", INDEX_UNITS, write=out.append, clock=lambda: now[0], every=10.0)
     p.phase("embedding", 400)
     now[0] = 4.0
     p.advance(100)
