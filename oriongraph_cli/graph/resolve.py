@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 from urllib.parse import unquote
 
-from oriongraph_cli.graph import LINK_RULES  # noqa: F401  (the version of the rules below)
 from oriongraph_cli.graph.extract import (
     ADR_RE,
     ARTIFACTS_DIR,
