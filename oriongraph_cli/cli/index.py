@@ -181,7 +181,7 @@ def _index_summary(r) -> str:
 def status_cmd(
     root: Optional[Path] = ROOT_OPT,
     as_json: bool = JSON_OPT,
-    check: bool = typer.Option(False, "--check", help="Exit 1 when the index is stale, damaged or due a rebuild (for CI and hooks)."),
+    check: bool = typer.Option(False, "--check", help="Exit 1 when the index is stale, damaged, due a rebuild or its links due to be resolved again (for CI and hooks)."),
     output: Optional[Path] = OUTPUT_OPT,
     quiet: bool = quiet_option("Print no report (with --check: only the exit code, and the error when it fails); --json still prints."),
 ) -> None:
@@ -201,6 +201,8 @@ def status_cmd(
                 what.append(f"{len(stale['modified'])} modified, {len(stale['new'])} new, {len(stale['deleted'])} deleted file(s) not indexed")
             if st["rebuild"]:
                 what.append(f"the next index run rebuilds it ({st['rebuild']})")
+            if st.get("relink"):
+                what.append(f"the next index run resolves every link again ({st['relink']})")
             problem = "the index is out of date: " + "; ".join(what)
         hint = f"run `orion index --root {cfg.root}`"
         if as_json:
@@ -234,6 +236,8 @@ def _print_status(st) -> None:
         lines.append("Stale:       none — the index matches the files")
     if st["rebuild"]:
         lines.append(f"Rebuild:     {st['rebuild']} — the next `orion index` rebuilds the index")
+    if st.get("relink"):
+        lines.append(f"Links:       {st['relink']} — the next `orion index` resolves every link again")
     for d in st["damaged"]:
         lines.append(f"Damaged:     generation {d['generation']} ({d['problem']}); using {st['generation']} — run `orion index` to repair")
     sys.stdout.write(clean("\n".join(lines)) + "\n")

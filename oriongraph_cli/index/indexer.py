@@ -20,9 +20,9 @@ from typing import Any, Iterator, Protocol
 from oriongraph_cli import __version__
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import StrictError
-from oriongraph_cli.graph import LINK_RULES
+from oriongraph_cli import graph
 from oriongraph_cli.index.parse import ParseWarning, decode, parse_document
-from oriongraph_cli.index.rebuild import rebuild_reason
+from oriongraph_cli.index.rebuild import rebuild_reason, relink_reason
 from oriongraph_cli.index.span import embed_text, split_document
 from oriongraph_cli.index.spool import ParsedSpool, TextSpool
 from oriongraph_cli.index.walk import FoundFile, check_project, walk
@@ -216,7 +216,7 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
             # a generation built before the BM25 arrays existed gets them (and nothing else
             # changes: no re-parse, no re-embedding) on the next run
             # and one whose links were resolved by other rules has them resolved again
-            relink = _relink_reason(scan.manifest) if not changes.reason else None
+            relink = relink_reason(scan.manifest) if not changes.reason else None
             if not changes.reason and not changes.changed and not changes.removed and not damaged and postings.present(cur_path) and not relink:
                 result.nothing_changed = True
                 _fill_counts(result, manifest)
@@ -680,14 +680,6 @@ def _write_documents(writer, plan: _Plan, result: IndexResult, progress: Progres
     return deleted_rows
 
 
-def _relink_reason(manifest: Manifest | None) -> str | None:
-    """Why this run resolves every stored reference again: the generation built on had its
-    links resolved by other rules than this orion's (``graph.LINK_RULES``), or None."""
-    if manifest is None or manifest.link_rules == LINK_RULES:
-        return None
-    return f"link rules changed ({manifest.link_rules or 1} -> {LINK_RULES})"
-
-
 def _graph_change(registry, plan: _Plan):
     """What this run changes, as the graph's phase 2 needs it (None: a build from empty).
     Call before the registry (a copy of the base generation's) is changed."""
@@ -706,19 +698,19 @@ def _rebuild_graph(registry, plan: _Plan, result: IndexResult, progress: Progres
     from oriongraph_cli.graph import edges
 
     progress.phase("graph", None)
-    graph = edges.rebuild_edges(registry, plan.cfg.root, defines=plan.cfg.graph_defines, change=change, generation=plan.gen)
-    for d in graph.dangling:
+    built = edges.rebuild_edges(registry, plan.cfg.root, defines=plan.cfg.graph_defines, change=change, generation=plan.gen)
+    for d in built.dangling:
         result.warnings.append(_dangling_warning(d.path, d.line, d.target, d.kind))
-    result.edges = graph.edges
-    result.graph_ms = round(graph.elapsed_ms, 1)
-    if plan.strict and graph.dangling:
+    result.edges = built.edges
+    result.graph_ms = round(built.elapsed_ms, 1)
+    if plan.strict and built.dangling:
         err = StrictError(
-            f"{len(graph.dangling)} dangling link(s) and --strict is set; the index was not changed",
+            f"{len(built.dangling)} dangling link(s) and --strict is set; the index was not changed",
             hint="fix the links named above (`orion links --dangling` lists them), or run without --strict",
         )
         err.warnings = result.warnings
         raise err
-    return graph.edges
+    return built.edges
 
 
 _LEXICAL_BATCH = 512  # documents whose span rows are looked up at once
@@ -768,5 +760,5 @@ def _manifest(plan: _Plan, counts: dict[str, int], edges: int, dim: int, id_leng
         stats={rel: plan.stats[rel] for rel in sorted(files) if rel in plan.stats},
         file_warnings={rel: plan.file_warnings[rel] for rel in sorted(plan.file_warnings) if rel in files},
         id_length=id_length,
-        link_rules=LINK_RULES,
+        link_rules=graph.LINK_RULES,
     )

@@ -4,6 +4,7 @@ it without importing the indexer or numpy."""
 
 from __future__ import annotations
 
+from oriongraph_cli import graph
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import OrionError
 from oriongraph_cli.store.manifest import INDEX_SCHEMA_VERSION, Manifest
@@ -40,3 +41,12 @@ def pending_rebuild(cfg: Config, manifest: Manifest) -> str | None:
     except OrionError:
         model_id = manifest.model_id
     return rebuild_reason(manifest, cfg, model_id, expected_name(cfg.tokenizer) or manifest.tokenizer, False)
+
+
+def relink_reason(manifest: Manifest | None) -> str | None:
+    """Why the next ``orion index`` resolves every stored link again: the index's links were
+    resolved by other rules than this orion's (``graph.LINK_RULES``; an index written before
+    the rules were versioned has version 1), or None. A rebuild resolves them anyway."""
+    if manifest is None or manifest.link_rules == graph.LINK_RULES:
+        return None
+    return f"link rules changed ({manifest.link_rules or 1} -> {graph.LINK_RULES})"

@@ -9,7 +9,7 @@ from typing import Any
 
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import NoIndexError
-from oriongraph_cli.index.rebuild import pending_rebuild
+from oriongraph_cli.index.rebuild import pending_rebuild, relink_reason
 from oriongraph_cli.index.walk import walk
 from oriongraph_cli.models import SCHEMA_VERSION
 from oriongraph_cli.safeio import UnsafeFile, read_project_file, unchanged_since
@@ -57,6 +57,7 @@ def project_status(cfg: Config) -> dict[str, Any]:
     counts = manifest.counts
     created = manifest.created_at
     rebuild = pending_rebuild(cfg, manifest)
+    relink = None if rebuild else relink_reason(manifest)
     return {
         "schema_version": SCHEMA_VERSION,
         "kind": "status",
@@ -76,5 +77,6 @@ def project_status(cfg: Config) -> dict[str, Any]:
         "stale": {"modified": sorted(modified), "new": sorted(new), "deleted": deleted},
         "damaged": damaged,
         "rebuild": rebuild,
-        "up_to_date": not (modified or new or deleted or damaged or rebuild),
+        "relink": relink,
+        "up_to_date": not (modified or new or deleted or damaged or rebuild or relink),
     }

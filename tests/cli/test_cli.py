@@ -123,6 +123,25 @@ def test_status_before_and_after_index(project, fake_embedder):
     assert "1 modified, 1 new, 1 deleted" in text
 
 
+def test_status_says_when_the_next_index_run_resolves_every_link_again(project, fake_embedder, monkeypatch):
+    """After an upgrade whose link rules differ from the index's, status says so, --check
+    fails, and one index run (nothing re-parsed or embedded) clears it."""
+    from oriongraph_cli import graph
+
+    monkeypatch.setattr(graph, "LINK_RULES", 1)
+    invoke("index", "--root", str(project), "--quiet")
+    monkeypatch.setattr(graph, "LINK_RULES", 2)
+    st = json.loads(invoke("status", "--root", str(project), "--json").stdout)
+    assert st["relink"] == "link rules changed (1 -> 2)" and st["rebuild"] is None and not st["up_to_date"]
+    assert "Links:       link rules changed (1 -> 2)" in invoke("status", "--root", str(project)).stdout
+    r = invoke("status", "--check", "--root", str(project))
+    assert r.exit_code == ExitStatus.ERROR and "resolves every link again (link rules changed (1 -> 2))" in r.stderr
+    r = invoke("index", "--root", str(project))
+    assert r.exit_code == 0 and "Links resolved again: link rules changed (1 -> 2)." in r.stdout and "embedded 0 spans" in r.stdout
+    st = json.loads(invoke("status", "--root", str(project), "--json").stdout)
+    assert st["relink"] is None and st["up_to_date"]
+
+
 def test_status_says_when_the_next_index_run_rebuilds(project, fake_embedder, monkeypatch):
     """A setting the index was built with changed (here the span sizes; a new index schema
     after an upgrade alike): status names the reason, --check fails, and one index run

@@ -51,6 +51,7 @@ def test_first_index_then_nothing_changed(project, fake_embedder):
 def test_an_index_resolved_by_other_link_rules_has_its_links_resolved_again_once(project, fake_embedder, monkeypatch):
     """An index whose links an older orion resolved gets them resolved by today's rules on
     its next run, though no file changed — nothing re-parsed or embedded — and only once."""
+    from oriongraph_cli import graph
     from oriongraph_cli.index import indexer
 
     page = project / "02_knowledge/howto/queue-runbook.md"
@@ -59,11 +60,11 @@ def test_an_index_resolved_by_other_link_rules_has_its_links_resolved_again_once
     worker = project / WORKER
     worker.write_text(worker.read_text() + "\nSee [the runbook](/manual/queue-runbook.html).\n")
     cfg = load_config(project)
-    monkeypatch.setattr(indexer, "LINK_RULES", 1)  # the generation an older orion wrote
+    monkeypatch.setattr(graph, "LINK_RULES", 1)  # the generation an older orion wrote
     r1 = index_project(cfg)
     manifest = json.loads((project / ".oriongraph/gen" / r1.generation / "manifest.json").read_text())
     assert manifest["link_rules"] == 1
-    monkeypatch.setattr(indexer, "LINK_RULES", 2)
+    monkeypatch.setattr(graph, "LINK_RULES", 2)
     calls = fake_embedder.calls
     r2 = indexer.index_project(cfg)
     assert not r2.nothing_changed and r2.relinked == "link rules changed (1 -> 2)" and r2.rebuild_reason is None
