@@ -329,3 +329,19 @@ def test_superseded_document_header_names_its_successor(reader):
     resp = compile_(reader, "why did we replace ADR-0003", budget_tokens=2500, record_usage=False)
     docs = {d.path: d for d in resp.workingset.documents}
     assert adr3 in docs and docs[adr3].status == "superseded by ADR-0007"
+
+
+def test_a_compile_looks_up_each_document_s_links_once(reader, monkeypatch):
+    """deliver.fit builds the working set several times; the links of a delivered document
+    are read from the index once per compile, and every delivered document's are read."""
+    asked: list[str] = []
+    real = reader.link_targets
+
+    def counting(paths):
+        asked.extend(paths)
+        return real(paths)
+
+    monkeypatch.setattr(reader, "link_targets", counting)
+    resp = compile_(reader, budget_tokens=1500)
+    assert len(asked) == len(set(asked))
+    assert {d.path for d in resp.workingset.documents} <= set(asked)

@@ -78,6 +78,7 @@ def layout(
     for path, members in by_doc.items():
         members.sort(key=lambda i: (i.span_ref.char_start, i.span_ref.char_end))
         text = doc_texts.get(path)
+        resolved = links.get(path) if links else None
         groups: list[list[WSItem]] = []
         for it in members:
             prev = groups[-1][-1] if groups else None
@@ -103,7 +104,7 @@ def layout(
                 p = quotes[-1]
                 gap = _gap(text, p.char_end, start, (p.line_end + 1, first.span_ref.line_start - 1))
             quotes.append(Quote(
-                items=tuple(g), text=rewrite_links(body, path, (links or {}).get(path)),
+                items=tuple(g), text=rewrite_links(body, path, resolved),
                 line_start=first.span_ref.line_start, line_end=max(i.span_ref.line_end for i in g),
                 char_start=start, char_end=end, section_title=first.section_title, elided_before=gap,
             ))

@@ -47,6 +47,7 @@ class Assembly:
         self._count = remembered(counter)
         self._forms: dict[tuple, tuple] = {}  # (span, level, text, section, path) -> shortened text, compression
         self._status: dict[str, str | None] = {}
+        self._links: dict[str, dict[str, str]] = {}
 
     def status_notes(self, statuses: dict[str, str | None]) -> dict[str, str | None]:
         """Document statuses with their successors named, looked up once per document."""
@@ -54,6 +55,15 @@ class Assembly:
         if missing:
             self._status.update(lifecycle.status_notes(self.reader.registry, missing))
         return {p: self._status[p] for p in statuses}
+
+    def link_targets(self, paths: set[str]) -> dict[str, dict[str, str]]:
+        """Where each document's resolved links point (``layout.rewrite_links``), looked up
+        once per document across the builds of one compile."""
+        missing = paths - self._links.keys()
+        if missing:
+            found = self.reader.link_targets(missing)
+            self._links.update({p: found.get(p, {}) for p in missing})
+        return {p: self._links[p] for p in paths}
 
     def count(self, text: str) -> int:
         """Token count of a quote or a shortened span, remembered across the builds of one compile."""
@@ -103,7 +113,7 @@ class Assembly:
         items, stale, texts = hydrate.hydrate(cfg, self.reader, placed, self.files)
         items = [self.shorten_item(it, p.level) if p.level else it for it, p in zip(items, placed)]
         statuses = self.status_notes({i.path: i.status for i in items})
-        docs = layout.layout(items, texts, statuses, self.reader.link_targets({i.path for i in items}) if items else None)
+        docs = layout.layout(items, texts, statuses, self.link_targets({i.path for i in items}))
         quoted = sum(self.count(q_.text) for d in docs for q_ in d.quotes)
         in_ws = {i.path for i in items}
         stop = ""
