@@ -18,20 +18,30 @@ lines, and ``spans`` holds the ids of the spans quoted, in document order, each 
 no other span of the index shares (``CompileResponse.short_id``; ``orion show ID`` takes it).
 From 3,000 tokens the root also carries the intent, the delivered and quoted counts,
 ``<about>``, ``<summary>`` and ``<left_out>``; scores and titles are in ``--explain``
-(``<pick span="…">``), not counted. Text and attributes are escaped
-(``&``, ``<``, ``>``, quotes), so quoted text can never close a tag; the output parses with
-any XML parser. Same content and order as Markdown.
+(``<pick span="…">``), not counted. Text is escaped as XML requires and no more (``&``,
+``<``, and the ``>`` of ``]]>``: a ``->`` or a Markdown quote's ``>`` stays one character,
+not the 2–3 tokens of ``&gt;``), attributes fully (``quoteattr``), so quoted text can
+never close a tag; the output parses with any XML parser. Same content and order as
+Markdown.
 """
 
 from __future__ import annotations
 
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import quoteattr
 
 from oriongraph_cli.render.markdown import (
     fmt, header_lines_pay, intent_echo, one_line, preamble, quote_lines, skipped_headings, summary_line, summary_pays,
     title_echoes,
 )
+
+
+def escape(text: str) -> str:
+    """Character data as XML requires it: ``&`` and ``<`` always, ``>`` only where it
+    ends ``]]>`` (the one place the specification forbids it). Escaping every ``>`` as
+    ``xml.sax.saxutils.escape`` does cost up to 2.6 % more tokens of quoted text on the real
+    projects (Django, the RFCs: arrows, Markdown quotes, shell prompts)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace("]]>", "]]&gt;")
 
 
 def _attrs(**kw: Any) -> str:

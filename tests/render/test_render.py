@@ -327,6 +327,22 @@ def test_xml_parses_and_escapes_quoted_text(resp):
     assert explained.find("explanation").get("counted") == "false"
 
 
+def test_xml_escapes_only_what_xml_requires(resp):
+    """A ``>`` in quoted text stays one character (``&gt;`` costs tokens and tells a reader
+    nothing), except where it ends ``]]>``; ``&`` and ``<`` are always escaped."""
+    import xml.etree.ElementTree as ET
+    from dataclasses import replace
+
+    from oriongraph_cli.render.xml import workingset_xml
+
+    items = list(resp.workingset.spans)
+    text = "> quoted\nx -> y & z < w ]]> v"
+    items[0] = replace(items[0], text=text)
+    out = workingset_xml(replace(resp, workingset=ws_of(items)))
+    assert "> quoted\nx -> y &amp; z &lt; w ]]&gt; v" in out and "&gt; quoted" not in out
+    assert ET.fromstring(out).find("document").text == "\n" + text + "\n"
+
+
 # --------------------------------------------------------------------------- JSON
 
 
