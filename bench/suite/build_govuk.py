@@ -91,13 +91,18 @@ def build(src: Path, dest: Path) -> int:
             front.append(f"date: {reviewed}")
         tags = ["manual"] + [t for t in (slug(section), slug(kind)) if t]
         front.append(f"tags: [{', '.join(dict.fromkeys(tags))}]")
-        front.append("---")
-        if not body.lstrip().startswith("# "):
-            body = f"# {title}\n\n{body}"
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text("\n".join(front) + "\n\n" + body + "\n", encoding="utf-8")
+        write_page(out, front, title, body)
         n += 1
     return n
+
+
+def write_page(out: Path, front: list[str], title: str, body: str) -> None:
+    """``out``: the front matter (``front`` opens with its ``---``), then the body, with
+    ``# title`` above it when the body does not start with a heading of that level."""
+    if not body.lstrip().startswith("# "):
+        body = f"# {title}\n\n{body}"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join([*front, "---"]) + "\n\n" + body + "\n", encoding="utf-8")
 
 
 def main() -> None:

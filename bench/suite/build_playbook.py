@@ -37,6 +37,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from build_govuk import write_page  # noqa: E402  (pages written as the GOV.UK tree's)
 from build_peps import slug, yaml_quote  # noqa: E402  (the same slugs and quoting as the PEPs tree)
 
 MIN_BODY_WORDS = 30
@@ -84,11 +85,7 @@ def build(src: Path, dest: Path) -> int:
             front.append(f"date: {day}")
         section = slug(rel.parts[0]) if len(rel.parts) > 1 else ""
         front.append(f"tags: [{', '.join(t for t in ('playbook', section) if t)}]")
-        front.append("---")
-        if not body.lstrip().startswith("# "):
-            body = f"# {title}\n\n{body}"
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text("\n".join(front) + "\n\n" + body + "\n", encoding="utf-8")
+        write_page(out, front, title, body)
         n += 1
     return n
 
