@@ -19,6 +19,10 @@ folders below the section (``docs/code-reviews/process-guidance/README.md`` ->
 the section) and other files after their folders and name
 (``docs/code-reviews/recipes/python.md`` -> ``recipes-python.md``).
 
+Links between pages are rewritten to where the pages now are (a relative ``.md`` target, or
+a folder standing for its ``README.md``, that resolves to a page written; its anchor kept),
+so the tree's links work as the source's do; links to images and elsewhere stay as written.
+
 Front matter: title (the first ``# `` heading, else the file name), stage ``final``, date
 (the day of the last commit that changed the file, read from the checkout's history when
 it has one; none otherwise), tags ([playbook, <section slug>]).
@@ -30,6 +34,7 @@ written from the documents before any system ran on them, and no default was cho
 from __future__ import annotations
 
 import argparse
+import posixpath
 import re
 import shutil
 import subprocess
@@ -54,6 +59,27 @@ def destination(rel: Path) -> Path:
     return Path("02_knowledge") / section / f"{name}.md"
 
 
+LINK = re.compile(r"(\]\()([^)\s]+)(\))")
+
+
+def relink(body: str, rel: Path, moved: dict[str, Path], out: Path) -> str:
+    """``body`` of the page at ``rel`` (relative to ``docs/``) with every link to another
+    written page pointing at that page's new place relative to ``out``'s folder."""
+    def new_target(m: re.Match) -> str:
+        target = m.group(2)
+        if re.match(r"[a-z][a-z0-9+.-]*:|#|/", target, re.IGNORECASE):
+            return m.group(0)
+        path, _, anchor = target.partition("#")
+        joined = posixpath.normpath(posixpath.join(rel.parent.as_posix(), path))
+        dest = moved.get(joined) or moved.get(posixpath.join(joined, "README.md"))
+        if dest is None:
+            return m.group(0)
+        new = posixpath.relpath(dest.as_posix(), out.parent.as_posix()) + (f"#{anchor}" if anchor else "")
+        return f"{m.group(1)}{new}{m.group(3)}"
+
+    return LINK.sub(new_target, body)
+
+
 def last_changed(src: Path, path: Path) -> str | None:
     """The day of the last commit that changed ``path`` (None without git history)."""
     try:
@@ -68,12 +94,16 @@ def build(src: Path, dest: Path) -> int:
     if dest.exists():
         shutil.rmtree(dest)
     root = src / "docs"
-    n = 0
+    pages = {}
     for path in sorted(root.rglob("*.md")):
-        rel = path.relative_to(root)
         body = path.read_text(encoding="utf-8").strip("\n")
-        if len(body.split()) < MIN_BODY_WORDS:
-            continue
+        if len(body.split()) >= MIN_BODY_WORDS:
+            pages[path] = body
+    moved = {p.relative_to(root).as_posix(): destination(p.relative_to(root)) for p in pages}
+    n = 0
+    for path, body in pages.items():
+        rel = path.relative_to(root)
+        body = relink(body, rel, moved, destination(rel))
         m = re.search(r"^# (.+)$", body, re.MULTILINE)
         title = " ".join((m.group(1) if m else path.stem.replace("-", " ")).split())
         out = dest / destination(rel)
