@@ -508,19 +508,20 @@ def evaluate(
             request = default_request(cfg, q.text, budget)
             relevant = q.positives
             systems: dict[str, SystemResult] = {}
-            # ranking: the candidates `orion compile` scores, in base-score order
-            signals, scored, _hits, _errors, _relaxed = pipeline.rank_candidates(request, cfg, reader)
-            ranked_docs = doc_ranking(c.metadata.filepath for c in scored)
-            # the working set, timed as one in-process compile
+            # ranking: the candidates `orion compile` scores, in base-score order; then the
+            # working set compiled on that ranking — timed together, as one in-process compile
             t = time.perf_counter()
+            ranked = pipeline.rank_candidates(request, cfg, reader)
             try:
-                resp = pipeline.compile_workingset(request, cfg, reader)
+                resp = pipeline.compile_workingset(request, cfg, reader, ranked=ranked)
                 by_doc = working_set_tokens(resp)
                 ws_docs = delivered_docs(resp)
                 tokens = resp.workingset.total_tokens
             except NoCandidatesError:
                 ws_docs, tokens, by_doc = set(), 0, {}
             latencies.append((time.perf_counter() - t) * 1000)
+            signals, scored = ranked[0], ranked[1]
+            ranked_docs = doc_ranking(c.metadata.filepath for c in scored)
             systems[DEFAULT_SYSTEM] = system_result(ranked_docs, ws_docs, tokens, budget, relevant, by_doc)
             if compare:
                 for name, span_rows in baseline_span_lists(reader, signals, compare).items():

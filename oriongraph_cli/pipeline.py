@@ -131,9 +131,14 @@ def search(request: CompileRequest, cfg: Config, reader: IndexReader | None = No
 
 
 @collector_paused
-def compile_workingset(request: CompileRequest, cfg: Config, reader: IndexReader | None = None) -> CompileResponse:
+def compile_workingset(request: CompileRequest, cfg: Config, reader: IndexReader | None = None, ranked: tuple | None = None) -> CompileResponse:
     """Compile the Working Set for ``request``: rank, then select, assemble and hydrate until
-    the rendered output fits the budget; explain; record the compile in the usage log."""
+    the rendered output fits the budget; explain; record the compile in the usage log.
+
+    ``ranked``: what :func:`rank_candidates` returned for this very ``request`` and ``cfg``
+    (the budget included: document evidence reads it), for a caller that has ranked
+    already — ``orion eval`` and tuning read the ranking's nDCG first — so it is not
+    worked out twice; the output is the same."""
     own = reader is None
     started = time.perf_counter()
     timings: dict[str, float] = {}
@@ -143,7 +148,7 @@ def compile_workingset(request: CompileRequest, cfg: Config, reader: IndexReader
             timings["open"] = (time.perf_counter() - started) * 1000
         tokenizer = str(reader.manifest.tokenizer or cfg.tokenizer)
         preload(tokenizer)  # loads while ranking runs (a no-op once loaded)
-        sig, scored, hits, errors, relaxed = rank_candidates(request, cfg, reader, timings)
+        sig, scored, hits, errors, relaxed = ranked if ranked is not None else rank_candidates(request, cfg, reader, timings)
         if not scored:
             raise candidates.no_candidates(request, reader)
 

@@ -233,12 +233,13 @@ def measure(cfg: Config, reader, queries, variant: Variant, budgets: Sequence[in
     for i, q in enumerate(queries):
         rel = q.positives
         req = default_request(vcfg, q.text, max(budgets))
-        _sig, scored, *_ = pipeline.rank_candidates(req, vcfg, reader)
-        row: Row = {"ndcg": ndcg_at_k(doc_ranking(c.metadata.filepath for c in scored), rel)}
+        ranked = pipeline.rank_candidates(req, vcfg, reader)
+        row: Row = {"ndcg": ndcg_at_k(doc_ranking(c.metadata.filepath for c in ranked[1]), rel)}
         if not ranking_only:
             for b in budgets:
-                try:
-                    resp = pipeline.compile_workingset(replace(req, budget_tokens=b), vcfg, reader)
+                try:  # the largest budget compiles on the ranking just read (the budget is part of it)
+                    resp = pipeline.compile_workingset(replace(req, budget_tokens=b), vcfg, reader,
+                                                       ranked=ranked if b == req.budget_tokens else None)
                 except NoCandidatesError:
                     row.update({f"ws@{b}": 0.0, f"share@{b}": 0.0, f"util@{b}": 0.0, f"quoted@{b}": 0.0})
                     continue

@@ -165,3 +165,29 @@ def test_a_compile_pauses_the_cyclic_collector_and_resumes_it(indexed, monkeypat
     with pytest.raises(OrionError):
         api.compile_workingset(CompileRequest("retry logic", budget_tokens=800), cfg, reader)
     assert gc.isenabled()
+
+
+def test_a_compile_on_a_ranking_the_caller_read_is_the_compile(indexed, monkeypatch):
+    """``orion eval`` and tuning read the ranking's nDCG, then compile on that ranking instead
+    of ranking again: the working set, its rationale and its rendering are the same, and the
+    ranking is worked out once."""
+    from dataclasses import replace
+
+    from oriongraph_cli import pipeline
+    from oriongraph_cli.evaluate import default_request
+    from oriongraph_cli.render import render_text
+
+    cfg, reader = indexed
+    for intent, budget in (("retry backoff for the ingestion worker", 4000), ("dead letter queue replay", 600)):
+        req = replace(default_request(cfg, intent, budget), explain=True)
+        plain = pipeline.compile_workingset(req, cfg, reader)
+        ranked = pipeline.rank_candidates(req, cfg, reader)
+        calls = []
+        monkeypatch.setattr(pipeline, "rank_candidates", lambda *a, **k: calls.append(a) or ranked)
+        on_ranked = pipeline.compile_workingset(req, cfg, reader, ranked=ranked)
+        monkeypatch.undo()
+        assert calls == []
+        assert render_text(on_ranked, "markdown", explain=True) == render_text(plain, "markdown", explain=True)
+        assert [(i.span_ref.span_id, i.selection_rank) for i in on_ranked.workingset.spans] == \
+            [(i.span_ref.span_id, i.selection_rank) for i in plain.workingset.spans]
+        assert [(e.span_ref.span_id, e.reasons) for e in on_ranked.rationale] == [(e.span_ref.span_id, e.reasons) for e in plain.rationale]
