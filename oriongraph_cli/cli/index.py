@@ -172,6 +172,10 @@ def _index_summary(r) -> str:
     if r.warnings:
         counts = ", ".join(f"{n} {k}" for k, n in r.warning_counts().items())
         head += f"\n{len(r.warnings)} warning(s) ({counts}); {r.skipped_files} file(s) skipped."
+    told = r.warning_counts().get("dangling-link", 0)
+    if r.dangling_links > told:
+        head += (f"\n{r.dangling_links} dangling link(s) in the index: the {r.dangling_links - told} not listed were dangling "
+                 "before, in files this run did not touch (`orion links --dangling` lists them all).")
     return head + f"\nModel {r.model}; tokenizer {r.tokenizer}; {r.elapsed_ms / 1000:.1f}s."
 
 

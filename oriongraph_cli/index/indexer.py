@@ -71,6 +71,7 @@ class IndexResult:
     rebuild_reason: str | None = None
     repaired: str | None = None  # a damaged generation was found and rebuilt
     relinked: str | None = None  # why every stored reference was resolved again (the link rules changed)
+    dangling_links: int = 0  # the index's dangling links after this run; warned: those new or in a file it indexed
     model: str = ""
     tokenizer: str = ""
     warnings: list[dict[str, Any]] = field(default_factory=list)
@@ -693,14 +694,22 @@ def _graph_change(registry, plan: _Plan):
 
 def _rebuild_graph(registry, plan: _Plan, result: IndexResult, progress: Progress, change=None) -> int:
     """Graph phase 2: the references that can resolve differently (all of them without
-    ``change``) resolved against the new document set. Dangling links become warnings
-    (and fail --strict). Returns the number of edges."""
+    ``change``) resolved against the new document set. Dangling links become warnings —
+    those in the files this run indexed and those this run left dangling that were not
+    before (a page removed or renamed), not again every one a file it did not touch holds
+    (``result.dangling_links`` counts them all) — and all of them fail --strict. Returns
+    the number of edges."""
     from oriongraph_cli.graph import edges
 
     progress.phase("graph", None)
+    key = lambda d: (d.path, d.line, d.target, d.kind)  # noqa: E731
+    before = {key(d) for d in edges.dangling(registry)} if edges.has_tables(registry) else set()
     built = edges.rebuild_edges(registry, plan.cfg.root, defines=plan.cfg.graph_defines, change=change, generation=plan.gen)
-    for d in built.dangling:
+    indexed = frozenset(plan.changed)
+    told = [d for d in built.dangling if d.path in indexed or key(d) not in before]
+    for d in told:
         result.warnings.append(_dangling_warning(d.path, d.line, d.target, d.kind))
+    result.dangling_links = len(built.dangling)
     result.edges = built.edges
     result.graph_ms = round(built.elapsed_ms, 1)
     if plan.strict and built.dangling:
@@ -708,7 +717,8 @@ def _rebuild_graph(registry, plan: _Plan, result: IndexResult, progress: Progres
             f"{len(built.dangling)} dangling link(s) and --strict is set; the index was not changed",
             hint="fix the links named above (`orion links --dangling` lists them), or run without --strict",
         )
-        err.warnings = result.warnings
+        told_keys = {key(d) for d in told}
+        err.warnings = result.warnings + [_dangling_warning(*key(d)) for d in built.dangling if key(d) not in told_keys]
         raise err
     return built.edges
 

@@ -98,6 +98,12 @@ def test_index_warnings_go_to_stderr_and_strict_fails(project, fake_embedder):
     assert r.exit_code == 0
     assert "02_knowledge/bad.md:2:" in r.stderr and "malformed YAML" in r.stderr
     assert json.loads(r.stdout)["warning_counts"] == {"dangling-link": 2, "yaml": 1}  # the sample has two dangling links
+    # a later run edits one file: the links dangling before in files it did not touch are
+    # counted in the summary, not listed again (a pre-commit hook's output stays short)
+    (project / "01_context" / "glossary.md").write_text((project / "01_context" / "glossary.md").read_text() + "\nMore.\n")
+    r = invoke("index", "--root", str(project))
+    assert r.exit_code == 0 and "dangling" not in r.stderr
+    assert "2 dangling link(s) in the index: the 2 not listed were dangling before" in r.stdout
     r = invoke("index", "--root", str(project), "--strict", "--full")
     assert r.exit_code == ExitStatus.STRICT and "--strict" in r.stderr
 

@@ -155,6 +155,33 @@ def test_bad_inputs_warn_and_never_stop_the_run(project, fake_embedder):
     assert all(w["path"].startswith("02_knowledge/") for w in r.warnings if w["kind"] != "dangling-link")
 
 
+def test_a_run_warns_of_the_dangling_links_it_found_not_again_of_every_one(project, fake_embedder):
+    """A one-file run (a pre-commit hook's) names the dangling links of the files it indexed
+    and those it left dangling (a page removed), not again every one an untouched file has
+    held since before; it counts them all, and --strict still judges them all."""
+    k = project / "02_knowledge"
+    (k / "target.md").write_text("# Target\n\nThe page others link to.\n")
+    (k / "linker.md").write_text("# Linker\n\nSee [the target](target.md) and [a gap](missing.md).\n")
+    cfg = load_config(project)
+    dangling = lambda r: sorted((w["path"], w["message"]) for w in r.warnings if w["kind"] == "dangling-link")  # noqa: E731
+    first = index_project(cfg)
+    assert len(dangling(first)) == first.dangling_links == 3  # the sample's two, linker's gap: a first run names all
+    (project / WORKER).write_text((project / WORKER).read_text() + "\nOne more line.\n")
+    edit = index_project(cfg)
+    assert dangling(edit) == [] and edit.dangling_links == 3
+    (k / "target.md").unlink()
+    removed = index_project(cfg)
+    assert dangling(removed) == [("02_knowledge/linker.md", "dangling link → target.md")] and removed.dangling_links == 4
+    (k / "linker.md").write_text((k / "linker.md").read_text() + "\nStill here.\n")
+    touched = index_project(cfg)  # the file indexed: its own dangling links again, nothing else
+    assert dangling(touched) == [("02_knowledge/linker.md", "dangling link → missing.md"),
+                                 ("02_knowledge/linker.md", "dangling link → target.md")]
+    (project / WORKER).write_text((project / WORKER).read_text() + "\nAnd another.\n")
+    with pytest.raises(StrictError) as err:
+        index_project(cfg, strict=True)
+    assert len([w for w in err.value.warnings if w["kind"] == "dangling-link"]) == 4
+
+
 def test_strict_fails_and_changes_nothing(project, fake_embedder):
     cfg = load_config(project)
     index_project(cfg)
