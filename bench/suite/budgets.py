@@ -72,7 +72,11 @@ def main() -> None:
     ap.add_argument("--no-baselines", action="store_true", help="orion only")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
-    report = {"budgets": list(BUDGETS), "src": os.environ.get("ORION_BENCH_SRC", "this checkout"), "projects": {}}
+    sys.path.insert(1, str(HERE.parent))
+    from results_file import header  # noqa: E402  (machine, date, commit, command)
+
+    # the orion measured: this checkout (its commit in the header) or ORION_BENCH_SRC's
+    report = {**header(), "budgets": list(BUDGETS), "src": os.environ.get("ORION_BENCH_SRC", "this checkout"), "projects": {}}
     print("| project | system | " + " | ".join(METRICS) + " |")
     for project in [p for p in args.projects.split(",") if p]:
         t0 = time.time()
