@@ -76,7 +76,7 @@ def main() -> None:
     from results_file import header  # noqa: E402  (machine, date, commit, command)
 
     # the orion measured: this checkout (its commit in the header) or ORION_BENCH_SRC's
-    report = {**header(), "budgets": list(BUDGETS), "src": os.environ.get("ORION_BENCH_SRC", "this checkout"), "projects": {}}
+    report = {**header("python bench/suite/budgets.py " + " ".join(sys.argv[1:])), "budgets": list(BUDGETS), "src": os.environ.get("ORION_BENCH_SRC", "this checkout"), "projects": {}}
     print("| project | system | " + " | ".join(METRICS) + " |")
     for project in [p for p in args.projects.split(",") if p]:
         t0 = time.time()
