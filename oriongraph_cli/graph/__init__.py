@@ -5,7 +5,9 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # the version of the link resolution rules (``resolve.LinkResolver``), kept in each
 # generation's manifest: an index whose edges were resolved by other rules has every stored
 # reference resolved again by its next `orion index` (1: paths, ids, names and anchors;
-# 2: a site URL — ``/manual/dns.html``, ``/manual/dns/`` — names the page built from it).
+# 2: a site URL — ``/manual/dns.html``, ``/manual/dns/`` — names the page built from it;
+# 3: a link's backslash escapes undone, ``#requirement\_aws`` as ``#requirement_aws``, and
+# an anchor set in HTML — ``<a name="x">``, ``id="x"`` — is a place a link may name).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 2
+LINK_RULES = 3

@@ -171,7 +171,7 @@ def _blank(s: str) -> str:
     return re.sub(r"[^\n]", " ", s)
 
 
-def _mask_code(text: str) -> str:
+def mask_code(text: str) -> str:
     """``text`` with fenced code blocks and inline code spans blanked out (offsets kept)."""
     out: list[str] = []
     fence: str | None = None
@@ -255,7 +255,7 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
         sid = spans[max(i, 0)].ref.span_id if spans else None
         return bisect.bisect_right(starts, offset), sid
 
-    masked = _mask_code(text[body_start:])
+    masked = mask_code(text[body_start:])
     for m in MD_LINK_RE.finditer(masked):
         target = m.group(3).strip()
         line, sid = locate(body_start + m.start())

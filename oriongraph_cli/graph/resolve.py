@@ -23,6 +23,7 @@ from oriongraph_cli.graph.extract import (
     Edge,
     RawRef,
     SpanInfo,
+    mask_code,
     slugify,
 )
 from oriongraph_cli.models import Document, Span
@@ -33,6 +34,16 @@ if TYPE_CHECKING:
 # --------------------------------------------------------------------------- resolver
 
 SITE_SUFFIXES = (".html", ".htm")
+# CommonMark: a backslash before ASCII punctuation in a link destination stands for the
+# character itself, so "[aws](#requirement\\_aws)" (as terraform-docs writes it) names "#requirement_aws"
+_MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+# an anchor written in HTML, as generated documentation sets them: <a name="x"></a>, <h3 id="x">
+_HTML_ANCHOR = re.compile(r"<[A-Za-z][\w-]*\s[^<>]*?(?<![\w-])(?:id|name)\s*=\s*([\"'])([^\"'<>]+)\1")
+
+
+def md_unescape(target: str) -> str:
+    """A Markdown link destination with its backslash escapes undone."""
+    return _MD_ESCAPE.sub(r"\1", target) if "\\" in target else target
 
 
 def site_candidates(rel: str) -> tuple[str, str] | None:
@@ -63,10 +74,13 @@ class LinkResolver:
         first_span: dict[str, str],
         spans_loader: Callable[[str], list[SpanInfo]],
         root: Path | None = None,
+        texts_loader: Callable[[str], list[tuple[str, str]]] | None = None,
     ):
         self.docs = docs
         self.first_span = first_span
         self._load_spans = spans_loader
+        # (span_id, text) of a document's spans, read only for an anchor no heading has
+        self._load_texts = texts_loader or (lambda path: [(s.span_id, s.text) for s in self.spans_of(path)])
         self.root = root
         self.paths = set(docs)
         self.lower_paths = {p.lower(): p for p in sorted(docs)}
@@ -88,6 +102,7 @@ class LinkResolver:
                     self.ids.setdefault(m.group(1).lower(), path)
         self._spans: dict[str, list[SpanInfo]] = {}
         self._slugs: dict[str, dict[str, str]] = {}
+        self._html_anchors: dict[str, dict[str, str]] = {}
         self._path_cache: dict[tuple[str, str], tuple[str | None, str]] = {}
 
     # ---------------------------------------------------------------- construction
@@ -106,7 +121,7 @@ class LinkResolver:
         def load(path: str) -> list[SpanInfo]:
             return [SpanInfo(path, r[1], r[2], tuple(json.loads(r[3])), r[4], "", r[0]) for r in registry.document_outline(path)]
 
-        return cls(docs, first, load, root)
+        return cls(docs, first, load, root, registry.document_texts)
 
     # ---------------------------------------------------------------- lookups
     def spans_of(self, path: str) -> list[SpanInfo]:
@@ -135,10 +150,29 @@ class LinkResolver:
             self._slugs[path] = table
         return table
 
+    def html_anchors(self, path: str) -> dict[str, str]:
+        """Anchor -> span_id of the first span that sets it in HTML (``<a name="x">``,
+        ``id="x"`` on an element), outside code."""
+        table = self._html_anchors.get(path)
+        if table is None:
+            table = {}
+            for span_id, text in self._load_texts(path):
+                if "<" in text:
+                    for m in _HTML_ANCHOR.finditer(mask_code(text)):
+                        table.setdefault(m.group(2), span_id)
+            self._html_anchors[path] = table
+        return table
+
     def anchor(self, path: str, anchor: str) -> str | None:
-        """span_id of the section ``#anchor`` in ``path`` (slug match), or None."""
+        """span_id of the place ``#anchor`` names in ``path``: a section by its heading's
+        slug, else an anchor set in HTML; None when neither is there."""
+        anchor = md_unescape(anchor)
         table = self.slugs(path)
-        return table.get(anchor.lower()) or table.get(slugify(unquote(anchor)))
+        hit = table.get(anchor.lower()) or table.get(slugify(unquote(anchor)))
+        if hit is None:
+            html = self.html_anchors(path)
+            hit = html.get(anchor) or html.get(unquote(anchor))
+        return hit
 
     def resolve_id(self, token: str) -> str | None:
         """Path of the document an id names, trying shorter prefixes
@@ -325,8 +359,8 @@ def resolve_refs(
             if kind == "id":
                 _id_keys(target, keys)
             elif kind == "md" or kind == "img":
-                _path_keys(path, target, keys)
-                dst, status = resolver.resolve_path(path, target)
+                _path_keys(path, md_unescape(target), keys)
+                dst, status = resolver.resolve_path(path, md_unescape(target))
                 if status in ("not-indexed", "missing", "page"):
                     keys.add(FS_KEY)
             elif target:
@@ -346,7 +380,7 @@ def _resolve_one(r: RawRef, resolver: LinkResolver, edges: list[Edge], dangling_
         if dst is not None and dst != path:
             edges.append(Edge(path, span_id, dst, None, "MENTIONS", target, line))
     elif kind == "md" or kind == "img":
-        dst, status = resolver.resolve_path(path, target)
+        dst, status = resolver.resolve_path(path, md_unescape(target))
         if status == "external" or status == "not-indexed":
             return
         if dst is None:

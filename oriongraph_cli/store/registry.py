@@ -268,6 +268,10 @@ class Registry:
             "SELECT id, span_id, ordinal, heading_path, heading_level, token_cost FROM spans WHERE path = ? ORDER BY ordinal", (path,)
         )]
 
+    def document_texts(self, path: str) -> list[tuple[str, str]]:
+        """(span_id, text) of every span of one document, in reading order."""
+        return [tuple(r) for r in self.conn.execute("SELECT span_id, text FROM spans WHERE path = ? ORDER BY ordinal", (path,))]
+
     def heading_paths(self, path: str) -> list[tuple[int, str]]:
         """(row, heading path JSON) of every span of one document, in reading order."""
         return [tuple(r) for r in self.conn.execute("SELECT id, heading_path FROM spans WHERE path = ? ORDER BY ordinal", (path,))]

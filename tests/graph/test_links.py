@@ -408,6 +408,59 @@ def test_resolve_refs_anchor_to_span_and_front_matter_anchor():
     assert dangling == []
 
 
+def test_an_anchor_set_in_html_and_a_backslash_escaped_link_resolve():
+    """Generated documentation (terraform-docs, API references) sets its anchors in HTML and
+    escapes underscores in link targets: ``[aws](#requirement\\_aws)`` names the place
+    ``<a name="requirement_aws"></a>`` sets, as a Markdown renderer reads it."""
+    text = ("| <a name=\"requirement_aws\"></a> [aws](#requirement\\_aws) | ~> 6.0 |\n"
+            "<h3 id=\"outputs\">Outputs</h3>\n<div data-id=\"not-an-anchor\"></div>\n"
+            "`<a name=\"in-code\"></a>`\n")
+    spans = [SpanInfo("m.md", "m0", 0, ("Module",), 1, "# Module\n\nIntro."), SpanInfo("m.md", "m1", 1, ("Module", "Requirements"), 2, text)]
+    docs = {p: extract.DocInfo(p, p, None, None) for p in ("m.md", "my_notes.md", "x.md")}
+    r = LinkResolver(docs, {"m.md": "m0"}, lambda p: spans if p == "m.md" else [])
+    assert r.anchor("m.md", "requirement\\_aws") == "m1"  # escaped, set by <a name>
+    assert r.anchor("m.md", "outputs") == "m1"  # id= on any element
+    assert r.anchor("m.md", "requirements") == "m1"  # a heading's slug still first
+    assert r.anchor("m.md", "not-an-anchor") is None and r.anchor("m.md", "in-code") is None
+    refs = [RawRef("x.md", "x0", 3, "md", "m.md", "requirement\\_aws"), RawRef("m.md", "m1", 1, "md", "", "requirement\\_aws"),
+            RawRef("x.md", "x0", 4, "md", "my\\_notes.md", None), RawRef("x.md", "x0", 5, "md", "m.md", "input\\_tags")]
+    deps: dict[str, set[str]] = {}
+    edges, dangling = resolve.resolve_refs(refs, r, deps)
+    assert Edge("x.md", "x0", "m.md", "m1", "REF", "m.md#requirement\\_aws", 3) in edges
+    assert Edge("m.md", "m1", "m.md", "m1", "REF", "#requirement\\_aws", 1) in edges  # same document
+    assert Edge("x.md", "x0", "my_notes.md", None, "REF", "my\\_notes.md", 4) in edges  # escaped path
+    assert [(d.target, d.kind) for d in dangling] == [("m.md#input\\_tags", "anchor")]  # written as it was
+    assert {"path:my_notes.md", "doc:m.md"} <= deps["x.md"]
+
+
+def test_an_html_anchor_removed_later_leaves_its_links_dangling(mini, tmp_path):
+    """A re-index resolves a link to an HTML anchor again when the target document
+    changes, as it does for a heading's anchor, and agrees with a full build."""
+    write(mini, "04_artifacts/module.md", """
+        ---
+        title: VPC module
+        ---
+        # VPC module
+
+        | Name | Description |
+        |------|-------------|
+        | <a name="input_tags"></a> [tags](#input\\_tags) | Tags to apply |
+        """)
+    worker = "03_workstreams/ws-a/design/worker.md"
+    (mini / worker).write_text((mini / worker).read_text() + "\nSet [the tags](../../../04_artifacts/module.md#input\\_tags).\n")
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    assert not [d for d in result.dangling if "input" in d.target]
+    assert any(e.src_path == worker and e.dst_path == "04_artifacts/module.md" and e.dst_span for e in edge_set_edges(reg.conn))
+    module = mini / "04_artifacts/module.md"
+    module.write_text(module.read_text().replace('<a name="input_tags"></a> ', ""))
+    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only={"04_artifacts/module.md"})
+    assert sorted(d.target for d in result.dangling if "input" in d.target) == ["#input\\_tags", "../../../04_artifacts/module.md#input\\_tags"]
+    full, full_result = index(mini, tmp_path / "full.sqlite")
+    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
+    reg.close()
+    full.close()
+
+
 # ---------------------------------------------------------------- the sample fixture
 
 
