@@ -28,7 +28,11 @@ replacement ("⌛️ Superseded [0019](0019-….md)").
 - ``04_artifacts/``: the Terraform modules' and environments' READMEs and the other
   READMEs beside code (what the work produced; stage final).
 Pages with fewer than 80 words of body are skipped (as in the Cloud Platform tree), and
-``.github/`` and templates.
+``.github/`` and templates. Relative links between pages are rewritten to where the pages
+now are (``build_playbook.relink``: the ADR index's ``0019-….md`` names
+``ADR-0019-….md``, the front page's ``runbooks/x.html`` the runbook built from
+``source/runbooks/x.html.md.erb``); site links from the root (``/runbooks/x.html``) stay as
+written.
 
 ``bench/suite/modplat.intents.jsonl`` holds graded developer intents and
 ``bench/suite/modplat.pairs.jsonl`` current-vs-replaced decision pairs, both written by
@@ -44,6 +48,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from build_playbook import relink  # noqa: E402  (links between pages follow them to their new places)
 from build_adr_moj import (  # noqa: E402  (the same page conventions)
     _DATE_LINE,
     _ERB_TITLE,
@@ -112,7 +117,7 @@ def collect_adrs(src: Path) -> list[dict]:
         status = normalise_status(first_status) or idx_status or "proposed"
         dm = _DATE_LINE.search(text)
         successors = [int(a or b) for a, b in _SUCCESSOR.findall(status_text)]
-        adrs.append({"number": number, "id": f"ADR-{number:04d}", "title": title, "status": status,
+        adrs.append({"src": path.relative_to(src).as_posix(), "number": number, "id": f"ADR-{number:04d}", "title": title, "status": status,
                      "date": parse_date(dm.group(1)) if dm else None, "text": text,
                      "superseded_by": successors, "supersedes": [],
                      "stem": f"ADR-{number:04d}-{slug(m.group(2))}"})
@@ -126,7 +131,11 @@ def collect_adrs(src: Path) -> list[dict]:
     return adrs
 
 
-def write_adr(a: dict, dest: Path) -> None:
+def adr_target(a: dict) -> str:
+    return f"03_workstreams/{WORKSTREAM}/decisions/{a['stem']}.md"
+
+
+def write_adr(a: dict, dest: Path, moved: dict[str, Path]) -> None:
     stage = "final" if a["status"] in FINAL else "design"
     front = ["---", f"title: {yaml_quote(a['id'] + ': ' + a['title'])}", f"id: {a['id']}",
              f"stage: {stage}", f"workstream: {WORKSTREAM}", f"status: {a['status']}"]
@@ -137,9 +146,10 @@ def write_adr(a: dict, dest: Path) -> None:
     if a["superseded_by"]:
         front.append(f"superseded_by: [{', '.join(f'ADR-{n:04d}' for n in sorted(set(a['superseded_by'])))}]")
     front += ["tags: [adr]", "---"]
-    out = dest / "03_workstreams" / WORKSTREAM / "decisions" / (a["stem"] + ".md")
+    out = dest / adr_target(a)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(front) + "\n\n" + a["text"].strip("\n") + "\n", encoding="utf-8")
+    body = relink(a["text"].strip("\n"), Path(a["src"]), moved, Path(adr_target(a)))
+    out.write_text("\n".join(front) + "\n\n" + body + "\n", encoding="utf-8")
 
 
 def _stem(rel: str) -> str:
@@ -185,16 +195,22 @@ def collect_docs(src: Path) -> list[Path]:
     return out
 
 
-def write_docs(src: Path, dest: Path) -> int:
-    n = 0
+def read_docs(src: Path) -> dict[str, tuple[dict[str, str], str]]:
+    """source path -> (its front matter, body) of every page kept (80 words of body or more)."""
+    out = {}
     for path in collect_docs(src):
-        rel = path.relative_to(src).as_posix()
         meta, body = split_front(path.read_text(encoding="utf-8").replace("\r\n", "\n"))
-        if len(body.split()) < MIN_WORDS:
-            continue
+        if len(body.split()) >= MIN_WORDS:
+            out[path.relative_to(src).as_posix()] = (meta, body)
+    return out
+
+
+def write_docs(docs: dict[str, tuple[dict[str, str], str]], dest: Path, moved: dict[str, Path]) -> int:
+    n = 0
+    for rel, (meta, body) in docs.items():
         out_rel, stage, tags = doc_target(rel)
         title = meta.get("title") or first_heading(body).replace(_ERB_TITLE, "").strip() or _stem(rel)
-        body = body.replace(_ERB_TITLE, title)
+        body = relink(body.replace(_ERB_TITLE, title), Path(rel), moved, Path(out_rel))
         front = ["---", f"title: {yaml_quote(title)}", f"stage: {stage}"]
         date = parse_date(meta["last_reviewed_on"]) if meta.get("last_reviewed_on") else None
         if date:
@@ -213,9 +229,13 @@ def build(src: Path, dest: Path) -> tuple[int, int]:
     if dest.exists():
         shutil.rmtree(dest)
     adrs = collect_adrs(src)
+    docs = read_docs(src)
+    moved = {a["src"]: Path(adr_target(a)) for a in adrs} | {rel: Path(doc_target(rel)[0]) for rel in docs}
+    # a site page's relative link names the page it is built into: runbooks/x.html is source/runbooks/x.html.md.erb
+    moved |= {rel[: -len(".md.erb")]: dest_rel for rel, dest_rel in moved.items() if rel.endswith(".html.md.erb")}
     for a in adrs:
-        write_adr(a, dest)
-    return len(adrs), write_docs(src, dest)
+        write_adr(a, dest, moved)
+    return len(adrs), write_docs(docs, dest, moved)
 
 
 def main() -> None:
