@@ -46,14 +46,15 @@ PROJECTS = {
     "adr-moj": ("adr-moj", HERE / "adr_moj.intents.jsonl"),
 }
 # never part of a choice: built and judged after the defaults were fixed, measured with the
-# shipped defaults only (budgets.py --projects govuk,swift,playbook); see build_govuk.py,
-# build_swift.py, build_playbook.py
+# shipped defaults only (budgets.py --projects govuk,swift,playbook,modplat); see build_govuk.py,
+# build_swift.py, build_playbook.py, build_modplat.py
 UNSEEN = {
     "govuk": ("govuk", HERE / "govuk.intents.jsonl"),
     "swift": ("swift", HERE / "swift.intents.jsonl"),
     "playbook": ("playbook", HERE / "playbook.intents.jsonl"),
+    "modplat": ("modplat", HERE / "modplat.intents.jsonl"),
 }
-PAIRS = {"peps": HERE / "peps.pairs.jsonl", "adr-moj": HERE / "adr_moj.pairs.jsonl"}
+PAIRS = {"peps": HERE / "peps.pairs.jsonl", "adr-moj": HERE / "adr_moj.pairs.jsonl", "modplat": HERE / "modplat.pairs.jsonl"}
 
 
 def _open(suite: Path, project: str):
@@ -263,6 +264,8 @@ def cmd_pairs(args) -> None:
     suite = Path(args.suite)
     out = {}
     for project, path in PAIRS.items():
+        if args.projects and project not in args.projects.split(","):
+            continue
         pairs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
         for tree in (project, project + "-hidden"):
             root = suite / tree
@@ -322,6 +325,7 @@ def main() -> None:
     a.add_argument("--out", default=str(REPO / "bench" / "results" / "suite.json"))
     p = sub.add_parser("pairs")
     p.add_argument("--suite", default="/tmp/suite")
+    p.add_argument("--projects", default="", help="only these projects' pairs (names separated by ','; all by default)")
     p.add_argument("--out", default=str(REPO / "bench" / "results" / "suite_pairs.json"))
     args = ap.parse_args()
     os.environ.setdefault("ORION_USAGE_LOG", "false")
