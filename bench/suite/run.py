@@ -306,7 +306,10 @@ def cmd_pairs(args) -> None:
                     print(tree, label, {k: v for k, v in res.items() if k != "reasons"}, flush=True)
             finally:
                 reader.close()
-    Path(args.out).write_text(json.dumps(out, indent=1))
+    from results_file import header  # noqa: E402  (machine, date, commit, command)
+
+    report = {**header("python bench/suite/run.py pairs " + " ".join(sys.argv[2:])), **out}
+    Path(args.out).write_text(json.dumps(report, indent=1))
 
 
 def main() -> None:
