@@ -6,8 +6,9 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # generation's manifest: an index whose edges were resolved by other rules has every stored
 # reference resolved again by its next `orion index` (1: paths, ids, names and anchors;
 # 2: a site URL — ``/manual/dns.html``, ``/manual/dns/`` — names the page built from it;
-# 3: a link's backslash escapes undone, ``#requirement\_aws`` as ``#requirement_aws``, and
-# an anchor set in HTML — ``<a name="x">``, ``id="x"`` — is a place a link may name).
+# 3: a link's backslash escapes undone, ``#requirement\_aws`` as ``#requirement_aws``; an
+# anchor set in HTML — ``<a name="x">``, ``id="x"`` — is a place a link may name; a heading's
+# anchor is made from its text as rendered, ``## [Embodied Carbon](https://…)`` ``#embodied-carbon``).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
 LINK_RULES = 3

@@ -71,6 +71,24 @@ def words_of(text: str) -> list[str]:
     return text.lower().translate(_SPLIT_TABLE).split()
 
 
+_INLINE_LINK = re.compile(r"!?\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])")
+_HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+_EMPHASIS = re.compile(r"(?<![\w*])(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w*])")
+
+
+def heading_text(heading: str) -> str:
+    """A Markdown heading as it reads rendered, which is what its anchor is made from:
+    ``[Electricity Consumption](https://…)`` -> ``Electricity Consumption``; an image by its
+    alt text, HTML tags and emphasis marks dropped (``my_var`` keeps its underscore)."""
+    if "[" in heading:
+        heading = _INLINE_LINK.sub(r"\1", heading)
+    if "<" in heading:
+        heading = _HTML_TAG.sub("", heading)
+    if "*" in heading or "_" in heading:
+        heading = _EMPHASIS.sub(r"\2", heading)
+    return heading
+
+
 def slugify(heading: str) -> str:
     """GitHub-style heading anchor: lower case, punctuation dropped, spaces -> '-'."""
     text = unicodedata.normalize("NFKC", heading).strip().lower()

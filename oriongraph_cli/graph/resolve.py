@@ -23,6 +23,7 @@ from oriongraph_cli.graph.extract import (
     Edge,
     RawRef,
     SpanInfo,
+    heading_text,
     mask_code,
     slugify,
 )
@@ -143,7 +144,7 @@ class LinkResolver:
                     if prefix in seen:
                         continue
                     seen.add(prefix)
-                    slug = slugify(prefix[-1])
+                    slug = slugify(heading_text(prefix[-1]))
                     n = counts[slug]
                     counts[slug] += 1
                     table.setdefault(slug if n == 0 else f"{slug}-{n}", s.span_id)

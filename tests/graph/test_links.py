@@ -159,6 +159,20 @@ def test_slugify_is_github_style():
     assert extract.slugify("  Dead Letter Queue (DLQ) ") == "dead-letter-queue-dlq"
 
 
+def test_a_heading_is_slugged_as_it_reads_rendered():
+    """A heading's anchor is made from its rendered text: a link in it counts by its text,
+    as on GitHub (``## [Electricity Consumption](https://…)`` is ``#electricity-consumption``)."""
+    def slug(h):
+        return extract.slugify(extract.heading_text(h))
+
+    assert slug("[Electricity Consumption](https://principles.green/principles/electricity/)") == "electricity-consumption"
+    assert slug("Use ![logo](img/x.png) the [API][ref] <code>now</code>") == "use-logo-the-api-now"
+    assert slug("**Bold** and _em_ and __strong__ but my_var and snake_case_name") == "bold-and-em-and-strong-but-my_var-and-snake_case_name"
+    spans = [SpanInfo("p.md", "p0", 0, ("Principles",)), SpanInfo("p.md", "p1", 1, ("Principles", "[Embodied Carbon](https://x.org/carbon/)"))]
+    r = LinkResolver({"p.md": extract.DocInfo("p.md", "P", None, None)}, {"p.md": "p0"}, lambda p: spans)
+    assert r.anchor("p.md", "embodied-carbon") == "p1"
+
+
 # ---------------------------------------------------------------- resolution
 
 
