@@ -8,7 +8,8 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # 2: a site URL — ``/manual/dns.html``, ``/manual/dns/`` — names the page built from it;
 # 3: a link's backslash escapes undone, ``#requirement\_aws`` as ``#requirement_aws``; an
 # anchor set in HTML — ``<a name="x">``, ``id="x"`` — is a place a link may name; a heading's
-# anchor is made from its text as rendered, ``## [Embodied Carbon](https://…)`` ``#embodied-carbon``).
+# anchor is made from its text as rendered, ``## [Embodied Carbon](https://…)`` ``#embodied-carbon``;
+# of several pages a site URL's name fits, the one whose path ends as the URL does).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
 LINK_RULES = 3

@@ -232,7 +232,8 @@ class LinkResolver:
     def _site_page(self, rel: str) -> str | None:
         """The document a site URL names when no file has its path: ``manual/dns.html`` or
         ``manual/dns/`` (a static site's page, as Jekyll, Middleman, MkDocs and Hugo link
-        them) names ``manual/dns.md``, else the one document whose file stem is ``dns``.
+        them) names ``manual/dns.md``, else the one document whose file stem is ``dns`` — or,
+        of several, the one whose path ends in ``manual/dns.md``.
         Never for a ``.md`` path or a file of another kind: a moved file stays dangling."""
         cands = site_candidates(rel)
         if cands is None:
@@ -241,7 +242,13 @@ class LinkResolver:
         if path in self.paths:
             return path
         hits = self.stems.get(stem, ())
-        return hits[0] if len(hits) == 1 else None
+        if len(hits) == 1:
+            return hits[0]
+        # several pages share the name: the one whose path ends as the URL does (the site's
+        # root kept under a stage folder: /manual/get-started.html -> 02_knowledge/manual/get-started.md)
+        suffix = "/" + path.lower()
+        ends = [h for h in hits if h.lower().endswith(suffix)]
+        return ends[0] if len(ends) == 1 else None
 
     def resolve_name(self, src_path: str, name: str) -> str | None:
         """A wiki target or front matter value: id, then path (relative to the document, then

@@ -398,6 +398,21 @@ def test_a_site_url_names_the_page_it_is_built_from():
     assert {"stem:purge-cache", "stem:notes", "path:manual/notes.md", resolve.FS_KEY} <= deps[src]
 
 
+def test_a_site_url_names_the_page_whose_path_ends_as_it_does_when_names_repeat():
+    """A site kept under a stage folder has pages of the same name in several folders:
+    ``/manual/get-started.html`` names ``02_knowledge/manual/get-started.md``, not the
+    Kubernetes guide of the same name; a URL no path ends with stays dangling."""
+    paths = ["02_knowledge/manual/get-started.md", "02_knowledge/kubernetes/get-started.md", "02_knowledge/x.md"]
+    r = LinkResolver({p: extract.DocInfo(p, p, None, None) for p in paths}, {}, lambda p: [])
+    src = "02_knowledge/x.md"
+    assert r.resolve_path(src, "/manual/get-started.html") == ("02_knowledge/manual/get-started.md", "page")
+    assert r.resolve_path(src, "/kubernetes/get-started/") == ("02_knowledge/kubernetes/get-started.md", "page")
+    assert r.resolve_path(src, "/guides/get-started.html") == (None, "missing")
+    deps: dict[str, set[str]] = {}
+    resolve.resolve_refs([RawRef(src, "x0", 2, "md", "/guides/get-started.html", None)], r, deps)
+    assert "stem:get-started" in deps[src]  # a page of that name added later is looked at again
+
+
 def test_a_page_added_later_resolves_a_site_url_that_was_dangling(mini, tmp_path):
     worker = "03_workstreams/ws-a/design/worker.md"
     (mini / worker).write_text((mini / worker).read_text() + "\nSee [the runbook](/manual/retry-runbook.html).\n")
