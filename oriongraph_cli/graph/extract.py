@@ -71,15 +71,20 @@ def words_of(text: str) -> list[str]:
     return text.lower().translate(_SPLIT_TABLE).split()
 
 
-_INLINE_LINK = re.compile(r"!?\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])")
+_INLINE_LINK = re.compile(r"!?\[([^\[\]]*)\](?:\([^()]*\)|\[[^\[\]]*\])")
 _HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+HEADING_TEXT_MAX = 500
 _EMPHASIS = re.compile(r"(?<![\w*])(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w*])")
 
 
 def heading_text(heading: str) -> str:
     """A Markdown heading as it reads rendered, which is what its anchor is made from:
     ``[Electricity Consumption](https://…)`` -> ``Electricity Consumption``; an image by its
-    alt text, HTML tags and emphasis marks dropped (``my_var`` keeps its underscore)."""
+    alt text, HTML tags and emphasis marks dropped (``my_var`` keeps its underscore). A
+    heading longer than ``HEADING_TEXT_MAX`` is taken as written: no link names its anchor,
+    and a hostile one must not cost quadratic time."""
+    if len(heading) > HEADING_TEXT_MAX:
+        return heading
     if "[" in heading:
         heading = _INLINE_LINK.sub(r"\1", heading)
     if "<" in heading:

@@ -171,6 +171,12 @@ def test_a_heading_is_slugged_as_it_reads_rendered():
     spans = [SpanInfo("p.md", "p0", 0, ("Principles",)), SpanInfo("p.md", "p1", 1, ("Principles", "[Embodied Carbon](https://x.org/carbon/)"))]
     r = LinkResolver({"p.md": extract.DocInfo("p.md", "P", None, None)}, {"p.md": "p0"}, lambda p: spans)
     assert r.anchor("p.md", "embodied-carbon") == "p1"
+    # a heading past HEADING_TEXT_MAX is taken as written (no link names a page-long heading,
+    # and "*a *a …" or "[[[…" one line long would cost the emphasis and link patterns quadratic time)
+    long = "[Embodied Carbon](https://x.org/) " + "word " * (extract.HEADING_TEXT_MAX // 5)
+    assert extract.heading_text(long) == long
+    for hostile in ("*a " * 20000, "[" * 60000, "[a](" * 20000):
+        assert extract.heading_text(hostile) == hostile
 
 
 # ---------------------------------------------------------------- resolution
