@@ -443,7 +443,7 @@ class GraphChange:
 
 def documents_before(reg: Registry, paths: Iterable[str]) -> tuple[DocInfo, ...]:
     """The :class:`DocInfo` of the documents at ``paths`` in ``reg`` (those it holds)."""
-    return tuple(DocInfo(r[0], r[1], r[2], r[3], tuple(json.loads(r[4] or "[]"))) for r in reg.document_links_info(paths))
+    return tuple(DocInfo.from_row(r) for r in reg.document_links_info(paths))
 
 
 _DEPS_MARK = "link_deps_of"  # info key: the generation whose link_deps are complete

@@ -10,6 +10,7 @@ stores them.
 from __future__ import annotations
 
 import bisect
+import json
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -171,11 +172,35 @@ class DocInfo:
     doc_id: str | None
     workstream: str | None
     tags: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()  # front matter ``aliases``: other names a wiki link may use (Obsidian)
 
     @classmethod
     def from_document(cls, d: Document) -> "DocInfo":
-        doc_id = d.meta.get("id") if isinstance(d.meta, dict) else None
-        return cls(d.path, d.title, str(doc_id) if doc_id is not None else None, d.workstream, tuple(d.tags))
+        meta = d.meta if isinstance(d.meta, dict) else {}
+        doc_id = meta.get("id")
+        return cls(d.path, d.title, str(doc_id) if doc_id is not None else None, d.workstream, tuple(d.tags),
+                   aliases_of(meta.get("aliases", meta.get("alias"))))
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> "DocInfo":
+        """From ``Registry.document_links_info``: tags as JSON, aliases as SQLite's
+        ``json_extract`` gives them (JSON text for a list, the text itself for one name)."""
+        aliases = row[5] if len(row) > 5 else None
+        if isinstance(aliases, str) and aliases.startswith("["):
+            try:
+                aliases = json.loads(aliases)
+            except ValueError:
+                pass
+        return cls(row[0], row[1], row[2], row[3], tuple(json.loads(row[4] or "[]")), aliases_of(aliases))
+
+
+def aliases_of(value: Any) -> tuple[str, ...]:
+    """Front matter ``aliases`` (a name or a list of names) as names, blanks and non-text dropped."""
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, (list, tuple)):
+        return ()
+    return tuple(dict.fromkeys(str(v).strip() for v in value if isinstance(v, (str, int, float)) and str(v).strip()))
 
 
 # --------------------------------------------------------------------------- phase 1: extraction

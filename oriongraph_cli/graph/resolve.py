@@ -5,6 +5,7 @@ turned into typed edges and dangling links (edge types in :mod:`graph.edges`).
 from __future__ import annotations
 
 import json
+import os
 import posixpath
 import re
 from collections import Counter
@@ -27,7 +28,7 @@ from oriongraph_cli.graph.extract import (
     mask_code,
     slugify,
 )
-from oriongraph_cli.models import Document, Span
+from oriongraph_cli.models import TOP_FOLDERS, Document, Span
 
 if TYPE_CHECKING:
     from oriongraph_cli.store.registry import Registry
@@ -38,8 +39,16 @@ SITE_SUFFIXES = (".html", ".htm")
 # CommonMark: a backslash before ASCII punctuation in a link destination stands for the
 # character itself, so "[aws](#requirement\\_aws)" (as terraform-docs writes it) names "#requirement_aws"
 _MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+# a block id, as Obsidian marks a paragraph a link may name (``[[Note#^block-id]]``): "^id" ending a line
+_BLOCK_ID = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
 # an anchor written in HTML, as generated documentation sets them: <a name="x"></a>, <h3 id="x">
 _HTML_ANCHOR = re.compile(r"<[A-Za-z][\w-]*\s[^<>]*?(?<![\w-])(?:id|name)\s*=\s*([\"'])([^\"'<>]+)\1")
+
+
+def is_attachment(name: str) -> bool:
+    """A wiki target naming a file that is not a note: ``diagram.png``, ``spec.pdf``."""
+    ext = posixpath.splitext(posixpath.basename(name.strip()))[1].lower()
+    return bool(ext) and ext not in MD_SUFFIXES and ext[1:].isalnum()
 
 
 def md_unescape(target: str) -> str:
@@ -95,6 +104,9 @@ class LinkResolver:
             if d.doc_id:
                 self.ids.setdefault(str(d.doc_id).lower(), path)
             self.titles.setdefault(d.title.strip().lower(), path)
+        for path in sorted(docs):  # front matter aliases name a document after every title does
+            for alias in docs[path].aliases:
+                self.titles.setdefault(alias.lower(), path)
         # ADR-0007 also names ADR-0007-foo.md / a document titled "ADR-0007: ..." without an `id`
         for path in sorted(docs):
             for source in (posixpath.basename(path), docs[path].title):
@@ -103,7 +115,8 @@ class LinkResolver:
                     self.ids.setdefault(m.group(1).lower(), path)
         self._spans: dict[str, list[SpanInfo]] = {}
         self._slugs: dict[str, dict[str, str]] = {}
-        self._html_anchors: dict[str, dict[str, str]] = {}
+        self._text_anchors: dict[str, dict[str, str]] = {}
+        self._file_names: dict[str, int] | None = None
         self._path_cache: dict[tuple[str, str], tuple[str | None, str]] = {}
 
     # ---------------------------------------------------------------- construction
@@ -116,7 +129,7 @@ class LinkResolver:
 
     @classmethod
     def from_registry(cls, registry: "Registry", root: Path | None = None) -> "LinkResolver":
-        docs = {r[0]: DocInfo(r[0], r[1], r[2], r[3], tuple(json.loads(r[4] or "[]"))) for r in registry.document_links_info()}
+        docs = {r[0]: DocInfo.from_row(r) for r in registry.document_links_info()}
         first = registry.first_span_ids()
 
         def load(path: str) -> list[SpanInfo]:
@@ -151,29 +164,56 @@ class LinkResolver:
             self._slugs[path] = table
         return table
 
-    def html_anchors(self, path: str) -> dict[str, str]:
-        """Anchor -> span_id of the first span that sets it in HTML (``<a name="x">``,
-        ``id="x"`` on an element), outside code."""
-        table = self._html_anchors.get(path)
+    def text_anchors(self, path: str) -> dict[str, str]:
+        """Anchor -> span_id of the first span that sets it in its text, outside code: in HTML
+        (``<a name="x">``, ``id="x"`` on an element) as ``x``, a block id (a line ending in
+        ``^x``) as ``^x``."""
+        table = self._text_anchors.get(path)
         if table is None:
             table = {}
             for span_id, text in self._load_texts(path):
-                if "<" in text:
-                    for m in _HTML_ANCHOR.finditer(mask_code(text)):
+                if "<" in text or "^" in text:
+                    masked = mask_code(text)
+                    for m in _HTML_ANCHOR.finditer(masked):
                         table.setdefault(m.group(2), span_id)
-            self._html_anchors[path] = table
+                    for m in _BLOCK_ID.finditer(masked):
+                        table.setdefault("^" + m.group(1), span_id)
+            self._text_anchors[path] = table
         return table
 
     def anchor(self, path: str, anchor: str) -> str | None:
         """span_id of the place ``#anchor`` names in ``path``: a section by its heading's
-        slug, else an anchor set in HTML; None when neither is there."""
+        slug, else an anchor set in HTML; a block id (``#^x``) only by its block; None when
+        it is not there."""
         anchor = md_unescape(anchor)
+        if anchor.startswith("^"):
+            return self.text_anchors(path).get(anchor)
         table = self.slugs(path)
         hit = table.get(anchor.lower()) or table.get(slugify(unquote(anchor)))
         if hit is None:
-            html = self.html_anchors(path)
-            hit = html.get(anchor) or html.get(unquote(anchor))
+            found = self.text_anchors(path)
+            hit = found.get(anchor) or found.get(unquote(anchor))
         return hit
+
+    def attachment(self, src_path: str, name: str) -> bool:
+        """Whether a file a wiki embed names (``![[diagram.png]]``) is in the project: beside
+        the document, at that path from the root, or — as Obsidian finds attachments — by
+        its name anywhere in the stage folders."""
+        if self.root is None:
+            return False
+        rel, _why = self.relative(posixpath.dirname(src_path), name)
+        if rel is not None and (self.root / rel).is_file():
+            return True
+        rel, _why = self.relative("", name)
+        if rel is not None and (self.root / rel).is_file():
+            return True
+        if self._file_names is None:
+            self._file_names = {}
+            for top in TOP_FOLDERS:
+                for _dir, _subdirs, files in os.walk(self.root / top):  # links are not followed
+                    for f in files:
+                        self._file_names[f.lower()] = self._file_names.get(f.lower(), 0) + 1
+        return posixpath.basename(name).lower() in self._file_names
 
     def resolve_id(self, token: str) -> str | None:
         """Path of the document an id names, trying shorter prefixes
@@ -305,6 +345,7 @@ def document_keys(doc: DocInfo) -> set[str]:
     """The lookup keys ``doc`` sets in a :class:`LinkResolver` (see above)."""
     path = doc.path
     keys = {f"path:{path}", f"lower:{path.lower()}", f"doc:{path}", f"title:{doc.title.strip().lower()}"}
+    keys.update(f"title:{alias.lower()}" for alias in doc.aliases)
     keys.add("stem:" + posixpath.splitext(posixpath.basename(path))[0].lower())
     if doc.doc_id:
         keys.add(f"id:{str(doc.doc_id).lower()}")
@@ -373,6 +414,8 @@ def resolve_refs(
                     keys.add(FS_KEY)
             elif target:
                 _name_keys(path, target, keys)
+                if kind == "wiki" and is_attachment(target):
+                    keys.add(FS_KEY)
             # the other end of an edge: an anchor reads its headings
             keys.update(f"doc:{e.dst_path}" for e in edges[n_edges:])
             if anchor:
@@ -400,6 +443,8 @@ def _resolve_one(r: RawRef, resolver: LinkResolver, edges: list[Edge], dangling_
     elif kind == "wiki":
         dst = resolver.resolve_name(path, target) if target else path
         if dst is None:
+            if is_attachment(target) and resolver.attachment(path, target):
+                return  # an embedded file that is not a note: in the project, not indexed
             dangling_out.append(DanglingLink(path, line, f"[[{written}]]", "wiki"))
         else:
             _link_edge(edges, dangling_out, resolver, r, dst, f"[[{written}]]")

@@ -290,13 +290,13 @@ class Registry:
         """(path, span_id, ordinal) of every span, in row order."""
         return [tuple(r) for r in self.conn.execute("SELECT path, span_id, ordinal FROM spans ORDER BY id")]
 
-    def document_links_info(self, paths: Iterable[str] | None = None) -> list[tuple[str, str, str | None, str | None, str]]:
-        """(path, title, doc_key, workstream, tags JSON) of every document (of those at
+    def document_links_info(self, paths: Iterable[str] | None = None) -> list[tuple[str, str, str | None, str | None, str, str | None]]:
+        """(path, title, doc_key, workstream, tags JSON, front matter aliases JSON) of every document (of those at
         ``paths``, when given): what link resolution needs."""
         if paths is None:
-            return [tuple(r) for r in self.conn.execute("SELECT path, title, doc_key, workstream, tags FROM documents")]
+            return [tuple(r) for r in self.conn.execute("SELECT path, title, doc_key, workstream, tags, coalesce(json_extract(meta, '$.aliases'), json_extract(meta, '$.alias')) FROM documents")]
         return [tuple(r) for r in self.conn.execute(
-            "SELECT path, title, doc_key, workstream, tags FROM documents WHERE path IN (SELECT value FROM json_each(?))", (json.dumps(sorted(set(paths))),)
+            "SELECT path, title, doc_key, workstream, tags, coalesce(json_extract(meta, '$.aliases'), json_extract(meta, '$.alias')) FROM documents WHERE path IN (SELECT value FROM json_each(?))", (json.dumps(sorted(set(paths))),)
         )]
 
     def document_labels(self, paths: Iterable[str]) -> list[tuple[str, str | None, str, str | None]]:

@@ -496,6 +496,75 @@ def test_an_html_anchor_removed_later_leaves_its_links_dangling(mini, tmp_path):
     full.close()
 
 
+def test_obsidian_links_aliases_block_ids_and_embedded_files_resolve(mini, tmp_path):
+    """A vault's own link forms are not dangling: a note named by a front matter alias, a
+    block named by its ``^id``, a file embedded by its name from anywhere in the stage
+    folders; an alias added later resolves the link a re-index left dangling, as a full
+    build does."""
+    write(mini, "02_knowledge/notes/Retry policy.md", """
+        ---
+        aliases: [backoff, retry rules]
+        ---
+        # Retry policy
+
+        We retry with exponential backoff. ^policy-core
+
+        ## Limits
+
+        At most six attempts; see [[Queue design#^dlq-rule]] and [the rule](Queue%20design.md#^dlq-rule).
+
+        ![[flow diagram.png]]
+        ![[missing.png]]
+        Also [[Retry policy#^nowhere]] and [[Queue design#^policy-core]].
+        """)
+    write(mini, "02_knowledge/notes/Queue design.md", """
+        ---
+        alias: queueing
+        ---
+        # Queue design
+
+        After six attempts a message goes to the DLQ. ^dlq-rule
+
+        Links to [[backoff]], [[Retry Rules]], [[Retry policy#^policy-core]] and [[throttling]].
+
+        ```
+        not a block ^in-code
+        ```
+        """)
+    (mini / "02_knowledge/attachments").mkdir(parents=True)
+    (mini / "02_knowledge/attachments/flow diagram.png").write_bytes(b"PNG")
+    retry, queue = "02_knowledge/notes/Retry policy.md", "02_knowledge/notes/Queue design.md"
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    got = sorted((d.path, d.target, d.kind) for d in result.dangling if d.path in (retry, queue))
+    assert got == [(queue, "[[throttling]]", "wiki"), (retry, "[[Queue design#^policy-core]]", "anchor"),
+                   (retry, "[[Retry policy#^nowhere]]", "anchor"), (retry, "[[missing.png]]", "wiki")]
+    edges = edge_set_edges(reg.conn)
+    dlq = span_of(reg, queue)
+    # the two links from "Limits" to the block name its span (one REF edge kept for the pair)
+    assert {(e.src_span, e.type) for e in edges if e.src_path == retry and e.dst_span == dlq and e.type == "REF"} == {(span_of(reg, retry, "Limits"), "REF")}
+    # [[backoff]] and [[Retry Rules]] (an alias in another case) both name Retry policy: one edge kept
+    assert any(e.src_path == queue and e.dst_path == retry and e.detail == "[[backoff]]" for e in edges)
+    assert any(e.src_path == queue and e.dst_path == retry and e.dst_span == span_of(reg, retry) for e in edges)
+    # an alias added later: the link to it resolves on a re-index of that note alone
+    throttle = "02_knowledge/notes/Rate limits.md"
+    write(mini, throttle, "---\naliases: throttling\n---\n# Rate limits\n\nAt most 50 requests a second.\n")
+    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only={throttle})
+    assert "[[throttling]]" not in {d.target for d in result.dangling}
+    full, full_result = index(mini, tmp_path / "full.sqlite")
+    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
+    reg.close()
+    full.close()
+
+
+def test_aliases_of_front_matter_values():
+    assert extract.aliases_of(["backoff", " retries ", "", None, 7, "backoff"]) == ("backoff", "retries", "7")
+    assert extract.aliases_of("one name") == ("one name",)
+    assert extract.aliases_of({"not": "a list"}) == () and extract.aliases_of(None) == ()
+    assert extract.DocInfo.from_row(("a.md", "A", None, None, "[]", '["x", "y"]')).aliases == ("x", "y")
+    assert extract.DocInfo.from_row(("a.md", "A", None, None, "[]", "[draft")).aliases == ("[draft",)
+    assert extract.DocInfo.from_row(("a.md", "A", None, None, "[]")).aliases == ()
+
+
 # ---------------------------------------------------------------- the sample fixture
 
 
