@@ -21,6 +21,7 @@ from oriongraph_cli import __version__
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import StrictError
 from oriongraph_cli import graph
+from oriongraph_cli.index import parse as doc_parse
 from oriongraph_cli.index.parse import ParseWarning, decode, parse_document
 from oriongraph_cli.index.rebuild import rebuild_reason, relink_reason
 from oriongraph_cli.index.span import embed_text, split_document
@@ -771,4 +772,5 @@ def _manifest(plan: _Plan, counts: dict[str, int], edges: int, dim: int, id_leng
         file_warnings={rel: plan.file_warnings[rel] for rel in sorted(plan.file_warnings) if rel in files},
         id_length=id_length,
         link_rules=graph.LINK_RULES,
+        parse_rules=doc_parse.PARSE_RULES,
     )

@@ -1,4 +1,5 @@
-"""Bytes -> Document: input hygiene, YAML front matter (bounded PyYAML), metadata.
+"""Bytes -> Document: input hygiene, front matter (YAML by bounded PyYAML, or TOML between
+``+++`` lines as Hugo writes it), metadata.
 
 The *document text* that span offsets index is the file decoded as UTF-8 with a leading
 BOM removed and CRLF/CR line endings turned into LF. ``doc_version_id`` is the SHA256 of
@@ -17,7 +18,15 @@ from typing import Any
 
 from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 
+# the version of the rules that turn a file into a document (front matter formats, fields),
+# kept in each generation's manifest: an index parsed by other rules is rebuilt by its next
+# `orion index`, its vectors reused (1: YAML front matter; 2: TOML front matter between +++ lines)
+PARSE_RULES = 2
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
+# TOML front matter between +++ lines, as Hugo writes it
+TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)
+_TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
+_TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 HEADING_RE = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 STAGE_ALIASES = {
     "requirement": "requirements",
@@ -163,11 +172,36 @@ def decode(rel: str, data: bytes, max_bytes: int) -> tuple[str | None, ParseWarn
     return text, None
 
 
+def _toml_front_matter(rel: str, raw: str, body_start: int) -> tuple[dict[str, Any], int, list[ParseWarning]]:
+    """TOML front matter (between ``+++`` lines): the same checks as YAML's, its own parser."""
+    import tomllib
+
+    try:
+        if len(raw.encode("utf-8", "surrogatepass")) > MAX_FRONT_MATTER_BYTES:
+            raise ValueError(f"front matter larger than {MAX_FRONT_MATTER_BYTES // 1024} KiB")
+        meta = tomllib.loads(raw)
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError) as exc:
+        where = _TOML_WHERE.search(str(exc))
+        line, col = (int(where.group(1)) + 1, int(where.group(2))) if where else (1, None)  # +1: the opening +++
+        problem = _TOML_WHERE.sub("", str(exc)).strip() if not isinstance(exc, RecursionError) else "nested too deeply"
+        return {}, body_start, [ParseWarning(rel, "front-matter", f"malformed TOML front matter ({problem}); body indexed without metadata", line=line, col=col)]
+    key_lines: dict[str, int] = {}  # the line of each top-level key, for warnings (+1: the opening +++)
+    for i, line in enumerate(raw.split("\n")):
+        if line.lstrip().startswith("["):
+            break  # a [table] header: the keys after it are not top-level fields
+        km = _TOML_KEY.match(line)
+        if km:
+            key_lines.setdefault(km.group(1).strip('"'), i + 2)
+    meta, warnings = validate_meta(rel, _jsonable(meta), key_lines)
+    return meta, body_start, warnings
+
+
 def split_front_matter(rel: str, text: str) -> tuple[dict[str, Any], int, list[ParseWarning]]:
     """Return (metadata, body_start, warnings). Malformed YAML keeps the body indexable."""
     m = FM_RE.match(text)
     if not m:
-        return {}, 0, []
+        t = TOML_FM_RE.match(text) if text.startswith("+++") else None
+        return _toml_front_matter(rel, t.group(1) or "", t.end()) if t else ({}, 0, [])
     raw = m.group(1) or ""
     body_start = m.end()
     import yaml

@@ -7,13 +7,15 @@ from __future__ import annotations
 from oriongraph_cli import graph
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import OrionError
+from oriongraph_cli.index import parse
 from oriongraph_cli.store.manifest import INDEX_SCHEMA_VERSION, Manifest
 from oriongraph_cli.tokens import expected_name
 
 
 def rebuild_reason(manifest: Manifest | None, cfg: Config, model_id: str, tokenizer: str, full: bool) -> str | None:
     """Why an index run with these settings rebuilds (``--full``, no index yet, or the index
-    schema, model, tokenizer or span sizes changed since ``manifest``), or None."""
+    schema, model, tokenizer, span sizes or the rules files are parsed by changed since
+    ``manifest``), or None."""
     if full:
         return "--full"
     if manifest is None:
@@ -23,6 +25,7 @@ def rebuild_reason(manifest: Manifest | None, cfg: Config, model_id: str, tokeni
         ("model_id", manifest.model_id, model_id, "embedding model changed"),
         ("tokenizer", manifest.tokenizer, tokenizer, "tokenizer changed"),
         ("span_params", manifest.span_params, [cfg.span_target_tokens, cfg.span_max_tokens, cfg.span_min_tokens], "span sizes changed"),
+        ("parse_rules", manifest.parse_rules or 1, parse.PARSE_RULES, "front matter rules changed"),
     ]
     for _key, had, value, reason in checks:
         if had != value:

@@ -58,6 +58,7 @@ class Manifest:
     checksums: dict[str, Any] | None = None  # file -> size and digests (None: written before checksums)
     id_length: int | None = None  # the prefix length that tells every span id apart (None: written before it)
     link_rules: int | None = None  # the link resolution rules its edges were resolved by (None: before they were versioned)
+    parse_rules: int | None = None  # the rules its files were parsed by (index.parse.PARSE_RULES; None: before they were versioned)
     extra: dict[str, Any] = field(default_factory=dict)  # keys of a newer or older orion, kept as they are
 
     # ------------------------------------------------------------ reading
@@ -100,6 +101,7 @@ class Manifest:
             checksums=want("checksums", (dict,)),
             id_length=want("id_length", (int,)),
             link_rules=want("link_rules", (int,)),
+            parse_rules=want("parse_rules", (int,)),
             extra={k: v for k, v in raw.items() if k not in known},
         )
 
@@ -138,6 +140,8 @@ class Manifest:
             out["id_length"] = self.id_length
         if self.link_rules is not None:
             out["link_rules"] = self.link_rules
+        if self.parse_rules is not None:
+            out["parse_rules"] = self.parse_rules
         return out
 
     def to_bytes(self) -> bytes:

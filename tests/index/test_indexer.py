@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import threading
 
@@ -441,3 +442,36 @@ def test_an_interrupt_right_after_the_build_directory_exists_removes_it(project,
     layout = Layout(cfg.index_dir)
     assert list(layout.staging_dir.iterdir()) == []
     assert layout.current_path().name == first.generation
+
+
+def test_an_index_parsed_by_older_front_matter_rules_is_rebuilt_with_its_vectors(project, fake_embedder, monkeypatch):
+    """A TOML front matter note indexed by an orion that read only YAML had its +++ block as
+    text: after the upgrade the next run rebuilds (status says why first), reads its fields,
+    and reuses the vectors of every embedding text it had; the run after finds nothing changed."""
+    from oriongraph_cli.index import parse
+    from oriongraph_cli.index.rebuild import pending_rebuild
+    from oriongraph_cli.store.manifest import Manifest
+
+    note = project / "02_knowledge/hugo-page.md"
+    note.write_text('+++\ntitle = "Rotate keys"\ntags = ["security"]\n+++\n\n# Rotate keys\n\nRotate every 90 days.\n')
+    cfg = load_config(project)
+    monkeypatch.setattr(parse, "PARSE_RULES", 1)  # the generation an older orion wrote
+    monkeypatch.setattr(parse, "TOML_FM_RE", re.compile(r"(?!)"))  # ... which read no TOML
+    r1 = index_project(cfg)
+    assert r1.rebuild_reason == "first index"
+    monkeypatch.undo()
+    manifest = Manifest.load(project / ".oriongraph/gen" / r1.generation)
+    assert manifest.parse_rules == 1
+    assert pending_rebuild(cfg, manifest) == "front matter rules changed (1 -> 2)"
+    calls = fake_embedder.calls
+    r2 = index_project(cfg)
+    assert r2.rebuild_reason == "front matter rules changed (1 -> 2)"
+    # the +++ block was a span of its own before the heading: it is gone, and the note's
+    # other span embeds the same text as before, so nothing is embedded again
+    assert r2.spans == r1.spans - 1 and r2.embedded_spans == 0 and fake_embedder.calls == calls
+    reader = IndexReader(cfg, load_embedder=False)
+    try:
+        assert "security" in reader.registry.conn.execute("SELECT tags FROM documents WHERE path = '02_knowledge/hugo-page.md'").fetchone()[0]
+    finally:
+        reader.close()
+    assert index_project(cfg).nothing_changed

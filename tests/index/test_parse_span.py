@@ -92,6 +92,28 @@ def test_front_matter_not_a_mapping():
     assert meta == {} and warnings[0].kind == "front-matter" and start > 0
 
 
+def test_toml_front_matter_as_hugo_writes_it():
+    """``+++``-fenced TOML front matter (Hugo's) is read as YAML's is: fields, dates, tags,
+    checks; the body starts after it; a malformed one is a warning with its line and the
+    body still indexed; a hostile one (nested 5,000 deep) is malformed, not a crash."""
+    text = ('+++\ntitle = "Rotate keys"\ndate = 2024-01-02\ntags = ["Security", "keys"]\nstatus = "accepted"\n'
+            'priority = "high"\n[params]\nauthor = "x"\n+++\n\n# Rotate keys\n\nRotate every 90 days.\n')
+    doc, warnings = doc_of(text)
+    assert doc.title == "Rotate keys" and doc.tags == ("security", "keys") and doc.meta["status"] == "accepted"
+    assert doc.created_source == "front-matter" and doc.created_at == 1704153600
+    assert doc.meta["params"] == {"author": "x"}
+    assert text[doc.body_start:].startswith("\n# Rotate keys")
+    assert [(w.kind, w.line) for w in warnings] == [("front-matter", 6)]  # priority: not a number, at its line
+    spans = split_document(doc, COUNTER)
+    assert "+++" not in "".join(sp.text for sp in spans) and "Rotate every 90 days." in spans[-1].text
+    doc, warnings = doc_of('+++\ntitle = "unterminated\n+++\n# Body\n\nStill here.\n')
+    assert [(w.kind, w.line) for w in warnings] == [("front-matter", 2)] and "malformed TOML" in warnings[0].message
+    assert "Still here." in split_document(doc, COUNTER)[0].text
+    _meta, _start, warnings = split_front_matter("x.md", "+++\na = " + "[" * 5000 + "]" * 5000 + "\n+++\nbody\n")
+    assert warnings[0].kind == "front-matter" and "nested too deeply" in warnings[0].message
+    assert split_front_matter("x.md", "+++ not front matter\nbody\n") == ({}, 0, [])
+
+
 def test_metadata_fields_and_inference():
     text = (
         "---\ntitle: Worker\nstage: Implementation\ntags: [Retry, worker]\ncreated: 2025-03-01\n"
