@@ -50,6 +50,8 @@ MD_LINK_RE = re.compile(
     r"(!?)\[((?:[^\[\]\n]|\[[^\]\n]*\])*)\]\(\s*<?([^)\s>]+)>?(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)"
 )
 REF_DEF_RE = re.compile(r"^ {0,3}\[([^\]\n]+)\]:\s*<?(\S+?)>?(?:\s+.*)?$", re.MULTILINE)
+# a Hugo page reference as a link target: [text]({{< ref "docs/setup.md#install" >}}), relref, {{% %}}
+HUGO_REF_RE = re.compile(r"\]\(\s*\{\{[<%]\s*(?:rel)?ref\s+\"([^\"\n]+)\"\s*[>%]\}\}\s*\)")
 WIKI_RE = re.compile(r"\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\]\]")
 # id-shaped tokens: ADR-0007, ADR-20251113-retrieval-as-compilation, DES-ING-WORKER, INC-2025-031
 ID_TOKEN_RE = re.compile(r"(?<![\w/.-])([A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+)(?![\w-])")
@@ -309,6 +311,10 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
         line, sid = locate(body_start + m.start())
         path_part, _, anchor = target.partition("#")
         refs.append(RawRef(doc.path, sid, line, "img" if m.group(1) else "md", path_part, anchor or None))
+    for m in HUGO_REF_RE.finditer(masked):
+        line, sid = locate(body_start + m.start())
+        path_part, _, anchor = m.group(1).strip().partition("#")
+        refs.append(RawRef(doc.path, sid, line, "hugo", path_part, anchor or None))
     for m in REF_DEF_RE.finditer(masked):
         target = m.group(2).strip()
         if m.group(1).startswith("^"):  # footnote definition

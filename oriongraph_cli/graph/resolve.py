@@ -45,6 +45,12 @@ _BLOCK_ID = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
 _HTML_ANCHOR = re.compile(r"<[A-Za-z][\w-]*\s[^<>]*?(?<![\w-])(?:id|name)\s*=\s*([\"'])([^\"'<>]+)\1")
 
 
+def hugo_url(target: str) -> str:
+    """A Hugo ``ref`` target as the URL of its page: ``docs/setup.md`` -> ``docs/setup``."""
+    base = target[: -len(".md")] if target.lower().endswith(".md") else target
+    return base or target
+
+
 def is_attachment(name: str) -> bool:
     """A wiki target naming a file that is not a note: ``diagram.png``, ``spec.pdf``."""
     ext = posixpath.splitext(posixpath.basename(name.strip()))[1].lower()
@@ -194,6 +200,12 @@ class LinkResolver:
             found = self.text_anchors(path)
             hit = found.get(anchor) or found.get(unquote(anchor))
         return hit
+
+    def hugo_page(self, src_path: str, target: str) -> str | None:
+        """The document a Hugo ``ref`` names when no file has its path: the page its URL is
+        (``docs/setup.md`` as ``docs/setup``: the site rules of :meth:`resolve_path`)."""
+        dst, status = self.resolve_path(src_path, hugo_url(target))
+        return dst if status in ("ok", "page") else None
 
     def attachment(self, src_path: str, name: str) -> bool:
         """Whether a file a wiki embed names (``![[diagram.png]]``) is in the project: beside
@@ -407,6 +419,10 @@ def resolve_refs(
             keys = deps.setdefault(path, set())
             if kind == "id":
                 _id_keys(target, keys)
+            elif kind == "hugo":
+                _path_keys(path, target, keys)
+                _path_keys(path, hugo_url(target), keys)
+                keys.add(FS_KEY)
             elif kind == "md" or kind == "img":
                 _path_keys(path, md_unescape(target), keys)
                 dst, status = resolver.resolve_path(path, md_unescape(target))
@@ -439,6 +455,15 @@ def _resolve_one(r: RawRef, resolver: LinkResolver, edges: list[Edge], dangling_
                 return  # "[Ca(2+)](i)" in a chemistry abstract is text, not a link
             dangling_out.append(DanglingLink(path, line, written, "image" if kind == "img" else ("outside-root" if status == "outside-root" else "link")))
         elif kind == "md":
+            _link_edge(edges, dangling_out, resolver, r, dst, written)
+    elif kind == "hugo":  # a page as Hugo's ref names it: a path, or the page built from it
+        dst, status = resolver.resolve_path(path, target)
+        if dst is None and status == "missing":
+            dst = resolver.hugo_page(path, target)
+        if dst is None:
+            if status not in ("external", "not-indexed"):
+                dangling_out.append(DanglingLink(path, line, f'{{{{< ref "{written}" >}}}}', "link"))
+        else:
             _link_edge(edges, dangling_out, resolver, r, dst, written)
     elif kind == "wiki":
         dst = resolver.resolve_name(path, target) if target else path

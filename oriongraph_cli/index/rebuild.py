@@ -25,7 +25,7 @@ def rebuild_reason(manifest: Manifest | None, cfg: Config, model_id: str, tokeni
         ("model_id", manifest.model_id, model_id, "embedding model changed"),
         ("tokenizer", manifest.tokenizer, tokenizer, "tokenizer changed"),
         ("span_params", manifest.span_params, [cfg.span_target_tokens, cfg.span_max_tokens, cfg.span_min_tokens], "span sizes changed"),
-        ("parse_rules", manifest.parse_rules or 1, parse.PARSE_RULES, "front matter rules changed"),
+        ("parse_rules", manifest.parse_rules or 1, parse.PARSE_RULES, "parse rules changed"),
     ]
     for _key, had, value, reason in checks:
         if had != value:
