@@ -268,7 +268,7 @@ class LinkResolver:
         rel, why = self.relative(src_dir, target)
         if rel is None:
             return ("", "self") if why == "self" else (None, why)
-        for cand in (rel, rel + ".md", rel + "/README.md", rel + "/index.md"):
+        for cand in (rel, rel + ".md", rel + "/README.md", rel + "/index.md", rel + "/_index.md"):
             if cand in self.paths:
                 return cand, "ok"
         low = self.lower_paths.get(rel.lower())
@@ -380,7 +380,7 @@ def _path_keys(src_path: str, target: str, keys: set[str]) -> None:
     """The paths :meth:`LinkResolver.resolve_path` may look up for ``target``."""
     rel, _why = LinkResolver.relative(posixpath.dirname(src_path), target)
     if rel is not None:
-        keys.update(f"path:{c}" for c in (rel, rel + ".md", rel + "/README.md", rel + "/index.md"))
+        keys.update(f"path:{c}" for c in (rel, rel + ".md", rel + "/README.md", rel + "/index.md", rel + "/_index.md"))
         keys.add(f"lower:{rel.lower()}")
         site = site_candidates(rel)
         if site is not None:

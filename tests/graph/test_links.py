@@ -558,9 +558,10 @@ def test_obsidian_links_aliases_block_ids_and_embedded_files_resolve(mini, tmp_p
 
 def test_a_hugo_ref_shortcode_is_a_link_to_its_page(mini, tmp_path):
     """``[text]({{< ref "x.md" >}})`` (relref, ``{{% %}}``) names the page: by its path from
-    the note or the root, else as the page its URL is; one naming nothing is dangling,
-    shown as written; in code it is text."""
+    the note or the root (a folder by its ``_index.md``, Hugo's section page), else as the
+    page its URL is; one naming nothing is dangling, shown as written; in code it is text."""
     write(mini, "02_knowledge/docs/setup.md", "---\ntitle: Setup\n---\n# Setup\n\n## Install\n\nRun the installer.\n")
+    write(mini, "02_knowledge/docs/_index.md", "---\ntitle: Docs\n---\n# Docs\n\nThe section's own page, as Hugo names it.\n")
     write(mini, "02_knowledge/docs/intro.md", """
         ---
         title: Intro
@@ -568,18 +569,20 @@ def test_a_hugo_ref_shortcode_is_a_link_to_its_page(mini, tmp_path):
         # Intro
 
         Read [setup]({{< ref "setup.md" >}}), [install]({{< relref "/docs/setup.md#install" >}}),
-        [again]({{% ref "docs/setup" %}}) and [gone]({{< ref "nowhere.md" >}}).
+        [again]({{% ref "docs/setup" %}}), [the section]({{< relref "../docs/" >}}) and [gone]({{< ref "nowhere.md" >}}).
 
         `[code]({{< ref "code.md" >}})`
         """)
     intro, setup = "02_knowledge/docs/intro.md", "02_knowledge/docs/setup.md"
     doc, spans = parse(intro, (mini / intro).read_text())
     assert [(r.kind, r.target, r.anchor) for r in extract.extract_refs(doc, spans) if r.kind == "hugo"] == [
-        ("hugo", "setup.md", None), ("hugo", "/docs/setup.md", "install"), ("hugo", "docs/setup", None), ("hugo", "nowhere.md", None)]
+        ("hugo", "setup.md", None), ("hugo", "/docs/setup.md", "install"), ("hugo", "docs/setup", None), ("hugo", "../docs/", None),
+        ("hugo", "nowhere.md", None)]
     reg, result = index(mini, tmp_path / "r.sqlite")
     assert [(d.target, d.kind) for d in result.dangling if d.path == intro] == [('{{< ref "nowhere.md" >}}', "link")]
     out = [e for e in edge_set_edges(reg.conn) if e.src_path == intro and e.dst_path == setup and e.type == "REF"]
     assert {e.dst_span for e in out} == {None, span_of(reg, setup, "Install")}
+    assert any(e.src_path == intro and e.dst_path == "02_knowledge/docs/_index.md" for e in edge_set_edges(reg.conn))  # a folder: its _index.md
     reg.close()
 
 
