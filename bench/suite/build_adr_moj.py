@@ -313,16 +313,18 @@ def doc_target(rel: str) -> tuple[str, str, list[str]] | None:
     return f"02_knowledge/{slug(rel[: -len('.md')] if rel.endswith('.md') else rel)}.md", "research", ["guide"]
 
 
-def collect_docs(src: Path) -> list[Path]:
+def collect_docs(src: Path, adr_file: re.Pattern[str] = _ADR_FILE, suffixes: tuple[str, ...] = (".md", ".html.md.erb")) -> list[Path]:
+    """Every page that is not an ADR (``adr_file`` names those), by file suffix, outside the
+    skipped folders and changelogs."""
     out = []
     for path in sorted(src.rglob("*")):
         rel = path.relative_to(src).as_posix()
         parts = rel.split("/")
         if not path.is_file() or any(p.lower() in SKIP_DIRS for p in parts[:-1]):
             continue
-        if not (rel.endswith(".md") or rel.endswith(".html.md.erb")):
+        if not rel.endswith(suffixes):
             continue
-        if parts[0] == ADR_DIR and _ADR_FILE.match(parts[-1]):
+        if parts[0] == ADR_DIR and adr_file.match(parts[-1]):
             continue
         if parts[0] == ADR_DIR and len(parts) > 2:  # cp30 ADRs
             continue
@@ -364,19 +366,23 @@ def write_docs(src: Path, dest: Path, superseded_files: set[str], hide: bool) ->
                 if any(f"({f})" in line for f in superseded_files):
                     lines[i] = line.replace("⌛️", "✅").replace("⌛", "✅")
             body = "\n".join(lines)
-        front = ["---", f"title: {yaml_quote(title)}", f"stage: {stage}"]
-        date = doc_date(meta, title, rel, body)
-        if date:
-            front.append(f"date: {date}")
-        front.append(f"tags: [{', '.join(tags)}]")
-        front.append("---")
-        out = dest / out_rel
-        if out.exists():
-            raise SystemExit(f"two pages map to {out_rel}")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text("\n".join(front) + "\n\n" + body.strip("\n") + "\n", encoding="utf-8")
+        write_page(dest, out_rel, title, stage, doc_date(meta, title, rel, body), tags, body)
         n += 1
     return n
+
+
+def write_page(dest: Path, out_rel: str, title: str, stage: str, date: str | None, tags: list[str], body: str) -> None:
+    """A page that is not an ADR, under ``dest`` at ``out_rel``, with its front matter."""
+    front = ["---", f"title: {yaml_quote(title)}", f"stage: {stage}"]
+    if date:
+        front.append(f"date: {date}")
+    front.append(f"tags: [{', '.join(tags)}]")
+    front.append("---")
+    out = dest / out_rel
+    if out.exists():
+        raise SystemExit(f"two pages map to {out_rel}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(front) + "\n\n" + body.strip("\n") + "\n", encoding="utf-8")
 
 
 def build(src: Path, dest: Path, hide_lifecycle: bool = False) -> tuple[int, int]:

@@ -54,7 +54,8 @@ from build_adr_moj import (  # noqa: E402  (the same page conventions)
     _ERB_TITLE,
     _HEAD_NUM,
     EMOJI_STATUS,
-    SKIP_DIRS,
+    collect_docs,
+    write_page,
     first_heading,
     normalise_status,
     parse_date,
@@ -178,27 +179,10 @@ def doc_target(rel: str) -> tuple[str, str, list[str]]:
     return f"02_knowledge/{slug(rel[: -len('.md')])}.md", "research", ["guide"]
 
 
-def collect_docs(src: Path) -> list[Path]:
-    out = []
-    for path in sorted(src.rglob("*")):
-        rel = path.relative_to(src).as_posix()
-        parts = rel.split("/")
-        if not path.is_file() or any(p.lower() in SKIP_DIRS for p in parts[:-1]):
-            continue
-        if not (rel.endswith(".md") or rel.endswith(".md.erb")):
-            continue
-        if parts[0] == ADR_DIR and _ADR_FILE.match(parts[-1]):
-            continue
-        if parts[-1].upper().startswith("CHANGELOG"):
-            continue
-        out.append(path)
-    return out
-
-
 def read_docs(src: Path) -> dict[str, tuple[dict[str, str], str]]:
     """source path -> (its front matter, body) of every page kept (80 words of body or more)."""
     out = {}
-    for path in collect_docs(src):
+    for path in collect_docs(src, _ADR_FILE, (".md", ".md.erb")):
         meta, body = split_front(path.read_text(encoding="utf-8").replace("\r\n", "\n"))
         if len(body.split()) >= MIN_WORDS:
             out[path.relative_to(src).as_posix()] = (meta, body)
@@ -211,16 +195,8 @@ def write_docs(docs: dict[str, tuple[dict[str, str], str]], dest: Path, moved: d
         out_rel, stage, tags = doc_target(rel)
         title = meta.get("title") or first_heading(body).replace(_ERB_TITLE, "").strip() or _stem(rel)
         body = relink(body.replace(_ERB_TITLE, title), Path(rel), moved, Path(out_rel))
-        front = ["---", f"title: {yaml_quote(title)}", f"stage: {stage}"]
         date = parse_date(meta["last_reviewed_on"]) if meta.get("last_reviewed_on") else None
-        if date:
-            front.append(f"date: {date}")
-        front += [f"tags: [{', '.join(tags)}]", "---"]
-        out = dest / out_rel
-        if out.exists():
-            raise SystemExit(f"two pages map to {out_rel}")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text("\n".join(front) + "\n\n" + body.strip("\n") + "\n", encoding="utf-8")
+        write_page(dest, out_rel, title, stage, date, tags, body)
         n += 1
     return n
 
