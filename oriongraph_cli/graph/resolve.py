@@ -122,7 +122,7 @@ class LinkResolver:
         self._spans: dict[str, list[SpanInfo]] = {}
         self._slugs: dict[str, dict[str, str]] = {}
         self._text_anchors: dict[str, dict[str, str]] = {}
-        self._file_names: dict[str, int] | None = None
+        self._file_names: set[str] | None = None  # every file name in the stage folders, lower-cased
         self._path_cache: dict[tuple[str, str], tuple[str | None, str]] = {}
 
     # ---------------------------------------------------------------- construction
@@ -220,11 +220,9 @@ class LinkResolver:
         if rel is not None and (self.root / rel).is_file():
             return True
         if self._file_names is None:
-            self._file_names = {}
-            for top in TOP_FOLDERS:
-                for _dir, _subdirs, files in os.walk(self.root / top):  # links are not followed
-                    for f in files:
-                        self._file_names[f.lower()] = self._file_names.get(f.lower(), 0) + 1
+            self._file_names = {f.lower() for top in TOP_FOLDERS
+                                for _dir, _subdirs, files in os.walk(self.root / top)  # links are not followed
+                                for f in files}
         return posixpath.basename(name).lower() in self._file_names
 
     def resolve_id(self, token: str) -> str | None:
