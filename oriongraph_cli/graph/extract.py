@@ -59,7 +59,7 @@ ADR_RE = re.compile(r"^(ADR-\d+)", re.IGNORECASE)
 SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 INLINE_CODE_RE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
-MD_SUFFIXES = (".md", ".markdown")
+MD_SUFFIXES = (".md", ".markdown", ".mdx")
 _TERM_STOP = frozenset(
     "a an and the of for to in on with by or at from is are be as it this that overview notes note design index "
     "readme introduction summary context decision decisions consequences rationale background status".split()

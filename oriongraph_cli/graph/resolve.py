@@ -45,6 +45,13 @@ _BLOCK_ID = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
 _HTML_ANCHOR = re.compile(r"<[A-Za-z][\w-]*\s[^<>]*?(?<![\w-])(?:id|name)\s*=\s*([\"'])([^\"'<>]+)\1")
 
 
+def folder_candidates(rel: str) -> tuple[str, ...]:
+    """The paths a link to ``rel`` may name, in order: the file, with ``.md`` or ``.mdx``
+    implied, then a folder's page (``README.md``, ``index.md``, Hugo's ``_index.md``,
+    Docusaurus's ``index.mdx``)."""
+    return (rel, rel + ".md", rel + ".mdx", rel + "/README.md", rel + "/index.md", rel + "/_index.md", rel + "/index.mdx")
+
+
 def hugo_url(target: str) -> str:
     """A Hugo ``ref`` target as the URL of its page: ``docs/setup.md`` -> ``docs/setup``."""
     base = target[: -len(".md")] if target.lower().endswith(".md") else target
@@ -266,7 +273,7 @@ class LinkResolver:
         rel, why = self.relative(src_dir, target)
         if rel is None:
             return ("", "self") if why == "self" else (None, why)
-        for cand in (rel, rel + ".md", rel + "/README.md", rel + "/index.md", rel + "/_index.md"):
+        for cand in folder_candidates(rel):
             if cand in self.paths:
                 return cand, "ok"
         low = self.lower_paths.get(rel.lower())
@@ -378,7 +385,7 @@ def _path_keys(src_path: str, target: str, keys: set[str]) -> None:
     """The paths :meth:`LinkResolver.resolve_path` may look up for ``target``."""
     rel, _why = LinkResolver.relative(posixpath.dirname(src_path), target)
     if rel is not None:
-        keys.update(f"path:{c}" for c in (rel, rel + ".md", rel + "/README.md", rel + "/index.md", rel + "/_index.md"))
+        keys.update(f"path:{c}" for c in folder_candidates(rel))
         keys.add(f"lower:{rel.lower()}")
         site = site_candidates(rel)
         if site is not None:

@@ -1,7 +1,7 @@
 """Walk the four OrionFS stage folders safely.
 
 - Only ``01_context/``, ``02_knowledge/``, ``03_workstreams/``, ``04_artifacts/`` are read.
-- Accepted files: ``.md``, ``.markdown`` (Markdown with front matter) and ``.txt``/``.rst``
+- Accepted files: ``.md``, ``.markdown``, ``.mdx`` (Markdown with front matter) and ``.txt``/``.rst``
   (plain text notes people keep beside them; indexed as one section per file).
 - Hidden files and folders (``.git``, ``.oriongraph``), ``node_modules`` and ``__pycache__``
   are skipped.
@@ -29,7 +29,7 @@ from oriongraph_cli.models import TOP_FOLDERS
 from oriongraph_cli.safeio import describe_mode
 from oriongraph_cli.textsafe import clean_line, has_control
 
-MARKDOWN_SUFFIXES = (".md", ".markdown")
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")  # .mdx: Docusaurus's Markdown with components
 TEXT_SUFFIXES = (".txt", ".rst")
 ACCEPTED_SUFFIXES = MARKDOWN_SUFFIXES + TEXT_SUFFIXES
 SKIP_DIRS = {"node_modules", "__pycache__"}

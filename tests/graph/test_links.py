@@ -586,6 +586,20 @@ def test_a_hugo_ref_shortcode_is_a_link_to_its_page(mini, tmp_path):
     reg.close()
 
 
+def test_docusaurus_mdx_pages_are_notes_links_name():
+    """Docusaurus writes its pages as ``.mdx`` and links them without the suffix: ``./setup``
+    names ``setup.mdx``, a folder its ``index.mdx``, a wiki name the page's stem; a ``.md``
+    of the same name still comes first."""
+    paths = ["02_knowledge/docs/setup.mdx", "02_knowledge/docs/guide/index.mdx", "02_knowledge/docs/intro.mdx", "02_knowledge/docs/both.md", "02_knowledge/docs/both.mdx"]
+    r = LinkResolver({p: extract.DocInfo(p, p, None, None) for p in paths}, {}, lambda p: [])
+    src = "02_knowledge/docs/intro.mdx"
+    assert r.resolve_path(src, "./setup") == ("02_knowledge/docs/setup.mdx", "ok")
+    assert r.resolve_path(src, "guide/") == ("02_knowledge/docs/guide/index.mdx", "ok")
+    assert r.resolve_path(src, "both") == ("02_knowledge/docs/both.md", "ok")
+    assert r.resolve_name(src, "setup") == "02_knowledge/docs/setup.mdx"
+    assert not resolve.is_attachment("setup.mdx") and resolve.is_attachment("flow.png")
+
+
 def test_aliases_of_front_matter_values():
     assert extract.aliases_of(["backoff", " retries ", "", None, 7, "backoff"]) == ("backoff", "retries", "7")
     assert extract.aliases_of("one name") == ("one name",)

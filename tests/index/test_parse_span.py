@@ -34,12 +34,13 @@ def test_walk_only_stage_folders_and_markdown(tmp_path):
     (tmp_path / "01_context" / "a.md").write_text("# A\n")
     (tmp_path / "01_context" / "b.markdown").write_text("# B\n")
     (tmp_path / "01_context" / "c.txt").write_text("plain")
+    (tmp_path / "01_context" / "b2.mdx").write_text("# B2\n\n<Tabs>MDX</Tabs>\n")
     (tmp_path / "01_context" / "d.png").write_bytes(b"\x89PNG")
     (tmp_path / "01_context" / ".hidden.md").write_text("# H\n")
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "x.md").write_text("# X\n")
     files, warnings = walk(tmp_path)
-    assert [f.rel for f in files] == ["01_context/a.md", "01_context/b.markdown", "01_context/c.txt"]
+    assert [f.rel for f in files] == ["01_context/a.md", "01_context/b.markdown", "01_context/b2.mdx", "01_context/c.txt"]
     assert warnings == []
 
 
