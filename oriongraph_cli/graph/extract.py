@@ -52,6 +52,9 @@ MD_LINK_RE = re.compile(
 REF_DEF_RE = re.compile(r"^ {0,3}\[([^\]\n]+)\]:\s*<?(\S+?)>?(?:\s+.*)?$", re.MULTILINE)
 # a Hugo page reference as a link target: [text]({{< ref "docs/setup.md#install" >}}), relref, {{% %}}
 HUGO_REF_RE = re.compile(r"\]\(\s*\{\{[<%]\s*(?:rel)?ref\s+\"([^\"\n]+)\"\s*[>%]\}\}\s*\)")
+# a Jekyll page reference as a link target, from the site's root: [text]({% link docs/setup.md %}),
+# after an optional {{ site.baseurl }}
+JEKYLL_LINK_RE = re.compile(r"\]\(\s*(?:\{\{\s*site\.baseurl\s*\}\})?\{%\s*link\s+([^\s%]+)\s*%\}\s*\)")
 WIKI_RE = re.compile(r"\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\]\]")
 # id-shaped tokens: ADR-0007, ADR-20251113-retrieval-as-compilation, DES-ING-WORKER, INC-2025-031
 ID_TOKEN_RE = re.compile(r"(?<![\w/.-])([A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+)(?![\w-])")
@@ -315,6 +318,9 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
         line, sid = locate(body_start + m.start())
         path_part, _, anchor = m.group(1).strip().partition("#")
         refs.append(RawRef(doc.path, sid, line, "hugo", path_part, anchor or None))
+    for m in JEKYLL_LINK_RE.finditer(masked):
+        line, sid = locate(body_start + m.start())
+        refs.append(RawRef(doc.path, sid, line, "jekyll", m.group(1).strip(), None))
     for m in REF_DEF_RE.finditer(masked):
         target = m.group(2).strip()
         if m.group(1).startswith("^"):  # footnote definition

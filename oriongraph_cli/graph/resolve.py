@@ -52,6 +52,17 @@ def folder_candidates(rel: str) -> tuple[str, ...]:
     return (rel, rel + ".md", rel + ".mdx", rel + "/README.md", rel + "/index.md", rel + "/_index.md", rel + "/index.mdx")
 
 
+# a page reference a site generator resolves, by kind: how a dangling one is shown
+SITE_REF_KINDS = {"hugo": '{{{{< ref "{}" >}}}}', "jekyll": "{{% link {} %}}"}
+
+
+def site_ref_target(kind: str, target: str) -> str:
+    """The link target a site generator's page reference stands for: Hugo's ``ref`` as
+    written (from the page, or from the root with a leading ``/``), Jekyll's ``link`` always
+    from the site's root."""
+    return "/" + target.lstrip("/") if kind == "jekyll" else target
+
+
 def hugo_url(target: str) -> str:
     """A Hugo ``ref`` target as the URL of its page: ``docs/setup.md`` -> ``docs/setup``."""
     base = target[: -len(".md")] if target.lower().endswith(".md") else target
@@ -209,8 +220,9 @@ class LinkResolver:
         return hit
 
     def hugo_page(self, src_path: str, target: str) -> str | None:
-        """The document a Hugo ``ref`` names when no file has its path: the page its URL is
-        (``docs/setup.md`` as ``docs/setup``: the site rules of :meth:`resolve_path`)."""
+        """The document a site generator's page reference (Hugo's ``ref``, Jekyll's ``link``)
+        names when no file has its path: the page its URL is (``docs/setup.md`` as
+        ``docs/setup``: the site rules of :meth:`resolve_path`)."""
         dst, status = self.resolve_path(src_path, hugo_url(target))
         return dst if status in ("ok", "page") else None
 
@@ -424,7 +436,8 @@ def resolve_refs(
             keys = deps.setdefault(path, set())
             if kind == "id":
                 _id_keys(target, keys)
-            elif kind == "hugo":
+            elif kind in SITE_REF_KINDS:
+                target = site_ref_target(kind, target)
                 _path_keys(path, target, keys)
                 _path_keys(path, hugo_url(target), keys)
                 keys.add(FS_KEY)
@@ -461,13 +474,14 @@ def _resolve_one(r: RawRef, resolver: LinkResolver, edges: list[Edge], dangling_
             dangling_out.append(DanglingLink(path, line, written, "image" if kind == "img" else ("outside-root" if status == "outside-root" else "link")))
         elif kind == "md":
             _link_edge(edges, dangling_out, resolver, r, dst, written)
-    elif kind == "hugo":  # a page as Hugo's ref names it: a path, or the page built from it
-        dst, status = resolver.resolve_path(path, target)
+    elif kind in SITE_REF_KINDS:  # a page as a site generator's tag names it: a path, or the page built from it
+        site_target = site_ref_target(kind, target)
+        dst, status = resolver.resolve_path(path, site_target)
         if dst is None and status == "missing":
-            dst = resolver.hugo_page(path, target)
+            dst = resolver.hugo_page(path, site_target)
         if dst is None:
             if status not in ("external", "not-indexed"):
-                dangling_out.append(DanglingLink(path, line, f'{{{{< ref "{written}" >}}}}', "link"))
+                dangling_out.append(DanglingLink(path, line, SITE_REF_KINDS[kind].format(written), "link"))
         else:
             _link_edge(edges, dangling_out, resolver, r, dst, written)
     elif kind == "wiki":

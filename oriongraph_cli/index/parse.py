@@ -21,7 +21,8 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # the version of the rules a file is read by (front matter formats and fields here, the link
 # forms ``graph.extract`` finds in it), kept in each generation's manifest: an index read by
 # other rules is rebuilt by its next `orion index`, its vectors reused (1: YAML front matter;
-# 2: TOML front matter between +++ lines, Hugo's ref and relref shortcodes as links)
+# 2: TOML front matter between +++ lines, Hugo's ref and relref shortcodes and Jekyll's link
+# tag as links, .mdx pages)
 PARSE_RULES = 2
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it

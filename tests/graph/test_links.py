@@ -586,6 +586,30 @@ def test_a_hugo_ref_shortcode_is_a_link_to_its_page(mini, tmp_path):
     reg.close()
 
 
+def test_a_jekyll_link_tag_is_a_link_to_its_page_from_the_site_root(mini, tmp_path):
+    """``[text]({% link docs/setup.md %})`` (after ``{{ site.baseurl }}`` or not) names the
+    page from the site's root, which may sit under a stage folder; one naming nothing is
+    dangling, shown as written."""
+    write(mini, "02_knowledge/site/docs/setup.md", "---\ntitle: Setup\n---\n# Setup\n\nRun the installer.\n")
+    write(mini, "02_knowledge/site/index.md", """
+        ---
+        title: Home
+        ---
+        # Home
+
+        Start with [setup]({% link docs/setup.md %}) or [setup again]({{ site.baseurl }}{% link docs/setup.md %});
+        [gone]({% link docs/nowhere.md %}).
+        """)
+    home, setup = "02_knowledge/site/index.md", "02_knowledge/site/docs/setup.md"
+    doc, spans = parse(home, (mini / home).read_text())
+    assert [(r.kind, r.target) for r in extract.extract_refs(doc, spans) if r.kind == "jekyll"] == [
+        ("jekyll", "docs/setup.md"), ("jekyll", "docs/setup.md"), ("jekyll", "docs/nowhere.md")]
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    assert [(d.target, d.kind) for d in result.dangling if d.path == home] == [("{% link docs/nowhere.md %}", "link")]
+    assert any(e.src_path == home and e.dst_path == setup and e.type == "REF" for e in edge_set_edges(reg.conn))
+    reg.close()
+
+
 def test_docusaurus_mdx_pages_are_notes_links_name():
     """Docusaurus writes its pages as ``.mdx`` and links them without the suffix: ``./setup``
     names ``setup.mdx``, a folder its ``index.mdx``, a wiki name the page's stem; a ``.md``
