@@ -63,8 +63,8 @@ def site_ref_target(kind: str, target: str) -> str:
     return "/" + target.lstrip("/") if kind == "jekyll" else target
 
 
-def hugo_url(target: str) -> str:
-    """A Hugo ``ref`` target as the URL of its page: ``docs/setup.md`` -> ``docs/setup``."""
+def page_url(target: str) -> str:
+    """A site generator's page reference as the URL of its page: ``docs/setup.md`` -> ``docs/setup``."""
     base = target[: -len(".md")] if target.lower().endswith(".md") else target
     return base or target
 
@@ -219,11 +219,11 @@ class LinkResolver:
             hit = found.get(anchor) or found.get(unquote(anchor))
         return hit
 
-    def hugo_page(self, src_path: str, target: str) -> str | None:
+    def ref_page(self, src_path: str, target: str) -> str | None:
         """The document a site generator's page reference (Hugo's ``ref``, Jekyll's ``link``)
         names when no file has its path: the page its URL is (``docs/setup.md`` as
         ``docs/setup``: the site rules of :meth:`resolve_path`)."""
-        dst, status = self.resolve_path(src_path, hugo_url(target))
+        dst, status = self.resolve_path(src_path, page_url(target))
         return dst if status in ("ok", "page") else None
 
     def attachment(self, src_path: str, name: str) -> bool:
@@ -439,8 +439,9 @@ def resolve_refs(
             elif kind in SITE_REF_KINDS:
                 target = site_ref_target(kind, target)
                 _path_keys(path, target, keys)
-                _path_keys(path, hugo_url(target), keys)
-                keys.add(FS_KEY)
+                if resolver.resolve_path(path, target)[1] != "ok":  # the page its URL is was looked for too
+                    _path_keys(path, page_url(target), keys)
+                    keys.add(FS_KEY)
             elif kind == "md" or kind == "img":
                 _path_keys(path, md_unescape(target), keys)
                 dst, status = resolver.resolve_path(path, md_unescape(target))
@@ -478,7 +479,7 @@ def _resolve_one(r: RawRef, resolver: LinkResolver, edges: list[Edge], dangling_
         site_target = site_ref_target(kind, target)
         dst, status = resolver.resolve_path(path, site_target)
         if dst is None and status == "missing":
-            dst = resolver.hugo_page(path, site_target)
+            dst = resolver.ref_page(path, site_target)
         if dst is None:
             if status not in ("external", "not-indexed"):
                 dangling_out.append(DanglingLink(path, line, SITE_REF_KINDS[kind].format(written), "link"))

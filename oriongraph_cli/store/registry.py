@@ -44,6 +44,9 @@ DOC_COLUMNS = (
     "id, path, doc_version_id, size_bytes, title, source_type, workstream, stage, status, priority, "
     "doc_key, created_at, created_source, tags, meta, body_start, n_spans"
 )
+# what link resolution reads of a document: front matter aliases (or alias) as SQLite's
+# json_extract gives them (extract.DocInfo.from_row reads the row)
+_LINKS_INFO = "path, title, doc_key, workstream, tags, coalesce(json_extract(meta, '$.aliases'), json_extract(meta, '$.alias'))"
 SPAN_COLUMNS = "s.id, s.span_id, s.doc_version_id, s.path, s.ordinal, s.char_start, s.char_end, s.line_start, s.line_end, s.token_cost, s.heading_path, s.heading_level, s.text"
 
 
@@ -294,9 +297,9 @@ class Registry:
         """(path, title, doc_key, workstream, tags JSON, front matter aliases JSON) of every document (of those at
         ``paths``, when given): what link resolution needs."""
         if paths is None:
-            return [tuple(r) for r in self.conn.execute("SELECT path, title, doc_key, workstream, tags, coalesce(json_extract(meta, '$.aliases'), json_extract(meta, '$.alias')) FROM documents")]
+            return [tuple(r) for r in self.conn.execute(f"SELECT {_LINKS_INFO} FROM documents")]
         return [tuple(r) for r in self.conn.execute(
-            "SELECT path, title, doc_key, workstream, tags, coalesce(json_extract(meta, '$.aliases'), json_extract(meta, '$.alias')) FROM documents WHERE path IN (SELECT value FROM json_each(?))", (json.dumps(sorted(set(paths))),)
+            f"SELECT {_LINKS_INFO} FROM documents WHERE path IN (SELECT value FROM json_each(?))", (json.dumps(sorted(set(paths))),)
         )]
 
     def document_labels(self, paths: Iterable[str]) -> list[tuple[str, str | None, str, str | None]]:

@@ -586,6 +586,31 @@ def test_a_hugo_ref_shortcode_is_a_link_to_its_page(mini, tmp_path):
     reg.close()
 
 
+def test_a_page_added_later_resolves_the_site_references_left_dangling(mini, tmp_path):
+    """A re-index of the new pages alone resolves the Hugo and Jekyll references that named
+    them — by their path, or as the page their URL is — as a full build does."""
+    write(mini, "02_knowledge/docs/intro.md", """
+        ---
+        title: Intro
+        ---
+        # Intro
+
+        See [next]({{< ref "next.md" >}}), [far]({{< ref "/docs/far.md" >}}) and [home]({% link docs/far.md %}).
+        """)
+    intro = "02_knowledge/docs/intro.md"
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    assert len([d for d in result.dangling if d.path == intro]) == 3
+    added = {"02_knowledge/docs/next.md", "02_knowledge/docs/far.md"}
+    for rel in added:
+        write(mini, rel, f"---\ntitle: {rel}\n---\n# Page\n\nText.\n")
+    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only=added)
+    assert [d for d in result.dangling if d.path == intro] == []
+    full, full_result = index(mini, tmp_path / "full.sqlite")
+    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
+    reg.close()
+    full.close()
+
+
 def test_a_jekyll_link_tag_is_a_link_to_its_page_from_the_site_root(mini, tmp_path):
     """``[text]({% link docs/setup.md %})`` (after ``{{ site.baseurl }}`` or not) names the
     page from the site's root, which may sit under a stage folder; one naming nothing is
