@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Mapping, Protocol
 
+from oriongraph_cli.blocks import SETEXT_UNDERLINE
 from oriongraph_cli.store.postings import analyzer
 
 PRIORITY_HIGH = 0.85
@@ -68,7 +69,8 @@ def first_sentence(paragraph: str) -> str:
 
 
 def _blocks(text: str) -> list[tuple[str, str]]:
-    """(kind, text) blocks: heading, code (whole fence), lines (list/table), para."""
+    """(kind, text) blocks: heading (an underlined one written with ``#``), code (whole
+    fence), lines (list/table), para."""
     out: list[tuple[str, str]] = []
     para: list[str] = []
     lines = text.split("\n")
@@ -92,6 +94,9 @@ def _blocks(text: str) -> list[tuple[str, str]]:
         if _HEADING.match(line):
             flush()
             out.append(("heading", line.strip()))
+        elif para and (u := SETEXT_UNDERLINE.match(line)):  # the paragraph was a heading's title
+            out.append(("heading", ("#" if u.group(1) == "=" else "##") + " " + " ".join(x.strip() for x in para)))
+            para.clear()
         elif not line.strip():
             flush()
         elif _LINE_BLOCK.match(line):

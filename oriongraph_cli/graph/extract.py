@@ -16,6 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Sequence
 
+from oriongraph_cli.blocks import read_blocks
 from oriongraph_cli.models import Document, Span
 
 # --------------------------------------------------------------------------- vocabulary
@@ -60,7 +61,6 @@ WIKI_RE = re.compile(r"\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\
 ID_TOKEN_RE = re.compile(r"(?<![\w/.-])([A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+)(?![\w-])")
 ADR_RE = re.compile(r"^(ADR-\d+)", re.IGNORECASE)
 SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 INLINE_CODE_RE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
 MD_SUFFIXES = (".md", ".markdown", ".mdx")
 _TERM_STOP = frozenset(
@@ -224,22 +224,20 @@ def _blank(s: str) -> str:
     return re.sub(r"[^\n]", " ", s)
 
 
-def mask_code(text: str) -> str:
-    """``text`` with fenced code blocks and inline code spans blanked out (offsets kept)."""
-    out: list[str] = []
-    fence: str | None = None
-    for line in text.splitlines(keepends=True):
-        m = FENCE_RE.match(line)
-        if fence is not None:
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
-                fence = None
-            out.append(_blank(line))
-        elif m:
-            fence = m.group(1)
-            out.append(_blank(line))
-        else:
-            out.append(line)
-    masked = "".join(out)
+def mask_code(text: str, start: int = 0) -> str:
+    """``text[start:]`` with code blocks (fenced or indented, at any depth, as CommonMark reads
+    them) and inline code spans blanked out (offsets kept)."""
+    blocks = read_blocks(text, start)
+    masked = text[start:]
+    if blocks.code:
+        parts: list[str] = []
+        pos = start
+        for a, b in blocks.code:
+            parts.append(text[pos:a])
+            parts.append(_blank(text[a:b]))
+            pos = b
+        parts.append(text[pos:])
+        masked = "".join(parts)
     if "`" in masked:
         masked = INLINE_CODE_RE.sub(lambda m: _blank(m.group(0)), masked)
     return masked
@@ -308,7 +306,7 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
         sid = spans[max(i, 0)].ref.span_id if spans else None
         return bisect.bisect_right(starts, offset), sid
 
-    masked = mask_code(text[body_start:])
+    masked = mask_code(text, body_start)
     for m in MD_LINK_RE.finditer(masked):
         target = m.group(3).strip()
         line, sid = locate(body_start + m.start())

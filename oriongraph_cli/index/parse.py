@@ -16,20 +16,21 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
+from oriongraph_cli.blocks import read_blocks
 from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 
 # the version of the rules a file is read by (front matter formats and fields here, the link
 # forms ``graph.extract`` finds in it), kept in each generation's manifest: an index read by
 # other rules is rebuilt by its next `orion index`, its vectors reused (1: YAML front matter;
 # 2: TOML front matter between +++ lines, Hugo's ref and relref shortcodes and Jekyll's link
-# tag as links, .mdx pages)
-PARSE_RULES = 2
+# tag as links, .mdx pages; 3: the outline and code blocks as CommonMark reads them —
+# setext headings, fences inside list items, indented code —, the title from it)
+PARSE_RULES = 3
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
-HEADING_RE = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 STAGE_ALIASES = {
     "requirement": "requirements",
     "reqs": "requirements",
@@ -357,8 +358,9 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
         warnings.append(ParseWarning(rel, "stage", f"unknown stage {stage!r} (expected one of {', '.join(STAGES)}); kept as is", line=2))
     title = meta.get("title")
     if not title:
-        h = HEADING_RE.search(text, body_start)
-        title = h.group(1).strip() if h else PurePosixPath(rel).stem
+        # the outline's first level-1 heading (``# x`` or ``x`` over ``===``), never a
+        # ``# comment`` in a code block
+        title = next((h.title for h in read_blocks(text, body_start).headings if h.level == 1), None) or PurePosixPath(rel).stem
     created = parse_date(meta.get("created")) or parse_date(meta.get("date"))
     if created is not None:
         created_source = "front-matter"

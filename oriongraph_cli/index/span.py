@@ -2,13 +2,14 @@
 
 Rules (see docs/BENCHMARKS.md for how the sizes were chosen):
 
-- A span never straddles two sections: every ATX heading (``#`` … ``######``, outside
-  fenced code blocks) starts a new section, and every span knows its heading path.
+- A span never straddles two sections: every heading of the outline (``#`` … ``######``
+  or a setext underline; not one in code, a list item or a quote) starts a new section, and
+  every span knows its heading path.
 - A section whose own content is tiny (< ``min_tokens``) is merged into the section that
   follows it only when that section is its subsection (e.g. ``## Design`` followed by
   ``### Storage``): the span then still lies inside one section of the outline.
 - A section longer than ``max_tokens`` is split on paragraph boundaries (blank lines
-  outside code fences) close to ``target_tokens``; a paragraph that alone exceeds the
+  outside code blocks) close to ``target_tokens``; a paragraph that alone exceeds the
   maximum is split on line, then sentence, then character boundaries.
 - Offsets index ``Document.text``; surrounding whitespace is trimmed so that
   ``doc.text[span.char_start:span.char_end] == span.text`` exactly.
@@ -22,11 +23,10 @@ import math
 import re
 from dataclasses import dataclass
 
+from oriongraph_cli.blocks import Blocks, read_blocks
 from oriongraph_cli.models import Document, Span, SpanRef
 from oriongraph_cli.tokens import TokenCounter
 
-ATX_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$")
-FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 
 
@@ -46,24 +46,9 @@ def make_span_id(path: str, doc_version_id: str, start: int, end: int) -> str:
 
 
 def sections(text: str, body_start: int) -> list[Section]:
-    """The outline of the body: one Section per heading (plus a preamble if non-empty)."""
-    heads: list[tuple[int, int, int, str]] = []  # (start, content_start, level, title)
-    fence: str | None = None
-    pos = body_start
-    for line in text[body_start:].splitlines(keepends=True):
-        stripped = line.rstrip("\n")
-        fm = FENCE_RE.match(stripped)
-        if fence:
-            if fm and fm.group(1)[0] == fence[0] and len(fm.group(1)) >= len(fence):
-                fence = None
-        elif fm:
-            fence = fm.group(1)
-        else:
-            hm = ATX_RE.match(stripped)
-            if hm:
-                title = (hm.group(2) or "").strip() or "(untitled)"
-                heads.append((pos, pos + len(line), len(hm.group(1)), title))
-        pos += len(line)
+    """The outline of the body: one Section per heading of the outline (plus a preamble if
+    non-empty), as CommonMark reads it (``blocks.read_blocks``)."""
+    heads = [(h.start, h.content_start, h.level, h.title) for h in read_blocks(text, body_start).headings]
     out: list[Section] = []
     if not heads or text[body_start : heads[0][0]].strip():
         end = heads[0][0] if heads else len(text)
@@ -86,21 +71,13 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _paragraphs(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Split [start,end) at blank lines outside code fences."""
+def _paragraphs(text: str, start: int, end: int, blocks: Blocks) -> list[tuple[int, int]]:
+    """Split [start,end) at blank lines outside code blocks."""
     out: list[tuple[int, int]] = []
-    fence: str | None = None
     para_start = start
     pos = start
     for line in text[start:end].splitlines(keepends=True):
-        stripped = line.rstrip("\n")
-        fm = FENCE_RE.match(stripped)
-        if fence:
-            if fm and fm.group(1)[0] == fence[0] and len(fm.group(1)) >= len(fence):
-                fence = None
-        elif fm:
-            fence = fm.group(1)
-        elif not stripped.strip() and pos > para_start:
+        if not line.strip() and pos > para_start and not blocks.in_code(pos):
             out.append((para_start, pos + len(line)))
             para_start = pos + len(line)
         pos += len(line)
@@ -153,13 +130,15 @@ def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, targe
     return out
 
 
-def _heading_only(text: str, start: int, end: int) -> bool:
-    chunk = text[start:end]
-    return "\n" not in chunk and ATX_RE.match(chunk) is not None
+def _heading_only(start: int, end: int, headings: list[tuple[int, int]]) -> bool:
+    """[start,end) lies within a heading's own lines."""
+    i = bisect.bisect_right(headings, (start, math.inf)) - 1
+    return i >= 0 and headings[i][0] <= start and end <= headings[i][1]
 
 
 def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int = 160, max_tokens: int = 200, min_tokens: int = 24) -> list[Span]:
     text = doc.text
+    blocks = read_blocks(text, doc.body_start)
     secs = sections(text, doc.body_start)
     # merge tiny parents into their first subsection
     groups: list[tuple[int, Section]] = []  # (group start, innermost section)
@@ -185,13 +164,14 @@ def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int =
         # balanced parts: 300 tokens become 2 x 150, not 240 + 60
         parts = math.ceil(total / target_tokens)
         goal = min(max_tokens, math.ceil(total / parts * 1.1))
-        paras = [_trim(text, p, q) for p, q in _paragraphs(text, a, b)]
+        paras = [_trim(text, p, q) for p, q in _paragraphs(text, a, b, blocks)]
         for p, q in _pack(text, [x for x in paras if x[0] < x[1]], counter, goal, max_tokens):
             p, q = _trim(text, p, q)
             if p < q:
                 ranges.append((p, q, sec))
     # a heading with nothing under it carries no information of its own
-    kept = [r for r in ranges if not _heading_only(text, r[0], r[1])]
+    own_lines = [(h.start, h.content_start) for h in blocks.headings]
+    kept = [r for r in ranges if not _heading_only(r[0], r[1], own_lines)]
     ranges = kept or ranges
     costs = counter.count_many([text[a:b] for a, b, _ in ranges])
     newlines = [i for i, ch in enumerate(text) if ch == "\n"]

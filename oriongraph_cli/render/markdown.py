@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Mapping
 
+from oriongraph_cli.blocks import SETEXT_UNDERLINE
 from oriongraph_cli.models import CHANNELS, lines_label
 
 __all__ = [
@@ -197,21 +198,36 @@ def _stats_lines(resp: Any, with_timings: bool) -> list[str]:
 
 _QUOTED_HEADING = re.compile(r"^(#{1,6})(?=\s)")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+# a line that can be part of a setext heading's title: a paragraph's line, not a list item,
+# quote, heading, table row, code or a line of HTML
+_SETEXT_TITLE = re.compile(r"^ {0,3}(?![-*+>#|<]|\d+[.)](?:\s|$))\S")
 QUOTE_HEADING_MIN = 4  # quoted headings start at ####: only ## marks a document
 
 
 def demote_headings(text: str) -> str:
     """Headings inside a quote pushed below the document level (``#`` -> ``####``, capped
-    at ``######``), fenced code left alone, so no quoted heading reads as a document."""
-    out, fenced = [], False
+    at ``######``; a setext heading, ``x`` over ``===`` or ``---``, written as
+    ``#### x`` or ``##### x``), fenced code left alone, so no quoted heading reads as a
+    document."""
+    out: list[str] = []
+    fenced = False
     for line in text.split("\n"):
         if _FENCE.match(line):
             fenced = not fenced
         elif not fenced:
             m = _QUOTED_HEADING.match(line)
+            u = SETEXT_UNDERLINE.match(line)
             if m:
                 level = min(6, len(m.group(1)) + QUOTE_HEADING_MIN - 1)
                 line = "#" * level + line[m.end():]
+            elif u and out and _SETEXT_TITLE.match(out[-1]):
+                k = len(out) - 1  # the paragraph the underline closes: its title
+                while k > 0 and _SETEXT_TITLE.match(out[k - 1]):
+                    k -= 1
+                if k == 0 or not out[k - 1].strip() or _QUOTED_HEADING.match(out[k - 1]):
+                    level = (1 if u.group(1) == "=" else 2) + QUOTE_HEADING_MIN - 1
+                    out[k:] = ["#" * level + " " + " ".join(x.strip() for x in out[k:])]
+                    continue
         out.append(line)
     return "\n".join(out)
 

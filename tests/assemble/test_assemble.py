@@ -41,6 +41,13 @@ def test_sentences_keep_headings_and_first_sentences_not_code_or_tables():
     assert short.endswith(compress.TRIM_MARK) and len(short) < len(text)
 
 
+def test_an_underlined_heading_is_kept_as_a_heading_when_shortened():
+    text = "Retries\n=======\n\nThe worker retries three times. It waits.\n\nJitter\n------\n\nJitter spreads them. More.\n" + "Filler sentence. " * 30
+    short = compress.COMPRESSORS["sentences"].shorten(text, None)
+    assert short.startswith("# Retries\n\nThe worker retries three times.\n\n## Jitter\n\nJitter spreads them.")
+    assert "=====" not in short and "-----" not in short
+
+
 SPAN = ("## Retries\n\nThe worker retries three times. It waits in between. The backoff doubles each attempt.\n\n"
         "## Scaling\n\nWorkers scale with the queue depth. Jitter spreads the retries of many workers apart. "
         "Nothing else matters here.\n\n" + "Filler sentence about something else. " * 12)

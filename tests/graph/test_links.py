@@ -117,6 +117,18 @@ Inline `[no](code.md)` too. [ref-style][r1]
 """
 
 
+def test_links_in_code_are_text_wherever_the_code_sits():
+    """Code is what CommonMark calls code: a fence inside a list item (closed less indented
+    than it opened) and indented code hold no links; the links after them are links."""
+    doc, spans = parse("02_knowledge/setup.md", (
+        "# Setup\n\n* Configure it:\n\n    ```yaml\n    see: [in fence](fenced.md)\n  ```\n\n"
+        "See [the guide](guide.md).\n\n    [indented](indented.md)\n\nAnd [the runbook](runbook.md).\n"
+    ))
+    targets = [r.target for r in extract.extract_refs(doc, spans) if r.kind == "md"]
+    assert targets == ["guide.md", "runbook.md"]
+    assert extract.mask_code("a [x](y.md)\n\n    [z](w.md)\n", 0) == "a [x](y.md)\n\n" + " " * 13 + "\n"
+
+
 def test_extract_refs_front_matter_lists_with_ids_paths_and_lines():
     doc, spans = parse("03_workstreams/ws-x/notes/worker-notes.md", DOC)
     refs = extract.extract_refs(doc, spans)

@@ -145,6 +145,58 @@ def test_sections_ignore_headings_in_code_fences():
     assert [s.path for s in secs] == [("T",), ("T", "Real")]
 
 
+def test_a_fence_inside_a_list_item_closes_where_the_list_item_says():
+    """A fence opened four spaces in under ``*`` and closed two spaces in (as CommonMark and
+    GitHub read it) is code; the heading after it still starts a section."""
+    text = (
+        "# T\n\n* The design relies on conversions:\n\n    ```swift\n    # not a heading\n\n"
+        "    func f() {}\n  ```\n\n* Another point:\n\n    ```swift\n    let x = 1\n    ```\n\n## Revision history\n\nChanged.\n"
+    )
+    assert [s.path for s in sections(text, 0)] == [("T",), ("T", "Revision history")]
+    doc, _ = doc_of(text)
+    spans = split_document(doc, COUNTER)
+    assert spans[-1].heading_path == ("T", "Revision history") and spans[-1].text == "## Revision history\n\nChanged."
+
+
+def test_setext_headings_start_sections_and_name_the_document():
+    text = "The Guide\n=========\n\nIntro.\n\nInstalling\nthe tool\n--------\n\nRun it.\n\n---\n\nAfter a rule.\n"
+    secs = sections(text, 0)
+    assert [(s.level, s.path) for s in secs] == [(1, ("The Guide",)), (2, ("The Guide", "Installing the tool"))]
+    doc, _ = doc_of(text)
+    assert doc.title == "The Guide"
+    spans = split_document(doc, COUNTER, min_tokens=1)
+    assert [s.heading_path for s in spans] == [("The Guide",), ("The Guide", "Installing the tool")]
+    assert spans[1].text.startswith("Installing\nthe tool\n--------") and spans[1].text.endswith("After a rule.")
+    # a plain-text or reStructuredText title over- and underlined with === is named without its overline
+    doc, _ = doc_of("=========\nRelease notes\n=========\n\nText.\n", "02_knowledge/notes.rst")
+    assert doc.title == "Release notes"
+
+
+def test_headings_in_list_items_quotes_and_code_are_not_the_outline():
+    text = "# T\n\n- item\n  # in a list item\n\n> # in a quote\n\n    # indented code\n\n~~~~\n# fenced\n~~~\n# still fenced\n~~~~\n\n## Real\n\nbody\n"
+    assert [s.path for s in sections(text, 0)] == [("T",), ("T", "Real")]
+
+
+def test_the_title_is_never_a_comment_in_code():
+    doc, _ = doc_of("```bash\n# install the tool\npip install x\n```\n\n# Setting up\n\ntext\n")
+    assert doc.title == "Setting up"
+    doc, _ = doc_of("```bash\n# install the tool\n```\n\nno heading here\n", "02_knowledge/setup-notes.md")
+    assert doc.title == "setup-notes"
+
+
+def test_code_blocks_are_not_cut_at_their_blank_lines():
+    """Indented code and a fence in a list item keep their blank lines when the section is
+    split; the cut falls between paragraphs."""
+    prose = "\n\n".join(("Paragraph %d explains the step. " % i) * 6 for i in range(6))
+    code = "\n\n".join("    line_%d = compute(%d)" % (i, i) for i in range(12))
+    listed = "- step:\n\n    ```\n" + "\n\n".join("    item_%d()" % i for i in range(12)) + "\n  ```\n"
+    doc, _ = doc_of("# Doc\n\n" + prose + "\n\n" + code + "\n\n" + prose + "\n\n" + listed + "\n" + prose + "\n")
+    spans = split_document(doc, COUNTER, target_tokens=160, max_tokens=200, min_tokens=24)
+    joined = [s.text for s in spans]
+    assert any("line_0 = compute(0)" in t and "line_11 = compute(11)" in t for t in joined)
+    assert any("item_0()" in t and "item_11()" in t for t in joined)
+
+
 def test_spans_never_straddle_sections_and_know_their_path():
     body = "# Doc\n\n" + "".join(f"## S{i}\n\n" + ("Sentence about topic %d. " % i) * 30 + "\n\n" for i in range(3))
     doc, _ = doc_of(body)
@@ -190,7 +242,10 @@ def test_embed_text_carries_title_and_heading():
 
 markdown_line = st.one_of(
     st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\r"), max_size=60),
-    st.sampled_from(["# Title", "## Section", "### Sub", "```", "~~~", "", "", "- item", "    code", "#hashtag", "---"]),
+    st.sampled_from(
+        ["# Title", "## Section", "### Sub", "```", "~~~", "", "", "- item", "    code", "#hashtag", "---", "===", "Setext",
+         "  ```", "    ```", "* ```", "> ```", "> # quoted", "1. item", "  # in item", "\t```", "<div>", "</div>"]
+    ),
 )
 
 
@@ -215,6 +270,8 @@ def test_offsets_round_trip(lines, fm, crlf, bom):
         assert s.ref.char_start >= prev_end and s.ref.char_start < s.ref.char_end
         assert s.text == s.text.strip()
         prev_end = s.ref.char_end
+    heads = [h for h in sections(doc.text, doc.body_start) if h.level]
+    assert all(doc.text[h.start : h.content_start].strip() for h in heads)  # a heading is text, never an empty range
 
 
 # ------------------------------------------------------------------ tokens

@@ -170,6 +170,10 @@ def test_markdown_quoted_headings_are_demoted_and_text_verbatim(resp):
     assert "#### Retries\n\nThe worker retries a failed fetch three times with exponential backoff\n" in md
     assert "\n## Retries" not in md and "\n## Decision" not in md  # only documents are ## headings
     assert rmd.demote_headings("# A\n```\n# not a heading\n```\n###### deep") == "#### A\n```\n# not a heading\n```\n###### deep"
+    # setext headings are headings too: written below the document level, one line
+    assert rmd.demote_headings("Install\n=======\n\nRun\nit\n---\n\n- item\n---\n\ntext\n\n---") == (
+        "#### Install\n\n##### Run it\n\n- item\n---\n\ntext\n\n---"
+    )
     assert "(base 2 s, jitter ±20%). See [bold]not markup[/bold] and :smile: literally.\n" in md
     assert md.count("⚠ file changed since indexing") == 1
     assert "\x1b" not in md and md.endswith("\n") and not md.endswith("\n\n")
