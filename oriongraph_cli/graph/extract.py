@@ -50,7 +50,9 @@ TERM_MIN_CHARS = 3
 MD_LINK_RE = re.compile(
     r"(!?)\[((?:[^\[\]\n]|\[[^\]\n]*\])*)\]\(\s*<?([^)\s>]+)>?(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)"
 )
-REF_DEF_RE = re.compile(r"^ {0,3}\[([^\]\n]+)\]:\s*<?(\S+?)>?(?:\s+.*)?$", re.MULTILINE)
+# a reference definition, [x]: target "title" (the target may start the next line; the
+# title stays on its lines: a match never runs on into the next definition)
+REF_DEF_RE = re.compile(r"^ {0,3}\[([^\]\n]+)\]:[ \t]*\n?[ \t]*<?(\S+?)>?(?:[ \t]+.*)?$", re.MULTILINE)
 # a Hugo page reference as a link target: [text]({{< ref "docs/setup.md#install" >}}), relref, {{% %}}
 HUGO_REF_RE = re.compile(r"\]\(\s*\{\{[<%]\s*(?:rel)?ref\s+\"([^\"\n]+)\"\s*[>%]\}\}\s*\)")
 # a Jekyll page reference as a link target, from the site's root: [text]({% link docs/setup.md %}),

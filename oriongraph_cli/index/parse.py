@@ -24,7 +24,8 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # other rules is rebuilt by its next `orion index`, its vectors reused (1: YAML front matter;
 # 2: TOML front matter between +++ lines, Hugo's ref and relref shortcodes and Jekyll's link
 # tag as links, .mdx pages; 3: the outline and code blocks as CommonMark reads them —
-# setext headings, fences inside list items, indented code —, the title from it)
+# setext headings, fences inside list items, indented code —, the title from it, and every
+# reference definition of a run of them, not every other one)
 PARSE_RULES = 3
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it

@@ -127,6 +127,9 @@ def test_links_in_code_are_text_wherever_the_code_sits():
     targets = [r.target for r in extract.extract_refs(doc, spans) if r.kind == "md"]
     assert targets == ["guide.md", "runbook.md"]
     assert extract.mask_code("a [x](y.md)\n\n    [z](w.md)\n", 0) == "a [x](y.md)\n\n" + " " * 13 + "\n"
+    # a reference definition ends with its line: the next one, after blank or blanked lines, is its own
+    doc, spans = parse("02_knowledge/refs.md", "# R\n\n[a]: first.md\n\n    code [x]: nope.md\n\n[b]: second.md \"Title\"\n[c]:\n  third.md\n")
+    assert [r.target for r in extract.extract_refs(doc, spans) if r.kind == "md"] == ["first.md", "second.md", "third.md"]
 
 
 def test_extract_refs_front_matter_lists_with_ids_paths_and_lines():
