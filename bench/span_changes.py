@@ -1,6 +1,7 @@
-"""What a change of the parse rules does to a project's spans: each note's title and span
-boundaries as one checkout parses them, and the difference between two such dumps. No
-index, no model: the parser, the splitter and the real tokenizer.
+"""What a change of the parse rules does to a project's spans and links: each note's title,
+span boundaries and references (links, images, reference definitions, wiki links; not the
+id mentions) as one checkout parses them, and the difference between two such dumps. No
+index, no model: the parser, the splitter, the link extractor and the real tokenizer.
 
     ORION_BENCH_SRC=/tmp/old python bench/span_changes.py dump /tmp/suite/swift --out /tmp/old_swift.json
     python bench/span_changes.py dump /tmp/suite/swift --out /tmp/new_swift.json
@@ -14,15 +15,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 sys.path.insert(0, os.environ.get("ORION_BENCH_SRC", str(HERE.parent)))  # another checkout's orion first
 
 
 def dump(root: Path, out: Path) -> None:
+    from oriongraph_cli.graph.extract import extract_refs
     from oriongraph_cli.index.parse import decode, parse_document
     from oriongraph_cli.index.span import split_document
     from oriongraph_cli.index.walk import walk
@@ -40,8 +44,9 @@ def dump(root: Path, out: Path) -> None:
             continue
         doc, _ = parse_document(rel, data, text, mtime=0)
         spans = split_document(doc, counter)
-        notes[rel] = {"title": doc.title, "spans": [[s.ref.char_start, s.ref.char_end, list(s.heading_path)] for s in spans]}
-    print(f"{root}: {len(notes)} notes parsed and split in {time.process_time() - t0:.2f} s CPU", file=sys.stderr)
+        refs = sorted({(r.kind, r.target, r.anchor or "", r.line) for r in extract_refs(doc, spans) if r.kind != "id"})
+        notes[rel] = {"title": doc.title, "spans": [[s.ref.char_start, s.ref.char_end, list(s.heading_path)] for s in spans], "refs": refs}
+    print(f"{root}: {len(notes)} notes parsed, split and their links read in {time.process_time() - t0:.2f} s CPU", file=sys.stderr)
     out.write_text(json.dumps(notes))
 
 
@@ -57,10 +62,18 @@ def compare(old_path: Path, new_path: Path) -> None:
     print(f"notes {len(common)}; title changed {len(titles)}; spans changed in {len(changed)}; "
           f"spans {len(ranges_old)} -> {len(ranges_new)} ({len(ranges_new - ranges_old)} new ranges); "
           f"sections (note, heading path) {len(paths_old)} -> {len(paths_new)} ({len(paths_new - paths_old)} new, {len(paths_old - paths_new)} gone)")
+    refs_old = {(k, *r) for k in common for r in old[k].get("refs", [])}
+    refs_new = {(k, *r) for k in common for r in new[k].get("refs", [])}
+    gained = refs_new - refs_old
+    in_project = [r for r in gained if r[2] and not SCHEME.match(r[2])]
+    print(f"references {len(refs_old)} -> {len(refs_new)} ({len(gained)} found, {len(in_project)} of them naming a path, "
+          f"not a URL; {len(refs_old - refs_new)} no longer read)")
     for k in titles[:10]:
         print(f"  title {k}: {old[k]['title']!r} -> {new[k]['title']!r}")
     for k, path in sorted(paths_new - paths_old)[:10]:
         print(f"  new section {k}: {' > '.join(path)}")
+    for r in sorted(refs_old - refs_new)[:10]:
+        print(f"  no longer read {r[0]}:{r[4]}: {r[1]} {r[2]}{'#' + r[3] if r[3] else ''}")
 
 
 def main() -> None:
