@@ -26,6 +26,7 @@ from typing import Any
 # computed from the same line ends
 _LINE_END = re.compile(r"\r\n|\r|\n")
 _RULE_LINE = re.compile(r"^\s*(=+|-+)\s*$")
+_FENCE_MARK = re.compile(r"`{3,}|~{3,}")
 # a setext heading's underline, for code that reads a quote line by line (a quote may begin
 # inside a block, so it cannot be parsed as a document): "=" is level 1, "-" level 2
 SETEXT_UNDERLINE = re.compile(r"^ {0,3}(=|-)\1*[ \t\r]*$")
@@ -42,13 +43,55 @@ class Heading:
 
 
 @dataclass(frozen=True)
+class Fence:
+    """A fenced code block: its lines [start, end), where its code begins (the line after the
+    opening one), its opening line without its indentation (a fence and an info string such
+    as ``bash``), and the start of its closing line (None when it runs to the end of its
+    container unclosed)."""
+
+    start: int
+    code_start: int
+    end: int
+    opener: str
+    close_start: int | None
+
+
+@dataclass(frozen=True)
 class Blocks:
     headings: tuple[Heading, ...]
     code: tuple[tuple[int, int], ...]  # [start, end) of each code block, fenced or indented, at any depth; in order
+    fences: tuple[Fence, ...] = ()  # the fenced ones, in order
 
     def in_code(self, offset: int) -> bool:
         i = bisect.bisect_right(self.code, (offset, math.inf)) - 1
         return i >= 0 and offset < self.code[i][1]
+
+    def fence_at(self, offset: int) -> Fence | None:
+        """The fence whose code holds ``offset`` (after its opening line, before its closing one)."""
+        i = bisect.bisect_right([f.start for f in self.fences], offset) - 1
+        if i < 0:
+            return None
+        f = self.fences[i]
+        return f if f.code_start <= offset < (f.close_start if f.close_start is not None else f.end) else None
+
+
+def has_fence_before(text: str, end: int) -> bool:
+    """Whether a fence marker occurs in ``text[:end]`` (else nothing before ``end`` is fenced code)."""
+    return text.find("```", 0, end) >= 0 or text.find("~~~", 0, end) >= 0
+
+
+def quote_fences(text: str, start: int, end: int) -> tuple[str, str]:
+    """What a quote of ``text[start:end]`` needs to read as the code it is: the opening
+    fence line when it starts inside a fenced block, the closing fence when it ends inside
+    one (``("", "")`` when neither; a text without a fence marker before ``end`` is not parsed)."""
+    if not has_fence_before(text, end):
+        return "", ""
+    blocks = read_blocks(text, 0)
+    head = blocks.fence_at(start)
+    tail = blocks.fence_at(max(start, end - 1))
+    opener = head.opener + "\n" if head is not None else ""
+    closer = "\n" + _FENCE_MARK.match(tail.opener).group(0) if tail is not None else ""  # type: ignore[union-attr]
+    return opener, closer
 
 
 @lru_cache(maxsize=1)
@@ -66,10 +109,11 @@ def _line_starts(text: str, start: int) -> list[int]:
     return out
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=64)
 def read_blocks(text: str, start: int = 0) -> Blocks:
     """The headings and code blocks of ``text[start:]``, as offsets into ``text``. Cached for
-    the last few texts: the splitter and the link extractor read the same document."""
+    the last texts read: the splitter and the link extractor read the same document, and a
+    compile lays its working set out again each time it fits it to the budget."""
     if start >= len(text):
         return Blocks((), ())
     tokens = _parser().parse(text[start:])
@@ -80,6 +124,7 @@ def read_blocks(text: str, start: int = 0) -> Blocks:
 
     headings: list[Heading] = []
     code: list[tuple[int, int]] = []
+    fences: list[Fence] = []
     for i, tok in enumerate(tokens):
         if tok.map is None:
             continue
@@ -91,5 +136,17 @@ def read_blocks(text: str, start: int = 0) -> Blocks:
             title = " ".join(p.strip() for p in parts if len(parts) == 1 or not _RULE_LINE.match(p)).strip()
             headings.append(Heading(offset(tok.map[0]), offset(tok.map[1]), int(tok.tag[1:]), title or "(untitled)"))
         elif tok.type in ("fence", "code_block"):
-            code.append((offset(tok.map[0]), offset(tok.map[1])))
-    return Blocks(tuple(headings), tuple(code))
+            a, b = offset(tok.map[0]), offset(tok.map[1])
+            code.append((a, b))
+            if tok.type == "fence":
+                first_end = lines[tok.map[0] + 1] if tok.map[0] + 1 < len(lines) else len(text)
+                opener = text[a:first_end].strip()
+                last = tok.map[1] - 1
+                closed = last > tok.map[0] and _is_closer(text[offset(last):b], tok.markup)
+                fences.append(Fence(a, first_end, b, opener, offset(last) if closed else None))
+    return Blocks(tuple(headings), tuple(code), tuple(fences))
+
+
+def _is_closer(line: str, marker: str) -> bool:
+    line = line.strip()
+    return len(line) >= len(marker) and set(line) == {marker[0]}

@@ -1,7 +1,8 @@
 """Layout (after hydration): the reading order. Documents ordered by their best span, spans
 in document order within each, adjacent or overlapping whole spans merged into one quote,
-the gap between two quotes named (lines and the headings skipped), relative links
-rewritten relative to the project root."""
+a quote that begins or ends inside fenced code given its fence, the gap between two quotes
+named (lines and the headings skipped), relative links rewritten relative to the project
+root."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import posixpath
 import re
 from typing import Mapping
 
+from oriongraph_cli.blocks import has_fence_before, quote_fences, read_blocks
 from oriongraph_cli.models import Quote, WSDocument, WSItem
 
 _LINK = re.compile(r"(\]\()(<?)([^)\s>]+)(>?)((?:\s+\"[^\"]*\")?\))")
@@ -55,11 +57,19 @@ def _gap(doc_text: str | None, a_end: int, b_start: int, lines: tuple[int, int])
     where = f"L{lo}" if lo == hi else f"L{lo}-L{hi}"
     heads = []
     if doc_text is not None and 0 <= a_end <= b_start <= len(doc_text):
-        heads = [h for h in _HEADING_LINE.findall(doc_text[a_end:b_start]) if h]
+        heads = _headings_between(doc_text, a_end, b_start)
     if heads:  # up to GAP_HEADINGS named; past that, the first two and how many more
         shown = ", ".join(heads) if len(heads) <= GAP_HEADINGS else ", ".join(heads[:2]) + f" (+{len(heads) - 2} more)"
         return f"{where}: {shown}"
     return where
+
+
+def _headings_between(text: str, start: int, end: int) -> list[str]:
+    """The titles of the headings in ``text[start:end]``: a text with fenced code by its
+    outline (a ``# comment`` in a fence is code), another by its ``#`` lines."""
+    if has_fence_before(text, end):
+        return [h.title for h in read_blocks(text, 0).headings if start <= h.start < end]
+    return [h for h in _HEADING_LINE.findall(text[start:end]) if h]
 
 
 def layout(
@@ -99,6 +109,10 @@ def layout(
                 body = text[start:end]  # type: ignore[index]
             else:
                 body = first.text
+            if text is not None and first.compression is None and not any(i.stale for i in g):
+                # a quote that begins or ends inside fenced code is fenced as the code it is
+                opener, closer = quote_fences(text, start, end)
+                body = opener + body + closer
             gap = None
             if quotes:
                 p = quotes[-1]

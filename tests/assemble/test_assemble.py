@@ -201,6 +201,33 @@ def test_gap_names_the_headings_skipped_and_nothing_for_blank_lines():
     assert len(touching[0].quotes) == 1  # only a blank line between: one quote
 
 
+CODE_DOC = ("# Deploy\n\nIntro.\n\n```bash\n# step one\nrun --one\n# step two\nrun --two\n# step three\nrun --three\n```\n\n"
+            "## Rollback\n\nRerun with the previous tag.\n")
+
+
+def test_a_quote_from_inside_fenced_code_is_fenced_and_its_comments_stay_code():
+    """A span cut out of a long code block carries the fence it lies in (its opening line,
+    and the closing fence when it ends inside), so the delivered Markdown reads it as code:
+    a ``# comment`` is not made a heading, and the documents after it are not swallowed."""
+    from oriongraph_cli.render.markdown import demote_headings
+
+    a, b = CODE_DOC.index("# step two"), CODE_DOC.index("run --two") + len("run --two")
+    docs = layout([item("m", a, b, 1, lines=(8, 9), text=CODE_DOC[a:b])], {"02_knowledge/d.md": CODE_DOC}, {})
+    quote = docs[0].quotes[0].text
+    assert quote == "```bash\n# step two\nrun --two\n```"
+    assert demote_headings(quote) == quote
+    # the tail of the block: its own closing fence, no second one
+    c = CODE_DOC.index("# step three")
+    end = CODE_DOC.index("```\n\n## Rollback") + 3
+    tail = layout([item("t", c, end, 1, lines=(10, 12), text=CODE_DOC[c:end])], {"02_knowledge/d.md": CODE_DOC}, {})
+    assert tail[0].quotes[0].text == "```bash\n# step three\nrun --three\n```"
+    # a gap over the code names the section skipped, never a comment in the code
+    r = CODE_DOC.index("Rerun")
+    gap = layout([item("i", 0, CODE_DOC.index("Intro.") + 6, 1, lines=(1, 3)), item("r", r, len(CODE_DOC) - 1, 2, lines=(16, 16))],
+                 {"02_knowledge/d.md": CODE_DOC}, {})
+    assert gap[0].quotes[1].elided_before == "L4-L15: Rollback"
+
+
 def test_shortened_and_stale_spans_are_never_merged():
     a, b, c = DOC.index("## Part A"), DOC.index("## Part B"), DOC.index("## Part C")
     from oriongraph_cli.models import Compression
