@@ -186,11 +186,15 @@ def _best_units(text: str, focus: Focus, target: int) -> str | None:
         chosen.append(i)
         size += len(units[i].text)
     chosen.sort()
+    # code and tables are not units: what they hold is skipped text too
+    skipped_blocks = _unit_less_blocks(text)
     parts: list[str] = []
     shown_heading, prev = "", -1
     for i in chosen:
         u = units[i]
-        piece = ("[…] " if i > prev + 1 and not u.item else "") + u.text
+        after = units[prev].block if prev >= 0 else -1
+        skipped = i > prev + 1 or any(after < b < u.block for b in skipped_blocks)
+        piece = ("[…] " if skipped and not u.item else "") + u.text
         if u.heading and u.heading != shown_heading:
             parts += [u.heading, piece]
             shown_heading = u.heading
@@ -199,7 +203,15 @@ def _best_units(text: str, focus: Focus, target: int) -> str | None:
         else:
             parts.append(piece)
         prev = i
-    return "\n\n".join(parts) + (TRIM_MARK if prev < len(units) - 1 else "")
+    more = prev < len(units) - 1 or any(b > units[prev].block for b in skipped_blocks)
+    return "\n\n".join(parts) + (TRIM_MARK if more else "")
+
+
+@functools.lru_cache(maxsize=4096)
+def _unit_less_blocks(text: str) -> tuple[int, ...]:
+    """The indices of the blocks no unit is taken from: code, and tables."""
+    return tuple(i for i, (kind, block) in enumerate(_blocks(text))
+                 if kind == "code" or (kind == "lines" and block.lstrip().startswith("|")))
 
 
 class Compressor(Protocol):

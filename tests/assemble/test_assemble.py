@@ -41,6 +41,14 @@ def test_sentences_keep_headings_and_first_sentences_not_code_or_tables():
     assert short.endswith(compress.TRIM_MARK) and len(short) < len(text)
 
 
+def test_code_a_shortened_span_leaves_out_is_marked_as_skipped():
+    focus = compress.Focus.of("respect cancellation", lambda terms: {t: 1.0 for t in terms})
+    tail = "It is possible to respect cancellation, as follows:\n\n```swift\nfunc fetch() async {}\n```"
+    assert compress.COMPRESSORS["sentences"].shorten(tail, None, focus) == "It is possible to respect cancellation, as follows:" + compress.TRIM_MARK
+    head = "```swift\nfunc fetch() async {}\n```\n\nCancellation is cooperative, as you respect it."
+    assert compress.COMPRESSORS["sentences"].shorten(head, None, focus) == "[…] Cancellation is cooperative, as you respect it."
+
+
 def test_an_underlined_heading_is_kept_as_a_heading_when_shortened():
     text = "Retries\n=======\n\nThe worker retries three times. It waits.\n\nJitter\n------\n\nJitter spreads them. More.\n" + "Filler sentence. " * 30
     short = compress.COMPRESSORS["sentences"].shorten(text, None)
