@@ -27,6 +27,9 @@ from typing import Any
 _LINE_END = re.compile(r"\r\n|\r|\n")
 _RULE_LINE = re.compile(r"^\s*(=+|-+)\s*$")
 _FENCE_MARK = re.compile(r"`{3,}|~{3,}")
+# an MkDocs admonition or content tab opening its indented body: !!! note "Title", ??? tip,
+# ???+ warning, === "Tab" (never a setext underline: something follows the marker)
+_ADMONITION = re.compile(r"^( {0,3})(?:!!!|\?\?\?\+?|===)[ \t]+\S")
 # a setext heading's underline, for code that reads a quote line by line (a quote may begin
 # inside a block, so it cannot be parsed as a document): "=" is level 1, "-" level 2
 SETEXT_UNDERLINE = re.compile(r"^ {0,3}(=|-)\1*[ \t\r]*$")
@@ -116,7 +119,10 @@ def read_blocks(text: str, start: int = 0) -> Blocks:
     compile lays its working set out again each time it fits it to the budget."""
     if start >= len(text):
         return Blocks((), ())
-    tokens = _parser().parse(text[start:])
+    src = text[start:]
+    if "!!!" in src or "???" in src or "===" in src:
+        src = "\n".join(_admonitions_as_quotes(_LINE_END.split(src)))
+    tokens = _parser().parse(src)
     lines = _line_starts(text, start)
 
     def offset(line: int) -> int:
@@ -145,6 +151,40 @@ def read_blocks(text: str, start: int = 0) -> Blocks:
                 closed = last > tok.map[0] and _is_closer(text[offset(last):b], tok.markup)
                 fences.append(Fence(a, first_end, b, opener, offset(last) if closed else None))
     return Blocks(tuple(headings), tuple(code), tuple(fences))
+
+
+def _admonitions_as_quotes(lines: list[str]) -> list[str]:
+    """MkDocs's admonitions and content tabs (``!!! note``, ``??? tip``, ``???+ warning``,
+    ``=== "Tab"``), whose body is indented four spaces, read as quotes instead of indented
+    code: their text is text, their fences code, their headings outside the outline. Line
+    for line, so offsets are unchanged; nested ones are read the same way."""
+    out: list[str] = []
+    k = 0
+    while k < len(lines):
+        m = _ADMONITION.match(lines[k])
+        if m is None:
+            out.append(lines[k])
+            k += 1
+            continue
+        indent = len(m.group(1))
+        j = k + 1
+        while j < len(lines) and (not lines[j].strip() or _indent(lines[j]) >= indent + 4):
+            j += 1
+        end = j
+        while end > k + 1 and not lines[end - 1].strip():
+            end -= 1  # blank lines after the body are not part of it
+        body = _admonitions_as_quotes([ln.expandtabs(4)[indent + 4:] if ln.strip() else "" for ln in lines[k + 1 : end]])
+        prefix = " " * indent + ">"
+        out.append(prefix + " " + lines[k].strip())
+        out.extend(prefix + (" " + b if b else "") for b in body)
+        out.extend(lines[end:j])
+        k = j
+    return out
+
+
+def _indent(line: str) -> int:
+    line = line.expandtabs(4)
+    return len(line) - len(line.lstrip(" "))
 
 
 def _is_closer(line: str, marker: str) -> bool:

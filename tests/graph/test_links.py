@@ -127,6 +127,11 @@ def test_links_in_code_are_text_wherever_the_code_sits():
     targets = [r.target for r in extract.extract_refs(doc, spans) if r.kind == "md"]
     assert targets == ["guide.md", "runbook.md"]
     assert extract.mask_code("a [x](y.md)\n\n    [z](w.md)\n", 0) == "a [x](y.md)\n\n" + " " * 13 + "\n"
+    # an MkDocs admonition's indented body is text: its links are links
+    doc, spans = parse("02_knowledge/admonition.md", (
+        "# A\n\n!!! warning\n\n    Read [the runbook](runbook.md) first.\n\n    ```\n    [code](code.md)\n    ```\n\n"
+        "=== \"Linux\"\n\n    Then [the guide](guide.md).\n"))
+    assert [r.target for r in extract.extract_refs(doc, spans) if r.kind == "md"] == ["runbook.md", "guide.md"]
     # a reference definition ends with its line: the next one, after blank or blanked lines, is its own
     doc, spans = parse("02_knowledge/refs.md", "# R\n\n[a]: first.md\n\n    code [x]: nope.md\n\n[b]: second.md \"Title\"\n[c]:\n  third.md\n")
     assert [r.target for r in extract.extract_refs(doc, spans) if r.kind == "md"] == ["first.md", "second.md", "third.md"]

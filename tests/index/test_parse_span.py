@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from oriongraph_cli.errors import NotAProjectError
 from oriongraph_cli.index.parse import decode, parse_document, split_front_matter
+from oriongraph_cli.blocks import read_blocks
 from oriongraph_cli.index.span import embed_text, sections, split_document
 from oriongraph_cli.index.walk import walk
 from oriongraph_cli.models import SourceType
@@ -177,6 +178,17 @@ def test_headings_in_list_items_quotes_and_code_are_not_the_outline():
     assert [s.path for s in sections(text, 0)] == [("T",), ("T", "Real")]
 
 
+def test_mkdocs_admonitions_and_tabs_are_text_not_indented_code():
+    """An MkDocs admonition's or content tab's body is indented four spaces: it is read as
+    text (cut at its blank lines), its fences as code, its headings outside the outline."""
+    body = "\n\n".join(("Admonition paragraph %d explains the step. " % i) * 6 for i in range(6))
+    text = ("# Guide\n\n!!! note \"Read this\"\n    " + body.replace("\n\n", "\n\n    ")
+            + "\n\n    ```bash\n    # not a heading\n    ```\n\n=== \"Linux\"\n\n    ## Not the outline\n\n    Install with apt.\n\n## Next\n\nText.\n")
+    assert [s.path for s in sections(text, 0)] == [("Guide",), ("Guide", "Next")]
+    code = read_blocks(text, 0).code
+    assert [text[a:b].strip() for a, b in code] == ["```bash\n    # not a heading\n    ```"]  # the fence only, not the body
+
+
 def test_the_title_is_never_a_comment_in_code():
     doc, _ = doc_of("```bash\n# install the tool\npip install x\n```\n\n# Setting up\n\ntext\n")
     assert doc.title == "Setting up"
@@ -244,7 +256,8 @@ markdown_line = st.one_of(
     st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\r"), max_size=60),
     st.sampled_from(
         ["# Title", "## Section", "### Sub", "```", "~~~", "", "", "- item", "    code", "#hashtag", "---", "===", "Setext",
-         "  ```", "    ```", "* ```", "> ```", "> # quoted", "1. item", "  # in item", "\t```", "<div>", "</div>"]
+         "  ```", "    ```", "* ```", "> ```", "> # quoted", "1. item", "  # in item", "\t```", "<div>", "</div>",
+         "!!! note", "??? tip \"T\"", "=== \"Tab\"", "    body", "\tbody", "  !!! warning"]
     ),
 )
 
