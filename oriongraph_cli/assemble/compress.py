@@ -228,8 +228,49 @@ class BestSentences:
 
     def shorten(self, text: str, section_title: str | None, focus: Focus = NO_FOCUS) -> str:
         target = max(80, int(len(text) * SENTENCES_SHARE))
+        if _code_only(text):
+            return _code_lines(text, focus, target)
         best = _best_units(text, focus, target) if focus.weights else None
         return best if best is not None else _first_sentences(text, target)
+
+
+def _code_only(text: str) -> bool:
+    """A text that holds code and nothing to read as sentences (a part of a long code block)."""
+    kinds = {kind for kind, _ in _blocks(text)}
+    return "code" in kinds and kinds <= {"code", "heading"}
+
+
+def _code_lines(text: str, focus: Focus, target: int) -> str:
+    """The lines of a text of code that match ``focus`` best (the first ones when none
+    match) within ``target`` characters, in order, inside their fence, ``[…]`` for the lines
+    left out."""
+    blocks = [block for kind, block in _blocks(text) if kind == "code"]
+    block = max(blocks, key=len)
+    lines = block.split("\n")
+    opener, body = lines[0], lines[1:]
+    closer = body.pop() if body and _FENCE.match(body[-1]) else _FENCE.match(opener).group(1)  # type: ignore[union-attr]
+    scores = [focus.score(line) if focus.weights and line.strip() else 0.0 for line in body]
+    order = sorted(range(len(body)), key=lambda i: (-scores[i], i)) if any(scores) else range(len(body))
+    chosen: list[int] = []
+    size = 0
+    for i in order:
+        if not body[i].strip():
+            continue
+        if chosen and size + len(body[i]) > target:
+            break
+        chosen.append(i)
+        size += len(body[i]) + 1
+    chosen.sort()
+    out = [opener]
+    prev = -1
+    for i in chosen:
+        if i > prev + 1 and any(line.strip() for line in body[prev + 1 : i]):
+            out.append("[…]")
+        out.append(body[i])
+        prev = i
+    if any(line.strip() for line in body[prev + 1 :]):
+        out.append("[…]")
+    return "\n".join(out + [closer])
 
 
 def _first_sentences(text: str, target: int) -> str:
@@ -268,6 +309,9 @@ class HeadingSentence:
 
     def shorten(self, text: str, section_title: str | None, focus: Focus = NO_FOCUS) -> str:
         heading, sentence = "", ""
+        if _code_only(text):  # the section's title and the line of code that matches best
+            title = f"**{section_title.split(' > ')[-1]}**\n\n" if section_title else ""
+            return title + _code_lines(text, focus, 0)
         if focus.weights:
             units = _units(text)
             scores = [focus.score(u.text) for u in units]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from oriongraph_cli.assemble import compress, expand, explain, hydrate, layout, pack, select
+from oriongraph_cli.blocks import quote_fences
 from oriongraph_cli.models import (
     CandidateSpan,
     CompileRequest,
@@ -85,6 +86,16 @@ class Assembly:
             form = self._forms[key] = pack.shortened_form(item, level, self.count, self.focus)
         return replace(item, text=form[0], compression=form[1])
 
+    @staticmethod
+    def in_its_fence(item, texts):
+        """``item`` with the fence it lies in around its text when it begins or ends inside
+        fenced code (``blocks.quote_fences``): shortened, its code is then read as code."""
+        text = texts.get(item.path)
+        if text is None or item.stale:
+            return item
+        opener, closer = quote_fences(text, item.span_ref.char_start, item.span_ref.char_end)
+        return replace(item, text=opener + item.text + closer) if opener or closer else item
+
     def shortened_cost(self, c: CandidateSpan, level: str) -> int:
         return self._shortened(c, level)[0]
 
@@ -111,7 +122,7 @@ class Assembly:
             keep_of=self.shortened_keep, top=self.top, read_whole=self.uncapped,
         ) if q else []
         items, stale, texts = hydrate.hydrate(cfg, self.reader, placed, self.files)
-        items = [self.shorten_item(it, p.level) if p.level else it for it, p in zip(items, placed)]
+        items = [self.shorten_item(self.in_its_fence(it, texts), p.level) if p.level else it for it, p in zip(items, placed)]
         statuses = self.status_notes({i.path: i.status for i in items})
         docs = layout.layout(items, texts, statuses, self.link_targets({i.path for i in items}))
         quoted = sum(self.count(q_.text) for d in docs for q_ in d.quotes)

@@ -49,6 +49,15 @@ def test_code_a_shortened_span_leaves_out_is_marked_as_skipped():
     assert compress.COMPRESSORS["sentences"].shorten(head, None, focus) == "[…] Cancellation is cooperative, as you respect it."
 
 
+def test_a_part_of_a_code_block_shortens_to_its_best_lines_inside_its_fence():
+    code = "```bash\n# step 1\nrun --one\n# step 77\nrun --widget 77\n# step 3\nrun --three\n```"
+    focus = compress.Focus.of("widget 77", lambda terms: {t: 1.0 for t in terms})
+    assert compress.COMPRESSORS["heading"].shorten(code, "Deploy > Script", focus) == "**Script**\n\n```bash\n[…]\nrun --widget 77\n[…]\n```"
+    long = "```\n" + "\n".join(f"line_{i} = {i}" for i in range(40)) + "\n```"
+    short = compress.COMPRESSORS["sentences"].shorten(long, None)
+    assert short.startswith("```\nline_0 = 0\n") and short.endswith("\n[…]\n```") and len(short) < len(long)
+
+
 def test_an_underlined_heading_is_kept_as_a_heading_when_shortened():
     text = "Retries\n=======\n\nThe worker retries three times. It waits.\n\nJitter\n------\n\nJitter spreads them. More.\n" + "Filler sentence. " * 30
     short = compress.COMPRESSORS["sentences"].shorten(text, None)

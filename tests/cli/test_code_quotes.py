@@ -1,0 +1,29 @@
+"""End to end, the real pipeline: a quote cut out of a long fenced code block is delivered
+as code (README, "Reading order")."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import run_orion
+
+pytestmark = pytest.mark.slow
+
+
+def test_a_quote_from_the_middle_of_a_long_code_block_is_delivered_as_code(tmp_path):
+    root = tmp_path / "proj"
+    (root / "02_knowledge").mkdir(parents=True)
+    steps = "\n".join(f"# step {i}: configure widget {i}\nrun_tool --widget {i} --mode fast" for i in range(120))
+    (root / "02_knowledge" / "deploy.md").write_text(
+        f"# Deploy script\n\nHow we deploy the billing service.\n\n```bash\n{steps}\n```\n\n## Rollback\n\nRerun with the previous tag.\n"
+    )
+    (root / "02_knowledge" / "owners.md").write_text("# Owners\n\nThe payments team owns the billing service.\n")
+    assert run_orion("index", "--root", str(root), "-q").returncode == 0
+    out = run_orion("compile", "configure widget 77 with run_tool", "--root", str(root), "--budget", "600",
+                    "--format", "markdown", "--no-usage-log")
+    assert out.returncode == 0, out.stderr
+    md = out.stdout
+    assert "# step 77: configure widget 77" in md and "```bash\n# step" in md
+    fences = [line for line in md.split("\n") if line.startswith("```")]
+    assert fences and len(fences) % 2 == 0  # every quote of code is opened and closed
+    assert "#### step" not in md  # a comment in code is never made a heading
