@@ -26,7 +26,7 @@ from typing import Any
 # computed from the same line ends
 _LINE_END = re.compile(r"\r\n|\r|\n")
 _RULE_LINE = re.compile(r"^\s*(=+|-+)\s*$")
-_FENCE_MARK = re.compile(r"`{3,}|~{3,}")
+_CONTAINER_PREFIX = re.compile(r"^[ \t>]*")
 # an MkDocs admonition or content tab opening its indented body: !!! note "Title", ??? tip,
 # ???+ warning, === "Tab" (never a setext underline: something follows the marker)
 _ADMONITION = re.compile(r"^( {0,3})(?:!!!|\?\?\?\+?|===)[ \t]+\S")
@@ -48,14 +48,15 @@ class Heading:
 @dataclass(frozen=True)
 class Fence:
     """A fenced code block: its lines [start, end), where its code begins (the line after the
-    opening one), its opening line without its indentation (a fence and an info string such
-    as ``bash``), and the start of its closing line (None when it runs to the end of its
-    container unclosed)."""
+    opening one), its opening fence with its info string (such as ``bash``), the fence alone,
+    and the start of its closing line (None when it runs to the end of its container
+    unclosed)."""
 
     start: int
     code_start: int
     end: int
     opener: str
+    marker: str  # the fence characters (three or more backticks or tildes)
     close_start: int | None
 
 
@@ -93,7 +94,7 @@ def quote_fences(text: str, start: int, end: int) -> tuple[str, str]:
     head = blocks.fence_at(start)
     tail = blocks.fence_at(max(start, end - 1))
     opener = head.opener + "\n" if head is not None else ""
-    closer = "\n" + _FENCE_MARK.match(tail.opener).group(0) if tail is not None else ""  # type: ignore[union-attr]
+    closer = "\n" + tail.marker if tail is not None else ""
     return opener, closer
 
 
@@ -146,10 +147,12 @@ def read_blocks(text: str, start: int = 0) -> Blocks:
             code.append((a, b))
             if tok.type == "fence":
                 first_end = lines[tok.map[0] + 1] if tok.map[0] + 1 < len(lines) else len(text)
-                opener = text[a:first_end].strip()
                 last = tok.map[1] - 1
                 closed = last > tok.map[0] and _is_closer(text[offset(last):b], tok.markup)
-                fences.append(Fence(a, first_end, b, opener, offset(last) if closed else None))
+                # the fence and its info string, without the line's indentation or the list
+                # item or quote marker it may sit behind
+                opener = tok.markup + (tok.info.split("\n")[0].strip() if tok.info else "")
+                fences.append(Fence(a, first_end, b, opener, tok.markup, offset(last) if closed else None))
     return Blocks(tuple(headings), tuple(code), tuple(fences))
 
 
@@ -188,5 +191,5 @@ def _indent(line: str) -> int:
 
 
 def _is_closer(line: str, marker: str) -> bool:
-    line = line.strip()
+    line = _CONTAINER_PREFIX.sub("", line).strip()  # "> ```" closes a fence inside a quote
     return len(line) >= len(marker) and set(line) == {marker[0]}

@@ -238,6 +238,12 @@ def test_a_quote_from_inside_fenced_code_is_fenced_and_its_comments_stay_code():
     end = CODE_DOC.index("```\n\n## Rollback") + 3
     tail = layout([item("t", c, end, 1, lines=(10, 12), text=CODE_DOC[c:end])], {"02_knowledge/d.md": CODE_DOC}, {})
     assert tail[0].quotes[0].text == "```bash\n# step three\nrun --three\n```"
+    # a fence inside a list item or a quote: the fence itself, not the marker it sits behind
+    nested = "# N\n\n- step:\n  ```py\n  a = 1\n  b = 2\n  ```\n\n> ```sh\n> echo hi\n> echo ho\n> ```\n"
+    for word, fenced in (("b = 2", "```py\nb = 2\n```"), ("echo ho", "```sh\necho ho\n```")):
+        i = nested.index(word)
+        got = layout([item("n", i, i + len(word), 1, text=word)], {"02_knowledge/d.md": nested}, {})
+        assert got[0].quotes[0].text == fenced
     # a gap over the code names the section skipped, never a comment in the code
     r = CODE_DOC.index("Rerun")
     gap = layout([item("i", 0, CODE_DOC.index("Intro.") + 6, 1, lines=(1, 3)), item("r", r, len(CODE_DOC) - 1, 2, lines=(16, 16))],

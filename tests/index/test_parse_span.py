@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from oriongraph_cli.errors import NotAProjectError
 from oriongraph_cli.index.parse import decode, parse_document, split_front_matter
-from oriongraph_cli.blocks import read_blocks
+from oriongraph_cli.blocks import quote_fences, read_blocks
 from oriongraph_cli.index.span import embed_text, sections, split_document
 from oriongraph_cli.index.walk import walk
 from oriongraph_cli.models import SourceType
@@ -257,7 +257,7 @@ markdown_line = st.one_of(
     st.sampled_from(
         ["# Title", "## Section", "### Sub", "```", "~~~", "", "", "- item", "    code", "#hashtag", "---", "===", "Setext",
          "  ```", "    ```", "* ```", "> ```", "> # quoted", "1. item", "  # in item", "\t```", "<div>", "</div>",
-         "!!! note", "??? tip \"T\"", "=== \"Tab\"", "    body", "\tbody", "  !!! warning"]
+         "!!! note", "??? tip \"T\"", "=== \"Tab\"", "    body", "\tbody", "  !!! warning", "> ```py", "- ```", "> > ~~~"]
     ),
 )
 
@@ -285,6 +285,9 @@ def test_offsets_round_trip(lines, fm, crlf, bom):
         prev_end = s.ref.char_end
     heads = [h for h in sections(doc.text, doc.body_start) if h.level]
     assert all(doc.text[h.start : h.content_start].strip() for h in heads)  # a heading is text, never an empty range
+    for s in spans:  # what a quote of each span would need to read as code, whatever the containers
+        opener, closer = quote_fences(doc.text, s.ref.char_start, s.ref.char_end)
+        assert opener in ("", *(f.opener + "\n" for f in read_blocks(doc.text, 0).fences)) and closer in ("", "\n```", "\n~~~")
 
 
 # ------------------------------------------------------------------ tokens
