@@ -98,11 +98,14 @@ def quote_fences(text: str, start: int, end: int) -> tuple[str, str]:
     return opener, closer
 
 
+MAX_NESTING = 20  # containers the parser nests (its CommonMark preset's limit), and admonitions too
+
+
 @lru_cache(maxsize=1)
 def _parser() -> Any:
     from markdown_it import MarkdownIt
 
-    md = MarkdownIt("commonmark")
+    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING})
     md.core.ruler.disable(["inline"])
     return md
 
@@ -156,11 +159,14 @@ def read_blocks(text: str, start: int = 0) -> Blocks:
     return Blocks(tuple(headings), tuple(code), tuple(fences))
 
 
-def _admonitions_as_quotes(lines: list[str]) -> list[str]:
+def _admonitions_as_quotes(lines: list[str], depth: int = 0) -> list[str]:
     """MkDocs's admonitions and content tabs (``!!! note``, ``??? tip``, ``???+ warning``,
     ``=== "Tab"``), whose body is indented four spaces, read as quotes instead of indented
     code: their text is text, their fences code, their headings outside the outline. Line
-    for line, so offsets are unchanged; nested ones are read the same way."""
+    for line, so offsets are unchanged; nested ones are read the same way, as deep as the
+    parser nests (``MAX_NESTING``), deeper ones as they are."""
+    if depth >= MAX_NESTING:
+        return lines
     out: list[str] = []
     k = 0
     while k < len(lines):
@@ -176,7 +182,7 @@ def _admonitions_as_quotes(lines: list[str]) -> list[str]:
         end = j
         while end > k + 1 and not lines[end - 1].strip():
             end -= 1  # blank lines after the body are not part of it
-        body = _admonitions_as_quotes([ln.expandtabs(4)[indent + 4:] if ln.strip() else "" for ln in lines[k + 1 : end]])
+        body = _admonitions_as_quotes([ln.expandtabs(4)[indent + 4:] if ln.strip() else "" for ln in lines[k + 1 : end]], depth + 1)
         prefix = " " * indent + ">"
         out.append(prefix + " " + lines[k].strip())
         out.extend(prefix + (" " + b if b else "") for b in body)

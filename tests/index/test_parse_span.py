@@ -189,6 +189,12 @@ def test_mkdocs_admonitions_and_tabs_are_text_not_indented_code():
     assert [text[a:b].strip() for a, b in code] == ["```bash\n    # not a heading\n    ```"]  # the fence only, not the body
 
 
+def test_admonitions_nested_past_any_stack_are_read_without_recursing_deeper():
+    deep = "".join(" " * (4 * d) + "!!! note\n" for d in range(1100)) + "text [x](y.md)\n"
+    blocks = read_blocks(deep, 0)  # 1,100 levels: past Python's recursion limit, read only as deep as the parser nests
+    assert blocks.headings == () and isinstance(blocks.code, tuple)
+
+
 def test_the_title_is_never_a_comment_in_code():
     doc, _ = doc_of("```bash\n# install the tool\npip install x\n```\n\n# Setting up\n\ntext\n")
     assert doc.title == "Setting up"
