@@ -19,7 +19,7 @@ import bisect
 import math
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 # markdown-it reads "\r\n", "\r" and "\n" as line ends (and nothing else): offsets are
@@ -70,9 +70,13 @@ class Blocks:
         i = bisect.bisect_right(self.code, (offset, math.inf)) - 1
         return i >= 0 and offset < self.code[i][1]
 
+    @cached_property
+    def _fence_starts(self) -> list[int]:
+        return [f.start for f in self.fences]
+
     def fence_at(self, offset: int) -> Fence | None:
         """The fence whose code holds ``offset`` (after its opening line, before its closing one)."""
-        i = bisect.bisect_right([f.start for f in self.fences], offset) - 1
+        i = bisect.bisect_right(self._fence_starts, offset) - 1
         if i < 0:
             return None
         f = self.fences[i]
@@ -84,13 +88,14 @@ def has_fence_before(text: str, end: int) -> bool:
     return text.find("```", 0, end) >= 0 or text.find("~~~", 0, end) >= 0
 
 
-def quote_fences(text: str, start: int, end: int) -> tuple[str, str]:
+def quote_fences(text: str, start: int, end: int, body_start: int = 0) -> tuple[str, str]:
     """What a quote of ``text[start:end]`` needs to read as the code it is: the opening
     fence line when it starts inside a fenced block, the closing fence when it ends inside
-    one (``("", "")`` when neither; a text without a fence marker before ``end`` is not parsed)."""
+    one (``("", "")`` when neither; a text without a fence marker before ``end`` is not
+    parsed). ``body_start``: where the note's body begins, after its front matter."""
     if not has_fence_before(text, end):
         return "", ""
-    blocks = read_blocks(text, 0)
+    blocks = read_blocks(text, body_start)
     head = blocks.fence_at(start)
     tail = blocks.fence_at(max(start, end - 1))
     opener = head.opener + "\n" if head is not None else ""

@@ -11,6 +11,7 @@ import re
 from typing import Mapping
 
 from oriongraph_cli.blocks import has_fence_before, quote_fences, read_blocks
+from oriongraph_cli.index.parse import front_matter_end
 from oriongraph_cli.models import Quote, WSDocument, WSItem
 
 _LINK = re.compile(r"(\]\()(<?)([^)\s>]+)(>?)((?:\s+\"[^\"]*\")?\))")
@@ -68,7 +69,7 @@ def _headings_between(text: str, start: int, end: int) -> list[str]:
     """The titles of the headings in ``text[start:end]``: a text with fenced code by its
     outline (a ``# comment`` in a fence is code), another by its ``#`` lines."""
     if has_fence_before(text, end):
-        return [h.title for h in read_blocks(text, 0).headings if start <= h.start < end]
+        return [h.title for h in read_blocks(text, front_matter_end(text)).headings if start <= h.start < end]
     return [h for h in _HEADING_LINE.findall(text[start:end]) if h]
 
 
@@ -111,7 +112,7 @@ def layout(
                 body = first.text
             if text is not None and first.compression is None and not any(i.stale for i in g):
                 # a quote that begins or ends inside fenced code is fenced as the code it is
-                opener, closer = quote_fences(text, start, end)
+                opener, closer = quote_fences(text, start, end, front_matter_end(text))
                 body = opener + body + closer
             gap = None
             if quotes:

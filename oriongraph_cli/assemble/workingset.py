@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from oriongraph_cli.assemble import compress, expand, explain, hydrate, layout, pack, select
 from oriongraph_cli.blocks import quote_fences
+from oriongraph_cli.index.parse import front_matter_end
 from oriongraph_cli.models import (
     CandidateSpan,
     CompileRequest,
@@ -93,7 +94,7 @@ class Assembly:
         text = texts.get(item.path)
         if text is None or item.stale:
             return item
-        opener, closer = quote_fences(text, item.span_ref.char_start, item.span_ref.char_end)
+        opener, closer = quote_fences(text, item.span_ref.char_start, item.span_ref.char_end, front_matter_end(text))
         return replace(item, text=opener + item.text + closer) if opener or closer else item
 
     def shortened_cost(self, c: CandidateSpan, level: str) -> int:

@@ -200,12 +200,30 @@ def _toml_front_matter(rel: str, raw: str, body_start: int) -> tuple[dict[str, A
     return meta, body_start, warnings
 
 
+def _front_matter(text: str) -> tuple[str, re.Match[str]] | None:
+    """The front matter block at the start of ``text`` and its kind (``yaml``, ``toml``)."""
+    m = FM_RE.match(text)
+    if m:
+        return "yaml", m
+    t = TOML_FM_RE.match(text) if text.startswith("+++") else None
+    return ("toml", t) if t else None
+
+
+def front_matter_end(text: str) -> int:
+    """Where the body begins: after the front matter block (0 without one); the
+    ``body_start`` :func:`split_front_matter` gives, without reading the block."""
+    found = _front_matter(text)
+    return found[1].end() if found else 0
+
+
 def split_front_matter(rel: str, text: str) -> tuple[dict[str, Any], int, list[ParseWarning]]:
     """Return (metadata, body_start, warnings). Malformed YAML keeps the body indexable."""
-    m = FM_RE.match(text)
-    if not m:
-        t = TOML_FM_RE.match(text) if text.startswith("+++") else None
-        return _toml_front_matter(rel, t.group(1) or "", t.end()) if t else ({}, 0, [])
+    found = _front_matter(text)
+    if found is None:
+        return {}, 0, []
+    kind, m = found
+    if kind == "toml":
+        return _toml_front_matter(rel, m.group(1) or "", m.end())
     raw = m.group(1) or ""
     body_start = m.end()
     import yaml

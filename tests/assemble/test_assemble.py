@@ -244,6 +244,11 @@ def test_a_quote_from_inside_fenced_code_is_fenced_and_its_comments_stay_code():
         i = nested.index(word)
         got = layout([item("n", i, i + len(word), 1, text=word)], {"02_knowledge/d.md": nested}, {})
         assert got[0].quotes[0].text == fenced
+    # front matter is not the note's Markdown: a fence line inside a YAML block opens nothing
+    fm = "---\ntitle: T\nexample: |\n  ```\n  code\n---\n# T\n\nPlain text of the body.\n"
+    p = fm.index("Plain")
+    got = layout([item("f", p, p + 23, 1, text=fm[p : p + 23])], {"02_knowledge/d.md": fm}, {})
+    assert got[0].quotes[0].text == "Plain text of the body."
     # a gap over the code names the section skipped, never a comment in the code
     r = CODE_DOC.index("Rerun")
     gap = layout([item("i", 0, CODE_DOC.index("Intro.") + 6, 1, lines=(1, 3)), item("r", r, len(CODE_DOC) - 1, 2, lines=(16, 16))],
