@@ -11,7 +11,8 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # anchor is made from its text as rendered, ``## [Embodied Carbon](https://…)`` ``#embodied-carbon``;
 # of several pages a site URL's name fits, the one whose path ends as the URL does; Obsidian's
 # block ids ``#^x``, front matter ``aliases`` as names, and files embedded by name, ``![[x.png]]``;
-# a folder's ``_index.md``, Hugo's section page, as its README.md or index.md).
+# a folder's ``_index.md``, Hugo's section page, as its README.md or index.md; 4: a code span
+# in a heading is its text as written, ``## `fs.read(fd[, options])` `` ``#fsreadfd-options``).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 3
+LINK_RULES = 4

@@ -85,21 +85,55 @@ HEADING_TEXT_MAX = 500
 _EMPHASIS = re.compile(r"(?<![\w*])(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w*])")
 
 
+_TICKS = re.compile(r"`+")
+_HOLDER = 0xE000  # code spans stand in the private-use area while the rest is rendered
+
+
 def heading_text(heading: str) -> str:
     """A Markdown heading as it reads rendered, which is what its anchor is made from:
     ``[Electricity Consumption](https://…)`` -> ``Electricity Consumption``; an image by its
-    alt text, HTML tags and emphasis marks dropped (``my_var`` keeps its underscore). A
-    heading longer than ``HEADING_TEXT_MAX`` is taken as written: no link names its anchor,
-    and a hostile one must not cost quadratic time."""
+    alt text, HTML tags and emphasis marks dropped (``my_var`` keeps its underscore); a code
+    span's text as written (``assert.throws(fn[, error])`` in backticks is not a link, nor
+    ``<div>`` a tag). A heading longer than ``HEADING_TEXT_MAX`` is taken as written: no link
+    names its anchor, and a hostile one must not cost quadratic time."""
     if len(heading) > HEADING_TEXT_MAX:
         return heading
+    code: list[str] = []
+    if "`" in heading and not any(_HOLDER <= ord(c) < _HOLDER + HEADING_TEXT_MAX for c in heading):
+        heading, code = _hold_code_spans(heading)
     if "[" in heading:
         heading = _INLINE_LINK.sub(r"\1", heading)
     if "<" in heading:
         heading = _HTML_TAG.sub("", heading)
     if "*" in heading or "_" in heading:
         heading = _EMPHASIS.sub(r"\2", heading)
+    if code:
+        heading = "".join(code[ord(c) - _HOLDER] if _HOLDER <= ord(c) < _HOLDER + len(code) else c for c in heading)
     return heading
+
+
+def _hold_code_spans(text: str) -> tuple[str, list[str]]:
+    """``text`` with each code span (a run of n backticks to the next run of exactly n, as
+    CommonMark pairs them) replaced by one private-use character, and the spans' text."""
+    runs = [(m.start(), m.end()) for m in _TICKS.finditer(text)]
+    out: list[str] = []
+    code: list[str] = []
+    pos = i = 0
+    while i < len(runs):
+        a, b = runs[i]
+        j = next((k for k in range(i + 1, len(runs)) if runs[k][1] - runs[k][0] == b - a), None)
+        if j is None:  # no closing run: these backticks are literal
+            i += 1
+            continue
+        inner = text[b:runs[j][0]].replace("\n", " ")
+        if len(inner) > 2 and inner[0] == inner[-1] == " " and inner.strip():
+            inner = inner[1:-1]  # one space each side is the delimiter's padding
+        out.append(text[pos:a] + chr(_HOLDER + len(code)))
+        code.append(inner)
+        pos = runs[j][1]
+        i = j + 1
+    out.append(text[pos:])
+    return "".join(out), code
 
 
 def slugify(heading: str) -> str:

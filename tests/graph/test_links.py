@@ -199,6 +199,25 @@ def test_a_heading_is_slugged_as_it_reads_rendered():
         assert extract.heading_text(hostile) == hostile
 
 
+def test_a_code_span_in_a_heading_is_its_text_as_written():
+    """In a code span nothing is a link, a tag or emphasis (CommonMark), so a manual's
+    ``## `fs.read(fd[, options])` `` is ``#fsreadfd-options``, not a reference link's text."""
+    def slug(h):
+        return extract.slugify(extract.heading_text(h))
+
+    assert slug("`assert.doesNotThrow(fn[, error][, message])`") == "assertdoesnotthrowfn-error-message"
+    assert slug("`server.listen(handle[, backlog][, callback])`") == "serverlistenhandle-backlog-callback"
+    assert slug("Use `<div>` and `a_b_c` *x*") == "use-div-and-a_b_c-x"
+    assert slug("*a `b*c` d*") == "a-bc-d"  # emphasis around a code span
+    assert slug("``a`b`` [link](u) `x") == "ab-link-x"  # runs pair by length; a lone one is literal
+    assert slug("[`fs.stat()`](fs.md#fsstat) and `[x](y)`") == "fsstat-and-xy"
+    # a heading holding the private-use characters that stand in for code spans is read
+    # as before code spans counted (its own character is never taken for a code span)
+    assert extract.heading_text("\ue000 `a[b][c]`") == "\ue000 `ab`"
+    for hostile in ("`" * 400, "` " * 240, "`a" * 240):
+        extract.heading_text(hostile)  # bounded: HEADING_TEXT_MAX characters, at most that many runs
+
+
 # ---------------------------------------------------------------- resolution
 
 
