@@ -74,6 +74,24 @@ class Blocks:
     def _fence_starts(self) -> list[int]:
         return [f.start for f in self.fences]
 
+    def to_json(self) -> str:
+        """The blocks as compact JSON (``from_json`` reads them back): the index keeps a
+        note's with it, so a compile quoting the note need not parse it again."""
+        import json
+
+        return json.dumps({
+            "h": [[h.start, h.content_start, h.level, h.title] for h in self.headings],
+            "c": [list(c) for c in self.code],
+            "f": [[f.start, f.code_start, f.end, f.opener, f.marker, f.close_start] for f in self.fences],
+        }, separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, data: str) -> "Blocks":
+        import json
+
+        doc = json.loads(data)
+        return cls(tuple(Heading(*h) for h in doc["h"]), tuple((a, b) for a, b in doc["c"]), tuple(Fence(*f) for f in doc["f"]))
+
     def fence_at(self, offset: int) -> Fence | None:
         """The fence whose code holds ``offset`` (after its opening line, before its closing one)."""
         i = bisect.bisect_right(self._fence_starts, offset) - 1
@@ -88,14 +106,16 @@ def has_fence_before(text: str, end: int) -> bool:
     return text.find("```", 0, end) >= 0 or text.find("~~~", 0, end) >= 0
 
 
-def quote_fences(text: str, start: int, end: int, body_start: int = 0) -> tuple[str, str]:
+def quote_fences(text: str, start: int, end: int, body_start: int = 0, blocks: Blocks | None = None) -> tuple[str, str]:
     """What a quote of ``text[start:end]`` needs to read as the code it is: the opening
     fence line when it starts inside a fenced block, the closing fence when it ends inside
     one (``("", "")`` when neither; a text without a fence marker before ``end`` is not
-    parsed). ``body_start``: where the note's body begins, after its front matter."""
+    parsed). ``body_start``: where the note's body begins, after its front matter;
+    ``blocks``: the note's blocks as the index read them, else it is parsed."""
     if not has_fence_before(text, end):
         return "", ""
-    blocks = read_blocks(text, body_start)
+    if blocks is None:
+        blocks = read_blocks(text, body_start)
     head = blocks.fence_at(start)
     tail = blocks.fence_at(max(start, end - 1))
     opener = head.opener + "\n" if head is not None else ""

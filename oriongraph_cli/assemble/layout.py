@@ -10,7 +10,7 @@ import posixpath
 import re
 from typing import Mapping
 
-from oriongraph_cli.blocks import has_fence_before, quote_fences, read_blocks
+from oriongraph_cli.blocks import Blocks, has_fence_before, quote_fences, read_blocks
 from oriongraph_cli.index.parse import front_matter_end
 from oriongraph_cli.models import Quote, WSDocument, WSItem
 
@@ -48,7 +48,7 @@ def rewrite_links(text: str, doc_path: str, resolved: Mapping[str, str] | None =
     return _REFDEF.sub(lambda m: m.group(1) + fix(m.group(2)), text)
 
 
-def _gap(doc_text: str | None, a_end: int, b_start: int, lines: tuple[int, int]) -> str | None:
+def _gap(doc_text: str | None, a_end: int, b_start: int, lines: tuple[int, int], blocks: Blocks | None = None) -> str | None:
     """``L41-L60: Consequences, Risks`` for what lies between two quotes (None when nothing)."""
     lo, hi = lines
     if hi < lo:
@@ -58,18 +58,20 @@ def _gap(doc_text: str | None, a_end: int, b_start: int, lines: tuple[int, int])
     where = f"L{lo}" if lo == hi else f"L{lo}-L{hi}"
     heads = []
     if doc_text is not None and 0 <= a_end <= b_start <= len(doc_text):
-        heads = _headings_between(doc_text, a_end, b_start)
+        heads = _headings_between(doc_text, a_end, b_start, blocks)
     if heads:  # up to GAP_HEADINGS named; past that, the first two and how many more
         shown = ", ".join(heads) if len(heads) <= GAP_HEADINGS else ", ".join(heads[:2]) + f" (+{len(heads) - 2} more)"
         return f"{where}: {shown}"
     return where
 
 
-def _headings_between(text: str, start: int, end: int) -> list[str]:
+def _headings_between(text: str, start: int, end: int, blocks: Blocks | None = None) -> list[str]:
     """The titles of the headings in ``text[start:end]``: a text with fenced code by its
-    outline (a ``# comment`` in a fence is code), another by its ``#`` lines."""
+    outline (a ``# comment`` in a fence is code; ``blocks`` as the index read them, else
+    parsed), another by its ``#`` lines."""
     if has_fence_before(text, end):
-        return [h.title for h in read_blocks(text, front_matter_end(text)).headings if start <= h.start < end]
+        blocks = blocks or read_blocks(text, front_matter_end(text))
+        return [h.title for h in blocks.headings if start <= h.start < end]
     return [h for h in _HEADING_LINE.findall(text[start:end]) if h]
 
 
@@ -78,10 +80,13 @@ def layout(
     doc_texts: dict[str, str | None],
     statuses: dict[str, str | None],
     links: Mapping[str, Mapping[str, str]] | None = None,
+    kept: Mapping[str, Blocks] | None = None,
 ) -> tuple[WSDocument, ...]:
     """Documents in the order of their best span; within each, quotes in document order
     (adjacent or overlapping whole spans merged; shortened spans alone). ``links``: per
-    document, where its resolved links point (``rewrite_links``)."""
+    document, where its resolved links point (``rewrite_links``); ``kept``: per document,
+    its headings and code blocks as the index read them (else a note with fenced code is
+    parsed)."""
     by_doc: dict[str, list[WSItem]] = {}
     for it in sorted(items, key=lambda i: i.selection_rank):
         by_doc.setdefault(it.path, []).append(it)
@@ -90,6 +95,7 @@ def layout(
         members.sort(key=lambda i: (i.span_ref.char_start, i.span_ref.char_end))
         text = doc_texts.get(path)
         resolved = links.get(path) if links else None
+        blocks = kept.get(path) if kept else None
         groups: list[list[WSItem]] = []
         for it in members:
             prev = groups[-1][-1] if groups else None
@@ -112,12 +118,12 @@ def layout(
                 body = first.text
             if text is not None and first.compression is None and not any(i.stale for i in g):
                 # a quote that begins or ends inside fenced code is fenced as the code it is
-                opener, closer = quote_fences(text, start, end, front_matter_end(text))
+                opener, closer = quote_fences(text, start, end, front_matter_end(text), blocks)
                 body = opener + body + closer
             gap = None
             if quotes:
                 p = quotes[-1]
-                gap = _gap(text, p.char_end, start, (p.line_end + 1, first.span_ref.line_start - 1))
+                gap = _gap(text, p.char_end, start, (p.line_end + 1, first.span_ref.line_start - 1), blocks)
             quotes.append(Quote(
                 items=tuple(g), text=rewrite_links(body, path, resolved),
                 line_start=first.span_ref.line_start, line_end=max(i.span_ref.line_end for i in g),

@@ -88,13 +88,14 @@ class Assembly:
         return replace(item, text=form[0], compression=form[1])
 
     @staticmethod
-    def in_its_fence(item, texts):
+    def in_its_fence(item, texts, kept):
         """``item`` with the fence it lies in around its text when it begins or ends inside
-        fenced code (``blocks.quote_fences``): shortened, its code is then read as code."""
+        fenced code (``blocks.quote_fences``): shortened, its code is then read as code.
+        ``kept``: the notes' blocks as the index read them (``IndexReader.blocks_of``)."""
         text = texts.get(item.path)
         if text is None or item.stale:
             return item
-        opener, closer = quote_fences(text, item.span_ref.char_start, item.span_ref.char_end, front_matter_end(text))
+        opener, closer = quote_fences(text, item.span_ref.char_start, item.span_ref.char_end, front_matter_end(text), kept.get(item.path))
         return replace(item, text=opener + item.text + closer) if opener or closer else item
 
     def shortened_cost(self, c: CandidateSpan, level: str) -> int:
@@ -123,9 +124,10 @@ class Assembly:
             keep_of=self.shortened_keep, top=self.top, read_whole=self.uncapped,
         ) if q else []
         items, stale, texts = hydrate.hydrate(cfg, self.reader, placed, self.files)
-        items = [self.shorten_item(self.in_its_fence(it, texts), p.level) if p.level else it for it, p in zip(items, placed)]
+        kept = self.reader.blocks_of([p for p, t in texts.items() if t is not None])
+        items = [self.shorten_item(self.in_its_fence(it, texts, kept), p.level) if p.level else it for it, p in zip(items, placed)]
         statuses = self.status_notes({i.path: i.status for i in items})
-        docs = layout.layout(items, texts, statuses, self.link_targets({i.path for i in items}))
+        docs = layout.layout(items, texts, statuses, self.link_targets({i.path for i in items}), kept)
         quoted = sum(self.count(q_.text) for d in docs for q_ in d.quotes)
         in_ws = {i.path for i in items}
         stop = ""

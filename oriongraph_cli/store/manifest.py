@@ -21,8 +21,9 @@ MANIFEST = "manifest.json"
 # on-disk layout; a change forces a rebuild (2: graph tables, 3: one lexical field,
 # 4: span ids include the path, file checksums and stat keys in the manifest, 5: span line numbers,
 # 6: vectors in segment files under vectors/, not in the registry and vectors.faiss,
-# 7: structural edges derived from the spans, not stored)
-INDEX_SCHEMA_VERSION = 7
+# 7: structural edges derived from the spans, not stored, 8: the headings and code blocks of
+# the notes with fenced code kept beside them, for the compile)
+INDEX_SCHEMA_VERSION = 8
 
 
 class ManifestError(NoIndexError, ValueError):

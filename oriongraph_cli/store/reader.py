@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from oriongraph_cli.blocks import Blocks
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import NoIndexError, OrionError
 from oriongraph_cli.models import SourceType, SpanMetadata, SpanRef
@@ -222,6 +223,16 @@ class IndexReader:
             if missing:
                 known.update(self.registry.span_ids_of_rows(missing))
         return {r: known[r] for r in rows if r in known}
+
+    def blocks_of(self, paths) -> dict[str, Blocks]:
+        """Path -> the headings and code blocks the index kept for it (notes with fenced
+        code; ``Registry.blocks_of``), read once per reader."""
+        cache = self.__dict__.setdefault("_blocks", {})
+        missing = [p for p in paths if p not in cache]
+        if missing:
+            found = self.registry.blocks_of(missing)
+            cache.update({p: Blocks.from_json(found[p]) if p in found else None for p in missing})
+        return {p: cache[p] for p in paths if cache[p] is not None}
 
     def link_targets(self, paths) -> dict[str, dict[str, str]]:
         """Per document of ``paths``: each resolved link's target as written -> the indexed

@@ -21,7 +21,7 @@ from oriongraph_cli.models import Document, Span
 from oriongraph_cli.store import schema
 from oriongraph_cli.store.clone import clone_file
 from oriongraph_cli.store.graph_store import GraphStore
-from oriongraph_cli.store.sql import connect, in_chunks
+from oriongraph_cli.store.sql import connect, has_table, in_chunks
 
 # a span id is quoted in an output by its first ID_LENGTH_MIN characters, or more where the
 # index holds two ids that share them (`orion show` takes any unique prefix)
@@ -106,10 +106,12 @@ class Registry:
             out.setdefault(h, row)
         return out
 
-    def add_document(self, doc: Document, spans: list[Span], embed_hashes: list[str], vectors: list[bytes | None] | None = None) -> list[int]:
+    def add_document(self, doc: Document, spans: list[Span], embed_hashes: list[str], vectors: list[bytes | None] | None = None,
+                     blocks: str | None = None) -> list[int]:
         """Insert one document and its spans; returns the spans' rows (their vectors go to
         the vector store under these rows). ``vectors`` fills the legacy ``vector`` column
-        (NULL when not given, as the indexer leaves it)."""
+        (NULL when not given, as the indexer leaves it); ``blocks``: the note's headings and
+        code blocks (``Blocks.to_json``), kept beside it."""
         meta = doc.meta
         priority = meta.get("priority")
         try:
@@ -138,6 +140,8 @@ class Registry:
             ),
         )
         doc_row = cur.lastrowid
+        if blocks is not None:
+            self.conn.execute("INSERT INTO blocks(doc, data) VALUES(?, ?)", (doc_row, blocks))
         seen_heads: set[tuple[str, ...]] = set()
         rows: list[int] = []
         for span, h, vec in zip(spans, embed_hashes, vectors or [None] * len(spans)):
@@ -270,6 +274,15 @@ class Registry:
         return [tuple(r) for r in self.conn.execute(
             "SELECT id, span_id, ordinal, heading_path, heading_level, token_cost FROM spans WHERE path = ? ORDER BY ordinal", (path,)
         )]
+
+    def blocks_of(self, paths: Iterable[str]) -> dict[str, str]:
+        """Path -> the blocks kept for it (``add_document``), for those of ``paths`` that have
+        them; none from a registry written before they were kept."""
+        if not has_table(self.conn, "blocks"):
+            return {}
+        return {r[0]: r[1] for r in self.conn.execute(
+            "SELECT d.path, b.data FROM documents d JOIN blocks b ON b.doc = d.id WHERE d.path IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(paths)),))}
 
     def document_texts(self, path: str) -> list[tuple[str, str]]:
         """(span_id, text) of every span of one document, in reading order."""

@@ -64,7 +64,15 @@ CREATE TABLE IF NOT EXISTS headings(
 CREATE INDEX IF NOT EXISTS headings_doc ON headings(doc);
 CREATE INDEX IF NOT EXISTS headings_span ON headings(span);
 CREATE INDEX IF NOT EXISTS spans_outline ON spans(id, doc, ordinal, heading_path);
+CREATE TABLE IF NOT EXISTS blocks(
+    doc INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+    data TEXT NOT NULL
+);
 """
+# blocks: a note's headings and code blocks as its spans were cut from them
+# (``blocks.Blocks.to_json``), kept for the notes with fenced code, the only ones a compile
+# would parse again (to fence a quote that begins inside a code block). A registry written
+# before the table has none: a compile then parses the note, as it did.
 # headings_span: ``headings.span`` cascades from ``spans``; without an index every deleted
 # span scanned the whole headings table, so re-indexing k changed documents cost
 # O(k x corpus) (153 ms per changed document at 100k spans; docs/BENCHMARKS.md, "Scale").

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from oriongraph_cli.errors import NotAProjectError
 from oriongraph_cli.index.parse import decode, parse_document, split_front_matter
-from oriongraph_cli.blocks import quote_fences, read_blocks
+from oriongraph_cli.blocks import Blocks, quote_fences, read_blocks
 from oriongraph_cli.index.span import embed_text, sections, split_document
 from oriongraph_cli.index.walk import walk
 from oriongraph_cli.models import SourceType
@@ -294,6 +294,8 @@ def test_offsets_round_trip(lines, fm, crlf, bom):
     for s in spans:  # what a quote of each span would need to read as code, whatever the containers
         opener, closer = quote_fences(doc.text, s.ref.char_start, s.ref.char_end)
         assert opener in ("", *(f.opener + "\n" for f in read_blocks(doc.text, 0).fences)) and closer in ("", "\n```", "\n~~~")
+    blocks = read_blocks(doc.text, doc.body_start)
+    assert Blocks.from_json(blocks.to_json()) == blocks  # as the index keeps them for the compile
 
 
 # ------------------------------------------------------------------ tokens

@@ -1,0 +1,86 @@
+"""The index keeps the headings and code blocks of each note with fenced code, and a compile
+reads them instead of parsing the note again: the same working set, without the parse."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from oriongraph_cli import api, blocks
+from oriongraph_cli.config import load_config
+from oriongraph_cli.index.parse import front_matter_end
+from oriongraph_cli.render import render_text
+from oriongraph_cli.store import reader as reader_mod
+
+STEPS = "\n".join(f"# step {i}: configure widget {i}\nrun_tool --widget {i} --mode fast" for i in range(90))
+NOTES = {
+    "02_knowledge/deploy.md": f"---\ntitle: Deploy script\n---\n# Deploy script\n\nHow we deploy billing.\n\n```bash\n{STEPS}\n```\n\n## Rollback\n\nRerun with the previous tag.\n",
+    "02_knowledge/tilde.md": "# Tilde fences\n\n- a list item\n  ~~~python\n  print('widget 12')\n  ~~~\n\nSetext title\n============\n\nMore about widget 12.\n",
+    "02_knowledge/plain.md": "# Owners\n\nThe payments team owns the billing service and widget 12.\n",
+}
+
+
+@pytest.fixture
+def indexed(tmp_path, fake_embedder):
+    root = tmp_path / "proj"
+    for rel, text in NOTES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    cfg = load_config(root)
+    api.index_project(cfg)
+    return cfg
+
+
+def _compile(cfg, intent, budget, fmt="markdown"):
+    reader = api.open_index(cfg)
+    try:
+        resp = api.compile_workingset(api.build_request(cfg, intent, budget=budget, record_usage=False, deliver=(fmt,)), cfg, reader)
+        return render_text(resp, fmt)
+    finally:
+        reader.close()
+
+
+def test_the_index_keeps_the_blocks_of_the_notes_with_fenced_code(indexed):
+    reader = api.open_index(indexed)
+    try:
+        kept = reader.blocks_of(list(NOTES))
+    finally:
+        reader.close()
+    assert set(kept) == {"02_knowledge/deploy.md", "02_knowledge/tilde.md"}  # plain.md has no fence a compile would parse for
+    for rel, found in kept.items():
+        text = NOTES[rel]
+        assert found == blocks.read_blocks(text, front_matter_end(text))
+    assert kept["02_knowledge/tilde.md"].fences[0].opener == "~~~python"
+
+
+def test_a_compile_reads_the_kept_blocks_and_delivers_what_parsing_would(indexed, monkeypatch):
+    intents = [("configure widget 77 with run_tool", 500), ("widget 12", 300), ("rollback the deploy", 2000)]
+    parsed = {}
+    for intent, budget in intents:
+        for fmt in ("markdown", "xml"):
+            blocks.read_blocks.cache_clear()
+            with monkeypatch.context() as m:
+                m.setattr(reader_mod.IndexReader, "blocks_of", lambda self, paths: {})
+                parsed[intent, fmt] = _compile(indexed, intent, budget, fmt)
+    assert "```bash\n# step" in parsed["configure widget 77 with run_tool", "markdown"]  # a quote from inside the fence
+
+    def no_parse():
+        raise AssertionError("a note was parsed at compile time")
+
+    blocks.read_blocks.cache_clear()
+    monkeypatch.setattr(blocks, "_parser", no_parse)
+    for (intent, fmt), want in parsed.items():
+        budget = dict(intents)[intent]
+        assert _compile(indexed, intent, budget, fmt) == want
+
+
+def test_a_registry_written_before_blocks_were_kept_has_none(tmp_path):
+    """An older generation (no ``blocks`` table) gives no kept blocks; the compile then
+    parses the note, as the test above checks with none given."""
+    from oriongraph_cli.store.registry import Registry
+
+    conn = sqlite3.connect(tmp_path / "old.sqlite")
+    conn.execute("CREATE TABLE documents(id INTEGER PRIMARY KEY, path TEXT)")
+    conn.execute("INSERT INTO documents(path) VALUES('02_knowledge/deploy.md')")
+    assert Registry(conn).blocks_of(["02_knowledge/deploy.md"]) == {}
