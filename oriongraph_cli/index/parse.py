@@ -25,8 +25,9 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # 2: TOML front matter between +++ lines, Hugo's ref and relref shortcodes and Jekyll's link
 # tag as links, .mdx pages; 3: the outline and code blocks as CommonMark reads them —
 # setext headings, fences inside list items, indented code —, the title from it, and every
-# reference definition of a run of them, not every other one)
-PARSE_RULES = 3
+# reference definition of a run of them, not every other one; 4: a run of link reference
+# definitions alone, which renders as nothing, is no span)
+PARSE_RULES = 4
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)

@@ -136,6 +136,29 @@ def _heading_only(start: int, end: int, headings: list[tuple[int, int]]) -> bool
     return i >= 0 and headings[i][0] <= start and end <= headings[i][1]
 
 
+# a link reference definition's first line, ``[label]: destination``, as CommonMark reads
+# one (at most three spaces in; a footnote, ``[^1]: text``, is text a reader sees)
+_DEFINITION = re.compile(r"[ ]{0,3}\[(?!\^)(?:[^\]\\\n]|\\.)+\]:[ \t]*\S")
+
+
+def _definition_runs(text: str, ranges: list[tuple[int, int, Section]], blocks: Blocks, body_start: int) -> list[bool]:
+    """For each range (in order): it is a run of link reference definitions, one per line,
+    outside code, in a block of them that begins at the body's start or after a blank line
+    (a definition cannot continue a paragraph) — what a reader of the rendered note never
+    sees (its links are read from the note, not its spans). One pass: a range that follows
+    the previous one without a blank line continues its block."""
+    out: list[bool] = []
+    prev_end = body_start
+    for a, b, _sec in ranges:
+        lines = [ln for ln in text[a:b].splitlines() if ln.strip()]
+        own = bool(lines) and not blocks.in_code(a) and all(_DEFINITION.match(ln) for ln in lines)
+        gap = text[prev_end:a]
+        after_blank = prev_end == body_start or gap.count("\n") >= 2
+        out.append(own and (after_blank or (bool(out) and out[-1])))
+        prev_end = b
+    return out
+
+
 def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int = 160, max_tokens: int = 200, min_tokens: int = 24) -> list[Span]:
     text = doc.text
     blocks = read_blocks(text, doc.body_start)
@@ -169,9 +192,11 @@ def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int =
             p, q = _trim(text, p, q)
             if p < q:
                 ranges.append((p, q, sec))
-    # a heading with nothing under it carries no information of its own
+    # a heading with nothing under it carries no information of its own, nor does a run of
+    # link reference definitions, which renders as nothing
     own_lines = [(h.start, h.content_start) for h in blocks.headings]
-    kept = [r for r in ranges if not _heading_only(r[0], r[1], own_lines)]
+    unseen = _definition_runs(text, ranges, blocks, doc.body_start)
+    kept = [r for r, defs in zip(ranges, unseen) if not defs and not _heading_only(r[0], r[1], own_lines)]
     ranges = kept or ranges
     costs = counter.count_many([text[a:b] for a, b, _ in ranges])
     newlines = [i for i, ch in enumerate(text) if ch == "\n"]

@@ -13,6 +13,7 @@ from oriongraph_cli.index.parse import decode, parse_document, split_front_matte
 from oriongraph_cli.blocks import Blocks, quote_fences, read_blocks
 from oriongraph_cli.index.span import embed_text, sections, split_document
 from oriongraph_cli.index.walk import walk
+from oriongraph_cli.graph.extract import extract_refs
 from oriongraph_cli.models import SourceType
 from oriongraph_cli.tokens import HeuristicCounter, get_counter
 
@@ -157,6 +158,33 @@ def test_a_fence_inside_a_list_item_closes_where_the_list_item_says():
     doc, _ = doc_of(text)
     spans = split_document(doc, COUNTER)
     assert spans[-1].heading_path == ("T", "Revision history") and spans[-1].text == "## Revision history\n\nChanged."
+
+
+def test_a_run_of_link_reference_definitions_is_no_span():
+    """``[label]: target`` lines render as nothing: a span of them alone would match an
+    intent by its labels and hand a reader text it never sees. Definitions in code, a
+    footnote, a line that continues a paragraph and a note of nothing else stay text."""
+    prose = " ".join(f"Widgets are configured by [the guide][g{i}] step {i}." for i in range(30))
+    defs = "\n".join(f"[g{i}]: guide.md#step-{i}" for i in range(30))
+    doc, _ = doc_of(f"# Widgets\n\n{prose}\n\n{defs}\n")
+    spans = split_document(doc, COUNTER)
+    assert spans and all("]: guide.md" not in s.text for s in spans)
+    assert "[the guide][g29] step 29." in spans[-1].text
+    targets = [r.target for r in extract_refs(doc, spans) if r.kind == "md"]
+    assert targets.count("guide.md") == 30  # its links are still read from the note
+    for kept in (
+        f"# Widgets\n\n{prose}\n\n```\n{defs}\n```\n",  # in code
+        f"# Widgets\n\n{prose}\n\n" + "\n".join(f"[^{i}]: A footnote a reader sees, number {i}." for i in range(30)) + "\n",
+    ):
+        doc, _ = doc_of(kept)
+        assert any("]: " in s.text for s in split_document(doc, COUNTER))
+    doc, _ = doc_of(f"{defs}\n")  # a note of definitions alone keeps them
+    assert split_document(doc, COUNTER)
+    # a definition cannot interrupt a paragraph: these lines are the paragraph's text
+    text = f"# W\n\n{prose}\n{defs}\n"
+    doc, _ = doc_of(text)
+    spans = split_document(doc, COUNTER)
+    assert "[g29]: guide.md#step-29" in "".join(s.text for s in spans)
 
 
 def test_setext_headings_start_sections_and_name_the_document():
