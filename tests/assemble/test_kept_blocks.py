@@ -84,3 +84,24 @@ def test_a_registry_written_before_blocks_were_kept_has_none(tmp_path):
     conn.execute("CREATE TABLE documents(id INTEGER PRIMARY KEY, path TEXT)")
     conn.execute("INSERT INTO documents(path) VALUES('02_knowledge/deploy.md')")
     assert Registry(conn).blocks_of(["02_knowledge/deploy.md"]) == {}
+
+
+def test_an_edited_note_keeps_its_new_blocks_and_a_removed_one_none(indexed):
+    """The kept blocks follow the note: an edit replaces them (they are the reading the new
+    spans were cut from), a fence removed drops them, a note removed takes them along."""
+    root = indexed.root
+    (root / "02_knowledge/tilde.md").write_text("# Tilde fences\n\nNo code any more.\n")
+    edited = NOTES["02_knowledge/deploy.md"].replace("## Rollback", "## Roll back\n\n```sh\ndeploy --previous\n```")
+    (root / "02_knowledge/deploy.md").write_text(edited)
+    (root / "02_knowledge/gone.md").write_text("# Gone\n\n```\nx\n```\n")
+    api.index_project(indexed)
+    (root / "02_knowledge/gone.md").unlink()
+    api.index_project(indexed)
+    reader = api.open_index(indexed)
+    try:
+        kept = reader.blocks_of(["02_knowledge/deploy.md", "02_knowledge/tilde.md", "02_knowledge/gone.md"])
+        assert set(kept) == {"02_knowledge/deploy.md"}
+        assert kept["02_knowledge/deploy.md"] == blocks.read_blocks(edited, front_matter_end(edited))
+        assert reader.registry.conn.execute("SELECT count(*) FROM blocks").fetchone()[0] == 1  # no row left behind
+    finally:
+        reader.close()
