@@ -8,7 +8,8 @@ index, no model: the parser, the splitter, the link extractor and the real token
     python bench/span_changes.py compare /tmp/old_swift.json /tmp/new_swift.json
 
 ``dump`` prints the CPU seconds of parsing and splitting (``time.process_time``) on stderr,
-and how many spans begin inside fenced code (a long code block split in parts).
+and how many spans begin inside fenced code (a long code block split in parts) or among a
+table's rows (a long table split in parts).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def dump(root: Path, out: Path) -> None:
         read_blocks = None
     t0 = time.process_time()
     notes = {}
-    in_fence = 0
+    in_fence = in_table = 0
     for rel in files:
         data = (root / rel).read_bytes()
         text, _warning = decode(rel, data, 10**8)
@@ -54,10 +55,12 @@ def dump(root: Path, out: Path) -> None:
         if read_blocks is not None:
             blocks = read_blocks(doc.text, 0)
             in_fence += sum(1 for s in spans if blocks.fence_at(s.ref.char_start) is not None)
+            in_table += sum(1 for s in spans if getattr(blocks, "tables", None) and blocks.table_at(s.ref.char_start) is not None)
         notes[rel] = {"title": doc.title, "spans": [[s.ref.char_start, s.ref.char_end, list(s.heading_path)] for s in spans], "refs": refs}
     print(f"{root}: {len(notes)} notes parsed, split and their links read in {time.process_time() - t0:.2f} s CPU", file=sys.stderr)
     if read_blocks is not None:
-        print(f"{root}: {in_fence} of {sum(len(n['spans']) for n in notes.values())} spans begin inside fenced code", file=sys.stderr)
+        n = sum(len(n['spans']) for n in notes.values())
+        print(f"{root}: {in_fence} of {n} spans begin inside fenced code, {in_table} among a table's rows", file=sys.stderr)
     out.write_text(json.dumps(notes))
 
 

@@ -61,10 +61,21 @@ class Fence:
 
 
 @dataclass(frozen=True)
+class Table:
+    """A table (GitHub's pipe tables): its header and delimiter rows [start, body_start),
+    its rows [body_start, end)."""
+
+    start: int
+    body_start: int
+    end: int
+
+
+@dataclass(frozen=True)
 class Blocks:
     headings: tuple[Heading, ...]
     code: tuple[tuple[int, int], ...]  # [start, end) of each code block, fenced or indented, at any depth; in order
     fences: tuple[Fence, ...] = ()  # the fenced ones, in order
+    tables: tuple[Table, ...] = ()  # the tables with rows under their header, in order
 
     def in_code(self, offset: int) -> bool:
         i = bisect.bisect_right(self.code, (offset, math.inf)) - 1
@@ -83,6 +94,7 @@ class Blocks:
             "h": [[h.start, h.content_start, h.level, h.title] for h in self.headings],
             "c": [list(c) for c in self.code],
             "f": [[f.start, f.code_start, f.end, f.opener, f.marker, f.close_start] for f in self.fences],
+            "t": [[t.start, t.body_start, t.end] for t in self.tables],
         }, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
@@ -90,7 +102,8 @@ class Blocks:
         import json
 
         doc = json.loads(data)
-        return cls(tuple(Heading(*h) for h in doc["h"]), tuple((a, b) for a, b in doc["c"]), tuple(Fence(*f) for f in doc["f"]))
+        return cls(tuple(Heading(*h) for h in doc["h"]), tuple((a, b) for a, b in doc["c"]), tuple(Fence(*f) for f in doc["f"]),
+                   tuple(Table(*t) for t in doc.get("t", ())))
 
     def fence_at(self, offset: int) -> Fence | None:
         """The fence whose code holds ``offset`` (after its opening line, before its closing one)."""
@@ -99,6 +112,52 @@ class Blocks:
             return None
         f = self.fences[i]
         return f if f.code_start <= offset < (f.close_start if f.close_start is not None else f.end) else None
+
+
+    @cached_property
+    def _table_starts(self) -> list[int]:
+        return [t.start for t in self.tables]
+
+    def table_at(self, offset: int) -> Table | None:
+        """The table whose rows hold ``offset`` (after its header and delimiter rows)."""
+        i = bisect.bisect_right(self._table_starts, offset) - 1
+        if i < 0:
+            return None
+        t = self.tables[i]
+        return t if t.body_start <= offset < t.end else None
+
+
+# a table's delimiter row, behind any container indentation or quote marks: only pipes,
+# colons, dashes and blanks, with at least one pipe and one dash (``|---|:-:|``, ``--- | ---``)
+_DELIMITER_ROW = re.compile(r"^[ \t>]*(?=[^\n]*\|)(?=[^\n]*-)[|:\- \t]+$", re.MULTILINE)
+
+
+def has_table_before(text: str, end: int) -> bool:
+    """Whether a table's delimiter row may occur in ``text[:end]`` (else no table does)."""
+    first = _first_delimiter_row(text)
+    return 0 <= first < end
+
+
+@lru_cache(maxsize=64)
+def _first_delimiter_row(text: str) -> int:
+    """Where the first line that may be a table's delimiter row begins (-1: none), found once
+    per text: a compile asks for every quote of a note, and again for each build."""
+    if "|" not in text:
+        return -1
+    m = _DELIMITER_ROW.search(text)
+    return m.start() if m is not None else -1
+
+
+def quote_table_head(text: str, start: int, body_start: int = 0, blocks: Blocks | None = None) -> str:
+    """The header and delimiter rows of the table a quote of ``text[start:…]`` begins inside,
+    as written (``""`` when it begins outside a table's rows): quoted with them, its rows
+    read as a table, their columns named. ``blocks`` as for :func:`quote_fences`."""
+    if blocks is None:
+        if not has_table_before(text, start):
+            return ""
+        blocks = read_blocks(text, body_start)
+    table = blocks.table_at(start)
+    return text[table.start:table.body_start] if table is not None else ""
 
 
 def has_fence_before(text: str, end: int) -> bool:
@@ -130,7 +189,7 @@ MAX_NESTING = 20  # containers the parser nests (its CommonMark preset's limit),
 def _parser() -> Any:
     from markdown_it import MarkdownIt
 
-    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING})
+    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table")  # GitHub's pipe tables
     md.core.ruler.disable(["inline"])
     return md
 
@@ -160,6 +219,7 @@ def read_blocks(text: str, start: int = 0) -> Blocks:
     headings: list[Heading] = []
     code: list[tuple[int, int]] = []
     fences: list[Fence] = []
+    tables: list[Table] = []
     for i, tok in enumerate(tokens):
         if tok.map is None:
             continue
@@ -181,7 +241,9 @@ def read_blocks(text: str, start: int = 0) -> Blocks:
                 # item or quote marker it may sit behind
                 opener = tok.markup + (tok.info.split("\n")[0].strip() if tok.info else "")
                 fences.append(Fence(a, first_end, b, opener, tok.markup, offset(last) if closed else None))
-    return Blocks(tuple(headings), tuple(code), tuple(fences))
+        elif tok.type == "table_open" and tok.map[1] > tok.map[0] + 2:  # a header row, a delimiter row, rows
+            tables.append(Table(offset(tok.map[0]), offset(tok.map[0] + 2), offset(tok.map[1])))
+    return Blocks(tuple(headings), tuple(code), tuple(fences), tuple(tables))
 
 
 def _admonitions_as_quotes(lines: list[str], depth: int = 0) -> list[str]:

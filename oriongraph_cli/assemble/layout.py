@@ -10,7 +10,7 @@ import posixpath
 import re
 from typing import Mapping
 
-from oriongraph_cli.blocks import Blocks, has_fence_before, quote_fences, read_blocks
+from oriongraph_cli.blocks import Blocks, has_fence_before, quote_fences, quote_table_head, read_blocks
 from oriongraph_cli.index.parse import front_matter_end
 from oriongraph_cli.models import Quote, WSDocument, WSItem
 
@@ -117,9 +117,10 @@ def layout(
             else:
                 body = first.text
             if text is not None and first.compression is None and not any(i.stale for i in g):
-                # a quote that begins or ends inside fenced code is fenced as the code it is
+                # a quote that begins or ends inside fenced code is fenced as the code it is;
+                # one that begins among a table's rows gets the table's header and delimiter rows
                 opener, closer = quote_fences(text, start, end, front_matter_end(text), blocks)
-                body = opener + body + closer
+                body = quote_table_head(text, start, front_matter_end(text), blocks) + opener + body + closer
             gap = None
             if quotes:
                 p = quotes[-1]

@@ -21,7 +21,7 @@ from oriongraph_cli import __version__
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import StrictError
 from oriongraph_cli import graph
-from oriongraph_cli.blocks import has_fence_before, read_blocks
+from oriongraph_cli.blocks import has_fence_before, has_table_before, read_blocks
 from oriongraph_cli.index import parse as doc_parse
 from oriongraph_cli.index.parse import ParseWarning, decode, parse_document
 from oriongraph_cli.index.rebuild import rebuild_reason, relink_reason
@@ -684,11 +684,11 @@ def _write_documents(writer, plan: _Plan, result: IndexResult, progress: Progres
 
 
 def _kept_blocks(doc) -> str | None:
-    """The note's headings and code blocks as its spans were cut from them, for a note with
-    fenced code: a compile quoting it reads them instead of parsing the note again (a
-    262 KB manual page: ~70 ms of a fresh compile). None for the others, which a compile
-    never parses."""
-    if not has_fence_before(doc.text, len(doc.text)):
+    """The note's headings, code blocks and tables as its spans were cut from them, for a
+    note with fenced code or a table: a compile quoting it reads them instead of parsing the
+    note again (a 262 KB manual page: ~70 ms of a fresh compile). None for the others,
+    which a compile never parses."""
+    if not has_fence_before(doc.text, len(doc.text)) and not has_table_before(doc.text, len(doc.text)):
         return None
     return read_blocks(doc.text, doc.body_start).to_json()
 

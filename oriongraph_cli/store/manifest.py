@@ -22,8 +22,9 @@ MANIFEST = "manifest.json"
 # 4: span ids include the path, file checksums and stat keys in the manifest, 5: span line numbers,
 # 6: vectors in segment files under vectors/, not in the registry and vectors.faiss,
 # 7: structural edges derived from the spans, not stored, 8: the headings and code blocks of
-# the notes with fenced code kept beside them, for the compile)
-INDEX_SCHEMA_VERSION = 8
+# the notes with fenced code kept beside them, for the compile, 9: their tables too, and the
+# notes with a table)
+INDEX_SCHEMA_VERSION = 9
 
 
 class ManifestError(NoIndexError, ValueError):

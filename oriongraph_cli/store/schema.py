@@ -69,10 +69,11 @@ CREATE TABLE IF NOT EXISTS blocks(
     data TEXT NOT NULL
 );
 """
-# blocks: a note's headings and code blocks as its spans were cut from them
-# (``blocks.Blocks.to_json``), kept for the notes with fenced code, the only ones a compile
-# would parse again (to fence a quote that begins inside a code block). A registry written
-# before the table has none: a compile then parses the note, as it did.
+# blocks: a note's headings, code blocks and tables as its spans were cut from them
+# (``blocks.Blocks.to_json``), kept for the notes with fenced code or a table, the only ones
+# a compile would parse again (to fence a quote that begins inside a code block, to head one
+# that begins among a table's rows). A registry written before the table has none: a
+# compile then parses the note, as it did.
 # headings_span: ``headings.span`` cascades from ``spans``; without an index every deleted
 # span scanned the whole headings table, so re-indexing k changed documents cost
 # O(k x corpus) (153 ms per changed document at 100k spans; docs/BENCHMARKS.md, "Scale").

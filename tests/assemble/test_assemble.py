@@ -256,6 +256,36 @@ def test_a_quote_from_inside_fenced_code_is_fenced_and_its_comments_stay_code():
     assert gap[0].quotes[1].elided_before == "L4-L15: Rollback"
 
 
+TABLE_DOC = ("# Inputs\n\nThe module's inputs.\n\n| Name | Description | Default |\n|------|-------------|:-------:|\n"
+             + "".join(f"| `input_{i}` | What input {i} sets | `{i}` |\n" for i in range(40)) + "\n## Outputs\n\nNone.\n")
+
+
+def test_a_quote_from_among_a_tables_rows_gets_its_header():
+    """A span cut out of a long table carries the table's header and delimiter rows, so its
+    rows read as a table with their columns named; a quote that begins at the header, or
+    outside any table, gets nothing; a shortened one is left as it is."""
+    from oriongraph_cli.models import Compression
+
+    a = TABLE_DOC.index("| `input_30`")
+    b = TABLE_DOC.index("| `input_32`") - 1
+    docs = layout([item("r", a, b, 1, lines=(37, 38), text=TABLE_DOC[a:b])], {"02_knowledge/d.md": TABLE_DOC}, {})
+    assert docs[0].quotes[0].text == ("| Name | Description | Default |\n|------|-------------|:-------:|\n"
+                                      "| `input_30` | What input 30 sets | `30` |\n| `input_31` | What input 31 sets | `31` |")
+    assert docs[0].quotes[0].lines == "L37-L38"  # the rows quoted; the header comes with them
+    h = TABLE_DOC.index("| Name")
+    whole = layout([item("h", h, b, 1, text=TABLE_DOC[h:b])], {"02_knowledge/d.md": TABLE_DOC}, {})
+    assert whole[0].quotes[0].text.count("| Name |") == 1
+    o = TABLE_DOC.index("None.")
+    assert layout([item("o", o, o + 5, 1, text="None.")], {"02_knowledge/d.md": TABLE_DOC}, {})[0].quotes[0].text == "None."
+    short = item("s", a, b, 1, compression=Compression("sentences", 30, 10, "orion show s"), text="| `input_30` | … |")
+    assert layout([short], {"02_knowledge/d.md": TABLE_DOC}, {})[0].quotes[0].text == "| `input_30` | … |"
+    # in a list item, the header as written, behind its indentation
+    nested = "# N\n\n- options:\n\n  | k | v |\n  | - | - |\n  | a | 1 |\n  | b | 2 |\n"
+    i = nested.index("| b |")
+    got = layout([item("n", i, i + 9, 1, text="| b | 2 |")], {"02_knowledge/d.md": nested}, {})
+    assert got[0].quotes[0].text == "  | k | v |\n  | - | - |\n| b | 2 |"
+
+
 def test_shortened_and_stale_spans_are_never_merged():
     a, b, c = DOC.index("## Part A"), DOC.index("## Part B"), DOC.index("## Part C")
     from oriongraph_cli.models import Compression

@@ -18,6 +18,8 @@ NOTES = {
     "02_knowledge/deploy.md": f"---\ntitle: Deploy script\n---\n# Deploy script\n\nHow we deploy billing.\n\n```bash\n{STEPS}\n```\n\n## Rollback\n\nRerun with the previous tag.\n",
     "02_knowledge/tilde.md": "# Tilde fences\n\n- a list item\n  ~~~python\n  print('widget 12')\n  ~~~\n\nSetext title\n============\n\nMore about widget 12.\n",
     "02_knowledge/plain.md": "# Owners\n\nThe payments team owns the billing service and widget 12.\n",
+    "02_knowledge/table.md": "# Widget settings\n\n| Setting | Meaning |\n|---|---|\n"
+                             + "".join(f"| `widget_{i}` | what widget {i} does when billing runs |\n" for i in range(60)),
 }
 
 
@@ -47,7 +49,7 @@ def test_the_index_keeps_the_blocks_of_the_notes_with_fenced_code(indexed):
         kept = reader.blocks_of(list(NOTES))
     finally:
         reader.close()
-    assert set(kept) == {"02_knowledge/deploy.md", "02_knowledge/tilde.md"}  # plain.md has no fence a compile would parse for
+    assert set(kept) == {"02_knowledge/deploy.md", "02_knowledge/tilde.md", "02_knowledge/table.md"}  # plain.md: nothing a compile would parse for
     for rel, found in kept.items():
         text = NOTES[rel]
         assert found == blocks.read_blocks(text, front_matter_end(text))
@@ -55,7 +57,7 @@ def test_the_index_keeps_the_blocks_of_the_notes_with_fenced_code(indexed):
 
 
 def test_a_compile_reads_the_kept_blocks_and_delivers_what_parsing_would(indexed, monkeypatch):
-    intents = [("configure widget 77 with run_tool", 500), ("widget 12", 300), ("rollback the deploy", 2000)]
+    intents = [("configure widget 77 with run_tool", 500), ("widget 12", 300), ("rollback the deploy", 2000), ("what widget_51 does", 400)]
     parsed = {}
     for intent, budget in intents:
         for fmt in ("markdown", "xml"):
@@ -64,6 +66,7 @@ def test_a_compile_reads_the_kept_blocks_and_delivers_what_parsing_would(indexed
                 m.setattr(reader_mod.IndexReader, "blocks_of", lambda self, paths: {})
                 parsed[intent, fmt] = _compile(indexed, intent, budget, fmt)
     assert "```bash\n# step" in parsed["configure widget 77 with run_tool", "markdown"]  # a quote from inside the fence
+    assert "| Setting | Meaning |\n|---|---|\n| `widget_4" in parsed["what widget_51 does", "markdown"]  # one from among a table's rows
 
     def no_parse():
         raise AssertionError("a note was parsed at compile time")
@@ -102,6 +105,6 @@ def test_an_edited_note_keeps_its_new_blocks_and_a_removed_one_none(indexed):
         kept = reader.blocks_of(["02_knowledge/deploy.md", "02_knowledge/tilde.md", "02_knowledge/gone.md"])
         assert set(kept) == {"02_knowledge/deploy.md"}
         assert kept["02_knowledge/deploy.md"] == blocks.read_blocks(edited, front_matter_end(edited))
-        assert reader.registry.conn.execute("SELECT count(*) FROM blocks").fetchone()[0] == 1  # no row left behind
+        assert reader.registry.conn.execute("SELECT count(*) FROM blocks").fetchone()[0] == 2  # deploy.md, table.md: no row left behind
     finally:
         reader.close()

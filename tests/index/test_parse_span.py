@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from oriongraph_cli.errors import NotAProjectError
 from oriongraph_cli.index.parse import decode, parse_document, split_front_matter
-from oriongraph_cli.blocks import Blocks, quote_fences, read_blocks
+from oriongraph_cli.blocks import Blocks, quote_fences, quote_table_head, read_blocks
 from oriongraph_cli.index.span import embed_text, sections, split_document
 from oriongraph_cli.index.walk import walk
 from oriongraph_cli.graph.extract import extract_refs
@@ -158,6 +158,22 @@ def test_a_fence_inside_a_list_item_closes_where_the_list_item_says():
     doc, _ = doc_of(text)
     spans = split_document(doc, COUNTER)
     assert spans[-1].heading_path == ("T", "Revision history") and spans[-1].text == "## Revision history\n\nChanged."
+
+
+def test_tables_are_read_as_github_reads_them():
+    """A pipe table's header and delimiter rows and its rows (the compile heads a quote that
+    begins among the rows with them); a line of dashes without a pipe is a setext underline."""
+    text = "# T\n\nIntro\n\n| a | b |\n|---|:-:|\n| 1 | 2 |\n| 3 | 4 |\n\nName\n---\n\n| only | header |\n| --- | --- |\n"
+    b = read_blocks(text, 0)
+    assert len(b.tables) == 1  # a table without rows has none to head
+    t = b.tables[0]
+    assert text[t.start:t.body_start] == "| a | b |\n|---|:-:|\n" and text[t.body_start:t.end] == "| 1 | 2 |\n| 3 | 4 |\n"
+    assert [h.title for h in b.headings] == ["T", "Name"]
+    assert b.table_at(text.index("| 3")) == t and b.table_at(text.index("| a")) is None and b.table_at(text.index("Intro")) is None
+    assert quote_table_head(text, text.index("| 3")) == "| a | b |\n|---|:-:|\n"
+    assert quote_table_head("no table | here\n\n- a\n", 10) == ""
+    assert Blocks.from_json(b.to_json()) == b
+    assert Blocks.from_json('{"h":[],"c":[],"f":[]}').tables == ()  # kept before tables were
 
 
 def test_a_run_of_link_reference_definitions_is_no_span():
