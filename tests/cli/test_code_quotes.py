@@ -27,3 +27,23 @@ def test_a_quote_from_the_middle_of_a_long_code_block_is_delivered_as_code(tmp_p
     fences = [line for line in md.split("\n") if line.startswith("```")]
     assert fences and len(fences) % 2 == 0  # every quote of code is opened and closed
     assert "#### step" not in md  # a comment in code is never made a heading
+
+
+def test_a_quote_from_among_a_long_tables_rows_carries_the_tables_header(tmp_path):
+    root = tmp_path / "proj"
+    (root / "02_knowledge").mkdir(parents=True)
+    rows = "".join(f"| `region_{i}` | Where replica {i} of the billing database runs | `eu-west-{i}` |\n" for i in range(80))
+    (root / "02_knowledge" / "inputs.md").write_text(
+        f"# Billing module inputs\n\nThe inputs of the billing module.\n\n| Name | Description | Default |\n|------|-------------|---------|\n{rows}\n## Outputs\n\nNone.\n"
+    )
+    assert run_orion("index", "--root", str(root), "-q").returncode == 0
+    out = run_orion("compile", "where does replica 71 of the billing database run", "--root", str(root), "--budget", "400",
+                    "--format", "markdown", "--no-usage-log")
+    assert out.returncode == 0, out.stderr
+    md = out.stdout
+    assert "`region_71`" in md
+    head = "| Name | Description | Default |\n|------|-------------|---------|\n"
+    assert head + "| `region_" in md
+    first_row = md.split(head, 1)[1].split("\n", 1)[0]
+    assert not first_row.startswith("| `region_0`")  # the quote began among the rows: the header came with it
+    assert md.count("| Name | Description | Default |") == len([line for line in md.split("\n") if line.startswith("|---")])
