@@ -10,19 +10,24 @@ from conftest import run_orion
 pytestmark = pytest.mark.slow
 
 
-def test_a_quote_from_the_middle_of_a_long_code_block_is_delivered_as_code(tmp_path):
+def _compiled(tmp_path, notes: dict[str, str], intent: str, budget: int) -> str:
+    """The notes indexed as a project by the real pipeline, and the Markdown of one compile."""
     root = tmp_path / "proj"
     (root / "02_knowledge").mkdir(parents=True)
-    steps = "\n".join(f"# step {i}: configure widget {i}\nrun_tool --widget {i} --mode fast" for i in range(120))
-    (root / "02_knowledge" / "deploy.md").write_text(
-        f"# Deploy script\n\nHow we deploy the billing service.\n\n```bash\n{steps}\n```\n\n## Rollback\n\nRerun with the previous tag.\n"
-    )
-    (root / "02_knowledge" / "owners.md").write_text("# Owners\n\nThe payments team owns the billing service.\n")
+    for name, text in notes.items():
+        (root / "02_knowledge" / name).write_text(text)
     assert run_orion("index", "--root", str(root), "-q").returncode == 0
-    out = run_orion("compile", "configure widget 77 with run_tool", "--root", str(root), "--budget", "600",
-                    "--format", "markdown", "--no-usage-log")
+    out = run_orion("compile", intent, "--root", str(root), "--budget", str(budget), "--format", "markdown", "--no-usage-log")
     assert out.returncode == 0, out.stderr
-    md = out.stdout
+    return out.stdout
+
+
+def test_a_quote_from_the_middle_of_a_long_code_block_is_delivered_as_code(tmp_path):
+    steps = "\n".join(f"# step {i}: configure widget {i}\nrun_tool --widget {i} --mode fast" for i in range(120))
+    md = _compiled(tmp_path, {
+        "deploy.md": f"# Deploy script\n\nHow we deploy the billing service.\n\n```bash\n{steps}\n```\n\n## Rollback\n\nRerun with the previous tag.\n",
+        "owners.md": "# Owners\n\nThe payments team owns the billing service.\n",
+    }, "configure widget 77 with run_tool", 600)
     assert "# step 77: configure widget 77" in md and "```bash\n# step" in md
     fences = [line for line in md.split("\n") if line.startswith("```")]
     assert fences and len(fences) % 2 == 0  # every quote of code is opened and closed
@@ -30,17 +35,10 @@ def test_a_quote_from_the_middle_of_a_long_code_block_is_delivered_as_code(tmp_p
 
 
 def test_a_quote_from_among_a_long_tables_rows_carries_the_tables_header(tmp_path):
-    root = tmp_path / "proj"
-    (root / "02_knowledge").mkdir(parents=True)
     rows = "".join(f"| `region_{i}` | Where replica {i} of the billing database runs | `eu-west-{i}` |\n" for i in range(80))
-    (root / "02_knowledge" / "inputs.md").write_text(
-        f"# Billing module inputs\n\nThe inputs of the billing module.\n\n| Name | Description | Default |\n|------|-------------|---------|\n{rows}\n## Outputs\n\nNone.\n"
-    )
-    assert run_orion("index", "--root", str(root), "-q").returncode == 0
-    out = run_orion("compile", "where does replica 71 of the billing database run", "--root", str(root), "--budget", "400",
-                    "--format", "markdown", "--no-usage-log")
-    assert out.returncode == 0, out.stderr
-    md = out.stdout
+    md = _compiled(tmp_path, {
+        "inputs.md": f"# Billing module inputs\n\nThe inputs of the billing module.\n\n| Name | Description | Default |\n|------|-------------|---------|\n{rows}\n## Outputs\n\nNone.\n",
+    }, "where does replica 71 of the billing database run", 400)
     assert "`region_71`" in md
     head = "| Name | Description | Default |\n|------|-------------|---------|\n"
     assert head + "| `region_" in md
