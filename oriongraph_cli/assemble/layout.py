@@ -17,7 +17,7 @@ from oriongraph_cli.models import Quote, WSDocument, WSItem
 _LINK = re.compile(r"(\]\()(<?)([^)\s>]+)(>?)((?:\s+\"[^\"]*\")?\))")
 _REFDEF = re.compile(r"^(\s{0,3}\[[^\]]+\]:\s*)(\S+)", re.MULTILINE)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-_HEADING_LINE = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$", re.MULTILINE)
+_HEADING_LINE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$", re.MULTILINE)
 GAP_HEADINGS = 3  # headings a gap between two quotes names in full
 
 
@@ -59,20 +59,46 @@ def _gap(doc_text: str | None, a_end: int, b_start: int, lines: tuple[int, int],
     heads = []
     if doc_text is not None and 0 <= a_end <= b_start <= len(doc_text):
         heads = _headings_between(doc_text, a_end, b_start, blocks)
-    if heads:  # up to GAP_HEADINGS named; past that, the first two and how many more
-        shown = ", ".join(heads) if len(heads) <= GAP_HEADINGS else ", ".join(heads[:2]) + f" (+{len(heads) - 2} more)"
+    if heads:  # up to GAP_HEADINGS named; past that, those the next quote lies under
+        shown = ", ".join(t for _, t in heads) if len(heads) <= GAP_HEADINGS else _framing(heads, _level_at(doc_text, b_start, blocks))
         return f"{where}: {shown}"
     return where
 
 
-def _headings_between(text: str, start: int, end: int, blocks: Blocks | None = None) -> list[str]:
-    """The titles of the headings in ``text[start:end]``: a text with fenced code by its
-    outline (a ``# comment`` in a fence is code; ``blocks`` as the index read them, else
-    parsed), another by its ``#`` lines."""
-    if has_fence_before(text, end):
+def _framing(heads: list[tuple[int, str]], own: int | None) -> str:
+    """``36 sections, then Version 20.12.0 › Notable Changes``: of many headings skipped, the
+    ones the next quote lies under (each above the next in the outline, nearest last, at
+    most ``GAP_HEADINGS``), the others counted: what the quote is about the reader can then
+    tell, which the first two headings of a long skip never said. ``own``: the level of the
+    heading the quote begins with (its siblings skipped do not frame it)."""
+    chain: list[str] = []
+    limit = own or 7
+    for level, title in reversed(heads):
+        if level < limit:
+            chain.append(title)
+            limit = level
+    chain = chain[::-1][-GAP_HEADINGS:]
+    rest = len(heads) - len(chain)
+    return f"{rest} sections, then " + " › ".join(chain) if chain else f"{rest} sections"
+
+
+def _level_at(text: str, offset: int, blocks: Blocks | None) -> int | None:
+    """The level of the heading that begins at ``offset``, if one does."""
+    if blocks is not None or has_fence_before(text, offset + 1):
         blocks = blocks or read_blocks(text, front_matter_end(text))
-        return [h.title for h in blocks.headings if start <= h.start < end]
-    return [h for h in _HEADING_LINE.findall(text[start:end]) if h]
+        return next((h.level for h in blocks.headings if h.start == offset), None)
+    m = _HEADING_LINE.match(text, offset)
+    return len(m.group(1)) if m else None
+
+
+def _headings_between(text: str, start: int, end: int, blocks: Blocks | None = None) -> list[tuple[int, str]]:
+    """The levels and titles of the headings in ``text[start:end]``: a text with fenced code
+    by its outline (a ``# comment`` in a fence is code; ``blocks`` as the index read them,
+    else parsed), another by its ``#`` lines."""
+    if blocks is not None or has_fence_before(text, end):
+        blocks = blocks or read_blocks(text, front_matter_end(text))
+        return [(h.level, h.title) for h in blocks.headings if start <= h.start < end]
+    return [(len(hashes), title) for hashes, title in _HEADING_LINE.findall(text[start:end]) if title]
 
 
 def layout(

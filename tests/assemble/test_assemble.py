@@ -218,6 +218,29 @@ def test_gap_names_the_headings_skipped_and_nothing_for_blank_lines():
     assert len(touching[0].quotes) == 1  # only a blank line between: one quote
 
 
+def test_a_long_gap_names_the_headings_the_next_quote_lies_under():
+    """Past three headings skipped, the gap names those that frame the next quote — each
+    above the next in the outline, the nearest last — and counts the others, instead of
+    the first two skipped, which say nothing about what follows."""
+    log = "# Changelog\n\n" + "".join(
+        f"## Version 1.{v}\n\n### Notable changes\n\nChange {v} in detail.\n\n### Commits\n\n* commit {v}\n\n" for v in range(6))
+    first = log.index("Change 0")
+    last = log.index("Change 5")
+    docs = layout([item("a", first, first + 18, 1, lines=(7, 7)), item("b", last, last + 18, 2, lines=(57, 57))],
+                  {"02_knowledge/d.md": log}, {})
+    assert docs[0].quotes[1].elided_before == "L8-L56: 13 sections, then Version 1.5 › Notable changes"
+    # a quote that begins with its own heading is not framed by the siblings before it
+    own = log.index("### Commits", last)
+    docs = layout([item("a", first, first + 18, 1, lines=(7, 7)), item("c", own, own + 22, 2, lines=(59, 61))],
+                  {"02_knowledge/d.md": log}, {})
+    assert docs[0].quotes[1].elided_before == "L8-L58: 14 sections, then Version 1.5"
+    # three or fewer skipped: all of them, as before
+    two = log.index("Change 1")
+    docs = layout([item("a", first, first + 18, 1, lines=(7, 7)), item("d", two, two + 18, 2, lines=(17, 17))],
+                  {"02_knowledge/d.md": log}, {})
+    assert docs[0].quotes[1].elided_before == "L8-L16: Commits, Version 1.1, Notable changes"
+
+
 CODE_DOC = ("# Deploy\n\nIntro.\n\n```bash\n# step one\nrun --one\n# step two\nrun --two\n# step three\nrun --three\n```\n\n"
             "## Rollback\n\nRerun with the previous tag.\n")
 
