@@ -225,8 +225,8 @@ class IndexReader:
         return {r: known[r] for r in rows if r in known}
 
     def blocks_of(self, paths) -> dict[str, Blocks]:
-        """Path -> the headings and code blocks the index kept for it (notes with fenced
-        code; ``Registry.blocks_of``), read once per reader."""
+        """Path -> the headings, code blocks and tables the index kept for it (notes with
+        fenced code or a table; ``Registry.blocks_of``), read once per reader."""
         cache = self.__dict__.setdefault("_blocks", {})
         missing = [p for p in paths if p not in cache]
         if missing:

@@ -110,8 +110,8 @@ class Registry:
                      blocks: str | None = None) -> list[int]:
         """Insert one document and its spans; returns the spans' rows (their vectors go to
         the vector store under these rows). ``vectors`` fills the legacy ``vector`` column
-        (NULL when not given, as the indexer leaves it); ``blocks``: the note's headings and
-        code blocks (``Blocks.to_json``), kept beside it."""
+        (NULL when not given, as the indexer leaves it); ``blocks``: the note's headings,
+        code blocks and tables (``Blocks.to_json``), kept beside it."""
         meta = doc.meta
         priority = meta.get("priority")
         try:
