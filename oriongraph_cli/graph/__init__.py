@@ -12,7 +12,11 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # of several pages a site URL's name fits, the one whose path ends as the URL does; Obsidian's
 # block ids ``#^x``, front matter ``aliases`` as names, and files embedded by name, ``![[x.png]]``;
 # a folder's ``_index.md``, Hugo's section page, as its README.md or index.md; 4: a code span
-# in a heading is its text as written, ``## `fs.read(fd[, options])` `` ``#fsreadfd-options``).
+# in a heading is its text as written, ``## `fs.read(fd[, options])` `` ``#fsreadfd-options``;
+# 5: a site URL names the page whose front matter says it was moved from there —
+# ``redirect_from``, Hugo's ``aliases`` written as paths — and, under a stage folder, the one
+# folder page whose path ends as the URL does, ``/docs/guide/`` ``…/docs/guide/index.md``; a
+# site template's full URL, ``{% link "https://…" %}``, is external).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 4
+LINK_RULES = 5

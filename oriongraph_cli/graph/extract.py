@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import bisect
 import json
+import posixpath
 import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Sequence
+from urllib.parse import unquote
 
 from oriongraph_cli.blocks import read_blocks
 from oriongraph_cli.models import Document, Span
@@ -55,9 +57,19 @@ MD_LINK_RE = re.compile(
 REF_DEF_RE = re.compile(r"^ {0,3}\[([^\]\n]+)\]:[ \t]*\n?[ \t]*<?(\S+?)>?(?:[ \t]+.*)?$", re.MULTILINE)
 # a Hugo page reference as a link target: [text]({{< ref "docs/setup.md#install" >}}), relref, {{% %}}
 HUGO_REF_RE = re.compile(r"\]\(\s*\{\{[<%]\s*(?:rel)?ref\s+\"([^\"\n]+)\"\s*[>%]\}\}\s*\)")
-# a Jekyll page reference as a link target, from the site's root: [text]({% link docs/setup.md %}),
-# after an optional {{ site.baseurl }}
-JEKYLL_LINK_RE = re.compile(r"\]\(\s*(?:\{\{\s*site\.baseurl\s*\}\})?\{%\s*link\s+([^\s%]+)\s*%\}\s*\)")
+# a template tag as a link target, after an optional {{ site.baseurl }}: Jekyll's page
+# reference [text]({% link docs/setup.md %}), or any tag with one argument that makes a URL from
+# the site's root, quoted or not — {% page "/docs/setup/" %}, {% link "docs/setup.md" %}, {%- x y -%}
+TAG_LINK_RE = re.compile(
+    r"\]\(\s*(?:\{\{\s*site\.baseurl\s*\}\})?\{%-?\s*([A-Za-z_]\w*)\s+"
+    r"(?:\"([^\"\n]+)\"|'([^'\n]+)'|([^\s%\"']+))\s*-?%\}\s*\)"
+)
+# a URL a template makes from the site's root as a link target: {{ site.baseurl }}/docs/setup/
+# (after an optional {{ site.url }}), {{ '/docs/setup/' | relative_url }}, {{ "/docs/" | url }}
+SITE_URL_RE = re.compile(
+    r"\]\(\s*(?:(?:\{\{\s*site\.url\s*\}\})?\{\{\s*site\.baseurl\s*\}\}([^\s)]*)"
+    r"|\{\{-?\s*(['\"])([^'\"\n]+)\2\s*\|\s*(?:relative_url|absolute_url|url)\s*-?\}\})\s*\)"
+)
 WIKI_RE = re.compile(r"\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\]\]")
 # id-shaped tokens: ADR-0007, ADR-20251113-retrieval-as-compilation, DES-ING-WORKER, INC-2025-031
 ID_TOKEN_RE = re.compile(r"(?<![\w/.-])([A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+)(?![\w-])")
@@ -94,10 +106,12 @@ def heading_text(heading: str) -> str:
     ``[Electricity Consumption](https://…)`` -> ``Electricity Consumption``; an image by its
     alt text, HTML tags and emphasis marks dropped (``my_var`` keeps its underscore); a code
     span's text as written (``assert.throws(fn[, error])`` in backticks is not a link, nor
-    ``<div>`` a tag). A heading longer than ``HEADING_TEXT_MAX`` is taken as written: no link
+    ``<div>`` a tag); an id written on it in braces (``{#review}``) dropped. A heading longer than ``HEADING_TEXT_MAX`` is taken as written: no link
     names its anchor, and a hostile one must not cost quadratic time."""
     if len(heading) > HEADING_TEXT_MAX:
         return heading
+    if "{" in heading:
+        heading = _HEADING_ATTRS.sub("", heading)
     code: list[str] = []
     if "`" in heading and not any(_HOLDER <= ord(c) < _HOLDER + HEADING_TEXT_MAX for c in heading):
         heading, code = _hold_code_spans(heading)
@@ -136,6 +150,27 @@ def _hold_code_spans(text: str) -> tuple[str, list[str]]:
     return "".join(out), code
 
 
+# an id written on a heading, as kramdown, Pandoc, Goldmark (Hugo), Python-Markdown's attr_list
+# and Docusaurus read it: "## Review hours {#supervisor-review}", "{: #id .class}"
+_HEADING_ATTRS = re.compile(r"[ \t]*\{:?[ \t]*#([A-Za-z0-9_][\w:.-]*)(?:[ \t]+[^{}\n]*)?\}[ \t]*$")
+
+
+def heading_id(heading: str) -> str | None:
+    """The id written on a heading in braces at its end, or None."""
+    if "{" not in heading or len(heading) > HEADING_TEXT_MAX:
+        return None
+    m = _HEADING_ATTRS.search(heading)
+    return m.group(1) if m else None
+
+
+def loose_anchor(text: str) -> str:
+    """A heading or an anchor by its letters and digits alone, ``&`` read as "and": how the
+    anchors site generators make from one heading still match ("Cloud.gov" as ``cloudgov`` or
+    ``cloud-gov``, "Expenses (M&IE)" as ``expenses-mie`` or ``expenses-m-and-ie``)."""
+    text = unicodedata.normalize("NFKC", text).lower().replace("&", "and")
+    return "".join(c for c in text if c.isalnum())
+
+
 def slugify(heading: str) -> str:
     """GitHub-style heading anchor: lower case, punctuation dropped, spaces -> '-'."""
     text = unicodedata.normalize("NFKC", heading).strip().lower()
@@ -170,7 +205,7 @@ class RawRef(NamedTuple):
     path: str
     span_id: str | None  # span holding the reference; None for front matter
     line: int | None
-    kind: str  # fm:<key> | md | img | wiki | id
+    kind: str  # fm:<key> | md | img | wiki | id | hugo | jekyll | site | tag:<name> (site references)
     target: str  # as written (path, id, wiki target, token), without '#anchor'
     anchor: str | None = None
 
@@ -214,25 +249,56 @@ class DocInfo:
     workstream: str | None
     tags: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()  # front matter ``aliases``: other names a wiki link may use (Obsidian)
+    # site URLs the page also answers at (its old addresses): ``redirect_from`` (Jekyll, Eleventy)
+    # and ``aliases`` written as URL paths (Hugo), each as ``site_url_key`` makes it
+    urls: tuple[str, ...] = ()
 
     @classmethod
     def from_document(cls, d: Document) -> "DocInfo":
         meta = d.meta if isinstance(d.meta, dict) else {}
         doc_id = meta.get("id")
+        aliases = aliases_of(meta.get("aliases", meta.get("alias")))
         return cls(d.path, d.title, str(doc_id) if doc_id is not None else None, d.workstream, tuple(d.tags),
-                   aliases_of(meta.get("aliases", meta.get("alias"))))
+                   aliases, urls_of(aliases, aliases_of(meta.get("redirect_from"))))
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> "DocInfo":
-        """From ``Registry.document_links_info``: tags as JSON, aliases as SQLite's
-        ``json_extract`` gives them (JSON text for a list, the text itself for one name)."""
-        aliases = row[5] if len(row) > 5 else None
-        if isinstance(aliases, str) and aliases.startswith("["):
-            try:
-                aliases = json.loads(aliases)
-            except ValueError:
-                pass
-        return cls(row[0], row[1], row[2], row[3], tuple(json.loads(row[4] or "[]")), aliases_of(aliases))
+        """From ``Registry.document_links_info``: tags as JSON, aliases and redirect_from as
+        SQLite's ``json_extract`` gives them (JSON text for a list, the text itself for one name)."""
+        aliases = aliases_of(_json_list(row[5] if len(row) > 5 else None))
+        redirects = aliases_of(_json_list(row[6] if len(row) > 6 else None))
+        return cls(row[0], row[1], row[2], row[3], tuple(json.loads(row[4] or "[]")), aliases, urls_of(aliases, redirects))
+
+
+def _json_list(value: Any) -> Any:
+    if isinstance(value, str) and value.startswith("["):
+        try:
+            return json.loads(value)
+        except ValueError:
+            pass
+    return value
+
+
+def site_url_key(url: str) -> str | None:
+    """A site URL as a lookup key, from the site's root: ``/Docs/Setup/`` and ``/docs/setup.html``
+    -> ``docs/setup``; None for a full URL, a bare ``/`` or one leaving the root."""
+    url = unquote(url.split("#", 1)[0].split("?", 1)[0]).strip()
+    if not url or SCHEME_RE.match(url) or url.startswith("//"):
+        return None
+    rel = posixpath.normpath(url.lstrip("/"))
+    stem, ext = posixpath.splitext(rel)
+    if ext.lower() in (".html", ".htm"):
+        rel = stem
+    if rel in (".", "") or rel == ".." or rel.startswith("../"):
+        return None
+    return rel.lower()
+
+
+def urls_of(aliases: Sequence[str], redirects: Sequence[str]) -> tuple[str, ...]:
+    """The site URLs a page answers at besides its own: every ``redirect_from`` entry, and the
+    ``aliases`` written as paths from the site's root (Hugo's); Obsidian's aliases are names."""
+    keys = (site_url_key(u) for u in (*redirects, *(a for a in aliases if a.startswith("/"))))
+    return tuple(dict.fromkeys(k for k in keys if k))
 
 
 def aliases_of(value: Any) -> tuple[str, ...]:
@@ -345,6 +411,8 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
     masked = mask_code(text, body_start)
     for m in MD_LINK_RE.finditer(masked):
         target = m.group(3).strip()
+        if target.startswith(("{{", "{%")):
+            continue  # a template's URL: the site references below
         line, sid = locate(body_start + m.start())
         path_part, _, anchor = target.partition("#")
         refs.append(RawRef(doc.path, sid, line, "img" if m.group(1) else "md", path_part, anchor or None))
@@ -352,9 +420,18 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
         line, sid = locate(body_start + m.start())
         path_part, _, anchor = m.group(1).strip().partition("#")
         refs.append(RawRef(doc.path, sid, line, "hugo", path_part, anchor or None))
-    for m in JEKYLL_LINK_RE.finditer(masked):
+    for m in TAG_LINK_RE.finditer(masked):
         line, sid = locate(body_start + m.start())
-        refs.append(RawRef(doc.path, sid, line, "jekyll", m.group(1).strip(), None))
+        name, bare = m.group(1), m.group(4)
+        if name == "link" and bare:  # Jekyll's own: a file path, never an anchor
+            refs.append(RawRef(doc.path, sid, line, "jekyll", bare, None))
+            continue
+        path_part, _, anchor = (m.group(2) or m.group(3) or bare).strip().partition("#")
+        refs.append(RawRef(doc.path, sid, line, f"tag:{name}", path_part, anchor or None))
+    for m in SITE_URL_RE.finditer(masked):
+        line, sid = locate(body_start + m.start())
+        path_part, _, anchor = (m.group(1) if m.group(1) is not None else m.group(3)).strip().partition("#")
+        refs.append(RawRef(doc.path, sid, line, "site", path_part, anchor or None))
     for m in REF_DEF_RE.finditer(masked):
         target = m.group(2).strip()
         if m.group(1).startswith("^"):  # footnote definition

@@ -24,8 +24,11 @@ from oriongraph_cli.graph.extract import (
     Edge,
     RawRef,
     SpanInfo,
+    heading_id,
     heading_text,
+    loose_anchor,
     mask_code,
+    site_url_key,
     slugify,
 )
 from oriongraph_cli.models import TOP_FOLDERS, Document, Span
@@ -52,15 +55,31 @@ def folder_candidates(rel: str) -> tuple[str, ...]:
     return (rel, rel + ".md", rel + ".mdx", rel + "/README.md", rel + "/index.md", rel + "/_index.md", rel + "/index.mdx")
 
 
-# a page reference a site generator resolves, by kind: how a dangling one is shown
-SITE_REF_KINDS = {"hugo": '{{{{< ref "{}" >}}}}', "jekyll": "{{% link {} %}}"}
+# a page reference a site generator resolves, by kind: how a dangling one is shown (and
+# ``tag:<name>``, any other template tag as a link target: ``{% <name> "…" %}``)
+SITE_REF_KINDS = {"hugo": '{{{{< ref "{}" >}}}}', "jekyll": "{{% link {} %}}", "site": "{{{{ site.baseurl }}}}{}"}
+
+
+def is_site_ref(kind: str) -> bool:
+    return kind in SITE_REF_KINDS or kind.startswith("tag:")
+
+
+def site_ref_shown(kind: str, written: str) -> str:
+    """A dangling site reference as the page shows it: the tag with its argument; a URL made
+    from ``{{ site.baseurl }}`` or a ``relative_url`` filter as ``{{ site.baseurl }}/x/``."""
+    if kind.startswith("tag:"):
+        return f'{{% {kind[4:]} "{written}" %}}'
+    return SITE_REF_KINDS[kind].format(written)
 
 
 def site_ref_target(kind: str, target: str) -> str:
     """The link target a site generator's page reference stands for: Hugo's ``ref`` as
-    written (from the page, or from the root with a leading ``/``), Jekyll's ``link`` always
-    from the site's root."""
-    return "/" + target.lstrip("/") if kind == "jekyll" else target
+    written (from the page, or from the root with a leading ``/``); Jekyll's ``link``, a
+    ``{{ site.baseurl }}`` URL and any other tag always from the site's root (a full URL
+    stays one: ``{% link "https://…" %}`` is external)."""
+    if kind == "hugo" or SCHEME_RE.match(target) or target.startswith("//"):
+        return target
+    return "/" + target.lstrip("/")
 
 
 def page_url(target: str) -> str:
@@ -121,10 +140,13 @@ class LinkResolver:
         self.ids: dict[str, str] = {}
         self.stems: dict[str, list[str]] = {}
         self.titles: dict[str, str] = {}
+        self.urls: dict[str, list[str]] = {}  # a site URL a page was moved from -> the pages declaring it
         for path in sorted(docs):
             d = docs[path]
             stem = posixpath.splitext(posixpath.basename(path))[0]
             self.stems.setdefault(stem.lower(), []).append(path)
+            for url in d.urls:
+                self.urls.setdefault(url, []).append(path)
             if d.doc_id:
                 self.ids.setdefault(str(d.doc_id).lower(), path)
             self.titles.setdefault(d.title.strip().lower(), path)
@@ -139,6 +161,8 @@ class LinkResolver:
                     self.ids.setdefault(m.group(1).lower(), path)
         self._spans: dict[str, list[SpanInfo]] = {}
         self._slugs: dict[str, dict[str, str]] = {}
+        # a heading's letters and digits alone -> its span, where no other heading of the page has them
+        self._loose: dict[str, dict[str, str]] = {}
         self._text_anchors: dict[str, dict[str, str]] = {}
         self._file_names: set[str] | None = None  # every file name in the stage folders, lower-cased
         self._path_cache: dict[tuple[str, str], tuple[str | None, str]] = {}
@@ -169,10 +193,12 @@ class LinkResolver:
 
     def slugs(self, path: str) -> dict[str, str]:
         """Heading slug -> span_id of the first span under that heading (GitHub numbering
-        ``-1``, ``-2`` for repeated headings)."""
+        ``-1``, ``-2`` for repeated headings), or the heading's own id where one is written on
+        it (``## Review {#supervisor-review}``); fills :attr:`_loose` too."""
         table = self._slugs.get(path)
         if table is None:
             table = {}
+            loose: dict[str, list[str]] = {}
             seen: set[tuple[str, ...]] = set()
             counts: Counter[str] = Counter()
             for s in self.spans_of(path):
@@ -181,11 +207,17 @@ class LinkResolver:
                     if prefix in seen:
                         continue
                     seen.add(prefix)
-                    slug = slugify(heading_text(prefix[-1]))
+                    text = heading_text(prefix[-1])
+                    given = heading_id(prefix[-1])
+                    if given is not None:  # an id written on the heading is its anchor too
+                        table.setdefault(given.lower(), s.span_id)
+                    slug = slugify(text)
                     n = counts[slug]
                     counts[slug] += 1
                     table.setdefault(slug if n == 0 else f"{slug}-{n}", s.span_id)
+                    loose.setdefault(loose_anchor(text), []).append(s.span_id)
             self._slugs[path] = table
+            self._loose[path] = {k: v[0] for k, v in loose.items() if k and len(v) == 1}
         return table
 
     def text_anchors(self, path: str) -> dict[str, str]:
@@ -217,6 +249,8 @@ class LinkResolver:
         if hit is None:
             found = self.text_anchors(path)
             hit = found.get(anchor) or found.get(unquote(anchor))
+        if hit is None:  # as another site generator slugs: "#cloud-gov", "#508-accessibility", "#m-and-ie"
+            hit = self._loose[path].get(loose_anchor(unquote(anchor)))
         return hit
 
     def ref_page(self, src_path: str, target: str) -> str | None:
@@ -301,8 +335,10 @@ class LinkResolver:
     def _site_page(self, rel: str) -> str | None:
         """The document a site URL names when no file has its path: ``manual/dns.html`` or
         ``manual/dns/`` (a static site's page, as Jekyll, Middleman, MkDocs and Hugo link
-        them) names ``manual/dns.md``, else the one document whose file stem is ``dns`` — or,
-        of several, the one whose path ends in ``manual/dns.md``.
+        them) names ``manual/dns.md``, else the one page whose front matter says it was moved
+        from that URL (``redirect_from``, Hugo's path ``aliases``), else the one document whose
+        file stem is ``dns`` — or, of several, the one whose path ends in ``manual/dns.md`` —,
+        else the one folder page whose path ends in ``manual/dns/index.md`` (or README.md).
         Never for a ``.md`` path or a file of another kind: a moved file stays dangling."""
         cands = site_candidates(rel)
         if cands is None:
@@ -310,6 +346,9 @@ class LinkResolver:
         path, stem = cands
         if path in self.paths:
             return path
+        moved = self.urls.get(site_url_key(rel) or "", ())
+        if len(moved) == 1:  # the page that says it was moved from this URL (redirect_from, Hugo's aliases)
+            return moved[0]
         hits = self.stems.get(stem, ())
         if len(hits) == 1:
             return hits[0]
@@ -317,7 +356,15 @@ class LinkResolver:
         # root kept under a stage folder: /manual/get-started.html -> 02_knowledge/manual/get-started.md)
         suffix = "/" + path.lower()
         ends = [h for h in hits if h.lower().endswith(suffix)]
-        return ends[0] if len(ends) == 1 else None
+        if len(ends) == 1:
+            return ends[0]
+        # a folder's page under a stage folder: /docs/guide/ -> 02_knowledge/site/docs/guide/index.md
+        for page in folder_candidates(rel)[3:]:
+            suffix = "/" + page.lower()
+            ends = [h for h in self.stems.get(posixpath.splitext(posixpath.basename(page))[0].lower(), ()) if h.lower().endswith(suffix)]
+            if len(ends) == 1:
+                return ends[0]
+        return None
 
     def resolve_name(self, src_path: str, name: str) -> str | None:
         """A wiki target or front matter value: id, then path (relative to the document, then
@@ -375,6 +422,7 @@ def document_keys(doc: DocInfo) -> set[str]:
     path = doc.path
     keys = {f"path:{path}", f"lower:{path.lower()}", f"doc:{path}", f"title:{doc.title.strip().lower()}"}
     keys.update(f"title:{alias.lower()}" for alias in doc.aliases)
+    keys.update(f"url:{url}" for url in doc.urls)
     keys.add("stem:" + posixpath.splitext(posixpath.basename(path))[0].lower())
     if doc.doc_id:
         keys.add(f"id:{str(doc.doc_id).lower()}")
@@ -402,6 +450,9 @@ def _path_keys(src_path: str, target: str, keys: set[str]) -> None:
         site = site_candidates(rel)
         if site is not None:
             keys.update((f"path:{site[0]}", f"stem:{site[1]}"))
+            if (url := site_url_key(rel)) is not None:
+                keys.add(f"url:{url}")
+            keys.update("stem:" + posixpath.splitext(posixpath.basename(page))[0].lower() for page in folder_candidates(rel)[3:])
 
 
 def _name_keys(src_path: str, name: str, keys: set[str]) -> None:
@@ -436,7 +487,7 @@ def resolve_refs(
             keys = deps.setdefault(path, set())
             if kind == "id":
                 _id_keys(target, keys)
-            elif kind in SITE_REF_KINDS:
+            elif is_site_ref(kind):
                 target = site_ref_target(kind, target)
                 _path_keys(path, target, keys)
                 if resolver.resolve_path(path, target)[1] != "ok":  # the page its URL is was looked for too
@@ -475,14 +526,14 @@ def _resolve_one(r: RawRef, resolver: LinkResolver, edges: list[Edge], dangling_
             dangling_out.append(DanglingLink(path, line, written, "image" if kind == "img" else ("outside-root" if status == "outside-root" else "link")))
         elif kind == "md":
             _link_edge(edges, dangling_out, resolver, r, dst, written)
-    elif kind in SITE_REF_KINDS:  # a page as a site generator's tag names it: a path, or the page built from it
+    elif is_site_ref(kind):  # a page as a site generator's tag names it: a path, or the page built from it
         site_target = site_ref_target(kind, target)
         dst, status = resolver.resolve_path(path, site_target)
         if dst is None and status == "missing":
             dst = resolver.ref_page(path, site_target)
         if dst is None:
-            if status not in ("external", "not-indexed"):
-                dangling_out.append(DanglingLink(path, line, SITE_REF_KINDS[kind].format(written), "link"))
+            if status not in ("external", "not-indexed", "self"):
+                dangling_out.append(DanglingLink(path, line, site_ref_shown(kind, written), "link"))
         else:
             _link_edge(edges, dangling_out, resolver, r, dst, written)
     elif kind == "wiki":

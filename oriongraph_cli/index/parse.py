@@ -26,8 +26,10 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # tag as links, .mdx pages; 3: the outline and code blocks as CommonMark reads them —
 # setext headings, fences inside list items, indented code —, the title from it, and every
 # reference definition of a run of them, not every other one; 4: a run of link reference
-# definitions alone, which renders as nothing, is no span)
-PARSE_RULES = 4
+# definitions alone, which renders as nothing, is no span; 5: a site template's URL as a link
+# target — any tag with one argument, ``{% page "/docs/setup/" %}``, and ``{{ site.baseurl }}/x/``
+# or ``{{ '/x/' | relative_url }}`` — a link from the site's root)
+PARSE_RULES = 5
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)

@@ -44,9 +44,10 @@ DOC_COLUMNS = (
     "id, path, doc_version_id, size_bytes, title, source_type, workstream, stage, status, priority, "
     "doc_key, created_at, created_source, tags, meta, body_start, n_spans"
 )
-# what link resolution reads of a document: front matter aliases (or alias) as SQLite's
-# json_extract gives them (extract.DocInfo.from_row reads the row)
-_LINKS_INFO = "path, title, doc_key, workstream, tags, coalesce(json_extract(meta, '$.aliases'), json_extract(meta, '$.alias'))"
+# what link resolution reads of a document: front matter aliases (or alias) and redirect_from
+# as SQLite's json_extract gives them (extract.DocInfo.from_row reads the row)
+_LINKS_INFO = ("path, title, doc_key, workstream, tags, coalesce(json_extract(meta, '$.aliases'), json_extract(meta, '$.alias')), "
+               "json_extract(meta, '$.redirect_from')")
 SPAN_COLUMNS = "s.id, s.span_id, s.doc_version_id, s.path, s.ordinal, s.char_start, s.char_end, s.line_start, s.line_end, s.token_cost, s.heading_path, s.heading_level, s.text"
 
 
@@ -306,8 +307,8 @@ class Registry:
         """(path, span_id, ordinal) of every span, in row order."""
         return [tuple(r) for r in self.conn.execute("SELECT path, span_id, ordinal FROM spans ORDER BY id")]
 
-    def document_links_info(self, paths: Iterable[str] | None = None) -> list[tuple[str, str, str | None, str | None, str, str | None]]:
-        """(path, title, doc_key, workstream, tags JSON, front matter aliases JSON) of every document (of those at
+    def document_links_info(self, paths: Iterable[str] | None = None) -> list[tuple[str, str, str | None, str | None, str, str | None, str | None]]:
+        """(path, title, doc_key, workstream, tags JSON, front matter aliases JSON, redirect_from JSON) of every document (of those at
         ``paths``, when given): what link resolution needs."""
         if paths is None:
             return [tuple(r) for r in self.conn.execute(f"SELECT {_LINKS_INFO} FROM documents")]

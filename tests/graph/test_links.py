@@ -674,6 +674,162 @@ def test_a_jekyll_link_tag_is_a_link_to_its_page_from_the_site_root(mini, tmp_pa
     reg.close()
 
 
+def test_a_template_url_is_a_link_from_the_site_root(mini, tmp_path):
+    """A site template's URL as a link target — any tag with one argument, quoted or not
+    (``{% page "/docs/setup/" %}``), ``{{ site.baseurl }}/x/`` and a ``relative_url`` or
+    ``url`` filter — names a page from the site's root; a full URL in a tag is external; one
+    naming nothing is dangling, shown as the page writes it; in code it is text."""
+    write(mini, "02_knowledge/site/docs/setup.md", "---\ntitle: Setup\n---\n# Setup\n\n## Install\n\nRun the installer.\n")
+    write(mini, "02_knowledge/site/docs/guide/index.md", "---\ntitle: Guide\n---\n# Guide\n\nThe guide's own page.\n")
+    write(mini, "02_knowledge/site/home.md", """
+        ---
+        title: Home
+        ---
+        # Home
+
+        Read [setup]({% page "/docs/setup/" %}), [install]({% page 'docs/setup/#install' %}),
+        [again]({{ site.baseurl }}/docs/setup/), [more]({{site.url}}{{site.baseurl}}/docs/setup.html),
+        [filtered]({{ '/docs/setup/' | relative_url }}), [eleventy]({{ "/docs/guide/" | url }}),
+        [the guide]({%- page "/docs/guide/" -%}), [GitHub]({% link "https://github.com/x" %}),
+        [gone]({% page "/nowhere/" %}) and [lost]({{ site.baseurl }}/lost/).
+
+        `[code]({% page "/in-code/" %})`
+        """)
+    home, setup, guide = "02_knowledge/site/home.md", "02_knowledge/site/docs/setup.md", "02_knowledge/site/docs/guide/index.md"
+    doc, spans = parse(home, (mini / home).read_text())
+    refs = [(r.kind, r.target, r.anchor) for r in extract.extract_refs(doc, spans) if r.kind in ("site", "jekyll") or r.kind.startswith("tag:")]
+    assert refs == [
+        ("tag:page", "/docs/setup/", None), ("tag:page", "docs/setup/", "install"), ("tag:page", "/docs/guide/", None),
+        ("tag:link", "https://github.com/x", None), ("tag:page", "/nowhere/", None),
+        ("site", "/docs/setup/", None), ("site", "/docs/setup.html", None), ("site", "/docs/setup/", None),
+        ("site", "/docs/guide/", None), ("site", "/lost/", None)]
+    assert not [r for r in extract.extract_refs(doc, spans) if r.kind == "md"]  # a template is not a relative path
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    assert sorted((d.target, d.kind) for d in result.dangling if d.path == home) == [
+        ('{% page "/nowhere/" %}', "link"), ("{{ site.baseurl }}/lost/", "link")]
+    out = [e for e in edge_set_edges(reg.conn) if e.src_path == home and e.type == "REF"]
+    assert {(e.dst_path, e.dst_span) for e in out} == {(setup, None), (setup, span_of(reg, setup, "Install")), (guide, None)}
+    reg.close()
+
+
+def test_a_page_answers_at_the_urls_it_was_moved_from(mini, tmp_path):
+    """A site URL names the page whose front matter says it was moved from there —
+    ``redirect_from`` (Jekyll, Eleventy), Hugo's ``aliases`` written as paths — before a page
+    that only shares its name; Obsidian's aliases stay names. A re-index of the moved page
+    alone resolves the links left dangling, as a full build does."""
+    write(mini, "02_knowledge/site/people/handbook-terms.md", "---\ntitle: Glossary\n---\n# Glossary\n\nTerms.\n")
+    write(mini, "02_knowledge/site/ops/tock.md", "---\ntitle: Tock\n---\n# Tock\n\nAn older page of the same name.\n")
+    write(mini, "02_knowledge/site/home.md", """
+        ---
+        title: Home
+        ---
+        # Home
+
+        See [terms]({% page "/handbook-terms/" %}), [time]({{ site.baseurl }}/tock/), [old](/legacy/hours.html)
+        and [by name](/Time-Tracking/).
+        """)
+    home, tock = "02_knowledge/site/home.md", "02_knowledge/site/tools/tock.md"
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    out = {e.dst_path for e in edge_set_edges(reg.conn) if e.src_path == home and e.type == "REF"}
+    assert out == {"02_knowledge/site/people/handbook-terms.md", "02_knowledge/site/ops/tock.md"}  # by their names, for now
+    assert sorted(d.target for d in result.dangling if d.path == home) == ["/Time-Tracking/", "/legacy/hours.html"]
+    write(mini, tock, """
+        ---
+        title: Tock
+        redirect_from:
+          - /tock/
+        aliases: [/legacy/hours/, Time-Tracking]
+        ---
+        # Tock
+
+        Log your hours weekly.
+        """)
+    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only={tock})
+    out = {e.dst_path for e in edge_set_edges(reg.conn) if e.src_path == home and e.type == "REF"}
+    assert out == {"02_knowledge/site/people/handbook-terms.md", tock}
+    assert [d.target for d in result.dangling if d.path == home] == ["/Time-Tracking/"]  # an Obsidian alias is a name, not a URL
+    full, full_result = index(mini, tmp_path / "full.sqlite")
+    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
+    assert extract.DocInfo.from_row(("a.md", "A", None, None, "[]", '["/x/", "y"]', "/Old/Page.html")).urls == ("old/page", "x")
+    assert extract.urls_of((), ("https://example.com/a", "/", "../up", " /ok/ ")) == ("ok",)
+    reg.close()
+    full.close()
+
+
+def test_an_anchor_as_other_site_generators_make_it(mini, tmp_path):
+    """``#id`` names a heading by the id written on it (``## Review {#supervisor-review}``,
+    ``{: #id}``), and by its letters and digits alone as other slug rules write them
+    (``#cloud-gov``, ``#508-accessibility``, ``#m-and-ie`` for ``(M&IE)``) — only where no
+    other heading of the page reads the same."""
+    write(mini, "02_knowledge/site/infra.md", """
+        ---
+        title: Infrastructure
+        ---
+        # Infrastructure
+
+        ## cloud.gov
+
+        The platform.
+
+        ## 508 - Accessibility
+
+        Checks.
+
+        ## Meals and Incidental Expenses (M&IE)
+
+        Per diem.
+
+        ## How do supervisors review hours? {#supervisor-review}
+
+        Weekly.
+
+        ## Setup {: #set-up .wide}
+
+        Steps.
+
+        ## A.B
+
+        One.
+
+        ## AB
+
+        Two.
+        """)
+    write(mini, "02_knowledge/site/links.md", """
+        ---
+        title: Links
+        ---
+        # Links
+
+        [a](infra.md#cloud-gov) [b](infra.md#508-accessibility) [c](infra.md#m-and-ie-placeholder)
+        [d](infra.md#meals-and-incidental-expenses-m-and-ie) [e](infra.md#supervisor-review)
+        [f](infra.md#set-up) [g](infra.md#how-do-supervisors-review-hours) [h](infra.md#a-b)
+        """)
+    infra, links = "02_knowledge/site/infra.md", "02_knowledge/site/links.md"
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    got = {e.detail: e.dst_span for e in edge_set_edges(reg.conn) if e.src_path == links and e.type == "REF"}
+    assert got["infra.md#cloud-gov"] == span_of(reg, infra, "cloud.gov")
+    assert got["infra.md#508-accessibility"] == span_of(reg, infra, "508 - Accessibility")
+    assert got["infra.md#meals-and-incidental-expenses-m-and-ie"] == span_of(reg, infra, "Meals and")
+    assert got["infra.md#supervisor-review"] == span_of(reg, infra, "How do supervisors")  # (and by its slug: not dangling)
+    assert got["infra.md#set-up"] == span_of(reg, infra, "Setup")
+    # "A.B" and "AB" read the same by letters alone: neither is guessed
+    assert sorted(d.target for d in result.dangling if d.path == links) == ["infra.md#a-b", "infra.md#m-and-ie-placeholder"]
+    assert extract.heading_id("Setup {: #set-up .wide}") == "set-up" and extract.heading_id("a {b} c") is None
+    assert extract.heading_text("Review {#r}") == "Review"
+    reg.close()
+
+
+def test_template_links_and_heading_ids_cost_linear_time_on_hostile_notes():
+    """Template link patterns and heading ids never backtrack across a hostile note: many
+    unclosed tags, braces and brackets on one line parse quickly."""
+    body = "# T\n\n" + "](" * 20000 + "{% a " * 20000 + "]({{ site.baseurl }}" * 5000 + "]({{ '" * 5000 + "\n"
+    doc, spans = parse("02_knowledge/h.md", "---\ntitle: H\n---\n" + body)
+    assert not [r for r in extract.extract_refs(doc, spans) if r.kind.startswith("tag:")]
+    heading = "## " + "{#" * 240 + "x"
+    assert extract.heading_id(heading) is None and extract.heading_text(heading)
+
+
 def test_docusaurus_mdx_pages_are_notes_links_name():
     """Docusaurus writes its pages as ``.mdx`` and links them without the suffix: ``./setup``
     names ``setup.mdx``, a folder its ``index.mdx``, a wiki name the page's stem; a ``.md``
