@@ -11,13 +11,14 @@ intent naming its document):
 - ``low``      — the rest: any level down to a one-line pointer.
 
 Levels (``COMPRESSORS``, from least to most shortened): ``sentences`` keeps the sentences
-(list items count as one) that match the intent best, up to about 40 % of the span, in
-document order under their heading, with ``[…]`` where text was skipped; ``heading`` keeps
-the innermost heading and the one sentence that matches best; ``pointer`` keeps no text,
-only where the span is and how to fetch it. A sentence matches by the intent's terms it
-holds, each weighted by its inverse document frequency in the index (``Focus``); where no
-sentence holds one, or there is no intent to match, the first sentences are kept
-(headings and the first sentence of each paragraph; code and tables are left out).
+(list items count as one, and so does a short code block) that match the intent best, up to
+about 40 % of the span, in document order under their heading, with ``[…]`` where text was
+skipped; ``heading`` keeps the innermost heading and the one sentence that matches best;
+``pointer`` keeps no text, only where the span is and how to fetch it. A
+sentence matches by the intent's terms it holds, each weighted by its inverse document
+frequency in the index (``Focus``); where no sentence holds one, or there is no intent to
+match, the first sentences are kept (headings and the first sentence of each paragraph;
+code and tables are left out).
 """
 
 from __future__ import annotations
@@ -43,6 +44,9 @@ KEEP = {"full": 1.0, "sentences": 0.6, "heading": 0.35, "pointer": 0.12}
 FOCUS_KEEP = 0.9  # share of a span's value its shortened form keeps when it keeps all the sentences that match
 SENTENCES_SHARE = 0.4  # `sentences` keeps about this share of the span's characters
 TRIM_MARK = " […]"
+# a code block up to this many characters (a command, a short snippet) is a unit a shortened
+# span may keep whole, as a sentence; a longer one is skipped text, as a table is
+CODE_UNIT_CHARS = 300
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[`*_]*[A-Z0-9])")
 _HEADING = re.compile(r"^#{1,6}\s")
@@ -149,23 +153,42 @@ class _Unit:
     heading: str  # the innermost heading above it ("" when none)
     text: str
     item: bool = False  # a list item (Markdown needs it to start its line: no mark before it)
+    code: bool = False  # a whole short code block, fence included (a mark goes on the line before it)
 
 
 @functools.lru_cache(maxsize=4096)
 def _units(text: str) -> tuple[_Unit, ...]:
-    """The sentences of a span's paragraphs and its list items, with the heading each sits
-    under (code and tables are not units); kept for the last few thousand span texts (a
-    compile splits a span for each level it tries and again to value the form it keeps)."""
+    """The sentences of a span's paragraphs, its list items and its short code blocks, with
+    the heading each sits under (tables and longer code are not units); kept for the last few
+    thousand span texts (a compile splits a span for each level it tries and again to value
+    the form it keeps)."""
     out: list[_Unit] = []
     heading = ""
     for i, (kind, block) in enumerate(_blocks(text)):
         if kind == "heading":
             heading = block
+        elif kind == "code":
+            if _short_code(block):
+                out.append(_Unit(i, heading, block, code=True))
         elif kind == "lines" and not block.lstrip().startswith("|"):
             out.append(_Unit(i, heading, block, item=True))
         elif kind == "para":
             out.extend(_Unit(i, heading, sent) for sent in _SENTENCE_END.split(" ".join(block.split())) if sent)
     return tuple(out)
+
+
+def _short_code(block: str) -> bool:
+    """A whole code block short enough to keep as a unit (its fence closed in the span)."""
+    lines = block.split("\n")
+    return len(block) <= CODE_UNIT_CHARS and len(lines) > 2 and bool(_FENCE.match(lines[-1]))
+
+
+def _mark(piece: str, unit: _Unit, skipped: bool) -> str:
+    """A unit as delivered after skipped text: ``[…]`` before a sentence, on its own line
+    before a code block (a fence must open its line); none before a list item."""
+    if not skipped or unit.item:
+        return piece
+    return "[…]\n" + piece if unit.code else "[…] " + piece
 
 
 def _best_units(text: str, focus: Focus, target: int) -> str | None:
@@ -181,12 +204,12 @@ def _best_units(text: str, focus: Focus, target: int) -> str | None:
     for i in sorted(range(len(units)), key=lambda i: (-scores[i], i)):
         if scores[i] <= 0:
             break
-        if chosen and size + len(units[i].text) > target:
-            continue  # a shorter unit further down may still fit
+        if (chosen or units[i].code) and size + len(units[i].text) > target:
+            continue  # a shorter unit further down may still fit (code never passes the target)
         chosen.append(i)
         size += len(units[i].text)
     chosen.sort()
-    # code and tables are not units: what they hold is skipped text too
+    # tables and longer code are not units: what they hold is skipped text too
     skipped_blocks = _unit_less_blocks(text)
     parts: list[str] = []
     shown_heading, prev = "", -1
@@ -194,24 +217,31 @@ def _best_units(text: str, focus: Focus, target: int) -> str | None:
         u = units[i]
         after = units[prev].block if prev >= 0 else -1
         skipped = i > prev + 1 or any(after < b < u.block for b in skipped_blocks)
-        piece = ("[…] " if skipped and not u.item else "") + u.text
+        piece = _mark(u.text, u, skipped)
         if u.heading and u.heading != shown_heading:
             parts += [u.heading, piece]
             shown_heading = u.heading
-        elif prev >= 0 and units[prev].block == u.block:
+        elif prev >= 0 and units[prev].block == u.block and not u.code:
             parts[-1] += " " + piece
         else:
             parts.append(piece)
         prev = i
     more = prev < len(units) - 1 or any(b > units[prev].block for b in skipped_blocks)
-    return "\n\n".join(parts) + (TRIM_MARK if more else "")
+    body = "\n\n".join(parts)
+    return _trimmed(body) if more else body
+
+
+def _trimmed(body: str) -> str:
+    """``body`` marked as followed by text left out: `` […]`` after its last sentence, or on a
+    line of its own after a closing fence (text after a fence would keep it open)."""
+    return body + ("\n\n[…]" if _FENCE.match(body.rsplit("\n", 1)[-1]) else TRIM_MARK)
 
 
 @functools.lru_cache(maxsize=4096)
 def _unit_less_blocks(text: str) -> tuple[int, ...]:
-    """The indices of the blocks no unit is taken from: code, and tables."""
+    """The indices of the blocks no unit is taken from: tables, and code too long to be one."""
     return tuple(i for i, (kind, block) in enumerate(_blocks(text))
-                 if kind == "code" or (kind == "lines" and block.lstrip().startswith("|")))
+                 if (kind == "code" and not _short_code(block)) or (kind == "lines" and block.lstrip().startswith("|")))
 
 
 class Compressor(Protocol):
@@ -314,7 +344,7 @@ class HeadingSentence:
             return title + _code_lines(text, focus, 0)
         if focus.weights:
             units = _units(text)
-            scores = [focus.score(u.text) for u in units]
+            scores = [0.0 if u.code else focus.score(u.text) for u in units]  # one sentence: never code
             if any(sc > 0 for sc in scores):
                 best = max(range(len(units)), key=lambda i: (scores[i], -i))
                 heading, sentence = units[best].heading, units[best].text

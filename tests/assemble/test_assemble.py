@@ -49,6 +49,40 @@ def test_code_a_shortened_span_leaves_out_is_marked_as_skipped():
     assert compress.COMPRESSORS["sentences"].shorten(head, None, focus) == "[…] Cancellation is cooperative, as you respect it."
 
 
+KEYS = ("## 1. Create your keys\n\nSigning needs a pair of keys. One of them is private. Keep it secret, like a password. "
+        "The other is public and may be shared widely.\n\n1. Open a terminal and enter the following command:\n"
+        "```sh\nssh-keygen -t ed25519 -C \"you@example.com\"\n```\n\n" + "Filler sentence about something else entirely. " * 10)
+
+
+def test_a_short_code_block_that_matches_is_kept_whole_in_its_fence():
+    """A short code block is a unit a shortened span may keep, as a sentence: whole, in its
+    fence, the mark for skipped text on the line before it (a fence opens its line) and after
+    its closing fence on a line of its own; the one-sentence form never takes code."""
+    focus = compress.Focus.of("create an ssh key with ssh-keygen", lambda terms: {t: 1.0 for t in terms})
+    short = compress.COMPRESSORS["sentences"].shorten(KEYS, None, focus)
+    assert '```sh\nssh-keygen -t ed25519 -C "you@example.com"\n```' in short
+    assert "[…]\n```sh" in short and "[…] ```" not in short
+    assert short.endswith("```\n\n[…]") and "Filler" not in short
+    assert "ssh-keygen" not in compress.COMPRESSORS["heading"].shorten(KEYS, None, focus)
+    # the last of the span, nothing after it: no mark after the fence
+    assert compress.COMPRESSORS["sentences"].shorten(KEYS.split("\n\nFiller")[0], None, focus).endswith('"you@example.com"\n```')
+    # the share of the span's match the form holds counts the code it keeps
+    assert compress.keep("sentences", KEYS, short, focus) > compress.keep("sentences", KEYS, short.split("[…]\n```")[0], focus)
+
+
+def test_a_long_code_block_is_never_kept_by_a_shortened_span():
+    """Code past ``CODE_UNIT_CHARS`` stays skipped text, however well it matches; a fence a
+    span does not close is no unit either."""
+    long = "```sh\n" + "\n".join(f"ssh-keygen --step {i}" for i in range(30)) + "\n```"
+    assert len(long) > compress.CODE_UNIT_CHARS
+    focus = compress.Focus.of("ssh-keygen", lambda terms: {t: 1.0 for t in terms})
+    text = "Create the key with ssh-keygen as below.\n\n" + long + "\n\n" + "Filler words here. " * 30
+    short = compress.COMPRESSORS["sentences"].shorten(text, None, focus)
+    assert "--step" not in short and short.startswith("Create the key with ssh-keygen as below.")
+    open_fence = "Run ssh-keygen now.\n\n```sh\nssh-keygen -t ed25519\n" + "Filler words here. " * 30
+    assert "```" not in compress.COMPRESSORS["sentences"].shorten(open_fence, None, focus)
+
+
 def test_a_part_of_a_code_block_shortens_to_its_best_lines_inside_its_fence():
     code = "```bash\n# step 1\nrun --one\n# step 77\nrun --widget 77\n# step 3\nrun --three\n```"
     focus = compress.Focus.of("widget 77", lambda terms: {t: 1.0 for t in terms})
