@@ -74,7 +74,7 @@ def first_sentence(paragraph: str) -> str:
 
 def _blocks(text: str) -> list[tuple[str, str]]:
     """(kind, text) blocks: heading (an underlined one written with ``#``), code (whole
-    fence), lines (list/table), para."""
+    fence), lines (a list item with the lines that continue it, or a table row), para."""
     out: list[tuple[str, str]] = []
     para: list[str] = []
     lines = text.split("\n")
@@ -106,6 +106,8 @@ def _blocks(text: str) -> list[tuple[str, str]]:
         elif _LINE_BLOCK.match(line):
             flush()
             out.append(("lines", line.rstrip()))
+        elif not para and out and out[-1][0] == "lines" and lines[i - 1].strip() and not out[-1][1].lstrip().startswith("|"):
+            out[-1] = ("lines", out[-1][1] + "\n" + line.rstrip())  # a list item wrapped onto this line
         else:
             para.append(line)
         i += 1

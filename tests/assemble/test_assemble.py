@@ -70,6 +70,22 @@ def test_a_short_code_block_that_matches_is_kept_whole_in_its_fence():
     assert compress.keep("sentences", KEYS, short, focus) > compress.keep("sentences", KEYS, short.split("[…]\n```")[0], focus)
 
 
+def test_a_wrapped_list_item_is_one_unit_when_shortened():
+    """A list item wrapped onto the next lines (as editors hard-wrap Markdown) is one unit:
+    kept whole with its continuation lines, never cut into an item and a paragraph."""
+    text = ("Here are some of the practices that make it work well for us:\n\n"
+            "- **Treat everyone as remote.** There is no such thing as a half-remote team; if\n"
+            "  anyone on the team is not co-located, default to remote practices.\n"
+            "- **Meet in person.** While we typically work in a remote way, we meet\n"
+            "twice a year.\n\n" + "Filler sentence about something else entirely. " * 10)
+    focus = compress.Focus.of("remote team practices", lambda terms: {t: 1.0 for t in terms})
+    short = compress.COMPRESSORS["sentences"].shorten(text, None, focus)
+    assert ("- **Treat everyone as remote.** There is no such thing as a half-remote team; if\n"
+            "  anyone on the team is not co-located, default to remote practices.") in short
+    assert "\n\nanyone" not in short and "\n\n  anyone" not in short
+    assert [b for b in compress._blocks(text) if b[0] == "lines"][1][1].endswith("we meet\ntwice a year.")
+
+
 def test_a_long_code_block_is_never_kept_by_a_shortened_span():
     """Code past ``CODE_UNIT_CHARS`` stays skipped text, however well it matches; a fence a
     span does not close is no unit either."""
