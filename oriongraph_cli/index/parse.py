@@ -28,8 +28,10 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # reference definition of a run of them, not every other one; 4: a run of link reference
 # definitions alone, which renders as nothing, is no span; 5: a site template's URL as a link
 # target — any tag with one argument, ``{% page "/docs/setup/" %}``, and ``{{ site.baseurl }}/x/``
-# or ``{{ '/x/' | relative_url }}`` — a link from the site's root)
-PARSE_RULES = 5
+# or ``{{ '/x/' | relative_url }}`` — a link from the site's root; 6: a paragraph too long for
+# one span is cut, outside code, after a line that ends a sentence or before a list item
+# before any other line: a hard-wrapped list was cut mid-item, a paragraph mid-sentence)
+PARSE_RULES = 6
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)

@@ -10,7 +10,8 @@ Rules (see docs/BENCHMARKS.md for how the sizes were chosen):
   ``### Storage``): the span then still lies inside one section of the outline.
 - A section longer than ``max_tokens`` is split on paragraph boundaries (blank lines
   outside code blocks) close to ``target_tokens``; a paragraph that alone exceeds the
-  maximum is split on line, then sentence, then character boundaries.
+  maximum is split, outside code, after the lines that end a sentence and before those
+  that start a list item, then on line, then sentence, then character boundaries.
 - Offsets index ``Document.text``; surrounding whitespace is trimmed so that
   ``doc.text[span.char_start:span.char_end] == span.text`` exactly.
 """
@@ -28,6 +29,10 @@ from oriongraph_cli.models import Document, Span, SpanRef
 from oriongraph_cli.tokens import TokenCounter
 
 SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
+# where a long block of text is best cut, before any other line: after a line that ends a
+# sentence, or before a line that starts a list item — so a hard-wrapped paragraph or list
+# is not cut mid-sentence or mid-item when a line that ends one is near
+LINE_END_CUT_RE = re.compile(r"(?:(?<=[.!?:])[\"')\]*_`]*[ \t]*\n|\n(?=[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]))")
 
 
 @dataclass(frozen=True)
@@ -86,19 +91,26 @@ def _paragraphs(text: str, start: int, end: int, blocks: Blocks) -> list[tuple[i
     return [p for p in out if text[p[0] : p[1]].strip()]
 
 
-def _split_oversized(text: str, start: int, end: int, counter: TokenCounter, target: int, max_tokens: int) -> list[tuple[int, int]]:
-    """Split one paragraph that exceeds max_tokens: lines, then sentences, then characters."""
-    for pattern in (re.compile(r"\n"), SENTENCE_RE):
+_NEWLINE_RE = re.compile(r"\n")
+
+
+def _split_oversized(text: str, start: int, end: int, counter: TokenCounter, target: int, max_tokens: int,
+                     blocks: Blocks | None = None) -> list[tuple[int, int]]:
+    """Split one paragraph that exceeds max_tokens: outside code at the lines that end a
+    sentence or start a list item, then lines, then sentences, then characters."""
+    prose = blocks is None or not blocks.in_code(start)
+    for pattern in ((LINE_END_CUT_RE,) if prose else ()) + (_NEWLINE_RE, SENTENCE_RE):
         cuts = [start] + [start + m.end() for m in pattern.finditer(text[start:end])] + [end]
         pieces = [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
         if len(pieces) > 1:
-            return _pack(text, pieces, counter, target, max_tokens)
+            return _pack(text, pieces, counter, target, max_tokens, blocks)
     # no boundary at all: cut by characters, about 4 chars a token
     step = max(1, max_tokens * 4)
     return [(a, min(a + step, end)) for a in range(start, end, step)]
 
 
-def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, target: int, max_tokens: int) -> list[tuple[int, int]]:
+def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, target: int, max_tokens: int,
+          blocks: Blocks | None = None) -> list[tuple[int, int]]:
     """Greedily join consecutive pieces up to ``target`` tokens (never over max_tokens)."""
     out: list[tuple[int, int]] = []
     cur_start: int | None = None
@@ -110,7 +122,7 @@ def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, targe
             if cur_start is not None:
                 out.append((cur_start, cur_end))
                 cur_start, cur_tokens = None, 0
-            out.extend(_split_oversized(text, a, b, counter, target, max_tokens))
+            out.extend(_split_oversized(text, a, b, counter, target, max_tokens, blocks))
             continue
         if cur_start is not None and cur_tokens + n > target:
             out.append((cur_start, cur_end))
@@ -188,7 +200,7 @@ def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int =
         parts = math.ceil(total / target_tokens)
         goal = min(max_tokens, math.ceil(total / parts * 1.1))
         paras = [_trim(text, p, q) for p, q in _paragraphs(text, a, b, blocks)]
-        for p, q in _pack(text, [x for x in paras if x[0] < x[1]], counter, goal, max_tokens):
+        for p, q in _pack(text, [x for x in paras if x[0] < x[1]], counter, goal, max_tokens, blocks):
             p, q = _trim(text, p, q)
             if p < q:
                 ranges.append((p, q, sec))

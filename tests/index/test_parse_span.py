@@ -203,6 +203,29 @@ def test_a_run_of_link_reference_definitions_is_no_span():
     assert "[g29]: guide.md#step-29" in "".join(s.text for s in spans)
 
 
+def test_a_long_wrapped_list_or_paragraph_is_cut_between_items_and_sentences():
+    """A block too long for one span, hard-wrapped as editors wrap it, is cut after a line
+    that ends a sentence or before a list item, not at any line: no span begins mid-item or
+    mid-sentence while such a line is near. Code is still cut at its lines."""
+    item = ("- **Item {n}.** There is no such thing as a half-remote team; if anyone on the\n"
+            "  team is not co-located, default to remote practices. Even if this means\n"
+            "  having people sit apart in the same office, it can help participation.\n")
+    doc, _ = doc_of("---\ntitle: T\n---\n# T\n\nPractices:\n" + "".join(item.format(n=n) for n in range(14)))
+    spans = split_document(doc, COUNTER)
+    assert len(spans) >= 2
+    assert all(s.text.startswith(("- **Item", "Practices:")) for s in spans)
+    assert all(s.text.endswith("participation.") for s in spans)
+    wrapped = ("The worker retries a request three times before it gives up on the\n"
+               "message and moves it to the dead letter queue for a person to read. ") * 12
+    doc, _ = doc_of("---\ntitle: W\n---\n# W\n\n" + wrapped.replace(". The", ".\nThe").strip() + "\n")
+    spans = split_document(doc, COUNTER)
+    assert len(spans) >= 2 and all(s.text.rstrip().endswith(".") for s in spans)
+    code = "```python\n" + "".join(f"def step_{n}(x):\n    return x + {n}\n" for n in range(80)) + "```\n"
+    doc, _ = doc_of("---\ntitle: C\n---\n# C\n\n" + code)
+    parts = split_document(doc, COUNTER)
+    assert len(parts) >= 2 and "".join(s.text for s in parts).count("def step_") == 80
+
+
 def test_setext_headings_start_sections_and_name_the_document():
     text = "The Guide\n=========\n\nIntro.\n\nInstalling\nthe tool\n--------\n\nRun it.\n\n---\n\nAfter a rule.\n"
     secs = sections(text, 0)
