@@ -498,7 +498,7 @@ class Rejection(_ToDict):
     section_title: str | None
     base_score: float
     token_cost: int
-    reason: str  # "budget" | "redundancy" | "source_cap" | "floor" | "document_floor" | "threshold" | "outranked" | "pruned"
+    reason: str  # "budget" | "redundancy" | "duplicate" | "source_cap" | "floor" | "document_floor" | "threshold" | "outranked" | "pruned"
     detail: str  # what would let it in: "needs budget >= 4,180", "lost to span 3f2a… (cos 0.93)"
     related_span_id: str | None = None
 

@@ -40,11 +40,14 @@ Rules, in the order they apply:
    before a weak document enters (in any form the room left allows).
 4. **Pick** the feasible candidate with the highest MMR; candidates within 0.01 of the best
    are tie-broken by lowest ``token_cost``, then highest ``base_score``, then ``span_id``.
+   A candidate with the same text as the pick (word for word, whitespace aside: a shared
+   include, a module README's boilerplate) is out from then on — it says nothing new.
 5. **Stop** when no candidate is feasible (``floor`` when the rest are below the floor), when ≥ 99.5% of the budget is used, or when the
    best feasible MMR is below ``mmr_threshold`` *and* ≥ 90% of the budget is used (slack
    is filled with the next best fitting span rather than left empty).
 6. **Rejections** for the top 20 unselected candidates (base-score order), first match wins,
-   each saying what would let it in: ``floor`` (below the relevance floor: "would enter
+   each saying what would let it in: ``duplicate`` ("the same text as PATH:L3-L9 (#2),
+   already selected"), ``floor`` (below the relevance floor: "would enter
    with --floor ≤ x"), ``source_cap`` ("would enter with --max-source-ratio ≥ r"),
    ``budget`` ("needs --budget ≥ N"), ``redundancy`` (max_sim ≥ 0.85: "lost to span X (cos
    0.93)"), ``threshold`` (stopped on ``mmr_threshold``), ``document_floor`` (a new document under the document
@@ -232,13 +235,16 @@ def select(
     uncapped: frozenset[str] = frozenset(),
     doc_floor: float = 0.0,
     shortened: Callable[[CandidateSpan], int | None] | None = None,
+    texts: Callable[[list[CandidateSpan]], list[str]] | None = None,
 ) -> Selection:
     """Greedy MMR selection under a hard token budget and a per-source cap (module doc).
     ``budget_offset`` is what the caller reserved outside ``budget`` (fixed framing), so
     counterfactuals can name the ``--budget`` a rejected span would need. ``ranking``:
     ``Ranking(cands)``, kept by a caller that selects from the same candidates again.
     ``shortened(c)``: the tokens of the form the packer would deliver ``c`` in when it does
-    not fit whole (None: no such form); only the document floor asks it (rule 3)."""
+    not fit whole (None: no such form); only the document floor asks it (rule 3).
+    ``texts(pool)``: the spans' texts, read once for the candidates in play, so a span
+    whose text repeats one already picked is left out (rule 4)."""
     budget = max(int(budget), 0)
     ranking = ranking if ranking is not None else Ranking(cands)
     ordered = ranking.ordered
@@ -274,6 +280,10 @@ def select(
     tie_rank = np.empty(n, dtype=np.int64)
     tie_rank[tie_order] = np.arange(n)
 
+    # the same text, word for word, in several spans (a shared include, a module README's
+    # boilerplate): once one is picked the others say nothing new (rule 4)
+    same = _repeats(pool, texts) if texts is not None and n else None
+    repeat_of = np.full(n, -1, dtype=np.int64)  # pool index of the picked span a candidate repeats
     picks: list[Picked] = []
     rank_of: dict[int, int] = {}
     used = 0
@@ -350,6 +360,10 @@ def select(
         rank_of[i] = rank
 
         alive[i] = False
+        if same is not None and same[i] >= 0:
+            repeats = alive & (same == same[i])
+            repeat_of[repeats] = i
+            alive &= ~repeats
         used += int(cost[i])
         src_used[src_idx[i]] += int(cost[i])
         src_n[src_idx[i]] += 1
@@ -370,6 +384,7 @@ def select(
         above=above, floor_score=floor_score, best_base=float(base.max()) if n else 0.0, cost=cost,
         src_used=src_used, src_idx=src_idx, budget=budget, budget_offset=budget_offset, lam=lam,
         below_doc_floor=(~strong & (src_n[src_idx] == 0)) if gated else None, doc_floor=doc_floor,
+        repeat_of=repeat_of, rank_of=rank_of,
     )
     return Selection(
         picked=tuple(picks),
@@ -409,15 +424,24 @@ def _rejections(
     lam: float,
     below_doc_floor: np.ndarray | None = None,
     doc_floor: float = 0.0,
+    repeat_of: np.ndarray | None = None,
+    rank_of: dict[int, int] | None = None,
 ) -> tuple[Rejection, ...]:
     """Why the best unselected candidates were left out and what would let them in (rule 6);
     ``threshold`` is set only when selection stopped on ``mmr_threshold``."""
     out: list[Rejection] = []
     last = picks[-1] if picks else None
-    for i in np.flatnonzero(alive)[:MAX_REJECTIONS].tolist():  # pool is already in base order
+    repeats = repeat_of >= 0 if repeat_of is not None else np.zeros(len(pool), dtype=bool)
+    for i in np.flatnonzero(alive | repeats)[:MAX_REJECTIONS].tolist():  # pool is already in base order
         c = pool[i]
         c_cost = int(cost[i])
-        if not above[i]:
+        if repeats[i]:
+            j = int(repeat_of[i])  # type: ignore[index]
+            other = pool[j]
+            where = f"{other.metadata.filepath}:{other.span_ref.lines}" if other.span_ref.line_start else other.metadata.filepath
+            out.append(_reject(c, "duplicate", f"the same text as {where} (#{(rank_of or {}).get(j, '?')}), already selected",
+                               other.span_ref.span_id))
+        elif not above[i]:
             rel = c.base_score / best_base if best_base > 0 else 0.0
             out.append(_reject(c, "floor", f"scores {c.base_score:.3f}, under the relevance floor {floor_score:.3f}; "
                                            f"would enter with --floor <= {math.floor(rel * 100) / 100:.2f}"))
@@ -442,6 +466,33 @@ def _rejections(
     for c in pruned[:MAX_PRUNED_LISTED]:
         out.append(_reject(c, "pruned", pruned_detail))
     return tuple(out)
+
+
+def _repeats(pool: list[CandidateSpan], texts: Callable[[list[CandidateSpan]], list[str]]) -> np.ndarray | None:
+    """``_same_text`` over the pool, reading only the texts of candidates that share their
+    token cost with another (the same text costs the same: most compiles read none)."""
+    by_cost: dict[int, list[int]] = {}
+    for j, c in enumerate(pool):
+        by_cost.setdefault(c.span_ref.token_cost, []).append(j)
+    maybe = [j for group in by_cost.values() if len(group) > 1 for j in group]
+    found = _same_text(texts([pool[j] for j in maybe])) if maybe else None
+    if found is None:
+        return None
+    same = np.full(len(pool), -1, dtype=np.int64)
+    same[maybe] = found
+    return same
+
+
+def _same_text(texts: list[str]) -> np.ndarray | None:
+    """For each text, the id of the group of candidates with the same words (whitespace
+    aside), or -1 when no other candidate has them; None when none repeats."""
+    groups: dict[str, list[int]] = {}
+    for i, text in enumerate(texts):
+        groups.setdefault(" ".join(text.split()), []).append(i)
+    same = np.full(len(texts), -1, dtype=np.int64)
+    for g, members in enumerate(m for key, m in groups.items() if key and len(m) > 1):
+        same[members] = g
+    return same if (same >= 0).any() else None
 
 
 def _outranked(c: CandidateSpan, mmr_c: float, sim_c: float, last: Picked | None, lam: float) -> str:

@@ -98,6 +98,11 @@ class Assembly:
         opener, closer = quote_fences(text, item.span_ref.char_start, item.span_ref.char_end, front_matter_end(text), kept.get(item.path))
         return replace(item, text=opener + item.text + closer) if opener or closer else item
 
+    def texts(self, cands: list[CandidateSpan]) -> list[str]:
+        """The candidates' texts, as the index holds them (the reader keeps the rows it read)."""
+        rows = self.reader.rows([c.row for c in cands])
+        return [rows[c.row].text if c.row in rows else "" for c in cands]
+
     def shortened_cost(self, c: CandidateSpan, level: str) -> int:
         return self._shortened(c, level)[0]
 
@@ -116,6 +121,7 @@ class Assembly:
             floor_depth=cfg.floor_depth, doc_floor=cfg.document_floor,
             shortened=pack.shortened_tokens(self.shortened_cost, named) if shorten else None,
             budget_offset=request.budget_tokens - q, ranking=self.ranking, uncapped=self.uncapped,
+            texts=self.texts,
         )
         entries = expand.with_expansions(cfg, self.reader, sel.picked, request, q, overhead) if q else []
         placed = pack.pack(

@@ -443,3 +443,27 @@ def test_document_floor_never_spends_less_of_the_budget_than_none(items, budget,
     # than the largest span left out
     left = [c.span_ref.token_cost for c in cands if c.span_ref.span_id not in set(ids(deep))]
     assert deep.used >= plain.used - max(left, default=0)
+
+
+# --------------------------------------------------------------------------- the same text twice
+
+
+def test_a_span_repeating_the_text_of_one_picked_is_left_out_and_named():
+    """Two documents holding the same words (a shared include, a module README's boilerplate):
+    once one is picked the other says nothing new — it is left out as ``duplicate``, naming
+    the span it repeats, and the budget goes to the next text; whitespace does not count."""
+    text = {"a": "## Requirements\n\n| Name | Version |\n|---|---|\n| terraform | >= 1.0 |",
+            "b": "## Requirements\n\n| Name | Version |\n|---|---|\n|  terraform | >= 1.0 |".replace("|  ", "| "),
+            "c": "## Requirements\n\n| Name  | Version |\n|---|---|\n| terraform | >= 1.0 |",
+            "d": "Something else that answers too."}
+    cs = [cand("a", 0.9, 100, "02_knowledge/kms.md"), cand("b", 0.85, 100, "02_knowledge/vpc.md"),
+          cand("c", 0.84, 100, "02_knowledge/dns.md"), cand("d", 0.5, 100, "02_knowledge/other.md")]
+    sel = select(cs, 300, 1.0, 1.0, texts=lambda pool: [text[c.span_ref.span_id] for c in pool])
+    assert ids(sel) == ["a", "d"]
+    why = reasons_by_id(sel)
+    assert why["b"].reason == why["c"].reason == "duplicate" and why["b"].related_span_id == "a"
+    assert "the same text as 02_knowledge/kms.md" in why["b"].detail and "(#1)" in why["b"].detail
+    # without the texts nothing is known to repeat
+    assert ids(select(cs, 300, 1.0, 1.0)) == ["a", "b", "c"]
+    # texts that no other candidate shares repeat nothing
+    assert ids(select(cs[:1] + cs[3:], 300, 1.0, 1.0, texts=lambda pool: [text[c.span_ref.span_id] for c in pool])) == ["a", "d"]
