@@ -11,6 +11,7 @@ import re
 from typing import Mapping
 
 from oriongraph_cli.blocks import Blocks, has_fence_before, quote_fences, quote_table_head, read_blocks
+from oriongraph_cli.graph.site_links import TEMPLATE_LINKS, written
 from oriongraph_cli.index.parse import front_matter_end
 from oriongraph_cli.models import Quote, WSDocument, WSItem
 
@@ -25,13 +26,15 @@ def rewrite_links(text: str, doc_path: str, resolved: Mapping[str, str] | None =
     """Link targets made to name files from the project root, so a quote read outside its
     folder keeps working links: a link the index resolved (``resolved``: the target as
     written -> the indexed document) names that document, its anchor kept — a site URL
-    such as ``/manual/dns.html`` becomes the page's path; another relative target is
-    joined to the document's folder; absolute URLs, anchors and targets leaving the root stay."""
+    such as ``/manual/dns.html`` becomes the page's path, and so does a site template's
+    link the index resolved (``{% page "/docs/setup/" %}``, ``{{< ref "setup.md" >}}``);
+    another relative target is joined to the document's folder; absolute URLs, anchors,
+    targets leaving the root and templates the index did not resolve stay."""
     folder = posixpath.dirname(doc_path)
 
     def fix(target: str) -> str:
-        if not target or target.startswith("#") or _SCHEME.match(target):
-            return target
+        if not target or target.startswith(("#", "{")) or _SCHEME.match(target):
+            return target  # (a template's target: below)
         dst = resolved.get(target) if resolved else None
         if dst is not None:
             _path, hash_, frag = target.partition("#")
@@ -45,7 +48,21 @@ def rewrite_links(text: str, doc_path: str, resolved: Mapping[str, str] | None =
         return joined + hash_ + frag
 
     text = _LINK.sub(lambda m: m.group(1) + m.group(2) + fix(m.group(3)) + m.group(4) + m.group(5), text)
+    if resolved and "{" in text:
+        for pattern in TEMPLATE_LINKS:
+            text = pattern.sub(lambda m: _template_target(m, resolved), text)
     return _REFDEF.sub(lambda m: m.group(1) + fix(m.group(2)), text)
+
+
+def _template_target(m: re.Match, resolved: Mapping[str, str]) -> str:
+    """A site template's link as the path of the page the index resolved it to, its anchor
+    kept; as written when the index did not resolve it."""
+    target = written(m)
+    dst = resolved.get(target)
+    if dst is None:
+        return m.group(0)
+    _path, hash_, frag = target.partition("#")
+    return "](" + dst + hash_ + frag + ")"
 
 
 def _gap(doc_text: str | None, a_end: int, b_start: int, lines: tuple[int, int], blocks: Blocks | None = None) -> str | None:

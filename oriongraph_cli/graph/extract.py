@@ -19,6 +19,7 @@ from typing import Any, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from oriongraph_cli.blocks import read_blocks
+from oriongraph_cli.graph.site_links import HUGO_REF_RE, SITE_URL_RE, TAG_LINK_RE
 from oriongraph_cli.models import Document, Span
 
 # --------------------------------------------------------------------------- vocabulary
@@ -55,21 +56,6 @@ MD_LINK_RE = re.compile(
 # a reference definition, [x]: target "title" (the target may start the next line; the
 # title stays on its lines: a match never runs on into the next definition)
 REF_DEF_RE = re.compile(r"^ {0,3}\[([^\]\n]+)\]:[ \t]*\n?[ \t]*<?(\S+?)>?(?:[ \t]+.*)?$", re.MULTILINE)
-# a Hugo page reference as a link target: [text]({{< ref "docs/setup.md#install" >}}), relref, {{% %}}
-HUGO_REF_RE = re.compile(r"\]\(\s*\{\{[<%]\s*(?:rel)?ref\s+\"([^\"\n]+)\"\s*[>%]\}\}\s*\)")
-# a template tag as a link target, after an optional {{ site.baseurl }}: Jekyll's page
-# reference [text]({% link docs/setup.md %}), or any tag with one argument that makes a URL from
-# the site's root, quoted or not — {% page "/docs/setup/" %}, {% link "docs/setup.md" %}, {%- x y -%}
-TAG_LINK_RE = re.compile(
-    r"\]\(\s*(?:\{\{\s*site\.baseurl\s*\}\})?\{%-?\s*([A-Za-z_]\w*)\s+"
-    r"(?:\"([^\"\n]+)\"|'([^'\n]+)'|([^\s%\"']+))\s*-?%\}\s*\)"
-)
-# a URL a template makes from the site's root as a link target: {{ site.baseurl }}/docs/setup/
-# (after an optional {{ site.url }}), {{ '/docs/setup/' | relative_url }}, {{ "/docs/" | url }}
-SITE_URL_RE = re.compile(
-    r"\]\(\s*(?:(?:\{\{\s*site\.url\s*\}\})?\{\{\s*site\.baseurl\s*\}\}([^\s)]*)"
-    r"|\{\{-?\s*(['\"])([^'\"\n]+)\2\s*\|\s*(?:relative_url|absolute_url|url)\s*-?\}\})\s*\)"
-)
 WIKI_RE = re.compile(r"\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\]\]")
 # id-shaped tokens: ADR-0007, ADR-20251113-retrieval-as-compilation, DES-ING-WORKER, INC-2025-031
 ID_TOKEN_RE = re.compile(r"(?<![\w/.-])([A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+)(?![\w-])")

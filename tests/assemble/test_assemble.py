@@ -400,6 +400,22 @@ def test_a_link_the_index_resolved_names_the_document_it_resolved_to():
     assert rewrite_links(text, "03_workstreams/ws-a/design/worker.md").count("/manual/") == 2  # without the index: as before
 
 
+def test_a_site_templates_link_the_index_resolved_names_the_page_in_a_quote():
+    """A link written as a site template (any one-argument tag, ``{{ site.baseurl }}``, a
+    ``relative_url`` filter, Hugo's ``ref``) names the page the index resolved it to, its
+    anchor kept; one the index did not resolve is left as written."""
+    text = ('[faq]({% page "/travel/faq/#book-lodging" %}), [again]({{ site.baseurl }}/travel/faq/), '
+            "[filter]({{ '/travel/faq/' | relative_url }}), [hugo]({{< ref \"faq.md\" >}}), "
+            '[gone]({% page "/nowhere/" %}) and [web]({% link "https://x.org" %}).')
+    faq = "02_knowledge/handbook/travel/faq.md"
+    resolved = {"/travel/faq/#book-lodging": faq, "/travel/faq/": faq, "faq.md": faq}
+    out = rewrite_links(text, "02_knowledge/handbook/travel/book.md", resolved)
+    assert f"[faq]({faq}#book-lodging)" in out and f"[again]({faq})" in out
+    assert f"[filter]({faq})" in out and f"[hugo]({faq})" in out
+    assert '[gone]({% page "/nowhere/" %})' in out and '[web]({% link "https://x.org" %})' in out
+    assert rewrite_links(text, "02_knowledge/handbook/travel/book.md") == text  # without the index: as written
+
+
 def test_each_priority_allows_its_levels_mildest_first():
     """pack._best_swap passes over a waiting candidate whose mildest allowed level cannot beat
     the best gain: that holds only while KEEP falls along every ALLOWED tuple."""
