@@ -595,11 +595,14 @@ def test_obsidian_links_aliases_block_ids_and_embedded_files_resolve(mini, tmp_p
     full.close()
 
 
+SETUP_PAGE = "---\ntitle: Setup\n---\n# Setup\n\n## Install\n\nRun the installer.\n"  # a page with a section a link may name
+
+
 def test_a_hugo_ref_shortcode_is_a_link_to_its_page(mini, tmp_path):
     """``[text]({{< ref "x.md" >}})`` (relref, ``{{% %}}``) names the page: by its path from
     the note or the root (a folder by its ``_index.md``, Hugo's section page), else as the
     page its URL is; one naming nothing is dangling, shown as written; in code it is text."""
-    write(mini, "02_knowledge/docs/setup.md", "---\ntitle: Setup\n---\n# Setup\n\n## Install\n\nRun the installer.\n")
+    write(mini, "02_knowledge/docs/setup.md", SETUP_PAGE)
     write(mini, "02_knowledge/docs/_index.md", "---\ntitle: Docs\n---\n# Docs\n\nThe section's own page, as Hugo names it.\n")
     write(mini, "02_knowledge/docs/intro.md", """
         ---
@@ -679,7 +682,7 @@ def test_a_template_url_is_a_link_from_the_site_root(mini, tmp_path):
     (``{% page "/docs/setup/" %}``), ``{{ site.baseurl }}/x/`` and a ``relative_url`` or
     ``url`` filter — names a page from the site's root; a full URL in a tag is external; one
     naming nothing is dangling, shown as the page writes it; in code it is text."""
-    write(mini, "02_knowledge/site/docs/setup.md", "---\ntitle: Setup\n---\n# Setup\n\n## Install\n\nRun the installer.\n")
+    write(mini, "02_knowledge/site/docs/setup.md", SETUP_PAGE)
     write(mini, "02_knowledge/site/docs/guide/index.md", "---\ntitle: Guide\n---\n# Guide\n\nThe guide's own page.\n")
     write(mini, "02_knowledge/site/home.md", """
         ---
