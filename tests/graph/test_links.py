@@ -753,6 +753,14 @@ def test_a_page_answers_at_the_urls_it_was_moved_from(mini, tmp_path):
     assert [d.target for d in result.dangling if d.path == home] == ["/Time-Tracking/"]  # an Obsidian alias is a name, not a URL
     full, full_result = index(mini, tmp_path / "full.sqlite")
     assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
+    # the moved page removed: its old URL names the page of that name again, as a full build has it
+    (mini / tock).unlink()
+    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only=set(), removed={tock})
+    out = {e.dst_path for e in edge_set_edges(reg.conn) if e.src_path == home and e.type == "REF"}
+    assert out == {"02_knowledge/site/people/handbook-terms.md", "02_knowledge/site/ops/tock.md"}
+    again, again_result = index(mini, tmp_path / "again.sqlite")
+    assert edge_set(reg.conn) == edge_set(again.conn) and result.dangling == again_result.dangling
+    again.close()
     assert extract.DocInfo.from_row(("a.md", "A", None, None, "[]", '["/x/", "y"]', "/Old/Page.html")).urls == ("old/page", "x")
     assert extract.urls_of((), ("https://example.com/a", "/", "../up", " /ok/ ")) == ("ok",)
     reg.close()
