@@ -470,7 +470,7 @@ def _rejections(
 
 def _repeats(pool: list[CandidateSpan], texts: Callable[[list[CandidateSpan]], list[str]]) -> np.ndarray | None:
     """``_same_text`` over the pool, reading only the texts of candidates that share their
-    token cost with another (the same text costs the same: most compiles read none)."""
+    token cost with another (the same text costs the same)."""
     by_cost: dict[int, list[int]] = {}
     for j, c in enumerate(pool):
         by_cost.setdefault(c.span_ref.token_cost, []).append(j)
