@@ -16,7 +16,9 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # 5: a site URL names the page whose front matter says it was moved from there —
 # ``redirect_from``, Hugo's ``aliases`` written as paths — and, under a stage folder, the one
 # folder page whose path ends as the URL does, ``/docs/guide/`` ``…/docs/guide/index.md``; a
-# site template's full URL, ``{% link "https://…" %}``, is external).
+# site template's full URL, ``{% link "https://…" %}``, is external; 6: a root-absolute
+# Markdown path, ``/config/server-options.md`` as VitePress and Docusaurus write them, names
+# the one document under a stage folder whose path ends as the link's does).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 5
+LINK_RULES = 6

@@ -327,10 +327,21 @@ class LinkResolver:
             return low, "ok"
         if self.root is not None and (self.root / rel).exists():
             return None, "not-indexed"
-        page = self._site_page(rel)
+        page = self._site_page(rel) or (self._rooted_page(rel) if target.lstrip().startswith("/") else None)
         if page is not None:
             return page, "page"
         return None, "missing"
+
+    def _rooted_page(self, rel: str) -> str | None:
+        """The document a root-absolute Markdown path names when the site's root is kept
+        under a stage folder (VitePress, Docusaurus: ``/config/server-options.md`` names
+        ``02_knowledge/vite/config/server-options.md``): the one document whose path ends as
+        the link's does. A relative path that names no file stays dangling."""
+        if not rel.lower().endswith(MD_SUFFIXES):
+            return None
+        suffix = "/" + rel.lower()
+        ends = [h for h in self.stems.get(posixpath.splitext(posixpath.basename(rel))[0].lower(), ()) if h.lower().endswith(suffix)]
+        return ends[0] if len(ends) == 1 else None
 
     def _site_page(self, rel: str) -> str | None:
         """The document a site URL names when no file has its path: ``manual/dns.html`` or
@@ -339,7 +350,8 @@ class LinkResolver:
         from that URL (``redirect_from``, Hugo's path ``aliases``), else the one document whose
         file stem is ``dns`` — or, of several, the one whose path ends in ``manual/dns.md`` —,
         else the one folder page whose path ends in ``manual/dns/index.md`` (or README.md).
-        Never for a ``.md`` path or a file of another kind: a moved file stays dangling."""
+        Never for a ``.md`` path (a root-absolute one: :meth:`_rooted_page`) or a file of
+        another kind: a moved file stays dangling."""
         cands = site_candidates(rel)
         if cands is None:
             return None
@@ -447,6 +459,8 @@ def _path_keys(src_path: str, target: str, keys: set[str]) -> None:
     if rel is not None:
         keys.update(f"path:{c}" for c in folder_candidates(rel))
         keys.add(f"lower:{rel.lower()}")
+        if target.lstrip().startswith("/") and rel.lower().endswith(MD_SUFFIXES):
+            keys.add("stem:" + posixpath.splitext(posixpath.basename(rel))[0].lower())  # LinkResolver._rooted_page
         site = site_candidates(rel)
         if site is not None:
             keys.update((f"path:{site[0]}", f"stem:{site[1]}"))

@@ -458,6 +458,45 @@ def test_a_site_url_names_the_page_whose_path_ends_as_it_does_when_names_repeat(
     assert "stem:get-started" in deps[src]  # a page of that name added later is looked at again
 
 
+def test_a_root_absolute_markdown_path_names_the_page_under_a_stage_folder():
+    """VitePress and Docusaurus link pages from the site's root by their file,
+    ``/config/server-options.md#server-host``; with the site kept under a stage folder that
+    names the one document whose path ends as the link's does. A relative ``.md`` path that
+    names no file, a suffix two documents share, or a path no document ends with stays
+    dangling."""
+    paths = ["02_knowledge/vite/config/server-options.md", "02_knowledge/vite/guide/features.md",
+             "02_knowledge/a/guide/setup.md", "02_knowledge/b/guide/setup.md", "02_knowledge/vite/index.md"]
+    r = LinkResolver({p: extract.DocInfo(p, p, None, None) for p in paths}, {}, lambda p: [])
+    src = "02_knowledge/vite/guide/features.md"
+    assert r.resolve_path(src, "/config/server-options.md") == ("02_knowledge/vite/config/server-options.md", "page")
+    assert r.resolve_path(src, "/vite/guide/features.md") == (src, "page")  # any depth of the root kept
+    assert r.resolve_path(src, "/guide/setup.md") == (None, "missing")  # two sites' pages end so
+    assert r.resolve_path(src, "/config/worker-options.md") == (None, "missing")
+    assert r.resolve_path(src, "../config/worker-options.md") == (None, "missing")
+    assert r.resolve_path(src, "config/server-options.md") == (None, "missing")  # relative: vite/guide/config/…
+    deps: dict[str, set[str]] = {}
+    edges, dangling = resolve.resolve_refs([RawRef(src, "x0", 3, "md", "/config/server-options.md", None),
+                                            RawRef(src, "x0", 4, "md", "/config/worker-options.md", None)], r, deps)
+    assert [e.dst_path for e in edges] == ["02_knowledge/vite/config/server-options.md"]
+    assert [d.target for d in dangling] == ["/config/worker-options.md"]
+    assert {"stem:server-options", "stem:worker-options"} <= deps[src]  # a page of that name added later is looked at again
+
+
+def test_a_page_added_later_resolves_a_root_absolute_markdown_path(mini, tmp_path):
+    home = "02_knowledge/site/guide/home.md"
+    write(mini, home, "---\ntitle: Home\n---\n# Home\n\nSee [install](/config/setup.md#install).\n")
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    assert "/config/setup.md#install" in {d.target for d in result.dangling}
+    write(mini, "02_knowledge/site/config/setup.md", SETUP_PAGE)
+    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only={"02_knowledge/site/config/setup.md"})
+    assert "/config/setup.md#install" not in {d.target for d in result.dangling}
+    full, full_result = index(mini, tmp_path / "full.sqlite")
+    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
+    assert any(e.src_path == home and e.dst_span == span_of(reg, "02_knowledge/site/config/setup.md", "Install") for e in edge_set_edges(reg.conn))
+    reg.close()
+    full.close()
+
+
 def test_a_page_added_later_resolves_a_site_url_that_was_dangling(mini, tmp_path):
     worker = "03_workstreams/ws-a/design/worker.md"
     (mini / worker).write_text((mini / worker).read_text() + "\nSee [the runbook](/manual/retry-runbook.html).\n")
