@@ -210,6 +210,8 @@ def _best_units(text: str, focus: Focus, target: int) -> str | None:
             continue  # a shorter unit further down may still fit (code never passes the target)
         chosen.append(i)
         size += len(units[i].text)
+    if not chosen:
+        return None  # every unit that matches is too long for the form: no match to keep
     chosen.sort()
     # tables and longer code are not units: what they hold is skipped text too
     skipped_blocks = _unit_less_blocks(text)
@@ -282,27 +284,40 @@ def _code_lines(text: str, focus: Focus, target: int) -> str:
     opener, body = lines[0], lines[1:]
     closer = body.pop() if body and _FENCE.match(body[-1]) else _FENCE.match(opener).group(1)  # type: ignore[union-attr]
     scores = [focus.score(line) if focus.weights and line.strip() else 0.0 for line in body]
-    order = sorted(range(len(body)), key=lambda i: (-scores[i], i)) if any(scores) else range(len(body))
-    chosen: list[int] = []
-    size = 0
-    for i in order:
-        if not body[i].strip():
-            continue
-        if chosen and size + len(body[i]) > target:
-            break
-        chosen.append(i)
-        size += len(body[i]) + 1
-    chosen.sort()
+    first, last = _code_window(body, scores, target)
     out = [opener]
-    prev = -1
-    for i in chosen:
-        if i > prev + 1 and any(line.strip() for line in body[prev + 1 : i]):
-            out.append("[…]")
-        out.append(body[i])
-        prev = i
-    if any(line.strip() for line in body[prev + 1 :]):
+    if any(line.strip() for line in body[:first]):
+        out.append("[…]")
+    out += body[first : last + 1]
+    if any(line.strip() for line in body[last + 1 :]):
         out.append("[…]")
     return "\n".join(out + [closer])
+
+
+def _code_window(body: list[str], scores: list[float], target: int) -> tuple[int, int]:
+    """(first, last) line of the run of consecutive lines within ``target`` characters (at
+    least one line) that holds the most of the match: from up to two lines before its first
+    matching line, as far as ``target`` allows; the first lines when nothing matches. Code is
+    read in context: lines picked here and there lose the nesting and arguments around what
+    matched."""
+    filled = [i for i, line in enumerate(body) if line.strip()]
+    if not filled:
+        return 0, -1
+    best: tuple[tuple[float, int, int, int], int, int] | None = None
+    for pos, a in enumerate(filled if any(scores) else filled[:1]):
+        held, size, lead = 0.0, 0, None
+        for n, b in enumerate(filled[pos:]):
+            size += sum(len(line) + 1 for line in body[(filled[pos + n - 1] + 1 if n else a) : b + 1])
+            if b > a and size > target:
+                break
+            held += scores[b]
+            if lead is None and scores[b] > 0:
+                lead = n
+            key = (held, -max((lead or 0) - 2, 0), lead or 0, b - a)
+            if best is None or key > best[0]:
+                best = (key, a, b)
+    assert best is not None
+    return best[1], best[2]
 
 
 def _first_sentences(text: str, target: int) -> str:
@@ -405,7 +420,21 @@ def pointer_text(section_title: str | None, path: str, lines: str, tokens_full: 
 
 
 def shortened(level: str, text: str, section_title: str | None, path: str, ref, focus: Focus = NO_FOCUS) -> str:
-    """What a span delivers at ``level``: its shortened text, or the pointer line."""
+    """What a span delivers at ``level``: its shortened text, or the pointer line; "" when
+    the form would hold none of the span's text (headings, a bold label and marks alone:
+    ``**Scrum Rhythm** […]``), which is no form of that level (the packer never places it)."""
     if level == "pointer":
         return pointer_text(section_title, path, ref.lines, ref.token_cost, ref.span_id)
-    return COMPRESSORS[level].shorten(text, section_title, focus)
+    short = COMPRESSORS[level].shorten(text, section_title, focus)
+    return short if says_something(short) else ""
+
+
+# what a shortened form holds besides the span's text: headings, a line that is one bold
+# label (a section title made bold, "**Decision:**"), elision marks
+_NOT_TEXT = re.compile(r"^[ \t]*(?:#{1,6}[ \t].*|\*\*[^*\n]+\*\*:?)[ \t]*$", re.MULTILINE)
+
+
+def says_something(short: str) -> bool:
+    """Whether a shortened form holds some of the span's text beyond headings, a bold label
+    and elision marks."""
+    return any(ch.isalnum() for ch in _NOT_TEXT.sub("", short.replace("[…]", "")))

@@ -108,6 +108,50 @@ def test_a_part_of_a_code_block_shortens_to_its_best_lines_inside_its_fence():
     assert short.startswith("```\nline_0 = 0\n") and short.endswith("\n[…]\n```") and len(short) < len(long)
 
 
+def test_a_part_of_a_code_block_shortens_to_one_run_of_lines_around_its_match():
+    """Code is read in context: a shortened part of a code block keeps one run of
+    consecutive lines holding the most of the match, from up to two lines before its first
+    matching line, never lines picked here and there."""
+    body = ["export default defineConfig({", "  server: {", "    proxy: {", "      '/foo': 'http://localhost:4567',",
+            "      '/api': {", "        target: 'http://localhost:8080',", "        changeOrigin: true,",
+            "        rewrite: (path) => path.replace(/^\\/api/, ''),", "      },", "      '/socket.io': {",
+            "        target: 'ws://localhost:5174',", "        ws: true,", "      },", "    },", "  },", "})"]
+    code = "```js\n" + "\n".join(body) + "\n```"
+    focus = compress.Focus.of("proxy api requests", lambda terms: {t: 1.0 for t in terms})
+    short = compress.COMPRESSORS["sentences"].shorten(code, None, focus)
+    kept = short.split("\n")[1:-1]
+    assert kept[-1] == "[…]" and "[…]" not in kept[:-1]
+    assert "\n".join(kept[:-1]) in "\n".join(body)  # consecutive lines of the block
+    assert kept[:3] == body[:3] and "      '/api': {" in kept  # the match with the lines that open it
+    assert len(short) < len(code)
+    # further down the block: up to two lines before the first line that matches
+    late = "```js\n" + "\n".join([f"const unrelated_{i} = {i}" for i in range(12)] + body[1:]) + "\n```"
+    kept = compress.COMPRESSORS["sentences"].shorten(late, None, focus).split("\n")[1:-1]
+    assert kept[0] == "[…]" and kept[1:3] == ["const unrelated_11 = 11", "  server: {"] and kept[3] == "    proxy: {"
+    # the one-line form keeps the single line that matches best
+    assert compress.COMPRESSORS["heading"].shorten(code, "Config > Proxy", focus).endswith("```js\n[…]\n    proxy: {\n[…]\n```")
+
+
+def test_a_form_that_holds_none_of_the_spans_text_is_no_form():
+    """A shortened form made of headings, a bold label and marks alone (the match sat in
+    code too long to keep; the span is a table under its heading) says nothing the header
+    does not: it is no form of its level, so the packer never spends a quote on it."""
+    sig = ("## `resolveConfig`\n\n**Type Signature:**\n\n```ts\nasync function resolveConfig(\n  inlineConfig: InlineConfig,\n"
+           "  command: 'build' | 'serve',\n  defaultMode = 'development',\n  defaultNodeEnv = 'development',\n"
+           "  isPreview = false,\n): Promise<ResolvedConfig>\n```\n\nThe `command` value is `serve` in dev and preview.")
+    focus = compress.Focus.of("proxy requests during development", lambda terms: {t: 1.0 for t in terms})
+    short = compress.COMPRESSORS["sentences"].shorten(sig, None, focus)  # the match is in code past the form's size
+    assert short.strip() != "[…]" and "The `command` value" in short
+    ref = SpanRef("v", "s", 0, len(sig), 90, 1, 14)
+    assert compress.says_something(short)
+    table = "## Scrum Rhythm\n\n| Day | Meeting |\n|---|---|\n| Monday | Planning |\n| Friday | Review |\n"
+    assert compress.COMPRESSORS["heading"].shorten(table, "Agreement > Scrum Rhythm") == "## Scrum Rhythm […]"
+    assert compress.shortened("heading", table, "Agreement > Scrum Rhythm", "a.md", ref) == ""
+    assert compress.shortened("sentences", "**Decision:**\n\n| a | b |\n|---|---|\n| 1 | 2 |\n", None, "a.md", ref) == ""
+    assert not compress.says_something("**Scrum Rhythm** […]") and not compress.says_something(" […]")
+    assert compress.says_something("**Decision:** we use SQS. […]") and compress.says_something("```sh\nmake\n```")
+
+
 def test_an_underlined_heading_is_kept_as_a_heading_when_shortened():
     text = "Retries\n=======\n\nThe worker retries three times. It waits.\n\nJitter\n------\n\nJitter spreads them. More.\n" + "Filler sentence. " * 30
     short = compress.COMPRESSORS["sentences"].shorten(text, None)

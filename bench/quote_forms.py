@@ -1,0 +1,69 @@
+"""What the quotes of compiled working sets hold, over a project's intents at 1,000 and
+4,000 tokens with the shipped defaults: quotes, shortened quotes, quotes that hold no text
+of their span (headings, a bold label and ``[…]`` marks alone: `` […]``, ``**Title** […]``),
+quotes with code, and those whose code keeps lines with a gap between them (lines picked
+here and there, not one run).
+
+    python bench/quote_forms.py ROOT INTENTS.jsonl [--limit 60]
+    ORION_BENCH_SRC=CHECKOUT python -P bench/quote_forms.py ROOT INTENTS.jsonl   # another checkout
+"""
+import argparse
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, os.environ.get("ORION_BENCH_SRC", str(Path(__file__).resolve().parent.parent)))
+from oriongraph_cli import api  # noqa: E402
+from oriongraph_cli.models import CompileRequest  # noqa: E402
+from oriongraph_cli.render.json import compile_payload  # noqa: E402
+
+# a quote's text without headings, bold labels and elision marks: what it says
+_FRAME = re.compile(r"\[…\]|\*\*[^*]*\*\*|#+ [^\n]*")
+
+
+def scattered_code(text: str) -> bool:
+    """Whether a fenced block of ``text`` keeps two lines with a ``[…]`` line between them."""
+    inside, seq = False, []
+    for line in text.split("\n"):
+        if line.lstrip().startswith(("```", "~~~")):
+            inside = not inside
+            if not inside:
+                if "g" in "".join(seq).strip("g"):
+                    return True
+                seq = []
+        elif inside:
+            seq.append("g" if line.strip() == "[…]" else "c")
+    return False
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("root")
+    ap.add_argument("intents")
+    ap.add_argument("--limit", type=int, default=None, help="the first N intents")
+    args = ap.parse_args()
+    cfg = api.load_config(args.root, usage_log=False)
+    reader = api.open_index(cfg)
+    qs = [json.loads(line) for line in open(args.intents) if line.strip()][: args.limit]
+    out: dict = {"root": args.root, "intents": len(qs)}
+    for budget in (1000, 4000):
+        c = dict(quotes=0, shortened=0, no_text=0, with_code=0, scattered_code=0)
+        for q in qs:
+            resp = api.compile_workingset(CompileRequest(intent=q["text"], budget_tokens=budget), cfg, reader)
+            for doc in compile_payload(resp)["documents"]:
+                for qt in doc["quotes"]:
+                    t = qt["text"]
+                    c["quotes"] += 1
+                    c["shortened"] += bool(qt.get("shortened"))
+                    c["no_text"] += not _FRAME.sub("", t).strip()
+                    if "```" in t or "~~~" in t:
+                        c["with_code"] += 1
+                        c["scattered_code"] += scattered_code(t)
+        out[str(budget)] = c
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
