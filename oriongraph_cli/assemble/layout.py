@@ -11,6 +11,7 @@ import re
 from typing import Mapping
 
 from oriongraph_cli.blocks import Blocks, has_fence_before, quote_fences, quote_table_head, read_blocks
+from oriongraph_cli.graph.extract import heading_text
 from oriongraph_cli.graph.site_links import TEMPLATE_LINKS, written
 from oriongraph_cli.index.parse import front_matter_end
 from oriongraph_cli.models import Quote, WSDocument, WSItem
@@ -109,13 +110,16 @@ def _level_at(text: str, offset: int, blocks: Blocks | None) -> int | None:
 
 
 def _headings_between(text: str, start: int, end: int, blocks: Blocks | None = None) -> list[tuple[int, str]]:
-    """The levels and titles of the headings in ``text[start:end]``: a text with fenced code
-    by its outline (a ``# comment`` in a fence is code; ``blocks`` as the index read them,
-    else parsed), another by its ``#`` lines."""
+    """The levels and titles of the headings in ``text[start:end]``, each as it reads rendered
+    (``heading_text``: a link by its text, HTML tags, emphasis marks and a written id
+    dropped): a text with fenced code by its outline (a ``# comment`` in a fence is code;
+    ``blocks`` as the index read them, else parsed), another by its ``#`` lines."""
     if blocks is not None or has_fence_before(text, end):
         blocks = blocks or read_blocks(text, front_matter_end(text))
-        return [(h.level, h.title) for h in blocks.headings if start <= h.start < end]
-    return [(len(hashes), title) for hashes, title in _HEADING_LINE.findall(text[start:end]) if title]
+        found = [(h.level, h.title) for h in blocks.headings if start <= h.start < end]
+    else:
+        found = [(len(hashes), title) for hashes, title in _HEADING_LINE.findall(text[start:end])]
+    return [(level, shown) for level, title in found if (shown := " ".join(heading_text(title).split()))]
 
 
 def layout(

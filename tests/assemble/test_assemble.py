@@ -312,6 +312,18 @@ def test_gap_names_the_headings_skipped_and_nothing_for_blank_lines():
     assert len(touching[0].quotes) == 1  # only a blank line between: one quote
 
 
+def test_gap_names_the_headings_skipped_as_they_read():
+    """A skipped heading is named as it reads rendered: a link or a site's component by its
+    text, emphasis and an id written on it dropped, with or without code in the note."""
+    doc = ("# Migration\n\nIntro.\n\n## Default Target [<Badge text=\"NRV\" type=\"warning\" />](#migration)\n\nText.\n\n"
+           "## **Timeline** {#timeline}\n\nMore.\n\n## Rolldown\n\nLast.\n")
+    last = doc.index("## Rolldown")
+    for text in (doc, doc + "\n```sh\nmake\n```\n"):
+        docs = layout([item("t", 0, doc.index("Intro.") + 6, 1, lines=(1, 3), text=text[: doc.index("Intro.") + 6]),
+                       item("r", last, len(doc), 2, lines=(13, 15), text=text[last:])], {"02_knowledge/d.md": text}, {})
+        assert docs[0].quotes[1].elided_before == "L4-L12: Default Target, Timeline"
+
+
 def test_a_long_gap_names_the_headings_the_next_quote_lies_under():
     """Past three headings skipped, the gap names those that frame the next quote — each
     above the next in the outline, the nearest last — and counts the others, instead of
