@@ -66,10 +66,12 @@ def workingset_xml(resp: Any, explain: bool = False) -> str:
         lines = quote_lines(doc) if ranges else ""
         spans = " ".join(resp.short_id(i.span_ref.span_id) for q in doc.quotes for i in q.items)
         out.append(f"<document{_attrs(source=f'{doc.path}:{lines}' if lines else doc.path, status=doc.status, stale=stale, spans=spans)}>\n")
-        for q in doc.quotes:
+        for n, q in enumerate(doc.quotes):
             if q.elided_before:  # the skipped lines are between the quotes' own
                 heads = skipped_headings(q)
                 out.append(f"<skipped>{escape(heads)}</skipped>\n" if heads else "<skipped/>\n")
+            elif n:  # a blank line between two quotes, as between their blocks in the note: a
+                out.append("\n")  # paragraph after a list item is not read as part of the item
             out.append(escape(q.text.strip(chr(10))) + "\n")
         out.append("</document>\n")
     if resp.left_out:

@@ -331,6 +331,25 @@ def test_xml_parses_and_escapes_quoted_text(resp):
     assert explained.find("explanation").get("counted") == "false"
 
 
+def test_xml_keeps_a_blank_line_between_quotes_with_nothing_skipped_between():
+    """Two quotes of a document with nothing between them (a whole span, then a shortened
+    one) are two blocks, as in the note: a paragraph after a list item is not folded into
+    the item, nor two paragraphs into one."""
+    import xml.etree.ElementTree as ET
+    from dataclasses import replace
+
+    from oriongraph_cli.render.xml import workingset_xml
+
+    r1, r2 = ref(ID1, 0, 40, 12, lines=(5, 7)), ref(ID2, 41, 90, 14, lines=(8, 9))
+    items = (WSItem(r1, WORKER, "Retries", "- **Related:** the retry budget\n", 1, 0.5),
+             WSItem(r2, WORKER, "Retries", "The worker retries three times. […]", 2, 0.4,
+                    compression=Compression("sentences", 30, 9, f"orion show {ID2}")))
+    resp = replace(make_response(), workingset=ws_of(items))
+    doc = ET.fromstring(workingset_xml(resp)).find("document")
+    assert doc.find("skipped") is None
+    assert doc.text == "\n- **Related:** the retry budget\n\nThe worker retries three times. […]\n"
+
+
 def test_xml_escapes_only_what_xml_requires(resp):
     """A ``>`` in quoted text stays one character (``&gt;`` costs tokens and tells a reader
     nothing), except where it ends ``]]>``; ``&`` and ``<`` are always escaped."""
