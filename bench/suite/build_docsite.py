@@ -1,0 +1,58 @@
+"""A project's documentation folder as an OrionFS project tree, kept as a user would keep
+it: the site's pages copied byte for byte under one stage folder, for judging orion on
+projects no default was chosen on.
+
+    git clone https://github.com/reduxjs/redux /tmp/src/redux
+    git -C /tmp/src/redux checkout 3084fc33bb23ab4cab4796172eafe342da4e73d9
+    python bench/suite/build_docsite.py /tmp/src/redux --name redux --out /tmp/suite/redux
+
+    git clone https://github.com/fastify/fastify /tmp/src/fastify
+    git -C /tmp/src/fastify checkout 83e69762aff047940b376fc2a266d143499ef727
+    python bench/suite/build_docsite.py /tmp/src/fastify --name fastify --out /tmp/suite/fastify
+
+Sources (only the Markdown is read):
+- ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
+  site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
+  ``title``, ``sidebar_label``, ``description``; MDX imports and components).
+- ``fastify``: every ``docs/**/*.md`` of fastify/fastify at 83e6976 — a web framework's
+  reference and guides (no front matter; anchors set in HTML, ``<a id="…"></a>``).
+
+Each page is copied to ``02_knowledge/<name>/<its path under docs/>``: front matter, body
+and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
+copying the docs folder in.
+
+The intents and judgements for each tree (``bench/suite/<name>.intents.jsonl``) were written
+from the documents before any system ran on them, and no default was chosen on them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+from pathlib import Path
+
+
+def build(src: Path, name: str, dest: Path) -> int:
+    if dest.exists():
+        shutil.rmtree(dest)
+    root = src / "docs"
+    n = 0
+    for path in sorted(p for p in root.rglob("*") if p.suffix in (".md", ".mdx") and p.is_file()):
+        out = dest / "02_knowledge" / name / path.relative_to(root)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, out)
+        n += 1
+    return n
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("src", type=Path, help="a checkout holding a docs/ folder")
+    ap.add_argument("--name", required=True, help="the folder under 02_knowledge/ (redux, fastify)")
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args()
+    print(f"wrote {build(args.src, args.name, args.out)} documents to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
