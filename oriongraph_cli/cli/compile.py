@@ -12,6 +12,7 @@ from typing import List, Optional
 import typer
 
 from oriongraph_cli.cli.context import (
+    COMPILE_OUTPUT_OPT,
     JSON_OPT,
     NULL_OPT,
     OUTPUT_OPT,
@@ -143,7 +144,7 @@ def compile_cmd(
     expand: bool = typer.Option(False, "--expand", help="Bring the previous/next/parent-section context of selected spans, charged to the budget."),
     no_usage_log: bool = typer.Option(False, "--no-usage-log", help="Do not record this compile in .oriongraph/usage.jsonl."),
     no_relax: bool = typer.Option(False, "--no-relax", help="Exit 5 when the filters match nothing, instead of relaxing them."),
-    output: Optional[Path] = OUTPUT_OPT,
+    output: Optional[Path] = COMPILE_OUTPUT_OPT,
     quiet: bool = QUIET_OPT,
 ) -> None:
     """Compile the Working Set for INTENT: ordered, token-budgeted, diverse, explained spans with provenance."""

@@ -115,6 +115,12 @@ NULL_OPT = typer.Option(
 )
 OUTPUT_OPT = typer.Option(
     None, "--output", "-o", metavar="FILE", show_default=False,
+    help="Write what stdout would get to FILE instead, as `> FILE` would (plain lines unless --json), "
+    "replacing it atomically when the command succeeds.",
+)
+# compile's: it has --format too
+COMPILE_OUTPUT_OPT = typer.Option(
+    None, "--output", "-o", metavar="FILE", show_default=False,
     help="Write what stdout would get to FILE instead, as `> FILE` would (plain lines unless --format or --json), "
     "replacing it atomically when the command succeeds.",
 )

@@ -34,6 +34,19 @@ def test_every_command_has_help(cmd):
     assert r.exit_code == 0 and "Usage" in r.stdout and len(r.stdout) > 200
 
 
+@pytest.mark.parametrize("cmd", COMMANDS)
+def test_a_commands_help_names_only_options_it_has(cmd):
+    """The help of a command names --format only when the command takes it (the shared
+    --output help once sent `orion show` users to an option it refuses)."""
+    import typer.main
+
+    command = typer.main.get_command(app).commands[cmd]  # type: ignore[attr-defined]
+    has_format = any("--format" in p.opts for p in command.params)
+    helps = " ".join(getattr(p, "help", None) or "" for p in command.params)
+    assert ("--format" in helps) <= has_format
+    assert has_format == (cmd == "compile")  # the one command with output formats
+
+
 def test_index_not_a_project_has_clear_error(tmp_path):
     r = invoke("index", "--root", str(tmp_path))
     assert r.exit_code == ExitStatus.NOT_A_PROJECT
