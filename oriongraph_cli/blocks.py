@@ -194,6 +194,62 @@ def _parser() -> Any:
     return md
 
 
+@lru_cache(maxsize=1)
+def _rst_parser() -> Any:
+    """CommonMark without fences or pipe tables, for reStructuredText: a line of backticks or
+    tildes there is a section title's adornment, a ``|`` line a line block; literal blocks
+    are indented, which CommonMark reads as indented code."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).disable("fence")
+    md.core.ruler.disable(["inline"])
+    return md
+
+
+def is_rst(path: str) -> bool:
+    """Whether a note is reStructuredText (read by :func:`read_blocks` with ``rst=True``)."""
+    return path.lower().endswith(".rst")
+
+
+# a reStructuredText adornment: one punctuation character repeated, three times or more
+RST_ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")
+
+
+def rst_underlines(title: str, adornment: str) -> bool:
+    """Whether ``adornment`` (a line :data:`RST_ADORNMENT` matches) under the line ``title``
+    makes it a section title: ``title`` is text at the margin, and the adornment is as long,
+    or at least four characters (docutils takes a shorter one, with a warning)."""
+    t = title.rstrip()
+    return bool(t.strip()) and t[:1] not in (" ", "\t") and not RST_ADORNMENT.match(t) \
+        and len(adornment.rstrip()) >= min(len(t), 4)
+
+
+def _rst_titles_as_atx(lines: list[str]) -> list[str]:
+    """reStructuredText section titles — a line of text under (and maybe over) an adornment
+    at least as long — as ATX headings, their adornment lines blank, each adornment style
+    (character, overlined or not) a level in the order styles first appear, as docutils
+    reads them. Line for line, so offsets are unchanged."""
+    out = list(lines)
+    styles: list[tuple[str, bool]] = []
+    i = 1 if lines else 0
+    while i < len(lines):
+        m = RST_ADORNMENT.match(lines[i])
+        title = lines[i - 1]
+        if m and rst_underlines(title, lines[i]):
+            over = i >= 2 and lines[i - 2].rstrip() == lines[i].rstrip()
+            style = (m.group(1), over)
+            if style not in styles:
+                styles.append(style)
+            out[i - 1] = "#" * min(styles.index(style) + 1, 6) + " " + title.strip()
+            out[i] = ""
+            if over:
+                out[i - 2] = ""
+            i += 2
+            continue
+        i += 1
+    return out
+
+
 def _line_starts(text: str, start: int) -> list[int]:
     out = [start]
     out.extend(m.end() for m in _LINE_END.finditer(text, start))
@@ -201,16 +257,23 @@ def _line_starts(text: str, start: int) -> list[int]:
 
 
 @lru_cache(maxsize=64)
-def read_blocks(text: str, start: int = 0) -> Blocks:
+def read_blocks(text: str, start: int = 0, rst: bool = False) -> Blocks:
     """The headings and code blocks of ``text[start:]``, as offsets into ``text``. Cached for
     the last texts read: the splitter and the link extractor read the same document, and a
-    compile lays its working set out again each time it fits it to the budget."""
+    compile lays its working set out again each time it fits it to the budget. ``rst``: the
+    note is reStructuredText (``is_rst``): its section titles are the outline, and nothing
+    is a fence or a pipe table."""
     if start >= len(text):
         return Blocks((), ())
     src = text[start:]
-    if "!!!" in src or "???" in src or "===" in src:
+    overlined: set[int] = set()  # reStructuredText: lines of titles with an adornment above them
+    if rst:
+        given = _LINE_END.split(src)
+        src = "\n".join(_rst_titles_as_atx(given))
+        overlined = {k for k in range(1, len(given)) if RST_ADORNMENT.match(given[k - 1]) and rst_underlines(given[k], given[k - 1])}
+    elif "!!!" in src or "???" in src or "===" in src:
         src = "\n".join(_admonitions_as_quotes(_LINE_END.split(src)))
-    tokens = _parser().parse(src)
+    tokens = (_rst_parser() if rst else _parser()).parse(src)
     lines = _line_starts(text, start)
 
     def offset(line: int) -> int:
@@ -229,7 +292,8 @@ def read_blocks(text: str, start: int = 0) -> Blocks:
             # without a line of ``===`` above it (a reStructuredText overline)
             parts = (inline.content if inline is not None else "").split("\n")
             title = " ".join(p.strip() for p in parts if len(parts) == 1 or not _RULE_LINE.match(p)).strip()
-            headings.append(Heading(offset(tok.map[0]), offset(tok.map[1]), int(tok.tag[1:]), title or "(untitled)"))
+            first = tok.map[0] - 1 if tok.map[0] in overlined else tok.map[0]  # an overline belongs to its title
+            headings.append(Heading(offset(first), offset(tok.map[1]), int(tok.tag[1:]), title or "(untitled)"))
         elif tok.type in ("fence", "code_block"):
             a, b = offset(tok.map[0]), offset(tok.map[1])
             code.append((a, b))

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Mapping, Protocol
 
-from oriongraph_cli.blocks import SETEXT_UNDERLINE
+from oriongraph_cli.blocks import RST_ADORNMENT, SETEXT_UNDERLINE, is_rst, rst_underlines
 from oriongraph_cli.store.postings import analyzer
 
 PRIORITY_HIGH = 0.85
@@ -51,6 +51,8 @@ CODE_UNIT_CHARS = 300
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[`*_]*[A-Z0-9])")
 _HEADING = re.compile(r"^#{1,6}\s")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+# a reStructuredText directive whose indented body is code
+_RST_CODE_DIRECTIVE = re.compile(r"^\.\.\s+(code-block|code|sourcecode|literalinclude|highlight|doctest|testcode|testoutput|parsed-literal)::")
 _LINE_BLOCK = re.compile(r"^\s*([-*+]\s|\d+[.)]\s|\|)")
 
 
@@ -72,22 +74,44 @@ def first_sentence(paragraph: str) -> str:
     return parts[0]
 
 
-def _blocks(text: str) -> list[tuple[str, str]]:
+def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
     """(kind, text) blocks: heading (an underlined one written with ``#``), code (whole
-    fence), lines (a list item with the lines that continue it, or a table row), para."""
+    fence), lines (a list item with the lines that continue it, or a table row), para.
+    ``rst``: reStructuredText, where a line of backticks or tildes is no fence, a title under
+    any adornment is a heading (``blocks.read_blocks`` reads it so), a directive's line is not
+    text, and the indented block after ``::`` or a code directive is literal (code, not
+    sentences)."""
     out: list[tuple[str, str]] = []
     para: list[str] = []
     lines = text.split("\n")
     i = 0
+    literal_next = False  # reStructuredText: the next indented block is literal
 
     def flush() -> None:
+        nonlocal literal_next
         if para:
+            literal_next = para[-1].rstrip().endswith("::")
             out.append(("para", "\n".join(para)))
             para.clear()
 
     while i < len(lines):
         line = lines[i]
-        if _FENCE.match(line):
+        if rst and not para and line.strip() and line[:1] in (" ", "\t") and literal_next:
+            j = i
+            while j < len(lines) and (not lines[j].strip() or lines[j][:1] in (" ", "\t")):
+                j += 1
+            out.append(("literal", "\n".join(lines[i:j]).rstrip()))
+            literal_next = False
+            i = j
+            continue
+        if rst and line.startswith(".. "):  # a directive or a comment: not text to read
+            flush()
+            literal_next = bool(_RST_CODE_DIRECTIVE.match(line))
+            i += 1
+            continue
+        if rst and line.strip() and line[:1] not in (" ", "\t"):
+            literal_next = False
+        if not rst and _FENCE.match(line):
             flush()
             j = i + 1
             while j < len(lines) and not _FENCE.match(lines[j]):
@@ -101,6 +125,11 @@ def _blocks(text: str) -> list[tuple[str, str]]:
         elif para and (u := SETEXT_UNDERLINE.match(line)):  # the paragraph was a heading's title
             out.append(("heading", ("#" if u.group(1) == "=" else "##") + " " + " ".join(x.strip() for x in para)))
             para.clear()
+        elif rst and len(para) == 1 and RST_ADORNMENT.match(line) and rst_underlines(para[0], line):
+            out.append(("heading", "## " + para[0].strip()))  # a section title under its adornment
+            para.clear()
+        elif rst and not para and RST_ADORNMENT.match(line):
+            pass  # an overline, or a transition: nothing to read
         elif not line.strip():
             flush()
         elif _LINE_BLOCK.match(line):
@@ -159,14 +188,14 @@ class _Unit:
 
 
 @functools.lru_cache(maxsize=4096)
-def _units(text: str) -> tuple[_Unit, ...]:
+def _units(text: str, rst: bool = False) -> tuple[_Unit, ...]:
     """The sentences of a span's paragraphs, its list items and its short code blocks, with
     the heading each sits under (tables and longer code are not units); kept for the last few
     thousand span texts (a compile splits a span for each level it tries and again to value
     the form it keeps)."""
     out: list[_Unit] = []
     heading = ""
-    for i, (kind, block) in enumerate(_blocks(text)):
+    for i, (kind, block) in enumerate(_blocks(text, rst)):
         if kind == "heading":
             heading = block
         elif kind == "code":
@@ -193,11 +222,11 @@ def _mark(piece: str, unit: _Unit, skipped: bool) -> str:
     return "[…]\n" + piece if unit.code else "[…] " + piece
 
 
-def _best_units(text: str, focus: Focus, target: int) -> str | None:
+def _best_units(text: str, focus: Focus, target: int, rst: bool = False) -> str | None:
     """The units that match ``focus`` best within ``target`` characters, in document order
     under their headings, ``[…]`` before a unit that follows skipped text and after the
     last when text follows it; None when no unit matches at all."""
-    units = _units(text)
+    units = _units(text, rst)
     scores = [focus.score(u.text) for u in units]
     if not any(sc > 0 for sc in scores):
         return None
@@ -214,7 +243,7 @@ def _best_units(text: str, focus: Focus, target: int) -> str | None:
         return None  # every unit that matches is too long for the form: no match to keep
     chosen.sort()
     # tables and longer code are not units: what they hold is skipped text too
-    skipped_blocks = _unit_less_blocks(text)
+    skipped_blocks = _unit_less_blocks(text, rst)
     parts: list[str] = []
     shown_heading, prev = "", -1
     for i in chosen:
@@ -242,16 +271,17 @@ def _trimmed(body: str) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def _unit_less_blocks(text: str) -> tuple[int, ...]:
+def _unit_less_blocks(text: str, rst: bool = False) -> tuple[int, ...]:
     """The indices of the blocks no unit is taken from: tables, and code too long to be one."""
-    return tuple(i for i, (kind, block) in enumerate(_blocks(text))
-                 if (kind == "code" and not _short_code(block)) or (kind == "lines" and block.lstrip().startswith("|")))
+    return tuple(i for i, (kind, block) in enumerate(_blocks(text, rst))
+                 if (kind == "code" and not _short_code(block)) or kind == "literal"
+                 or (kind == "lines" and block.lstrip().startswith("|")))
 
 
 class Compressor(Protocol):
     name: str
 
-    def shorten(self, text: str, section_title: str | None, focus: Focus = NO_FOCUS) -> str: ...
+    def shorten(self, text: str, section_title: str | None, focus: Focus = NO_FOCUS, rst: bool = False) -> str: ...
 
 
 class BestSentences:
@@ -260,17 +290,17 @@ class BestSentences:
 
     name = "sentences"
 
-    def shorten(self, text: str, section_title: str | None, focus: Focus = NO_FOCUS) -> str:
+    def shorten(self, text: str, section_title: str | None, focus: Focus = NO_FOCUS, rst: bool = False) -> str:
         target = max(80, int(len(text) * SENTENCES_SHARE))
-        if _code_only(text):
+        if _code_only(text, rst):
             return _code_lines(text, focus, target)
-        best = _best_units(text, focus, target) if focus.weights else None
-        return best if best is not None else _first_sentences(text, target)
+        best = _best_units(text, focus, target, rst) if focus.weights else None
+        return best if best is not None else _first_sentences(text, target, rst)
 
 
-def _code_only(text: str) -> bool:
+def _code_only(text: str, rst: bool = False) -> bool:
     """A text that holds code and nothing to read as sentences (a part of a long code block)."""
-    kinds = {kind for kind, _ in _blocks(text)}
+    kinds = {kind for kind, _ in _blocks(text, rst)}
     return "code" in kinds and kinds <= {"code", "heading"}
 
 
@@ -320,16 +350,16 @@ def _code_window(body: list[str], scores: list[float], target: int) -> tuple[int
     return best[1], best[2]
 
 
-def _first_sentences(text: str, target: int) -> str:
+def _first_sentences(text: str, target: int, rst: bool = False) -> str:
     """Headings kept; the first sentence of each paragraph (first line of a list item)
     until ``target`` characters."""
     kept: list[str] = []
     size = 0
     last_kind = ""
-    for kind, block in _blocks(text):
+    for kind, block in _blocks(text, rst):
         if kind == "heading":
             piece = block
-        elif kind == "code" or block.lstrip().startswith("|"):
+        elif kind in ("code", "literal") or block.lstrip().startswith("|"):
             continue  # code and tables do not shorten into sentences
         elif kind == "lines":
             if last_kind == "lines":
@@ -354,13 +384,13 @@ class HeadingSentence:
 
     name = "heading"
 
-    def shorten(self, text: str, section_title: str | None, focus: Focus = NO_FOCUS) -> str:
+    def shorten(self, text: str, section_title: str | None, focus: Focus = NO_FOCUS, rst: bool = False) -> str:
         heading, sentence = "", ""
-        if _code_only(text):  # the section's title and the line of code that matches best
+        if _code_only(text, rst):  # the section's title and the line of code that matches best
             title = f"**{section_title.split(' > ')[-1]}**\n\n" if section_title else ""
             return title + _code_lines(text, focus, 0)
         if focus.weights:
-            units = _units(text)
+            units = _units(text, rst)
             scores = [0.0 if u.code else focus.score(u.text) for u in units]  # one sentence: never code
             if any(sc > 0 for sc in scores):
                 best = max(range(len(units)), key=lambda i: (scores[i], -i))
@@ -368,7 +398,7 @@ class HeadingSentence:
                 if best > 0 and not units[best].item:
                     sentence = "[…] " + sentence
                 return self._join(heading, sentence, section_title)
-        for kind, block in _blocks(text):
+        for kind, block in _blocks(text, rst):
             if kind == "heading" and not heading and not sentence:
                 heading = block
             elif kind in ("para", "lines") and not sentence and not block.lstrip().startswith("|"):
@@ -390,21 +420,21 @@ class Pointer:
 
     name = "pointer"
 
-    def shorten(self, text: str, section_title: str | None, focus: Focus = NO_FOCUS) -> str:
+    def shorten(self, text: str, section_title: str | None, focus: Focus = NO_FOCUS, rst: bool = False) -> str:
         return ""
 
 
 COMPRESSORS: dict[str, Compressor] = {c.name: c for c in (BestSentences(), HeadingSentence(), Pointer())}
 
 
-def keep(level: str, text: str, short: str, focus: Focus = NO_FOCUS) -> float:
+def keep(level: str, text: str, short: str, focus: Focus = NO_FOCUS, rst: bool = False) -> float:
     """Share of a span's value its shortened form ``short`` keeps: ``KEEP[level]``, or more
     when the form keeps the sentences that match the intent (``FOCUS_KEEP`` × the share of
     the span's match it holds)."""
     base = KEEP[level]
     if level == "pointer" or not focus.weights:
         return base
-    scores = [(u.text, focus.score(u.text)) for u in _units(text)]
+    scores = [(u.text, focus.score(u.text)) for u in _units(text, rst)]
     total = sum(sc for _t, sc in scores)
     if total <= 0:
         return base
@@ -425,7 +455,7 @@ def shortened(level: str, text: str, section_title: str | None, path: str, ref, 
     ``**Scrum Rhythm** […]``), which is no form of that level (the packer never places it)."""
     if level == "pointer":
         return pointer_text(section_title, path, ref.lines, ref.token_cost, ref.span_id)
-    short = COMPRESSORS[level].shorten(text, section_title, focus)
+    short = COMPRESSORS[level].shorten(text, section_title, focus, is_rst(path))
     return short if says_something(short) else ""
 
 

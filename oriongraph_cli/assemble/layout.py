@@ -10,7 +10,7 @@ import posixpath
 import re
 from typing import Mapping
 
-from oriongraph_cli.blocks import Blocks, has_fence_before, quote_fences, quote_table_head, read_blocks
+from oriongraph_cli.blocks import Blocks, has_fence_before, is_rst, quote_fences, quote_table_head, read_blocks
 from oriongraph_cli.graph.extract import heading_text
 from oriongraph_cli.graph.site_links import TEMPLATE_LINKS, written
 from oriongraph_cli.index.parse import front_matter_end
@@ -143,6 +143,8 @@ def layout(
         text = doc_texts.get(path)
         resolved = links.get(path) if links else None
         blocks = kept.get(path) if kept else None
+        if blocks is None and text is not None and is_rst(path):  # its outline, for the gaps' names
+            blocks = read_blocks(text, front_matter_end(text), True)
         groups: list[list[WSItem]] = []
         for it in members:
             prev = groups[-1][-1] if groups else None

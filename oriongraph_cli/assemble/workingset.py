@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from oriongraph_cli.assemble import compress, expand, explain, hydrate, layout, pack, select
-from oriongraph_cli.blocks import quote_fences
+from oriongraph_cli.blocks import is_rst, quote_fences
 from oriongraph_cli.index.parse import front_matter_end
 from oriongraph_cli.models import (
     CandidateSpan,
@@ -76,7 +76,7 @@ class Assembly:
         if key not in self._short:
             full = "" if level == "pointer" else self.reader.rows([c.row])[c.row].text  # the reader keeps rows
             text = compress.shortened(level, full, c.metadata.section_title, c.metadata.filepath, c.span_ref, self.focus)
-            self._short[key] = (self.count(text) if text else c.span_ref.token_cost, compress.keep(level, full, text, self.focus))
+            self._short[key] = (self.count(text) if text else c.span_ref.token_cost, compress.keep(level, full, text, self.focus, is_rst(c.metadata.filepath)))
         return self._short[key]
 
     def shorten_item(self, item, level: str):

@@ -21,7 +21,7 @@ from oriongraph_cli import __version__
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import StrictError
 from oriongraph_cli import graph
-from oriongraph_cli.blocks import has_fence_before, has_table_before, read_blocks
+from oriongraph_cli.blocks import has_fence_before, has_table_before, is_rst, read_blocks
 from oriongraph_cli.index import parse as doc_parse
 from oriongraph_cli.index.parse import ParseWarning, decode, parse_document
 from oriongraph_cli.index.rebuild import rebuild_reason, relink_reason
@@ -689,8 +689,8 @@ def _kept_blocks(doc) -> str | None:
     note again (a 262 KB manual page: ~70 ms of a fresh compile). None for the others,
     which a compile never parses."""
     if not has_fence_before(doc.text, len(doc.text)) and not has_table_before(doc.text, len(doc.text)):
-        return None
-    return read_blocks(doc.text, doc.body_start).to_json()
+        return None  # (a reStructuredText note with such lines is kept too: a compile reads it as one)
+    return read_blocks(doc.text, doc.body_start, is_rst(doc.path)).to_json()
 
 
 def _graph_change(registry, plan: _Plan):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from oriongraph_cli.blocks import read_blocks
+from oriongraph_cli.blocks import is_rst, read_blocks
 from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 
 # the version of the rules a file is read by (front matter formats and fields here, the link
@@ -30,8 +30,10 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # target — any tag with one argument, ``{% page "/docs/setup/" %}``, and ``{{ site.baseurl }}/x/``
 # or ``{{ '/x/' | relative_url }}`` — a link from the site's root; 6: a paragraph too long for
 # one span is cut, outside code, after a line that ends a sentence or before a list item
-# before any other line: a hard-wrapped list was cut mid-item, a paragraph mid-sentence)
-PARSE_RULES = 6
+# before any other line: a hard-wrapped list was cut mid-item, a paragraph mid-sentence; 7: a
+# ``.rst`` note's section titles, under and over any adornment, are its outline, and a line of
+# backticks or tildes there is an adornment, not a fence)
+PARSE_RULES = 7
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)
@@ -384,7 +386,7 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
     if not title:
         # the outline's first level-1 heading (``# x`` or ``x`` over ``===``), never a
         # ``# comment`` in a code block
-        title = next((h.title for h in read_blocks(text, body_start).headings if h.level == 1), None) or PurePosixPath(rel).stem
+        title = next((h.title for h in read_blocks(text, body_start, is_rst(rel)).headings if h.level == 1), None) or PurePosixPath(rel).stem
     created = parse_date(meta.get("created")) or parse_date(meta.get("date"))
     if created is not None:
         created_source = "front-matter"

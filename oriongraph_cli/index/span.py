@@ -24,7 +24,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from oriongraph_cli.blocks import Blocks, read_blocks
+from oriongraph_cli.blocks import Blocks, is_rst, read_blocks
 from oriongraph_cli.models import Document, Span, SpanRef
 from oriongraph_cli.tokens import TokenCounter
 
@@ -50,10 +50,11 @@ def make_span_id(path: str, doc_version_id: str, start: int, end: int) -> str:
     return hashlib.sha256(f"{path}\x00{doc_version_id}:{start}:{end}".encode()).hexdigest()[:16]
 
 
-def sections(text: str, body_start: int) -> list[Section]:
+def sections(text: str, body_start: int, rst: bool = False) -> list[Section]:
     """The outline of the body: one Section per heading of the outline (plus a preamble if
-    non-empty), as CommonMark reads it (``blocks.read_blocks``)."""
-    heads = [(h.start, h.content_start, h.level, h.title) for h in read_blocks(text, body_start).headings]
+    non-empty), as CommonMark reads it (``blocks.read_blocks``; ``rst``: the section titles
+    of a reStructuredText note)."""
+    heads = [(h.start, h.content_start, h.level, h.title) for h in read_blocks(text, body_start, rst).headings]
     out: list[Section] = []
     if not heads or text[body_start : heads[0][0]].strip():
         end = heads[0][0] if heads else len(text)
@@ -173,8 +174,9 @@ def _definition_runs(text: str, ranges: list[tuple[int, int, Section]], blocks: 
 
 def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int = 160, max_tokens: int = 200, min_tokens: int = 24) -> list[Span]:
     text = doc.text
-    blocks = read_blocks(text, doc.body_start)
-    secs = sections(text, doc.body_start)
+    rst = is_rst(doc.path)
+    blocks = read_blocks(text, doc.body_start, rst)
+    secs = sections(text, doc.body_start, rst)
     # merge tiny parents into their first subsection
     groups: list[tuple[int, Section]] = []  # (group start, innermost section)
     pending_start: int | None = None

@@ -2,7 +2,8 @@
 
 - Only ``01_context/``, ``02_knowledge/``, ``03_workstreams/``, ``04_artifacts/`` are read.
 - Accepted files: ``.md``, ``.markdown``, ``.mdx`` (Markdown with front matter) and ``.txt``/``.rst``
-  (plain text notes people keep beside them; indexed as one section per file).
+  (plain text notes people keep beside them; read as Markdown, and a ``.rst`` page's section
+  titles under any adornment as its outline: ``blocks.read_blocks(rst=True)``).
 - Hidden files and folders (``.git``, ``.oriongraph``), ``node_modules`` and ``__pycache__``
   are skipped.
 - Only regular files are listed: a FIFO, device or socket with an accepted name is

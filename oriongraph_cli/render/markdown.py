@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Mapping
 
-from oriongraph_cli.blocks import SETEXT_UNDERLINE
+from oriongraph_cli.blocks import RST_ADORNMENT, SETEXT_UNDERLINE, is_rst, rst_underlines
 from oriongraph_cli.models import CHANNELS, lines_label
 
 __all__ = [
@@ -204,14 +204,25 @@ _SETEXT_TITLE = re.compile(r"^ {0,3}(?![-*+>#|<]|\d+[.)](?:\s|$))\S")
 QUOTE_HEADING_MIN = 4  # quoted headings start at ####: only ## marks a document
 
 
-def demote_headings(text: str) -> str:
+def demote_headings(text: str, rst: bool = False) -> str:
     """Headings inside a quote pushed below the document level (``#`` -> ``####``, capped
     at ``######``; a setext heading, ``x`` over ``===`` or ``---``, written as
     ``#### x`` or ``##### x``), fenced code left alone, so no quoted heading reads as a
-    document."""
+    document. ``rst``: a reStructuredText quote, whose section titles (under, and maybe
+    over, any adornment) are written ``##### x`` — a line of backticks under a title would
+    otherwise open a fence in the Markdown delivered."""
     out: list[str] = []
     fenced = False
     for line in text.split("\n"):
+        if rst and RST_ADORNMENT.match(line) and out and rst_underlines(out[-1], line):
+            title = out.pop().strip()
+            if out and out[-1].rstrip() == line.rstrip():
+                out.pop()  # its overline
+            out.append("#" * (1 + QUOTE_HEADING_MIN) + " " + title)
+            continue
+        if rst:
+            out.append(line)
+            continue
         if _FENCE.match(line):
             fenced = not fenced
         elif not fenced:
@@ -352,7 +363,7 @@ def workingset_markdown(resp: Any, explain: bool = False, brief: bool = False) -
             line = quote_line(q)
             if line:
                 out += [line + "\n", "\n"]
-            _append_text(out, demote_headings(q.text))
+            _append_text(out, demote_headings(q.text, is_rst(doc.path)))
     lo = left_out_lines(resp)
     if lo:
         out += ["## Left out\n", "\n"] + lo + ["\n"]

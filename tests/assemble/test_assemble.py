@@ -152,6 +152,33 @@ def test_a_form_that_holds_none_of_the_spans_text_is_no_form():
     assert compress.says_something("**Decision:** we use SQS. […]") and compress.says_something("```sh\nmake\n```")
 
 
+def test_restructuredtext_is_shortened_as_restructuredtext():
+    """In a ``.rst`` note a line of backticks is a title's adornment, not a fence: a
+    shortened quote keeps its sentences, the title as a heading, never a literal block or a
+    directive's line as sentences (``shortened`` reads the path)."""
+    text = ("Registering\n```````````\n\nYou can register error handlers for any status code. Use the decorator::\n\n"
+            "    @app.errorhandler(404)\n    def page_not_found(e):\n        return 'gone', 404\n\n"
+            ".. code-block:: python\n\n    app.register_error_handler(400, handle_bad_request)\n\n"
+            "Handlers registered on a blueprint take precedence over the application's. " + "Filler words here. " * 20)
+    focus = compress.Focus.of("register an error handler", lambda terms: {t: 1.0 for t in terms})
+    ref = SpanRef("v", "s", 0, len(text), 120, 1, 14)
+    short = compress.shortened("sentences", text, "Errors > Registering", "02_knowledge/errors.rst", ref, focus)
+    assert short.startswith("## Registering\n\nYou can register error handlers for any status code.")
+    assert "```" not in short and "def page_not_found" not in short and "code-block" not in short and "register_error_handler" not in short
+    assert "[…] Handlers registered on a blueprint" in short
+    as_markdown = compress.shortened("sentences", text, "Errors > Registering", "02_knowledge/errors.md", ref, focus)
+    assert as_markdown != short  # a Markdown note with the same text reads the backticks as a fence
+
+
+def test_a_restructuredtext_quotes_titles_are_demoted_headings_not_fences():
+    from oriongraph_cli.render.markdown import demote_headings
+
+    quote = "Text before.\n\n=====\nTitle\n=====\n\nRegistering\n```````````\n\nBody.\n\n----\n\nAfter."
+    out = demote_headings(quote, rst=True)
+    assert out == "Text before.\n\n##### Title\n\n##### Registering\n\nBody.\n\n----\n\nAfter."
+    assert "```" in demote_headings(quote)  # as Markdown it stays as written
+
+
 def test_an_underlined_heading_is_kept_as_a_heading_when_shortened():
     text = "Retries\n=======\n\nThe worker retries three times. It waits.\n\nJitter\n------\n\nJitter spreads them. More.\n" + "Filler sentence. " * 30
     short = compress.COMPRESSORS["sentences"].shorten(text, None)

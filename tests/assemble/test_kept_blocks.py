@@ -3,6 +3,7 @@ reads them instead of parsing the note again: the same working set, without the 
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
@@ -76,6 +77,35 @@ def test_a_compile_reads_the_kept_blocks_and_delivers_what_parsing_would(indexed
     for (intent, fmt), want in parsed.items():
         budget = dict(intents)[intent]
         assert _compile(indexed, intent, budget, fmt) == want
+
+
+def test_a_restructuredtext_note_is_quoted_as_restructuredtext(tmp_path, fake_embedder):
+    """A Sphinx page (``.rst``) with sections adorned by backticks and tildes: indexed by its
+    section titles, quoted without a fence around its prose (a line of backticks is an
+    adornment), its titles as quoted headings; the same with or without kept blocks."""
+    body = "\n\n".join(f"Paragraph {i} explains how the retry queue drains stale jobs and why." for i in range(12))
+    page = ("=============\nRetry handling\n=============\n\nIntro.\n\nDraining the queue\n``````````````````\n\n" + body
+            + "\n\nExample::\n\n    queue.drain(stale=True)\n\nBackoff rules\n~~~~~~~~~~~~~\n\n" + body.replace("drains", "backs off"))
+    root = tmp_path / "proj"
+    (root / "02_knowledge").mkdir(parents=True)
+    (root / "02_knowledge/retry.rst").write_text(page)
+    cfg = load_config(root)
+    api.index_project(cfg)
+    reader = api.open_index(cfg)
+    try:
+        paths = {tuple(json.loads(r[3])) for r in reader.registry.document_outline("02_knowledge/retry.rst")}
+    finally:
+        reader.close()
+    assert ("Retry handling", "Draining the queue") in paths and ("Retry handling", "Draining the queue", "Backoff rules") in paths
+    outs = []
+    for kept in (True, False):
+        with pytest.MonkeyPatch.context() as m:
+            if not kept:
+                m.setattr(reader_mod.IndexReader, "blocks_of", lambda self, paths: {})
+            outs.append(_compile(cfg, "how does the retry queue drain stale jobs", 300))
+    assert outs[0] == outs[1]
+    out = outs[0]
+    assert "Paragraph" in out and "```" not in out and "~~~~" not in out, out
 
 
 def test_a_registry_written_before_blocks_were_kept_has_none(tmp_path):

@@ -240,6 +240,29 @@ def test_setext_headings_start_sections_and_name_the_document():
     assert doc.title == "Release notes"
 
 
+RST = ("=================\nHandling Errors\n=================\n\nIntro text.\n\nError Handlers\n--------------\n\n"
+       "Register them.\n\nRegistering\n```````````\n\nUse the decorator::\n\n    @app.errorhandler(404)\n    def nf(e):\n"
+       "        return 'x', 404\n\nGeneric Handlers\n~~~~~~~~~~~~~~~~\n\nCatch more.\n\nLogging\n-------\n\nLog them.\n")
+
+
+def test_a_restructuredtext_notes_section_titles_are_its_outline_and_backticks_no_fence():
+    """A ``.rst`` note's section titles, under (and maybe over) any adornment, are its
+    outline, each adornment style a level in the order styles first appear; a line of
+    backticks or tildes there is an adornment, not a fence; a literal block is code. A
+    Markdown note is read as before."""
+    b = read_blocks(RST, 0, rst=True)
+    assert [(h.level, h.title) for h in b.headings] == [(1, "Handling Errors"), (2, "Error Handlers"), (3, "Registering"),
+                                                        (4, "Generic Handlers"), (2, "Logging")]
+    assert b.fences == () and [RST[a:b].strip().split("\n")[0] for a, b in b.code] == ["@app.errorhandler(404)"]
+    assert [s.path[-1] for s in sections(RST, 0, rst=True)] == ["Handling Errors", "Error Handlers", "Registering", "Generic Handlers", "Logging"]
+    assert read_blocks(RST, 0).fences  # as Markdown, the backticks open a fence
+    doc, _ = doc_of(RST, "02_knowledge/errors.rst")
+    assert doc.title == "Handling Errors"
+    spans = split_document(doc, COUNTER, min_tokens=1)
+    assert ("Handling Errors", "Error Handlers", "Registering", "Generic Handlers") in [s.heading_path for s in spans]
+    assert not read_blocks("Title\n```\ncode\n```\n", 0, rst=True).fences
+
+
 def test_headings_in_list_items_quotes_and_code_are_not_the_outline():
     text = "# T\n\n- item\n  # in a list item\n\n> # in a quote\n\n    # indented code\n\n~~~~\n# fenced\n~~~\n# still fenced\n~~~~\n\n## Real\n\nbody\n"
     assert [s.path for s in sections(text, 0)] == [("T",), ("T", "Real")]
