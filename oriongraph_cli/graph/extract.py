@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, Sequence
 from urllib.parse import unquote
 
-from oriongraph_cli.blocks import read_blocks
+from oriongraph_cli.blocks import is_rst, read_blocks
 from oriongraph_cli.graph.site_links import HUGO_REF_RE, SITE_URL_RE, TAG_LINK_RE
 from oriongraph_cli.models import Document, Span
 
@@ -62,6 +62,8 @@ ID_TOKEN_RE = re.compile(r"(?<![\w/.-])([A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+)(?![\w-
 ADR_RE = re.compile(r"^(ADR-\d+)", re.IGNORECASE)
 SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 INLINE_CODE_RE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
+# a reStructuredText adornment line (``blocks.RST_ADORNMENT``), in a multi-line text
+_RST_ADORNMENT_LINE = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$", re.MULTILINE)
 MD_SUFFIXES = (".md", ".markdown", ".mdx")
 _TERM_STOP = frozenset(
     "a an and the of for to in on with by or at from is are be as it this that overview notes note design index "
@@ -312,19 +314,23 @@ def _blank(s: str) -> str:
     return re.sub(r"[^\n]", " ", s)
 
 
-def mask_code(text: str, start: int = 0) -> str:
+def mask_code(text: str, start: int = 0, rst: bool = False) -> str:
     """``text[start:]`` with code blocks (fenced or indented, at any depth, as CommonMark reads
-    them) and inline code spans blanked out (offsets kept)."""
-    blocks = read_blocks(text, start)
+    them) and inline code spans blanked out (offsets kept). ``rst``: a reStructuredText page,
+    read as the splitter reads it (``read_blocks(rst=True)``), its adornment lines blanked
+    first (two lines of backticks would otherwise read as one code span around a section)."""
+    blocks = read_blocks(text, start, rst)
     masked = text[start:]
+    if rst:
+        masked = _RST_ADORNMENT_LINE.sub(lambda m: _blank(m.group(0)), masked)
     if blocks.code:
         parts: list[str] = []
         pos = start
         for a, b in blocks.code:
-            parts.append(text[pos:a])
+            parts.append(masked[pos - start : a - start])
             parts.append(_blank(text[a:b]))
             pos = b
-        parts.append(text[pos:])
+        parts.append(masked[pos - start :])
         masked = "".join(parts)
     if "`" in masked:
         masked = INLINE_CODE_RE.sub(lambda m: _blank(m.group(0)), masked)
@@ -394,7 +400,7 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
         sid = spans[max(i, 0)].ref.span_id if spans else None
         return bisect.bisect_right(starts, offset), sid
 
-    masked = mask_code(text, body_start)
+    masked = mask_code(text, body_start, is_rst(doc.path))
     for m in MD_LINK_RE.finditer(masked):
         target = m.group(3).strip()
         if target.startswith(("{{", "{%")):

@@ -32,7 +32,8 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # one span is cut, outside code, after a line that ends a sentence or before a list item
 # before any other line: a hard-wrapped list was cut mid-item, a paragraph mid-sentence; 7: a
 # ``.rst`` note's section titles, under and over any adornment, are its outline, and a line of
-# backticks or tildes there is an adornment, not a fence)
+# backticks or tildes there is an adornment, not a fence — nor, in the link extractor, half of
+# a code span hiding the references of a section)
 PARSE_RULES = 7
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it

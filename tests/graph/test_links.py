@@ -497,6 +497,19 @@ def test_a_page_added_later_resolves_a_root_absolute_markdown_path(mini, tmp_pat
     full.close()
 
 
+def test_references_in_a_restructuredtext_page_between_backtick_adornments_are_read():
+    """In a ``.rst`` page two sections adorned with backticks are not one code span (nor is
+    one of them a fence): the links and mentions between them are found; read as Markdown,
+    the same text hides them."""
+    text = ("Errors\n======\n\nIntro.\n\nRegistering\n```````````\n\nSee [the worker](worker.md) and ADR-0007.\n\n"
+            "Logging\n```````\n\nLog them.\n")
+    doc, spans = parse("02_knowledge/errors.rst", text)
+    got = {(r.kind, r.target) for r in extract.extract_refs(doc, spans)}
+    assert {("md", "worker.md"), ("id", "ADR-0007")} <= got
+    doc, spans = parse("02_knowledge/errors.md", text)
+    assert ("md", "worker.md") not in {(r.kind, r.target) for r in extract.extract_refs(doc, spans)}
+
+
 def test_a_page_added_later_resolves_a_site_url_that_was_dangling(mini, tmp_path):
     worker = "03_workstreams/ws-a/design/worker.md"
     (mini / worker).write_text((mini / worker).read_text() + "\nSee [the runbook](/manual/retry-runbook.html).\n")
