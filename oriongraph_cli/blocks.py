@@ -224,12 +224,14 @@ def rst_underlines(title: str, adornment: str) -> bool:
         and len(adornment.rstrip()) >= min(len(t), 4)
 
 
-def _rst_titles_as_atx(lines: list[str]) -> list[str]:
+def _rst_titles_as_atx(lines: list[str]) -> tuple[list[str], set[int]]:
     """reStructuredText section titles — a line of text under (and maybe over) an adornment
     at least as long — as ATX headings, their adornment lines blank, each adornment style
     (character, overlined or not) a level in the order styles first appear, as docutils
-    reads them. Line for line, so offsets are unchanged."""
+    reads them; with the lines of the titles that have an overline. Line for line, so
+    offsets are unchanged."""
     out = list(lines)
+    overlined: set[int] = set()
     styles: list[tuple[str, bool]] = []
     i = 1 if lines else 0
     while i < len(lines):
@@ -244,10 +246,11 @@ def _rst_titles_as_atx(lines: list[str]) -> list[str]:
             out[i] = ""
             if over:
                 out[i - 2] = ""
+                overlined.add(i - 1)
             i += 2
             continue
         i += 1
-    return out
+    return out, overlined
 
 
 def _line_starts(text: str, start: int) -> list[int]:
@@ -268,9 +271,8 @@ def read_blocks(text: str, start: int = 0, rst: bool = False) -> Blocks:
     src = text[start:]
     overlined: set[int] = set()  # reStructuredText: lines of titles with an adornment above them
     if rst:
-        given = _LINE_END.split(src)
-        src = "\n".join(_rst_titles_as_atx(given))
-        overlined = {k for k in range(1, len(given)) if RST_ADORNMENT.match(given[k - 1]) and rst_underlines(given[k], given[k - 1])}
+        atx, overlined = _rst_titles_as_atx(_LINE_END.split(src))
+        src = "\n".join(atx)
     elif "!!!" in src or "???" in src or "===" in src:
         src = "\n".join(_admonitions_as_quotes(_LINE_END.split(src)))
     tokens = (_rst_parser() if rst else _parser()).parse(src)

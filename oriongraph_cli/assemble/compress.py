@@ -24,6 +24,7 @@ code and tables are left out).
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Mapping, Protocol
@@ -333,12 +334,12 @@ def _code_window(body: list[str], scores: list[float], target: int) -> tuple[int
     filled = [i for i, line in enumerate(body) if line.strip()]
     if not filled:
         return 0, -1
+    upto = list(itertools.accumulate((len(line) + 1 for line in body), initial=0))  # characters before each line
     best: tuple[tuple[float, int, int, int], int, int] | None = None
     for pos, a in enumerate(filled if any(scores) else filled[:1]):
-        held, size, lead = 0.0, 0, None
+        held, lead = 0.0, None
         for n, b in enumerate(filled[pos:]):
-            size += sum(len(line) + 1 for line in body[(filled[pos + n - 1] + 1 if n else a) : b + 1])
-            if b > a and size > target:
+            if b > a and upto[b + 1] - upto[a] > target:
                 break
             held += scores[b]
             if lead is None and scores[b] > 0:

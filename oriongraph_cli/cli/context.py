@@ -10,7 +10,7 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
 
 import typer
 
@@ -113,17 +113,16 @@ NULL_OPT = typer.Option(
     False, "--null", "-0",
     help="With -l (implied): end each path with a NUL instead of a newline, for xargs -0.",
 )
-OUTPUT_OPT = typer.Option(
-    None, "--output", "-o", metavar="FILE", show_default=False,
-    help="Write what stdout would get to FILE instead, as `> FILE` would (plain lines unless --json), "
-    "replacing it atomically when the command succeeds.",
-)
-# compile's: it has --format too
-COMPILE_OUTPUT_OPT = typer.Option(
-    None, "--output", "-o", metavar="FILE", show_default=False,
-    help="Write what stdout would get to FILE instead, as `> FILE` would (plain lines unless --format or --json), "
-    "replacing it atomically when the command succeeds.",
-)
+def _output_opt(plain_unless: str) -> Any:
+    return typer.Option(
+        None, "--output", "-o", metavar="FILE", show_default=False,
+        help=f"Write what stdout would get to FILE instead, as `> FILE` would (plain lines unless {plain_unless}), "
+        "replacing it atomically when the command succeeds.",
+    )
+
+
+OUTPUT_OPT = _output_opt("--json")
+COMPILE_OUTPUT_OPT = _output_opt("--format or --json")  # compile's: it has --format too
 
 
 class _Captured(io.StringIO):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, Sequence
 from urllib.parse import unquote
 
-from oriongraph_cli.blocks import is_rst, read_blocks
+from oriongraph_cli.blocks import RST_ADORNMENT, is_rst, read_blocks
 from oriongraph_cli.graph.site_links import HUGO_REF_RE, SITE_URL_RE, TAG_LINK_RE
 from oriongraph_cli.models import Document, Span
 
@@ -62,8 +62,8 @@ ID_TOKEN_RE = re.compile(r"(?<![\w/.-])([A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+)(?![\w-
 ADR_RE = re.compile(r"^(ADR-\d+)", re.IGNORECASE)
 SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 INLINE_CODE_RE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
-# a reStructuredText adornment line (``blocks.RST_ADORNMENT``), in a multi-line text
-_RST_ADORNMENT_LINE = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$", re.MULTILINE)
+# a reStructuredText adornment line, in a multi-line text
+_RST_ADORNMENT_LINE = re.compile(RST_ADORNMENT.pattern, re.MULTILINE)
 MD_SUFFIXES = (".md", ".markdown", ".mdx")
 _TERM_STOP = frozenset(
     "a an and the of for to in on with by or at from is are be as it this that overview notes note design index "
