@@ -10,14 +10,22 @@ projects no default was chosen on.
     git -C /tmp/src/fastify checkout 83e69762aff047940b376fc2a266d143499ef727
     python bench/suite/build_docsite.py /tmp/src/fastify --name fastify --out /tmp/suite/fastify
 
+    git clone https://github.com/gohugoio/hugoDocs /tmp/src/hugodocs
+    git -C /tmp/src/hugodocs checkout 1c613349f
+    python bench/suite/build_docsite.py /tmp/src/hugodocs --docs content/en --name hugo --out /tmp/suite/hugo
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
   ``title``, ``sidebar_label``, ``description``; MDX imports and components).
 - ``fastify``: every ``docs/**/*.md`` of fastify/fastify at 83e6976 — a web framework's
   reference and guides (no front matter; anchors set in HTML, ``<a id="…"></a>``).
+- ``hugo``: every ``content/en/**/*.md`` of gohugoio/hugoDocs at 1c613349f — a static site
+  generator's manual built with itself: guides, ~600 near-alike reference pages (one per
+  template function and method), shortcodes in the text (``{{% glossary-term x %}}``,
+  ``{{< code-toggle >}}``), glossary links written ``[term](g)``, ``aliases`` in front matter.
 
-Each page is copied to ``02_knowledge/<name>/<its path under docs/>``: front matter, body
+Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
 copying the docs folder in.
 
@@ -32,10 +40,10 @@ import shutil
 from pathlib import Path
 
 
-def build(src: Path, name: str, dest: Path) -> int:
+def build(src: Path, name: str, dest: Path, docs: str = "docs") -> int:
     if dest.exists():
         shutil.rmtree(dest)
-    root = src / "docs"
+    root = src / docs
     n = 0
     for path in sorted(p for p in root.rglob("*") if p.suffix in (".md", ".mdx") and p.is_file()):
         out = dest / "02_knowledge" / name / path.relative_to(root)
@@ -47,11 +55,12 @@ def build(src: Path, name: str, dest: Path) -> int:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("src", type=Path, help="a checkout holding a docs/ folder")
+    ap.add_argument("src", type=Path, help="a checkout holding the docs folder")
+    ap.add_argument("--docs", default="docs", help="the docs folder under the checkout (docs, content/en)")
     ap.add_argument("--name", required=True, help="the folder under 02_knowledge/ (redux, fastify)")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
-    print(f"wrote {build(args.src, args.name, args.out)} documents to {args.out}")
+    print(f"wrote {build(args.src, args.name, args.out, args.docs)} documents to {args.out}")
 
 
 if __name__ == "__main__":
