@@ -2,7 +2,8 @@
 4,000 tokens with the shipped defaults: quotes, shortened quotes, quotes that hold no text
 of their span (headings, a bold label and ``[…]`` marks alone: `` […]``, ``**Title** […]``),
 quotes with code, and those whose code keeps lines with a gap between them (lines picked
-here and there, not one run).
+here and there, not one run); shortened quotes that keep a link reference definition
+(``[label]: #anchor``, which renders as nothing) outside code.
 
     python bench/quote_forms.py ROOT INTENTS.jsonl [--limit 60]
     ORION_BENCH_SRC=CHECKOUT python -P bench/quote_forms.py ROOT INTENTS.jsonl   # another checkout
@@ -21,6 +22,19 @@ from oriongraph_cli.render.json import compile_payload  # noqa: E402
 
 # a quote's text without headings, bold labels and elision marks: what it says
 _FRAME = re.compile(r"\[…\]|\*\*[^*]*\*\*|#+ [^\n]*")
+# a link reference definition's line (as blocks.LINK_DEFINITION; here for older checkouts too)
+_DEFINITION = re.compile(r"[ ]{0,3}\[(?!\^)(?:[^\]\\\n]|\\.)+\]:[ \t]*\S")
+
+
+def keeps_definition(text: str) -> bool:
+    """Whether ``text`` holds a link reference definition's line outside a fenced block."""
+    inside = False
+    for line in text.split("\n"):
+        if line.lstrip().startswith(("```", "~~~")):
+            inside = not inside
+        elif not inside and _DEFINITION.match(line):
+            return True
+    return False
 
 
 def scattered_code(text: str) -> bool:
@@ -49,7 +63,7 @@ def main() -> None:
     qs = [json.loads(line) for line in open(args.intents) if line.strip()][: args.limit]
     out: dict = {"root": args.root, "intents": len(qs)}
     for budget in (1000, 4000):
-        c = dict(quotes=0, shortened=0, no_text=0, with_code=0, scattered_code=0)
+        c = dict(quotes=0, shortened=0, no_text=0, with_code=0, scattered_code=0, shortened_with_definition=0)
         for q in qs:
             resp = api.compile_workingset(CompileRequest(intent=q["text"], budget_tokens=budget), cfg, reader)
             for doc in compile_payload(resp)["documents"]:
@@ -58,6 +72,7 @@ def main() -> None:
                     c["quotes"] += 1
                     c["shortened"] += bool(qt.get("shortened"))
                     c["no_text"] += not _FRAME.sub("", t).strip()
+                    c["shortened_with_definition"] += bool(qt.get("shortened")) and keeps_definition(t)
                     if "```" in t or "~~~" in t:
                         c["with_code"] += 1
                         c["scattered_code"] += scattered_code(t)

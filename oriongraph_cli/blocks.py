@@ -33,6 +33,10 @@ _ADMONITION = re.compile(r"^( {0,3})(?:!!!|\?\?\?\+?|===)[ \t]+\S")
 # a setext heading's underline, for code that reads a quote line by line (a quote may begin
 # inside a block, so it cannot be parsed as a document): "=" is level 1, "-" level 2
 SETEXT_UNDERLINE = re.compile(r"^ {0,3}(=|-)\1*[ \t\r]*$")
+# a link reference definition's line, ``[label]: destination``, as CommonMark reads one (at
+# most three spaces in; a footnote, ``[^1]: text``, is text a reader sees): a block of them
+# renders as nothing
+LINK_DEFINITION = re.compile(r"[ ]{0,3}\[(?!\^)(?:[^\]\\\n]|\\.)+\]:[ \t]*\S")
 
 
 @dataclass(frozen=True)

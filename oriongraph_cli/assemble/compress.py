@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Mapping, Protocol
 
-from oriongraph_cli.blocks import RST_ADORNMENT, SETEXT_UNDERLINE, is_rst, rst_underlines
+from oriongraph_cli.blocks import LINK_DEFINITION, RST_ADORNMENT, SETEXT_UNDERLINE, is_rst, rst_underlines
 from oriongraph_cli.store.postings import analyzer
 
 PRIORITY_HIGH = 0.85
@@ -77,7 +77,9 @@ def first_sentence(paragraph: str) -> str:
 
 def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
     """(kind, text) blocks: heading (an underlined one written with ``#``), code (whole
-    fence), lines (a list item with the lines that continue it, or a table row), para.
+    fence), lines (a list item with the lines that continue it, or a table row), para,
+    definitions (a paragraph of link reference definitions alone, which renders as nothing:
+    neither a sentence to keep nor text a mark says was skipped).
     ``rst``: reStructuredText, where a line of backticks or tildes is no fence, a title under
     any adornment is a heading (``blocks.read_blocks`` reads it so), a directive's line is not
     text, and the indented block after ``::`` or a code directive is literal (code, not
@@ -92,7 +94,8 @@ def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
         nonlocal literal_next
         if para:
             literal_next = para[-1].rstrip().endswith("::")
-            out.append(("para", "\n".join(para)))
+            unseen = not rst and all(LINK_DEFINITION.match(ln) for ln in para)
+            out.append(("definitions" if unseen else "para", "\n".join(para)))
             para.clear()
 
     while i < len(lines):
@@ -302,7 +305,7 @@ class BestSentences:
 def _code_only(text: str, rst: bool = False) -> bool:
     """A text that holds code and nothing to read as sentences (a part of a long code block)."""
     kinds = {kind for kind, _ in _blocks(text, rst)}
-    return "code" in kinds and kinds <= {"code", "heading"}
+    return "code" in kinds and kinds <= {"code", "heading", "definitions"}
 
 
 def _code_lines(text: str, focus: Focus, target: int) -> str:
@@ -360,8 +363,8 @@ def _first_sentences(text: str, target: int, rst: bool = False) -> str:
     for kind, block in _blocks(text, rst):
         if kind == "heading":
             piece = block
-        elif kind in ("code", "literal") or block.lstrip().startswith("|"):
-            continue  # code and tables do not shorten into sentences
+        elif kind in ("code", "literal", "definitions") or block.lstrip().startswith("|"):
+            continue  # code and tables do not shorten into sentences; definitions are not seen
         elif kind == "lines":
             if last_kind == "lines":
                 continue  # one item of a list says what it is about

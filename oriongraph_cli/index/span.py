@@ -24,7 +24,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from oriongraph_cli.blocks import Blocks, is_rst, read_blocks
+from oriongraph_cli.blocks import LINK_DEFINITION, Blocks, is_rst, read_blocks
 from oriongraph_cli.models import Document, Span, SpanRef
 from oriongraph_cli.tokens import TokenCounter
 
@@ -149,11 +149,6 @@ def _heading_only(start: int, end: int, headings: list[tuple[int, int]]) -> bool
     return i >= 0 and headings[i][0] <= start and end <= headings[i][1]
 
 
-# a link reference definition's first line, ``[label]: destination``, as CommonMark reads
-# one (at most three spaces in; a footnote, ``[^1]: text``, is text a reader sees)
-_DEFINITION = re.compile(r"[ ]{0,3}\[(?!\^)(?:[^\]\\\n]|\\.)+\]:[ \t]*\S")
-
-
 def _definition_runs(text: str, ranges: list[tuple[int, int, Section]], blocks: Blocks, body_start: int) -> list[bool]:
     """For each range (in order): it is a run of link reference definitions, one per line,
     outside code, in a block of them that begins at the body's start or after a blank line
@@ -164,7 +159,7 @@ def _definition_runs(text: str, ranges: list[tuple[int, int, Section]], blocks: 
     prev_end = body_start
     for a, b, _sec in ranges:
         lines = [ln for ln in text[a:b].splitlines() if ln.strip()]
-        own = bool(lines) and not blocks.in_code(a) and all(_DEFINITION.match(ln) for ln in lines)
+        own = bool(lines) and not blocks.in_code(a) and all(LINK_DEFINITION.match(ln) for ln in lines)
         gap = text[prev_end:a]
         after_blank = prev_end == body_start or gap.count("\n") >= 2
         out.append(own and (after_blank or (bool(out) and out[-1])))

@@ -152,6 +152,27 @@ def test_a_form_that_holds_none_of_the_spans_text_is_no_form():
     assert compress.says_something("**Decision:** we use SQS. […]") and compress.says_something("```sh\nmake\n```")
 
 
+def test_a_shortened_quote_never_keeps_a_link_reference_definition():
+    """``[label]: #anchor`` renders as nothing: it is not a sentence a shortened quote keeps
+    (its label matched the intent's "reference"), not text a mark says was skipped, and a
+    quote of definitions and code alone shortens as code."""
+    text = ("## Reference-level explanation\n[reference-level-explanation]: #reference-level-explanation\n\n"
+            "This RFC does not change the borrow checker. The MIR for closures captures less.\n\n"
+            "[borrow]: https://example.org/borrow\n[nll]: https://example.org/nll\n\n"
+            "A later borrow of a reference ends at its last use. Closures are smaller too.\n")
+    focus = compress.Focus.of("where does a borrow of a reference end", lambda terms: {t: 1.0 for t in terms})
+    short = compress.COMPRESSORS["sentences"].shorten(text, None, focus)
+    assert "]:" not in short and "A later borrow of a reference ends at its last use." in short
+    assert "[…] A later borrow" in short  # the first paragraph's sentences were skipped, not the definitions
+    assert "]:" not in compress.COMPRESSORS["heading"].shorten(text, "RFC > Reference-level explanation", focus)
+    plain = compress.COMPRESSORS["sentences"].shorten(text, None)  # no intent: the first sentences
+    assert "]:" not in plain and plain.startswith("## Reference-level explanation\n\nThis RFC does not change")
+    both = "Borrows end early.\n\n[x]: #x\n\nBorrows end late."  # nothing a reader sees lies between
+    assert compress.COMPRESSORS["sentences"].shorten(both, None, focus) == "Borrows end early.\n\nBorrows end late."
+    code = "[run]: #run\n\n```sh\n" + "\n".join(f"step --borrow {i}" for i in range(40)) + "\n```"
+    assert compress._code_only(code) and "]:" not in compress.COMPRESSORS["sentences"].shorten(code, None, focus)
+
+
 def test_restructuredtext_is_shortened_as_restructuredtext():
     """In a ``.rst`` note a line of backticks is a title's adornment, not a fence: a
     shortened quote keeps its sentences, the title as a heading, never a literal block or a
