@@ -18,7 +18,9 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # folder page whose path ends as the URL does, ``/docs/guide/`` ``…/docs/guide/index.md``; a
 # site template's full URL, ``{% link "https://…" %}``, is external; 6: a root-absolute
 # Markdown path, ``/config/server-options.md`` as VitePress and Docusaurus write them, names
-# the one document under a stage folder whose path ends as the link's does).
+# the one document under a stage folder whose path ends as the link's does; 7: an anchor no
+# heading or HTML sets names a definition list's term, ``#publishdir`` the line ```publishDir```
+# above ``: (string) …``, numbered with the headings as Hugo's goldmark numbers them).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 6
+LINK_RULES = 7

@@ -44,6 +44,11 @@ SITE_SUFFIXES = (".html", ".htm")
 _MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 # a block id, as Obsidian marks a paragraph a link may name (``[[Note#^block-id]]``): "^id" ending a line
 _BLOCK_ID = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
+# a definition list's definition line (``: text`` under its term, PHP Markdown Extra's and
+# goldmark's syntax): a site that gives each term an id (Hugo's ``autoDefinitionTermID``)
+# lets a link name the term
+_DEFINITION_LINE = re.compile(r"^ {0,3}:[ \t]+\S")
+_ANY_DEFINITION_LINE = re.compile(r"^ {0,3}:[ \t]+\S", re.MULTILINE)
 # an anchor written in HTML, as generated documentation sets them: <a name="x"></a>, <h3 id="x">
 _HTML_ANCHOR = re.compile(r"<[A-Za-z][\w-]*\s[^<>]*?(?<![\w-])(?:id|name)\s*=\s*([\"'])([^\"'<>]+)\1")
 
@@ -112,6 +117,22 @@ def site_candidates(rel: str) -> tuple[str, str] | None:
     return posixpath.join(posixpath.dirname(rel), stem + ".md"), stem.lower()
 
 
+def definition_terms(text: str) -> list[str]:
+    """The terms of ``text``'s definition lists, in order: a line directly above a ``: ``
+    definition line that is not itself one, outside code blocks (a term written as a code
+    span, ``publishDir``, is read as written), never a heading, list item, table row or quote."""
+    if ":" not in text:
+        return []
+    lines, masked = text.split("\n"), mask_code(text).split("\n")
+    out = []
+    for i in range(1, min(len(lines), len(masked))):
+        term = lines[i - 1].strip()
+        if (_DEFINITION_LINE.match(masked[i]) and term and not _DEFINITION_LINE.match(lines[i - 1])
+                and not term.startswith(("#", "|", ">", "- ", "* ", "+ "))):
+            out.append(term)
+    return out
+
+
 class LinkResolver:
     """Where a reference points, given the set of indexed documents.
 
@@ -164,6 +185,7 @@ class LinkResolver:
         # a heading's letters and digits alone -> its span, where no other heading of the page has them
         self._loose: dict[str, dict[str, str]] = {}
         self._text_anchors: dict[str, dict[str, str]] = {}
+        self._term_anchors: dict[str, dict[str, str]] = {}
         self._file_names: set[str] | None = None  # every file name in the stage folders, lower-cased
         self._path_cache: dict[tuple[str, str], tuple[str | None, str]] = {}
 
@@ -251,7 +273,42 @@ class LinkResolver:
             hit = found.get(anchor) or found.get(unquote(anchor))
         if hit is None:  # as another site generator slugs: "#cloud-gov", "#508-accessibility", "#m-and-ie"
             hit = self._loose[path].get(loose_anchor(unquote(anchor)))
+        if hit is None:  # a definition list's term, as a site that gives terms ids numbers them
+            found = self.term_anchors(path)
+            hit = found.get(anchor.lower()) or found.get(slugify(unquote(anchor)))
         return hit
+
+    def term_anchors(self, path: str) -> dict[str, str]:
+        """Anchor -> span_id for a page whose definition lists' terms have ids (goldmark's
+        ``autoDefinitionTermID``, as Hugo sites set it): each term (the line above a ``: ``
+        definition, outside code) by its slug, numbered in one series with the headings in
+        document order as the renderer numbers them — a term ``cascade`` before a section
+        ``## Cascade`` makes the section ``#cascade-1``. Empty for a page without definitions;
+        read only for an anchor nothing else names."""
+        table = self._term_anchors.get(path)
+        if table is None:
+            table = {}
+            texts = dict(self._load_texts(path))
+            if any(":" in t and _ANY_DEFINITION_LINE.search(t) for t in texts.values()):
+                seen: set[tuple[str, ...]] = set()
+                counts: Counter[str] = Counter()
+
+                def add(name: str, span_id: str) -> None:
+                    slug = slugify(heading_text(name))
+                    if slug:
+                        n = counts[slug]
+                        counts[slug] += 1
+                        table.setdefault(slug if n == 0 else f"{slug}-{n}", span_id)
+
+                for s in self.spans_of(path):
+                    for depth in range(1, len(s.heading_path) + 1):
+                        if s.heading_path[:depth] not in seen:
+                            seen.add(s.heading_path[:depth])
+                            add(s.heading_path[depth - 1], s.span_id)
+                    for term in definition_terms(texts.get(s.span_id, "")):
+                        add(term, s.span_id)
+            self._term_anchors[path] = table
+        return table
 
     def ref_page(self, src_path: str, target: str) -> str | None:
         """The document a site generator's page reference (Hugo's ``ref``, Jekyll's ``link``)

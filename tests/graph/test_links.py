@@ -1275,3 +1275,30 @@ def test_document_batches_never_split_a_document():
     batches = list(graph_edges._document_batches(refs, 2))
     assert [r for b in batches for r in b] == refs
     assert ["".join(r.path for r in b) for b in batches] == ["aaa", "bb", "cdddd", "e"]
+
+
+def test_an_anchor_names_a_definition_lists_term():
+    """A site that gives definition list terms ids (Hugo's goldmark, ``autoDefinitionTermID``)
+    lets ``[publishDir](#publishdir)`` name the term ```publishDir``` above ``: (string) …``;
+    terms and headings are numbered in one series in document order (a term ``cascade``
+    before ``## Cascade`` makes the section ``#cascade-1``). A heading's slug still comes first,
+    and a ``: `` line in code, or a list item above one, names nothing."""
+    settings = ("`cascade`\n: (`map`) Values passed down. See the [cascade](#cascade-1) section.\n\n"
+                "`publishDir`\n: (`string`) Where the site is written. Default is `public`.\n\n"
+                "Build options\n: One.\n: Two.\n\n- item\n: not a term\n\n"
+                "```yaml\nfenced\n: not a term either\n```\n")
+    spans = [SpanInfo("c.md", "c0", 0, ("Configure",), 1, "# Configure\n\nIntro."),
+             SpanInfo("c.md", "c1", 1, ("Configure", "Settings"), 2, "## Settings\n\n" + settings),
+             SpanInfo("c.md", "c2", 2, ("Configure", "Cascade"), 3, "## Cascade\n\nHow values cascade.")]
+    docs = {p: extract.DocInfo(p, p, None, None) for p in ("c.md", "x.md")}
+    r = LinkResolver(docs, {"c.md": "c0"}, lambda p: spans if p == "c.md" else [])
+    assert resolve.definition_terms(settings) == ["`cascade`", "`publishDir`", "Build options"]
+    assert r.anchor("c.md", "publishdir") == "c1" and r.anchor("c.md", "build-options") == "c1"
+    assert r.anchor("c.md", "cascade-1") == "c2"  # the section, numbered after the term
+    assert r.anchor("c.md", "cascade") == "c2"  # a heading's slug first, as before
+    assert r.anchor("c.md", "item") is None and r.anchor("c.md", "fenced") is None
+    edges, dangling = resolve.resolve_refs([RawRef("x.md", "x0", 3, "md", "c.md", "publishDir"), RawRef("x.md", "x0", 4, "md", "c.md", "staticdir")], r)
+    assert Edge("x.md", "x0", "c.md", "c1", "REF", "c.md#publishDir", 3) in edges
+    assert [(d.target, d.kind) for d in dangling] == [("c.md#staticdir", "anchor")]
+    plain = LinkResolver(docs, {"c.md": "c0"}, lambda p: spans[:1] if p == "c.md" else [])
+    assert plain.term_anchors("c.md") == {}  # no definition lists: nothing read beyond the texts
