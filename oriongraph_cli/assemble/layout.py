@@ -11,7 +11,7 @@ import re
 from typing import Mapping
 
 from oriongraph_cli.blocks import Blocks, has_fence_before, is_rst, quote_fences, quote_table_head, read_blocks
-from oriongraph_cli.graph.extract import heading_text
+from oriongraph_cli.graph.extract import heading_text, looks_like_path
 from oriongraph_cli.graph.site_links import TEMPLATE_LINKS, written
 from oriongraph_cli.index.parse import front_matter_end
 from oriongraph_cli.models import Quote, WSDocument, WSItem
@@ -29,8 +29,9 @@ def rewrite_links(text: str, doc_path: str, resolved: Mapping[str, str] | None =
     written -> the indexed document) names that document, its anchor kept — a site URL
     such as ``/manual/dns.html`` becomes the page's path, and so does a site template's
     link the index resolved (``{% page "/docs/setup/" %}``, ``{{< ref "setup.md" >}}``);
-    another relative target is joined to the document's folder; absolute URLs, anchors,
-    targets leaving the root and templates the index did not resolve stay."""
+    another relative target that could name a file is joined to the document's folder;
+    absolute URLs, anchors, targets leaving the root, targets no file could have (``(g)``,
+    ``(+)``: no link to the index either) and templates the index did not resolve stay."""
     folder = posixpath.dirname(doc_path)
 
     def fix(target: str) -> str:
@@ -40,8 +41,8 @@ def rewrite_links(text: str, doc_path: str, resolved: Mapping[str, str] | None =
         if dst is not None:
             _path, hash_, frag = target.partition("#")
             return dst + hash_ + frag
-        if target.startswith("/"):
-            return target
+        if target.startswith("/") or not looks_like_path(target):
+            return target  # "[page bundle](g)": no file, so no link the index reads, kept as written
         path, hash_, frag = target.partition("#")
         joined = posixpath.normpath(posixpath.join(folder, path)) if path else ""
         if not path or joined.startswith("..") or joined == ".":

@@ -151,6 +151,18 @@ def heading_id(heading: str) -> str | None:
     return m.group(1) if m else None
 
 
+# a word in a link target that could name a file
+PATHISH_RE = re.compile(r"[A-Za-z0-9_]{2,}")
+
+
+def looks_like_path(target: str) -> bool:
+    """A link target that could name a file: has a separator or suffix and a real word
+    ("../x.md", "notes/plan"); bare "i", "+", "-/-" come from prose such as "[M + K](+)",
+    and "g" from a site's own shorthand (Hugo's manual links a glossary term as
+    ``[page bundle](g)``)."""
+    return bool(PATHISH_RE.search(target)) and ("/" in target or "." in target)
+
+
 def loose_anchor(text: str) -> str:
     """A heading or an anchor by its letters and digits alone, ``&`` read as "and": how the
     anchors site generators make from one heading still match ("Cloud.gov" as ``cloudgov`` or

@@ -18,6 +18,7 @@ from oriongraph_cli.graph.extract import (
     ARTIFACTS_DIR,
     FRONT_MATTER_TYPES,
     MD_SUFFIXES,
+    PATHISH_RE,
     SCHEME_RE,
     DanglingLink,
     DocInfo,
@@ -27,6 +28,7 @@ from oriongraph_cli.graph.extract import (
     heading_id,
     heading_text,
     loose_anchor,
+    looks_like_path,
     mask_code,
     site_url_key,
     slugify,
@@ -112,7 +114,7 @@ def site_candidates(rel: str) -> tuple[str, str] | None:
     stem, ext = posixpath.splitext(base)
     if ext.lower() not in SITE_SUFFIXES and (ext or not base or base.startswith(".")):
         return None
-    if not _PATHISH_RE.search(stem):
+    if not PATHISH_RE.search(stem):
         return None  # "[Ca(2+)](i)" in an abstract is text, not a page
     return posixpath.join(posixpath.dirname(rel), stem + ".md"), stem.lower()
 
@@ -592,7 +594,7 @@ def _resolve_one(r: RawRef, resolver: LinkResolver, edges: list[Edge], dangling_
         if status == "external" or status == "not-indexed":
             return
         if dst is None:
-            if not _looks_like_path(target):
+            if not looks_like_path(target):
                 return  # "[Ca(2+)](i)" in a chemistry abstract is text, not a link
             dangling_out.append(DanglingLink(path, line, written, "image" if kind == "img" else ("outside-root" if status == "outside-root" else "link")))
         elif kind == "md":
@@ -627,13 +629,6 @@ def _resolve_one(r: RawRef, resolver: LinkResolver, edges: list[Edge], dangling_
         edges.append(Edge(path, None, dst, dst_span, FRONT_MATTER_TYPES[key], written, line))
 
 
-_PATHISH_RE = re.compile(r"[A-Za-z0-9_]{2,}")
-
-
-def _looks_like_path(target: str) -> bool:
-    """A link target that could name a file: has a separator or suffix and a real word
-    ("../x.md", "notes/plan"); bare "i", "+", "-/-" come from prose such as "[M + K](+)"."""
-    return bool(_PATHISH_RE.search(target)) and ("/" in target or "." in target)
 
 
 def _link_edge(edges: list[Edge], dangling_out: list[DanglingLink], resolver: LinkResolver, r: RawRef, dst: str, written: str) -> None:

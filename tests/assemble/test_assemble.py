@@ -481,6 +481,10 @@ def test_relative_links_are_rewritten_from_the_project_root():
     assert "[out](../../../../x.md)" in out  # leaves the root: kept as written
     assert '![img](03_workstreams/ws-a/design/img/a.png "t")' in out
     assert "[ref]: 03_workstreams/ws-a/design/notes.md" in out
+    # a target no file could have is no link the index reads: kept as written, not made a path
+    out = rewrite_links("A [page bundle](g), [M + K](+) and [the plan](plan) and [notes](notes/).\n", "02_knowledge/hugo/templates/shortcode.md")
+    assert "[page bundle](g)" in out and "[M + K](+)" in out and "[the plan](plan)" in out
+    assert "[notes](02_knowledge/hugo/templates/notes)" in out  # a separator: joined as before
 
 
 

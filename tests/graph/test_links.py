@@ -1112,12 +1112,12 @@ def test_dangling_str_and_dict():
 
 def test_prose_in_link_syntax_is_not_a_dangling_link():
     """Scientific abstracts contain "[Ca(2+)](i)" and "[M + K](+)": not links to files."""
-    from oriongraph_cli.graph.resolve import _looks_like_path
+    from oriongraph_cli.graph.extract import looks_like_path
 
     for prose in ("i", "+", "-", "-/-", "2+"):
-        assert not _looks_like_path(prose)
+        assert not looks_like_path(prose)
     for path in ("../design/storage.md", "notes/plan", "ADR-0002-idempotency.md", "./x.markdown"):
-        assert _looks_like_path(path)
+        assert looks_like_path(path)
 
 
 _DLQ = graph_terms.Term("Dead Letter Queue", ("dead", "letter", "queue"), "01_context/glossary.md", "g1", "glossary")
