@@ -3,7 +3,9 @@
 of their span (headings, a bold label and ``[…]`` marks alone: `` […]``, ``**Title** […]``),
 quotes with code, and those whose code keeps lines with a gap between them (lines picked
 here and there, not one run); shortened quotes that keep a link reference definition
-(``[label]: #anchor``, which renders as nothing) outside code.
+(``[label]: #anchor``, which renders as nothing) outside code; links whose target was made
+a path to nothing, a target no file could have joined to its folder
+(``[page bundle](02_knowledge/hugo/templates/g)`` for Hugo's glossary shorthand ``(g)``).
 
     python bench/quote_forms.py ROOT INTENTS.jsonl [--limit 60]
     ORION_BENCH_SRC=CHECKOUT python -P bench/quote_forms.py ROOT INTENTS.jsonl   # another checkout
@@ -24,6 +26,20 @@ from oriongraph_cli.render.json import compile_payload  # noqa: E402
 _FRAME = re.compile(r"\[…\]|\*\*[^*]*\*\*|#+ [^\n]*")
 # a link reference definition's line (as blocks.LINK_DEFINITION; here for older checkouts too)
 _DEFINITION = re.compile(r"[ ]{0,3}\[(?!\^)(?:[^\]\\\n]|\\.)+\]:[ \t]*\S")
+
+
+_LINK_TARGET = re.compile(r"\]\(([^)\s]+)\)")
+_WORD = re.compile(r"[A-Za-z0-9_]{2,}")
+
+
+def shorthand_joined(text: str) -> int:
+    """Links in ``text`` whose target is a folder joined to a name no file could have (no
+    word of two characters: ``…/templates/g``)."""
+    n = 0
+    for target in _LINK_TARGET.findall(text):
+        base = target.split("#", 1)[0].rstrip("/").rsplit("/", 1)
+        n += len(base) == 2 and not _WORD.search(base[1]) and bool(base[1]) and "://" not in target
+    return n
 
 
 def keeps_definition(text: str) -> bool:
@@ -63,7 +79,7 @@ def main() -> None:
     qs = [json.loads(line) for line in open(args.intents) if line.strip()][: args.limit]
     out: dict = {"root": args.root, "intents": len(qs)}
     for budget in (1000, 4000):
-        c = dict(quotes=0, shortened=0, no_text=0, with_code=0, scattered_code=0, shortened_with_definition=0)
+        c = dict(quotes=0, shortened=0, no_text=0, with_code=0, scattered_code=0, shortened_with_definition=0, shorthand_joined=0)
         for q in qs:
             resp = api.compile_workingset(CompileRequest(intent=q["text"], budget_tokens=budget), cfg, reader)
             for doc in compile_payload(resp)["documents"]:
@@ -73,6 +89,7 @@ def main() -> None:
                     c["shortened"] += bool(qt.get("shortened"))
                     c["no_text"] += not _FRAME.sub("", t).strip()
                     c["shortened_with_definition"] += bool(qt.get("shortened")) and keeps_definition(t)
+                    c["shorthand_joined"] += shorthand_joined(t)
                     if "```" in t or "~~~" in t:
                         c["with_code"] += 1
                         c["scattered_code"] += scattered_code(t)
