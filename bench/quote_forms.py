@@ -5,7 +5,10 @@ quotes with code, and those whose code keeps lines with a gap between them (line
 here and there, not one run); shortened quotes that keep a link reference definition
 (``[label]: #anchor``, which renders as nothing) outside code; links whose target was made
 a path to nothing, a target no file could have joined to its folder
-(``[page bundle](02_knowledge/hugo/templates/g)`` for Hugo's glossary shorthand ``(g)``).
+(``[page bundle](02_knowledge/hugo/templates/g)`` for Hugo's glossary shorthand ``(g)``);
+shortened quotes that keep a site template's tag (``{{< … >}}``, ``{% … %}``), and those where
+a tag shares its line with other text (a template block read as sentences and joined:
+``{{< code-toggle file=hugo >}} [params] x = 1 {{< /code-toggle >}}``).
 
     python bench/quote_forms.py ROOT INTENTS.jsonl [--limit 60]
     ORION_BENCH_SRC=CHECKOUT python -P bench/quote_forms.py ROOT INTENTS.jsonl   # another checkout
@@ -40,6 +43,20 @@ def shorthand_joined(text: str) -> int:
         base = target.split("#", 1)[0].rstrip("/").rsplit("/", 1)
         n += len(base) == 2 and not _WORD.search(base[1]) and bool(base[1]) and "://" not in target
     return n
+
+
+_TAG = re.compile(r"\{\{[<%].*?[>%]\}\}|\{%.*?%\}")
+
+
+def template_joined(text: str) -> bool:
+    """Whether a line of ``text`` outside code holds a template tag and other text."""
+    inside = False
+    for line in text.split("\n"):
+        if line.lstrip().startswith(("```", "~~~")):
+            inside = not inside
+        elif not inside and _TAG.search(line) and _TAG.sub("", line).replace("[…]", "").strip():
+            return True
+    return False
 
 
 def keeps_definition(text: str) -> bool:
@@ -79,7 +96,8 @@ def main() -> None:
     qs = [json.loads(line) for line in open(args.intents) if line.strip()][: args.limit]
     out: dict = {"root": args.root, "intents": len(qs)}
     for budget in (1000, 4000):
-        c = dict(quotes=0, shortened=0, no_text=0, with_code=0, scattered_code=0, shortened_with_definition=0, shorthand_joined=0)
+        c = dict(quotes=0, shortened=0, no_text=0, with_code=0, scattered_code=0, shortened_with_definition=0, shorthand_joined=0,
+                 shortened_with_template=0, template_joined=0)
         for q in qs:
             resp = api.compile_workingset(CompileRequest(intent=q["text"], budget_tokens=budget), cfg, reader)
             for doc in compile_payload(resp)["documents"]:
@@ -90,6 +108,9 @@ def main() -> None:
                     c["no_text"] += not _FRAME.sub("", t).strip()
                     c["shortened_with_definition"] += bool(qt.get("shortened")) and keeps_definition(t)
                     c["shorthand_joined"] += shorthand_joined(t)
+                    if qt.get("shortened"):
+                        c["shortened_with_template"] += bool(_TAG.search(t))
+                        c["template_joined"] += template_joined(t)
                     if "```" in t or "~~~" in t:
                         c["with_code"] += 1
                         c["scattered_code"] += scattered_code(t)

@@ -55,6 +55,11 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 # a reStructuredText directive whose indented body is code
 _RST_CODE_DIRECTIVE = re.compile(r"^\.\.\s+(code-block|code|sourcecode|literalinclude|highlight|doctest|testcode|testoutput|parsed-literal)::")
 _LINE_BLOCK = re.compile(r"^\s*([-*+]\s|\d+[.)]\s|\|)")
+# a line that is one site template tag: Hugo's shortcodes, ``{{< name args >}}`` and
+# ``{{% name %}}`` (closed by ``{{< /name >}}``, or self-closing ``{{< name />}}``), and
+# Liquid, Jekyll, Nunjucks or Jinja tags, ``{% name args %}`` (closed by ``{% endname %}``)
+_HUGO_TAG = re.compile(r"^[ \t]*\{\{([<%])\s*(/?)\s*([\w.-]+)[^\n]*?(/?)\s*[>%]\}\}[ \t]*$")
+_LIQUID_TAG = re.compile(r"^[ \t]*\{%-?\s*(end)?([\w-]+)[^\n]*?-?%\}[ \t]*$")
 
 
 def priority(base: float, best: float, *, first: bool = False, named: bool = False) -> str:
@@ -79,7 +84,12 @@ def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
     """(kind, text) blocks: heading (an underlined one written with ``#``), code (whole
     fence), lines (a list item with the lines that continue it, or a table row), para,
     definitions (a paragraph of link reference definitions alone, which renders as nothing:
-    neither a sentence to keep nor text a mark says was skipped).
+    neither a sentence to keep nor text a mark says was skipped), template (a block a site
+    template's tag opens and its closing tag ends, ``{{< code-toggle >}}`` … ``{{<
+    /code-toggle >}}``, ``{% alert %}`` … ``{% endalert %}``: what it holds is the template's
+    to render, kept as written or not at all, never read as sentences; a tag alone on its
+    line — a badge, an include, a self-closing shortcode — is not text, as a
+    reStructuredText directive's line is not).
     ``rst``: reStructuredText, where a line of backticks or tildes is no fence, a title under
     any adornment is a heading (``blocks.read_blocks`` reads it so), a directive's line is not
     text, and the indented block after ``::`` or a code directive is literal (code, not
@@ -115,6 +125,15 @@ def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
             continue
         if rst and line.strip() and line[:1] not in (" ", "\t"):
             literal_next = False
+        if not rst and "{" in line and (opened := _template_tag(line)) is not None:
+            flush()
+            end = _template_end(lines, i, *opened) if opened[1] else None
+            if end is not None:
+                out.append(("template", "\n".join(lines[i : end + 1])))
+                i = end + 1
+            else:
+                i += 1
+            continue
         if not rst and _FENCE.match(line):
             flush()
             j = i + 1
@@ -146,6 +165,29 @@ def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
         i += 1
     flush()
     return out
+
+
+def _template_tag(line: str) -> tuple[str, bool] | None:
+    """For a line that is one template tag: (its kind and name, whether it may open a block
+    — not a closing tag, not self-closing); None for any other line."""
+    if line.count("{{") + line.count("{%") != 1:
+        return None
+    if (m := _HUGO_TAG.match(line)) is not None:
+        return m.group(1) + m.group(3), not (m.group(2) or m.group(4))
+    if (m := _LIQUID_TAG.match(line)) is not None:
+        return "%" + m.group(2), not m.group(1)
+    return None
+
+
+def _template_end(lines: list[str], i: int, name: str, _opens: bool) -> int | None:
+    """The line that closes the template block ``lines[i]`` opens: ``{{< /name >}}`` (the
+    same delimiter) or ``{% endname %}``; None when the text does not close it."""
+    for j in range(i + 1, len(lines)):
+        if "{" in lines[j] and (m := _HUGO_TAG.match(lines[j]) or _LIQUID_TAG.match(lines[j])) is not None:
+            closing = (m.group(1) + m.group(3), bool(m.group(2))) if m.re is _HUGO_TAG else ("%" + m.group(2), bool(m.group(1)))
+            if closing == (name, True):
+                return j
+    return None
 
 
 @dataclass(frozen=True)
@@ -193,8 +235,8 @@ class _Unit:
 
 @functools.lru_cache(maxsize=4096)
 def _units(text: str, rst: bool = False) -> tuple[_Unit, ...]:
-    """The sentences of a span's paragraphs, its list items and its short code blocks, with
-    the heading each sits under (tables and longer code are not units); kept for the last few
+    """The sentences of a span's paragraphs, its list items and its short code and template
+    blocks, with the heading each sits under (tables and longer blocks are not units); kept for the last few
     thousand span texts (a compile splits a span for each level it tries and again to value
     the form it keeps)."""
     out: list[_Unit] = []
@@ -204,6 +246,9 @@ def _units(text: str, rst: bool = False) -> tuple[_Unit, ...]:
             heading = block
         elif kind == "code":
             if _short_code(block):
+                out.append(_Unit(i, heading, block, code=True))
+        elif kind == "template":
+            if len(block) <= CODE_UNIT_CHARS:  # kept whole, as written, as a short code block
                 out.append(_Unit(i, heading, block, code=True))
         elif kind == "lines" and not block.lstrip().startswith("|"):
             out.append(_Unit(i, heading, block, item=True))
@@ -270,15 +315,19 @@ def _best_units(text: str, focus: Focus, target: int, rst: bool = False) -> str 
 
 def _trimmed(body: str) -> str:
     """``body`` marked as followed by text left out: `` […]`` after its last sentence, or on a
-    line of its own after a closing fence (text after a fence would keep it open)."""
-    return body + ("\n\n[…]" if _FENCE.match(body.rsplit("\n", 1)[-1]) else TRIM_MARK)
+    line of its own after a closing fence (text after a fence would keep it open) or a
+    template's closing tag."""
+    last = body.rsplit("\n", 1)[-1]
+    return body + ("\n\n[…]" if _FENCE.match(last) or ("{" in last and _template_tag(last)) else TRIM_MARK)
 
 
 @functools.lru_cache(maxsize=4096)
 def _unit_less_blocks(text: str, rst: bool = False) -> tuple[int, ...]:
-    """The indices of the blocks no unit is taken from: tables, and code too long to be one."""
+    """The indices of the blocks no unit is taken from: tables, and code or a template block
+    too long to be one."""
     return tuple(i for i, (kind, block) in enumerate(_blocks(text, rst))
                  if (kind == "code" and not _short_code(block)) or kind == "literal"
+                 or (kind == "template" and len(block) > CODE_UNIT_CHARS)
                  or (kind == "lines" and block.lstrip().startswith("|")))
 
 
@@ -363,7 +412,7 @@ def _first_sentences(text: str, target: int, rst: bool = False) -> str:
     for kind, block in _blocks(text, rst):
         if kind == "heading":
             piece = block
-        elif kind in ("code", "literal", "definitions") or block.lstrip().startswith("|"):
+        elif kind in ("code", "literal", "definitions", "template") or block.lstrip().startswith("|"):
             continue  # code and tables do not shorten into sentences; definitions are not seen
         elif kind == "lines":
             if last_kind == "lines":

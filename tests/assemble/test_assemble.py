@@ -173,6 +173,30 @@ def test_a_shortened_quote_never_keeps_a_link_reference_definition():
     assert compress._code_only(code) and "]:" not in compress.COMPRESSORS["sentences"].shorten(code, None, focus)
 
 
+def test_a_site_templates_blocks_are_kept_as_written_or_left_out_never_read_as_sentences():
+    """A block a template tag opens and closes (Hugo's ``{{< code-toggle >}}`` around TOML,
+    Liquid's ``{% alert %}`` … ``{% endalert %}``) is the template's to render: a shortened
+    quote keeps it whole with its lines, as a short code block, or leaves it out marked
+    ``[…]``; a tag alone on its line (a badge, an include) is not a sentence."""
+    toggle = "{{< code-toggle file=hugo >}}\n[permalinks]\nposts = '/:year/:slug/'\n{{< /code-toggle >}}"
+    text = ("## Permalinks\n\n{{< new-in v0.153.0 />}}\n\nSet the permalink pattern per section in the project configuration:\n\n"
+            + toggle + "\n\n" + " ".join(f"Filler sentence {i} about other settings that say nothing of the subject." for i in range(4)) + "\n")
+    focus = compress.Focus.of("permalink pattern for posts", lambda terms: {t: 1.0 for t in terms})
+    assert [k for k, _ in compress._blocks(text)] == ["heading", "para", "template", "para"]
+    short = compress.COMPRESSORS["sentences"].shorten(text, None, focus)
+    assert toggle in short and "new-in" not in short  # the TOML keeps its lines; the badge is no sentence
+    assert short.endswith("{{< /code-toggle >}}\n\n[…]")  # the mark on its own line after the closing tag
+    plain = compress.COMPRESSORS["sentences"].shorten(text, None)
+    assert "{{" not in plain and plain.startswith("## Permalinks\n\nSet the permalink pattern")
+    assert "{{" not in compress.COMPRESSORS["heading"].shorten(text, "Configure > Permalinks", focus)
+    long = "{% alert %}\n" + "\n".join(f"Step {i} of the permalink setup." for i in range(30)) + "\n{% endalert %}"
+    around = "Permalinks come first.\n\n" + long + "\n\nPermalinks end here."
+    assert compress.COMPRESSORS["sentences"].shorten(around, None, focus) == "Permalinks come first.\n\n[…] Permalinks end here."
+    unclosed = "{{< figure src=a.png >}}\n\nA permalink pattern for posts."
+    assert compress.COMPRESSORS["sentences"].shorten(unclosed, None, focus) == "A permalink pattern for posts."
+    assert compress._blocks("{{< a >}}{{< /a >}} inline text") == [("para", "{{< a >}}{{< /a >}} inline text")]
+
+
 def test_restructuredtext_is_shortened_as_restructuredtext():
     """In a ``.rst`` note a line of backticks is a title's adornment, not a fence: a
     shortened quote keeps its sentences, the title as a heading, never a literal block or a
