@@ -38,6 +38,13 @@ SETEXT_UNDERLINE = re.compile(r"^ {0,3}(=|-)\1*[ \t\r]*$")
 # renders as nothing
 LINK_DEFINITION = re.compile(r"[ ]{0,3}\[(?!\^)(?:[^\]\\\n]|\\.)+\]:[ \t]*\S")
 
+# a line that is one site template tag: Hugo's shortcodes, ``{{< name args >}}`` and
+# ``{{% name %}}`` (closed by ``{{< /name >}}``, or self-closing ``{{< name />}}``), and
+# Liquid, Jekyll, Nunjucks or Jinja tags, ``{% name args %}`` (closed by ``{% endname %}``)
+_HUGO_TAG = re.compile(r"^[ \t]*\{\{([<%])\s*(/?)\s*([\w.-]+)[^\n]*?(/?)\s*[>%]\}\}[ \t]*$")
+_LIQUID_TAG = re.compile(r"^[ \t]*\{%-?\s*(end)?([\w-]+)[^\n]*?-?%\}[ \t]*$")
+_TAG_OPENING = re.compile(r"\{\{[<%]|\{%")  # "{{%" is one opening, not two
+
 
 @dataclass(frozen=True)
 class Heading:
@@ -208,6 +215,54 @@ def _rst_parser() -> Any:
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).disable("fence")
     md.core.ruler.disable(["inline"])
     return md
+
+
+def template_tag(line: str) -> tuple[str, bool] | None:
+    """For a line that is one template tag: (its kind and name, whether it may open a block
+    — not a closing tag, not self-closing); None for any other line."""
+    if len(_TAG_OPENING.findall(line)) != 1:
+        return None
+    if (m := _HUGO_TAG.match(line)) is not None:
+        return m.group(1) + m.group(3), not (m.group(2) or m.group(4))
+    if (m := _LIQUID_TAG.match(line)) is not None:
+        return "%" + m.group(2), not m.group(1)
+    return None
+
+
+def template_end(lines: list[str], i: int, name: str, _opens: bool) -> int | None:
+    """The line that closes the template block ``lines[i]`` opens: ``{{< /name >}}`` (the
+    same delimiter) or ``{% endname %}``; None when the text does not close it."""
+    for j in range(i + 1, len(lines)):
+        if "{" in lines[j] and (m := _HUGO_TAG.match(lines[j]) or _LIQUID_TAG.match(lines[j])) is not None:
+            closing = (m.group(1) + m.group(3), bool(m.group(2))) if m.re is _HUGO_TAG else ("%" + m.group(2), bool(m.group(1)))
+            if closing == (name, True):
+                return j
+    return None
+
+
+def template_blocks(text: str, start: int = 0) -> list[tuple[int, int]]:
+    """The character ranges of ``text[start:]`` that site template blocks hold, each from
+    its opening tag's line to the end of its closing tag's line (``template_tag``,
+    ``template_end``); [] at once for a text without a tag."""
+    if "{{" not in text and "{%" not in text:
+        return []
+    lines = text[start:].split("\n")
+    offsets, pos = [], start
+    for ln in lines:
+        offsets.append(pos)
+        pos += len(ln) + 1
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < len(lines):
+        opened = template_tag(lines[i]) if "{" in lines[i] else None
+        end = template_end(lines, i, *opened) if opened and opened[1] else None
+        if end is None:
+            i += 1
+            continue
+        out.append((offsets[i], offsets[end] + len(lines[end])))
+        i = end + 1
+    return out
+
 
 
 def is_rst(path: str) -> bool:

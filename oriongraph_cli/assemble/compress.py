@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Mapping, Protocol
 
-from oriongraph_cli.blocks import LINK_DEFINITION, RST_ADORNMENT, SETEXT_UNDERLINE, is_rst, rst_underlines
+from oriongraph_cli.blocks import LINK_DEFINITION, RST_ADORNMENT, SETEXT_UNDERLINE, is_rst, rst_underlines, template_end, template_tag
 from oriongraph_cli.store.postings import analyzer
 
 PRIORITY_HIGH = 0.85
@@ -55,11 +55,6 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 # a reStructuredText directive whose indented body is code
 _RST_CODE_DIRECTIVE = re.compile(r"^\.\.\s+(code-block|code|sourcecode|literalinclude|highlight|doctest|testcode|testoutput|parsed-literal)::")
 _LINE_BLOCK = re.compile(r"^\s*([-*+]\s|\d+[.)]\s|\|)")
-# a line that is one site template tag: Hugo's shortcodes, ``{{< name args >}}`` and
-# ``{{% name %}}`` (closed by ``{{< /name >}}``, or self-closing ``{{< name />}}``), and
-# Liquid, Jekyll, Nunjucks or Jinja tags, ``{% name args %}`` (closed by ``{% endname %}``)
-_HUGO_TAG = re.compile(r"^[ \t]*\{\{([<%])\s*(/?)\s*([\w.-]+)[^\n]*?(/?)\s*[>%]\}\}[ \t]*$")
-_LIQUID_TAG = re.compile(r"^[ \t]*\{%-?\s*(end)?([\w-]+)[^\n]*?-?%\}[ \t]*$")
 
 
 def priority(base: float, best: float, *, first: bool = False, named: bool = False) -> str:
@@ -125,9 +120,9 @@ def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
             continue
         if rst and line.strip() and line[:1] not in (" ", "\t"):
             literal_next = False
-        if not rst and "{" in line and (opened := _template_tag(line)) is not None:
+        if not rst and "{" in line and (opened := template_tag(line)) is not None:
             flush()
-            end = _template_end(lines, i, *opened) if opened[1] else None
+            end = template_end(lines, i, *opened) if opened[1] else None
             if end is not None:
                 out.append(("template", "\n".join(lines[i : end + 1])))
                 i = end + 1
@@ -165,29 +160,6 @@ def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
         i += 1
     flush()
     return out
-
-
-def _template_tag(line: str) -> tuple[str, bool] | None:
-    """For a line that is one template tag: (its kind and name, whether it may open a block
-    — not a closing tag, not self-closing); None for any other line."""
-    if line.count("{{") + line.count("{%") != 1:
-        return None
-    if (m := _HUGO_TAG.match(line)) is not None:
-        return m.group(1) + m.group(3), not (m.group(2) or m.group(4))
-    if (m := _LIQUID_TAG.match(line)) is not None:
-        return "%" + m.group(2), not m.group(1)
-    return None
-
-
-def _template_end(lines: list[str], i: int, name: str, _opens: bool) -> int | None:
-    """The line that closes the template block ``lines[i]`` opens: ``{{< /name >}}`` (the
-    same delimiter) or ``{% endname %}``; None when the text does not close it."""
-    for j in range(i + 1, len(lines)):
-        if "{" in lines[j] and (m := _HUGO_TAG.match(lines[j]) or _LIQUID_TAG.match(lines[j])) is not None:
-            closing = (m.group(1) + m.group(3), bool(m.group(2))) if m.re is _HUGO_TAG else ("%" + m.group(2), bool(m.group(1)))
-            if closing == (name, True):
-                return j
-    return None
 
 
 @dataclass(frozen=True)
@@ -318,7 +290,7 @@ def _trimmed(body: str) -> str:
     line of its own after a closing fence (text after a fence would keep it open) or a
     template's closing tag."""
     last = body.rsplit("\n", 1)[-1]
-    return body + ("\n\n[…]" if _FENCE.match(last) or ("{" in last and _template_tag(last)) else TRIM_MARK)
+    return body + ("\n\n[…]" if _FENCE.match(last) or ("{" in last and template_tag(last)) else TRIM_MARK)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, Sequence
 from urllib.parse import unquote
 
-from oriongraph_cli.blocks import RST_ADORNMENT, is_rst, read_blocks
+from oriongraph_cli.blocks import RST_ADORNMENT, is_rst, read_blocks, template_blocks
 from oriongraph_cli.graph.site_links import HUGO_REF_RE, SITE_URL_RE, TAG_LINK_RE
 from oriongraph_cli.models import Document, Span
 
@@ -388,7 +388,8 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
     Front matter ``links``, ``related``, ``depends_on``, ``supersedes``, ``superseded_by``,
     ``parent`` (ids or paths relative to the document; ``depends-on``/``dependsOn`` spellings
     accepted). Body, outside code: ``[text](target)`` links and reference definitions
-    (``[x]: target``), images (checked for existence only) and ``[[wiki]]`` links. Anywhere
+    (``[x]: target``), images (checked for existence only) and ``[[wiki]]`` links (not inside
+    a site template's block, ``{{< code-toggle >}}`` around TOML's ``[[menus.main]]``). Anywhere
     in the body (code included, since ``ADR-0007`` in backticks is still a mention):
     id-shaped tokens, one per span and token, for MENTIONS.
     """
@@ -443,11 +444,14 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
         line, sid = locate(body_start + m.start())
         path_part, _, anchor = target.partition("#")
         refs.append(RawRef(doc.path, sid, line, "md", path_part, anchor or None))
+    blocks = template_blocks(masked) if "[[" in masked else []
     for m in WIKI_RE.finditer(masked):
         target = (m.group(1) or "").strip()
         anchor = (m.group(2) or "").strip() or None
         if not target and not anchor:
             continue
+        if blocks and any(a <= m.start() < b for a, b in blocks):
+            continue  # a site template's block is no vault: [[menus.main]] there is TOML
         line, sid = locate(body_start + m.start())
         refs.append(RawRef(doc.path, sid, line, "wiki", target, anchor))
     seen: set[tuple[str | None, str]] = set()

@@ -33,8 +33,9 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # before any other line: a hard-wrapped list was cut mid-item, a paragraph mid-sentence; 7: a
 # ``.rst`` note's section titles, under and over any adornment, are its outline, and a line of
 # backticks or tildes there is an adornment, not a fence — nor, in the link extractor, half of
-# a code span hiding the references of a section)
-PARSE_RULES = 7
+# a code span hiding the references of a section; 8: no wiki link inside a site template's
+# block, ``[[menus.main]]`` in Hugo's ``{{< code-toggle >}}`` being TOML's array of tables)
+PARSE_RULES = 8
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)

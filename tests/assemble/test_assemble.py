@@ -192,6 +192,8 @@ def test_a_site_templates_blocks_are_kept_as_written_or_left_out_never_read_as_s
     long = "{% alert %}\n" + "\n".join(f"Step {i} of the permalink setup." for i in range(30)) + "\n{% endalert %}"
     around = "Permalinks come first.\n\n" + long + "\n\nPermalinks end here."
     assert compress.COMPRESSORS["sentences"].shorten(around, None, focus) == "Permalinks come first.\n\n[…] Permalinks end here."
+    include = "1. Posts.\n\n{{% include \"p/permalink-pattern-posts.md\" %}}\n"  # "{{%": one tag, not two
+    assert compress.COMPRESSORS["sentences"].shorten(include, None, focus) == "1. Posts."
     unclosed = "{{< figure src=a.png >}}\n\nA permalink pattern for posts."
     assert compress.COMPRESSORS["sentences"].shorten(unclosed, None, focus) == "A permalink pattern for posts."
     assert compress._blocks("{{< a >}}{{< /a >}} inline text") == [("para", "{{< a >}}{{< /a >}} inline text")]

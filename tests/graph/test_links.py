@@ -1302,3 +1302,15 @@ def test_an_anchor_names_a_definition_lists_term():
     assert [(d.target, d.kind) for d in dangling] == [("c.md#staticdir", "anchor")]
     plain = LinkResolver(docs, {"c.md": "c0"}, lambda p: spans[:1] if p == "c.md" else [])
     assert plain.term_anchors("c.md") == {}  # no definition lists: nothing read beyond the texts
+
+
+def test_a_wiki_link_is_not_read_inside_a_site_templates_block():
+    """Hugo's manual writes configuration as TOML inside a shortcode, ``{{< code-toggle >}}``
+    … ``{{< /code-toggle >}}``: its ``[[menus.main]]`` is an array of tables, not a wiki link.
+    Outside such a block, and where the block is never closed, a wiki link is read as before."""
+    text = ("---\ntitle: Menus\n---\n# Menus\n\n{{< code-toggle file=hugo >}}\n[[menus.main]]\nname = 'Home'\n"
+            "{{< /code-toggle >}}\n\n{% raw %}\n[[menus.footer]]\n{% endraw %}\n\nSee [[Missing note]] for more.\n\n"
+            "{{< figure src=a.png >}}\n[[Another note]]\n")
+    doc, spans = parse("02_knowledge/site/menus.md", text)
+    wiki = [(r.target, r.line) for r in extract.extract_refs(doc, spans) if r.kind == "wiki"]
+    assert wiki == [("Missing note", 15), ("Another note", 18)]
