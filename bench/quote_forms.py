@@ -8,7 +8,8 @@ a path to nothing, a target no file could have joined to its folder
 (``[page bundle](02_knowledge/hugo/templates/g)`` for Hugo's glossary shorthand ``(g)``);
 shortened quotes that keep a site template's tag (``{{< … >}}``, ``{% … %}``), and those where
 a tag shares its line with other text (a template block read as sentences and joined:
-``{{< code-toggle file=hugo >}} [params] x = 1 {{< /code-toggle >}}``).
+``{{< code-toggle file=hugo >}} [params] x = 1 {{< /code-toggle >}}``); shortened quotes that keep
+a container's fence line (``:::tip``, ``:::``: Docusaurus and VitePress admonitions).
 
     python bench/quote_forms.py ROOT INTENTS.jsonl [--limit 60]
     ORION_BENCH_SRC=CHECKOUT python -P bench/quote_forms.py ROOT INTENTS.jsonl   # another checkout
@@ -46,6 +47,7 @@ def shorthand_joined(text: str) -> int:
 
 
 _TAG = re.compile(r"\{\{[<%].*?[>%]\}\}|\{%.*?%\}")
+_CONTAINER_FENCE = re.compile(r"^ {0,3}:{3,}[ \t]*(?:[\w-][^\n]*)?$", re.MULTILINE)
 
 
 def template_joined(text: str) -> bool:
@@ -97,7 +99,7 @@ def main() -> None:
     out: dict = {"root": args.root, "intents": len(qs)}
     for budget in (1000, 4000):
         c = dict(quotes=0, shortened=0, no_text=0, with_code=0, scattered_code=0, shortened_with_definition=0, shorthand_joined=0,
-                 shortened_with_template=0, template_joined=0)
+                 shortened_with_template=0, template_joined=0, shortened_with_container_fence=0)
         for q in qs:
             resp = api.compile_workingset(CompileRequest(intent=q["text"], budget_tokens=budget), cfg, reader)
             for doc in compile_payload(resp)["documents"]:
@@ -111,6 +113,7 @@ def main() -> None:
                     if qt.get("shortened"):
                         c["shortened_with_template"] += bool(_TAG.search(t))
                         c["template_joined"] += template_joined(t)
+                        c["shortened_with_container_fence"] += bool(_CONTAINER_FENCE.search(t))
                     if "```" in t or "~~~" in t:
                         c["with_code"] += 1
                         c["scattered_code"] += scattered_code(t)

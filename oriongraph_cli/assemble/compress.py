@@ -55,6 +55,10 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 # a reStructuredText directive whose indented body is code
 _RST_CODE_DIRECTIVE = re.compile(r"^\.\.\s+(code-block|code|sourcecode|literalinclude|highlight|doctest|testcode|testoutput|parsed-literal)::")
 _LINE_BLOCK = re.compile(r"^\s*([-*+]\s|\d+[.)]\s|\|)")
+# a container's fence line, ``:::tip Summary`` … ``:::`` (Docusaurus, VitePress, markdown-it's
+# containers): it frames Markdown, so what it holds is read as usual and the line itself is
+# not text
+_CONTAINER_FENCE = re.compile(r"^ {0,3}:{3,}[ \t]*(?:[\w-][^\n]*)?$")
 
 
 def priority(base: float, best: float, *, first: bool = False, named: bool = False) -> str:
@@ -84,7 +88,8 @@ def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
     /code-toggle >}}``, ``{% alert %}`` … ``{% endalert %}``: what it holds is the template's
     to render, kept as written or not at all, never read as sentences; a tag alone on its
     line — a badge, an include, a self-closing shortcode — is not text, as a
-    reStructuredText directive's line is not).
+    reStructuredText directive's line is not, and nor is a container's fence line,
+    ``:::tip Summary`` or ``:::``, whose Markdown is read as usual).
     ``rst``: reStructuredText, where a line of backticks or tildes is no fence, a title under
     any adornment is a heading (``blocks.read_blocks`` reads it so), a directive's line is not
     text, and the indented block after ``::`` or a code directive is literal (code, not
@@ -120,6 +125,10 @@ def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
             continue
         if rst and line.strip() and line[:1] not in (" ", "\t"):
             literal_next = False
+        if not rst and ":::" in line and _CONTAINER_FENCE.match(line):
+            flush()
+            i += 1
+            continue
         if not rst and "{" in line and (opened := template_tag(line)) is not None:
             flush()
             end = template_end(lines, i, *opened) if opened[1] else None

@@ -199,6 +199,22 @@ def test_a_site_templates_blocks_are_kept_as_written_or_left_out_never_read_as_s
     assert compress._blocks("{{< a >}}{{< /a >}} inline text") == [("para", "{{< a >}}{{< /a >}} inline text")]
 
 
+def test_a_containers_fence_lines_are_not_sentences():
+    """Docusaurus and VitePress frame admonitions with ``:::tip Summary`` … ``:::``: the lines
+    are not text a shortened quote keeps (``:::tip […]`` said nothing), and what they frame
+    is read as any Markdown."""
+    text = ("## Store setup\n\nCreate the store with configureStore.\n\n:::tip What You'll Learn\n\n"
+            "Use configureStore to create the store with good defaults.\n\n:::\n\n"
+            + " ".join(f"Filler {i} about slices and reducers." for i in range(6)) + "\n")
+    assert [k for k, _ in compress._blocks(text)] == ["heading", "para", "para", "para"]
+    plain = compress.COMPRESSORS["sentences"].shorten(text, None)
+    assert ":::" not in plain and "Use configureStore" in plain
+    focus = compress.Focus.of("what you will learn about the store", lambda terms: {t: 1.0 for t in terms})
+    assert ":::" not in compress.COMPRESSORS["sentences"].shorten(text, None, focus)
+    assert ":::" not in compress.COMPRESSORS["heading"].shorten(text, "Setup > Store setup", focus)
+    assert compress._blocks("a ratio of 3:::4 in text")[0][0] == "para"
+
+
 def test_restructuredtext_is_shortened_as_restructuredtext():
     """In a ``.rst`` note a line of backticks is a title's adornment, not a fence: a
     shortened quote keeps its sentences, the title as a heading, never a literal block or a
