@@ -34,8 +34,9 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # ``.rst`` note's section titles, under and over any adornment, are its outline, and a line of
 # backticks or tildes there is an adornment, not a fence — nor, in the link extractor, half of
 # a code span hiding the references of a section; 8: no wiki link inside a site template's
-# block, ``[[menus.main]]`` in Hugo's ``{{< code-toggle >}}`` being TOML's array of tables)
-PARSE_RULES = 8
+# block, ``[[menus.main]]`` in Hugo's ``{{< code-toggle >}}`` being TOML's array of tables;
+# 9: a long section's headings are never a span apart from its first paragraph)
+PARSE_RULES = 9
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)

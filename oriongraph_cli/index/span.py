@@ -112,28 +112,35 @@ def _split_oversized(text: str, start: int, end: int, counter: TokenCounter, tar
 
 def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, target: int, max_tokens: int,
           blocks: Blocks | None = None) -> list[tuple[int, int]]:
-    """Greedily join consecutive pieces up to ``target`` tokens (never over max_tokens)."""
+    """Greedily join consecutive pieces up to ``target`` tokens (never over max_tokens). A
+    heading belongs with what follows it: a part of headings alone (a section's heading and
+    the small parents merged into it) takes the next piece in — or the first part of a piece
+    too long for one span — while the part fits under ``max_tokens``: a span of headings alone
+    says nothing, and its section's first paragraph would lose its heading."""
+    heads = [(h.start, h.content_start) for h in blocks.headings] if blocks is not None else []
     out: list[tuple[int, int]] = []
-    cur_start: int | None = None
-    cur_end = 0
-    cur_tokens = 0
+    cur: list[tuple[int, int, int, bool]] = []  # (start, end, tokens, a heading's own lines)
+
+    def close() -> None:
+        if cur:
+            out.append((cur[0][0], cur[-1][1]))
+            cur.clear()
+
     for a, b in pieces:
         n = counter.count(text[a:b])
         if n > max_tokens:
-            if cur_start is not None:
-                out.append((cur_start, cur_end))
-                cur_start, cur_tokens = None, 0
-            out.extend(_split_oversized(text, a, b, counter, target, max_tokens, blocks))
+            parts = _split_oversized(text, a, b, counter, target, max_tokens, blocks)
+            if cur and all(x[3] for x in cur) and parts and counter.count(text[cur[0][0] : parts[0][1]]) <= max_tokens:
+                parts[0] = (cur[0][0], parts[0][1])  # the headings open the first part of what follows
+                cur.clear()
+            close()
+            out.extend(parts)
             continue
-        if cur_start is not None and cur_tokens + n > target:
-            out.append((cur_start, cur_end))
-            cur_start, cur_tokens = None, 0
-        if cur_start is None:
-            cur_start = a
-        cur_end = b
-        cur_tokens += n
-    if cur_start is not None:
-        out.append((cur_start, cur_end))
+        size = sum(x[2] for x in cur) + n
+        if cur and size > target and not (all(x[3] for x in cur) and size <= max_tokens):
+            close()  # a part of headings alone takes the next piece in while it fits
+        cur.append((a, b, n, bool(heads) and _headings_only(text, a, b, heads)))
+    close()
     # avoid a tiny tail: merge it back when the result still fits
     if len(out) >= 2:
         tail = counter.count(text[out[-1][0] : out[-1][1]])
@@ -141,6 +148,20 @@ def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, targe
         if tail < target // 4 and prev + tail <= max_tokens:
             out[-2:] = [(out[-2][0], out[-1][1])]
     return out
+
+
+def _headings_only(text: str, start: int, end: int, headings: list[tuple[int, int]]) -> bool:
+    """[start,end) of ``text`` holds nothing but headings' own lines and blank space."""
+    pos = start
+    while pos < end:
+        if text[pos].isspace():
+            pos += 1
+            continue
+        i = bisect.bisect_right(headings, (pos, math.inf)) - 1
+        if i < 0 or not headings[i][0] <= pos < headings[i][1]:
+            return False
+        pos = headings[i][1]
+    return True
 
 
 def _heading_only(start: int, end: int, headings: list[tuple[int, int]]) -> bool:

@@ -213,7 +213,7 @@ def test_a_long_wrapped_list_or_paragraph_is_cut_between_items_and_sentences():
     doc, _ = doc_of("---\ntitle: T\n---\n# T\n\nPractices:\n" + "".join(item.format(n=n) for n in range(14)))
     spans = split_document(doc, COUNTER)
     assert len(spans) >= 2
-    assert all(s.text.startswith(("- **Item", "Practices:")) for s in spans)
+    assert all(s.text.startswith(("- **Item", "# T\n\nPractices:")) for s in spans)  # the heading with its text
     assert all(s.text.endswith("participation.") for s in spans)
     wrapped = ("The worker retries a request three times before it gives up on the\n"
                "message and moves it to the dead letter queue for a person to read. ") * 12
@@ -324,6 +324,23 @@ def test_long_section_split_on_paragraphs_balanced():
     assert len(spans) >= 3
     costs = [s.ref.token_cost for s in spans]
     assert max(costs) <= 200 and min(costs) >= 40  # balanced, no tiny tail
+
+
+def test_a_heading_is_never_a_span_apart_from_what_follows_it():
+    """A section too long for one span is cut into balanced parts; its headings stay with its
+    first paragraph even where the balanced size would cut after them (a span of headings
+    alone says nothing, and ranks on its keywords), while the span still fits."""
+    first = "The suggested structure for a store is to split the state by key. " * 10
+    rest = "\n\n".join(("More about reducers %d and slices. " % i) * 8 for i in range(5))
+    doc, _ = doc_of("## FAQ: Reducers\n\n### How do I share state between two reducers?\n\n" + first + "\n\n" + rest + "\n")
+    spans = split_document(doc, COUNTER, target_tokens=160, max_tokens=200, min_tokens=24)
+    assert spans[0].text.startswith("## FAQ: Reducers") and "The suggested structure" in spans[0].text
+    assert all(not s.text.rstrip().endswith("?") for s in spans)  # no span of the headings alone
+    toc = "\n".join(f"* [Part {i}](#part-{i})" for i in range(60))  # one block too long for a span
+    doc, _ = doc_of("## Proposal\n\n### Contents\n\n" + toc + "\n\n" + first + "\n")
+    spans = split_document(doc, COUNTER, target_tokens=160, max_tokens=200, min_tokens=24)
+    assert spans[0].text.startswith("## Proposal") and "* [Part 0]" in spans[0].text  # with its first part
+    assert max(s.ref.token_cost for s in spans) <= 200
 
 
 def test_tiny_parent_merges_into_subsection():
