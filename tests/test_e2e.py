@@ -193,7 +193,8 @@ def test_explain_names_a_document_left_out_by_the_document_floor(sample_index):
         assert data["explanation"]["defaults"]["document_floor"] == float(floor)
         return [x for x in data["explanation"]["rejected"] if x["reason"] == "document_floor"]
 
-    requests = [(INTENT, 1000), ("dead letter queue handling", 1000), ("dead letter queue handling", 1200), ("retry storm postmortem", 1000)]
+    requests = [(INTENT, 1000), (INTENT, 800), (INTENT, 1200), ("dead letter queue handling", 1000), ("dead letter queue handling", 1200),
+                ("retry storm postmortem", 1000), ("rate limits per tenant", 800)]
     met = next(((i, b, left) for i, b in requests if (left := rejected(i, b, "0.8"))), None)
     assert met, "no request met the document floor"
     intent, budget, left = met
