@@ -217,33 +217,50 @@ def _rst_parser() -> Any:
     return md
 
 
-def template_tag(line: str) -> tuple[str, bool] | None:
-    """For a line that is one template tag: (its kind and name, whether it may open a block
-    — not a closing tag, not self-closing); None for any other line."""
-    if len(_TAG_OPENING.findall(line)) != 1:
+def _template_tag(line: str) -> tuple[str, str] | None:
+    """For a line that is one template tag: its kind and name and its role — "open" (it
+    may open a block), "close" (``{{< /name >}}``, ``{% endname %}``) or "alone" (a
+    self-closing shortcode); None for any other line."""
+    if "{" not in line or len(_TAG_OPENING.findall(line)) != 1:
         return None
     if (m := _HUGO_TAG.match(line)) is not None:
-        return m.group(1) + m.group(3), not (m.group(2) or m.group(4))
+        return m.group(1) + m.group(3), "close" if m.group(2) else "alone" if m.group(4) else "open"
     if (m := _LIQUID_TAG.match(line)) is not None:
-        return "%" + m.group(2), not m.group(1)
+        return "%" + m.group(2), "close" if m.group(1) else "open"
     return None
 
 
-def template_end(lines: list[str], i: int, name: str, _opens: bool) -> int | None:
-    """The line that closes the template block ``lines[i]`` opens: ``{{< /name >}}`` (the
-    same delimiter) or ``{% endname %}``; None when the text does not close it."""
-    for j in range(i + 1, len(lines)):
-        if "{" in lines[j] and (m := _HUGO_TAG.match(lines[j]) or _LIQUID_TAG.match(lines[j])) is not None:
-            closing = (m.group(1) + m.group(3), bool(m.group(2))) if m.re is _HUGO_TAG else ("%" + m.group(2), bool(m.group(1)))
-            if closing == (name, True):
-                return j
-    return None
+def is_template_tag(line: str) -> bool:
+    """Whether ``line`` is one site template tag and nothing else."""
+    return _template_tag(line) is not None
+
+
+def template_ranges(lines: list[str]) -> dict[int, int]:
+    """The template blocks of ``lines``: the index of each block's opening tag line -> that
+    of the first closing tag of its name after it (blocks do not nest; an opening tag no
+    closing tag follows opens nothing). One pass and a search per opening tag, so a page of
+    ten thousand tags that close nothing costs no more than one that closes them."""
+    tags = [(j, t) for j, ln in enumerate(lines) if (t := _template_tag(ln)) is not None]
+    closings: dict[str, list[int]] = {}
+    for j, (name, role) in tags:
+        if role == "close":
+            closings.setdefault(name, []).append(j)
+    out: dict[int, int] = {}
+    after = -1
+    for j, (name, role) in tags:
+        if j <= after or role != "open" or name not in closings:
+            continue
+        ends = closings[name]
+        k = bisect.bisect_right(ends, j)
+        if k < len(ends):
+            out[j] = after = ends[k]
+    return out
 
 
 def template_blocks(text: str, start: int = 0) -> list[tuple[int, int]]:
     """The character ranges of ``text[start:]`` that site template blocks hold, each from
-    its opening tag's line to the end of its closing tag's line (``template_tag``,
-    ``template_end``); [] at once for a text without a tag."""
+    its opening tag's line to the end of its closing tag's line (``template_ranges``); []
+    at once for a text without a tag."""
     if "{{" not in text and "{%" not in text:
         return []
     lines = text[start:].split("\n")
@@ -251,18 +268,7 @@ def template_blocks(text: str, start: int = 0) -> list[tuple[int, int]]:
     for ln in lines:
         offsets.append(pos)
         pos += len(ln) + 1
-    out: list[tuple[int, int]] = []
-    i = 0
-    while i < len(lines):
-        opened = template_tag(lines[i]) if "{" in lines[i] else None
-        end = template_end(lines, i, *opened) if opened and opened[1] else None
-        if end is None:
-            i += 1
-            continue
-        out.append((offsets[i], offsets[end] + len(lines[end])))
-        i = end + 1
-    return out
-
+    return [(offsets[i], offsets[j] + len(lines[j])) for i, j in template_ranges(lines).items()]
 
 
 def is_rst(path: str) -> bool:

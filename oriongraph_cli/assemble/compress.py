@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Mapping, Protocol
 
-from oriongraph_cli.blocks import LINK_DEFINITION, RST_ADORNMENT, SETEXT_UNDERLINE, is_rst, rst_underlines, template_end, template_tag
+from oriongraph_cli.blocks import LINK_DEFINITION, RST_ADORNMENT, SETEXT_UNDERLINE, is_rst, is_template_tag, rst_underlines, template_ranges
 from oriongraph_cli.store.postings import analyzer
 
 PRIORITY_HIGH = 0.85
@@ -99,6 +99,7 @@ def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
     lines = text.split("\n")
     i = 0
     literal_next = False  # reStructuredText: the next indented block is literal
+    templates: dict[int, int] | None = None  # a template block's opening line -> its closing line
 
     def flush() -> None:
         nonlocal literal_next
@@ -129,9 +130,11 @@ def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
             flush()
             i += 1
             continue
-        if not rst and "{" in line and (opened := template_tag(line)) is not None:
+        if not rst and "{" in line and is_template_tag(line):
             flush()
-            end = template_end(lines, i, *opened) if opened[1] else None
+            if templates is None:
+                templates = template_ranges(lines)
+            end = templates.get(i)
             if end is not None:
                 out.append(("template", "\n".join(lines[i : end + 1])))
                 i = end + 1
@@ -299,7 +302,7 @@ def _trimmed(body: str) -> str:
     line of its own after a closing fence (text after a fence would keep it open) or a
     template's closing tag."""
     last = body.rsplit("\n", 1)[-1]
-    return body + ("\n\n[…]" if _FENCE.match(last) or ("{" in last and template_tag(last)) else TRIM_MARK)
+    return body + ("\n\n[…]" if _FENCE.match(last) or is_template_tag(last) else TRIM_MARK)
 
 
 @functools.lru_cache(maxsize=4096)

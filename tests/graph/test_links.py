@@ -1314,3 +1314,10 @@ def test_a_wiki_link_is_not_read_inside_a_site_templates_block():
     doc, spans = parse("02_knowledge/site/menus.md", text)
     wiki = [(r.target, r.line) for r in extract.extract_refs(doc, spans) if r.kind == "wiki"]
     assert wiki == [("Missing note", 15), ("Another note", 18)]
+    # a page of many tags that close nothing, as an attacker would write it: each opening tag
+    # is matched against the closing tags once, not against every line after it
+    from oriongraph_cli.blocks import template_blocks, template_ranges
+
+    hostile = "\n".join(["{{< figure src=a.png >}}"] * 20000 + ["[[x.y]]", "{{< /figure >}}"])
+    assert template_ranges(hostile.split("\n")) == {0: 20001}
+    assert template_blocks("{{< a >}}\nx\n{{< /a >}}\n{{< a >}}\n{% b %}\n{% endb %}\n", 0) == [(0, 22), (33, 51)]
