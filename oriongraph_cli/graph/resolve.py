@@ -50,7 +50,7 @@ _BLOCK_ID = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
 # goldmark's syntax): a site that gives each term an id (Hugo's ``autoDefinitionTermID``)
 # lets a link name the term
 _DEFINITION_LINE = re.compile(r"^ {0,3}:[ \t]+\S")
-_ANY_DEFINITION_LINE = re.compile(r"^ {0,3}:[ \t]+\S", re.MULTILINE)
+_ANY_DEFINITION_LINE = re.compile(_DEFINITION_LINE.pattern, re.MULTILINE)
 # an anchor written in HTML, as generated documentation sets them: <a name="x"></a>, <h3 id="x">
 _HTML_ANCHOR = re.compile(r"<[A-Za-z][\w-]*\s[^<>]*?(?<![\w-])(?:id|name)\s*=\s*([\"'])([^\"'<>]+)\1")
 

@@ -1320,4 +1320,5 @@ def test_a_wiki_link_is_not_read_inside_a_site_templates_block():
 
     hostile = "\n".join(["{{< figure src=a.png >}}"] * 20000 + ["[[x.y]]", "{{< /figure >}}"])
     assert template_ranges(hostile.split("\n")) == {0: 20001}
+    assert template_ranges(["{{< figure src=a.png >}}"] * 20000 + ["[[x.y]]"]) == {}  # none closes: no block
     assert template_blocks("{{< a >}}\nx\n{{< /a >}}\n{{< a >}}\n{% b %}\n{% endb %}\n", 0) == [(0, 22), (33, 51)]
