@@ -14,6 +14,10 @@ projects no default was chosen on.
     git -C /tmp/src/hugodocs checkout 1c613349f
     python bench/suite/build_docsite.py /tmp/src/hugodocs --docs content/en --name hugo --out /tmp/suite/hugo
 
+    git clone https://github.com/rust-lang/book /tmp/src/rustbook
+    git -C /tmp/src/rustbook checkout 917544888a55e4da7109bdba8c88c893c0da70f4
+    python bench/suite/build_docsite.py /tmp/src/rustbook --docs src --name rustbook --out /tmp/suite/rustbook
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -24,6 +28,10 @@ Sources (only the Markdown is read):
   generator's manual built with itself: guides, ~600 near-alike reference pages (one per
   template function and method), shortcodes in the text (``{{% glossary-term x %}}``,
   ``{{< code-toggle >}}``), glossary links written ``[term](g)``, ``aliases`` in front matter.
+- ``rustbook``: every ``src/**/*.md`` of rust-lang/book at 9175448 — *The Rust Programming
+  Language* as mdBook keeps it: chapters read in order, listings as ``{{#rustdoc_include …}}``
+  lines in fences, ``<Listing>`` captions, HTML comments after links and above kept anchors,
+  no front matter.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
