@@ -9,7 +9,11 @@ a path to nothing, a target no file could have joined to its folder
 shortened quotes that keep a site template's tag (``{{< … >}}``, ``{% … %}``), and those where
 a tag shares its line with other text (a template block read as sentences and joined:
 ``{{< code-toggle file=hugo >}} [params] x = 1 {{< /code-toggle >}}``); shortened quotes that keep
-a container's fence line (``:::tip``, ``:::``: Docusaurus and VitePress admonitions).
+a container's fence line (``:::tip``, ``:::``: Docusaurus and VitePress admonitions);
+HTML comments outside code — shortened quotes that keep one, the tokens of all of them in
+what is delivered —, shortened quotes that keep a line that only sets an anchor
+(``<a id="x"></a>``), and quotes that end in such a line or a comment (the next section's
+anchor, ``<!-- Old headings. … -->``).
 
     python bench/quote_forms.py ROOT INTENTS.jsonl [--limit 60]
     ORION_BENCH_SRC=CHECKOUT python -P bench/quote_forms.py ROOT INTENTS.jsonl   # another checkout
@@ -61,6 +65,28 @@ def template_joined(text: str) -> bool:
     return False
 
 
+_COMMENT = re.compile(r"<!--(?:-?>|.*?-->)", re.DOTALL)
+_UNSEEN_LINE = re.compile(r"""^[ \t]*(?:<a\s+(?:id|name)\s*=\s*(?:"[^"\n]*"|'[^'\n]*')\s*>\s*</a>|<!--.*?-->)[ \t]*$""")
+
+
+def prose_comments(text: str) -> list[str]:
+    """The HTML comments of ``text`` outside fenced blocks and code spans."""
+    out, inside, prose = [], False, []
+    for line in text.split("\n"):
+        if line.lstrip().startswith(("```", "~~~")):
+            inside = not inside
+            prose.append("")
+        else:
+            prose.append("" if inside else re.sub(r"`[^`\n]*`", "", line))
+    return _COMMENT.findall("\n".join(prose))
+
+
+def ends_unseen(text: str) -> bool:
+    """Whether the last line of ``text`` with anything on it only sets an anchor or is a comment."""
+    lines = [ln for ln in text.split("\n") if ln.strip()]
+    return bool(lines) and bool(_UNSEEN_LINE.match(lines[-1]))
+
+
 def keeps_definition(text: str) -> bool:
     """Whether ``text`` holds a link reference definition's line outside a fenced block."""
     inside = False
@@ -95,17 +121,25 @@ def main() -> None:
     args = ap.parse_args()
     cfg = api.load_config(args.root, usage_log=False)
     reader = api.open_index(cfg)
+    from oriongraph_cli.tokens import get_counter
+
+    counter = get_counter()
     qs = [json.loads(line) for line in open(args.intents) if line.strip()][: args.limit]
     out: dict = {"root": args.root, "intents": len(qs)}
     for budget in (1000, 4000):
         c = dict(quotes=0, shortened=0, no_text=0, with_code=0, scattered_code=0, shortened_with_definition=0, shorthand_joined=0,
-                 shortened_with_template=0, template_joined=0, shortened_with_container_fence=0)
+                 shortened_with_template=0, template_joined=0, shortened_with_container_fence=0, shortened_with_comment=0,
+                 shortened_with_anchor_line=0, ends_unseen=0, comment_tokens=0, quoted_tokens=0)
         for q in qs:
             resp = api.compile_workingset(CompileRequest(intent=q["text"], budget_tokens=budget), cfg, reader)
+            c["quoted_tokens"] += resp.workingset.total_tokens
             for doc in compile_payload(resp)["documents"]:
                 for qt in doc["quotes"]:
                     t = qt["text"]
                     c["quotes"] += 1
+                    comments = prose_comments(t)
+                    c["comment_tokens"] += sum(counter.count(x) for x in comments)
+                    c["ends_unseen"] += ends_unseen(t)
                     c["shortened"] += bool(qt.get("shortened"))
                     c["no_text"] += not _FRAME.sub("", t).strip()
                     c["shortened_with_definition"] += bool(qt.get("shortened")) and keeps_definition(t)
@@ -114,6 +148,8 @@ def main() -> None:
                         c["shortened_with_template"] += bool(_TAG.search(t))
                         c["template_joined"] += template_joined(t)
                         c["shortened_with_container_fence"] += bool(_CONTAINER_FENCE.search(t))
+                        c["shortened_with_comment"] += bool(comments)
+                        c["shortened_with_anchor_line"] += any(_UNSEEN_LINE.match(ln) for ln in t.split("\n"))
                     if "```" in t or "~~~" in t:
                         c["with_code"] += 1
                         c["scattered_code"] += scattered_code(t)

@@ -271,6 +271,87 @@ def template_blocks(text: str, start: int = 0) -> list[tuple[int, int]]:
     return [(offsets[i], offsets[j] + len(lines[j])) for i, j in template_ranges(lines).items()]
 
 
+# a line that renders as nothing but an anchor or a comment: ``<a id="old-name"></a>``,
+# ``<a name="x"></a>``, ``<!-- Old headings. Do not remove or links may break. -->``
+UNSEEN_LINE = re.compile(r"""^[ \t]*(?:<a\s+(?:id|name)\s*=\s*(?:"[^"\n]*"|'[^'\n]*')\s*>\s*</a>|<!--.*?-->)[ \t]*$""")
+# an HTML comment, ``<!-- … -->`` (CommonMark's forms: ``<!-->`` and ``<!--->`` are empty
+# comments too), over any number of lines; ``<!--`` that nothing closes comments nothing out
+_COMMENT = re.compile(r"<!--(?:-?>|.*?-->)", re.DOTALL)
+_FENCE_LINE = re.compile(r"^[ \t>]*(`{3,}|~{3,})")
+_CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
+
+
+def _code_in(text: str) -> list[tuple[int, int]]:
+    """The ranges of ``text`` in fenced code (a line of three or more backticks or tildes
+    at any indentation, behind quote markers, to the next such line of the same character
+    at least as long) or in a code span. A line scan, not a parse: ``text`` may be a span cut
+    from a page, not a whole one."""
+    out: list[tuple[int, int]] = []
+    pos, fence, fence_start = 0, "", 0
+    for line in text.split("\n"):
+        m = _FENCE_LINE.match(line)
+        if m is not None:
+            marker = m.group(1)
+            if not fence:
+                fence, fence_start = marker, pos
+            elif marker[0] == fence[0] and len(marker) >= len(fence) and not line[m.end():].strip():
+                out.append((fence_start, pos + len(line)))
+                fence = ""
+        pos += len(line) + 1
+    if fence:
+        out.append((fence_start, len(text)))
+    if "`" in text:
+        prose, prev = [], 0
+        for a, b in out:
+            prose.append((prev, a))
+            prev = b
+        prose.append((prev, len(text)))
+        for a, b in prose:
+            out.extend(m.span() for m in _CODE_SPAN.finditer(text, a, b))
+        out.sort()
+    return out
+
+
+def comment_ranges(text: str) -> list[tuple[int, int]]:
+    """The ranges of ``text`` its HTML comments take, in order — ``<!-- ignore -->`` after a
+    link, a maintainer's note, a generator's markers: what the page does not show. A comment
+    in code (a fence, a code span) is code and is none; a comment that is all its lines hold
+    takes the lines."""
+    if "<!--" not in text:
+        return []
+    comments = list(_COMMENT.finditer(text))
+    if not comments:
+        return []
+    code = _code_in(text) if "`" in text or "~~~" in text else []
+    starts = [a for a, _ in code]
+    out: list[tuple[int, int]] = []
+    for m in comments:
+        a, b = m.span()
+        i = bisect.bisect_right(starts, a) - 1
+        if (out and a < out[-1][1]) or (i >= 0 and a < code[i][1]):
+            continue
+        line_start = text.rfind("\n", 0, a) + 1
+        line_end = text.find("\n", b)
+        line_end = len(text) if line_end < 0 else line_end
+        if not text[line_start:a].strip() and not text[b:line_end].strip():
+            a, b = max(line_start, out[-1][1] if out else 0), min(line_end + 1, len(text))
+        out.append((a, b))
+    return out
+
+
+def without_comments(text: str) -> str:
+    """``text`` without its HTML comments (``comment_ranges``)."""
+    ranges = comment_ranges(text)
+    if not ranges:
+        return text
+    parts, prev = [], 0
+    for a, b in ranges:
+        parts.append(text[prev:a])
+        prev = b
+    parts.append(text[prev:])
+    return "".join(parts)
+
+
 def is_rst(path: str) -> bool:
     """Whether a note is reStructuredText (read by :func:`read_blocks` with ``rst=True``)."""
     return path.lower().endswith(".rst")

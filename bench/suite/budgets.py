@@ -4,6 +4,8 @@ and 4,000 tokens, and nDCG@10, measured the way ``run.py`` measures a variant (`
 
     python bench/suite/budgets.py --suite /tmp/suite --out bench/results/suite_budgets.json
     ORION_BENCH_SRC=/tmp/base python bench/suite/budgets.py --suite /tmp/suite --out OUT   # another checkout (git archive)
+    python bench/suite/budgets.py ... --no-baselines --rows AFTER.jsonl   # orion's row per intent, to compare
+    python bench/suite/budgets.py --compare BEFORE.jsonl AFTER.jsonl      # after minus before, intent by intent
 
 ``run.py`` chooses defaults at 1,000 and 4,000 tokens; this reports what the chosen defaults
 do below that, where a working set holds two to five passages. Nothing is chosen here.
@@ -59,6 +61,29 @@ def paired(rows: dict[str, list[dict]]) -> dict[str, dict[str, list[float]]]:
     return out
 
 
+def compare(before: Path, after: Path) -> None:
+    """After minus before, intent by intent, for rows ``--rows`` wrote (the same intents in
+    the same order): the mean difference and its 95 % paired bootstrap interval, per project."""
+    from oriongraph_cli import tune
+
+    def load(path: Path) -> dict[str, list[dict]]:
+        out: dict[str, list[dict]] = {}
+        for line in path.read_text().splitlines():
+            if line.strip():
+                r = json.loads(line)
+                out.setdefault(r["project"], []).append(r)
+        return out
+
+    a, b = load(before), load(after)
+    for project in [p for p in a if p in b]:
+        parts = []
+        for m in PAIRED[:1] + tuple(f"{k}@{n}" for n in BUDGETS for k in ("ws", "share")):
+            deltas = [y[m] - x[m] for x, y in zip(a[project], b[project]) if m in x and m in y]
+            lo, hi = tune.bootstrap_interval(deltas)
+            parts.append(f"{m} {tune.mean(deltas):+.4f} [{lo:+.4f}, {hi:+.4f}]")
+        print(f"| {project} (n={len(a[project])}) | " + ", ".join(parts))
+
+
 def mean(rows: list[dict], key: str) -> float:
     from oriongraph_cli import tune
 
@@ -67,11 +92,18 @@ def mean(rows: list[dict], key: str) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--suite", type=Path, required=True, help="directory holding the indexed projects (run.py's --suite)")
+    ap.add_argument("--suite", type=Path, help="directory holding the indexed projects (run.py's --suite)")
+    ap.add_argument("--rows", type=Path, help="also write orion's row per intent here (JSON lines), for --compare")
+    ap.add_argument("--compare", type=Path, nargs=2, metavar=("BEFORE", "AFTER"), help="after minus before from two --rows files, and stop")
     ap.add_argument("--projects", default="scifact,django,peps,rfcs,adr-moj")
     ap.add_argument("--no-baselines", action="store_true", help="orion only")
-    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--out", type=Path)
     args = ap.parse_args()
+    if args.compare:
+        compare(*args.compare)
+        return
+    if args.suite is None or args.out is None:
+        ap.error("--suite and --out are required")
     sys.path.insert(1, str(HERE.parent))
     from results_file import header  # noqa: E402  (machine, date, commit, command)
 
@@ -81,6 +113,10 @@ def main() -> None:
     for project in [p for p in args.projects.split(",") if p]:
         t0 = time.time()
         rows = measure(args.suite, project, not args.no_baselines)
+        if args.rows is not None:
+            with args.rows.open("a") as f:
+                for r in rows["orion"]:
+                    f.write(json.dumps({"project": project, **r}) + "\n")
         report["projects"][project] = {name: {m: round(mean(r, m), 4) for m in METRICS} | {"n": len(r)} for name, r in rows.items()}
         for name, summary in report["projects"][project].items():
             print(f"| {project} | {name} | " + " | ".join(f"{summary[m]:.4f}" for m in METRICS) + f" |  ({time.time() - t0:.0f} s)", flush=True)

@@ -35,8 +35,12 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # backticks or tildes there is an adornment, not a fence — nor, in the link extractor, half of
 # a code span hiding the references of a section; 8: no wiki link inside a site template's
 # block, ``[[menus.main]]`` in Hugo's ``{{< code-toggle >}}`` being TOML's array of tables;
-# 9: a long section's headings are never a span apart from its first paragraph)
-PARSE_RULES = 9
+# 9: a long section's headings are never a span apart from its first paragraph; 10: an HTML
+# comment, which the page does not show — ``<!-- ignore -->`` after a link, maintainers'
+# notes, a generator's markers —, is neither embedded nor in the lexical index, begins or
+# ends no span and alone is none, and an anchor set in HTML right above a heading begins
+# that heading's section)
+PARSE_RULES = 10
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)

@@ -24,7 +24,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from oriongraph_cli.blocks import LINK_DEFINITION, Blocks, is_rst, read_blocks
+from oriongraph_cli.blocks import LINK_DEFINITION, UNSEEN_LINE, Blocks, comment_ranges, is_rst, read_blocks, without_comments
 from oriongraph_cli.models import Document, Span, SpanRef
 from oriongraph_cli.tokens import TokenCounter
 
@@ -50,11 +50,33 @@ def make_span_id(path: str, doc_version_id: str, start: int, end: int) -> str:
     return hashlib.sha256(f"{path}\x00{doc_version_id}:{start}:{end}".encode()).hexdigest()[:16]
 
 
+def _heading_start(text: str, start: int, floor: int) -> int:
+    """Where a heading's section starts: at the heading, or above it at the lines that render
+    as nothing but an anchor or a comment (``UNSEEN_LINE``) right above it — the anchor names
+    this section, not the text before it (``<a id="using-rct"></a>`` above ``### Sharing
+    Data``). Never above ``floor``."""
+    pos = moved = start
+    while pos > floor:
+        line_start = max(text.rfind("\n", 0, pos - 1) + 1, floor)
+        line = text[line_start : pos - 1]
+        if line.strip() and not UNSEEN_LINE.match(line):
+            break
+        if line.strip():
+            moved = line_start
+        pos = line_start
+    return moved
+
+
 def sections(text: str, body_start: int, rst: bool = False) -> list[Section]:
     """The outline of the body: one Section per heading of the outline (plus a preamble if
     non-empty), as CommonMark reads it (``blocks.read_blocks``; ``rst``: the section titles
-    of a reStructuredText note)."""
-    heads = [(h.start, h.content_start, h.level, h.title) for h in read_blocks(text, body_start, rst).headings]
+    of a reStructuredText note). A section begins with the anchors and comments right above
+    its heading (``_heading_start``)."""
+    heads = []
+    floor = body_start
+    for h in read_blocks(text, body_start, rst).headings:
+        heads.append((h.start if rst else _heading_start(text, h.start, floor), h.content_start, h.level, h.title))
+        floor = h.content_start
     out: list[Section] = []
     if not heads or text[body_start : heads[0][0]].strip():
         end = heads[0][0] if heads else len(text)
@@ -69,12 +91,24 @@ def sections(text: str, body_start: int, rst: bool = False) -> list[Section]:
     return out
 
 
-def _trim(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
+def _trim(text: str, start: int, end: int, comments: list[tuple[int, int]] | None = None) -> tuple[int, int]:
+    """[start,end) without the blank space, and the HTML comments (``comments``: the note's),
+    at either end."""
+    while True:
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if not comments or start >= end:
+            return start, end
+        i = bisect.bisect_right(comments, (start, math.inf)) - 1
+        j = bisect.bisect_left(comments, (end, -1)) - 1
+        if i >= 0 and comments[i][0] <= start < comments[i][1]:
+            start = comments[i][1]
+        elif j >= 0 and comments[j][0] < end <= comments[j][1]:
+            end = comments[j][0]
+        else:
+            return start, end
 
 
 def _paragraphs(text: str, start: int, end: int, blocks: Blocks) -> list[tuple[int, int]]:
@@ -111,12 +145,14 @@ def _split_oversized(text: str, start: int, end: int, counter: TokenCounter, tar
 
 
 def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, target: int, max_tokens: int,
-          blocks: Blocks | None = None) -> list[tuple[int, int]]:
+          blocks: Blocks | None = None, comments: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
     """Greedily join consecutive pieces up to ``target`` tokens (never over max_tokens). A
     heading belongs with what follows it: a part of headings alone (a section's heading and
     the small parents merged into it) takes the next piece in — or the first part of a piece
     too long for one span — while the part fits under ``max_tokens``: a span of headings alone
-    says nothing, and its section's first paragraph would lose its heading."""
+    says nothing, and its section's first paragraph would lose its heading. A piece of HTML
+    comments alone (``comments``: the note's) is a part of its own, whatever its size, so
+    that no span holds a part of a comment (which the search could not tell from text)."""
     heads = [(h.start, h.content_start) for h in blocks.headings] if blocks is not None else []
     out: list[tuple[int, int]] = []
     cur: list[tuple[int, int, int, bool]] = []  # (start, end, tokens, a heading's own lines)
@@ -127,6 +163,10 @@ def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, targe
             cur.clear()
 
     for a, b in pieces:
+        if comments and _only_comments(text, a, b, comments):
+            close()
+            out.append((a, b))
+            continue
         n = counter.count(text[a:b])
         if n > max_tokens:
             parts = _split_oversized(text, a, b, counter, target, max_tokens, blocks)
@@ -151,16 +191,22 @@ def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, targe
 
 
 def _headings_only(text: str, start: int, end: int, headings: list[tuple[int, int]]) -> bool:
-    """[start,end) of ``text`` holds nothing but headings' own lines and blank space."""
+    """[start,end) of ``text`` holds nothing but headings' own lines, the anchors and
+    comments above them (``UNSEEN_LINE``) and blank space."""
     pos = start
     while pos < end:
         if text[pos].isspace():
             pos += 1
             continue
         i = bisect.bisect_right(headings, (pos, math.inf)) - 1
-        if i < 0 or not headings[i][0] <= pos < headings[i][1]:
+        if i >= 0 and headings[i][0] <= pos < headings[i][1]:
+            pos = headings[i][1]
+            continue
+        line_end = text.find("\n", pos)
+        line_end = len(text) if line_end < 0 else line_end
+        if not UNSEEN_LINE.match(text[pos:line_end]):
             return False
-        pos = headings[i][1]
+        pos = line_end
     return True
 
 
@@ -168,6 +214,26 @@ def _heading_only(start: int, end: int, headings: list[tuple[int, int]]) -> bool
     """[start,end) lies within a heading's own lines."""
     i = bisect.bisect_right(headings, (start, math.inf)) - 1
     return i >= 0 and headings[i][0] <= start and end <= headings[i][1]
+
+
+def _only_comments(text: str, start: int, end: int, comments: list[tuple[int, int]]) -> bool:
+    """[start,end) of ``text`` holds nothing but HTML comments (``comments``: the note's, by
+    ``blocks.comment_ranges``) and blank space — a part of a long comment too."""
+    if not comments or start >= comments[-1][1]:
+        return False
+    pos = start
+    i = bisect.bisect_right(comments, (start, math.inf)) - 1
+    i = max(i, 0)
+    while pos < end:
+        if text[pos].isspace():
+            pos += 1
+            continue
+        while i < len(comments) and comments[i][1] <= pos:
+            i += 1
+        if i == len(comments) or not comments[i][0] <= pos:
+            return False
+        pos = comments[i][1]
+    return True
 
 
 def _definition_runs(text: str, ranges: list[tuple[int, int, Section]], blocks: Blocks, body_start: int) -> list[bool]:
@@ -205,9 +271,10 @@ def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int =
             continue
         pending_start = None
         groups.append((start, sec))
+    comments = comment_ranges(text)
     ranges: list[tuple[int, int, Section]] = []
     for start, sec in groups:
-        a, b = _trim(text, start, sec.end)
+        a, b = _trim(text, start, sec.end, comments)
         if a >= b:
             continue
         total = counter.count(text[a:b])
@@ -217,13 +284,13 @@ def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int =
         # balanced parts: 300 tokens become 2 x 150, not 240 + 60
         parts = math.ceil(total / target_tokens)
         goal = min(max_tokens, math.ceil(total / parts * 1.1))
-        paras = [_trim(text, p, q) for p, q in _paragraphs(text, a, b, blocks)]
-        for p, q in _pack(text, [x for x in paras if x[0] < x[1]], counter, goal, max_tokens, blocks):
-            p, q = _trim(text, p, q)
+        paras = [_trim(text, p, q) for p, q in _paragraphs(text, a, b, blocks)]  # comments alone: parts of their own
+        for p, q in _pack(text, [x for x in paras if x[0] < x[1]], counter, goal, max_tokens, blocks, comments):
+            p, q = _trim(text, p, q, comments)
             if p < q:
                 ranges.append((p, q, sec))
     # a heading with nothing under it carries no information of its own, nor does a run of
-    # link reference definitions, which renders as nothing
+    # link reference definitions, which renders as nothing (nor HTML comments: trimmed away)
     own_lines = [(h.start, h.content_start) for h in blocks.headings]
     unseen = _definition_runs(text, ranges, blocks, doc.body_start)
     kept = [r for r, defs in zip(ranges, unseen) if not defs and not _heading_only(r[0], r[1], own_lines)]
@@ -240,10 +307,11 @@ def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int =
 
 def embed_text(span: Span, doc_title: str) -> str:
     """What the embedding model reads: the document title and heading path give the span
-    its context (short spans like "## Retention\\n30 days" are meaningless alone)."""
+    its context (short spans like "## Retention\\n30 days" are meaningless alone). Its HTML
+    comments are not read (``blocks.without_comments``): the page does not show them."""
     heading = " > ".join(h for h in span.heading_path if h != doc_title)
     prefix = doc_title if not heading else f"{doc_title} — {heading}"
-    body = span.text
+    body = without_comments(span.text)
     if body.lstrip("# ").startswith(doc_title):
         return body
     return f"{prefix}\n{body}"

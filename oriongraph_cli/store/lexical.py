@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
+from oriongraph_cli.blocks import without_comments
 from oriongraph_cli.store.clone import link_or_clone
 
 # Whoosh is imported where it is used: a compile answered by the numpy postings never
@@ -88,9 +89,10 @@ def path_words(path: str) -> str:
 
 
 def lexical_text(d: LexicalDoc) -> str:
-    """What BM25 reads for one span: title, heading path (minus the title), body, tags, path words."""
+    """What BM25 reads for one span: title, heading path (minus the title), body without its
+    HTML comments (the page does not show them), tags, path words."""
     heads = [h.strip() for h in d.headings.split(" / ") if h.strip() and h.strip() != d.title.strip()]
-    parts = [d.title, " / ".join(heads), d.body, " ".join(d.tags), path_words(d.path)]
+    parts = [d.title, " / ".join(heads), without_comments(d.body), " ".join(d.tags), path_words(d.path)]
     return "\n".join(p for p in parts if p)
 
 

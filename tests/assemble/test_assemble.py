@@ -199,6 +199,25 @@ def test_a_site_templates_blocks_are_kept_as_written_or_left_out_never_read_as_s
     assert compress._blocks("{{< a >}}{{< /a >}} inline text") == [("para", "{{< a >}}{{< /a >}} inline text")]
 
 
+def test_html_comments_are_not_text_a_shortened_quote_keeps():
+    """``<!-- ignore -->`` after a link and a maintainer's note over several lines render as
+    nothing: neither is kept as a sentence, and a comment in code stays code; nor is a line
+    that only sets an anchor."""
+    note = "<!-- manual-regeneration\ncd listings/ch02\ncargo run > output.txt 2>&1\n-->"
+    text = ("## Ownership\n\n" + note + "\n\nSee the [moves][moves]<!-- ignore --> section for how a value moves.\n"
+            "A value has one owner.<!--\nignore --> The owner drops it.\n\n```html\n<!-- kept -->\n```\n")
+    assert [k for k, _ in compress._blocks(text)] == ["heading", "para", "code"]
+    focus = compress.Focus.of("how does a value move to a new owner", lambda terms: {t: 1.0 for t in terms})
+    short = compress.COMPRESSORS["sentences"].shorten(text, None, focus)
+    assert "ignore" not in short and "cargo run" not in short and "section for how a value moves." in short
+    plain = compress.COMPRESSORS["sentences"].shorten(text, None)
+    assert plain.startswith("## Ownership\n\nSee the [moves][moves] section") and "<!--" not in plain
+    assert "<!-- kept -->" in compress._blocks(text)[-1][1]
+    anchored = '<a id="using-rc"></a>\n\n### Sharing Data\n\nTwo lists share a third. A value moves to its new owner.\n'
+    assert compress.COMPRESSORS["sentences"].shorten(anchored, None).startswith("### Sharing Data\n\nTwo lists share")
+    assert "<a id" not in compress.COMPRESSORS["sentences"].shorten(anchored, None, focus)
+
+
 def test_a_containers_fence_lines_are_not_sentences():
     """Docusaurus and VitePress frame admonitions with ``:::tip Summary`` … ``:::``: the lines
     are not text a shortened quote keeps (``:::tip […]`` said nothing), and what they frame

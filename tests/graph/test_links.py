@@ -559,6 +559,32 @@ def test_an_anchor_set_in_html_and_a_backslash_escaped_link_resolve():
     assert {"path:my_notes.md", "doc:m.md"} <= deps["x.md"]
 
 
+def test_an_html_anchor_above_a_heading_names_that_headings_section(mini, tmp_path):
+    """mdBook and README authors keep an old anchor above a renamed heading (``<a
+    id="using-rc"></a>`` over ``### Sharing Data``, a comment above it): a link to it lands on
+    that section's span, not on the span of the text before it."""
+    filler = " ".join(f"Counting sentence {i} says how a value has several owners." for i in range(30))
+    write(mini, "02_knowledge/rc.md", f"""
+        # Reference counting
+
+        {filler}
+
+        <!-- Old headings. Do not remove or links may break. -->
+
+        <a id="using-rc"></a>
+
+        ### Sharing Data
+
+        Two lists share ownership of a third.
+        """)
+    write(mini, "02_knowledge/reader.md", "# Reader\n\nSee [sharing](rc.md#using-rc).\n")
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    assert not [d for d in result.dangling if "using-rc" in d.target]
+    (edge,) = [e for e in edge_set_edges(reg.conn) if e.src_path == "02_knowledge/reader.md" and e.dst_path == "02_knowledge/rc.md"]
+    assert edge.dst_span == span_of(reg, "02_knowledge/rc.md", "Sharing Data") != span_of(reg, "02_knowledge/rc.md")
+    reg.close()
+
+
 def test_an_html_anchor_removed_later_leaves_its_links_dangling(mini, tmp_path):
     """A re-index resolves a link to an HTML anchor again when the target document
     changes, as it does for a heading's anchor, and agrees with a full build."""

@@ -358,6 +358,44 @@ def test_span_ids_stable_within_version_and_change_with_it():
     assert a == b and a != c
 
 
+def test_html_comments_are_neither_embedded_nor_indexed_lexically():
+    """What the page does not show is not what the search reads: the span keeps its text
+    exactly, the embedding and BM25 read it without its comments (a comment in code stays)."""
+    from oriongraph_cli.store.lexical import LexicalDoc, lexical_text
+
+    raw = ("---\ntitle: Ownership\n---\n# Ownership\n\n<!-- Old headings. Do not remove or links may break. -->\n\n"
+           "A value has one owner; see [moves][m]<!-- ignore -->.\n\n```html\n<!-- markup comment -->\n```\n")
+    doc, _ = doc_of(raw, "02_knowledge/own.md")
+    (span,) = split_document(doc, COUNTER)
+    assert "<!-- ignore -->" in span.text  # the span is the page's text, exactly
+    embedded = embed_text(span, doc.title)
+    assert "ignore" not in embedded and "Old headings" not in embedded
+    assert "see [moves][m]." in embedded and "<!-- markup comment -->" in embedded
+    lex = lexical_text(LexicalDoc(row=1, span_id="s", path=doc.path, title=doc.title, headings="Ownership", body=span.text,
+                                  tags=(), stage=None, workstream=None, source_type="note"))
+    assert "ignore" not in lex and "Old headings" not in lex and "markup comment" in lex
+    long_note = "<!--\n" + "\n".join(f"maintainers: regenerate listing {i} with cargo run" for i in range(60)) + "\n-->"
+    doc, _ = doc_of("# Ownership\n\nA value has one owner.\n\n" + long_note + "\n\nThe owner drops it.\n")
+    spans = split_document(doc, COUNTER)
+    assert [s.text for s in spans] == ["# Ownership\n\nA value has one owner.", "The owner drops it."]  # no part of the note is a span
+
+
+def test_an_anchor_above_a_heading_begins_its_section_and_comments_end_no_span():
+    """``<a id="old-name"></a>`` above ``### Sharing Data`` names that section (mdBook and
+    README authors keep old anchors so), so the section's span begins there, not the span of
+    the text before it; a comment at either end of a span is not part of it."""
+    raw = ("# Rc\n\nCounting references lets a value have several owners. " + "It is cleaned up after the last. " * 40
+           + "\n\n<!-- Old headings. Do not remove or links may break. -->\n\n<a id=\"using-rc\"></a>\n\n"
+           "### Sharing Data\n\nTwo lists share a third.\n\n<a name='x'></a>\n<!-- note -->\n## Next\n\nMore text here.\n")
+    doc, _ = doc_of(raw)
+    spans = split_document(doc, COUNTER)
+    assert all(not s.text.endswith("-->") and not s.text.endswith("</a>") for s in spans)
+    sharing = next(s for s in spans if "Sharing Data" in s.text)
+    assert sharing.text.startswith('<a id="using-rc"></a>\n\n### Sharing Data') and sharing.heading_path[-1] == "Sharing Data"
+    assert next(s for s in spans if "## Next" in s.text).text.startswith("<a name='x'></a>\n<!-- note -->\n## Next")
+    assert not any("Old headings" in s.text for s in spans)
+
+
 def test_embed_text_carries_title_and_heading():
     doc, _ = doc_of("---\ntitle: Storage design\n---\n# Storage design\n\n## Retention\n\n" + "Thirty days of raw events. " * 40 + "\n")
     spans = split_document(doc, COUNTER)
