@@ -35,6 +35,13 @@ SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 LINE_END_CUT_RE = re.compile(r"(?:(?<=[.!?:])[\"')\]*_`]*[ \t]*\n|\n(?=[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]))")
 
 
+# a line that is one HTML element's opening tag and nothing else (``<Listing number="4-1"
+# caption="…">``, ``<details>``, ``<div class="rules">``): it opens what follows; not a void
+# element's (``<img …>``, ``<br>``) nor a self-closing one's (``<Badge />``)
+_OPENING_TAG = re.compile(r"^[ \t]*<([A-Za-z][\w.:-]*)(?:\s[^<>]*)?(?<!/)>[ \t]*$")
+_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+
+
 @dataclass(frozen=True)
 class Section:
     start: int
@@ -51,15 +58,16 @@ def make_span_id(path: str, doc_version_id: str, start: int, end: int) -> str:
 
 
 def _heading_start(text: str, start: int, floor: int) -> int:
-    """Where a heading's section starts: at the heading, or above it at the lines that render
-    as nothing but an anchor or a comment (``UNSEEN_LINE``) right above it — the anchor names
-    this section, not the text before it (``<a id="using-rct"></a>`` above ``### Sharing
-    Data``). Never above ``floor``."""
+    """Where a heading's section starts: at the heading, or above it at the lines right above
+    it that render as nothing but an anchor or a comment (``UNSEEN_LINE``) or that open what
+    follows (``_opening``) — the anchor names this section, not the text before it (``<a
+    id="using-rct"></a>`` above ``### Sharing Data``), and ``<div class="style-guide">``
+    wraps it. Never above ``floor``."""
     pos = moved = start
     while pos > floor:
         line_start = max(text.rfind("\n", 0, pos - 1) + 1, floor)
         line = text[line_start : pos - 1]
-        if line.strip() and not UNSEEN_LINE.match(line):
+        if line.strip() and not UNSEEN_LINE.match(line) and not _opening(line.strip()):
             break
         if line.strip():
             moved = line_start
@@ -150,36 +158,54 @@ def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, targe
     heading belongs with what follows it: a part of headings alone (a section's heading and
     the small parents merged into it) takes the next piece in — or the first part of a piece
     too long for one span — while the part fits under ``max_tokens``: a span of headings alone
-    says nothing, and its section's first paragraph would lose its heading. A piece of HTML
-    comments alone (``comments``: the note's) is a part of its own, whatever its size, so
-    that no span holds a part of a comment (which the search could not tell from text)."""
+    says nothing, and its section's first paragraph would lose its heading. So do the pieces
+    that only open what follows at the end of a part (a heading, an opening tag such as
+    ``<Listing caption="…">`` or ``<details>``: ``_opens_only``): they begin the next part
+    instead, while it fits. A piece of HTML comments alone (``comments``: the note's) is a
+    part of its own, whatever its size, so that no span holds a part of a comment (which the
+    search could not tell from text)."""
     heads = [(h.start, h.content_start) for h in blocks.headings] if blocks is not None else []
     out: list[tuple[int, int]] = []
-    cur: list[tuple[int, int, int, bool]] = []  # (start, end, tokens, a heading's own lines)
+    cur: list[tuple[int, int, int, bool]] = []  # (start, end, tokens, it only opens what follows)
 
     def close() -> None:
         if cur:
             out.append((cur[0][0], cur[-1][1]))
             cur.clear()
 
+    def openers() -> int:
+        """Where the pieces at the end of ``cur`` that only open what follows begin."""
+        k = len(cur)
+        while k > 0 and cur[k - 1][3]:
+            k -= 1
+        return k
+
     for a, b in pieces:
         if comments and _only_comments(text, a, b, comments):
-            close()
+            if not (cur and cur[-1][3]):  # (a comment after a heading or tag: what they open follows it)
+                close()
             out.append((a, b))
             continue
         n = counter.count(text[a:b])
         if n > max_tokens:
             parts = _split_oversized(text, a, b, counter, target, max_tokens, blocks)
-            if cur and all(x[3] for x in cur) and parts and counter.count(text[cur[0][0] : parts[0][1]]) <= max_tokens:
-                parts[0] = (cur[0][0], parts[0][1])  # the headings open the first part of what follows
-                cur.clear()
+            k = openers()
+            if k < len(cur) and parts and counter.count(text[cur[k][0] : parts[0][1]]) <= max_tokens:
+                parts[0] = (cur[k][0], parts[0][1])  # the headings or tags open the first part of what follows
+                del cur[k:]
             close()
             out.extend(parts)
             continue
         size = sum(x[2] for x in cur) + n
         if cur and size > target and not (all(x[3] for x in cur) and size <= max_tokens):
-            close()  # a part of headings alone takes the next piece in while it fits
-        cur.append((a, b, n, bool(heads) and _headings_only(text, a, b, heads)))
+            # a part of headings alone takes the next piece in while it fits; headings or tags
+            # that end a part begin the next one instead
+            k = openers()
+            carried = cur[k:] if 0 < k < len(cur) and sum(x[2] for x in cur[k:]) + n <= max_tokens else []
+            del cur[len(cur) - len(carried):]
+            close()
+            cur.extend(carried)
+        cur.append((a, b, n, _opens_only(text, a, b, heads)))
     close()
     # avoid a tiny tail: merge it back when the result still fits
     if len(out) >= 2:
@@ -190,9 +216,11 @@ def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, targe
     return out
 
 
-def _headings_only(text: str, start: int, end: int, headings: list[tuple[int, int]]) -> bool:
-    """[start,end) of ``text`` holds nothing but headings' own lines, the anchors and
-    comments above them (``UNSEEN_LINE``) and blank space."""
+
+def _opens_only(text: str, start: int, end: int, headings: list[tuple[int, int]]) -> bool:
+    """[start,end) of ``text`` holds nothing but what opens the text after it: headings' own
+    lines, the anchors and comments above them (``UNSEEN_LINE``), opening tags
+    (``_OPENING_TAG``), and blank space."""
     pos = start
     while pos < end:
         if text[pos].isspace():
@@ -204,10 +232,18 @@ def _headings_only(text: str, start: int, end: int, headings: list[tuple[int, in
             continue
         line_end = text.find("\n", pos)
         line_end = len(text) if line_end < 0 else line_end
-        if not UNSEEN_LINE.match(text[pos:line_end]):
+        line = text[pos:line_end]
+        if not UNSEEN_LINE.match(line) and not _opening(line):
             return False
         pos = line_end
     return True
+
+
+def _opening(line: str) -> bool:
+    """``line`` (from its first non-blank character) is one element's opening tag, which opens
+    what follows (``_OPENING_TAG``, not a void element's)."""
+    tag = _OPENING_TAG.match(line) if line.startswith("<") else None
+    return tag is not None and tag.group(1).lower() not in _VOID
 
 
 def _heading_only(start: int, end: int, headings: list[tuple[int, int]]) -> bool:

@@ -396,6 +396,30 @@ def test_an_anchor_above_a_heading_begins_its_section_and_comments_end_no_span()
     assert not any("Old headings" in s.text for s in spans)
 
 
+def test_an_opening_tag_begins_the_span_of_what_it_opens():
+    """``<Listing caption="…">`` (mdBook), ``<details>`` or ``<div class="rules">`` opens what
+    follows, as a heading does: a long section's part never ends with one (even across a
+    comment), it begins the part of what it opens; a void or self-closing tag is text."""
+    prose = " ".join(f"Sentence {i} explains how the value moves into the function." for i in range(14))
+    code = "```rust\n" + "\n".join(f"let v{i} = take(v{i - 1}); // moves the value" for i in range(1, 18)) + "\n```"
+    raw = ("# Ownership\n\n" + prose + "\n\n<Listing number=\"4-3\" caption=\"Functions with ownership and scope annotated\">\n\n"
+           "<!-- regenerate with cargo run -->\n\n" + code + "\n\n</Listing>\n\n" + prose + "\n")
+    doc, _ = doc_of(raw)
+    spans = split_document(doc, COUNTER)
+    assert len(spans) >= 3 and not any(s.text.rstrip().endswith('annotated">') for s in spans)
+    listing = next(s for s in spans if "<Listing" in s.text)
+    assert listing.text.startswith("<Listing number=") and "let v1 = take" in listing.text
+    wrapped = ("# Guide\n\n" + prose + "\n\n<div class=\"rules\">\n\n## Rules\n\nKeep state minimal.\n\n"
+               "<a name=\"scalarCount\">\n\n## Scalar count\n\nThe count of lanes.\n\n</div>\n")
+    doc, _ = doc_of(wrapped)
+    texts = [s.text for s in split_document(doc, COUNTER)]
+    assert any(t.startswith('<div class="rules">\n\n## Rules') for t in texts)  # the tag above a heading opens its section
+    assert any(t.startswith('<a name="scalarCount">\n\n## Scalar count') for t in texts)
+    img = "# Pic\n\n" + prose + "\n\n<img src=\"a.svg\" alt=\"moves\">\n\n" + code + "\n"
+    doc, _ = doc_of(img)
+    assert any(s.text.rstrip().endswith('alt="moves">') for s in split_document(doc, COUNTER))  # an image is text of its own
+
+
 def test_embed_text_carries_title_and_heading():
     doc, _ = doc_of("---\ntitle: Storage design\n---\n# Storage design\n\n## Retention\n\n" + "Thirty days of raw events. " * 40 + "\n")
     spans = split_document(doc, COUNTER)
