@@ -13,7 +13,8 @@ a container's fence line (``:::tip``, ``:::``: Docusaurus and VitePress admoniti
 HTML comments outside code — shortened quotes that keep one, the tokens of all of them in
 what is delivered —, shortened quotes that keep a line that only sets an anchor
 (``<a id="x"></a>``), and quotes that end in such a line or a comment (the next section's
-anchor, ``<!-- Old headings. … -->``).
+anchor, ``<!-- Old headings. … -->``); shortened quotes that keep a line that is one HTML
+element's tag alone (``<Listing caption="…">``, ``</Listing>``, ``<div class="x">``).
 
     python bench/quote_forms.py ROOT INTENTS.jsonl [--limit 60]
     ORION_BENCH_SRC=CHECKOUT python -P bench/quote_forms.py ROOT INTENTS.jsonl   # another checkout
@@ -66,6 +67,7 @@ def template_joined(text: str) -> bool:
 
 
 _COMMENT = re.compile(r"<!--(?:-?>|.*?-->)", re.DOTALL)
+_TAG_LINE = re.compile(r"^[ \t]*(?:<(?!(?:area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)\b)[A-Za-z][\w.:-]*(?:\s[^<>]*)?(?<!/)>|</[A-Za-z][\w.:-]*\s*>)[ \t]*$", re.IGNORECASE)
 _UNSEEN_LINE = re.compile(r"""^[ \t]*(?:<a\s+(?:id|name)\s*=\s*(?:"[^"\n]*"|'[^'\n]*')\s*>\s*</a>|<!--.*?-->)[ \t]*$""")
 
 
@@ -129,7 +131,7 @@ def main() -> None:
     for budget in (1000, 4000):
         c = dict(quotes=0, shortened=0, no_text=0, with_code=0, scattered_code=0, shortened_with_definition=0, shorthand_joined=0,
                  shortened_with_template=0, template_joined=0, shortened_with_container_fence=0, shortened_with_comment=0,
-                 shortened_with_anchor_line=0, ends_unseen=0, comment_tokens=0, quoted_tokens=0)
+                 shortened_with_anchor_line=0, ends_unseen=0, comment_tokens=0, quoted_tokens=0, shortened_with_tag_line=0)
         for q in qs:
             resp = api.compile_workingset(CompileRequest(intent=q["text"], budget_tokens=budget), cfg, reader)
             c["quoted_tokens"] += resp.workingset.total_tokens
@@ -150,6 +152,7 @@ def main() -> None:
                         c["shortened_with_container_fence"] += bool(_CONTAINER_FENCE.search(t))
                         c["shortened_with_comment"] += bool(comments)
                         c["shortened_with_anchor_line"] += any(_UNSEEN_LINE.match(ln) for ln in t.split("\n"))
+                        c["shortened_with_tag_line"] += any(_TAG_LINE.match(ln.replace("[…]", "").strip()) for ln in t.split("\n"))
                     if "```" in t or "~~~" in t:
                         c["with_code"] += 1
                         c["scattered_code"] += scattered_code(t)

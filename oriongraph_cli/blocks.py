@@ -274,6 +274,28 @@ def template_blocks(text: str, start: int = 0) -> list[tuple[int, int]]:
 # a line that renders as nothing but an anchor or a comment: ``<a id="old-name"></a>``,
 # ``<a name="x"></a>``, ``<!-- Old headings. Do not remove or links may break. -->``
 UNSEEN_LINE = re.compile(r"""^[ \t]*(?:<a\s+(?:id|name)\s*=\s*(?:"[^"\n]*"|'[^'\n]*')\s*>\s*</a>|<!--.*?-->)[ \t]*$""")
+# a line that is one HTML element's opening tag and nothing else (``<Listing number="4-1"
+# caption="…">``, ``<details>``, ``<div class="rules">``), which opens what follows — not a
+# void element's (``<img …>``, ``<br>``) nor a self-closing one's (``<Badge />``) — or its
+# closing tag alone (``</Listing>``)
+_OPENING_TAG = re.compile(r"^[ \t]*<([A-Za-z][\w.:-]*)(?:\s[^<>]*)?(?<!/)>[ \t]*$")
+_CLOSING_TAG = re.compile(r"^[ \t]*</[A-Za-z][\w.:-]*\s*>[ \t]*$")
+_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+
+
+def opening_tag(line: str) -> bool:
+    """``line`` is one element's opening tag alone, which opens what follows (not a void or
+    self-closing element's)."""
+    tag = _OPENING_TAG.match(line) if "<" in line else None
+    return tag is not None and tag.group(1).lower() not in _VOID
+
+
+def is_tag_line(line: str) -> bool:
+    """``line`` is one element's opening tag (``opening_tag``) or closing tag, alone: markup a
+    reader of the rendered page does not read."""
+    return "<" in line and (opening_tag(line) or _CLOSING_TAG.match(line) is not None)
+
+
 # an HTML comment, ``<!-- … -->`` (CommonMark's forms: ``<!-->`` and ``<!--->`` are empty
 # comments too), over any number of lines; ``<!--`` that nothing closes comments nothing out
 _COMMENT = re.compile(r"<!--(?:-?>|.*?-->)", re.DOTALL)

@@ -29,8 +29,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Mapping, Protocol
 
-from oriongraph_cli.blocks import (LINK_DEFINITION, RST_ADORNMENT, SETEXT_UNDERLINE, UNSEEN_LINE, is_rst, is_template_tag, rst_underlines,
-                                   template_ranges, without_comments)
+from oriongraph_cli.blocks import (LINK_DEFINITION, RST_ADORNMENT, SETEXT_UNDERLINE, UNSEEN_LINE, is_rst, is_tag_line, is_template_tag,
+                                   rst_underlines, template_ranges, without_comments)
 from oriongraph_cli.store.postings import analyzer
 
 PRIORITY_HIGH = 0.85
@@ -91,7 +91,8 @@ def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
     line — a badge, an include, a self-closing shortcode — is not text, as a
     reStructuredText directive's line is not, and nor is a container's fence line,
     ``:::tip Summary`` or ``:::``, whose Markdown is read as usual, nor a line that only
-    sets an anchor, ``<a id="old-name"></a>``). An HTML comment is not there at all
+    sets an anchor, ``<a id="old-name"></a>``, or is one element's tag, ``<Listing
+    caption="…">`` or ``</Listing>``: ``blocks.is_tag_line``). An HTML comment is not there at all
     (``blocks.without_comments``): a reader of the page never sees it.
     ``rst``: reStructuredText, where a line of backticks or tildes is no fence, a title under
     any adornment is a heading (``blocks.read_blocks`` reads it so), a directive's line is not
@@ -129,7 +130,7 @@ def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
             continue
         if rst and line.strip() and line[:1] not in (" ", "\t"):
             literal_next = False
-        if not rst and ((":::" in line and _CONTAINER_FENCE.match(line)) or ("<a" in line and UNSEEN_LINE.match(line))):
+        if not rst and ((":::" in line and _CONTAINER_FENCE.match(line)) or ("<" in line and (UNSEEN_LINE.match(line) or is_tag_line(line)))):
             flush()
             i += 1
             continue

@@ -24,7 +24,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from oriongraph_cli.blocks import LINK_DEFINITION, UNSEEN_LINE, Blocks, comment_ranges, is_rst, read_blocks, without_comments
+from oriongraph_cli.blocks import LINK_DEFINITION, UNSEEN_LINE, Blocks, comment_ranges, is_rst, opening_tag, read_blocks, without_comments
 from oriongraph_cli.models import Document, Span, SpanRef
 from oriongraph_cli.tokens import TokenCounter
 
@@ -33,13 +33,6 @@ SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 # sentence, or before a line that starts a list item — so a hard-wrapped paragraph or list
 # is not cut mid-sentence or mid-item when a line that ends one is near
 LINE_END_CUT_RE = re.compile(r"(?:(?<=[.!?:])[\"')\]*_`]*[ \t]*\n|\n(?=[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]))")
-
-
-# a line that is one HTML element's opening tag and nothing else (``<Listing number="4-1"
-# caption="…">``, ``<details>``, ``<div class="rules">``): it opens what follows; not a void
-# element's (``<img …>``, ``<br>``) nor a self-closing one's (``<Badge />``)
-_OPENING_TAG = re.compile(r"^[ \t]*<([A-Za-z][\w.:-]*)(?:\s[^<>]*)?(?<!/)>[ \t]*$")
-_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 
 
 @dataclass(frozen=True)
@@ -60,14 +53,14 @@ def make_span_id(path: str, doc_version_id: str, start: int, end: int) -> str:
 def _heading_start(text: str, start: int, floor: int) -> int:
     """Where a heading's section starts: at the heading, or above it at the lines right above
     it that render as nothing but an anchor or a comment (``UNSEEN_LINE``) or that open what
-    follows (``_opening``) — the anchor names this section, not the text before it (``<a
+    follows (``blocks.opening_tag``) — the anchor names this section, not the text before it (``<a
     id="using-rct"></a>`` above ``### Sharing Data``), and ``<div class="style-guide">``
     wraps it. Never above ``floor``."""
     pos = moved = start
     while pos > floor:
         line_start = max(text.rfind("\n", 0, pos - 1) + 1, floor)
         line = text[line_start : pos - 1]
-        if line.strip() and not UNSEEN_LINE.match(line) and not _opening(line.strip()):
+        if line.strip() and not UNSEEN_LINE.match(line) and not opening_tag(line.strip()):
             break
         if line.strip():
             moved = line_start
@@ -220,7 +213,7 @@ def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, targe
 def _opens_only(text: str, start: int, end: int, headings: list[tuple[int, int]]) -> bool:
     """[start,end) of ``text`` holds nothing but what opens the text after it: headings' own
     lines, the anchors and comments above them (``UNSEEN_LINE``), opening tags
-    (``_OPENING_TAG``), and blank space."""
+    (``blocks.opening_tag``), and blank space."""
     pos = start
     while pos < end:
         if text[pos].isspace():
@@ -233,17 +226,11 @@ def _opens_only(text: str, start: int, end: int, headings: list[tuple[int, int]]
         line_end = text.find("\n", pos)
         line_end = len(text) if line_end < 0 else line_end
         line = text[pos:line_end]
-        if not UNSEEN_LINE.match(line) and not _opening(line):
+        if not UNSEEN_LINE.match(line) and not opening_tag(line):
             return False
         pos = line_end
     return True
 
-
-def _opening(line: str) -> bool:
-    """``line`` (from its first non-blank character) is one element's opening tag, which opens
-    what follows (``_OPENING_TAG``, not a void element's)."""
-    tag = _OPENING_TAG.match(line) if line.startswith("<") else None
-    return tag is not None and tag.group(1).lower() not in _VOID
 
 
 def _heading_only(start: int, end: int, headings: list[tuple[int, int]]) -> bool:

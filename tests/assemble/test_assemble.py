@@ -216,6 +216,12 @@ def test_html_comments_are_not_text_a_shortened_quote_keeps():
     anchored = '<a id="using-rc"></a>\n\n### Sharing Data\n\nTwo lists share a third. A value moves to its new owner.\n'
     assert compress.COMPRESSORS["sentences"].shorten(anchored, None).startswith("### Sharing Data\n\nTwo lists share")
     assert "<a id" not in compress.COMPRESSORS["sentences"].shorten(anchored, None, focus)
+    listing = ('Ownership moves into the function, as Listing 4-3 shows.\n\n<Listing number="4-3" caption="Functions with ownership">'
+               "\n\n```rust\n" + "\n".join(f"let v{i} = take(v{i - 1});" for i in range(1, 30)) + "\n```\n\n</Listing>\n\n"
+               "After the move the owner is the function. <span class=\"caption\">A caption a reader sees</span>\n")
+    short = compress.COMPRESSORS["sentences"].shorten(listing, None, focus)
+    assert "<Listing" not in short and "</Listing>" not in short and "After the move the owner is the function." in short
+    assert compress._blocks("<span>A caption</span>")[0][0] == "para"  # text inside a tag is text
 
 
 def test_a_containers_fence_lines_are_not_sentences():
