@@ -20,7 +20,7 @@ import math
 import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, Iterator
 
 # markdown-it reads "\r\n", "\r" and "\n" as line ends (and nothing else): offsets are
 # computed from the same line ends
@@ -296,11 +296,52 @@ def is_tag_line(line: str) -> bool:
     return "<" in line and (opening_tag(line) or _CLOSING_TAG.match(line) is not None)
 
 
-# an HTML comment, ``<!-- … -->`` (CommonMark's forms: ``<!-->`` and ``<!--->`` are empty
-# comments too), over any number of lines; ``<!--`` that nothing closes comments nothing out
-_COMMENT = re.compile(r"<!--(?:-?>|.*?-->)", re.DOTALL)
 _FENCE_LINE = re.compile(r"^[ \t>]*(`{3,}|~{3,})")
-_CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
+_BACKTICKS = re.compile(r"`+")
+
+
+def _comments(text: str) -> Iterator[tuple[int, int]]:
+    """The HTML comments of ``text``, ``<!-- … -->`` over any number of lines (CommonMark's
+    forms: ``<!-->`` and ``<!--->`` are empty comments too), in order; ``<!--`` that nothing
+    closes comments nothing out, and none after it can close either. One pass: a page of
+    ``<!--`` that never close costs no more than one that closes them."""
+    pos = 0
+    while (a := text.find("<!--", pos)) >= 0:
+        if text.startswith(">", a + 4):
+            b = a + 5
+        elif text.startswith("->", a + 4):
+            b = a + 6
+        else:
+            end = text.find("-->", a + 4)
+            if end < 0:
+                return
+            b = end + 3
+        yield a, b
+        pos = b
+
+
+def _code_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The code spans of ``text[start:end]``: a run of backticks to the next run of the same
+    length (CommonMark's rule, across lines); a run no such run follows is literal. Each
+    run's closer is looked up among the runs of its length once, so the cost is linear in
+    the runs whatever their lengths."""
+    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text, start, end)]
+    by_length: dict[int, list[int]] = {}
+    for i, (a, b) in enumerate(runs):
+        by_length.setdefault(b - a, []).append(i)
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < len(runs):
+        a, b = runs[i]
+        same = by_length[b - a]
+        k = bisect.bisect_right(same, i)
+        if k < len(same):
+            j = same[k]
+            out.append((a, runs[j][1]))
+            i = j + 1
+        else:
+            i += 1
+    return out
 
 
 def _code_in(text: str) -> list[tuple[int, int]]:
@@ -329,7 +370,7 @@ def _code_in(text: str) -> list[tuple[int, int]]:
             prev = b
         prose.append((prev, len(text)))
         for a, b in prose:
-            out.extend(m.span() for m in _CODE_SPAN.finditer(text, a, b))
+            out.extend(_code_spans(text, a, b))
         out.sort()
     return out
 
@@ -341,14 +382,13 @@ def comment_ranges(text: str) -> list[tuple[int, int]]:
     takes the lines."""
     if "<!--" not in text:
         return []
-    comments = list(_COMMENT.finditer(text))
+    comments = list(_comments(text))
     if not comments:
         return []
     code = _code_in(text) if "`" in text or "~~~" in text else []
     starts = [a for a, _ in code]
     out: list[tuple[int, int]] = []
-    for m in comments:
-        a, b = m.span()
+    for a, b in comments:
         i = bisect.bisect_right(starts, a) - 1
         if (out and a < out[-1][1]) or (i >= 0 and a < code[i][1]):
             continue

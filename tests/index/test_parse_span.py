@@ -380,6 +380,24 @@ def test_html_comments_are_neither_embedded_nor_indexed_lexically():
     assert [s.text for s in spans] == ["# Ownership\n\nA value has one owner.", "The owner drops it."]  # no part of the note is a span
 
 
+def test_comments_and_code_spans_are_found_in_one_pass_on_hostile_notes():
+    """Thousands of ``<!--`` that never close, and backtick runs of every length that close
+    nothing, are read in one pass (a search from each ``<!--`` to the end would take
+    minutes): nothing is a comment after an unclosed one, and a run is code only up to the
+    next run of its length."""
+    from oriongraph_cli.assemble import compress
+    from oriongraph_cli.blocks import comment_ranges, without_comments
+
+    unclosed = "# T\n\n" + "word <!-- " * 60000 + "\n"
+    assert comment_ranges(unclosed) == [] and without_comments(unclosed) == unclosed
+    runs = "".join("`" * (i % 40 + 1) + " x " for i in range(60000)) + "<!-- gone -->"
+    assert without_comments(runs).endswith(" x ")
+    doc, _ = doc_of(unclosed + runs + "\n\nEnd.\n")
+    spans = split_document(doc, COUNTER)
+    assert spans and embed_text(spans[-1], doc.title)
+    assert compress.COMPRESSORS["sentences"].shorten(spans[0].text, None) is not None
+
+
 def test_an_anchor_above_a_heading_begins_its_section_and_comments_end_no_span():
     """``<a id="old-name"></a>`` above ``### Sharing Data`` names that section (mdBook and
     README authors keep old anchors so), so the section's span begins there, not the span of
