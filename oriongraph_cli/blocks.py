@@ -392,10 +392,14 @@ def comment_ranges(text: str) -> list[tuple[int, int]]:
         i = bisect.bisect_right(starts, a) - 1
         if (out and a < out[-1][1]) or (i >= 0 and a < code[i][1]):
             continue
-        line_start = text.rfind("\n", 0, a) + 1
-        line_end = text.find("\n", b)
-        line_end = len(text) if line_end < 0 else line_end
-        if not text[line_start:a].strip() and not text[b:line_end].strip():
+        # alone on its lines: only blanks between it and the line ends (read outward from
+        # the comment, never the whole line: many comments on one long line stay linear)
+        line_start, line_end = a, b
+        while line_start > 0 and text[line_start - 1] in " \t":
+            line_start -= 1
+        while line_end < len(text) and text[line_end] in " \t\r":
+            line_end += 1
+        if (line_start == 0 or text[line_start - 1] == "\n") and (line_end == len(text) or text[line_end] == "\n"):
             a, b = max(line_start, out[-1][1] if out else 0), min(line_end + 1, len(text))
         out.append((a, b))
     return out

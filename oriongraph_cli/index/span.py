@@ -154,9 +154,9 @@ def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, targe
     says nothing, and its section's first paragraph would lose its heading. So do the pieces
     that only open what follows at the end of a part (a heading, an opening tag such as
     ``<Listing caption="…">`` or ``<details>``: ``_opens_only``): they begin the next part
-    instead, while it fits. A piece of HTML comments alone (``comments``: the note's) is a
-    part of its own, whatever its size, so that no span holds a part of a comment (which the
-    search could not tell from text)."""
+    instead, while it fits. A piece of HTML comments alone (``comments``: the note's; what
+    ``_trim`` leaves nothing of) is a part of its own, whatever its size, so that no span
+    holds a part of a comment (which the search could not tell from text)."""
     heads = [(h.start, h.content_start) for h in blocks.headings] if blocks is not None else []
     out: list[tuple[int, int]] = []
     cur: list[tuple[int, int, int, bool]] = []  # (start, end, tokens, it only opens what follows)
@@ -174,7 +174,7 @@ def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, targe
         return k
 
     for a, b in pieces:
-        if comments and _only_comments(text, a, b, comments):
+        if comments and (bounds := _trim(text, a, b, comments))[0] >= bounds[1]:  # comments alone
             if not (cur and cur[-1][3]):  # (a comment after a heading or tag: what they open follows it)
                 close()
             out.append((a, b))
@@ -209,7 +209,6 @@ def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, targe
     return out
 
 
-
 def _opens_only(text: str, start: int, end: int, headings: list[tuple[int, int]]) -> bool:
     """[start,end) of ``text`` holds nothing but what opens the text after it: headings' own
     lines, the anchors and comments above them (``UNSEEN_LINE``), opening tags
@@ -232,31 +231,10 @@ def _opens_only(text: str, start: int, end: int, headings: list[tuple[int, int]]
     return True
 
 
-
 def _heading_only(start: int, end: int, headings: list[tuple[int, int]]) -> bool:
     """[start,end) lies within a heading's own lines."""
     i = bisect.bisect_right(headings, (start, math.inf)) - 1
     return i >= 0 and headings[i][0] <= start and end <= headings[i][1]
-
-
-def _only_comments(text: str, start: int, end: int, comments: list[tuple[int, int]]) -> bool:
-    """[start,end) of ``text`` holds nothing but HTML comments (``comments``: the note's, by
-    ``blocks.comment_ranges``) and blank space — a part of a long comment too."""
-    if not comments or start >= comments[-1][1]:
-        return False
-    pos = start
-    i = bisect.bisect_right(comments, (start, math.inf)) - 1
-    i = max(i, 0)
-    while pos < end:
-        if text[pos].isspace():
-            pos += 1
-            continue
-        while i < len(comments) and comments[i][1] <= pos:
-            i += 1
-        if i == len(comments) or not comments[i][0] <= pos:
-            return False
-        pos = comments[i][1]
-    return True
 
 
 def _definition_runs(text: str, ranges: list[tuple[int, int, Section]], blocks: Blocks, body_start: int) -> list[bool]:

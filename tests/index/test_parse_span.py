@@ -381,8 +381,8 @@ def test_html_comments_are_neither_embedded_nor_indexed_lexically():
 
 
 def test_comments_and_code_spans_are_found_in_one_pass_on_hostile_notes():
-    """Thousands of ``<!--`` that never close, and backtick runs of every length that close
-    nothing, are read in one pass (a search from each ``<!--`` to the end would take
+    """Thousands of ``<!--`` that never close, backtick runs of every length that close
+    nothing, and thousands of comments on one line are read in one pass (a search from each ``<!--`` to the end would take
     minutes): nothing is a comment after an unclosed one, and a run is code only up to the
     next run of its length."""
     from oriongraph_cli.assemble import compress
@@ -392,6 +392,8 @@ def test_comments_and_code_spans_are_found_in_one_pass_on_hostile_notes():
     assert comment_ranges(unclosed) == [] and without_comments(unclosed) == unclosed
     runs = "".join("`" * (i % 40 + 1) + " x " for i in range(60000)) + "<!-- gone -->"
     assert without_comments(runs).endswith(" x ")
+    one_line = "x <!-- c --> " * 60000  # many comments on one long line: each read outward, not the whole line
+    assert len(comment_ranges(one_line)) == 60000 and without_comments(one_line) == "x  " * 60000
     doc, _ = doc_of(unclosed + runs + "\n\nEnd.\n")
     spans = split_document(doc, COUNTER)
     assert spans and embed_text(spans[-1], doc.title)
