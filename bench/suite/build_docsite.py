@@ -18,6 +18,10 @@ projects no default was chosen on.
     git -C /tmp/src/rustbook checkout 917544888a55e4da7109bdba8c88c893c0da70f4
     python bench/suite/build_docsite.py /tmp/src/rustbook --docs src --name rustbook --out /tmp/suite/rustbook
 
+    git clone https://github.com/obsidianmd/obsidian-help /tmp/src/obsidian
+    git -C /tmp/src/obsidian checkout fa179e91e86eaff5859226cc045c81000d64e3cd
+    python bench/suite/build_docsite.py /tmp/src/obsidian --docs en --name obsidian --out /tmp/suite/obsidian
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -32,6 +36,11 @@ Sources (only the Markdown is read):
   Language* as mdBook keeps it: chapters read in order, listings as ``{{#rustdoc_include …}}``
   lines in fences, ``<Listing>`` captions, HTML comments after links and above kept anchors,
   no front matter.
+- ``obsidian``: every ``en/**/*.md`` of obsidianmd/obsidian-help at fa179e9 — Obsidian's own
+  help vault: notes named with spaces in folders, linked by ``[[wiki links]]`` (headings,
+  heading chains ``[[Note#A#B]]``, block ids ``#^id``, ``[[Note\\|shown]]`` in tables),
+  callouts (``> [!note]``), embeds (``![[file.png]]``), front matter ``aliases``,
+  ``description``, ``permalink``.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by

@@ -46,7 +46,7 @@ PROJECTS = {
     "adr-moj": ("adr-moj", HERE / "adr_moj.intents.jsonl"),
 }
 # never part of a choice: built and judged after the defaults were fixed, measured with the
-# shipped defaults only (budgets.py --projects govuk,swift,playbook,modplat,fastify,redux,hugo,rustbook); see
+# shipped defaults only (budgets.py --projects govuk,swift,playbook,modplat,fastify,redux,hugo,rustbook,obsidian); see
 # build_govuk.py, build_swift.py, build_playbook.py, build_modplat.py, build_docsite.py
 UNSEEN = {
     "govuk": ("govuk", HERE / "govuk.intents.jsonl"),
@@ -57,6 +57,7 @@ UNSEEN = {
     "redux": ("redux", HERE / "redux.intents.jsonl"),
     "hugo": ("hugo", HERE / "hugo.intents.jsonl"),
     "rustbook": ("rustbook", HERE / "rustbook.intents.jsonl"),
+    "obsidian": ("obsidian", HERE / "obsidian.intents.jsonl"),
 }
 PAIRS = {"peps": HERE / "peps.pairs.jsonl", "adr-moj": HERE / "adr_moj.pairs.jsonl", "modplat": HERE / "modplat.pairs.jsonl"}
 
