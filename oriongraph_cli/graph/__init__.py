@@ -20,7 +20,11 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # Markdown path, ``/config/server-options.md`` as VitePress and Docusaurus write them, names
 # the one document under a stage folder whose path ends as the link's does; 7: an anchor no
 # heading or HTML sets names a definition list's term, ``#publishdir`` the line ```publishDir```
-# above ``: (string) …``, numbered with the headings as Hugo's goldmark numbers them).
+# above ``: (string) …``, numbered with the headings as Hugo's goldmark numbers them; 8: as
+# Obsidian writes links: ``[[Note\|shown]]`` in a table cell names ``Note``, a heading chain
+# ``[[Note#Setup#Linux]]`` the section ``Linux`` under ``Setup``, a block id may follow an
+# embed directly, ``![[chart.png]]^fig``, and an image named alone, ``![](chart.png)``, is
+# found anywhere in the stage folders).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 7
+LINK_RULES = 8

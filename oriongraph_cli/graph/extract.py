@@ -389,7 +389,8 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
     ``parent`` (ids or paths relative to the document; ``depends-on``/``dependsOn`` spellings
     accepted). Body, outside code: ``[text](target)`` links and reference definitions
     (``[x]: target``), images (checked for existence only) and ``[[wiki]]`` links (not inside
-    a site template's block, ``{{< code-toggle >}}`` around TOML's ``[[menus.main]]``). Anywhere
+    a site template's block, ``{{< code-toggle >}}`` around TOML's ``[[menus.main]]``; in a
+    table cell ``[[Note\\|shown]]`` names ``Note``). Anywhere
     in the body (code included, since ``ADR-0007`` in backticks is still a mention):
     id-shaped tokens, one per span and token, for MENTIONS.
     """
@@ -446,8 +447,14 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
         refs.append(RawRef(doc.path, sid, line, "md", path_part, anchor or None))
     blocks = template_blocks(masked) if "[[" in masked else []
     for m in WIKI_RE.finditer(masked):
-        target = (m.group(1) or "").strip()
-        anchor = (m.group(2) or "").strip() or None
+        target, anchor = m.group(1) or "", m.group(2)
+        if m.group(3) is not None:  # [[Note\|shown]]: in a table cell the bar is escaped, as Obsidian writes it there
+            if anchor is not None:
+                anchor = anchor.removesuffix("\\")
+            else:
+                target = target.removesuffix("\\")
+        target = target.strip()
+        anchor = (anchor or "").strip() or None
         if not target and not anchor:
             continue
         if blocks and any(a <= m.start() < b for a, b in blocks):

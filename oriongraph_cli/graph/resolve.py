@@ -45,7 +45,7 @@ SITE_SUFFIXES = (".html", ".htm")
 # character itself, so "[aws](#requirement\\_aws)" (as terraform-docs writes it) names "#requirement_aws"
 _MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 # a block id, as Obsidian marks a paragraph a link may name (``[[Note#^block-id]]``): "^id" ending a line
-_BLOCK_ID = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
+_BLOCK_ID = re.compile(r"(?:^|[ \t]|(?<=\]\]))\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
 # a definition list's definition line (``: text`` under its term, PHP Markdown Extra's and
 # goldmark's syntax): a site that gives each term an id (Hugo's ``autoDefinitionTermID``)
 # lets a link name the term
@@ -99,6 +99,12 @@ def is_attachment(name: str) -> bool:
     """A wiki target naming a file that is not a note: ``diagram.png``, ``spec.pdf``."""
     ext = posixpath.splitext(posixpath.basename(name.strip()))[1].lower()
     return bool(ext) and ext not in MD_SUFFIXES and ext[1:].isalnum()
+
+
+def _in_order(wanted: list[str], found: list[str]) -> bool:
+    """Whether every item of ``wanted`` is in ``found``, in that order (others between)."""
+    rest = iter(found)
+    return all(any(w == f for f in rest) for w in wanted)
 
 
 def md_unescape(target: str) -> str:
@@ -278,7 +284,23 @@ class LinkResolver:
         if hit is None:  # a definition list's term, as a site that gives terms ids numbers them
             found = self.term_anchors(path)
             hit = found.get(anchor.lower()) or found.get(slugify(unquote(anchor)))
+        if hit is None and "#" in anchor:  # Obsidian's heading chain: [[Note#Setup#Linux]]
+            hit = self.heading_chain(path, [slugify(part) for part in anchor.split("#") if part.strip()])
         return hit
+
+    def heading_chain(self, path: str, chain: list[str]) -> str | None:
+        """span_id of the first span under the section a chain of heading slugs names, as
+        Obsidian writes a heading under another (``Setup#Linux``): the last heading, under
+        the others in that order (not necessarily directly)."""
+        if not chain:
+            return None
+        *outer, last = chain
+        for s in self.spans_of(path):
+            slugs = [slugify(heading_text(h)) for h in s.heading_path]
+            for i, slug in enumerate(slugs):
+                if slug == last and _in_order(outer, slugs[:i]):
+                    return s.span_id
+        return None
 
     def term_anchors(self, path: str) -> dict[str, str]:
         """Anchor -> span_id for a page whose definition lists' terms have ids (goldmark's
@@ -596,6 +618,8 @@ def _resolve_one(r: RawRef, resolver: LinkResolver, edges: list[Edge], dangling_
         if dst is None:
             if not looks_like_path(target):
                 return  # "[Ca(2+)](i)" in a chemistry abstract is text, not a link
+            if kind == "img" and "/" not in target and resolver.attachment(path, md_unescape(target)):
+                return  # ![](diagram.png): a file named alone, found as Obsidian finds attachments
             dangling_out.append(DanglingLink(path, line, written, "image" if kind == "img" else ("outside-root" if status == "outside-root" else "link")))
         elif kind == "md":
             _link_edge(edges, dangling_out, resolver, r, dst, written)

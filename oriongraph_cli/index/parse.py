@@ -40,8 +40,10 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # notes, a generator's markers —, is neither embedded nor in the lexical index, begins or
 # ends no span and alone is none, and an anchor set in HTML right above a heading begins
 # that heading's section; 11: an opening tag alone on its line, ``<Listing caption="…">`` or
-# ``<details>``, never ends a long section's part: it begins the part of what it opens)
-PARSE_RULES = 11
+# ``<details>``, never ends a long section's part: it begins the part of what it opens;
+# 12: in a table cell Obsidian escapes a wiki link's bar, ``[[Note\|shown]]``, which names
+# ``Note``, not ``Note\``)
+PARSE_RULES = 12
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)

@@ -1348,3 +1348,67 @@ def test_a_wiki_link_is_not_read_inside_a_site_templates_block():
     assert template_ranges(hostile.split("\n")) == {0: 20001}
     assert template_ranges(["{{< figure src=a.png >}}"] * 20000 + ["[[x.y]]"]) == {}  # none closes: no block
     assert template_blocks("{{< a >}}\nx\n{{< /a >}}\n{{< a >}}\n{% b %}\n{% endb %}\n", 0) == [(0, 22), (33, 51)]
+
+
+def test_obsidian_table_links_heading_chains_and_blocks_after_embeds_resolve(mini, tmp_path):
+    """As Obsidian writes links: ``[[Note\\|shown]]`` in a table cell (the bar escaped) names
+    the note; ``[[Note#Setup#Linux]]`` the section ``Linux`` under ``Setup`` (not the other
+    ``Linux``); a block id right after an embed, ``![[chart.png]]^fig``, is a block a link may
+    name; an image named alone is found anywhere in the stage folders, as an embed by name
+    is. A chain or a name that fits nothing is still dangling; a re-index of one note
+    resolves as a full build does."""
+    pad = " ".join(f"Step {i} checks the download and the signature before going on." for i in range(40))
+    write(mini, "02_knowledge/vault/Install.md", """
+        # Install
+
+        ## Windows
+
+        ### Linux
+
+        Not this one: Linux under Windows. {PAD}
+
+        ## Setup
+
+        Before anything. {PAD}
+
+        ### Linux
+
+        Run the AppImage. {PAD}
+
+        ## Figures
+
+        ![[chart.png]]^fig
+        """.replace("{PAD}", pad))
+    write(mini, "02_knowledge/vault/Guide.md", """
+        # Guide
+
+        | Page | What |
+        |---|---|
+        | [[Install\\|Installing]] | how |
+        | [[Install#Setup\\|setup]] | first steps |
+
+        See [[Install#Setup#Linux]], [[Install#^fig]], [[Install#Setup#Nowhere]] and [[Install#Nowhere#Linux]].
+
+        ![The chart](chart.png) and ![Lost](gone.png) and ![Moved](img/chart.png)
+        """)
+    (mini / "02_knowledge/attachments").mkdir(parents=True)
+    (mini / "02_knowledge/attachments/chart.png").write_bytes(b"PNG")
+    guide, install = "02_knowledge/vault/Guide.md", "02_knowledge/vault/Install.md"
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    got = sorted((d.target, d.kind) for d in result.dangling if d.path == guide)
+    assert got == [("[[Install#Nowhere#Linux]]", "anchor"),
+                   ("[[Install#Setup#Nowhere]]", "anchor"), ("gone.png", "image"), ("img/chart.png", "image")]
+    edges = [e for e in edge_set_edges(reg.conn) if e.src_path == guide and e.dst_path == install]
+    dst_spans = {e.detail: e.dst_span for e in edges}
+    assert "[[Install]]" in dst_spans and dst_spans["[[Install]]"] is None  # the note itself
+    assert dst_spans["[[Install#Setup]]"] == span_of(reg, install, "Setup")
+    texts = reg.span_texts([d for d in dst_spans.values() if d])
+    linux, fig = dst_spans["[[Install#Setup#Linux]]"], dst_spans["[[Install#^fig]]"]
+    assert "AppImage" in texts[linux] and "chart.png" in texts[fig]
+    # the same note edited alone: its links resolve as a full build resolves them
+    (mini / guide).write_text((mini / guide).read_text() + "\nAnd [[Install\\|again]].\n")
+    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only={guide})
+    full, full_result = index(mini, tmp_path / "full.sqlite")
+    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
+    reg.close()
+    full.close()
