@@ -93,6 +93,27 @@ class SpanMetadata(_ToDict):
     priority: int | None = None
 
 
+SUMMARY_KEYS = ("description", "summary")  # front matter fields a page summarises itself in
+SUMMARY_MAX_CHARS = 300  # longer is cut at a word: it is read with the first span, not instead of it
+
+
+def page_summary(meta: Any) -> str:
+    """The page's own summary from its front matter (``description``, else ``summary``, any
+    case): one line, at most ``SUMMARY_MAX_CHARS`` characters cut at a word; "" when there is
+    none or it is not text."""
+    if not isinstance(meta, dict):
+        return ""
+    fields = {str(k).lower(): v for k, v in meta.items()}
+    for key in SUMMARY_KEYS:
+        value = fields.get(key)
+        if isinstance(value, str) and value.strip():
+            text = " ".join(value.split())
+            if len(text) > SUMMARY_MAX_CHARS:
+                text = text[:SUMMARY_MAX_CHARS].rsplit(" ", 1)[0]
+            return text
+    return ""
+
+
 @dataclass(frozen=True)
 class Document(_ToDict):
     path: str  # relative POSIX path
@@ -108,6 +129,11 @@ class Document(_ToDict):
     created_source: str  # "front-matter" | "git" | "mtime"
     tags: tuple[str, ...]
     size_bytes: int
+
+    @property
+    def summary(self) -> str:
+        """The page's own summary (:func:`page_summary`), read with its first span."""
+        return page_summary(self.meta)
 
 
 @dataclass(frozen=True)

@@ -417,7 +417,7 @@ def _needs_embedding(parsed, spec, cur_path: Path) -> bool:
     vector for (by hash of model id + text, as ``_embed`` looks them up)."""
     from oriongraph_cli.store.generation import held_hashes
 
-    hashes = {embed_hash(spec.model_id, embed_text(span, doc.title)) for doc, spans in parsed for span in spans}
+    hashes = {embed_hash(spec.model_id, embed_text(span, doc.title, doc.summary)) for doc, spans in parsed for span in spans}
     return bool(hashes - held_hashes(cur_path, hashes))
 
 
@@ -597,7 +597,7 @@ def _embed(plan: _Plan, result: IndexResult, progress: Progress) -> _Vectors:
     try:
         for doc, spans in plan.parsed:
             for span in spans:
-                text = embed_text(span, doc.title)
+                text = embed_text(span, doc.title, doc.summary)
                 h = _embed_digest(spec.model_id, text)
                 k = slot_of.get(h)
                 if k is None:
@@ -751,6 +751,7 @@ def _lexical_docs(registry, parsed) -> Iterator:
                     row=rows[span.ref.span_id], span_id=span.ref.span_id, path=doc.path, title=doc.title,
                     headings=" / ".join(span.heading_path), body=span.text, tags=doc.tags, stage=doc.stage,
                     workstream=doc.workstream, source_type=doc.source_type.value,
+                    summary=doc.summary if span.ordinal == 0 else "",
                 )
 
     docs: list = []

@@ -42,8 +42,9 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # that heading's section; 11: an opening tag alone on its line, ``<Listing caption="…">`` or
 # ``<details>``, never ends a long section's part: it begins the part of what it opens;
 # 12: in a table cell Obsidian escapes a wiki link's bar, ``[[Note\|shown]]``, which names
-# ``Note``, not ``Note\``)
-PARSE_RULES = 12
+# ``Note``, not ``Note\``; 13: the page's own summary in its front matter, ``description:``
+# (else ``summary:``), is read with its first span, embedded and in the lexical index)
+PARSE_RULES = 13
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)

@@ -306,13 +306,16 @@ def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int =
     return spans
 
 
-def embed_text(span: Span, doc_title: str) -> str:
+def embed_text(span: Span, doc_title: str, summary: str = "") -> str:
     """What the embedding model reads: the document title and heading path give the span
-    its context (short spans like "## Retention\\n30 days" are meaningless alone). Its HTML
+    its context (short spans like "## Retention\\n30 days" are meaningless alone); the
+    page's own summary (``Document.summary``) follows the title in its first span. Its HTML
     comments are not read (``blocks.without_comments``): the page does not show them."""
     heading = " > ".join(h for h in span.heading_path if h != doc_title)
     prefix = doc_title if not heading else f"{doc_title} — {heading}"
     body = without_comments(span.text)
-    if body.lstrip("# ").startswith(doc_title):
-        return body
-    return f"{prefix}\n{body}"
+    text = body if body.lstrip("# ").startswith(doc_title) else f"{prefix}\n{body}"
+    if summary and span.ordinal == 0:
+        first, _, rest = text.partition("\n")
+        return f"{first}\n{summary}\n{rest}" if rest else f"{first}\n{summary}"
+    return text

@@ -17,6 +17,7 @@ from oriongraph_cli.errors import OrionError
 from oriongraph_cli.store import lexical, lookups, postings, vectors
 from oriongraph_cli.store.layout import atomic_write, file_checksums
 from oriongraph_cli.store.manifest import MANIFEST, Manifest
+from oriongraph_cli.models import page_summary
 from oriongraph_cli.store.registry import Registry
 
 REGISTRY = "registry.sqlite"
@@ -67,10 +68,11 @@ def stored_dangling(gen_path: Path) -> list[tuple]:
         reg.close()
 
 
-def lexical_doc(row, hp, text, path, title, tags, stage, ws, st, span_id) -> lexical.LexicalDoc:
+def lexical_doc(row, hp, text, path, title, tags, stage, ws, st, span_id, ordinal, meta) -> lexical.LexicalDoc:
     return lexical.LexicalDoc(
         row=row, span_id=span_id, path=path, title=title, headings=" / ".join(json.loads(hp)), body=text,
         tags=tuple(json.loads(tags)), stage=stage, workstream=ws, source_type=st,
+        summary=page_summary(json.loads(meta)) if ordinal == 0 else "",
     )
 
 

@@ -82,6 +82,7 @@ class LexicalDoc:
     stage: str | None
     workstream: str | None
     source_type: str
+    summary: str = ""  # the page's own summary, for its first span (``models.page_summary``)
 
 
 def path_words(path: str) -> str:
@@ -89,10 +90,11 @@ def path_words(path: str) -> str:
 
 
 def lexical_text(d: LexicalDoc) -> str:
-    """What BM25 reads for one span: title, heading path (minus the title), body without its
-    HTML comments (the page does not show them), tags, path words."""
+    """What BM25 reads for one span: title, the page's summary (first span only), heading
+    path (minus the title), body without its HTML comments (the page does not show them),
+    tags, path words."""
     heads = [h.strip() for h in d.headings.split(" / ") if h.strip() and h.strip() != d.title.strip()]
-    parts = [d.title, " / ".join(heads), without_comments(d.body), " ".join(d.tags), path_words(d.path)]
+    parts = [d.title, d.summary, " / ".join(heads), without_comments(d.body), " ".join(d.tags), path_words(d.path)]
     return "\n".join(p for p in parts if p)
 
 
