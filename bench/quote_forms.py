@@ -14,7 +14,11 @@ HTML comments outside code — shortened quotes that keep one, the tokens of all
 what is delivered —, shortened quotes that keep a line that only sets an anchor
 (``<a id="x"></a>``), and quotes that end in such a line or a comment (the next section's
 anchor, ``<!-- Old headings. … -->``); shortened quotes that keep a line that is one HTML
-element's tag alone (``<Listing caption="…">``, ``</Listing>``, ``<div class="x">``).
+element's tag alone (``<Listing caption="…">``, ``</Listing>``, ``<div class="x">``);
+shortened quotes that keep a block quote's ``>`` on a line outside code (a quote's lines
+read as sentences and joined: ``[…] > [!tip] Best practices > - Always …``; "Settings >
+General" counts too, alike before and after) and those that keep a callout's marker
+(``[!tip]``, ``[!NOTE]``).
 
     python bench/quote_forms.py ROOT INTENTS.jsonl [--limit 60]
     ORION_BENCH_SRC=CHECKOUT python -P bench/quote_forms.py ROOT INTENTS.jsonl   # another checkout
@@ -100,6 +104,21 @@ def keeps_definition(text: str) -> bool:
     return False
 
 
+_QUOTE_MARKER = re.compile(r"(?:^|\s)>(?:\s|$)")
+_CALLOUT_MARKER = re.compile(r"\[![A-Za-z-]+\]")
+
+
+def prose_lines(text: str) -> list[str]:
+    """The lines of ``text`` outside fenced code."""
+    out, inside = [], False
+    for line in text.split("\n"):
+        if line.lstrip().startswith(("```", "~~~")):
+            inside = not inside
+        elif not inside:
+            out.append(line)
+    return out
+
+
 def scattered_code(text: str) -> bool:
     """Whether a fenced block of ``text`` keeps two lines with a ``[…]`` line between them."""
     inside, seq = False, []
@@ -131,7 +150,8 @@ def main() -> None:
     for budget in (1000, 4000):
         c = dict(quotes=0, shortened=0, no_text=0, with_code=0, scattered_code=0, shortened_with_definition=0, shorthand_joined=0,
                  shortened_with_template=0, template_joined=0, shortened_with_container_fence=0, shortened_with_comment=0,
-                 shortened_with_anchor_line=0, ends_unseen=0, comment_tokens=0, quoted_tokens=0, shortened_with_tag_line=0)
+                 shortened_with_anchor_line=0, ends_unseen=0, comment_tokens=0, quoted_tokens=0, shortened_with_tag_line=0,
+                 shortened_with_quote_marker=0, shortened_with_callout_marker=0)
         for q in qs:
             resp = api.compile_workingset(CompileRequest(intent=q["text"], budget_tokens=budget), cfg, reader)
             c["quoted_tokens"] += resp.workingset.total_tokens
@@ -153,6 +173,9 @@ def main() -> None:
                         c["shortened_with_comment"] += bool(comments)
                         c["shortened_with_anchor_line"] += any(_UNSEEN_LINE.match(ln) for ln in t.split("\n"))
                         c["shortened_with_tag_line"] += any(_TAG_LINE.match(ln.replace("[…]", "").strip()) for ln in t.split("\n"))
+                        prose = prose_lines(t)
+                        c["shortened_with_quote_marker"] += any(_QUOTE_MARKER.search(ln) for ln in prose)
+                        c["shortened_with_callout_marker"] += any(_CALLOUT_MARKER.search(ln) for ln in prose)
                     if "```" in t or "~~~" in t:
                         c["with_code"] += 1
                         c["scattered_code"] += scattered_code(t)

@@ -60,6 +60,13 @@ _LINE_BLOCK = re.compile(r"^\s*([-*+]\s|\d+[.)]\s|\|)")
 # containers): it frames Markdown, so what it holds is read as usual and the line itself is
 # not text
 _CONTAINER_FENCE = re.compile(r"^ {0,3}:{3,}[ \t]*(?:[\w-][^\n]*)?$")
+# a block quote's markers, nested ones too (``> > text``): a shortened quote reads what the
+# quote holds, as a container's; a line of it joined to the next would keep ``>`` mid-line
+_QUOTE_MARK = re.compile(r" {0,3}>(?: ?>)* ?")
+_ONE_MARK = re.compile(r" {0,3}> ?")
+# a callout's or an alert's first line inside a block quote, ``> [!tip] Best practices``,
+# ``> [!NOTE]`` (Obsidian, GitHub): it frames the quote, as a container's fence line does
+_CALLOUT = re.compile(r"\s*\[![\w-]+\][+-]?(?:\s|$)")
 
 
 def priority(base: float, best: float, *, first: bool = False, named: bool = False) -> str:
@@ -101,6 +108,7 @@ def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     para: list[str] = []
     lines = (text if rst else without_comments(text)).split("\n")
+    quoted = set() if rst or ">" not in text else _unquote(lines)
     i = 0
     literal_next = False  # reStructuredText: the next indented block is literal
     templates: dict[int, int] | None = None  # a template block's opening line -> its closing line
@@ -130,6 +138,13 @@ def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
             continue
         if rst and line.strip() and line[:1] not in (" ", "\t"):
             literal_next = False
+        if quoted and ((i in quoted) != (i - 1 in quoted)):
+            flush()  # a block quote begins or ends a paragraph
+        if i in quoted and _CALLOUT.match(line):
+            flush()
+            lines[i] = ""  # what follows begins a block of its own, not a list item's next line
+            i += 1
+            continue
         if not rst and ((":::" in line and _CONTAINER_FENCE.match(line)) or ("<" in line and (UNSEEN_LINE.match(line) or is_tag_line(line)))):
             flush()
             i += 1
@@ -176,6 +191,28 @@ def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
         i += 1
     flush()
     return out
+
+
+def _unquote(lines: list[str]) -> set[int]:
+    """Strips the block quote markers of ``lines`` in place, outside fences that open
+    outside the quote (a shell prompt's ``> `` in code stays), and returns the indices of
+    the lines that were quoted."""
+    quoted: set[int] = set()
+    fence = ""  # "": none open; "raw": opened outside a quote; "quoted": inside one
+    for n, line in enumerate(lines):
+        m = (_ONE_MARK if fence == "quoted" else _QUOTE_MARK).match(line)  # in a quote's code, one level
+        if fence == "raw":
+            if _FENCE.match(line):
+                fence = ""
+            continue
+        if m is None:
+            fence = "raw" if _FENCE.match(line) else ""  # a quote's open fence ends with the quote
+            continue
+        lines[n] = body = line[m.end():]
+        quoted.add(n)
+        if _FENCE.match(body):
+            fence = "" if fence == "quoted" else "quoted"
+    return quoted
 
 
 @dataclass(frozen=True)

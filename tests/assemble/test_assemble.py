@@ -240,6 +240,38 @@ def test_a_containers_fence_lines_are_not_sentences():
     assert compress._blocks("a ratio of 3:::4 in text")[0][0] == "para"
 
 
+def test_a_block_quote_is_shortened_as_what_it_holds():
+    """A block quote (an Obsidian callout, a GitHub alert, a quoted paragraph) is read as what
+    it holds: a shortened quote never joins its lines into one that keeps ``>`` mid-line
+    (``[…] > [!tip] Best practices > - Always …``), the callout's first line frames it and is
+    not text, as a container's fence line is not; a list item and a paragraph inside stay
+    apart; a ``> `` in code outside the quote is code, untouched."""
+    text = ("## Sync across devices\n\nKeep the vault in a folder the app can read.\n\n"
+            "> [!tip] Best practices\n> - Always keep your vault files **Available Offline** on this device.\n"
+            "> - Avoid Files On-Demand for the vault folder.\n\n"
+            "> [!note]- Offline edits\n> Offline edits sync when the device reconnects. Conflicts make a copy.\n"
+            "> > A quote in the quote about offline conflicts.\n\n"
+            "```sh\n> obsidian --offline\n```\n\n"
+            + " ".join(f"Filler {i} about remote vaults and plans." for i in range(12)) + "\n")
+    focus = compress.Focus.of("offline vault device conflicts", lambda terms: {t: 1.0 for t in terms})
+    kinds = [k for k, _ in compress._blocks(text)]
+    assert kinds == ["heading", "para", "lines", "lines", "para", "code", "para"]
+    blocks = dict(enumerate(b for _, b in compress._blocks(text)))
+    assert blocks[4] == "Offline edits sync when the device reconnects. Conflicts make a copy.\nA quote in the quote about offline conflicts."
+    assert blocks[5] == "```sh\n> obsidian --offline\n```"  # code outside the quote: as written
+    for level, title in (("sentences", None), ("heading", "Sync > Sync across devices")):
+        for f in (focus, compress.NO_FOCUS):
+            short = compress.COMPRESSORS[level].shorten(text, title, f)
+            assert "[!" not in short, (level, short)
+            assert not any(" > " in line or line.lstrip().startswith(">") for line in short.split("\n") if "obsidian --offline" not in line), (level, short)
+    short = compress.COMPRESSORS["sentences"].shorten(text, None, focus)
+    assert "- Always keep your vault files **Available Offline** on this device." in short.split("\n")
+    assert compress._blocks("> [!tip] Title\n> Text.")[0] == ("para", "Text.")
+    assert compress._blocks("[!tip] not in a quote")[0] == ("para", "[!tip] not in a quote")  # only a quote's first line frames
+    quoted_fence = "> ```\n> > not a quote: code\n> ```\n\nAfter."
+    assert compress._blocks(quoted_fence)[0] == ("code", "```\n> not a quote: code\n```")
+
+
 def test_restructuredtext_is_shortened_as_restructuredtext():
     """In a ``.rst`` note a line of backticks is a title's adornment, not a fence: a
     shortened quote keeps its sentences, the title as a heading, never a literal block or a
