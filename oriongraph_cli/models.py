@@ -7,6 +7,7 @@ Stages return new objects (``dataclasses.replace``); every class has ``to_dict()
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass
+from functools import cached_property
 from enum import Enum
 from typing import Any
 
@@ -130,9 +131,10 @@ class Document(_ToDict):
     tags: tuple[str, ...]
     size_bytes: int
 
-    @property
+    @cached_property
     def summary(self) -> str:
-        """The page's own summary (:func:`page_summary`), read with its first span."""
+        """The page's own summary (:func:`page_summary`), read with its first span (made
+        once per document: the index asks for it span by span)."""
         return page_summary(self.meta)
 
 
