@@ -140,13 +140,10 @@ def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
             literal_next = False
         if quoted and ((i in quoted) != (i - 1 in quoted)):
             flush()  # a block quote begins or ends a paragraph
-        if i in quoted and _CALLOUT.match(line):
-            flush()
+        if not rst and ((":::" in line and _CONTAINER_FENCE.match(line)) or ("<" in line and (UNSEEN_LINE.match(line) or is_tag_line(line)))
+                        or (i in quoted and _CALLOUT.match(line))):
+            flush()  # a line that frames or marks up what follows is not text
             lines[i] = ""  # what follows begins a block of its own, not a list item's next line
-            i += 1
-            continue
-        if not rst and ((":::" in line and _CONTAINER_FENCE.match(line)) or ("<" in line and (UNSEEN_LINE.match(line) or is_tag_line(line)))):
-            flush()
             i += 1
             continue
         if not rst and "{" in line and is_template_tag(line):

@@ -352,11 +352,11 @@ class Registry:
 
     def lexical_rows(self) -> Iterator[tuple]:
         """(row, heading path JSON, text, path, title, tags JSON, stage, workstream,
-        source_type, span_id, ordinal, front matter JSON) of every span, in row order: what
-        the lexical indices index."""
+        source_type, span_id, ordinal, front matter JSON of a document's first span, else
+        None) of every span, in row order: what the lexical indices index."""
         q = (
             "SELECT s.id, s.heading_path, s.text, d.path, d.title, d.tags, d.stage, d.workstream, d.source_type, s.span_id,"
-            " s.ordinal, d.meta"
+            " s.ordinal, CASE WHEN s.ordinal = 0 THEN d.meta END"
             " FROM spans s JOIN documents d ON d.id = s.doc ORDER BY s.id"
         )
         for r in self.conn.execute(q):

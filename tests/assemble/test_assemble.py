@@ -238,6 +238,9 @@ def test_a_containers_fence_lines_are_not_sentences():
     assert ":::" not in compress.COMPRESSORS["sentences"].shorten(text, None, focus)
     assert ":::" not in compress.COMPRESSORS["heading"].shorten(text, "Setup > Store setup", focus)
     assert compress._blocks("a ratio of 3:::4 in text")[0][0] == "para"
+    # a frame line ends the list item above it: what it frames is no continuation of the item
+    assert compress._blocks("- Item one\n:::tip Title\nUse configureStore.\n:::") == [("lines", "- Item one"), ("para", "Use configureStore.")]
+    assert compress._blocks("- Item one\n</details>\nUse configureStore.") == [("lines", "- Item one"), ("para", "Use configureStore.")]
 
 
 def test_a_block_quote_is_shortened_as_what_it_holds():
