@@ -2,7 +2,7 @@
 quote documents — one element per document holding its quoted text::
 
     <working_set budget="1000">
-    <document source="path/to/doc.md:L12-L40,L61-L64" status="accepted" spans="0f3a9c1e2b4d6a80 7c21…">
+    <document source="path/to/doc.md:L12-L40,L61-L64" status="accepted">
     …exact text…
     <skipped>Consequences</skipped>
     …exact text, shortened: […] where text was left out…
@@ -14,8 +14,9 @@ the order they follow, as Markdown's header and ``orion show path:L12-L40`` writ
 path alone under 1,000 tokens, as in Markdown: ``header_lines_pay``); where text
 lies between two quotes, ``<skipped>`` names its headings (``<skipped/>``: it holds none). A
 quote that is the indexed version of a file changed since is listed in ``stale`` by its
-lines, and ``spans`` holds the ids of the spans quoted, in document order, each by the prefix
-no other span of the index shares (``CompileResponse.short_id``; ``orion show ID`` takes it).
+lines. The spans' ids are not repeated here: ``source`` names the same text (``orion show``
+and the MCP ``get_span`` take ``path:L12-L40``), and ids cost 7–8 % of the output at 1,000
+tokens (hex digits tokenise badly); they are in JSON and in ``--explain`` (``<pick span=…>``).
 From 3,000 tokens the root also carries the intent, the delivered and quoted counts,
 ``<about>``, ``<summary>`` and ``<left_out>``; scores and titles are in ``--explain``
 (``<pick span="…">``), not counted. Text is escaped as XML requires and no more (``&``,
@@ -64,8 +65,7 @@ def workingset_xml(resp: Any, explain: bool = False) -> str:
     for doc in resp.workingset.documents:
         stale = ",".join(q.lines for q in doc.quotes if any(i.stale for i in q.items))
         lines = quote_lines(doc) if ranges else ""
-        spans = " ".join(resp.short_id(i.span_ref.span_id) for q in doc.quotes for i in q.items)
-        out.append(f"<document{_attrs(source=f'{doc.path}:{lines}' if lines else doc.path, status=doc.status, stale=stale, spans=spans)}>\n")
+        out.append(f"<document{_attrs(source=f'{doc.path}:{lines}' if lines else doc.path, status=doc.status, stale=stale)}>\n")
         for n, q in enumerate(doc.quotes):
             if q.elided_before:  # the skipped lines are between the quotes' own
                 heads = skipped_headings(q)

@@ -375,10 +375,14 @@ def test_every_output_the_cli_writes_fits_the_budget(sample_index, tmp_path):
     assert data["delivered_tokens"] == count(outs["json"].stdout) and ws_spans(data)
     # span ids are quoted by the prefix no other span of the index shares (8 hex digits on the
     # sample), and `orion show` reads each back
-    xml_ids = [i for d in root.findall("document") for i in d.get("spans").split()]
     json_ids = [i for d in data["documents"] for q in d["quotes"] for i in q["spans"]]
-    assert xml_ids and all(len(i) == 8 for i in xml_ids + json_ids)
-    shown = run("show", xml_ids[0], "--root", str(sample_index))
+    assert json_ids and all(len(i) == 8 for i in json_ids)
+    shown = run("show", json_ids[0], "--root", str(sample_index))
+    assert shown.returncode == 0 and shown.stdout.strip()
+    # XML names its text by `source` alone (path:lines at 1,000 tokens and up), which `orion show` reads back
+    source = root.find("document").get("source")
+    assert "spans" not in root.find("document").attrib and ":L" in source
+    shown = run("show", source, "--root", str(sample_index))
     assert shown.returncode == 0 and shown.stdout.strip()
     assert outs["json"].stdout.count("\n") == 1  # one compact line
     md = outs["markdown"].stdout

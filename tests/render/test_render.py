@@ -315,16 +315,13 @@ def test_xml_parses_and_escapes_quoted_text(resp):
     # one element per document: its path and its quotes' lines, as `orion show` reads them
     assert [d.get("source") for d in docs] == [f"{WORKER}:L5-L12,L20-L24", f"{ADR}:L9-L14"] and docs[1].get("status") == "accepted"
     assert docs[1].get("stale") == "L9-L14" and docs[0].get("stale") is None
-    assert set(docs[0].attrib) == {"source", "spans"} and set(docs[1].attrib) == {"source", "status", "stale", "spans"}  # no title, stage
-    # the ids of the spans quoted, in document order, for programs that read them back (`orion show ID`)
-    assert [d.get("spans").split() for d in docs] == [[s.span_ref.span_id for s in resp.workingset.spans if s.path == d.get("source").split(":")[0]] for d in docs]
+    assert set(docs[0].attrib) == {"source"} and set(docs[1].attrib) == {"source", "status", "stale"}  # no title, stage, ids
     # the quoted text verbatim (escaped, so it cannot close a tag); a gap without headings is <skipped/>
     assert docs[0].text == "\na </span></document><evil/> & b\n" and docs[0].find("skipped") is not None
     assert docs[0].find("skipped").text is None and docs[0].find("skipped").tail == "\n" + TEXT3.strip("\n") + "\n"
-    assert f">{ID1}" not in workingset_xml(resp) and "<span" not in workingset_xml(resp)  # ids are attributes, never text
-    # with the index's unique prefix length, the ids are quoted by that prefix (the explanation keeps them whole)
+    assert ID1 not in workingset_xml(resp) and ID1[:8] not in workingset_xml(replace(resp, id_length=8))  # `source` names the text
+    # the explanation names each pick's span by its whole id
     short = ET.fromstring(workingset_xml(replace(resp, id_length=8), explain=True))
-    assert [d.get("spans").split() for d in short.findall("document")] == [[i[:8] for i in d.get("spans").split()] for d in docs]
     assert {p.get("span") for p in short.iter("pick")} <= {s.span_ref.span_id for s in resp.workingset.spans}
     assert root.find("left_out/document").get("path") == "02_knowledge/howto/redis.md"
     explained = ET.fromstring(workingset_xml(resp, explain=True))
