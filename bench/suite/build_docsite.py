@@ -22,6 +22,10 @@ projects no default was chosen on.
     git -C /tmp/src/obsidian checkout fa179e91e86eaff5859226cc045c81000d64e3cd
     python bench/suite/build_docsite.py /tmp/src/obsidian --docs en --name obsidian --out /tmp/suite/obsidian
 
+    git clone https://github.com/18F/handbook /tmp/src/handbook
+    git -C /tmp/src/handbook checkout 1e4955634d0369f17e5bbc0ebbf8f62e2a3dfe4b
+    python bench/suite/build_docsite.py /tmp/src/handbook --docs pages --name handbook --out /tmp/suite/handbook
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -41,6 +45,10 @@ Sources (only the Markdown is read):
   heading chains ``[[Note#A#B]]``, block ids ``#^id``, ``[[Note\\|shown]]`` in tables),
   callouts (``> [!note]``), embeds (``![[file.png]]``), front matter ``aliases``,
   ``description``, ``permalink``.
+- ``handbook``: every ``pages/**/*.md`` of 18F/handbook at 1e49556 — a government digital
+  agency's staff handbook as its Eleventy site keeps it: policies, travel and leave, tools,
+  hiring, supervising; front matter ``title`` and ``redirect_from``, HTML tables, Liquid
+  shortcodes (``{% slack_channel "sf" %}``, ``{% page "/x/" %}``), heading ids ``{#id}``.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by

@@ -58,6 +58,7 @@ UNSEEN = {
     "hugo": ("hugo", HERE / "hugo.intents.jsonl"),
     "rustbook": ("rustbook", HERE / "rustbook.intents.jsonl"),
     "obsidian": ("obsidian", HERE / "obsidian.intents.jsonl"),
+    "handbook": ("handbook", HERE / "handbook.intents.jsonl"),
 }
 PAIRS = {"peps": HERE / "peps.pairs.jsonl", "adr-moj": HERE / "adr_moj.pairs.jsonl", "modplat": HERE / "modplat.pairs.jsonl"}
 
