@@ -24,7 +24,12 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # Obsidian writes links: ``[[Note\|shown]]`` in a table cell names ``Note``, a heading chain
 # ``[[Note#Setup#Linux]]`` the section ``Linux`` under ``Setup``, a block id may follow an
 # embed directly, ``![[chart.png]]^fig``, and an image named alone, ``![](chart.png)``, is
-# found anywhere in the stage folders).
+# found anywhere in the stage folders; 9: a relative URL that names no file from the page's
+# folder is read from the page's own URL, as a static site serves ``tools/slack.md`` at
+# ``/tools/slack/``: ``records/`` there names ``tools/slack/records.md``, after every path
+# from the file's folder and before any page found by its name alone; an id written on a
+# heading in braces holds any characters but spaces, braces and quotes, as markdown-it-attrs
+# (Eleventy) reads it, ``{#delivery-(tlc)}``, ``{##help-wanted}``).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 8
+LINK_RULES = 9

@@ -50,8 +50,11 @@ DEFINES_MAX_DF = 0.05  # a term used by more than max(this share of spans, 2*N) 
 TERM_MAX_WORDS = 6
 TERM_MIN_CHARS = 3
 
+# a destination holds parentheses escaped, "#delivery-\(tlc\)", or balanced, "Foo_(bar)", as
+# CommonMark reads them (each alternative starts with a different character: no backtracking)
 MD_LINK_RE = re.compile(
-    r"(!?)\[((?:[^\[\]\n]|\[[^\]\n]*\])*)\]\(\s*<?([^)\s>]+)>?(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)"
+    r"(!?)\[((?:[^\[\]\n]|\[[^\]\n]*\])*)\]\(\s*<?((?:\\.|\([^()\s]*\)|[^()\s>\\])+)>?"
+    r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)"
 )
 # a reference definition, [x]: target "title" (the target may start the next line; the
 # title stays on its lines: a match never runs on into the next definition)
@@ -138,9 +141,11 @@ def _hold_code_spans(text: str) -> tuple[str, list[str]]:
     return "".join(out), code
 
 
-# an id written on a heading, as kramdown, Pandoc, Goldmark (Hugo), Python-Markdown's attr_list
-# and Docusaurus read it: "## Review hours {#supervisor-review}", "{: #id .class}"
-_HEADING_ATTRS = re.compile(r"[ \t]*\{:?[ \t]*#([A-Za-z0-9_][\w:.-]*)(?:[ \t]+[^{}\n]*)?\}[ \t]*$")
+# an id written on a heading, as kramdown, Pandoc, Goldmark (Hugo), Python-Markdown's attr_list,
+# markdown-it-attrs (Eleventy) and Docusaurus read it: "## Review hours {#supervisor-review}",
+# "{: #id .class}", and as markdown-it-attrs takes any characters but spaces, braces and
+# quotes: "{#delivery-(tlc)}", "{##help-wanted}" (the id "#help-wanted")
+_HEADING_ATTRS = re.compile(r"[ \t]*\{:?[ \t]*#([^\s{}\"']+)(?:[ \t]+[^{}\n]*)?\}[ \t]*$")
 
 
 def heading_id(heading: str) -> str | None:

@@ -55,6 +55,10 @@ _ANY_DEFINITION_LINE = re.compile(_DEFINITION_LINE.pattern, re.MULTILINE)
 _HTML_ANCHOR = re.compile(r"<[A-Za-z][\w-]*\s[^<>]*?(?<![\w-])(?:id|name)\s*=\s*([\"'])([^\"'<>]+)\1")
 
 
+# the file stems of a folder's page, served at the folder's own URL
+FOLDER_PAGE_STEMS = frozenset({"readme", "index", "_index"})
+
+
 def folder_candidates(rel: str) -> tuple[str, ...]:
     """The paths a link to ``rel`` may name, in order: the file, with ``.md`` or ``.mdx``
     implied, then a folder's page (``README.md``, ``index.md``, Hugo's ``_index.md``,
@@ -93,6 +97,21 @@ def page_url(target: str) -> str:
     """A site generator's page reference as the URL of its page: ``docs/setup.md`` -> ``docs/setup``."""
     base = target[: -len(".md")] if target.lower().endswith(".md") else target
     return base or target
+
+
+def page_url_dir(src_path: str, target: str) -> str | None:
+    """The folder a static site serves ``src_path`` as, for a relative URL written in it
+    (``tools/slack.md`` -> ``tools/slack``, the page's own URL ``/tools/slack/``); None for a
+    folder's page (served at its folder's URL, which is its file's folder) and for a target
+    that is a root path, a Markdown file's path or an anchor alone — written as files are
+    named, not as URLs, so read from the file's folder only."""
+    t = target.split("#", 1)[0].split("?", 1)[0].strip()
+    if not t or t.startswith("/") or t.lower().endswith(MD_SUFFIXES) or SCHEME_RE.match(t):
+        return None
+    stem = posixpath.splitext(posixpath.basename(src_path))[0]
+    if stem.lower() in FOLDER_PAGE_STEMS:
+        return None
+    return posixpath.join(posixpath.dirname(src_path), stem)
 
 
 def is_attachment(name: str) -> bool:
@@ -195,7 +214,7 @@ class LinkResolver:
         self._text_anchors: dict[str, dict[str, str]] = {}
         self._term_anchors: dict[str, dict[str, str]] = {}
         self._file_names: set[str] | None = None  # every file name in the stage folders, lower-cased
-        self._path_cache: dict[tuple[str, str], tuple[str | None, str]] = {}
+        self._path_cache: dict[tuple[str, str, str | None], tuple[str | None, str]] = {}
 
     # ---------------------------------------------------------------- construction
     @classmethod
@@ -376,10 +395,10 @@ class LinkResolver:
         """Resolve a link path written in ``src_path``: (indexed path | None, status) with
         status "ok" | "page" (a site URL's page: :meth:`_site_page`) | "external" |
         "not-indexed" (exists on disk) | "missing" | "outside-root"."""
-        key = (posixpath.dirname(src_path), target)
+        key = (posixpath.dirname(src_path), target, page_url_dir(src_path, target))
         hit = self._path_cache.get(key)
         if hit is None:
-            hit = self._path_cache[key] = self._resolve_path(key[0], target)
+            hit = self._path_cache[key] = self._resolve_path(key[0], target, key[2])
         return (src_path, "ok") if hit == ("", "self") else hit
 
     @staticmethod
@@ -396,7 +415,10 @@ class LinkResolver:
             return None, "outside-root"
         return rel, ""
 
-    def _resolve_path(self, src_dir: str, target: str) -> tuple[str | None, str]:
+    def _resolve_path(self, src_dir: str, target: str, page_dir: str | None = None) -> tuple[str | None, str]:
+        """As :meth:`resolve_path`; ``page_dir`` the folder a static site serves the linking
+        page as (:func:`page_url_dir`), read after the file's folder and before any page
+        found by its name alone."""
         rel, why = self.relative(src_dir, target)
         if rel is None:
             return ("", "self") if why == "self" else (None, why)
@@ -408,6 +430,17 @@ class LinkResolver:
             return low, "ok"
         if self.root is not None and (self.root / rel).exists():
             return None, "not-indexed"
+        site = site_candidates(rel)
+        if site is not None and site[0] in self.paths:
+            return site[0], "page"
+        if page_dir is not None:
+            # a static site serves tools/slack.md at /tools/slack/: its relative URL
+            # "records/" names tools/slack/records.md (Eleventy, Jekyll, MkDocs, Hugo)
+            at, _why = self.relative(page_dir, target)
+            if at is not None:
+                for cand in (*folder_candidates(at), *(c[0] for c in [site_candidates(at)] if c)):
+                    if cand in self.paths:
+                        return cand, "page"
         page = self._site_page(rel) or (self._rooted_page(rel) if target.lstrip().startswith("/") else None)
         if page is not None:
             return page, "page"
@@ -536,6 +569,12 @@ def _id_keys(token: str, keys: set[str]) -> None:
 
 def _path_keys(src_path: str, target: str, keys: set[str]) -> None:
     """The paths :meth:`LinkResolver.resolve_path` may look up for ``target``."""
+    if (page_dir := page_url_dir(src_path, target)) is not None:
+        rel, _why = LinkResolver.relative(page_dir, target)
+        if rel is not None:
+            keys.update(f"path:{c}" for c in folder_candidates(rel))
+            if (site := site_candidates(rel)) is not None:
+                keys.add(f"path:{site[0]}")
     rel, _why = LinkResolver.relative(posixpath.dirname(src_path), target)
     if rel is not None:
         keys.update(f"path:{c}" for c in folder_candidates(rel))

@@ -43,8 +43,10 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # ``<details>``, never ends a long section's part: it begins the part of what it opens;
 # 12: in a table cell Obsidian escapes a wiki link's bar, ``[[Note\|shown]]``, which names
 # ``Note``, not ``Note\``; 13: the page's own summary in its front matter, ``description:``
-# (else ``summary:``), is read with its first span, embedded and in the lexical index)
-PARSE_RULES = 13
+# (else ``summary:``), is read with its first span, embedded and in the lexical index;
+# 14: a link's destination holds parentheses escaped or balanced, as CommonMark reads it,
+# ``(#delivery-\(tlc\))``, ``(https://en.wikipedia.org/wiki/Tock_(software))``)
+PARSE_RULES = 14
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)

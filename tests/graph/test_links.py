@@ -458,6 +458,47 @@ def test_a_site_url_names_the_page_whose_path_ends_as_it_does_when_names_repeat(
     assert "stem:get-started" in deps[src]  # a page of that name added later is looked at again
 
 
+def test_a_relative_url_is_read_from_the_page_url_a_static_site_serves():
+    """Eleventy, Jekyll's pretty permalinks, MkDocs and Hugo serve ``tools/slack.md`` at
+    ``/tools/slack/``, so ``records/`` written there names ``tools/slack/records.md`` and
+    ``../records/`` in ``tools/slack/guidelines.md`` names it too. The file's folder is read
+    first; a folder's own page is served at its folder; a Markdown path, a root path and a
+    page no file has stay as they were."""
+    paths = ["02_knowledge/hb/tools/slack.md", "02_knowledge/hb/tools/slack/records.md", "02_knowledge/hb/tools/slack/guidelines.md",
+             "02_knowledge/hb/tools/index.md", "02_knowledge/hb/tools/emoji.md", "02_knowledge/hb/policies/records.md",
+             "02_knowledge/hb/tools/slack/emoji.md"]
+    r = LinkResolver({p: extract.DocInfo(p, p, None, None) for p in paths}, {}, lambda p: [])
+    slack = "02_knowledge/hb/tools/slack.md"
+    assert r.resolve_path(slack, "records/") == ("02_knowledge/hb/tools/slack/records.md", "page")
+    assert r.resolve_path(slack, "records") == ("02_knowledge/hb/tools/slack/records.md", "page")
+    assert r.resolve_path("02_knowledge/hb/tools/slack/guidelines.md", "../records/") == ("02_knowledge/hb/tools/slack/records.md", "page")
+    assert r.resolve_path(slack, "emoji/") == ("02_knowledge/hb/tools/emoji.md", "ok")  # the file's folder first
+    assert r.resolve_path("02_knowledge/hb/tools/index.md", "records/") == (None, "missing")  # a folder's page: its folder
+    assert r.resolve_path(slack, "records.md") == (None, "missing")  # a file's path, not a URL
+    assert r.resolve_path(slack, "/records/") == (None, "missing")  # two pages named records: ambiguous
+    assert r.resolve_path(slack, "archive/") == (None, "missing")
+    deps: dict[str, set[str]] = {}
+    resolve.resolve_refs([RawRef(slack, "x0", 2, "md", "archive/", None)], r, deps)
+    assert {"path:02_knowledge/hb/tools/slack/archive.md", "path:02_knowledge/hb/tools/slack/archive/index.md"} <= deps[slack]
+
+
+def test_a_page_added_later_under_a_pages_url_resolves_its_relative_link(mini, tmp_path):
+    slack = "02_knowledge/hb/tools/slack.md"
+    write(mini, slack, "---\ntitle: Slack\n---\n# Slack\n\nKeep [records](records/) of channels.\n")
+    for other in ("policies", "archive"):  # two other pages named records: the name alone names neither
+        write(mini, f"02_knowledge/hb/{other}/records.md", "---\ntitle: Records policy\n---\n# Records policy\n\nKeep.\n")
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    assert "records/" in {d.target for d in result.dangling}
+    write(mini, "02_knowledge/hb/tools/slack/records.md", "---\ntitle: Records\n---\n# Records\n\nKeep them.\n")
+    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only={"02_knowledge/hb/tools/slack/records.md"})
+    assert "records/" not in {d.target for d in result.dangling}
+    full, full_result = index(mini, tmp_path / "full.sqlite")
+    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
+    assert any(e.src_path == slack and e.dst_path == "02_knowledge/hb/tools/slack/records.md" for e in edge_set_edges(reg.conn))
+    reg.close()
+    full.close()
+
+
 def test_a_root_absolute_markdown_path_names_the_page_under_a_stage_folder():
     """VitePress and Docusaurus link pages from the site's root by their file,
     ``/config/server-options.md#server-host``; with the site kept under a stage folder that
@@ -907,6 +948,27 @@ def test_an_anchor_as_other_site_generators_make_it(mini, tmp_path):
     assert extract.heading_id("Setup {: #set-up .wide}") == "set-up" and extract.heading_id("a {b} c") is None
     assert extract.heading_text("Review {#r}") == "Review"
     reg.close()
+
+
+def test_parentheses_in_a_link_destination_and_in_a_heading_id():
+    """CommonMark reads parentheses in a destination when escaped or balanced:
+    ``(#delivery-\\(tlc\\))`` and ``(https://en.wikipedia.org/wiki/Tock_(software))`` are whole
+    targets. An Eleventy page (markdown-it-attrs) sets ``{#delivery-(tlc)}`` or
+    ``{##help-wanted}`` (the id ``#help-wanted``) on a heading, and a link names it."""
+    text = ("---\ntitle: Ops\n---\n# Ops\n\n| [TLC](#delivery-\\(tlc\\)) | [help](##help-wanted) | [wiki](https://en.wikipedia.org/wiki/Tock_(software)) |\n\n"
+            "## Help wanted {##help-wanted}\n\nAsk.\n\n## Delivery (TLC) {#delivery-(tlc)}\n\nTwo weeks.\n")
+    doc, spans = parse("02_knowledge/ops.md", text)
+    refs = extract.extract_refs(doc, spans)
+    got = {(r.target, r.anchor) for r in refs if r.kind == "md"}
+    assert {("", "delivery-\\(tlc\\)"), ("", "#help-wanted")} <= got
+    assert ("https://en.wikipedia.org/wiki/Tock_(software)", None) in got  # balanced: one target, no ")" left over
+    assert extract.heading_id("## Delivery (TLC) {#delivery-(tlc)}") == "delivery-(tlc)"
+    assert extract.heading_id("## Help {##help-wanted}") == "#help-wanted"
+    assert extract.heading_id("## Loop {{#each items}}") is None and extract.heading_id('## a {#"x"}') is None
+    r = LinkResolver.from_documents([doc], {doc.path: spans})
+    edges, dangling = resolve.resolve_refs([x for x in refs if x.kind == "md" and not x.target], r, {})
+    heads = {sp.ref.span_id: sp.heading_path[-1] for sp in spans}
+    assert not dangling and sorted(heads[e.dst_span] for e in edges) == ["Delivery (TLC) {#delivery-(tlc)}", "Help wanted {##help-wanted}"]
 
 
 def test_template_links_and_heading_ids_cost_linear_time_on_hostile_notes():
