@@ -169,6 +169,8 @@ def _index_summary(r) -> str:
             head += f"\nRepaired: {r.repaired}."
         if r.relinked:
             head += f"\nLinks resolved again: {r.relinked}."
+        elif r.other_files_changed:
+            head += "\nLinks to other files looked up again: files other than notes were added or removed in the stage folders."
     if r.warnings:
         counts = ", ".join(f"{n} {k}" for k, n in r.warning_counts().items())
         head += f"\n{len(r.warnings)} warning(s) ({counts}); {r.skipped_files} file(s) skipped."
@@ -207,6 +209,8 @@ def status_cmd(
                 what.append(f"the next index run rebuilds it ({st['rebuild']})")
             if st.get("relink"):
                 what.append(f"the next index run resolves every link again ({st['relink']})")
+            if st.get("other_files_changed"):
+                what.append("files other than notes were added or removed; the next index run looks up the links to them again")
             problem = "the index is out of date: " + "; ".join(what)
         hint = f"run `orion index --root {cfg.root}`"
         if as_json:
@@ -236,8 +240,12 @@ def _print_status(st) -> None:
         for kind in ("modified", "new", "deleted"):
             for p in stale[kind][:20]:
                 lines.append(f"  {kind:<9}{p}")
+    elif st.get("other_files_changed"):
+        lines.append("Stale:       no note changed")
     else:
         lines.append("Stale:       none — the index matches the files")
+    if st.get("other_files_changed"):
+        lines.append("Links:       files other than notes were added or removed — the next `orion index` looks up the links to them again")
     if st["rebuild"]:
         lines.append(f"Rebuild:     {st['rebuild']} — the next `orion index` rebuilds the index")
     if st.get("relink"):

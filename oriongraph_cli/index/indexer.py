@@ -24,10 +24,10 @@ from oriongraph_cli import graph
 from oriongraph_cli.blocks import has_fence_before, has_table_before, is_rst, read_blocks
 from oriongraph_cli.index import parse as doc_parse
 from oriongraph_cli.index.parse import ParseWarning, decode, parse_document
-from oriongraph_cli.index.rebuild import rebuild_reason, relink_reason
+from oriongraph_cli.index.rebuild import other_files_changed, rebuild_reason, relink_reason
 from oriongraph_cli.index.span import embed_text, split_document
 from oriongraph_cli.index.spool import ParsedSpool, TextSpool
-from oriongraph_cli.index.walk import FoundFile, check_project, walk
+from oriongraph_cli.index.walk import FoundFile, check_project, others_digest, walk
 from oriongraph_cli.safeio import UnsafeFile, read_project_file, stat_key, unchanged_since
 from oriongraph_cli.store.layout import Layout
 from oriongraph_cli.store.manifest import INDEX_SCHEMA_VERSION, Counts, Manifest
@@ -73,6 +73,7 @@ class IndexResult:
     rebuild_reason: str | None = None
     repaired: str | None = None  # a damaged generation was found and rebuilt
     relinked: str | None = None  # why every stored reference was resolved again (the link rules changed)
+    other_files_changed: bool = False  # files other than notes were added or removed: the links to files looked up again
     dangling_links: int = 0  # the index's dangling links after this run; warned: those new or in a file it indexed
     model: str = ""
     tokenizer: str = ""
@@ -178,7 +179,9 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
     with layout.writer_lock(cfg.lock_timeout, on_wait=on_wait):
         # walk only once the lock is held: a writer that waited must index the files as
         # they are now, not the list it saw before waiting
-        files, walk_warnings = walk(cfg.root)
+        others: list[str] = []
+        files, walk_warnings = walk(cfg.root, others)
+        other_files = others_digest(others)
         layout.cleanup(cfg.keep_generations)
         # every byte of the generation we build on is checked — but for files this index
         # verified or wrote before and that have not changed since (Layout.remember): a
@@ -220,7 +223,9 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
             # changes: no re-parse, no re-embedding) on the next run
             # and one whose links were resolved by other rules has them resolved again
             relink = relink_reason(scan.manifest) if not changes.reason else None
-            if not changes.reason and not changes.changed and not changes.removed and not damaged and postings.present(cur_path) and not relink:
+            result.other_files_changed = others_moved = other_files_changed(scan.manifest, other_files) and not changes.reason and not relink
+            if (not changes.reason and not changes.changed and not changes.removed and not damaged and postings.present(cur_path)
+                    and not relink and not others_moved):
                 result.nothing_changed = True
                 _fill_counts(result, manifest)
                 result.unchanged_documents = len(scan.prev_files)
@@ -243,7 +248,7 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
                     versions=scan.versions, kept=changes.kept, tokenizer=tokenizer, strict=strict, embedder=scan.embedder_future,
                     stats=scan.stats, file_warnings=file_warnings,
                     base_id_length=scan.manifest.id_length if base and scan.manifest else None,
-                    cache_manifest=scan.manifest if cur_path else None,
+                    cache_manifest=scan.manifest if cur_path else None, other_files=other_files,
                 )
                 written = _build_generation(plan, result, progress)
                 layout.promote(staging, gen)
@@ -492,6 +497,7 @@ class _Plan:
     file_warnings: dict[str, list] = field(default_factory=dict)  # path -> parse warnings (for --strict)
     base_id_length: int | None = None  # the base generation's span id prefix length (None: count it afresh)
     cache_manifest: Manifest | None = None  # the manifest of cache_path, as the run read it
+    other_files: str | None = None  # digest of the other files' paths in the stage folders (walk.others_digest)
 
 
 def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> Manifest:
@@ -785,4 +791,5 @@ def _manifest(plan: _Plan, counts: dict[str, int], edges: int, dim: int, id_leng
         id_length=id_length,
         link_rules=graph.LINK_RULES,
         parse_rules=doc_parse.PARSE_RULES,
+        other_files=plan.other_files,
     )

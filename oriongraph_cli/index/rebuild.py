@@ -53,3 +53,11 @@ def relink_reason(manifest: Manifest | None) -> str | None:
     if manifest is None or manifest.link_rules == graph.LINK_RULES:
         return None
     return f"link rules changed ({manifest.link_rules or 1} -> {graph.LINK_RULES})"
+
+
+def other_files_changed(manifest: Manifest | None, digest: str) -> bool:
+    """Whether files other than notes (images, PDFs, code) were added to or removed from the
+    stage folders since the index recorded their paths (``digest``: ``walk.others_digest``);
+    False for an index that did not record them. The links that asked the file system are
+    then looked up again by the next ``orion index``."""
+    return manifest is not None and manifest.other_files is not None and manifest.other_files != digest

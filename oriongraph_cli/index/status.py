@@ -9,8 +9,8 @@ from typing import Any
 
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import NoIndexError
-from oriongraph_cli.index.rebuild import pending_rebuild, relink_reason
-from oriongraph_cli.index.walk import walk
+from oriongraph_cli.index.rebuild import other_files_changed, pending_rebuild, relink_reason
+from oriongraph_cli.index.walk import others_digest, walk
 from oriongraph_cli.models import SCHEMA_VERSION
 from oriongraph_cli.safeio import UnsafeFile, read_project_file, unchanged_since
 from oriongraph_cli.store.layout import Layout
@@ -19,7 +19,8 @@ from oriongraph_cli.store.manifest import Manifest
 
 def project_status(cfg: Config) -> dict[str, Any]:
     layout = Layout(cfg.index_dir)
-    files, _warnings = walk(cfg.root)
+    others: list[str] = []
+    files, _warnings = walk(cfg.root, others)
     # every byte of the current generation is checked against its manifest
     gen = layout.current(full=True, warn=False) if layout.exists() else None
     damaged = [{"generation": g, "problem": why} for g, why in getattr(layout, "damaged", [])]
@@ -58,6 +59,7 @@ def project_status(cfg: Config) -> dict[str, Any]:
     created = manifest.created_at
     rebuild = pending_rebuild(cfg, manifest)
     relink = None if rebuild else relink_reason(manifest)
+    other_files = not (rebuild or relink) and other_files_changed(manifest, others_digest(others))
     return {
         "schema_version": SCHEMA_VERSION,
         "kind": "status",
@@ -78,5 +80,6 @@ def project_status(cfg: Config) -> dict[str, Any]:
         "damaged": damaged,
         "rebuild": rebuild,
         "relink": relink,
-        "up_to_date": not (modified or new or deleted or damaged or rebuild or relink),
+        "other_files_changed": other_files,
+        "up_to_date": not (modified or new or deleted or damaged or rebuild or relink or other_files),
     }

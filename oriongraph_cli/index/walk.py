@@ -95,6 +95,7 @@ class _Walker:
         self.warnings: list[WalkWarning] = []
         self.visited: set[tuple[int, int]] = set()
         self.deferred: list[tuple[str, str]] = []  # (rel, real target) of symlinked directories
+        self.others: list[str] = []  # every other file's path (images, PDFs, code): links may name them
 
     def _inside(self, real: str) -> bool:
         return real == str(self.root) or real.startswith(self.root_prefix)
@@ -133,6 +134,8 @@ class _Walker:
                 self.walk_dir(entry.path, rel)
             elif name.lower().endswith(ACCEPTED_SUFFIXES):
                 self._file(entry.path, rel, name, via_symlink=False)
+            else:
+                self.others.append(rel)
 
     def _link(self, path: str, rel: str, name: str) -> None:
         real = os.path.realpath(path)
@@ -150,6 +153,8 @@ class _Walker:
             self.deferred.append((rel, real))
         elif name.lower().endswith(ACCEPTED_SUFFIXES):
             self._file(real, rel, name, via_symlink=True)
+        else:
+            self.others.append(rel)
 
     def _file(self, path: str, rel: str, name: str, *, via_symlink: bool) -> None:
         if has_control(rel) or _not_utf8(rel):
@@ -208,9 +213,25 @@ def _not_utf8(rel: str) -> bool:
     return False
 
 
-def walk(root: Path) -> tuple[list[FoundFile], list[WalkWarning]]:
-    """All indexable files under the stage folders, sorted by relative path."""
+def walk(root: Path, others: list[str] | None = None) -> tuple[list[FoundFile], list[WalkWarning]]:
+    """All indexable files under the stage folders, sorted by relative path; ``others``,
+    when given, gets the paths of every other file there, sorted (no file is opened or
+    stat'ed for them: the names come with the directory listing)."""
     root = root.resolve()
     walker = _Walker(root)
     walker.run(check_project(root))
+    if others is not None:
+        others.extend(sorted(walker.others))
     return walker.result(), walker.warnings
+
+
+def others_digest(others: list[str]) -> str:
+    """What the other files' paths are, as one short digest: an index records it, and a run
+    that finds it changed (an image added beside a note that embeds it, a PDF removed) looks
+    up again the links that asked the file system."""
+    import xxhash
+
+    h = xxhash.xxh3_128()
+    for rel in others:
+        h.update(rel.encode("utf-8", "surrogateescape") + b"\0")
+    return h.hexdigest()

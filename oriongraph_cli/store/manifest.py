@@ -61,6 +61,7 @@ class Manifest:
     id_length: int | None = None  # the prefix length that tells every span id apart (None: written before it)
     link_rules: int | None = None  # the link resolution rules its edges were resolved by (None: before they were versioned)
     parse_rules: int | None = None  # the rules its files were parsed by (index.parse.PARSE_RULES; None: before they were versioned)
+    other_files: str | None = None  # digest of the paths of the other files in the stage folders (index.walk.others_digest; None: not recorded)
     extra: dict[str, Any] = field(default_factory=dict)  # keys of a newer or older orion, kept as they are
 
     # ------------------------------------------------------------ reading
@@ -104,6 +105,7 @@ class Manifest:
             id_length=want("id_length", (int,)),
             link_rules=want("link_rules", (int,)),
             parse_rules=want("parse_rules", (int,)),
+            other_files=want("other_files", (str,)),
             extra={k: v for k, v in raw.items() if k not in known},
         )
 
@@ -144,6 +146,8 @@ class Manifest:
             out["link_rules"] = self.link_rules
         if self.parse_rules is not None:
             out["parse_rules"] = self.parse_rules
+        if self.other_files is not None:
+            out["other_files"] = self.other_files
         return out
 
     def to_bytes(self) -> bytes:

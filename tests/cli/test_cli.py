@@ -161,6 +161,22 @@ def test_status_says_when_the_next_index_run_resolves_every_link_again(project, 
     assert st["relink"] is None and st["up_to_date"]
 
 
+def test_status_and_index_say_when_files_beside_the_notes_changed(project, fake_embedder):
+    """An image added beside the notes: status says the next run looks up the links to
+    files again, --check fails, and the index run says what it did."""
+    invoke("index", "--root", str(project), "--quiet")
+    (project / "02_knowledge" / "flow.png").write_bytes(b"PNG")
+    st = json.loads(invoke("status", "--root", str(project), "--json").stdout)
+    assert st["other_files_changed"] and not st["up_to_date"] and st["relink"] is None
+    text = invoke("status", "--root", str(project)).stdout
+    assert "Stale:       no note changed" in text and "looks up the links to them again" in text
+    r = invoke("status", "--check", "--root", str(project))
+    assert r.exit_code == ExitStatus.ERROR and "files other than notes were added or removed" in r.stderr
+    r = invoke("index", "--root", str(project))
+    assert r.exit_code == 0 and "Links to other files looked up again" in r.stdout and "embedded 0 spans" in r.stdout
+    assert json.loads(invoke("status", "--root", str(project), "--json").stdout)["up_to_date"]
+
+
 def test_status_says_when_the_next_index_run_rebuilds(project, fake_embedder, monkeypatch):
     """A setting the index was built with changed (here the span sizes; a new index schema
     after an upgrade alike): status names the reason, --check fails, and one index run

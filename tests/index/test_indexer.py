@@ -49,6 +49,50 @@ def test_first_index_then_nothing_changed(project, fake_embedder):
     consistent(project)
 
 
+def test_a_file_added_beside_the_notes_resolves_the_links_to_it(project, fake_embedder, tmp_path):
+    """An image or PDF added to (or removed from) a stage folder changes no note, but the
+    links to it: the next run looks those links up again — nothing parsed or embedded —, the
+    index then holds what a build from the files holds, and `orion status` says so before.
+    A hidden file changes nothing."""
+    from oriongraph_cli.graph import edges as graph_edges
+    from oriongraph_cli.index.status import project_status
+
+    note = "02_knowledge/diagram-note.md"
+    (project / note).write_text("---\ntitle: Diagram note\n---\n# Diagram note\n\n![[flow.png]]\n\nAnd [the spec](spec.pdf).\n")
+    cfg = load_config(project)
+
+    def dangling(root=project) -> set[str]:
+        reader = IndexReader(load_config(root), load_embedder=False)
+        try:
+            return {d.target for d in graph_edges.dangling(reader.registry) if d.path == note}
+        finally:
+            reader.close()
+
+    index_project(cfg)
+    assert dangling() == {"[[flow.png]]", "spec.pdf"}
+    (project / "02_knowledge/.DS_Store").write_bytes(b"x")
+    assert project_status(cfg)["up_to_date"] and index_project(cfg).nothing_changed
+    (project / "02_knowledge/assets").mkdir()
+    (project / "02_knowledge/assets/flow.png").write_bytes(b"PNG")
+    (project / "02_knowledge/spec.pdf").write_bytes(b"%PDF")
+    st = project_status(cfg)
+    assert st["other_files_changed"] and not st["up_to_date"] and not any(st["stale"].values())
+    calls = fake_embedder.calls
+    r = index_project(cfg)
+    assert not r.nothing_changed and r.other_files_changed and r.embedded_spans == 0 and r.updated_documents == 0
+    assert fake_embedder.calls == calls and dangling() == set()
+    assert project_status(cfg)["up_to_date"] and index_project(cfg).nothing_changed
+    full = tmp_path / "full"
+    shutil.copytree(project, full, ignore=shutil.ignore_patterns(".oriongraph"))
+    index_project(load_config(full))
+    assert dangling(full) == set()
+    (project / "02_knowledge/assets/flow.png").unlink()
+    r = index_project(cfg)
+    assert r.other_files_changed and dangling() == {"[[flow.png]]"}
+    assert any("flow.png" in w["message"] for w in r.warnings)  # a link that dangles now is told
+    consistent(project)
+
+
 def test_an_index_resolved_by_other_link_rules_has_its_links_resolved_again_once(project, fake_embedder, monkeypatch):
     """An index whose links an older orion resolved gets them resolved by today's rules on
     its next run, though no file changed — nothing re-parsed or embedded — and only once."""

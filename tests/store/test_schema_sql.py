@@ -151,14 +151,17 @@ def test_manifest_keeps_keys_it_does_not_know_and_reads_older_ones():
 
     old = {"generation": "000003", "complete": True, "counts": {"documents": 2, "spans": 5, "tokens": 40}, "files": {}, "later": [1]}
     m = Manifest.from_dict(old)
-    assert m.counts.edges == 0 and m.checksums is None and m.stats == {}
-    assert json.loads(m.to_bytes())["later"] == [1]
+    assert m.counts.edges == 0 and m.checksums is None and m.stats == {} and m.other_files is None
+    assert json.loads(m.to_bytes())["later"] == [1] and "other_files" not in json.loads(m.to_bytes())
+    newer = Manifest.from_dict({**old, "other_files": "9f" * 16})
+    assert Manifest.parse(newer.to_bytes().decode()).other_files == "9f" * 16
 
 
 @pytest.mark.parametrize(
     "text",
     ['[1, 2]', '{"complete": true}', '{"generation": "000001", "complete": "yes"}',
-     '{"generation": "000001", "complete": true, "files": []}', '{"generation": "000001", "complete": true, "counts": {"spans": "9"}}'],
+     '{"generation": "000001", "complete": true, "files": []}', '{"generation": "000001", "complete": true, "counts": {"spans": "9"}}',
+     '{"generation": "000001", "complete": true, "other_files": 7}'],
 )
 def test_a_malformed_manifest_is_an_unreadable_index(text):
     from oriongraph_cli.errors import ExitStatus, NoIndexError
