@@ -308,20 +308,24 @@ def write_tuned_settings(root: Path, settings: dict[str, Any]) -> Path:
 # --------------------------------------------------------------------------- watch
 
 
-def watched_paths(root: Path) -> Callable[[str], bool]:
-    """``orion watch``: whether a changed path can change the index (a note, or a folder,
-    inside a stage folder; not a hidden name)."""
+def watched_paths(root: Path) -> Callable[..., bool]:
+    """``orion watch``: whether a change to a path can change the index — a note or a folder
+    inside a stage folder, changed in any way, or any other file there added or removed (a
+    link may name it: ``index.walk.others_digest``); never a hidden name. ``wanted(path,
+    added_or_removed=True)``."""
     import os
 
     from oriongraph_cli.index.walk import ACCEPTED_SUFFIXES
 
     prefixes = tuple(str(root / top) + os.sep for top in TOP_FOLDERS)
 
-    def wanted(path: str) -> bool:
+    def wanted(path: str, added_or_removed: bool = True) -> bool:
         if not path.startswith(prefixes):
             return False
         name = os.path.basename(path)
-        return not name.startswith(".") and (name.lower().endswith(ACCEPTED_SUFFIXES) or "." not in name)
+        if name.startswith("."):
+            return False
+        return added_or_removed or name.lower().endswith(ACCEPTED_SUFFIXES) or "." not in name
 
     return wanted
 

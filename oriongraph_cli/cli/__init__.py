@@ -134,7 +134,7 @@ def watch_cmd(
     debounce: int = typer.Option(1000, "--debounce", help="Milliseconds of quiet before re-indexing a burst of changes."),
     quiet: bool = quiet_option("No note on stderr and no line per run on stdout: only warnings and errors."),
 ) -> None:
-    """Re-index whenever notes in the stage folders change (debounced); Ctrl-C to stop."""
+    """Re-index whenever notes in the stage folders change, or other files there are added or removed (debounced); Ctrl-C to stop."""
     from oriongraph_cli.cli.context import handled, note, project_config
     from oriongraph_cli.errors import ExitStatus, OrionError
 

@@ -9,12 +9,14 @@ from pathlib import Path
 
 
 def _relevant(root: Path):
+    from watchfiles import Change
+
     from oriongraph_cli.api import watched_paths
 
     wanted = watched_paths(root)
 
-    def keep(_change, path: str) -> bool:
-        return wanted(path)
+    def keep(change, path: str) -> bool:
+        return wanted(path, change != Change.modified)
 
     return keep
 
@@ -38,8 +40,10 @@ def watch(cfg, *, debounce_ms: int, once_ready=None, quiet: bool = False) -> Non
             warn(f"orion watch: index failed: {err.message}" + (f" ({err.hint})" if err.hint else ""))
             return
         print_warnings(r.warnings)  # escaped like every other warning
+        notes = r.added_documents or r.updated_documents or r.removed_documents
         what = "nothing changed" if r.nothing_changed else (
-            f"{r.added_documents} added, {r.updated_documents} updated, {r.removed_documents} removed"
+            "links to other files looked up again" if r.other_files_changed and not notes
+            else f"{r.added_documents} added, {r.updated_documents} updated, {r.removed_documents} removed"
         )
         say(f"{reason}: {what} (generation {r.generation}, {(time.perf_counter() - started):.1f}s)")
 

@@ -45,6 +45,10 @@ def test_watch_reindexes_a_new_note_and_stops_on_sigterm(sample_index, tmp_path)
         wait_for("1 added")
         st = json.loads(run_orion("status", "--json", "--root", str(root)).stdout)
         assert st["up_to_date"], st["stale"]
+        (root / "01_context" / "flow.png").write_bytes(b"PNG")  # a file a link may name
+        wait_for("links to other files looked up again")
+        st = json.loads(run_orion("status", "--json", "--root", str(root)).stdout)
+        assert st["up_to_date"] and not st["other_files_changed"], st
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
