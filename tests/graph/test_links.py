@@ -335,6 +335,23 @@ def test_resolution_types_and_dangling_kinds(mini, tmp_path):
     reg.close()
 
 
+def added_later_resolves(root: Path, tmp_path: Path, src: str, target: str, added: str, text: str) -> None:
+    """``target`` in ``src`` dangles; once ``added`` is written and indexed alone, the link
+    names it (a REF edge), and the index holds what a build from the files holds."""
+    reg, result = index(root, tmp_path / "r.sqlite")
+    assert target in {d.target for d in result.dangling}
+    write(root, added, text)
+    reg, result = index(root, tmp_path / "r.sqlite", reg=reg, only={added})
+    full, full_result = index(root, tmp_path / "full.sqlite")
+    try:
+        assert target not in {d.target for d in result.dangling}
+        assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
+        assert any(e.type == "REF" and e.src_path == src and e.dst_path == added for e in edge_set_edges(reg.conn))
+    finally:
+        reg.close()
+        full.close()
+
+
 def edge_set_edges(conn):
     return [Edge._make(r) for r in conn.execute(f"SELECT {EDGE_COLUMNS} FROM edges")]
 
@@ -487,16 +504,7 @@ def test_a_page_added_later_under_a_pages_url_resolves_its_relative_link(mini, t
     write(mini, slack, "---\ntitle: Slack\n---\n# Slack\n\nKeep [records](records/) of channels.\n")
     for other in ("policies", "archive"):  # two other pages named records: the name alone names neither
         write(mini, f"02_knowledge/hb/{other}/records.md", "---\ntitle: Records policy\n---\n# Records policy\n\nKeep.\n")
-    reg, result = index(mini, tmp_path / "r.sqlite")
-    assert "records/" in {d.target for d in result.dangling}
-    write(mini, "02_knowledge/hb/tools/slack/records.md", "---\ntitle: Records\n---\n# Records\n\nKeep them.\n")
-    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only={"02_knowledge/hb/tools/slack/records.md"})
-    assert "records/" not in {d.target for d in result.dangling}
-    full, full_result = index(mini, tmp_path / "full.sqlite")
-    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
-    assert any(e.src_path == slack and e.dst_path == "02_knowledge/hb/tools/slack/records.md" for e in edge_set_edges(reg.conn))
-    reg.close()
-    full.close()
+    added_later_resolves(mini, tmp_path, slack, "records/", "02_knowledge/hb/tools/slack/records.md", "---\ntitle: Records\n---\n# Records\n\nKeep them.\n")
 
 
 def test_a_root_absolute_markdown_path_names_the_page_under_a_stage_folder():
@@ -554,16 +562,8 @@ def test_references_in_a_restructuredtext_page_between_backtick_adornments_are_r
 def test_a_page_added_later_resolves_a_site_url_that_was_dangling(mini, tmp_path):
     worker = "03_workstreams/ws-a/design/worker.md"
     (mini / worker).write_text((mini / worker).read_text() + "\nSee [the runbook](/manual/retry-runbook.html).\n")
-    reg, result = index(mini, tmp_path / "r.sqlite")
-    assert "/manual/retry-runbook.html" in {d.target for d in result.dangling}
-    write(mini, "02_knowledge/runbooks/retry-runbook.md", "---\ntitle: Retry runbook\n---\n# Retry runbook\n\nSteps.\n")
-    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only={"02_knowledge/runbooks/retry-runbook.md"})
-    assert "/manual/retry-runbook.html" not in {d.target for d in result.dangling}
-    full, full_result = index(mini, tmp_path / "full.sqlite")
-    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
-    assert any(e.type == "REF" and e.src_path == worker and e.dst_path == "02_knowledge/runbooks/retry-runbook.md" for e in edge_set_edges(reg.conn))
-    reg.close()
-    full.close()
+    added_later_resolves(mini, tmp_path, worker, "/manual/retry-runbook.html", "02_knowledge/runbooks/retry-runbook.md",
+                         "---\ntitle: Retry runbook\n---\n# Retry runbook\n\nSteps.\n")
 
 
 def test_resolve_refs_anchor_to_span_and_front_matter_anchor():
