@@ -311,7 +311,7 @@ def write_tuned_settings(root: Path, settings: dict[str, Any]) -> Path:
 def watched_paths(root: Path) -> Callable[..., bool]:
     """``orion watch``: whether a change to a path can change the index — a note or a folder
     inside a stage folder, changed in any way, or any other file there added or removed (a
-    link may name it: ``index.walk.others_digest``); never a hidden name. ``wanted(path,
+    link may name it: ``index.walk.OtherFiles``); never a hidden name. ``wanted(path,
     added_or_removed=True)``."""
     import os
 

@@ -27,7 +27,7 @@ from oriongraph_cli.index.parse import ParseWarning, decode, parse_document
 from oriongraph_cli.index.rebuild import other_files_changed, rebuild_reason, relink_reason
 from oriongraph_cli.index.span import embed_text, split_document
 from oriongraph_cli.index.spool import ParsedSpool, TextSpool
-from oriongraph_cli.index.walk import FoundFile, check_project, others_digest, walk
+from oriongraph_cli.index.walk import FoundFile, OtherFiles, check_project, walk
 from oriongraph_cli.safeio import UnsafeFile, read_project_file, stat_key, unchanged_since
 from oriongraph_cli.store.layout import Layout
 from oriongraph_cli.store.manifest import INDEX_SCHEMA_VERSION, Counts, Manifest
@@ -179,9 +179,9 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
     with layout.writer_lock(cfg.lock_timeout, on_wait=on_wait):
         # walk only once the lock is held: a writer that waited must index the files as
         # they are now, not the list it saw before waiting
-        others: list[str] = []
+        others = OtherFiles()
         files, walk_warnings = walk(cfg.root, others)
-        other_files = others_digest(others)
+        other_files = others.digest()
         layout.cleanup(cfg.keep_generations)
         # every byte of the generation we build on is checked — but for files this index
         # verified or wrote before and that have not changed since (Layout.remember): a
@@ -497,7 +497,7 @@ class _Plan:
     file_warnings: dict[str, list] = field(default_factory=dict)  # path -> parse warnings (for --strict)
     base_id_length: int | None = None  # the base generation's span id prefix length (None: count it afresh)
     cache_manifest: Manifest | None = None  # the manifest of cache_path, as the run read it
-    other_files: str | None = None  # digest of the other files' paths in the stage folders (walk.others_digest)
+    other_files: str | None = None  # digest of the other files' paths in the stage folders (walk.OtherFiles)
 
 
 def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> Manifest:

@@ -57,7 +57,7 @@ def relink_reason(manifest: Manifest | None) -> str | None:
 
 def other_files_changed(manifest: Manifest | None, digest: str) -> bool:
     """Whether files other than notes (images, PDFs, code) were added to or removed from the
-    stage folders since the index recorded their paths (``digest``: ``walk.others_digest``);
+    stage folders since the index recorded their paths (``digest``: ``walk.OtherFiles``);
     False for an index that did not record them. The links that asked the file system are
     then looked up again by the next ``orion index``."""
     return manifest is not None and manifest.other_files is not None and manifest.other_files != digest

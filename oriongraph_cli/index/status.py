@@ -10,7 +10,7 @@ from typing import Any
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import NoIndexError
 from oriongraph_cli.index.rebuild import other_files_changed, pending_rebuild, relink_reason
-from oriongraph_cli.index.walk import others_digest, walk
+from oriongraph_cli.index.walk import OtherFiles, walk
 from oriongraph_cli.models import SCHEMA_VERSION
 from oriongraph_cli.safeio import UnsafeFile, read_project_file, unchanged_since
 from oriongraph_cli.store.layout import Layout
@@ -19,7 +19,7 @@ from oriongraph_cli.store.manifest import Manifest
 
 def project_status(cfg: Config) -> dict[str, Any]:
     layout = Layout(cfg.index_dir)
-    others: list[str] = []
+    others = OtherFiles()
     files, _warnings = walk(cfg.root, others)
     # every byte of the current generation is checked against its manifest
     gen = layout.current(full=True, warn=False) if layout.exists() else None
@@ -59,7 +59,7 @@ def project_status(cfg: Config) -> dict[str, Any]:
     created = manifest.created_at
     rebuild = pending_rebuild(cfg, manifest)
     relink = None if rebuild else relink_reason(manifest)
-    other_files = not (rebuild or relink) and other_files_changed(manifest, others_digest(others))
+    other_files = not (rebuild or relink) and other_files_changed(manifest, others.digest())
     return {
         "schema_version": SCHEMA_VERSION,
         "kind": "status",

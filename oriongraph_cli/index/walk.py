@@ -95,7 +95,7 @@ class _Walker:
         self.warnings: list[WalkWarning] = []
         self.visited: set[tuple[int, int]] = set()
         self.deferred: list[tuple[str, str]] = []  # (rel, real target) of symlinked directories
-        self.others: list[str] = []  # every other file's path (images, PDFs, code): links may name them
+        self.others: OtherFiles | None = None  # every other file's path (images, PDFs, code): links may name them
 
     def _inside(self, real: str) -> bool:
         return real == str(self.root) or real.startswith(self.root_prefix)
@@ -134,8 +134,8 @@ class _Walker:
                 self.walk_dir(entry.path, rel)
             elif name.lower().endswith(ACCEPTED_SUFFIXES):
                 self._file(entry.path, rel, name, via_symlink=False)
-            else:
-                self.others.append(rel)
+            elif self.others is not None:
+                self.others.add(rel)
 
     def _link(self, path: str, rel: str, name: str) -> None:
         real = os.path.realpath(path)
@@ -153,8 +153,8 @@ class _Walker:
             self.deferred.append((rel, real))
         elif name.lower().endswith(ACCEPTED_SUFFIXES):
             self._file(real, rel, name, via_symlink=True)
-        else:
-            self.others.append(rel)
+        elif self.others is not None:
+            self.others.add(rel)
 
     def _file(self, path: str, rel: str, name: str, *, via_symlink: bool) -> None:
         if has_control(rel) or _not_utf8(rel):
@@ -213,25 +213,34 @@ def _not_utf8(rel: str) -> bool:
     return False
 
 
-def walk(root: Path, others: list[str] | None = None) -> tuple[list[FoundFile], list[WalkWarning]]:
+def walk(root: Path, others: OtherFiles | None = None) -> tuple[list[FoundFile], list[WalkWarning]]:
     """All indexable files under the stage folders, sorted by relative path; ``others``,
-    when given, gets the paths of every other file there, sorted (no file is opened or
-    stat'ed for them: the names come with the directory listing)."""
+    when given, takes the path of every other file there as the walk lists it (no file is
+    opened or stat'ed for them)."""
     root = root.resolve()
     walker = _Walker(root)
+    walker.others = others
     walker.run(check_project(root))
-    if others is not None:
-        others.extend(sorted(walker.others))
     return walker.result(), walker.warnings
 
 
-def others_digest(others: list[str]) -> str:
-    """What the other files' paths are, as one short digest: an index records it, and a run
-    that finds it changed (an image added beside a note that embeds it, a PDF removed) looks
-    up again the links that asked the file system."""
-    import xxhash
+class OtherFiles:
+    """The paths of the files in the stage folders that are not notes (images, PDFs, code),
+    as one digest made while the walk lists them — nothing is held, whatever their number.
+    The walk's order is fixed (names sorted in each folder, symlinked folders last, sorted),
+    so the same files give the same digest. An index records it; a run that finds it
+    changed (an image added beside the note that embeds it, a PDF removed) looks up again the
+    links that asked the file system."""
 
-    h = xxhash.xxh3_128()
-    for rel in others:
-        h.update(rel.encode("utf-8", "surrogateescape") + b"\0")
-    return h.hexdigest()
+    def __init__(self) -> None:
+        import xxhash
+
+        self._hash = xxhash.xxh3_128()
+        self.count = 0
+
+    def add(self, rel: str) -> None:
+        self._hash.update(rel.encode("utf-8", "surrogateescape") + b"\0")
+        self.count += 1
+
+    def digest(self) -> str:
+        return self._hash.hexdigest()

@@ -61,7 +61,7 @@ class Manifest:
     id_length: int | None = None  # the prefix length that tells every span id apart (None: written before it)
     link_rules: int | None = None  # the link resolution rules its edges were resolved by (None: before they were versioned)
     parse_rules: int | None = None  # the rules its files were parsed by (index.parse.PARSE_RULES; None: before they were versioned)
-    other_files: str | None = None  # digest of the paths of the other files in the stage folders (index.walk.others_digest; None: not recorded)
+    other_files: str | None = None  # digest of the paths of the other files in the stage folders (index.walk.OtherFiles; None: not recorded)
     extra: dict[str, Any] = field(default_factory=dict)  # keys of a newer or older orion, kept as they are
 
     # ------------------------------------------------------------ reading

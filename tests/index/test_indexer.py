@@ -56,6 +56,7 @@ def test_a_file_added_beside_the_notes_resolves_the_links_to_it(project, fake_em
     A hidden file changes nothing."""
     from oriongraph_cli.graph import edges as graph_edges
     from oriongraph_cli.index.status import project_status
+    from oriongraph_cli.index.walk import OtherFiles, walk
 
     note = "02_knowledge/diagram-note.md"
     (project / note).write_text("---\ntitle: Diagram note\n---\n# Diagram note\n\n![[flow.png]]\n\nAnd [the spec](spec.pdf).\n")
@@ -72,6 +73,12 @@ def test_a_file_added_beside_the_notes_resolves_the_links_to_it(project, fake_em
     assert dangling() == {"[[flow.png]]", "spec.pdf"}
     (project / "02_knowledge/.DS_Store").write_bytes(b"x")
     assert project_status(cfg)["up_to_date"] and index_project(cfg).nothing_changed
+    digests = set()
+    for _ in range(2):  # the walk's order is fixed: the same files, the same digest
+        others = OtherFiles()
+        walk(project, others)
+        digests.add((others.digest(), others.count))
+    assert len(digests) == 1
     (project / "02_knowledge/assets").mkdir()
     (project / "02_knowledge/assets/flow.png").write_bytes(b"PNG")
     (project / "02_knowledge/spec.pdf").write_bytes(b"%PDF")
