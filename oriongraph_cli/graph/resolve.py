@@ -114,6 +114,17 @@ def page_url_dir(src_path: str, target: str) -> str | None:
     return posixpath.join(posixpath.dirname(src_path), stem)
 
 
+def page_candidates(page_dir: str, target: str) -> tuple[str, ...]:
+    """The paths a relative URL names read from the page's own URL (``page_dir``, from
+    :func:`page_url_dir`): as a path (``.md`` implied, a folder's page), then as a site URL's
+    page (``x.html`` -> ``x.md``)."""
+    rel, _why = LinkResolver.relative(page_dir, target)
+    if rel is None:
+        return ()
+    site = site_candidates(rel)
+    return (*folder_candidates(rel), *((site[0],) if site else ()))
+
+
 def is_attachment(name: str) -> bool:
     """A wiki target naming a file that is not a note: ``diagram.png``, ``spec.pdf``."""
     ext = posixpath.splitext(posixpath.basename(name.strip()))[1].lower()
@@ -430,18 +441,7 @@ class LinkResolver:
             return low, "ok"
         if self.root is not None and (self.root / rel).exists():
             return None, "not-indexed"
-        site = site_candidates(rel)
-        if site is not None and site[0] in self.paths:
-            return site[0], "page"
-        if page_dir is not None:
-            # a static site serves tools/slack.md at /tools/slack/: its relative URL
-            # "records/" names tools/slack/records.md (Eleventy, Jekyll, MkDocs, Hugo)
-            at, _why = self.relative(page_dir, target)
-            if at is not None:
-                for cand in (*folder_candidates(at), *(c[0] for c in [site_candidates(at)] if c)):
-                    if cand in self.paths:
-                        return cand, "page"
-        page = self._site_page(rel) or (self._rooted_page(rel) if target.lstrip().startswith("/") else None)
+        page = self._site_page(rel, page_dir, target) or (self._rooted_page(rel) if target.lstrip().startswith("/") else None)
         if page is not None:
             return page, "page"
         return None, "missing"
@@ -457,21 +457,27 @@ class LinkResolver:
         ends = [h for h in self.stems.get(posixpath.splitext(posixpath.basename(rel))[0].lower(), ()) if h.lower().endswith(suffix)]
         return ends[0] if len(ends) == 1 else None
 
-    def _site_page(self, rel: str) -> str | None:
+    def _site_page(self, rel: str, page_dir: str | None = None, target: str = "") -> str | None:
         """The document a site URL names when no file has its path: ``manual/dns.html`` or
         ``manual/dns/`` (a static site's page, as Jekyll, Middleman, MkDocs and Hugo link
-        them) names ``manual/dns.md``, else the one page whose front matter says it was moved
+        them) names ``manual/dns.md``, else — ``target`` read from the linking page's own URL,
+        ``page_dir``, as a static site serves ``tools/slack.md`` at ``/tools/slack/``, where
+        ``records/`` names ``tools/slack/records.md`` — the page there, else the one page whose front matter says it was moved
         from that URL (``redirect_from``, Hugo's path ``aliases``), else the one document whose
         file stem is ``dns`` — or, of several, the one whose path ends in ``manual/dns.md`` —,
         else the one folder page whose path ends in ``manual/dns/index.md`` (or README.md).
         Never for a ``.md`` path (a root-absolute one: :meth:`_rooted_page`) or a file of
         another kind: a moved file stays dangling."""
         cands = site_candidates(rel)
+        if cands is not None and cands[0] in self.paths:
+            return cands[0]
+        if page_dir is not None:
+            hit = next((c for c in page_candidates(page_dir, target) if c in self.paths), None)
+            if hit is not None:
+                return hit
         if cands is None:
             return None
         path, stem = cands
-        if path in self.paths:
-            return path
         moved = self.urls.get(site_url_key(rel) or "", ())
         if len(moved) == 1:  # the page that says it was moved from this URL (redirect_from, Hugo's aliases)
             return moved[0]
@@ -570,11 +576,7 @@ def _id_keys(token: str, keys: set[str]) -> None:
 def _path_keys(src_path: str, target: str, keys: set[str]) -> None:
     """The paths :meth:`LinkResolver.resolve_path` may look up for ``target``."""
     if (page_dir := page_url_dir(src_path, target)) is not None:
-        rel, _why = LinkResolver.relative(page_dir, target)
-        if rel is not None:
-            keys.update(f"path:{c}" for c in folder_candidates(rel))
-            if (site := site_candidates(rel)) is not None:
-                keys.add(f"path:{site[0]}")
+        keys.update(f"path:{c}" for c in page_candidates(page_dir, target))
     rel, _why = LinkResolver.relative(posixpath.dirname(src_path), target)
     if rel is not None:
         keys.update(f"path:{c}" for c in folder_candidates(rel))

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from oriongraph_cli.errors import OrionError
+from oriongraph_cli.models import page_summary
 from oriongraph_cli.store import lexical, lookups, postings, vectors
 from oriongraph_cli.store.layout import atomic_write, file_checksums
 from oriongraph_cli.store.manifest import MANIFEST, Manifest
-from oriongraph_cli.models import page_summary
 from oriongraph_cli.store.registry import Registry
 
 REGISTRY = "registry.sqlite"
