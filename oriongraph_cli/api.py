@@ -289,13 +289,13 @@ def tune_budgets(budget: int | None = None) -> tuple[int, ...]:
     return BUDGETS if budget is None else (budget,)
 
 
-def tune(cfg: Config, queries: Sequence, *, folds: int, budgets: Sequence[int], progress: Callable[[str, int, int], None] | None = None):
-    """``orion eval --tune``: settings chosen by cross-validation on the judged intents."""
+def tune(cfg: Config, queries: Sequence, *, folds: int, budgets: Sequence[int], progress: Callable[[str, int, int], None] | None = None,
+         jobs: int = 1):
+    """``orion eval --tune``: settings chosen by cross-validation on the judged intents,
+    measured by ``jobs`` processes (0: one per core)."""
     from oriongraph_cli import tune as tuning
 
-    if progress is None:
-        return tuning.tune(cfg, queries, folds=folds, budgets=budgets)
-    return tuning.tune(cfg, queries, folds=folds, budgets=budgets, progress=progress)
+    return tuning.tune(cfg, queries, folds=folds, budgets=budgets, progress=progress, jobs=jobs)
 
 
 def write_tuned_settings(root: Path, settings: dict[str, Any]) -> Path:

@@ -209,8 +209,8 @@ def with_settings(cfg: Config, settings: Mapping[str, Any], source: str = "tunin
 # ---------------------------------------------------------------- measuring
 
 
-def measure(cfg: Config, reader, queries, variant: Variant, budgets: Sequence[int] = BUDGETS, *,
-            ranking_only: bool = False, progress: ProgressFn | None = None) -> list[Row]:
+def measure(cfg: Config, reader, queries, variant: Variant, budgets: Sequence[int] = BUDGETS,
+            ranking_only: bool = False, *, progress: ProgressFn | None = None) -> list[Row]:
     """One row per query: nDCG@10 of compile's ranking and, unless ``ranking_only``, the
     working set compiled at each budget (recall, relevant share, utilisation). The reader's
     repeat cache keeps each intent's embedding and generator hits across variants."""
@@ -254,7 +254,8 @@ def measure(cfg: Config, reader, queries, variant: Variant, budgets: Sequence[in
     return rows
 
 
-def measure_baselines(cfg: Config, reader, queries, budgets: Sequence[int] = BUDGETS, names=("bm25", "dense", "rrf")) -> dict[str, list[Row]]:
+def measure_baselines(cfg: Config, reader, queries, budgets: Sequence[int] = BUDGETS, names=("bm25", "dense", "rrf"), *,
+                      progress: ProgressFn | None = None) -> dict[str, list[Row]]:
     """The same rows for the single-channel baselines and RRF, each ranking spans and packing
     them naively in rank order (``orion eval --compare``)."""
     from oriongraph_cli import pipeline
@@ -263,7 +264,7 @@ def measure_baselines(cfg: Config, reader, queries, budgets: Sequence[int] = BUD
     if reader.repeat_cache is None:
         reader.repeat_cache = {}
     out: dict[str, list[Row]] = {n: [] for n in names}
-    for q in queries:
+    for i, q in enumerate(queries):
         req = default_request(cfg, q.text, max(budgets))
         sig, *_ = pipeline.rank_candidates(req, cfg, reader)
         lists = baseline_span_lists(reader, sig, names)
@@ -275,6 +276,8 @@ def measure_baselines(cfg: Config, reader, queries, budgets: Sequence[int] = BUD
                 row[f"ws@{b}"], row[f"share@{b}"], row[f"util@{b}"] = r.ws_recall, r.relevant_share, r.utilisation
                 row[f"quoted@{b}"] = r.utilisation  # the naive pack delivers its chunks and nothing else
             out[n].append(row)
+        if progress is not None:
+            progress("baselines", i + 1, len(queries))
     return out
 
 
@@ -396,9 +399,12 @@ def cross_validate(rank_table, sel_table_for, groups: Sequence[str], budgets: Se
 
 
 def tune(cfg: Config, queries, *, folds: int = DEFAULT_FOLDS, budgets: Sequence[int] = BUDGETS, reader=None,
-         progress: ProgressFn | None = None) -> TuneReport:
-    """Cross-validated tuning on one project's judged intents (module doc)."""
+         progress: ProgressFn | None = None, jobs: int = 1) -> TuneReport:
+    """Cross-validated tuning on one project's judged intents (module doc). ``jobs``
+    processes measure the settings (0: one per core; 1: this process, on ``reader``);
+    ``progress(stage, intents measured, of)`` for each of the two stages."""
     from oriongraph_cli.errors import ExitStatus, OrionError
+    from oriongraph_cli.parallel import Job, run_jobs, workers_for
     from oriongraph_cli.store.reader import IndexReader
 
     queries = list(queries)
@@ -406,8 +412,10 @@ def tune(cfg: Config, queries, *, folds: int = DEFAULT_FOLDS, budgets: Sequence[
         raise OrionError(f"--tune needs at least {MIN_QUERIES} judged intents, got {len(queries)}",
                          hint="judge more intents (30 or more give settings worth keeping)", exit_code=ExitStatus.USAGE)
     folds = max(2, min(int(folds), len(queries)))
+    workers = workers_for(jobs)
     own = reader is None
-    reader = reader or IndexReader(cfg)
+    # with workers, this process only holds the generation they read: no model to load
+    reader = reader or IndexReader(cfg, load_embedder=workers <= 1)
     try:
         fold = folds_of(len(queries), folds)
         groups = [str(f) for f in range(folds)]
@@ -415,38 +423,50 @@ def tune(cfg: Config, queries, *, folds: int = DEFAULT_FOLDS, budgets: Sequence[
         def split(rows: list[Row]) -> dict[str, list[Row]]:
             return {g: [r for r, f in zip(rows, fold) if str(f) == g] for g in groups}
 
-        base_cfg = cfg
-        rank_rows = {v.name: measure(base_cfg, reader, queries, v, budgets, ranking_only=True, progress=progress) for v in RANKING_SPACE}
-        rank_table = {g: {n: split(rows)[g] for n, rows in rank_rows.items()} for g in groups}
-        sel_cache: dict[str, dict[str, list[Row]]] = {}
+        def run(stage: str, stage_jobs: list[Job]) -> list:
+            total, done = len(stage_jobs) * len(queries), 0
 
-        def sel_rows(r: str) -> dict[str, list[Row]]:
-            if r not in sel_cache:
-                rv = next(v for v in RANKING_SPACE if v.name == r)
-                rcfg = with_settings(base_cfg, rv.as_dict())
-                sel_cache[r] = {v.name: measure(rcfg, reader, queries, v, budgets, progress=progress) for v in SELECTION_SPACE}
-            return sel_cache[r]
+            def tick(n: int) -> None:
+                nonlocal done
+                done += n
+                progress(stage, done, total)
+
+            return run_jobs(stage_jobs, reader, queries, workers=workers, tick=tick if progress is not None else None)
+
+        base_cfg = cfg
+        # stage 1: every ranking, the naive packs and the current settings, all independent
+        first = run(f"measuring {len(RANKING_SPACE)} rankings", [
+            *(Job(measure, base_cfg, (v, budgets, True)) for v in RANKING_SPACE),
+            Job(measure_baselines, base_cfg, (budgets,)),
+            Job(measure, base_cfg, (Variant("current"), budgets)),
+        ])
+        rank_rows = {v.name: rows for v, rows in zip(RANKING_SPACE, first)}
+        base_rows, current = first[-2], first[-1]
+        rank_table = {g: {n: split(rows)[g] for n, rows in rank_rows.items()} for g in groups}
+        baselines = {g: {n: split(rows)[g] for n, rows in base_rows.items()} for g in groups}
+        # stage 2: the selection space on each ranking some fold chooses, or all the intents do
+        names = [v.name for v in RANKING_SPACE]
+        r_all = choose(rank_table, groups, names, ranking_objective)
+        wanted = list(dict.fromkeys([*(choose(rank_table, [h for h in groups if h != g], names, ranking_objective) for g in groups), r_all]))
+        by_name = {v.name: v for v in RANKING_SPACE}
+        second = run(f"measuring {len(SELECTION_SPACE)} selections on {len(wanted)} ranking{'s' if len(wanted) > 1 else ''}", [
+            Job(measure, with_settings(base_cfg, by_name[r].as_dict()), (v, budgets)) for r in wanted for v in SELECTION_SPACE])
+        sel_cache = {r: {v.name: second[i * len(SELECTION_SPACE) + j] for j, v in enumerate(SELECTION_SPACE)} for i, r in enumerate(wanted)}
 
         def sel_table(r: str):
-            rows = sel_rows(r)
+            rows = sel_cache[r]
             return {g: {n: split(rs)[g] for n, rs in rows.items()} for g in groups}
 
-        base_rows = measure_baselines(base_cfg, reader, queries, budgets)
-        baselines = {g: {n: split(rows)[g] for n, rows in base_rows.items()} for g in groups}
         per_fold = cross_validate(rank_table, sel_table, groups, budgets, baselines)
-        # the current settings, measured the same way
-        current = measure(base_cfg, reader, queries, Variant("current"), budgets, progress=progress)
         tuned_held: list[Row] = [dict() for _ in queries]
         for g, r, s in per_fold:
-            rows = sel_rows(r)[s]
+            rows = sel_cache[r][s]
             for i, f in enumerate(fold):
                 if str(f) == g:
                     tuned_held[i] = rows[i]
         # the settings to use: chosen on every query
-        all_g = groups
-        r_all = choose(rank_table, all_g, [v.name for v in RANKING_SPACE], ranking_objective)
-        s_all = choose_selection(sel_table(r_all), all_g, budgets, baselines)
-        chosen = {**next(v for v in RANKING_SPACE if v.name == r_all).as_dict(), **next(v for v in SELECTION_SPACE if v.name == s_all).as_dict()}
+        s_all = choose_selection(sel_table(r_all), groups, budgets, baselines)
+        chosen = {**by_name[r_all].as_dict(), **next(v for v in SELECTION_SPACE if v.name == s_all).as_dict()}
         metrics = ["ndcg"] + [f"{m}@{b}" for b in budgets for m in ("ws", "share", "util")]
         held = {}
         for m in metrics:
@@ -459,7 +479,7 @@ def tune(cfg: Config, queries, *, folds: int = DEFAULT_FOLDS, budgets: Sequence[
             variants.append({"stage": "ranking", "name": v.name, "settings": v.as_dict(),
                              "ndcg": round(mean([r["ndcg"] for r in rank_rows[v.name]]), 4)})
         for v in SELECTION_SPACE:
-            rows = sel_rows(r_all)[v.name]
+            rows = sel_cache[r_all][v.name]
             entry = {"stage": "selection", "name": v.name, "settings": v.as_dict(), "on": r_all}
             for b in budgets:
                 entry[f"ws@{b}"] = round(mean([r[f"ws@{b}"] for r in rows]), 4)

@@ -4,6 +4,7 @@ held-out figures, and writing the choice into the project's settings file."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from conftest import REPO
@@ -159,7 +160,9 @@ def test_cli_tune_writes_only_with_write(sample_index, small_space, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--write"], "--write and --folds go with --tune"),
+    (["--write"], "--write, --folds and --jobs go with --tune"),
+    (["--jobs", "2"], "--write, --folds and --jobs go with --tune"),
+    (["--tune", "--jobs", "-1"], "--jobs must be 0 (one per core) or more"),
     (["--tune", "--folds", "1"], "--folds must be 2 or more"),
     (["--tune", "--limit", "5"], "--tune needs at least 10 judged intents"),
 ])
@@ -204,8 +207,31 @@ def test_eval_and_tune_write_progress_lines_off_a_terminal(sample_index, small_s
     assert "orion eval:" not in res.stdout and "\x1b" not in res.stderr
     res = runner.invoke(app, ["eval", str(FIXTURE_QUERIES), "--root", str(root), "--tune", "--folds", "2", "--budget", "1500", "--limit", "12"])
     assert res.exit_code == 0, res.output
-    names = {v.name for v in (*tune.RANKING_SPACE, *tune.SELECTION_SPACE)}
-    assert all(f"orion eval --tune: {name} 12/12 intents (100 %)" in res.stderr for name in names), res.stderr
+    # each stage counts every intent under every setting it measures: two rankings, the
+    # naive packs and the current settings, then two selections on each ranking chosen
+    assert "orion eval --tune: measuring 2 rankings 48/48 runs (100 %)" in res.stderr, res.stderr
+    assert re.search(r"orion eval --tune: measuring 2 selections on ([12]) rankings? (24|48)/\2 runs \(100 %\)", res.stderr), res.stderr
     for quiet in (["--json"], ["-q"]):
         res = runner.invoke(app, ["eval", str(FIXTURE_QUERIES), "--root", str(root), "--limit", "4", "--compare", "none", *quiet])
         assert res.exit_code == 0 and "orion eval:" not in res.stderr
+
+
+def test_tune_in_worker_processes_chooses_and_reports_what_one_process_does(sample_index, small_space):
+    """--jobs 2 measures the settings in two processes, each holding the index open: the
+    report is the one a single process makes, and progress counts every run of each stage."""
+    from oriongraph_cli.evaluate import load_queries
+
+    cfg = load_config(sample_index)
+    qs = load_queries(FIXTURE_QUERIES)[:15]
+    seen: dict[int, list] = {1: [], 2: []}
+    reports = {jobs: tune.tune(cfg, qs, folds=3, budgets=(1500,), jobs=jobs, progress=lambda *a, j=jobs: seen[j].append(a)).to_dict()
+               for jobs in (1, 2)}
+    assert reports[1] == reports[2]
+    for jobs in (1, 2):
+        last = {}
+        for stage, done, total in seen[jobs]:
+            assert 0 < done <= total and done >= last.get(stage, 0)
+            last[stage] = done
+        assert last["measuring 2 rankings"] == 4 * 15  # two rankings, the naive packs, the current settings
+        (sel,) = [k for k in last if k.startswith("measuring 2 selections on")]
+        assert last[sel] == 2 * 15 * int(sel.split(" on ")[1].split()[0])

@@ -44,6 +44,7 @@ def eval_cmd(
     tune: bool = typer.Option(False, "--tune", help="Search the ranking and selection settings with cross-validation over the queries; print the chosen settings and their held-out gain."),
     folds: int = typer.Option(5, "--folds", help="With --tune: number of folds the queries are split into (2 or more)."),
     write: bool = typer.Option(False, "--write", help="With --tune: write the chosen settings to .orion.toml (or pyproject's \\[tool.oriongraph] when the project keeps them there)."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="With --tune: processes measuring settings side by side, each holding the index open (0: one per core; 1: in this process).", show_default=False),
     output: Optional[Path] = OUTPUT_OPT,
     quiet: bool = QUIET_OPT,
 ) -> None:
@@ -55,7 +56,7 @@ def eval_cmd(
 
     Shows a progress bar on a terminal; off one (CI, a script's log) it writes a plain line
     every 10 s once the run lasts that long (`orion eval: evaluating 120/809 intents (14 %),
-    0:30 elapsed, about 3:05 left in this step`; with --tune, the setting being measured).
+    0:30 elapsed, about 3:05 left in this step`; with --tune, the stage being measured).
     """
 
     with handled(as_json, output, page=True):
@@ -67,14 +68,16 @@ def eval_cmd(
         if limit is not None and limit <= 0:
             raise OrionError(f"--limit must be positive, got {limit}", hint="e.g. --limit 100", exit_code=ExitStatus.USAGE)
         systems = parse_compare(compare)
-        if (write or folds != 5) and not tune:
-            raise OrionError("--write and --folds go with --tune", hint="add --tune", exit_code=ExitStatus.USAGE)
+        if (write or folds != 5 or jobs != 0) and not tune:
+            raise OrionError("--write, --folds and --jobs go with --tune", hint="add --tune", exit_code=ExitStatus.USAGE)
+        if jobs < 0:
+            raise OrionError(f"--jobs must be 0 (one per core) or more, got {jobs}", hint="e.g. --jobs 2", exit_code=ExitStatus.USAGE)
         if folds < 2:
             raise OrionError(f"--folds must be 2 or more, got {folds}", hint="e.g. --folds 5", exit_code=ExitStatus.USAGE)
         qs = load_queries(queries)
         cfg = project_config(root)
         if tune:
-            _tune(cfg, qs[:limit] if limit else qs, folds, write, as_json, budget)
+            _tune(cfg, qs[:limit] if limit else qs, folds, write, as_json, budget, jobs)
             return
         total = min(len(qs), limit) if limit else len(qs)
         show_progress = progress_wanted(as_json)
@@ -116,7 +119,7 @@ def eval_cmd(
             print_eval(make_console(sys.stdout), report)
 
 
-def _tune(cfg: Any, qs: list, folds: int, write: bool, as_json: bool, budget: Optional[int]) -> None:
+def _tune(cfg: Any, qs: list, folds: int, write: bool, as_json: bool, budget: Optional[int], jobs: int) -> None:
     from oriongraph_cli import api
 
     budgets = api.tune_budgets(budget)
@@ -126,14 +129,14 @@ def _tune(cfg: Any, qs: list, folds: int, write: bool, as_json: bool, budget: Op
 
         with Progress(TextColumn("tuning {task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=err_console(), transient=True) as bar:
-            task = bar.add_task("", total=len(qs))
-            report = api.tune(cfg, qs, folds=folds, budgets=budgets,
+            task = bar.add_task("", total=None)
+            report = api.tune(cfg, qs, folds=folds, budgets=budgets, jobs=jobs,
                               progress=lambda name, done, n: bar.update(task, description=name, completed=done, total=n))
     elif progress_lines(as_json):
-        with LineProgress("orion eval --tune", {"": "intents"}) as lines:
-            report = api.tune(cfg, qs, folds=folds, budgets=budgets, progress=lambda name, done, n: lines.update(name, done, n))
+        with LineProgress("orion eval --tune", {"": "runs"}) as lines:  # a run: one intent under one setting
+            report = api.tune(cfg, qs, folds=folds, budgets=budgets, jobs=jobs, progress=lambda name, done, n: lines.update(name, done, n))
     else:
-        report = api.tune(cfg, qs, folds=folds, budgets=budgets)
+        report = api.tune(cfg, qs, folds=folds, budgets=budgets, jobs=jobs)
     written = None
     if write:
         written = api.write_tuned_settings(cfg.root, report.chosen)
