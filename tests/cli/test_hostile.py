@@ -292,6 +292,28 @@ def _gen(root: Path) -> Path:
     return root / ".oriongraph" / "gen" / (root / ".oriongraph" / "CURRENT").read_text().strip()
 
 
+@pytest.fixture(scope="module")
+def two_generations(tmp_path_factory):
+    """A project indexed, a note added, indexed again: built once for the module (two index
+    runs), copied for each test by ``cp -a``, which keeps the hard links generations share."""
+    root = tmp_path_factory.mktemp("two-generations") / "proj"
+    for d in ("01_context", "02_knowledge", "03_workstreams/ws-a"):
+        (root / d).mkdir(parents=True)
+    (root / "02_knowledge" / "retry.md").write_text(GOOD)
+    (root / "03_workstreams" / "ws-a" / "queue.md").write_text(OTHER)
+    assert orion("index", root=root).returncode == 0
+    (root / "01_context" / "new.md").write_text("# New\n\nA second generation.\n")
+    assert orion("index", root=root).returncode == 0
+    return root
+
+
+@pytest.fixture
+def indexed_twice(two_generations, tmp_path) -> Path:
+    root = tmp_path / "proj"
+    subprocess.run(["cp", "-a", str(two_generations), str(root)], check=True)
+    return root
+
+
 def _garble(path: Path, where: str) -> None:
     data = bytearray(path.read_bytes())
     if where == "truncate":
@@ -309,11 +331,8 @@ def _garble(path: Path, where: str) -> None:
     ("vectors/segments.json", "head"),
     ("manifest.json", "head"),
 ])
-def test_damaged_generation_is_detected_and_repaired(world, name, where):
-    root, _ = world
-    assert orion("index", root=root).returncode == 0
-    (root / "01_context" / "new.md").write_text("# New\n\nA second generation.\n")
-    assert orion("index", root=root).returncode == 0
+def test_damaged_generation_is_detected_and_repaired(indexed_twice, name, where):
+    root = indexed_twice
     gen = _gen(root)
     _garble(gen / name, where)
     st = orion("status", root=root)
@@ -331,13 +350,11 @@ def test_damaged_generation_is_detected_and_repaired(world, name, where):
     assert "01_context/new.md" in indexed_paths(root)
 
 
-def test_a_damaged_shared_segment_is_a_one_line_error_then_rebuilt(world):
+def test_a_damaged_shared_segment_is_a_one_line_error_then_rebuilt(indexed_twice):
     """A segment every generation shares (hard-linked) damaged: no generation verifies, so a
     compile says what is damaged and how to repair it, and the next index rebuilds."""
-    root, _ = world
-    assert orion("index", root=root).returncode == 0
-    (root / "01_context" / "new.md").write_text("# New\n\nA second generation.\n")
-    assert orion("index", root=root).returncode == 0
+    root = indexed_twice
+    assert os.stat(_gen(root) / "vectors" / "000001.f32").st_nlink >= 2  # the copy kept the link
     _garble(_gen(root) / "vectors" / "000001.f32", "truncate")
     c = orion("compile", "retry", root=root)
     assert c.returncode == 4 and "damaged" in c.stderr and "orion index" in c.stderr and "Traceback" not in c.stderr
