@@ -26,6 +26,10 @@ projects no default was chosen on.
     git -C /tmp/src/handbook checkout 1e4955634d0369f17e5bbc0ebbf8f62e2a3dfe4b
     python bench/suite/build_docsite.py /tmp/src/handbook --docs pages --name handbook --out /tmp/suite/handbook
 
+    git clone https://github.com/vitejs/vite /tmp/src/vite
+    git -C /tmp/src/vite checkout a98c8d95d552c6fa98ab66fb810f5b39ad5abf49
+    python bench/suite/build_docsite.py /tmp/src/vite --name vite --out /tmp/suite/vite
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -49,6 +53,11 @@ Sources (only the Markdown is read):
   agency's staff handbook as its Eleventy site keeps it: policies, travel and leave, tools,
   hiring, supervising; front matter ``title`` and ``redirect_from``, HTML tables, Liquid
   shortcodes (``{% slack_channel "sf" %}``, ``{% page "/x/" %}``), heading ids ``{#id}``.
+- ``vite``: every ``docs/**/*.md`` of vitejs/vite at a98c8d9 — a build tool's VitePress
+  site: guides, long configuration reference pages (one heading per option, many alike:
+  ``server.*``, ``preview.*``, ``build.*``), the environment API, release blog posts and
+  breaking-change notes; ``::: tip`` containers, code groups, root-absolute links
+  (``/config/server-options#server-proxy``).
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
