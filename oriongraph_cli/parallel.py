@@ -9,7 +9,8 @@ job when it is free. The results come back in the jobs' order, whatever order th
 in, and are the ones this process would have computed: the same code on the same index.
 
 Workers are started with ``spawn`` (a forked copy of a process whose ONNX and FAISS thread
-pools are running is not safe), ignore Ctrl-C (the parent stops them), and report each
+pools are running is not safe), ignore Ctrl-C (the parent stops them), write nothing to
+stdout (what they print goes to stderr: stdout is the command's data), and report each
 intent measured through a queue, so the caller's progress counts every intent of every job.
 A failure in a worker comes back as the error it raised, a worker that dies as a one-line
 error naming ``--jobs 1``; either way, and on Ctrl-C, the other workers are stopped.
@@ -82,6 +83,7 @@ def _start(cfg: Config, generation: str, queries: list, queue) -> None:
 
     global _READER, _QUERIES, _QUEUE, _FAILED
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent stops us
+    os.dup2(2, 1)  # stdout is the command's data (one JSON document, a table): a worker never writes there
     _QUERIES, _QUEUE = queries, queue
     try:
         from oriongraph_cli.errors import OrionError

@@ -43,6 +43,12 @@ def _dies(cfg, reader, queries, *, progress=None):
     os._exit(3)
 
 
+def _prints(cfg, reader, queries, *, progress=None):
+    print("a stray line from a library")
+    os.write(1, b"and one written to the descriptor\n")
+    return os.getpid()
+
+
 @pytest.fixture
 def reader(sample_index):
     r = IndexReader(load_config(sample_index), load_embedder=False)
@@ -130,3 +136,12 @@ def test_ctrl_c_or_sigterm_during_tune_stops_every_worker(sample_index, tmp_path
     while time.monotonic() < deadline and any(_alive(w) for w in workers):
         time.sleep(0.1)
     assert not any(_alive(w) for w in workers)
+
+
+def test_nothing_a_worker_prints_reaches_stdout(reader, capfd):
+    """stdout carries the command's data (`--json` is one document): a worker's stray output
+    goes to stderr."""
+    pids = run_jobs([Job(_prints, reader.cfg), Job(_prints, reader.cfg)], reader, ["a"], workers=2)
+    assert os.getpid() not in pids
+    out, err = capfd.readouterr()
+    assert out == "" and "a stray line from a library" in err and "and one written to the descriptor" in err
