@@ -55,10 +55,20 @@ def run_jobs(jobs: Sequence[Job], reader, queries: Sequence, *, workers: int = 1
     ``reader``; more runs them in that many processes on ``reader``'s generation.
     ``tick(n)``: n more intents measured."""
     jobs = list(jobs)
-    if workers <= 1 or len(jobs) <= 1:
-        progress = (lambda _name, _done, _total: tick(1)) if tick is not None else None
-        return [job.fn(job.cfg, reader, queries, *job.args, progress=progress) for job in jobs]
-    return _run_in_workers(jobs, reader, list(queries), min(workers, len(jobs)), tick)
+    if workers > 1 and len(jobs) > 1:
+        try:
+            return _run_in_workers(jobs, reader, list(queries), min(workers, len(jobs)), tick)
+        except _NoWorkers as exc:
+            import warnings
+
+            warnings.warn(f"measuring in this process: no worker processes here ({exc.__cause__})", stacklevel=2)
+    progress = (lambda _name, _done, _total: tick(1)) if tick is not None else None
+    return [job.fn(job.cfg, reader, queries, *job.args, progress=progress) for job in jobs]
+
+
+class _NoWorkers(Exception):
+    """This system cannot start worker processes or share a queue with them (no POSIX
+    semaphores: a container without /dev/shm, a sandbox)."""
 
 
 # ---------------------------------------------------------------- in worker processes
@@ -142,10 +152,13 @@ def _run_in_workers(jobs: list[Job], reader, queries: list, workers: int, tick: 
 
     from oriongraph_cli.errors import OrionError
 
-    ctx = multiprocessing.get_context("spawn")
-    ticks = ctx.Queue()
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_start,
-                               initargs=(reader.cfg, reader.path.name, queries, ticks))
+    try:
+        ctx = multiprocessing.get_context("spawn")
+        ticks = ctx.Queue()
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_start,
+                                   initargs=(reader.cfg, reader.path.name, queries, ticks))
+    except (OSError, ImportError, ValueError) as exc:
+        raise _NoWorkers() from exc
 
     total, told = len(jobs) * len(queries), 0
 

@@ -145,3 +145,18 @@ def test_nothing_a_worker_prints_reaches_stdout(reader, capfd):
     assert os.getpid() not in pids
     out, err = capfd.readouterr()
     assert out == "" and "a stray line from a library" in err and "and one written to the descriptor" in err
+
+
+def test_without_worker_processes_the_jobs_run_here_with_a_warning(reader, monkeypatch):
+    """A system without POSIX semaphores (a container with no /dev/shm) cannot share a
+    queue with workers: the jobs run in this process, and a warning says so."""
+    import multiprocessing.context
+
+    def no_semaphores(self, *a, **k):
+        raise OSError(38, "Function not implemented")
+
+    monkeypatch.setattr(multiprocessing.context.SpawnContext, "Queue", no_semaphores, raising=False)
+    monkeypatch.setattr(multiprocessing.context.BaseContext, "Queue", no_semaphores)
+    with pytest.warns(UserWarning, match="measuring in this process: no worker processes here"):
+        out = run_jobs([Job(_count, reader.cfg, (1,)), Job(_count, reader.cfg, (2,))], reader, ["a", "b"], workers=2)
+    assert [r[0] for r in out] == [2, 4] and {r[2] for r in out} == {os.getpid()}
