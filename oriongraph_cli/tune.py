@@ -434,14 +434,14 @@ def tune(cfg: Config, queries, *, folds: int = DEFAULT_FOLDS, budgets: Sequence[
             return run_jobs(stage_jobs, reader, queries, workers=workers, tick=tick if progress is not None else None)
 
         base_cfg = cfg
-        # stage 1: every ranking, the naive packs and the current settings, all independent
-        first = run(f"measuring {len(RANKING_SPACE)} rankings", [
-            *(Job(measure, base_cfg, (v, budgets, True)) for v in RANKING_SPACE),
-            Job(measure_baselines, base_cfg, (budgets,)),
+        # stage 1: every ranking, the naive packs and the current settings, all independent;
+        # the two that compile first, so no process is left with a long job at the end
+        current, base_rows, *first = run(f"measuring {len(RANKING_SPACE)} rankings", [
             Job(measure, base_cfg, (Variant("current"), budgets)),
+            Job(measure_baselines, base_cfg, (budgets,)),
+            *(Job(measure, base_cfg, (v, budgets, True)) for v in RANKING_SPACE),
         ])
         rank_rows = {v.name: rows for v, rows in zip(RANKING_SPACE, first)}
-        base_rows, current = first[-2], first[-1]
         rank_table = {g: {n: split(rows)[g] for n, rows in rank_rows.items()} for g in groups}
         baselines = {g: {n: split(rows)[g] for n, rows in base_rows.items()} for g in groups}
         # stage 2: the selection space on each ranking some fold chooses, or all the intents do

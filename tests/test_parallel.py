@@ -56,25 +56,23 @@ def reader(sample_index):
     r.close()
 
 
-def _shm() -> set[str]:
-    try:
-        return set(os.listdir("/dev/shm"))
-    except OSError:
-        return set()
-
-
 def test_results_come_back_in_the_jobs_order_from_the_generation_the_caller_holds(reader, tmp_path, monkeypatch):
     import tempfile
 
     cfg = reader.cfg
     ticks: list[int] = []
-    # nothing left outside the project: no temporary files, no semaphores once the run ends
+    # nothing left outside the project: no temporary files, and none of the semaphores the
+    # run made (named files in /dev/shm on Linux) once it ends
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     monkeypatch.setattr(tempfile, "tempdir", None)
-    shm = _shm()
+    from multiprocessing import synchronize
+
+    made: list[str] = []
+    name = synchronize.SemLock._make_name
+    monkeypatch.setattr(synchronize.SemLock, "_make_name", staticmethod(lambda: made.append(name()) or made[-1]))
     out = run_jobs([Job(_count, cfg, (k,)) for k in range(6)], reader, ["a", "b", "c"], workers=2, tick=ticks.append)
     assert list(tmp_path.iterdir()) == []
-    assert not {n for n in _shm() - shm if n.startswith("sem.mp-")}
+    assert made and not [n for n in made if os.path.exists("/dev/shm/sem." + n.lstrip("/"))]
     assert [r[0] for r in out] == [0, 3, 6, 9, 12, 15]
     assert {r[1] for r in out} == {reader.path.name}
     assert os.getpid() not in {r[2] for r in out} and len({r[2] for r in out}) <= 2
