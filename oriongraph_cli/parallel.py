@@ -10,8 +10,10 @@ in, and are the ones this process would have computed: the same code on the same
 
 Workers are started with ``spawn`` (a forked copy of a process whose ONNX and FAISS thread
 pools are running is not safe), ignore Ctrl-C (the parent stops them), write nothing to
-stdout (what they print goes to stderr: stdout is the command's data), and report each
-intent measured through a queue, so the caller's progress counts every intent of every job.
+stdout (what they print goes to stderr: stdout is the command's data), and talk to the
+parent over one pipe each: the next job, each intent measured (so the caller's progress
+counts every intent of every job), each result. Nothing else is shared, so stopping them is
+terminating them.
 A failure in a worker comes back as the error it raised, a worker that dies as a one-line
 error naming ``--jobs 1``; either way, and on Ctrl-C, the other workers are stopped.
 """
@@ -67,16 +69,11 @@ def run_jobs(jobs: Sequence[Job], reader, queries: Sequence, *, workers: int = 1
 
 
 class _NoWorkers(Exception):
-    """This system cannot start worker processes or share a queue with them (no POSIX
-    semaphores: a container without /dev/shm, a sandbox)."""
+    """This system cannot start worker processes (a sandbox without ``fork``/``exec``, no
+    pipes left)."""
 
 
 # ---------------------------------------------------------------- in worker processes
-
-_READER: Any = None
-_QUERIES: list = []
-_QUEUE: Any = None
-_FAILED: tuple | None = None  # the error opening the index raised, returned by every job
 
 
 def _error_tuple(exc: BaseException) -> tuple:
@@ -88,36 +85,46 @@ def _error_tuple(exc: BaseException) -> tuple:
             "run again with --jobs 1 to measure in one process", None)
 
 
-def _start(cfg: Config, generation: str, queries: list, queue) -> None:
+def _serve(conn, cfg: Config, generation: str, queries: list) -> None:
+    """A worker: opens the generation, then measures each job the parent sends until it
+    sends None, reporting ``("tick", 1)`` per intent and ``("done", index, status)``."""
     import signal
 
-    global _READER, _QUERIES, _QUEUE, _FAILED
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent stops us
     os.dup2(2, 1)  # stdout is the command's data (one JSON document, a table): a worker never writes there
-    _QUERIES, _QUEUE = queries, queue
+    reader, failed = None, None
     try:
         from oriongraph_cli.errors import OrionError
         from oriongraph_cli.store.reader import IndexReader
 
-        _READER = IndexReader(cfg)
-        if _READER.path.name != generation:
+        reader = IndexReader(cfg)
+        if reader.path.name != generation:
             raise OrionError("the index changed while the settings were being measured",
                              hint="run it again once `orion index` has finished")
     except BaseException as exc:  # noqa: BLE001 - returned to the parent as a one-line error
-        _FAILED = _error_tuple(exc)
-
-
-def _work(job: Job) -> tuple:
-    if _FAILED is not None:
-        return _FAILED
+        failed = _error_tuple(exc)
 
     def progress(_name: str, _done: int, _total: int) -> None:
-        _QUEUE.put(1)
+        conn.send(("tick", 1))
 
     try:
-        return ("ok", job.fn(job.cfg, _READER, _QUERIES, *job.args, progress=progress))
-    except BaseException as exc:  # noqa: BLE001 - returned to the parent as a one-line error
-        return _error_tuple(exc)
+        while (msg := conn.recv()) is not None:
+            index, job = msg
+            status = failed
+            if status is None:
+                try:
+                    status = ("ok", job.fn(job.cfg, reader, queries, *job.args, progress=progress))
+                except BaseException as exc:  # noqa: BLE001 - returned to the parent as a one-line error
+                    status = _error_tuple(exc)
+            conn.send(("done", index, status))
+    except (EOFError, OSError):  # the parent went away: nothing to report to
+        pass
+    finally:
+        if reader is not None:
+            reader.close()
+
+
+# ---------------------------------------------------------------- in the command's process
 
 
 def _raise(status: tuple) -> None:
@@ -132,72 +139,84 @@ def _raise(status: tuple) -> None:
     raise exc
 
 
-def _stop(pool) -> None:
-    """Stops the workers now, whatever they are measuring (Python 3.14 names this
-    ``terminate_workers``; before it, the pool's own table of processes)."""
-    stop = getattr(pool, "terminate_workers", None)
-    if stop is not None:
-        stop()
-    else:
-        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+def _stop(procs: list, conns: list) -> None:
+    """Stops the workers now, whatever they are measuring, and waits a moment for them."""
+    for proc in procs:
+        if proc.is_alive():
             proc.terminate()
-    pool.shutdown(wait=True, cancel_futures=True)
+    for proc in procs:
+        proc.join(timeout=5)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(timeout=5)
+    for conn in conns:
+        conn.close()
 
 
 def _run_in_workers(jobs: list[Job], reader, queries: list, workers: int, tick: TickFn | None) -> list[Any]:
+    """One pipe per worker and nothing shared: the parent hands a worker its next job when
+    it reports the last one done, and reads ticks and results from every pipe as they come
+    (no queue threads to join, no semaphores), so stopping is terminating the processes."""
     import multiprocessing
-    import queue as queue_mod
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-    from concurrent.futures.process import BrokenProcessPool
+    from multiprocessing.connection import wait
 
     from oriongraph_cli.errors import OrionError
 
+    ctx = multiprocessing.get_context("spawn")
+    procs: list = []
+    conns: list = []
     try:
-        ctx = multiprocessing.get_context("spawn")
-        ticks = ctx.Queue()
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_start,
-                                   initargs=(reader.cfg, reader.path.name, queries, ticks))
-    except (OSError, ImportError, ValueError) as exc:
-        raise _NoWorkers() from exc
+        try:
+            for _ in range(workers):
+                here, there = ctx.Pipe()
+                proc = ctx.Process(target=_serve, args=(there, reader.cfg, reader.path.name, queries), daemon=True)
+                proc.start()
+                there.close()
+                procs.append(proc)
+                conns.append(here)
+        except (OSError, ImportError, ValueError) as exc:
+            raise _NoWorkers() from exc
+        results: list[Any] = [None] * len(jobs)
+        busy: dict[Any, int] = {}
+        queued = iter(range(len(jobs)))
 
-    total, told = len(jobs) * len(queries), 0
+        def hand(conn) -> None:
+            i = next(queued, None)
+            conn.send(None if i is None else (i, jobs[i]))
+            if i is not None:
+                busy[conn] = i
 
-    def drain() -> None:
-        nonlocal told
-        n = 0
-        while True:
-            try:
-                n += ticks.get_nowait()
-            except queue_mod.Empty:
-                break
-        n = min(n, total - told)
-        if n and tick is not None:
-            told += n
-            tick(n)
-
-    results: list[Any] = [None] * len(jobs)
-    try:
-        futures = {pool.submit(_work, job): i for i, job in enumerate(jobs)}
-        pending = set(futures)
-        while pending:
-            done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            drain()
-            for fut in done:
+        for conn in conns:
+            hand(conn)
+        by_sentinel = {proc.sentinel: conn for proc, conn in zip(procs, conns)}
+        left = len(jobs)
+        while left:
+            for ready in wait([*busy, *(s for s, c in by_sentinel.items() if c in busy)]):
+                conn = by_sentinel.get(ready, ready)
+                if conn not in busy:
+                    continue
                 try:
-                    status = fut.result()
-                except BrokenProcessPool as exc:
+                    if ready is not conn and not conn.poll():
+                        raise EOFError
+                    msg = conn.recv()
+                except (EOFError, OSError) as exc:
                     raise OrionError("a measuring process stopped before it finished (out of memory, or killed)",
                                      hint="run again with --jobs 1, or fewer jobs") from exc
+                if msg[0] == "tick":
+                    if tick is not None:
+                        tick(msg[1])
+                    continue
+                _, i, status = msg
                 if status[0] != "ok":
                     _raise(status)
-                results[futures[fut]] = status[1]
-        if tick is not None and told < total:  # ticks still on their way when the last job returned
-            tick(total - told)
+                results[i] = status[1]
+                del busy[conn]
+                left -= 1
+                hand(conn)
     except BaseException:
-        _stop(pool)
+        _stop(procs, conns)
         raise
-    finally:
-        ticks.close()
-        ticks.join_thread()
-    pool.shutdown(wait=True)
+    for proc in procs:
+        proc.join(timeout=30)
+    _stop(procs, conns)
     return results
