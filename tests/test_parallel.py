@@ -117,7 +117,10 @@ def test_ctrl_c_or_sigterm_during_tune_stops_every_worker(sample_index, tmp_path
     root = tmp_path / "p"
     shutil.copytree(sample_index, root)
     proc = subprocess.Popen([sys.executable, "-m", "oriongraph_cli", "eval", str(FIXTURE_QUERIES), "--root", str(root),
-                             "--tune", "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--tune", "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            # a suite started in the background of a script inherits SIGINT ignored,
+                            # and Python keeps it so: a user's Ctrl-C is what is tested
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     workers: set[int] = set()
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and len(workers) < 2 and proc.poll() is None:
