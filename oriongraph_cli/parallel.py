@@ -177,14 +177,14 @@ def _run_in_workers(jobs: list[Job], reader, queries: list, workers: int, tick: 
         except (OSError, ImportError, ValueError) as exc:
             raise _NoWorkers() from exc
         results: list[Any] = [None] * len(jobs)
-        busy: dict[Any, int] = {}
+        busy: set = set()  # the pipes of the workers measuring a job (the job's index comes back with its result)
         queued = iter(range(len(jobs)))
 
         def hand(conn) -> None:
             i = next(queued, None)
             conn.send(None if i is None else (i, jobs[i]))
             if i is not None:
-                busy[conn] = i
+                busy.add(conn)
 
         for conn in conns:
             hand(conn)
@@ -210,7 +210,7 @@ def _run_in_workers(jobs: list[Job], reader, queries: list, workers: int, tick: 
                 if status[0] != "ok":
                     _raise(status)
                 results[i] = status[1]
-                del busy[conn]
+                busy.discard(conn)
                 left -= 1
                 hand(conn)
     except BaseException:
