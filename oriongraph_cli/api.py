@@ -147,6 +147,15 @@ def index_project(cfg: Config, **kwargs):
     return run(cfg, **kwargs)
 
 
+def kept_index_model():
+    """The index model for a process that indexes many times (``orion serve``, ``orion
+    watch``), loaded by the first run that embeds and kept while the model and thread count
+    stay the same: pass it as ``index_project(cfg, embedder_source=...)``."""
+    from oriongraph_cli.store.embed import KeptEmbedder
+
+    return KeptEmbedder()
+
+
 def status(cfg: Config) -> dict[str, Any]:
     """``orion status``: what is indexed, whether it is intact, what changed since."""
     from oriongraph_cli.index.status import project_status

@@ -2,8 +2,8 @@
 
 A fresh ``orion compile`` spends most of its CPU importing numpy, FAISS, onnxruntime and
 tiktoken and loading the model before it ranks anything. When ``orion serve`` runs for
-the project, ``orion compile`` and ``orion search`` send their command line to it over a
-Unix socket in ``.oriongraph/serve/`` and write what it answers: stdout and stderr bytes
+the project, ``orion compile``, ``orion search`` and ``orion index`` send their command
+line to it over a Unix socket in ``.oriongraph/serve/`` and write what it answers: stdout and stderr bytes
 and an exit code, produced by the same command code on the server's open index. This
 module imports only the standard library (and ``wire``) so that path stays cheap; everything else
 (``--help``, other commands, a terminal, no server, a server for another project or
@@ -13,8 +13,9 @@ itself — which command lines are served, the socket, the frames — is ``wire.
 
 What the client decides locally and passes: the working directory, the environment
 (colour, settings, ``ORION_ROOT``), the output encodings, whether stderr is a terminal,
-the umask, and stdin when the command asks for it (``-``). stdout on a terminal runs
-in-process: tables, their width and the pager belong to the terminal; so does a usage
+the umask, and stdin when the command asks for it (``-``). A compile or search with stdout
+on a terminal runs in-process: tables, their width and the pager belong to the terminal
+(``orion index`` prints plain lines and is served there too); so does a usage
 error (exit 2), which typer lays out for the width of whatever terminal this process's
 streams are on.
 """
@@ -60,8 +61,10 @@ def _collector_off_for_one_compile(argv: list[str]) -> None:
     imports' and the index's objects (some 70 of them, 15-25 ms of a fresh compile's CPU)
     find next to nothing to free: what a compile makes, reference counting frees."""
     try:
-        wire.command_of(argv)
+        command, _rest, _chdir = wire.command_of(argv)
     except NotServed:
+        return
+    if command not in ("compile", "search"):  # an index run of a whole project makes cycles worth collecting
         return
     import gc
 
@@ -76,12 +79,12 @@ def served(argv: list[str]) -> int | None:
     NotServed (nothing written) when the command should run in-process."""
     if os.environ.get(wire.OFF_ENV, ""):
         raise NotServed(wire.OFF_ENV)
+    command, rest, chdir = wire.command_of(argv)
     try:
-        if os.isatty(1):
+        if os.isatty(1) and command not in wire.TERMINAL_COMMANDS:
             raise NotServed("stdout is a terminal")
     except OSError:
         raise NotServed("no stdout") from None
-    _command, rest, chdir = wire.command_of(argv)
     try:
         cwd = os.getcwd()
         base = os.path.join(cwd, chdir) if chdir is not None else cwd

@@ -14,7 +14,8 @@ OFF_ENV = "ORION_NO_SERVE"
 INDEX_DIR = ".oriongraph"
 SERVE_DIR = "serve"  # .oriongraph/serve/: the socket and the server's lock, mode 0700
 SOCKET_NAME = "sock"
-SERVED_COMMANDS = ("compile", "search")
+SERVED_COMMANDS = ("compile", "search", "index")
+TERMINAL_COMMANDS = ("index",)  # served with stdout on a terminal too: what they print is plain lines, no table
 # a request is the command line, the environment and at most 64 KiB of intent on stdin
 MAX_REQUEST = 4 << 20
 MAX_HEADER = 64 << 10

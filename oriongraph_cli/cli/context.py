@@ -320,9 +320,12 @@ class ResidentIndex:
     def __init__(self, cfg):
         import threading
 
+        from oriongraph_cli.api import kept_index_model
+
         self.cfg = cfg
         self._reader = None
         self._lock = threading.Lock()
+        self.index_model = kept_index_model()  # loaded by the first `orion index` that embeds, then kept
 
     @staticmethod
     def key(cfg) -> tuple:
@@ -367,6 +370,35 @@ def resident_reader(cfg):
     (the library opens the current generation itself)."""
     index = _resident["index"]
     return None if index is None else index.reader(cfg)
+
+
+SERVED_INDEX_MAX_FILES = 20  # notes a served `orion index` parses again or removes at most (compiles wait while it runs)
+
+
+def resident_index_options(cfg) -> dict:
+    """How ``orion index`` runs inside ``orion serve`` (``index_project``'s keywords), {} in
+    its own process. The server's kept model; and only a short run, since the compiles sent
+    to the server wait for it: a rebuild, a repair, more than ``SERVED_INDEX_MAX_FILES``
+    notes to parse or remove, or another writer holding the lock run in the command's own process
+    (NotResident), with its progress and its wait."""
+    index = _resident["index"]
+    if index is None:
+        return {}
+    if str(cfg.index_dir) != str(index.cfg.index_dir):
+        raise NotResident("another project's index")
+
+    def admit(planned) -> None:
+        if planned.rebuild:
+            raise NotResident(f"a rebuild ({planned.rebuild})")
+        if planned.repair:
+            raise NotResident("a repair of a damaged generation")
+        if planned.files + planned.removed > SERVED_INDEX_MAX_FILES:
+            raise NotResident(f"{planned.files + planned.removed} notes to index or remove (a server takes at most {SERVED_INDEX_MAX_FILES})")
+
+    def on_wait(pid) -> None:
+        raise NotResident("another writer holds the index lock")
+
+    return {"embedder_source": index.index_model, "admit": admit, "on_wait": on_wait}
 
 
 # --------------------------------------------------------------------------- output

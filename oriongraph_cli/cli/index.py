@@ -19,6 +19,7 @@ from oriongraph_cli.cli.context import (
     note,
     project_config,
     quiet_option,
+    resident_index_options,
     warn,
 )
 from oriongraph_cli.cli.progress import LineProgress
@@ -101,10 +102,11 @@ def index_cmd(
 
     with handled(as_json):
         cfg = project_config(root, lock_timeout=lock_timeout, max_file_bytes=max_file_bytes)
-        talk = not (as_json or quiet)
+        served = {"on_wait": _say_waiting, **resident_index_options(cfg)}
+        talk = not (as_json or quiet or len(served) > 1)  # a served run is short, and its stderr arrives whole at the end
         try:
             with (_RichProgress(True) if talk and sys.stderr.isatty() else LineProgress("orion index", INDEX_UNITS) if talk else _RichProgress(False)) as progress:
-                result = index_project(cfg, full=full, strict=strict, progress=progress, on_wait=_say_waiting)
+                result = index_project(cfg, full=full, strict=strict, progress=progress, **served)
         except StrictError as exc:
             print_warnings(getattr(exc, "warnings", []))
             raise
@@ -138,7 +140,7 @@ def _index_for_hook(root, full, lock_timeout, max_file_bytes) -> None:
         from oriongraph_cli.api import index_project
 
         cfg = project_config(root, lock_timeout=HOOK_LOCK_TIMEOUT if lock_timeout is None else lock_timeout, max_file_bytes=max_file_bytes)
-        result = index_project(cfg, full=full, on_wait=_say_waiting)
+        result = index_project(cfg, full=full, **{"on_wait": _say_waiting, **resident_index_options(cfg)})
         print_warnings(result.warnings)
         if result.repaired:
             warn(f"repaired: {result.repaired}")

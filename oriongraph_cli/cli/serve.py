@@ -1,4 +1,5 @@
-"""`orion serve`: one project's index kept open behind a Unix socket, for the CLI's compiles.
+"""`orion serve`: one project's index kept open behind a Unix socket, for the CLI's compiles
+and its small re-indexes.
 
 The server listens on ``.oriongraph/serve/sock`` (the directory 0700, the socket 0600,
 only this user's processes answered) and holds ``.oriongraph/serve/lock`` while it runs,
@@ -9,8 +10,9 @@ that command line through the CLI itself (``cli.run_command``: the same options,
 building, pipeline, renderers and error handling) on its open index, and answers the
 exact stdout and stderr bytes and the exit code. Anything it should not answer — another
 project root, version or umask, settings that need another model, a command other than
-compile or search, a malformed, oversized or slow request — is refused in one line, and
-the client runs the command itself.
+compile, search or index, an index run too large for a server whose compiles wait on it
+(``context.resident_index_options``), a malformed, oversized or slow request — is refused
+in one line, and the client runs the command itself.
 
 The index is reopened when ``orion index`` publishes a new generation
 (``context.ResidentIndex``, as ``orion mcp`` does); the server exits after
@@ -247,6 +249,7 @@ class Server:
             "pid": os.getpid(), "root": self.root, "version": self.identity["version"],
             "generation": reader.generation if reader is not None else None, "served": self.served,
             "idle_timeout": self.idle_timeout, "up_seconds": round(time.time() - self.started, 1),
+            "index_model_loads": self.index.index_model.loads,
         }
 
     # -------------------------------------------------------------- one command
@@ -475,9 +478,9 @@ def serve_cmd(
     as_json: bool = JSON_OPT,
     quiet: bool = QUIET_OPT,
 ) -> None:
-    """Keep the project's index open so `orion compile` and `orion search` skip loading it.
+    """Keep the project's index open so `orion compile`, `orion search` and `orion index` skip loading it.
 
-    While the server runs, compile and search (not on a terminal) send their command line to it over a Unix socket in .oriongraph/serve/ and print its answer: the same bytes and exit code as in-process, at a fraction of the CPU. With no server, another project, version or model, or any socket error, they run in-process as before; ORION_NO_SERVE=1 always does.
+    While the server runs, compile and search (not on a terminal) and index send their command line to it over a Unix socket in .oriongraph/serve/ and print its answer: the same bytes and exit code as in-process, at a fraction of the CPU. With no server, another project, version or model, or any socket error, they run in-process as before; ORION_NO_SERVE=1 always does. The server indexes only a small change: --full, a rebuild or repair, more than 20 notes to parse or remove, or a lock another writer holds run in the command's own process.
 
     The server reopens the index after `orion index` and exits after serve_idle_timeout seconds without a request, on --stop, SIGTERM or Ctrl-C.
     """
@@ -494,7 +497,8 @@ def serve_cmd(
 
                 doc = {"running": head is not None, "root": str(cfg.root)}
                 if head is not None:
-                    doc.update({k: head[k] for k in ("pid", "version", "generation", "served", "idle_timeout", "up_seconds") if k in head})
+                    doc.update({k: head[k] for k in ("pid", "version", "generation", "served", "idle_timeout", "up_seconds", "index_model_loads")
+                                if k in head})
                 sys.stdout.write(json.dumps(doc, indent=2) + "\n")
             elif head is None:
                 sys.stdout.write(f"no orion serve for {cfg.root}\n")

@@ -29,12 +29,14 @@ def watch(cfg, *, debounce_ms: int, once_ready=None, quiet: bool = False) -> Non
     from oriongraph_cli.cli.context import warn
     from oriongraph_cli.cli.index import print_warnings
     from oriongraph_cli.errors import as_orion_error
-    from oriongraph_cli.api import index_project
+    from oriongraph_cli.api import index_project, kept_index_model
+
+    model = kept_index_model()  # loaded by the first run that embeds, then kept: an edit does not load it again
 
     def run(reason: str) -> None:
         started = time.perf_counter()
         try:
-            r = index_project(cfg)
+            r = index_project(cfg, embedder_source=model)
         except Exception as exc:  # noqa: BLE001 — keep watching; say what went wrong
             err = as_orion_error(exc)
             warn(f"orion watch: index failed: {err.message}" + (f" ({err.hint})" if err.hint else ""))

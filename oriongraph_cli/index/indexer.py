@@ -122,8 +122,13 @@ def embed_hash(model_id: str, text: str) -> str:
     return hashlib.sha256(f"{model_id}\x00{text}".encode()).hexdigest()
 
 
-def index_project(cfg: Config, *, full: bool = False, strict: bool = False, progress: Progress | None = None, on_wait=None) -> IndexResult:
-    """``on_wait(pid or None)``: called once when another writer holds the lock."""
+def index_project(cfg: Config, *, full: bool = False, strict: bool = False, progress: Progress | None = None, on_wait=None,
+                  embedder_source=None, admit=None) -> IndexResult:
+    """``on_wait(pid or None)``: called once when another writer holds the lock.
+    ``embedder_source(cfg)``: the index model (default: loaded for this run; a process that
+    indexes many times passes a ``store.embed.KeptEmbedder``). ``admit(Planned)``: called
+    once the run knows what it will do, before it parses, embeds or writes anything; an
+    exception raised there ends the run with the index as it was."""
     from oriongraph_cli.store.embed import resolve_model
 
     started = time.perf_counter()
@@ -139,7 +144,8 @@ def index_project(cfg: Config, *, full: bool = False, strict: bool = False, prog
     spec = resolve_model(cfg)
 
     try:
-        return _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progress, started, on_wait)
+        return _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progress, started, on_wait,
+                             embedder_source or _load_index_embedder, admit)
     finally:
         loader.shutdown(wait=False, cancel_futures=True)
 
@@ -158,6 +164,7 @@ class _Scan:
     warnings: list = field(default_factory=list)
     embedder_future: Any = None
     counter_future: Any = None
+    embedder_source: Any = None  # cfg -> the index model (index_project's embedder_source)
 
     @property
     def prev_files(self) -> dict[str, str]:
@@ -175,7 +182,18 @@ class _Changes:
     carry_kept: bool  # a --full rebuild that still starts from the current registry
 
 
-def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progress, started, on_wait=None) -> IndexResult:
+@dataclass(frozen=True)
+class Planned:
+    """What an index run is about to do, as ``index_project``'s ``admit`` is told it."""
+
+    rebuild: str | None  # why every document is parsed and embedded again (None: incremental)
+    repair: bool  # a damaged generation was found
+    files: int  # notes to parse again (every readable one in a rebuild)
+    removed: int  # notes gone since the last run
+
+
+def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progress, started, on_wait=None,
+                  embedder_source=None, admit=None) -> IndexResult:
     with layout.writer_lock(cfg.lock_timeout, on_wait=on_wait):
         # walk only once the lock is held: a writer that waited must index the files as
         # they are now, not the list it saw before waiting
@@ -199,13 +217,18 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
             result.repaired = f"generation {bad} was damaged ({why}); " + (
                 f"rebuilt from generation {current}" if current else "rebuilt from the files"
             )
-        scan = _Scan(manifest, warnings=list(walk_warnings), counter_future=counter_future)
+        scan = _Scan(manifest, warnings=list(walk_warnings), counter_future=counter_future,
+                     embedder_source=embedder_source or _load_index_embedder)
+        early = admit is not None and (manifest is None or full)  # a build from the files: said before they are read
+        if early:
+            admit(Planned("--full" if manifest is not None else "damaged index" if damaged else "first index",
+                          bool(damaged), len(files), 0))
         if scan.counter_future is None and (manifest is None or damaged):  # a (re)build from the files
             scan.counter_future = loader.submit(get_counter, cfg.tokenizer)
         _read_project(cfg, files, scan, full, loader, progress)
         counter, tokenizer = _tokenizer(cfg, spec, scan, full)
         result.tokenizer = tokenizer
-        changes = _decide_changes(cfg, spec, scan, tokenizer, full, damaged)
+        changes = _decide_changes(cfg, spec, scan, tokenizer, full, damaged, None if early else admit)
         result.kept_previous = len(changes.kept)
         parsed, file_warnings = _parse_changed(cfg, scan, changes, counter, loader, progress, spec, cur_path)
         result.skipped_files = sum(1 for w in scan.warnings if w.skipped)  # a file gone before it was parsed too
@@ -246,6 +269,7 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
                     cfg=cfg, spec=spec, gen=gen, staging=staging, base_path=base, cache_path=cur_path,
                     parsed=parsed, changed=changes.changed, removed=changes.removed, prev_files=scan.prev_files,
                     versions=scan.versions, kept=changes.kept, tokenizer=tokenizer, strict=strict, embedder=scan.embedder_future,
+                    embedder_source=scan.embedder_source,
                     stats=scan.stats, file_warnings=file_warnings,
                     base_id_length=scan.manifest.id_length if base and scan.manifest else None,
                     cache_manifest=scan.manifest if cur_path else None, other_files=other_files,
@@ -314,7 +338,7 @@ def _read_project(cfg: Config, files: list[FoundFile], scan: _Scan, full: bool, 
             if scan.counter_future is None:
                 scan.counter_future = loader.submit(get_counter, cfg.tokenizer)  # it will be counted
             if scan.embedder_future is None and (full or scan.manifest is None):
-                scan.embedder_future = loader.submit(_load_index_embedder, cfg)  # a build from the files embeds: load now
+                scan.embedder_future = loader.submit(scan.embedder_source, cfg)  # a build from the files embeds: load now
 
 
 def _tokenizer(cfg: Config, spec, scan: _Scan, full: bool):
@@ -334,12 +358,16 @@ def _tokenizer(cfg: Config, spec, scan: _Scan, full: bool):
     return counter, tokenizer
 
 
-def _decide_changes(cfg: Config, spec, scan: _Scan, tokenizer: str, full: bool, damaged: list) -> _Changes:
-    """What is rebuilt, re-indexed, removed and kept; a rebuild reads the unread files too."""
+def _decide_changes(cfg: Config, spec, scan: _Scan, tokenizer: str, full: bool, damaged: list, admit=None) -> _Changes:
+    """What is rebuilt, re-indexed, removed and kept; a rebuild reads the unread files too.
+    ``admit`` is told before any file is read for a rebuild."""
     manifest, prev_files, versions = scan.manifest, scan.prev_files, scan.versions
     reason = rebuild_reason(manifest, cfg, spec.model_id, tokenizer, full)
     if damaged and reason == "first index":
         reason = "damaged index"
+    if admit is not None:
+        files = len(versions) + len(scan.unread) if reason else sum(1 for rel, v in versions.items() if prev_files.get(rel) != v)
+        admit(Planned(reason, bool(damaged), files, 0 if reason else len(set(prev_files) - set(versions))))
     if reason:  # a rebuild parses everything
         for f in scan.unread:
             _read_file(cfg, f, scan, keep=False)
@@ -374,7 +402,7 @@ def _parse_changed(cfg: Config, scan: _Scan, changes: _Changes, counter, loader,
     matter, a rename or a moved section embeds nothing and never loads the model)."""
     changed = changes.changed
     if changed and scan.embedder_future is None and (changes.reason or cur_path is None or spec is None):
-        scan.embedder_future = loader.submit(_load_index_embedder, cfg)
+        scan.embedder_future = loader.submit(scan.embedder_source, cfg)
     if changed and counter is None:  # not reached: a changed file or a rebuild loaded it above
         counter = get_counter(cfg.tokenizer)
     git = git_times(cfg.root) if changed else {}
@@ -397,7 +425,7 @@ def _parse_changed(cfg: Config, scan: _Scan, changes: _Changes, counter, loader,
         spans = split_document(doc, counter, target_tokens=cfg.span_target_tokens, max_tokens=cfg.span_max_tokens, min_tokens=cfg.span_min_tokens)
         parsed.append(doc, spans)
     if parsed and scan.embedder_future is None and _needs_embedding(parsed, spec, cur_path):
-        scan.embedder_future = loader.submit(_load_index_embedder, cfg)  # loads while the generation is written
+        scan.embedder_future = loader.submit(scan.embedder_source, cfg)  # loads while the generation is written
     return parsed, file_warnings
 
 
@@ -498,6 +526,7 @@ class _Plan:
     base_id_length: int | None = None  # the base generation's span id prefix length (None: count it afresh)
     cache_manifest: Manifest | None = None  # the manifest of cache_path, as the run read it
     other_files: str | None = None  # digest of the other files' paths in the stage folders (walk.OtherFiles)
+    embedder_source: Any = None  # cfg -> the index model, when ``embedder`` is None (default: loaded for this run)
 
 
 def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> Manifest:
@@ -640,7 +669,7 @@ def _embed(plan: _Plan, result: IndexResult, progress: Progress) -> _Vectors:
             from oriongraph_cli.store.embed import embed_batched
 
             progress.phase("loading model", None)
-            embedder = plan.embedder.result() if plan.embedder is not None else _load_index_embedder(cfg)
+            embedder = plan.embedder.result() if plan.embedder is not None else (plan.embedder_source or _load_index_embedder)(cfg)
             dim = embedder.dim
             if spool is None:
                 spool = VectorSpool(path, len(slot_of), dim)

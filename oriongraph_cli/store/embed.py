@@ -227,3 +227,42 @@ def load_embedder(cfg: Config, kind: str = "index") -> Embedder:
     if spec.directory is not None or spec.name == DEFAULT_MODEL:
         return OnnxEmbedder(spec, threads)
     return FastEmbedEmbedder(spec, threads)
+
+
+class KeptEmbedder:
+    """The index model for a process that indexes many times (``orion serve``, ``orion
+    watch``): loaded on first use and kept while the model, its files and the thread count
+    stay the same, so a one-file re-index does not load the model again. Used as the
+    indexer's ``embedder_source``; the vectors are those a fresh run's model gives."""
+
+    def __init__(self, load=None):
+        import threading
+
+        self._load = load or (lambda cfg: load_embedder(cfg, "index"))
+        self._lock = threading.Lock()
+        self._key: tuple | None = None
+        self._embedder: Embedder | None = None
+        self.loads = 0  # how many times a model was loaded (for tests and status)
+
+    @staticmethod
+    def key(cfg: Config) -> tuple:
+        spec = resolve_model(cfg)
+        files: list = []
+        if spec.directory is not None:  # a user's model directory: its files may be replaced under the same name
+            for f in sorted(Path(spec.directory).glob("**/*.onnx")):
+                try:
+                    st = f.stat()
+                except OSError:
+                    continue
+                files.append((str(f), st.st_size, st.st_mtime_ns))
+        return (spec.model_id, tuple(files), cfg.threads("index"))
+
+    def __call__(self, cfg: Config) -> Embedder:
+        key = self.key(cfg)
+        with self._lock:
+            if self._embedder is None or self._key != key:
+                self._embedder = None  # the old session goes before the new one loads
+                self._embedder = self._load(cfg)
+                self._key = key
+                self.loads += 1
+            return self._embedder

@@ -573,17 +573,18 @@ def test_line_output_paths_follow_the_current_directory(sample_index, tmp_path):
     assert all(h["path"].startswith(("01_", "02_", "03_", "04_")) for h in j["hits"])
 
 
-def test_a_compile_or_search_builds_only_its_own_command(monkeypatch):
-    """``run_command`` hands typer an app holding just the compile or search it runs (the
-    other commands' options are never built); help, completion and every other command
-    line get the whole app."""
+def test_a_compile_search_or_index_builds_only_its_own_command(monkeypatch):
+    """``run_command`` hands typer an app holding just the compile, search or index it runs
+    (the other commands' options are never built); help, completion and every other
+    command line get the whole app."""
     from oriongraph_cli import cli
 
-    for argv, name in ((["compile", "retry logic", "--json"], "compile"), (["--color", "never", "search", "q"], "search")):
+    for argv, name in ((["compile", "retry logic", "--json"], "compile"), (["--color", "never", "search", "q"], "search"),
+                       (["index", "--hook"], "index")):
         one = cli._app_for(argv)
         assert [c.name for c in one.registered_commands] == [name]
         assert one.registered_callback is cli.app.registered_callback
-    for argv in (["compile", "x", "--help"], ["index"], ["--version"], []):
+    for argv in (["compile", "x", "--help"], ["index", "--help"], ["status"], ["--version"], []):
         assert cli._app_for(argv) is cli.app
     monkeypatch.setenv("_ORION_COMPLETE", "complete_bash")
     assert cli._app_for(["compile", "x"]) is cli.app

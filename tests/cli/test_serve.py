@@ -194,6 +194,112 @@ def test_reopens_a_new_generation_after_orion_index(served):
         note.unlink()
 
 
+# --------------------------------------------------------------------------- orion index, served
+
+
+def _index_both(root: Path, tmp_path: Path, edit, *args: str):
+    """`orion index ARGS` after ``edit(root)``, served on ``root`` and in-process on a copy
+    made before the edit: (in-process, served) as (exit, stdout, stderr), with the run's
+    times taken out."""
+    twin = tmp_path / "twin"
+    shutil.copytree(root, twin, symlinks=True, ignore=shutil.ignore_patterns("serve"))
+    out = []
+    for where, extra in ((twin, IN_PROCESS), (root, {})):
+        edit(where)
+        proc = subprocess.run([sys.executable, "-m", "oriongraph_cli", "index", *args], capture_output=True, cwd=where,
+                              env={**os.environ, **extra}, timeout=300)
+        text = proc.stdout.decode().replace(str(where), "ROOT")
+        if "--json" in args:
+            doc = json.loads(text)
+            doc.pop("elapsed_ms"), doc.pop("graph_ms")  # times of the run
+            text = json.dumps(doc)
+        else:
+            text = text.rsplit("; ", 1)[0]  # "...; 0.3s." is the run's own time
+        out.append((proc.returncode, text, proc.stderr.decode().replace(str(where), "ROOT")))
+    return out
+
+
+def test_index_served_is_the_in_process_index(served, tmp_path):
+    """A one-file edit, a new note and a removed one, indexed by the server: the same
+    report, exit code and warnings as in-process, and the server's next compile ranks on
+    the new generation exactly as a fresh process does on its copy."""
+    note = served / "02_knowledge" / "served-index-note.md"
+
+    def add(where):
+        (where / note.relative_to(served)).write_text("# Walrus tariffs\n\nThe walrus tariff applies to every [[missing-note]] shipment.\n")
+
+    before = status(served)["served"]
+    try:
+        local, remote = _index_both(served, tmp_path, add, "--json")
+        assert remote == local and local[0] == 0 and "dangling" in local[2]
+        assert json.loads(local[1])["added_documents"] == 1
+        twin = tmp_path / "twin"
+        for root in (twin, served):
+            edited = root / "02_knowledge" / "served-index-note.md"
+            edited.write_text(edited.read_text() + "\nWalrus tariffs were halved in the spring.\n")
+        runs = [run_orion("index", cwd=root, env=extra) for root, extra in ((twin, IN_PROCESS), (served, {}))]
+        assert [r.returncode for r in runs] == [0, 0]
+        assert runs[0].stdout.replace(str(twin), "R").rsplit("; ", 1)[0] == runs[1].stdout.replace(str(served), "R").rsplit("; ", 1)[0]
+        assert "1 updated" in runs[1].stdout and "embedded 1 spans" in runs[1].stdout
+        fresh = run_orion("compile", "walrus tariff halved", "--no-usage-log", "--json", cwd=twin, env=IN_PROCESS)
+        got = run_orion("compile", "walrus tariff halved", "--no-usage-log", "--json", cwd=served)
+        assert got.returncode == 0 and got.stdout.replace(str(served), "R") == fresh.stdout.replace(str(twin), "R")
+        assert status(served)["served"] == before + 3  # both index runs and the compile
+    finally:
+        note.unlink(missing_ok=True)
+        assert run_orion("index", "-q", cwd=served).returncode == 0
+
+
+def test_index_the_server_leaves_to_the_command(served, tmp_path):
+    """--full, a change of more notes than a server indexes, and a lock another writer
+    holds run in the command's own process (the server's count does not move), with the
+    same outcome."""
+    from oriongraph_cli.cli.context import SERVED_INDEX_MAX_FILES
+
+    before = status(served)["served"]
+    many = [served / "02_knowledge" / f"served-bulk-{i}.md" for i in range(SERVED_INDEX_MAX_FILES + 1)]
+    try:
+        for i, path in enumerate(many):
+            path.write_text(f"# Bulk note {i}\n\nThe bulk note number {i}.\n")
+        proc = run_orion("index", "--json", cwd=served)
+        assert proc.returncode == 0 and json.loads(proc.stdout)["added_documents"] == len(many)
+        assert status(served)["served"] == before
+    finally:
+        for path in many:
+            path.unlink(missing_ok=True)
+    assert run_orion("index", "-q", cwd=served).returncode == 0
+    assert status(served)["served"] == before  # removing 21 notes: still more than a server indexes
+    proc = run_orion("index", "--full", "--json", cwd=served)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["rebuild_reason"] == "--full"
+    assert status(served)["served"] == before
+    from filelock import FileLock
+
+    (served / "02_knowledge" / "served-locked.md").write_text("# Locked\n\nWritten while another writer held the lock.\n")
+    try:
+        with FileLock(str(served / ".oriongraph" / "orion.lock")):
+            proc = run_orion("index", "--lock-timeout", "0.5", cwd=served)
+        assert proc.returncode != 0 and "waiting for the index lock" in proc.stderr and "another `orion index`" in proc.stderr
+        assert status(served)["served"] == before  # the waiting and its failure were the command's own
+    finally:
+        (served / "02_knowledge" / "served-locked.md").unlink()
+    assert run_orion("index", "-q", cwd=served).returncode == 0
+    assert status(served)["served"] == before + 1
+
+
+def test_index_served_keeps_its_model(served):
+    """The server loads the index model for the first index run that embeds, then keeps it."""
+    note = served / "02_knowledge" / "served-kept-model.md"
+    try:
+        for i in range(3):
+            note.write_text(f"# Kept model\n\nRevision {i} of a note about narwhal migration.\n")
+            proc = run_orion("index", cwd=served)
+            assert proc.returncode == 0 and "embedded 1 spans" in proc.stdout
+        assert status(served)["index_model_loads"] == 1
+    finally:
+        note.unlink()
+        assert run_orion("index", "-q", cwd=served).returncode == 0
+
+
 def test_a_damaged_generation_is_reported_once_per_command_as_in_process(served):
     """CURRENT's generation damaged: every compile warns once and reads the previous one,
     served or not (the server warns per command, not once per process)."""
@@ -267,13 +373,14 @@ def test_the_client_knows_the_stage_folders():
     (["compile", "x"], "compile", None),
     (["--color", "never", "-P", "search", "x"], "search", None),
     (["-C", "sub", "--color=always", "compile", "x"], "compile", "sub"),
+    (["index", "--hook"], "index", None),
 ])
 def test_routing(argv, command, chdir):
     got, _rest, where = wire.command_of(argv)
     assert (got, where) == (command, chdir)
 
 
-@pytest.mark.parametrize("argv", [["index"], ["compile", "x", "--help"], ["--version"], ["-h"], [], ["serve"], ["mcp"]])
+@pytest.mark.parametrize("argv", [["index", "--help"], ["status"], ["compile", "x", "--help"], ["--version"], ["-h"], [], ["serve"], ["mcp"]])
 def test_what_always_runs_in_process(argv):
     with pytest.raises(wire.NotServed):
         wire.command_of(argv)

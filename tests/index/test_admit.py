@@ -1,0 +1,91 @@
+"""What a process that indexes many times (`orion serve`, `orion watch`) asks of the
+indexer: to be told what a run will do before it does anything (``admit``), and to bring
+its own kept model (``embedder_source``, ``store.embed.KeptEmbedder``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from oriongraph_cli.config import load_config
+from oriongraph_cli.index.indexer import Planned, index_project
+from oriongraph_cli.store.embed import KeptEmbedder
+from oriongraph_cli.store.layout import Layout
+
+WORKER = "03_workstreams/ws-ingestion/design/worker.md"
+ADR3 = "03_workstreams/ws-ingestion/99_decisions/ADR-0003-fixed-interval-retries.md"
+BM25 = "02_knowledge/research/bm25.md"
+
+
+class Declined(Exception):
+    pass
+
+
+def _state(root) -> tuple:
+    d = root / ".oriongraph"
+    return ((d / "CURRENT").read_text(), sorted(p.name for p in (d / "gen").iterdir()),
+            sorted(p.name for p in (d / "staging").iterdir()) if (d / "staging").exists() else [])
+
+
+def test_admit_is_told_the_plan_and_a_refusal_leaves_the_index_as_it_was(project, fake_embedder):
+    seen: list[Planned] = []
+
+    def record(planned):
+        seen.append(planned)
+
+    index_project(load_config(project), admit=record)
+    assert seen == [Planned("first index", False, seen[0].files, 0)] and seen[0].files > 40
+    (project / WORKER).write_text((project / WORKER).read_text() + "\nA new paragraph on retries.\n")
+    (project / BM25).write_text((project / BM25).read_text() + "\nAnother line.\n")
+    (project / ADR3).unlink()
+    before = _state(project)
+    calls = fake_embedder.calls
+
+    def decline(planned):
+        seen.append(planned)
+        raise Declined()
+
+    with pytest.raises(Declined):
+        index_project(load_config(project), admit=decline)
+    assert seen[-1] == Planned(None, False, 2, 1)
+    assert _state(project) == before and fake_embedder.calls == calls  # nothing embedded, written or left behind
+    r = index_project(load_config(project), admit=record)
+    assert seen[-1] == Planned(None, False, 2, 1) and r.updated_documents == 2 and r.removed_documents == 1
+    with pytest.raises(Declined):  # --full is said before any file is read
+        index_project(load_config(project), full=True, admit=decline)
+    assert seen[-1].rebuild == "--full" and seen[-1].files == r.documents
+    nothing = index_project(load_config(project), admit=record)
+    assert nothing.nothing_changed and seen[-1] == Planned(None, False, 0, 0)
+
+
+def test_a_kept_model_is_loaded_once_and_again_only_when_it_would_differ(project, fake_embedder, monkeypatch):
+    from oriongraph_cli.store import embed
+
+    loads = []
+    real = embed.load_embedder
+
+    def counting(cfg, kind="index"):
+        loads.append(kind)
+        return real(cfg, kind)
+
+    monkeypatch.setattr(embed, "load_embedder", counting)
+    kept = KeptEmbedder()
+    index_project(load_config(project), embedder_source=kept)
+    for i in range(3):
+        (project / WORKER).write_text((project / WORKER).read_text() + f"\nRevision {i}.\n")
+        r = index_project(load_config(project), embedder_source=kept)
+        assert r.embedded_spans >= 1
+    assert loads == ["index"] and kept.loads == 1
+    monkeypatch.setenv("ORION_EMBED_THREADS", "3")  # another thread count: loaded again, as a fresh run would
+    (project / WORKER).write_text((project / WORKER).read_text() + "\nRevision 4.\n")
+    index_project(load_config(project), embedder_source=kept)
+    assert loads == ["index", "index"] and kept.loads == 2
+
+
+def test_an_edit_that_embeds_nothing_loads_no_kept_model(project, fake_embedder):
+    kept = KeptEmbedder()
+    index_project(load_config(project))
+    text = (project / WORKER).read_text()
+    (project / WORKER).write_text(text.replace("---\n", "---\ntags: [kept]\n", 1) if text.startswith("---\n") else text + "\n")
+    index_project(load_config(project), embedder_source=kept)
+    assert kept.loads == 0
+    assert Layout(project / ".oriongraph").current() is not None
