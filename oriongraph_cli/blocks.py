@@ -217,6 +217,23 @@ def _rst_parser() -> Any:
     return md
 
 
+def quotes_in_lists(text: str) -> set[int]:
+    """The lines (0-based) of ``text`` inside a block quote that a list item holds, as
+    CommonMark reads it: ``16. > quoted`` and the item's ``    > quoted`` continuation, whose
+    ``>`` comes after the item's marker or indentation, where a line pattern cannot tell it
+    from an indented code block's ``>>>``."""
+    out: set[int] = set()
+    items = 0
+    for tok in _parser().parse(text):
+        if tok.type == "list_item_open":
+            items += 1
+        elif tok.type == "list_item_close":
+            items -= 1
+        elif tok.type == "blockquote_open" and items and tok.map:
+            out.update(range(*tok.map))
+    return out
+
+
 def _template_tag(line: str) -> tuple[str, str] | None:
     """For a line that is one template tag: its kind and name and its role — "open" (it
     may open a block), "close" (``{{< /name >}}``, ``{% endname %}``) or "alone" (a

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Mapping, Protocol
 
 from oriongraph_cli.blocks import (LINK_DEFINITION, RST_ADORNMENT, SETEXT_UNDERLINE, UNSEEN_LINE, is_rst, is_tag_line, is_template_tag,
-                                   rst_underlines, template_ranges, without_comments)
+                                   quotes_in_lists, rst_underlines, template_ranges, without_comments)
 from oriongraph_cli.store.postings import analyzer
 
 PRIORITY_HIGH = 0.85
@@ -64,6 +64,10 @@ _CONTAINER_FENCE = re.compile(r"^ {0,3}:{3,}[ \t]*(?:[\w-][^\n]*)?$")
 # quote holds, as a container's; a line of it joined to the next would keep ``>`` mid-line
 _QUOTE_MARK = re.compile(r" {0,3}>(?: ?>)* ?")
 _ONE_MARK = re.compile(r" {0,3}> ?")
+# a block quote a list item holds: ``16. > text`` or the item's ``    > text`` (blocks.quotes_in_lists
+# tells it from indented code); the marker and indentation before it stay
+_LIST_QUOTE = re.compile(r"^(?: {4,}|\s*(?:[-*+]|\d+[.)])\s+)>")
+_LIST_QUOTE_MARK = re.compile(r"^(\s*(?:(?:[-*+]|\d+[.)])\s+)?)>(?: ?>)* ?")
 # a callout's or an alert's first line inside a block quote, ``> [!tip] Best practices``,
 # ``> [!NOTE]`` (Obsidian, GitHub): it frames the quote, as a container's fence line does
 _CALLOUT = re.compile(r"\s*\[![\w-]+\][+-]?(?:\s|$)")
@@ -192,11 +196,17 @@ def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
 
 def _unquote(lines: list[str]) -> set[int]:
     """Strips the block quote markers of ``lines`` in place, outside fences that open
-    outside the quote (a shell prompt's ``> `` in code stays), and returns the indices of
-    the lines that were quoted."""
+    outside the quote (a shell prompt's ``> `` in code stays), and those of a quote a list
+    item holds (``16. > text``, ``    > text`` under it; CommonMark's reading, so an indented
+    code block's ``>>>`` stays), and returns the indices of the lines that were quoted."""
     quoted: set[int] = set()
+    in_lists = quotes_in_lists("\n".join(lines)) if any(_LIST_QUOTE.match(line) for line in lines) else set()
     fence = ""  # "": none open; "raw": opened outside a quote; "quoted": inside one
     for n, line in enumerate(lines):
+        if n in in_lists:  # a list item's quote: its markers go, the item's marker and indentation stay
+            lines[n] = _LIST_QUOTE_MARK.sub(r"\1", line, count=1)
+            quoted.add(n)
+            continue
         m = (_ONE_MARK if fence == "quoted" else _QUOTE_MARK).match(line)  # in a quote's code, one level
         if fence == "raw":
             if _FENCE.match(line):

@@ -275,6 +275,26 @@ def test_a_block_quote_is_shortened_as_what_it_holds():
     assert compress._blocks(quoted_fence)[0] == ("code", "```\n> not a quote: code\n```")
 
 
+def test_a_shortened_quote_reads_a_block_quote_a_list_item_holds():
+    """A list item that quotes (``16. > text`` and its ``    > text`` lines, as a survey's
+    answers are listed in an RFC) is read as what it quotes, its number kept; an indented
+    code block's ``>>>`` under a paragraph, and one indented past a list item's text, stay
+    code (CommonMark tells them apart, a line pattern cannot)."""
+    text = ("Reasons the survey gave:\n\n"
+            "16. > Consistency with existing Rust constructs and familiarity with C and Swift\n    > syntax.\n\n"
+            "19. > I chose conjunction because it\n    > seems the only choice consistent with Rust syntax.\n    > > The rest are strange.\n\n"
+            "- An item with an example:\n\n      >>> print(1)\n      1\n\n"
+            "A doctest:\n\n    >>> print(2)\n    2\n\n"
+            + " ".join(f"Filler {i} about closures and loops." for i in range(12)) + "\n")
+    blocks = compress._blocks(text)
+    assert blocks[1] == ("lines", "16. Consistency with existing Rust constructs and familiarity with C and Swift\n    syntax.")
+    assert blocks[2] == ("lines", "19. I chose conjunction because it\n    seems the only choice consistent with Rust syntax.\n    The rest are strange.")
+    assert any(">>> print(1)" in b for _, b in blocks) and any(">>> print(2)" in b for _, b in blocks)
+    focus = compress.Focus.of("syntax consistency with Rust", lambda terms: {t: 1.0 for t in terms})
+    short = compress.COMPRESSORS["sentences"].shorten(text, None, focus)
+    assert "Swift" in short and not any(ln.lstrip().startswith(">") and ">>>" not in ln or ". >" in ln for ln in short.split("\n")), short
+
+
 def test_restructuredtext_is_shortened_as_restructuredtext():
     """In a ``.rst`` note a line of backticks is a title's adornment, not a fence: a
     shortened quote keeps its sentences, the title as a heading, never a literal block or a

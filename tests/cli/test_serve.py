@@ -286,6 +286,29 @@ def test_index_the_server_leaves_to_the_command(served, tmp_path):
     assert status(served)["served"] == before + 1
 
 
+def test_index_hook_is_served_and_never_blocks(served):
+    """`orion index --hook` (a git hook's call) is answered by the server: quiet, exit 0;
+    with the lock held by another writer it runs in its own process and lets the commit
+    through with a warning, as it always has."""
+    from filelock import FileLock
+
+    note = served / "02_knowledge" / "served-hook-note.md"
+    before = status(served)["served"]
+    try:
+        note.write_text("# Hooked\n\nIndexed by a pre-commit hook through the server.\n")
+        proc = run_orion("index", "--hook", cwd=served)
+        assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+        assert status(served)["served"] == before + 1
+        note.write_text("# Hooked\n\nEdited while another writer held the lock.\n")
+        with FileLock(str(served / ".oriongraph" / "orion.lock")):
+            proc = run_orion("index", "--hook", "--lock-timeout", "0.5", cwd=served)
+        assert proc.returncode == 0 and "orion index skipped" in proc.stderr and "the commit goes ahead" in proc.stderr
+        assert status(served)["served"] == before + 1
+    finally:
+        note.unlink(missing_ok=True)
+        assert run_orion("index", "-q", cwd=served).returncode == 0
+
+
 def test_index_served_keeps_its_model(served):
     """The server loads the index model for the first index run that embeds, then keeps it."""
     note = served / "02_knowledge" / "served-kept-model.md"
