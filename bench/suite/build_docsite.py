@@ -30,6 +30,10 @@ projects no default was chosen on.
     git -C /tmp/src/vite checkout a98c8d95d552c6fa98ab66fb810f5b39ad5abf49
     python bench/suite/build_docsite.py /tmp/src/vite --name vite --out /tmp/suite/vite
 
+    git clone https://github.com/wikimedia/mediawiki-extensions-Wikibase /tmp/src/wikibase
+    git -C /tmp/src/wikibase checkout 3ffc6928d0f455472225716263081965bc1061ac
+    python bench/suite/build_docsite.py /tmp/src/wikibase --name wikibase --out /tmp/suite/wikibase
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -58,6 +62,11 @@ Sources (only the Markdown is read):
   ``server.*``, ``preview.*``, ``build.*``), the environment API, release blog posts and
   breaking-change notes; ``::: tip`` containers, code groups, root-absolute links
   (``/config/server-options#server-proxy``).
+- ``wikibase``: every ``docs/**/*.md`` of wikimedia/mediawiki-extensions-Wikibase at 3ffc692 —
+  an extension's developer documentation kept with its code (Doxygen pages): 35 decision
+  records (one rejected, later ones building on earlier ones without marks), component
+  stubs, one page per SQL table, storage and topic pages, and one long page of every
+  setting; ``{#anchor}`` ids on headings, ``@ref``/``@subpage`` lines.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
