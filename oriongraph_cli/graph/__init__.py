@@ -29,7 +29,9 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # ``/tools/slack/``: ``records/`` there names ``tools/slack/records.md``, after every path
 # from the file's folder and before any page found by its name alone; an id written on a
 # heading in braces holds any characters but spaces, braces and quotes, as markdown-it-attrs
-# (Eleventy) reads it, ``{#delivery-(tlc)}``, ``{##help-wanted}``).
+# (Eleventy) reads it, ``{#delivery-(tlc)}``, ``{##help-wanted}``; 10: Doxygen's ``@ref name``
+# and ``@subpage name`` name the heading whose id is ``{#name}``, else the one page whose path,
+# ``/`` read as ``_``, ends as the name does: ``@ref docs_storage_terms`` ``…/storage/terms.md``).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 9
+LINK_RULES = 10

@@ -60,6 +60,10 @@ MD_LINK_RE = re.compile(
 # title stays on its lines: a match never runs on into the next definition)
 REF_DEF_RE = re.compile(r"^ {0,3}\[([^\]\n]+)\]:[ \t]*\n?[ \t]*<?(\S+?)>?(?:[ \t]+.*)?$", re.MULTILINE)
 WIKI_RE = re.compile(r"\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\]\]")
+# Doxygen's cross-references, ``@ref name``, ``\\ref name``, ``@subpage name`` (also as a Markdown
+# link's destination, ``[ADR 25](@ref adr_0025)``): a page or a heading's ``{#id}``; a name that
+# goes on as a class or member path, ``@ref Wikibase\\Lib\\Foo``, ``@ref Foo::bar``, is code's
+DOXYGEN_REF_RE = re.compile(r"(?<![\w@\\])[@\\](?:ref|subpage)[ \t]+([A-Za-z_][\w.-]*[\w])(?![\w\\]|::)")
 # id-shaped tokens: ADR-0007, ADR-20251113-retrieval-as-compilation, DES-ING-WORKER, INC-2025-031
 ID_TOKEN_RE = re.compile(r"(?<![\w/.-])([A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+)(?![\w-])")
 ADR_RE = re.compile(r"^(ADR-\d+)", re.IGNORECASE)
@@ -210,7 +214,7 @@ class RawRef(NamedTuple):
     path: str
     span_id: str | None  # span holding the reference; None for front matter
     line: int | None
-    kind: str  # fm:<key> | md | img | wiki | id | hugo | jekyll | site | tag:<name> (site references)
+    kind: str  # fm:<key> | md | img | wiki | id | hugo | jekyll | site | tag:<name> (site references) | doxygen
     target: str  # as written (path, id, wiki target, token), without '#anchor'
     anchor: str | None = None
 
@@ -393,7 +397,8 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
     Front matter ``links``, ``related``, ``depends_on``, ``supersedes``, ``superseded_by``,
     ``parent`` (ids or paths relative to the document; ``depends-on``/``dependsOn`` spellings
     accepted). Body, outside code: ``[text](target)`` links and reference definitions
-    (``[x]: target``), images (checked for existence only) and ``[[wiki]]`` links (not inside
+    (``[x]: target``), images (checked for existence only), Doxygen's ``@ref name`` and
+    ``@subpage name`` and ``[[wiki]]`` links (not inside
     a site template's block, ``{{< code-toggle >}}`` around TOML's ``[[menus.main]]``; in a
     table cell ``[[Note\\|shown]]`` names ``Note``). Anywhere
     in the body (code included, since ``ADR-0007`` in backticks is still a mention):
@@ -450,6 +455,10 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
         line, sid = locate(body_start + m.start())
         path_part, _, anchor = target.partition("#")
         refs.append(RawRef(doc.path, sid, line, "md", path_part, anchor or None))
+    if "ref" in masked or "subpage" in masked:
+        for m in DOXYGEN_REF_RE.finditer(masked):
+            line, sid = locate(body_start + m.start())
+            refs.append(RawRef(doc.path, sid, line, "doxygen", m.group(1), None))
     blocks = template_blocks(masked) if "[[" in masked else []
     for m in WIKI_RE.finditer(masked):
         target, anchor = m.group(1) or "", m.group(2)

@@ -225,6 +225,7 @@ class LinkResolver:
         self._text_anchors: dict[str, dict[str, str]] = {}
         self._term_anchors: dict[str, dict[str, str]] = {}
         self._file_names: set[str] | None = None  # every file name in the stage folders, lower-cased
+        self._doxygen: tuple[dict[str, tuple[str, str]], dict[str, list[str]]] | None = None  # doxygen_target's tables
         self._path_cache: dict[tuple[str, str, str | None], tuple[str | None, str]] = {}
 
     # ---------------------------------------------------------------- construction
@@ -389,6 +390,38 @@ class LinkResolver:
                                 for f in files}
         return posixpath.basename(name).lower() in self._file_names
 
+    def doxygen_target(self, name: str) -> tuple[str, str | None] | None:
+        """(path, span id or None) a Doxygen cross-reference names, ``@ref name``: the heading
+        whose id is written ``{#name}`` (the first in path order), else the one page whose
+        Doxygen name — its path without the extension, ``/`` read as ``_`` — ends as ``name``
+        does, from a folder boundary on (``docs_storage_terms`` names ``…/storage/terms.md``,
+        ``docs_sql_wb_changes`` ``…/sql/wb_changes.md``, whatever folder the pages were
+        copied under); None when none (a class, a group or a member: Doxygen's own symbols)
+        or when two pages end alike. Case is ignored, as in the other name rules."""
+        if self._doxygen is None:
+            ids: dict[str, tuple[str, str]] = {}
+            tails: dict[str, list[str]] = {}
+            for path in sorted(self.docs):
+                for s in self.spans_of(path):  # the first span under the heading, as slugs() names it
+                    for heading in s.heading_path:
+                        hid = heading_id(heading)
+                        if hid is not None:
+                            ids.setdefault(hid.lower(), (path, s.span_id))
+                parts = posixpath.splitext(path)[0].lower().split("/")
+                for n in range(len(parts)):
+                    tails.setdefault("_".join(parts[n:]), []).append(path)
+            self._doxygen = (ids, tails)
+        ids, tails = self._doxygen
+        key = name.lower()
+        if key in ids:
+            return ids[key]
+        pieces = key.split("_")
+        for n in range(len(pieces)):
+            found = tails.get("_".join(pieces[n:]))
+            if found:
+                return (found[0], None) if len(found) == 1 else None
+        return None
+
     def resolve_id(self, token: str) -> str | None:
         """Path of the document an id names, trying shorter prefixes
         (``ADR-0001-use-sqs`` -> ``ADR-0001``)."""
@@ -547,12 +580,15 @@ class LinkResolver:
 # same files on disk); :func:`document_keys` gives the keys a document contributes, so
 # the keys of the documents an index run changed say which references to resolve again.
 FS_KEY = "fs"
+# what a Doxygen cross-reference looked up: every document's heading ids and path (a coarse
+# key every document sets: a change anywhere resolves the pages holding ``@ref`` again)
+DOXYGEN_KEY = "doxygen"
 
 
 def document_keys(doc: DocInfo) -> set[str]:
     """The lookup keys ``doc`` sets in a :class:`LinkResolver` (see above)."""
     path = doc.path
-    keys = {f"path:{path}", f"lower:{path.lower()}", f"doc:{path}", f"title:{doc.title.strip().lower()}"}
+    keys = {f"path:{path}", f"lower:{path.lower()}", f"doc:{path}", f"title:{doc.title.strip().lower()}", DOXYGEN_KEY}
     keys.update(f"title:{alias.lower()}" for alias in doc.aliases)
     keys.update(f"url:{url}" for url in doc.urls)
     keys.add("stem:" + posixpath.splitext(posixpath.basename(path))[0].lower())
@@ -623,6 +659,8 @@ def resolve_refs(
             keys = deps.setdefault(path, set())
             if kind == "id":
                 _id_keys(target, keys)
+            elif kind == "doxygen":
+                keys.add(DOXYGEN_KEY)
             elif is_site_ref(kind):
                 target = site_ref_target(kind, target)
                 _path_keys(path, target, keys)
@@ -652,6 +690,10 @@ def _resolve_one(r: RawRef, resolver: LinkResolver, edges: list[Edge], dangling_
         dst = resolver.resolve_id(target)
         if dst is not None and dst != path:
             edges.append(Edge(path, span_id, dst, None, "MENTIONS", target, line))
+    elif kind == "doxygen":  # nothing named is no dangling link: the name may be a class's or a group's
+        hit = resolver.doxygen_target(target)
+        if hit is not None and (hit[0] != path or hit[1] is not None):
+            edges.append(Edge(path, span_id, hit[0], hit[1], "CITES" if hit[0].startswith(ARTIFACTS_DIR) else "REF", f"@ref {target}", line))
     elif kind == "md" or kind == "img":
         dst, status = resolver.resolve_path(path, md_unescape(target))
         if status == "external" or status == "not-indexed":

@@ -1474,3 +1474,62 @@ def test_obsidian_table_links_heading_chains_and_blocks_after_embeds_resolve(min
     assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
     reg.close()
     full.close()
+
+
+def test_doxygen_references_name_a_heading_id_or_a_page_by_its_doxygen_name(mini, tmp_path):
+    """Doxygen's ``@ref name`` / ``\\ref name`` / ``@subpage name`` (and ``[text](@ref name)``)
+    name the heading whose id is ``{#name}``, else the one page whose path with ``/`` as ``_``
+    ends as the name does, wherever the pages were copied to (``docs_storage_terms`` ->
+    ``…/storage/terms.md``). A name that goes on as a class path (``@ref Wikibase\\Lib\\Foo``)
+    is code's; one naming nothing, or two pages alike, is no dangling link (Doxygen's own
+    symbols are not pages); in code it is text."""
+    adr, terms, sql, topic = ("02_knowledge/wb/adr/0025-modules.md", "02_knowledge/wb/storage/terms.md",
+                              "02_knowledge/wb/sql/wb_changes.md", "02_knowledge/wb/topics/controllers.md")
+    long = " ".join(f"Sentence {i} on how the domains split the code and what each folder owns." for i in range(25))
+    write(mini, adr, f"# 25) Modularization by domain {{#adr_0025}}\n\n{long}\n\n## Consequences {{#adr_0025_consequences}}\n\n{long}\n")
+    write(mini, terms, "# Item & Property Terms\n\nSecondary storage for terms.\n")
+    write(mini, sql, "# wb_changes\n\nOne row per change.\n")
+    write(mini, "02_knowledge/a/guide/setup.md", "# Setup A\n\nOne.\n")
+    write(mini, "02_knowledge/b/guide/setup.md", "# Setup B\n\nTwo.\n")
+    write(mini, topic, """
+        # Controllers
+
+        Introduced by [ADR 25](@ref adr_0025), see @ref adr_0025_consequences. Terms live in
+        @ref docs_storage_terms and changes in \\ref docs_sql_wb_changes; @subpage docs_storage_terms.
+        Not pages: @ref Wikibase\\Lib\\Store, @ref Foo::bar, @ref docs_guide_setup, @ref NoSuchPage.
+
+        `@ref docs_sql_wb_changes` in code is text.
+        """)
+    doc, spans = parse(topic, (mini / topic).read_text())
+    assert [r.target for r in extract.extract_refs(doc, spans) if r.kind == "doxygen"] == [
+        "adr_0025", "adr_0025_consequences", "docs_storage_terms", "docs_sql_wb_changes", "docs_storage_terms",
+        "docs_guide_setup", "NoSuchPage"]
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    out = {(e.dst_path, e.dst_span, e.detail) for e in edge_set_edges(reg.conn) if e.src_path == topic and e.type == "REF"}
+    assert out == {(adr, span_of(reg, adr), "@ref adr_0025"), (adr, span_of(reg, adr, "Consequences"), "@ref adr_0025_consequences"),
+                   (terms, None, "@ref docs_storage_terms"), (sql, None, "@ref docs_sql_wb_changes")}
+    assert not [d for d in result.dangling if d.path == topic]
+    reg.close()
+
+
+def test_doxygen_references_follow_a_change_elsewhere_as_a_full_resolve_does(mini, tmp_path):
+    """A heading id renamed, a page added that a name now fits, and one removed: the pages
+    holding ``@ref`` are resolved again, and the incremental graph equals a full one."""
+    adr, topic, extra = "02_knowledge/wb/adr/0025-modules.md", "02_knowledge/wb/topics/controllers.md", "02_knowledge/wb/storage/terms.md"
+    write(mini, adr, "# 25) Modularization {#adr_0025}\n\nWe split the code by domain.\n")
+    write(mini, topic, "# Controllers\n\nBy @ref adr_0025; terms in @ref docs_storage_terms.\n")
+    reg, _ = index(mini, tmp_path / "r.sqlite")
+    assert {e.dst_path for e in edge_set_edges(reg.conn) if e.src_path == topic and e.type == "REF"} == {adr}
+    steps = [
+        (lambda: write(mini, extra, "# Terms\n\nStorage of terms.\n"), {extra}, set()),
+        (lambda: write(mini, adr, "# 25) Modularization {#adr_25}\n\nRenamed id.\n"), {adr}, set()),
+        (lambda: (mini / extra).unlink(), set(), {extra}),
+    ]
+    for n, (edit, only, removed) in enumerate(steps):
+        edit()
+        reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only=only, removed=removed)
+        full, full_result = index(mini, tmp_path / f"full{n}.sqlite")
+        assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling, n
+        full.close()
+    assert {e.dst_path for e in edge_set_edges(reg.conn) if e.src_path == topic and e.type == "REF"} == set()
+    reg.close()

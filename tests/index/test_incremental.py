@@ -324,3 +324,46 @@ def test_defines_after_random_edits_equal_a_rebuild(project, fake_embedder, monk
         want = [e for e in snapshot(full)["edges"] if e[4] == "DEFINES"]
         assert got == want, (step, kind)
         shutil.rmtree(full)
+
+
+def test_doxygen_references_resolve_incrementally_as_a_full_rebuild_does(project, fake_embedder, monkeypatch, resolved):
+    """``@ref name`` in an unchanged page names a page added later, a heading id written
+    later in another page, and nothing once that page is removed: each run resolves the page
+    holding it again, and the index equals a full rebuild after every step."""
+    monkeypatch.setattr(indexer, "time", _FixedTime)
+    holder, target = "02_knowledge/howto/doxygen-refs.md", "02_knowledge/howto/doxy-target.md"
+    _write(project, holder, "# Doxygen refs\n\nSee @ref docs_howto_doxy-target and @ref doxy_anchor for the details.\n")
+    _pin_mtimes(project)
+    cfg = load_config(project)
+    indexer.index_project(cfg)
+    long = " ".join(f"Sentence {i} about the retry budget of the ingestion worker and its queue." for i in range(30))
+
+    def add_target(root):
+        _write(root, target, f"# Doxy target\n\n{long}\n")
+
+    def add_anchor(root):
+        p = root / WORKER
+        p.write_text(p.read_text() + f"\n\n## Anchored section {{#doxy_anchor}}\n\n{long}\n")
+
+    def remove_target(root):
+        (root / target).unlink()
+
+    expected = [{target}, {target, WORKER}, {WORKER}]
+    for n, step in enumerate((add_target, add_anchor, remove_target)):
+        step(project)
+        _pin_mtimes(project)
+        resolved.clear()
+        indexer.index_project(cfg)
+        assert holder in resolved[0], step.__name__  # resolved again though it did not change
+        full = project.parent / f"full-doxygen-{n}"
+        shutil.copytree(project, full, symlinks=True)
+        indexer.index_project(load_config(full), full=True)
+        a, b = snapshot(project), snapshot(full)
+        for key in a:
+            assert a[key] == b[key], f"{step.__name__}: {key} differs from a full rebuild"
+        reg = Registry.open(Layout(project / ".oriongraph").current_path() / "registry.sqlite")
+        try:
+            dst = {r[0] for r in reg.conn.execute("SELECT dst_path FROM edges WHERE src_path = ? AND type = 'REF'", (holder,))}
+        finally:
+            reg.close()
+        assert dst == expected[n], step.__name__
