@@ -76,6 +76,22 @@ def fake_embedder(monkeypatch):
         thread.join()
 
 
+@pytest.fixture
+def counting_loader(monkeypatch, fake_embedder):
+    """Wrap the fake embedder's loader to count loads (a list of the kinds loaded)."""
+    from oriongraph_cli.store import embed
+
+    loads = []
+    inner = embed.load_embedder
+
+    def load(cfg, kind="index"):
+        loads.append(kind)
+        return inner(cfg, kind)
+
+    monkeypatch.setattr(embed, "load_embedder", load)
+    return loads
+
+
 PINNED_MTIME = 1_767_225_600  # 2026-01-01: undated notes take their date from the file's mtime
 
 

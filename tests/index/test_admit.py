@@ -57,17 +57,8 @@ def test_admit_is_told_the_plan_and_a_refusal_leaves_the_index_as_it_was(project
     assert nothing.nothing_changed and seen[-1] == Planned(None, False, 0, 0)
 
 
-def test_a_kept_model_is_loaded_once_and_again_only_when_it_would_differ(project, fake_embedder, monkeypatch):
-    from oriongraph_cli.store import embed
-
-    loads = []
-    real = embed.load_embedder
-
-    def counting(cfg, kind="index"):
-        loads.append(kind)
-        return real(cfg, kind)
-
-    monkeypatch.setattr(embed, "load_embedder", counting)
+def test_a_kept_model_is_loaded_once_and_again_only_when_it_would_differ(project, counting_loader, monkeypatch):
+    loads = counting_loader
     kept = KeptEmbedder()
     index_project(load_config(project), embedder_source=kept)
     for i in range(3):

@@ -15,22 +15,6 @@ from oriongraph_cli.errors import OrionError
 from oriongraph_cli.store import prefetch
 
 
-@pytest.fixture
-def counting_loader(monkeypatch, fake_embedder):
-    """Wrap the fake embedder's loader to count loads."""
-    from oriongraph_cli.store import embed
-
-    loads = []
-    inner = embed.load_embedder
-
-    def load(cfg, kind="index"):
-        loads.append(kind)
-        return inner(cfg, kind)
-
-    monkeypatch.setattr(embed, "load_embedder", load)
-    return loads
-
-
 def test_take_without_start_is_none(tmp_path):
     assert prefetch.take(load_config(tmp_path)) is None
 
