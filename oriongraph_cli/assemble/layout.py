@@ -19,6 +19,8 @@ from oriongraph_cli.models import Quote, WSDocument, WSItem
 _LINK = re.compile(r"(\]\()(<?)([^)\s>]+)(>?)((?:\s+\"[^\"]*\")?\))")
 _REFDEF = re.compile(r"^(\s{0,3}\[[^\]]+\]:\s*)(\S+)", re.MULTILINE)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+# a Doxygen cross-reference as a Markdown link's destination: [ADR 25](@ref adr_0025)
+_DOXYGEN_LINK = re.compile(r"\]\(\s*[@\\](?:ref|subpage)[ \t]+([A-Za-z_][\w.-]*[\w])\s*\)")
 _HEADING_LINE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$", re.MULTILINE)
 GAP_HEADINGS = 3  # headings a gap between two quotes names in full
 
@@ -28,7 +30,8 @@ def rewrite_links(text: str, doc_path: str, resolved: Mapping[str, str] | None =
     folder keeps working links: a link the index resolved (``resolved``: the target as
     written -> the indexed document) names that document, its anchor kept — a site URL
     such as ``/manual/dns.html`` becomes the page's path, and so does a site template's
-    link the index resolved (``{% page "/docs/setup/" %}``, ``{{< ref "setup.md" >}}``);
+    link the index resolved (``{% page "/docs/setup/" %}``, ``{{< ref "setup.md" >}}``) and
+    a Doxygen reference as a link's destination (``[ADR 25](@ref adr_0025)``);
     another relative target that could name a file is joined to the document's folder;
     absolute URLs, anchors, targets leaving the root, targets no file could have (``(g)``,
     ``(+)``: no link to the index either) and templates the index did not resolve stay."""
@@ -53,6 +56,8 @@ def rewrite_links(text: str, doc_path: str, resolved: Mapping[str, str] | None =
     if resolved and "{" in text:
         for pattern in TEMPLATE_LINKS:
             text = pattern.sub(lambda m: _template_target(m, resolved), text)
+    if resolved and "ref" in text:
+        text = _DOXYGEN_LINK.sub(lambda m: "](" + resolved[f"@ref {m.group(1)}"] + ")" if f"@ref {m.group(1)}" in resolved else m.group(0), text)
     return _REFDEF.sub(lambda m: m.group(1) + fix(m.group(2)), text)
 
 

@@ -630,6 +630,16 @@ def test_a_link_the_index_resolved_names_the_document_it_resolved_to():
     assert rewrite_links(text, "03_workstreams/ws-a/design/worker.md").count("/manual/") == 2  # without the index: as before
 
 
+def test_a_doxygen_reference_as_a_link_names_the_page_the_index_resolved_in_a_quote():
+    """``[ADR 25](@ref adr_0025)`` names the page the index resolved the name to; one the
+    index did not resolve, and a bare ``@ref`` in prose, stay as written."""
+    adr = "02_knowledge/wb/adr/0025-modules.md"
+    text = "Per [ADR 25](@ref adr_0025), [the class](@ref Foo\\Bar) and [gone](@ref nowhere); see @ref adr_0025 too."
+    out = rewrite_links(text, "02_knowledge/wb/topics/controllers.md", {"@ref adr_0025": adr})
+    assert out == f"Per [ADR 25]({adr}), [the class](@ref Foo\\Bar) and [gone](@ref nowhere); see @ref adr_0025 too."
+    assert rewrite_links(text, "02_knowledge/wb/topics/controllers.md") == text
+
+
 def test_a_site_templates_link_the_index_resolved_names_the_page_in_a_quote():
     """A link written as a site template (any one-argument tag, ``{{ site.baseurl }}``, a
     ``relative_url`` filter, Hugo's ``ref``) names the page the index resolved it to, its
