@@ -31,7 +31,10 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # heading in braces holds any characters but spaces, braces and quotes, as markdown-it-attrs
 # (Eleventy) reads it, ``{#delivery-(tlc)}``, ``{##help-wanted}``; 10: Doxygen's ``@ref name``
 # and ``@subpage name`` name the heading whose id is ``{#name}``, else the one page whose path,
-# ``/`` read as ``_``, ends as the name does: ``@ref docs_storage_terms`` ``…/storage/terms.md``).
+# ``/`` read as ``_``, ends as the name does: ``@ref docs_storage_terms`` ``…/storage/terms.md``;
+# Sphinx's ``:doc:`path``` names the document at that path without its suffix, from the page's
+# folder or, with a leading ``/``, the one whose path ends so; ``:ref:`label``` the section after
+# a label's line, ``.. _label:`` or MyST's ``(label)=``).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
 LINK_RULES = 10

@@ -64,6 +64,12 @@ WIKI_RE = re.compile(r"\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\
 # link's destination, ``[ADR 25](@ref adr_0025)``): a page or a heading's ``{#id}``; a name that
 # goes on as a class or member path, ``@ref Wikibase\\Lib\\Foo``, ``@ref Foo::bar``, is code's
 DOXYGEN_REF_RE = re.compile(r"(?<![\w@\\])[@\\](?:ref|subpage)[ \t]+([A-Za-z_][\w.-]*[\w])(?![\w\\]|::)")
+# Sphinx's cross-references: reStructuredText's ``:doc:`path``` and ``:ref:`label``` and MyST's
+# ``{doc}`path``` and ``{ref}`label```, each also ``title <target>``; ``~`` or ``!`` before the
+# target only changes how it is shown
+SPHINX_ROLE_RE = re.compile(r"(?<![\w`])(?::(doc|ref):|\{(doc|ref)\})`([^`\n]+)`")
+_ROLE_TARGET = re.compile(r"<([^<>\n]+)>\s*$")
+_INTERSPHINX = re.compile(r"^[A-Za-z][\w.-]*:(?!/)")
 # id-shaped tokens: ADR-0007, ADR-20251113-retrieval-as-compilation, DES-ING-WORKER, INC-2025-031
 ID_TOKEN_RE = re.compile(r"(?<![\w/.-])([A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+)(?![\w-])")
 ADR_RE = re.compile(r"^(ADR-\d+)", re.IGNORECASE)
@@ -214,7 +220,7 @@ class RawRef(NamedTuple):
     path: str
     span_id: str | None  # span holding the reference; None for front matter
     line: int | None
-    kind: str  # fm:<key> | md | img | wiki | id | hugo | jekyll | site | tag:<name> (site references) | doxygen
+    kind: str  # fm:<key> | md | img | wiki | id | hugo | jekyll | site | tag:<name> (site references) | doxygen | sphinx:doc | sphinx:ref
     target: str  # as written (path, id, wiki target, token), without '#anchor'
     anchor: str | None = None
 
@@ -398,7 +404,8 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
     ``parent`` (ids or paths relative to the document; ``depends-on``/``dependsOn`` spellings
     accepted). Body, outside code: ``[text](target)`` links and reference definitions
     (``[x]: target``), images (checked for existence only), Doxygen's ``@ref name`` and
-    ``@subpage name`` and ``[[wiki]]`` links (not inside
+    ``@subpage name``, Sphinx's ``:doc:`` and ``:ref:`` roles (MyST's ``{doc}`` and ``{ref}``)
+    and ``[[wiki]]`` links (not inside
     a site template's block, ``{{< code-toggle >}}`` around TOML's ``[[menus.main]]``; in a
     table cell ``[[Note\\|shown]]`` names ``Note``). Anywhere
     in the body (code included, since ``ADR-0007`` in backticks is still a mention):
@@ -459,6 +466,17 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
         for m in DOXYGEN_REF_RE.finditer(masked):
             line, sid = locate(body_start + m.start())
             refs.append(RawRef(doc.path, sid, line, "doxygen", m.group(1), None))
+    if ":`" in text or "}`" in text:
+        body = text[body_start:]
+        for m in SPHINX_ROLE_RE.finditer(body):
+            if masked[m.start()] != body[m.start()]:
+                continue  # in a code block or span: text
+            role, target = m.group(1) or m.group(2), m.group(3).strip()
+            inner = _ROLE_TARGET.search(target)
+            target = (inner.group(1) if inner else target).strip().lstrip("~!")
+            if target and not _INTERSPHINX.match(target):  # python:tutorial/venv: another project's page
+                line, sid = locate(body_start + m.start())
+                refs.append(RawRef(doc.path, sid, line, f"sphinx:{role}", target, None))
     blocks = template_blocks(masked) if "[[" in masked else []
     for m in WIKI_RE.finditer(masked):
         target, anchor = m.group(1) or "", m.group(2)

@@ -35,6 +35,12 @@ from oriongraph_cli.graph.extract import (
 )
 from oriongraph_cli.models import TOP_FOLDERS, Document, Span
 
+# the suffixes a Sphinx document may have (a :doc: target is written without one)
+SPHINX_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".txt")
+# a label's line: reStructuredText's ``.. _label:`` (not a hyperlink target, which has a URL
+# after the colon) and MyST's ``(label)=``
+_LABEL_LINE = re.compile(r"^\s*(?:\.\.\s+_([^`:\n][^:\n]*):|\(([^()\s]+)\)=)\s*$")
+
 if TYPE_CHECKING:
     from oriongraph_cli.store.registry import Registry
 
@@ -226,6 +232,8 @@ class LinkResolver:
         self._term_anchors: dict[str, dict[str, str]] = {}
         self._file_names: set[str] | None = None  # every file name in the stage folders, lower-cased
         self._doxygen: tuple[dict[str, tuple[str, str]], dict[str, list[str]]] | None = None  # doxygen_target's tables
+        self._sphinx_paths: tuple[dict[str, list[str]], dict[str, list[str]]] | None = None  # sphinx_doc's tables
+        self._sphinx_labels: dict[str, tuple[str, str]] | None = None  # sphinx_ref's table
         self._path_cache: dict[tuple[str, str, str | None], tuple[str | None, str]] = {}
 
     # ---------------------------------------------------------------- construction
@@ -422,6 +430,56 @@ class LinkResolver:
                 return (found[0], None) if len(found) == 1 else None
         return None
 
+    def sphinx_doc(self, src_path: str, target: str) -> str | None:
+        """The document Sphinx's ``:doc:`target``` names: a path without its suffix, from the
+        linking page's folder, or from the documentation's root when it starts with ``/``
+        (``/intro/tutorial05``) — read, wherever the docs were copied to, as the one
+        document whose path ends as the target does from a folder on; None when none or two."""
+        if self._sphinx_paths is None:
+            full: dict[str, list[str]] = {}
+            tails: dict[str, list[str]] = {}
+            for path in sorted(self.docs):
+                parts = posixpath.splitext(path)[0].lower().split("/")
+                full.setdefault("/".join(parts), []).append(path)
+                for n in range(len(parts)):
+                    tails.setdefault("/".join(parts[n:]), []).append(path)
+            self._sphinx_paths = (full, tails)
+        full, tails = self._sphinx_paths
+        t = target.strip()
+        if not t.startswith("/"):
+            joined = posixpath.normpath(posixpath.join(posixpath.dirname(src_path), t)).lower()
+            hit = full.get(posixpath.splitext(joined)[0] if joined.endswith(SPHINX_SUFFIXES) else joined)
+            if hit and len(hit) == 1:
+                return hit[0]
+        rel = posixpath.normpath("/" + t).lstrip("/").lower()
+        rel = posixpath.splitext(rel)[0] if rel.endswith(SPHINX_SUFFIXES) else rel
+        found = tails.get(rel) if rel and rel != "." else None
+        return found[0] if found and len(found) == 1 else None
+
+    def sphinx_ref(self, label: str) -> tuple[str, str] | None:
+        """(path, span id) of the place Sphinx's ``:ref:`label``` names: the section after a
+        label's line, ``.. _label:`` (reStructuredText) or ``(label)=`` (MyST) — the span that
+        holds the line, or the next one when nothing but labels follows it in its span; the
+        first in path order; case ignored, as Sphinx ignores it."""
+        if self._sphinx_labels is None:
+            table: dict[str, tuple[str, str]] = {}
+            for path in sorted(self.docs):
+                texts = self._load_texts(path)
+                for i, (span_id, text) in enumerate(texts):
+                    if ".. _" not in text and ")=" not in text:
+                        continue
+                    lines = text.split("\n")
+                    for k, line in enumerate(lines):
+                        m = _LABEL_LINE.match(line)
+                        if m is None:
+                            continue
+                        rest = lines[k + 1:]
+                        last = all(not ln.strip() or _LABEL_LINE.match(ln) for ln in rest)
+                        table.setdefault((m.group(1) or m.group(2)).strip().lower(),
+                                         (path, texts[i + 1][0] if last and i + 1 < len(texts) else span_id))
+            self._sphinx_labels = table
+        return self._sphinx_labels.get(label.strip().lower())
+
     def resolve_id(self, token: str) -> str | None:
         """Path of the document an id names, trying shorter prefixes
         (``ADR-0001-use-sqs`` -> ``ADR-0001``)."""
@@ -580,15 +638,15 @@ class LinkResolver:
 # same files on disk); :func:`document_keys` gives the keys a document contributes, so
 # the keys of the documents an index run changed say which references to resolve again.
 FS_KEY = "fs"
-# what a Doxygen cross-reference looked up: every document's heading ids and path (a coarse
-# key every document sets: a change anywhere resolves the pages holding ``@ref`` again)
-DOXYGEN_KEY = "doxygen"
+# what a Doxygen or Sphinx cross-reference looked up: every document's heading ids, labels and
+# path (a coarse key every document sets: a change anywhere resolves the pages holding one again)
+XREF_KEY = "xref"
 
 
 def document_keys(doc: DocInfo) -> set[str]:
     """The lookup keys ``doc`` sets in a :class:`LinkResolver` (see above)."""
     path = doc.path
-    keys = {f"path:{path}", f"lower:{path.lower()}", f"doc:{path}", f"title:{doc.title.strip().lower()}", DOXYGEN_KEY}
+    keys = {f"path:{path}", f"lower:{path.lower()}", f"doc:{path}", f"title:{doc.title.strip().lower()}", XREF_KEY}
     keys.update(f"title:{alias.lower()}" for alias in doc.aliases)
     keys.update(f"url:{url}" for url in doc.urls)
     keys.add("stem:" + posixpath.splitext(posixpath.basename(path))[0].lower())
@@ -659,8 +717,8 @@ def resolve_refs(
             keys = deps.setdefault(path, set())
             if kind == "id":
                 _id_keys(target, keys)
-            elif kind == "doxygen":
-                keys.add(DOXYGEN_KEY)
+            elif kind == "doxygen" or kind.startswith("sphinx:"):
+                keys.add(XREF_KEY)
             elif is_site_ref(kind):
                 target = site_ref_target(kind, target)
                 _path_keys(path, target, keys)
@@ -694,6 +752,17 @@ def _resolve_one(r: RawRef, resolver: LinkResolver, edges: list[Edge], dangling_
         hit = resolver.doxygen_target(target)
         if hit is not None and (hit[0] != path or hit[1] is not None):
             edges.append(Edge(path, span_id, hit[0], hit[1], "CITES" if hit[0].startswith(ARTIFACTS_DIR) else "REF", f"@ref {target}", line))
+    elif kind == "sphinx:doc":  # a page named by its path: one the project lacks is a dangling link
+        dst = resolver.sphinx_doc(path, target)
+        if dst is None:
+            dangling_out.append(DanglingLink(path, line, f":doc:`{target}`", "link"))
+        elif dst != path:
+            edges.append(Edge(path, span_id, dst, None, "CITES" if dst.startswith(ARTIFACTS_DIR) else "REF", f":doc:`{target}`", line))
+    elif kind == "sphinx:ref":  # a label no page sets may come from another project (intersphinx): left alone
+        found = resolver.sphinx_ref(target)
+        if found is not None and (found[0] != path or found[1] != span_id):
+            edges.append(Edge(path, span_id, found[0], found[1], "CITES" if found[0].startswith(ARTIFACTS_DIR) else "REF",
+                              f":ref:`{target}`", line))
     elif kind == "md" or kind == "img":
         dst, status = resolver.resolve_path(path, md_unescape(target))
         if status == "external" or status == "not-indexed":

@@ -46,7 +46,8 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # (else ``summary:``), is read with its first span, embedded and in the lexical index;
 # 14: a link's destination holds parentheses escaped or balanced, as CommonMark reads it,
 # ``(#delivery-\(tlc\))``, ``(https://en.wikipedia.org/wiki/Tock_(software))``; 15: Doxygen's
-# cross-references, ``@ref name``, ``\ref name``, ``@subpage name``, are read as references)
+# cross-references, ``@ref name``, ``\ref name``, ``@subpage name``, and Sphinx's roles,
+# ``:doc:`path```, ``:ref:`label``` and MyST's ``{doc}`` and ``{ref}``, are read as references)
 PARSE_RULES = 15
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it

@@ -1533,3 +1533,41 @@ def test_doxygen_references_follow_a_change_elsewhere_as_a_full_resolve_does(min
         full.close()
     assert {e.dst_path for e in edge_set_edges(reg.conn) if e.src_path == topic and e.type == "REF"} == set()
     reg.close()
+
+
+def test_sphinx_roles_name_a_document_by_its_path_and_a_section_by_its_label(mini, tmp_path):
+    """reStructuredText's ``:doc:`` and ``:ref:`` roles and MyST's ``{doc}`` and ``{ref}``
+    (also ``title <target>``, ``~target``): a path without its suffix from the page's folder,
+    or with ``/`` from the docs' root — read as the one document whose path ends so, wherever
+    the docs were copied to; a label names the section after ``.. _label:`` or ``(label)=``
+    (the next span when nothing else follows the label in its own). A page the project lacks
+    is a dangling link; a label none sets, and another project's page (``python:tutorial``),
+    are left alone; in code a role is text."""
+    guide, cache, urls, howto = ("01_context/intro/tutorial01.md", "02_knowledge/topics/cache.md",
+                                 "02_knowledge/topics/http/urls.md", "03_workstreams/howto/deploy.rst")
+    long = " ".join(f"Sentence {i} about caching views and the per-site cache middleware." for i in range(30))
+    write(mini, cache, f"# Cache\n\n{long}\n\n.. _cache-key-prefixing:\n\n## Cache key prefixing\n\n{long}\n\n(myst-label)=\n## Versions\n\n{long}\n")
+    write(mini, urls, "# URL dispatcher\n\nHow Django maps URLs to views.\n")
+    write(mini, howto, "Deploying\n=========\n\nSee :doc:`/topics/cache` and :ref:`cache-key-prefixing`.\n")
+    write(mini, guide, """
+        # Tutorial 1
+
+        Read :doc:`the cache framework </topics/cache>`, :doc:`~/topics/http/urls`,
+        {doc}`../../02_knowledge/topics/cache` and :ref:`Cache-Key-Prefixing`; MyST: {ref}`versions <myst-label>`.
+        Not here: :doc:`/ref/settings`, :ref:`no-such-label`, :doc:`python:tutorial/venv`.
+
+        ```rst
+        :doc:`/topics/in-code`
+        ```
+        """)
+    doc, spans = parse(guide, (mini / guide).read_text())
+    assert [(r.kind, r.target) for r in extract.extract_refs(doc, spans) if r.kind.startswith("sphinx:")] == [
+        ("sphinx:doc", "/topics/cache"), ("sphinx:doc", "/topics/http/urls"), ("sphinx:doc", "../../02_knowledge/topics/cache"),
+        ("sphinx:ref", "Cache-Key-Prefixing"), ("sphinx:ref", "myst-label"), ("sphinx:doc", "/ref/settings"), ("sphinx:ref", "no-such-label")]
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    out = {(e.dst_path, e.dst_span) for e in edge_set_edges(reg.conn) if e.src_path == guide and e.type == "REF"}
+    assert out == {(cache, None), (urls, None), (cache, span_of(reg, cache, "Cache key prefixing")), (cache, span_of(reg, cache, "Versions"))}
+    assert [(d.target, d.kind) for d in result.dangling if d.path == guide] == [(":doc:`/ref/settings`", "link")]
+    assert {(e.dst_path, e.dst_span) for e in edge_set_edges(reg.conn) if e.src_path == howto and e.type == "REF"} == {
+        (cache, None), (cache, span_of(reg, cache, "Cache key prefixing"))}
+    reg.close()

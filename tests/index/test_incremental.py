@@ -367,3 +367,46 @@ def test_doxygen_references_resolve_incrementally_as_a_full_rebuild_does(project
         finally:
             reg.close()
         assert dst == expected[n], step.__name__
+
+
+def test_sphinx_roles_resolve_incrementally_as_a_full_rebuild_does(project, fake_embedder, monkeypatch, resolved):
+    """``:doc:`` naming a page added later, ``:ref:`` naming a label written later in another
+    page, then the page removed: the unchanged page holding the roles is resolved again, and
+    the index equals a full rebuild after every step."""
+    monkeypatch.setattr(indexer, "time", _FixedTime)
+    holder, target = "02_knowledge/howto/sphinx-roles.md", "02_knowledge/howto/sphinx-target.md"
+    _write(project, holder, "# Sphinx roles\n\nSee :doc:`/howto/sphinx-target` and :ref:`retry-label` for the details.\n")
+    _pin_mtimes(project)
+    cfg = load_config(project)
+    indexer.index_project(cfg)
+    long = " ".join(f"Sentence {i} about the retry budget of the ingestion worker and its queue." for i in range(30))
+
+    def add_target(root):
+        _write(root, target, f"# Sphinx target\n\n{long}\n")
+
+    def add_label(root):
+        p = root / WORKER
+        p.write_text(p.read_text() + f"\n\n.. _retry-label:\n\n## Labelled section\n\n{long}\n")
+
+    def remove_target(root):
+        (root / target).unlink()
+
+    expected = [{target}, {target, WORKER}, {WORKER}]
+    for n, step in enumerate((add_target, add_label, remove_target)):
+        step(project)
+        _pin_mtimes(project)
+        resolved.clear()
+        indexer.index_project(cfg)
+        assert holder in resolved[0], step.__name__
+        full = project.parent / f"full-sphinx-{n}"
+        shutil.copytree(project, full, symlinks=True)
+        indexer.index_project(load_config(full), full=True)
+        a, b = snapshot(project), snapshot(full)
+        for key in a:
+            assert a[key] == b[key], f"{step.__name__}: {key} differs from a full rebuild"
+        reg = Registry.open(Layout(project / ".oriongraph").current_path() / "registry.sqlite")
+        try:
+            dst = {r[0] for r in reg.conn.execute("SELECT dst_path FROM edges WHERE src_path = ? AND type = 'REF'", (holder,))}
+        finally:
+            reg.close()
+        assert dst == expected[n], step.__name__
