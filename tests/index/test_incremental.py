@@ -326,67 +326,31 @@ def test_defines_after_random_edits_equal_a_rebuild(project, fake_embedder, monk
         shutil.rmtree(full)
 
 
-def test_doxygen_references_resolve_incrementally_as_a_full_rebuild_does(project, fake_embedder, monkeypatch, resolved):
-    """``@ref name`` in an unchanged page names a page added later, a heading id written
-    later in another page, and nothing once that page is removed: each run resolves the page
-    holding it again, and the index equals a full rebuild after every step."""
+
+@pytest.mark.parametrize("holder_text, label_line", [
+    ("See @ref docs_howto_xref-target and @ref xref_anchor for the details.", "## Labelled section {{#xref_anchor}}"),
+    ("See :doc:`/howto/xref-target` and :ref:`xref_anchor` for the details.", ".. _xref_anchor:\n\n## Labelled section"),
+], ids=["doxygen", "sphinx"])
+def test_cross_references_resolve_incrementally_as_a_full_rebuild_does(project, fake_embedder, monkeypatch, resolved,
+                                                                        holder_text, label_line):
+    """A cross-reference (Doxygen's ``@ref``, Sphinx's ``:doc:`` and ``:ref:``) in an
+    unchanged page names a page added later, a heading id or label written later in another
+    page, and nothing once that page is removed: each run resolves the page holding it again,
+    and the index equals a full rebuild after every step."""
     monkeypatch.setattr(indexer, "time", _FixedTime)
-    holder, target = "02_knowledge/howto/doxygen-refs.md", "02_knowledge/howto/doxy-target.md"
-    _write(project, holder, "# Doxygen refs\n\nSee @ref docs_howto_doxy-target and @ref doxy_anchor for the details.\n")
+    holder, target = "02_knowledge/howto/xref-holder.md", "02_knowledge/howto/xref-target.md"
+    _write(project, holder, f"# Cross-references\n\n{holder_text}\n")
     _pin_mtimes(project)
     cfg = load_config(project)
     indexer.index_project(cfg)
     long = " ".join(f"Sentence {i} about the retry budget of the ingestion worker and its queue." for i in range(30))
 
     def add_target(root):
-        _write(root, target, f"# Doxy target\n\n{long}\n")
-
-    def add_anchor(root):
-        p = root / WORKER
-        p.write_text(p.read_text() + f"\n\n## Anchored section {{#doxy_anchor}}\n\n{long}\n")
-
-    def remove_target(root):
-        (root / target).unlink()
-
-    expected = [{target}, {target, WORKER}, {WORKER}]
-    for n, step in enumerate((add_target, add_anchor, remove_target)):
-        step(project)
-        _pin_mtimes(project)
-        resolved.clear()
-        indexer.index_project(cfg)
-        assert holder in resolved[0], step.__name__  # resolved again though it did not change
-        full = project.parent / f"full-doxygen-{n}"
-        shutil.copytree(project, full, symlinks=True)
-        indexer.index_project(load_config(full), full=True)
-        a, b = snapshot(project), snapshot(full)
-        for key in a:
-            assert a[key] == b[key], f"{step.__name__}: {key} differs from a full rebuild"
-        reg = Registry.open(Layout(project / ".oriongraph").current_path() / "registry.sqlite")
-        try:
-            dst = {r[0] for r in reg.conn.execute("SELECT dst_path FROM edges WHERE src_path = ? AND type = 'REF'", (holder,))}
-        finally:
-            reg.close()
-        assert dst == expected[n], step.__name__
-
-
-def test_sphinx_roles_resolve_incrementally_as_a_full_rebuild_does(project, fake_embedder, monkeypatch, resolved):
-    """``:doc:`` naming a page added later, ``:ref:`` naming a label written later in another
-    page, then the page removed: the unchanged page holding the roles is resolved again, and
-    the index equals a full rebuild after every step."""
-    monkeypatch.setattr(indexer, "time", _FixedTime)
-    holder, target = "02_knowledge/howto/sphinx-roles.md", "02_knowledge/howto/sphinx-target.md"
-    _write(project, holder, "# Sphinx roles\n\nSee :doc:`/howto/sphinx-target` and :ref:`retry-label` for the details.\n")
-    _pin_mtimes(project)
-    cfg = load_config(project)
-    indexer.index_project(cfg)
-    long = " ".join(f"Sentence {i} about the retry budget of the ingestion worker and its queue." for i in range(30))
-
-    def add_target(root):
-        _write(root, target, f"# Sphinx target\n\n{long}\n")
+        _write(root, target, f"# Cross-reference target\n\n{long}\n")
 
     def add_label(root):
         p = root / WORKER
-        p.write_text(p.read_text() + f"\n\n.. _retry-label:\n\n## Labelled section\n\n{long}\n")
+        p.write_text(p.read_text() + "\n\n" + label_line.format() + f"\n\n{long}\n")
 
     def remove_target(root):
         (root / target).unlink()
@@ -397,8 +361,8 @@ def test_sphinx_roles_resolve_incrementally_as_a_full_rebuild_does(project, fake
         _pin_mtimes(project)
         resolved.clear()
         indexer.index_project(cfg)
-        assert holder in resolved[0], step.__name__
-        full = project.parent / f"full-sphinx-{n}"
+        assert holder in resolved[0], step.__name__  # resolved again though it did not change
+        full = project.parent / f"full-xref-{n}"
         shutil.copytree(project, full, symlinks=True)
         indexer.index_project(load_config(full), full=True)
         a, b = snapshot(project), snapshot(full)
