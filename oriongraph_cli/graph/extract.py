@@ -64,10 +64,10 @@ WIKI_RE = re.compile(r"\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\
 # link's destination, ``[ADR 25](@ref adr_0025)``): a page or a heading's ``{#id}``; a name that
 # goes on as a class or member path, ``@ref Wikibase\\Lib\\Foo``, ``@ref Foo::bar``, is code's
 DOXYGEN_REF_RE = re.compile(r"(?<![\w@\\])[@\\](?:ref|subpage)[ \t]+([A-Za-z_][\w.-]*[\w])(?![\w\\]|::)")
-# Sphinx's cross-references: reStructuredText's ``:doc:`path``` and ``:ref:`label``` and MyST's
-# ``{doc}`path``` and ``{ref}`label```, each also ``title <target>``; ``~`` or ``!`` before the
-# target only changes how it is shown
-SPHINX_ROLE_RE = re.compile(r"(?<![\w`])(?::(doc|ref):|\{(doc|ref)\})`([^`\n]+)`")
+# Sphinx's cross-references: reStructuredText's ``:doc:`path```, ``:ref:`label``` and
+# ``:pep:`8``` and MyST's ``{doc}``, ``{ref}`` and ``{pep}``, each also ``title <target>``; ``~``
+# or ``!`` before the target only changes how it is shown
+SPHINX_ROLE_RE = re.compile(r"(?<![\w`])(?::(doc|ref|pep):|\{(doc|ref|pep)\})`([^`\n]+)`")
 _ROLE_TARGET = re.compile(r"<([^<>\n]+)>\s*$")
 _INTERSPHINX = re.compile(r"^[A-Za-z][\w.-]*:(?!/)")
 # id-shaped tokens: ADR-0007, ADR-20251113-retrieval-as-compilation, DES-ING-WORKER, INC-2025-031
@@ -220,7 +220,7 @@ class RawRef(NamedTuple):
     path: str
     span_id: str | None  # span holding the reference; None for front matter
     line: int | None
-    kind: str  # fm:<key> | md | img | wiki | id | hugo | jekyll | site | tag:<name> (site references) | doxygen | sphinx:doc | sphinx:ref
+    kind: str  # fm:<key> | md | img | wiki | id | hugo | jekyll | site | tag:<name> (site references) | doxygen | sphinx:doc|ref|pep
     target: str  # as written (path, id, wiki target, token), without '#anchor'
     anchor: str | None = None
 
@@ -404,7 +404,7 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
     ``parent`` (ids or paths relative to the document; ``depends-on``/``dependsOn`` spellings
     accepted). Body, outside code: ``[text](target)`` links and reference definitions
     (``[x]: target``), images (checked for existence only), Doxygen's ``@ref name`` and
-    ``@subpage name``, Sphinx's ``:doc:`` and ``:ref:`` roles (MyST's ``{doc}`` and ``{ref}``)
+    ``@subpage name``, Sphinx's ``:doc:``, ``:ref:`` and ``:pep:`` roles (MyST's ``{doc}``, ``{ref}``, ``{pep}``)
     and ``[[wiki]]`` links (not inside
     a site template's block, ``{{< code-toggle >}}`` around TOML's ``[[menus.main]]``; in a
     table cell ``[[Note\\|shown]]`` names ``Note``). Anywhere

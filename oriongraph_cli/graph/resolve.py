@@ -193,12 +193,16 @@ class LinkResolver:
         spans_loader: Callable[[str], list[SpanInfo]],
         root: Path | None = None,
         texts_loader: Callable[[str], list[tuple[str, str]]] | None = None,
+        marked_loader: Callable[..., list[tuple[str, str, int, str, str, str | None]]] | None = None,
     ):
         self.docs = docs
         self.first_span = first_span
         self._load_spans = spans_loader
         # (span_id, text) of a document's spans, read only for an anchor no heading has
         self._load_texts = texts_loader or (lambda path: [(s.span_id, s.text) for s in self.spans_of(path)])
+        # (path, span_id, ordinal, heading path JSON, text, next span id) of the spans holding a
+        # needle: Registry.spans_holding, else read from every document's spans
+        self._load_marked = marked_loader or self._marked_from_spans
         self.root = root
         self.paths = set(docs)
         self.lower_paths = {p.lower(): p for p in sorted(docs)}
@@ -252,7 +256,7 @@ class LinkResolver:
         def load(path: str) -> list[SpanInfo]:
             return [SpanInfo(path, r[1], r[2], tuple(json.loads(r[3])), r[4], "", r[0]) for r in registry.document_outline(path)]
 
-        return cls(docs, first, load, root, registry.document_texts)
+        return cls(docs, first, load, root, registry.document_texts, registry.spans_holding)
 
     # ---------------------------------------------------------------- lookups
     def spans_of(self, path: str) -> list[SpanInfo]:
@@ -398,6 +402,18 @@ class LinkResolver:
                                 for f in files}
         return posixpath.basename(name).lower() in self._file_names
 
+    def _marked_from_spans(self, *needles: str) -> list[tuple[str, str, int, str, str, str | None]]:
+        out = []
+        for path in sorted(self.docs):
+            texts = self._load_texts(path)
+            outline = {s.span_id: s for s in self.spans_of(path)}
+            for i, (span_id, text) in enumerate(texts):
+                s = outline.get(span_id)
+                heading = json.dumps(list(s.heading_path)) if s is not None else "[]"
+                if any(n in text or n in heading for n in needles):
+                    out.append((path, span_id, i, heading, text, texts[i + 1][0] if i + 1 < len(texts) else None))
+        return out
+
     def doxygen_target(self, name: str) -> tuple[str, str | None] | None:
         """(path, span id or None) a Doxygen cross-reference names, ``@ref name``: the heading
         whose id is written ``{#name}`` (the first in path order), else the one page whose
@@ -409,12 +425,14 @@ class LinkResolver:
         if self._doxygen is None:
             ids: dict[str, tuple[str, str]] = {}
             tails: dict[str, list[str]] = {}
+            for path, span_id, _o, heading_path, _text, _next in self._load_marked("{#"):
+                if path not in self.docs:
+                    continue
+                for heading in json.loads(heading_path):  # the first span under the heading, as slugs() names it
+                    hid = heading_id(heading)
+                    if hid is not None:
+                        ids.setdefault(hid.lower(), (path, span_id))
             for path in sorted(self.docs):
-                for s in self.spans_of(path):  # the first span under the heading, as slugs() names it
-                    for heading in s.heading_path:
-                        hid = heading_id(heading)
-                        if hid is not None:
-                            ids.setdefault(hid.lower(), (path, s.span_id))
                 parts = posixpath.splitext(path)[0].lower().split("/")
                 for n in range(len(parts)):
                     tails.setdefault("_".join(parts[n:]), []).append(path)
@@ -463,20 +481,16 @@ class LinkResolver:
         first in path order; case ignored, as Sphinx ignores it."""
         if self._sphinx_labels is None:
             table: dict[str, tuple[str, str]] = {}
-            for path in sorted(self.docs):
-                texts = self._load_texts(path)
-                for i, (span_id, text) in enumerate(texts):
-                    if ".. _" not in text and ")=" not in text:
+            for path, span_id, _o, _heading, text, next_id in self._load_marked(".. _", ")="):
+                if path not in self.docs:
+                    continue
+                lines = text.split("\n")
+                for k, line in enumerate(lines):
+                    m = _LABEL_LINE.match(line)
+                    if m is None:
                         continue
-                    lines = text.split("\n")
-                    for k, line in enumerate(lines):
-                        m = _LABEL_LINE.match(line)
-                        if m is None:
-                            continue
-                        rest = lines[k + 1:]
-                        last = all(not ln.strip() or _LABEL_LINE.match(ln) for ln in rest)
-                        table.setdefault((m.group(1) or m.group(2)).strip().lower(),
-                                         (path, texts[i + 1][0] if last and i + 1 < len(texts) else span_id))
+                    last = all(not ln.strip() or _LABEL_LINE.match(ln) for ln in lines[k + 1:])
+                    table.setdefault((m.group(1) or m.group(2)).strip().lower(), (path, next_id if last and next_id else span_id))
             self._sphinx_labels = table
         return self._sphinx_labels.get(label.strip().lower())
 
@@ -717,6 +731,11 @@ def resolve_refs(
             keys = deps.setdefault(path, set())
             if kind == "id":
                 _id_keys(target, keys)
+            elif kind == "sphinx:pep":  # an id, as a mention looks it up
+                number = target.partition("#")[0].strip()
+                if number.isdigit():
+                    _id_keys(f"PEP-{int(number):04d}", keys)
+                    _id_keys(f"PEP-{int(number)}", keys)
             elif kind == "doxygen" or kind.startswith("sphinx:"):
                 keys.add(XREF_KEY)
             elif is_site_ref(kind):
@@ -758,6 +777,12 @@ def _resolve_one(r: RawRef, resolver: LinkResolver, edges: list[Edge], dangling_
             dangling_out.append(DanglingLink(path, line, f":doc:`{target}`", "link"))
         elif dst != path:
             edges.append(Edge(path, span_id, dst, None, "CITES" if dst.startswith(ARTIFACTS_DIR) else "REF", f":doc:`{target}`", line))
+    elif kind == "sphinx:pep":  # PEP 8 as the project holds it (an id PEP-0008); python.org's else
+        number, _, anchor = target.partition("#")
+        if number.strip().isdigit():
+            dst = resolver.resolve_id(f"PEP-{int(number):04d}") or resolver.resolve_id(f"PEP-{int(number)}")
+            if dst is not None and dst != path:
+                edges.append(Edge(path, span_id, dst, resolver.anchor(dst, anchor) if anchor else None, "REF", f":pep:`{target}`", line))
     elif kind == "sphinx:ref":  # a label no page sets may come from another project (intersphinx): left alone
         found = resolver.sphinx_ref(target)
         if found is not None and (found[0] != path or found[1] != span_id):

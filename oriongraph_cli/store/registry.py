@@ -276,6 +276,18 @@ class Registry:
             "SELECT id, span_id, ordinal, heading_path, heading_level, token_cost FROM spans WHERE path = ? ORDER BY ordinal", (path,)
         )]
 
+    def spans_holding(self, *needles: str) -> list[tuple[str, str, int, str, str, str | None]]:
+        """(path, span_id, ordinal, heading path JSON, text, the next span's id) of the spans
+        whose text or heading path holds one of ``needles`` (a label's ``.. _``, a heading id's
+        ``{#``), in path and reading order: what a cross-reference's lookup tables read, in one
+        pass instead of one query per document."""
+        where = " OR ".join("instr(s.text, ?) > 0 OR instr(s.heading_path, ?) > 0" for _ in needles)
+        args = [n for n in needles for _ in (0, 1)]
+        return [tuple(r) for r in self.conn.execute(
+            "SELECT s.path, s.span_id, s.ordinal, s.heading_path, s.text, "
+            "(SELECT n.span_id FROM spans n WHERE n.path = s.path AND n.ordinal = s.ordinal + 1) "
+            f"FROM spans s WHERE {where} ORDER BY s.path, s.ordinal", args)]
+
     def blocks_of(self, paths: Iterable[str]) -> dict[str, str]:
         """Path -> the blocks kept for it (``add_document``), for those of ``paths`` that have
         them; none from a registry written before they were kept."""

@@ -1571,3 +1571,19 @@ def test_sphinx_roles_name_a_document_by_its_path_and_a_section_by_its_label(min
     assert {(e.dst_path, e.dst_span) for e in edge_set_edges(reg.conn) if e.src_path == howto and e.type == "REF"} == {
         (cache, None), (cache, span_of(reg, cache, "Cache key prefixing"))}
     reg.close()
+
+
+def test_a_pep_role_names_the_pep_the_project_holds(mini, tmp_path):
+    """``:pep:`8``` (``{pep}``, ``:pep:`the style guide <8>```, ``:pep:`8#naming```) names the
+    document whose id is PEP-0008 when the project holds it (the PEPs' own repository), its
+    section for an anchor; a PEP the project does not hold is python.org's: no edge, not dangling."""
+    pep8, pep13 = "01_context/pep-0008-style.md", "01_context/pep-0013-governance.md"
+    long = " ".join(f"Sentence {i} about naming conventions in Python code." for i in range(30))
+    write(mini, pep8, f"---\nid: PEP-0008\n---\n# PEP 8 – Style Guide\n\n{long}\n\n## Naming\n\n{long}\n")
+    write(mini, pep13, "---\nid: PEP-0013\n---\n# PEP 13\n\nFollow :pep:`8`, {pep}`the style guide <8>`, :pep:`8#naming`; "
+                       "see also :pep:`20` and :pep:`13`.\n")
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    out = {(e.dst_path, e.dst_span) for e in edge_set_edges(reg.conn) if e.src_path == pep13 and e.type == "REF"}
+    assert out == {(pep8, None), (pep8, span_of(reg, pep8, "Naming"))}
+    assert not [d for d in result.dangling if d.path == pep13]
+    reg.close()

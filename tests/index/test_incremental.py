@@ -374,3 +374,35 @@ def test_cross_references_resolve_incrementally_as_a_full_rebuild_does(project, 
         finally:
             reg.close()
         assert dst == expected[n], step.__name__
+
+
+def test_a_pep_role_resolves_incrementally_by_the_id_it_names(project, fake_embedder, monkeypatch, resolved):
+    """``:pep:`N``` looks up one id: a page holding only such roles is resolved again when the
+    PEP it names is added, not on every run, and the index equals a full rebuild."""
+    monkeypatch.setattr(indexer, "time", _FixedTime)
+    holder, pep = "02_knowledge/howto/pep-roles.md", "01_context/pep-0042-feature-requests.md"
+    _write(project, holder, "# PEP roles\n\nAs :pep:`42` and :pep:`the style guide <8>` say.\n")
+    _pin_mtimes(project)
+    cfg = load_config(project)
+    indexer.index_project(cfg)
+    _edit_body(project)
+    _pin_mtimes(project)
+    resolved.clear()
+    indexer.index_project(cfg)
+    assert holder not in resolved[0]  # an edit elsewhere touches no id it names
+    _write(project, pep, "---\nid: PEP-0042\n---\n# PEP 42 – Feature Requests\n\nA list of feature requests.\n")
+    _pin_mtimes(project)
+    resolved.clear()
+    indexer.index_project(cfg)
+    assert holder in resolved[0]
+    full = project.parent / "full-pep"
+    shutil.copytree(project, full, symlinks=True)
+    indexer.index_project(load_config(full), full=True)
+    a, b = snapshot(project), snapshot(full)
+    for key in a:
+        assert a[key] == b[key], key
+    reg = Registry.open(Layout(project / ".oriongraph").current_path() / "registry.sqlite")
+    try:
+        assert {r[0] for r in reg.conn.execute("SELECT dst_path FROM edges WHERE src_path = ? AND type = 'REF'", (holder,))} == {pep}
+    finally:
+        reg.close()
