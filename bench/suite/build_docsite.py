@@ -34,6 +34,10 @@ projects no default was chosen on.
     git -C /tmp/src/wikibase checkout 3ffc6928d0f455472225716263081965bc1061ac
     python bench/suite/build_docsite.py /tmp/src/wikibase --name wikibase --out /tmp/suite/wikibase
 
+    git clone https://github.com/pypa/packaging.python.org /tmp/src/packaging
+    git -C /tmp/src/packaging checkout ab4994857826246587d993862fd4097e36568080
+    python bench/suite/build_docsite.py /tmp/src/packaging --docs source --suffixes .rst --name packaging --out /tmp/suite/packaging
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -67,6 +71,10 @@ Sources (only the Markdown is read):
   records (one rejected, later ones building on earlier ones without marks), component
   stubs, one page per SQL table, storage and topic pages, and one long page of every
   setting; ``{#anchor}`` ids on headings, ``@ref``/``@subpage`` lines.
+- ``packaging``: every ``source/**/*.rst`` of pypa/packaging.python.org at ab49948 — the Python
+  Packaging User Guide as Sphinx builds it, in reStructuredText: tutorials, how-to guides,
+  discussions and the normative specifications with their history sections; ``:ref:``,
+  ``:doc:`` and ``:pep:`` roles, ``.. _label:`` lines, intersphinx targets.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
@@ -83,12 +91,12 @@ import shutil
 from pathlib import Path
 
 
-def build(src: Path, name: str, dest: Path, docs: str = "docs") -> int:
+def build(src: Path, name: str, dest: Path, docs: str = "docs", suffixes: tuple[str, ...] = (".md", ".mdx")) -> int:
     if dest.exists():
         shutil.rmtree(dest)
     root = src / docs
     n = 0
-    for path in sorted(p for p in root.rglob("*") if p.suffix in (".md", ".mdx") and p.is_file()):
+    for path in sorted(p for p in root.rglob("*") if p.suffix in suffixes and p.is_file()):
         out = dest / "02_knowledge" / name / path.relative_to(root)
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, out)
@@ -102,8 +110,10 @@ def main() -> None:
     ap.add_argument("--docs", default="docs", help="the docs folder under the checkout (docs, content/en)")
     ap.add_argument("--name", required=True, help="the folder under 02_knowledge/ (redux, fastify)")
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--suffixes", default=".md,.mdx", help="the pages' suffixes (.md,.mdx; a Sphinx site: .rst)")
     args = ap.parse_args()
-    print(f"wrote {build(args.src, args.name, args.out, args.docs)} documents to {args.out}")
+    suffixes = tuple(s.strip() for s in args.suffixes.split(",") if s.strip())
+    print(f"wrote {build(args.src, args.name, args.out, args.docs, suffixes)} documents to {args.out}")
 
 
 if __name__ == "__main__":
