@@ -210,7 +210,9 @@ def demote_headings(text: str, rst: bool = False) -> str:
     ``#### x`` or ``##### x``), fenced code left alone, so no quoted heading reads as a
     document. ``rst``: a reStructuredText quote, whose section titles (under, and maybe
     over, any adornment) are written ``##### x`` — a line of backticks under a title would
-    otherwise open a fence in the Markdown delivered."""
+    otherwise open a fence in the Markdown delivered —, and so are the ``# x`` and ``## x``
+    a shortened quote wrote for them (a column-0 ``#`` is no other reStructuredText: its
+    code is indented)."""
     out: list[str] = []
     fenced = False
     for line in text.split("\n"):
@@ -221,7 +223,8 @@ def demote_headings(text: str, rst: bool = False) -> str:
             out.append("#" * (1 + QUOTE_HEADING_MIN) + " " + title)
             continue
         if rst:
-            out.append(line)
+            m = _QUOTED_HEADING.match(line)
+            out.append("#" * (1 + QUOTE_HEADING_MIN) + line[m.end():] if m else line)
             continue
         if _FENCE.match(line):
             fenced = not fenced

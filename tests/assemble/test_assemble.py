@@ -320,6 +320,11 @@ def test_a_restructuredtext_quotes_titles_are_demoted_headings_not_fences():
     out = demote_headings(quote, rst=True)
     assert out == "Text before.\n\n##### Title\n\n##### Registering\n\nBody.\n\n----\n\nAfter."
     assert "```" in demote_headings(quote)  # as Markdown it stays as written
+    # a shortened quote writes the titles it keeps as # and ## lines: they are quoted titles too,
+    # never a level-1 or level-2 heading beside the delivered document's own "## path" header
+    short = "# Deploying\n\n[…] Run the job.\n\n## Publishing\n\n    # a comment in a literal block\n\n#. an enumerated item"
+    assert demote_headings(short, rst=True) == (
+        "##### Deploying\n\n[…] Run the job.\n\n##### Publishing\n\n    # a comment in a literal block\n\n#. an enumerated item")
 
 
 def test_an_underlined_heading_is_kept_as_a_heading_when_shortened():
