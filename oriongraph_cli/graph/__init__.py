@@ -34,7 +34,8 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # ``/`` read as ``_``, ends as the name does: ``@ref docs_storage_terms`` ``…/storage/terms.md``;
 # Sphinx's ``:doc:`path``` names the document at that path without its suffix, from the page's
 # folder or, with a leading ``/``, the one whose path ends so; ``:ref:`label``` the section after
-# a label's line, ``.. _label:`` or MyST's ``(label)=``).
+# a label's line, ``.. _label:`` or MyST's ``(label)=``; an e-mail address as a link's target,
+# ``[Reto Lehmann](rlehmann@redhat.com)``, is external, as ``mailto:`` would be).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
 LINK_RULES = 10

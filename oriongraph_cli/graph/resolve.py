@@ -35,6 +35,8 @@ from oriongraph_cli.graph.extract import (
 )
 from oriongraph_cli.models import TOP_FOLDERS, Document, Span
 
+# an e-mail address written as a link's target without ``mailto:``
+_EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}$")
 # the suffixes a Sphinx document may have (a :doc: target is written without one)
 SPHINX_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".txt")
 # a label's line: reStructuredText's ``.. _label:`` (not a hyperlink target, which has a URL
@@ -524,8 +526,8 @@ class LinkResolver:
         target = unquote(target.split("?", 1)[0]).strip()
         if not target:
             return None, "self"
-        if SCHEME_RE.match(target) or target.startswith("//"):
-            return None, "external"
+        if SCHEME_RE.match(target) or target.startswith("//") or _EMAIL.match(target):
+            return None, "external"  # [Reto Lehmann](rlehmann@redhat.com): an address, mailto: left out
         rel = posixpath.normpath(target.lstrip("/") if target.startswith("/") else posixpath.join(src_dir, target))
         if rel == ".." or rel.startswith("../"):
             return None, "outside-root"

@@ -507,6 +507,18 @@ def test_a_page_added_later_under_a_pages_url_resolves_its_relative_link(mini, t
     added_later_resolves(mini, tmp_path, slack, "records/", "02_knowledge/hb/tools/slack/records.md", "---\ntitle: Records\n---\n# Records\n\nKeep them.\n")
 
 
+def test_an_email_address_as_a_link_target_is_external_not_a_dangling_link():
+    """ADR sign-off tables write ``[Reto Lehmann](rlehmann@redhat.com)``: an address without
+    ``mailto:``, no file of the project; an address-like path with a folder stays a path."""
+    r = LinkResolver({}, {}, lambda p: [])
+    src = "02_knowledge/odh/model-serving/adr.md"
+    for target in ("rlehmann@redhat.com", "first.last+tag@mail.example.co.uk"):
+        assert r.resolve_path(src, target) == (None, "external"), target
+    assert r.resolve_path(src, "people/rlehmann@redhat.com") == (None, "missing")
+    edges, dangling = resolve.resolve_refs([RawRef(src, "x0", 3, "md", "rlehmann@redhat.com", None)], r)
+    assert edges == [] and dangling == []
+
+
 def test_a_root_absolute_markdown_path_names_the_page_under_a_stage_folder():
     """VitePress and Docusaurus link pages from the site's root by their file,
     ``/config/server-options.md#server-host``; with the site kept under a stage folder that
