@@ -38,6 +38,10 @@ projects no default was chosen on.
     git -C /tmp/src/packaging checkout ab4994857826246587d993862fd4097e36568080
     python bench/suite/build_docsite.py /tmp/src/packaging --docs source --suffixes .rst --name packaging --out /tmp/suite/packaging
 
+    git clone https://github.com/opendatahub-io/architecture-decision-records /tmp/src/odh
+    git -C /tmp/src/odh checkout 6325c10cd2130be1adee9e3689f5692b34a596ba
+    python bench/suite/build_docsite.py /tmp/src/odh --docs architecture-decision-records --name odh --out /tmp/suite/odh
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -75,6 +79,10 @@ Sources (only the Markdown is read):
   Packaging User Guide as Sphinx builds it, in reStructuredText: tutorials, how-to guides,
   discussions and the normative specifications with their history sections; ``:ref:``,
   ``:doc:`` and ``:pep:`` roles, ``.. _label:`` lines, intersphinx targets.
+- ``odh``: every ``architecture-decision-records/**/*.md`` of opendatahub-io/architecture-decision-records
+  at 6325c10 — a product's decision log (the operator, model serving, pipelines, evaluation,
+  registries): 44 long records with a status table (Status, Authors, Supersedes) in the body,
+  sign-off tables, the template and README; replacements stated in the text, not marked.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
