@@ -238,7 +238,7 @@ class LinkResolver:
         self._term_anchors: dict[str, dict[str, str]] = {}
         self._file_names: set[str] | None = None  # every file name in the stage folders, lower-cased
         self._doxygen: tuple[dict[str, tuple[str, str]], dict[str, list[str]]] | None = None  # doxygen_target's tables
-        self._sphinx_paths: tuple[dict[str, list[str]], dict[str, list[str]]] | None = None  # sphinx_doc's tables
+        self._sphinx_paths: dict[str, list[str]] | None = None  # sphinx_doc's table
         self._sphinx_labels: dict[str, tuple[str, str]] | None = None  # sphinx_ref's table
         self._path_cache: dict[tuple[str, str, str | None], tuple[str | None, str]] = {}
 
@@ -426,7 +426,6 @@ class LinkResolver:
         or when two pages end alike. Case is ignored, as in the other name rules."""
         if self._doxygen is None:
             ids: dict[str, tuple[str, str]] = {}
-            tails: dict[str, list[str]] = {}
             for path, span_id, _o, heading_path, _text, _next in self._load_marked("{#"):
                 if path not in self.docs:
                     continue
@@ -434,21 +433,27 @@ class LinkResolver:
                     hid = heading_id(heading)
                     if hid is not None:
                         ids.setdefault(hid.lower(), (path, span_id))
-            for path in sorted(self.docs):
-                parts = posixpath.splitext(path)[0].lower().split("/")
-                for n in range(len(parts)):
-                    tails.setdefault("_".join(parts[n:]), []).append(path)
-            self._doxygen = (ids, tails)
+            self._doxygen = (ids, self._path_tails("_"))
         ids, tails = self._doxygen
         key = name.lower()
         if key in ids:
             return ids[key]
         pieces = key.split("_")
-        for n in range(len(pieces)):
-            found = tails.get("_".join(pieces[n:]))
-            if found:
-                return (found[0], None) if len(found) == 1 else None
+        for n in range(len(pieces)):  # the longest end of the name some page's path ends with
+            if "_".join(pieces[n:]) in tails:
+                dst = _only(tails["_".join(pieces[n:])])
+                return (dst, None) if dst is not None else None
         return None
+
+    def _path_tails(self, sep: str) -> dict[str, list[str]]:
+        """Every document's path without its suffix, lower-cased, and each end of it from a
+        folder boundary on, joined by ``sep`` -> the documents whose path ends so."""
+        tails: dict[str, list[str]] = {}
+        for path in sorted(self.docs):
+            parts = posixpath.splitext(path)[0].lower().split("/")
+            for n in range(len(parts)):
+                tails.setdefault(sep.join(parts[n:]), []).append(path)
+        return tails
 
     def sphinx_doc(self, src_path: str, target: str) -> str | None:
         """The document Sphinx's ``:doc:`target``` names: a path without its suffix, from the
@@ -456,25 +461,18 @@ class LinkResolver:
         (``/intro/tutorial05``) — read, wherever the docs were copied to, as the one
         document whose path ends as the target does from a folder on; None when none or two."""
         if self._sphinx_paths is None:
-            full: dict[str, list[str]] = {}
-            tails: dict[str, list[str]] = {}
-            for path in sorted(self.docs):
-                parts = posixpath.splitext(path)[0].lower().split("/")
-                full.setdefault("/".join(parts), []).append(path)
-                for n in range(len(parts)):
-                    tails.setdefault("/".join(parts[n:]), []).append(path)
-            self._sphinx_paths = (full, tails)
-        full, tails = self._sphinx_paths
+            self._sphinx_paths = self._path_tails("/")
+        tails = self._sphinx_paths  # a whole path is its own longest end
         t = target.strip()
         if not t.startswith("/"):
             joined = posixpath.normpath(posixpath.join(posixpath.dirname(src_path), t)).lower()
-            hit = full.get(posixpath.splitext(joined)[0] if joined.endswith(SPHINX_SUFFIXES) else joined)
-            if hit and len(hit) == 1:
+            joined = posixpath.splitext(joined)[0] if joined.endswith(SPHINX_SUFFIXES) else joined
+            hit = [p for p in tails.get(joined, ()) if posixpath.splitext(p)[0].lower() == joined]
+            if len(hit) == 1:
                 return hit[0]
         rel = posixpath.normpath("/" + t).lstrip("/").lower()
         rel = posixpath.splitext(rel)[0] if rel.endswith(SPHINX_SUFFIXES) else rel
-        found = tails.get(rel) if rel and rel != "." else None
-        return found[0] if found and len(found) == 1 else None
+        return _only(tails.get(rel, ())) if rel and rel != "." else None
 
     def sphinx_ref(self, label: str) -> tuple[str, str] | None:
         """(path, span id) of the place Sphinx's ``:ref:`label``` names: the section after a
@@ -659,6 +657,20 @@ FS_KEY = "fs"
 XREF_KEY = "xref"
 
 
+def _only(paths) -> str | None:
+    """The one path of ``paths``; None for none or several (a name two pages fit names none)."""
+    return paths[0] if len(paths) == 1 else None
+
+
+def _pep_ids(number: str) -> tuple[str, ...]:
+    """The ids a ``:pep:`N``` role may name: PEP-000N as the PEPs write it, else PEP-N."""
+    return (f"PEP-{int(number):04d}", f"PEP-{int(number)}") if number.strip().isdigit() else ()
+
+
+def _ref_type(dst: str) -> str:
+    return "CITES" if dst.startswith(ARTIFACTS_DIR) else "REF"
+
+
 def document_keys(doc: DocInfo) -> set[str]:
     """The lookup keys ``doc`` sets in a :class:`LinkResolver` (see above)."""
     path = doc.path
@@ -734,10 +746,8 @@ def resolve_refs(
             if kind == "id":
                 _id_keys(target, keys)
             elif kind == "sphinx:pep":  # an id, as a mention looks it up
-                number = target.partition("#")[0].strip()
-                if number.isdigit():
-                    _id_keys(f"PEP-{int(number):04d}", keys)
-                    _id_keys(f"PEP-{int(number)}", keys)
+                for pep in _pep_ids(target.partition("#")[0]):
+                    _id_keys(pep, keys)
             elif kind == "doxygen" or kind.startswith("sphinx:"):
                 keys.add(XREF_KEY)
             elif is_site_ref(kind):
@@ -772,24 +782,22 @@ def _resolve_one(r: RawRef, resolver: LinkResolver, edges: list[Edge], dangling_
     elif kind == "doxygen":  # nothing named is no dangling link: the name may be a class's or a group's
         hit = resolver.doxygen_target(target)
         if hit is not None and (hit[0] != path or hit[1] is not None):
-            edges.append(Edge(path, span_id, hit[0], hit[1], "CITES" if hit[0].startswith(ARTIFACTS_DIR) else "REF", f"@ref {target}", line))
+            edges.append(Edge(path, span_id, hit[0], hit[1], _ref_type(hit[0]), f"@ref {target}", line))
     elif kind == "sphinx:doc":  # a page named by its path: one the project lacks is a dangling link
         dst = resolver.sphinx_doc(path, target)
         if dst is None:
             dangling_out.append(DanglingLink(path, line, f":doc:`{target}`", "link"))
         elif dst != path:
-            edges.append(Edge(path, span_id, dst, None, "CITES" if dst.startswith(ARTIFACTS_DIR) else "REF", f":doc:`{target}`", line))
+            edges.append(Edge(path, span_id, dst, None, _ref_type(dst), f":doc:`{target}`", line))
     elif kind == "sphinx:pep":  # PEP 8 as the project holds it (an id PEP-0008); python.org's else
         number, _, anchor = target.partition("#")
-        if number.strip().isdigit():
-            dst = resolver.resolve_id(f"PEP-{int(number):04d}") or resolver.resolve_id(f"PEP-{int(number)}")
-            if dst is not None and dst != path:
-                edges.append(Edge(path, span_id, dst, resolver.anchor(dst, anchor) if anchor else None, "REF", f":pep:`{target}`", line))
+        dst = next((d for d in map(resolver.resolve_id, _pep_ids(number)) if d is not None), None)
+        if dst is not None and dst != path:
+            edges.append(Edge(path, span_id, dst, resolver.anchor(dst, anchor) if anchor else None, _ref_type(dst), f":pep:`{target}`", line))
     elif kind == "sphinx:ref":  # a label no page sets may come from another project (intersphinx): left alone
         found = resolver.sphinx_ref(target)
         if found is not None and (found[0] != path or found[1] != span_id):
-            edges.append(Edge(path, span_id, found[0], found[1], "CITES" if found[0].startswith(ARTIFACTS_DIR) else "REF",
-                              f":ref:`{target}`", line))
+            edges.append(Edge(path, span_id, found[0], found[1], _ref_type(found[0]), f":ref:`{target}`", line))
     elif kind == "md" or kind == "img":
         dst, status = resolver.resolve_path(path, md_unescape(target))
         if status == "external" or status == "not-indexed":
@@ -842,8 +850,7 @@ def _link_edge(edges: list[Edge], dangling_out: list[DanglingLink], resolver: Li
             dangling_out.append(DanglingLink(r.path, r.line, written, "anchor"))
     if dst == r.path and dst_span is None:
         return
-    etype = "CITES" if dst.startswith(ARTIFACTS_DIR) else "REF"
-    edges.append(Edge(r.path, r.span_id, dst, dst_span, etype, written, r.line))
+    edges.append(Edge(r.path, r.span_id, dst, dst_span, _ref_type(dst), written, r.line))
 
 
 def _dedupe(edges: Iterable[Edge]) -> list[Edge]:
