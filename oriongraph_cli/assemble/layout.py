@@ -11,7 +11,7 @@ import re
 from typing import Mapping
 
 from oriongraph_cli.blocks import Blocks, has_fence_before, is_rst, quote_fences, quote_table_head, read_blocks
-from oriongraph_cli.graph.extract import heading_text, looks_like_path
+from oriongraph_cli.graph.extract import DOXYGEN_LINK_RE, heading_text, looks_like_path
 from oriongraph_cli.graph.site_links import TEMPLATE_LINKS, written
 from oriongraph_cli.index.parse import front_matter_end
 from oriongraph_cli.models import Quote, WSDocument, WSItem
@@ -19,8 +19,6 @@ from oriongraph_cli.models import Quote, WSDocument, WSItem
 _LINK = re.compile(r"(\]\()(<?)([^)\s>]+)(>?)((?:\s+\"[^\"]*\")?\))")
 _REFDEF = re.compile(r"^(\s{0,3}\[[^\]]+\]:\s*)(\S+)", re.MULTILINE)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-# a Doxygen cross-reference as a Markdown link's destination: [ADR 25](@ref adr_0025)
-_DOXYGEN_LINK = re.compile(r"\]\(\s*[@\\](?:ref|subpage)[ \t]+([A-Za-z_][\w.-]*[\w])\s*\)")
 _HEADING_LINE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$", re.MULTILINE)
 GAP_HEADINGS = 3  # headings a gap between two quotes names in full
 
@@ -57,7 +55,7 @@ def rewrite_links(text: str, doc_path: str, resolved: Mapping[str, str] | None =
         for pattern in TEMPLATE_LINKS:
             text = pattern.sub(lambda m: _template_target(m, resolved), text)
     if resolved and "ref" in text:
-        text = _DOXYGEN_LINK.sub(lambda m: "](" + resolved[f"@ref {m.group(1)}"] + ")" if f"@ref {m.group(1)}" in resolved else m.group(0), text)
+        text = DOXYGEN_LINK_RE.sub(lambda m: "](" + resolved[f"@ref {m.group(1)}"] + ")" if f"@ref {m.group(1)}" in resolved else m.group(0), text)
     return _REFDEF.sub(lambda m: m.group(1) + fix(m.group(2)), text)
 
 

@@ -63,7 +63,10 @@ WIKI_RE = re.compile(r"\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\
 # Doxygen's cross-references, ``@ref name``, ``\\ref name``, ``@subpage name`` (also as a Markdown
 # link's destination, ``[ADR 25](@ref adr_0025)``): a page or a heading's ``{#id}``; a name that
 # goes on as a class or member path, ``@ref Wikibase\\Lib\\Foo``, ``@ref Foo::bar``, is code's
-DOXYGEN_REF_RE = re.compile(r"(?<![\w@\\])[@\\](?:ref|subpage)[ \t]+([A-Za-z_][\w.-]*[\w])(?![\w\\]|::)")
+DOXYGEN_NAME = r"[A-Za-z_][\w.-]*[\w]"
+DOXYGEN_REF_RE = re.compile(r"(?<![\w@\\])[@\\](?:ref|subpage)[ \t]+(" + DOXYGEN_NAME + r")(?![\w\\]|::)")
+# the same as a Markdown link's destination, from its ``](`` to its ``)`` (rewritten in quotes)
+DOXYGEN_LINK_RE = re.compile(r"\]\(\s*[@\\](?:ref|subpage)[ \t]+(" + DOXYGEN_NAME + r")\s*\)")
 # Sphinx's cross-references: reStructuredText's ``:doc:`path```, ``:ref:`label``` and
 # ``:pep:`8``` and MyST's ``{doc}``, ``{ref}`` and ``{pep}``, each also ``title <target>``; ``~``
 # or ``!`` before the target only changes how it is shown

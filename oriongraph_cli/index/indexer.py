@@ -360,14 +360,14 @@ def _tokenizer(cfg: Config, spec, scan: _Scan, full: bool):
 
 def _decide_changes(cfg: Config, spec, scan: _Scan, tokenizer: str, full: bool, damaged: list, admit=None) -> _Changes:
     """What is rebuilt, re-indexed, removed and kept; a rebuild reads the unread files too.
-    ``admit`` is told before any file is read for a rebuild."""
+    ``admit`` is told the plan: a rebuild's before any file is read for it, an incremental
+    run's once its changed and removed files are known (nothing is read in between)."""
     manifest, prev_files, versions = scan.manifest, scan.prev_files, scan.versions
     reason = rebuild_reason(manifest, cfg, spec.model_id, tokenizer, full)
     if damaged and reason == "first index":
         reason = "damaged index"
-    if admit is not None:
-        files = len(versions) + len(scan.unread) if reason else sum(1 for rel, v in versions.items() if prev_files.get(rel) != v)
-        admit(Planned(reason, bool(damaged), files, 0 if reason else len(set(prev_files) - set(versions))))
+    if admit is not None and reason:
+        admit(Planned(reason, bool(damaged), len(versions) + len(scan.unread), 0))
     if reason:  # a rebuild parses everything
         for f in scan.unread:
             _read_file(cfg, f, scan, keep=False)
@@ -386,6 +386,8 @@ def _decide_changes(cfg: Config, spec, scan: _Scan, tokenizer: str, full: bool, 
     else:
         changed = sorted(rel for rel, v in versions.items() if prev_files.get(rel) != v)
         removed = sorted(set(prev_files) - set(versions) - bad_but_indexed)
+        if admit is not None:
+            admit(Planned(None, bool(damaged), len(changed), len(removed)))
     if reason and not carry_kept:
         bad_but_indexed = set()  # a rebuild from empty cannot carry a version it can no longer read
     scan.warnings = [
