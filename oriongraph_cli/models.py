@@ -130,6 +130,10 @@ class Document(_ToDict):
     created_source: str  # "front-matter" | "git" | "mtime"
     tags: tuple[str, ...]
     size_bytes: int
+    status: str | None = None  # front matter ``status`` (lower case), else the one its first lines state
+    # supersession its first lines state where the front matter names none: (key, target,
+    # line), key ``supersedes`` or ``superseded_by`` (index.stated)
+    stated_refs: tuple[tuple[str, str, int], ...] = ()
 
     @cached_property
     def summary(self) -> str:

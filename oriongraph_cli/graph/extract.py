@@ -405,7 +405,8 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
 
     Front matter ``links``, ``related``, ``depends_on``, ``supersedes``, ``superseded_by``,
     ``parent`` (ids or paths relative to the document; ``depends-on``/``dependsOn`` spellings
-    accepted). Body, outside code: ``[text](target)`` links and reference definitions
+    accepted), and the supersession the document's first lines state where its front matter
+    names none (``Document.stated_refs``: "Superseded by [ADR-7](0007-x.md)"). Body, outside code: ``[text](target)`` links and reference definitions
     (``[x]: target``), images (checked for existence only), Doxygen's ``@ref name`` and
     ``@subpage name``, Sphinx's ``:doc:``, ``:ref:`` and ``:pep:`` roles (MyST's ``{doc}``, ``{ref}``, ``{pep}``)
     and ``[[wiki]]`` links (not inside
@@ -424,6 +425,9 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
         for v in _fm_values(value):
             target, _, anchor = v.partition("#")
             refs.append(RawRef(doc.path, None, _fm_line_of(fm_lines, raw_key, v), f"fm:{key}", target.strip(), anchor.strip() or None))
+    for key, value, line in doc.stated_refs:  # "Superseded by [ADR-7](0007-x.md)" in its first lines
+        target, _, anchor = value.partition("#")
+        refs.append(RawRef(doc.path, None, line, f"stated:{key}", target.strip(), anchor.strip() or None))
 
     starts = _line_starts(text)
     span_starts = [s.ref.char_start for s in spans]

@@ -828,11 +828,12 @@ def _resolve_one(r: RawRef, resolver: LinkResolver, edges: list[Edge], dangling_
             dangling_out.append(DanglingLink(path, line, f"[[{written}]]", "wiki"))
         else:
             _link_edge(edges, dangling_out, resolver, r, dst, f"[[{written}]]")
-    elif kind.startswith("fm:"):
-        key = kind[3:]
-        dst = resolver.resolve_name(path, target) if target else path
+    elif kind.startswith(("fm:", "stated:")):
+        origin, _, key = kind.partition(":")
+        dst = resolver.resolve_name(path, md_unescape(target) if origin == "stated" else target) if target else path
         if dst is None:
-            dangling_out.append(DanglingLink(path, line, written, f"front-matter:{key}"))
+            if origin == "fm":  # a stated one is a link in the text too: reported as that
+                dangling_out.append(DanglingLink(path, line, written, f"front-matter:{key}"))
             return
         dst_span = resolver.anchor(dst, anchor) if anchor else None
         if dst == path and dst_span is None:

@@ -17,6 +17,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from oriongraph_cli.blocks import is_rst, read_blocks
+from oriongraph_cli.index.stated import read_stated
 from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 
 # the version of the rules a file is read by (front matter formats and fields here, the link
@@ -47,8 +48,11 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # 14: a link's destination holds parentheses escaped or balanced, as CommonMark reads it,
 # ``(#delivery-\(tlc\))``, ``(https://en.wikipedia.org/wiki/Tock_(software))``; 15: Doxygen's
 # cross-references, ``@ref name``, ``\ref name``, ``@subpage name``, and Sphinx's roles,
-# ``:doc:`path```, ``:ref:`label``` and MyST's ``{doc}`` and ``{ref}``, are read as references)
-PARSE_RULES = 15
+# ``:doc:`path```, ``:ref:`label``` and MyST's ``{doc}`` and ``{ref}``, are read as references;
+# 16: a note without a front matter status takes the one its first lines state, "## Status" /
+# "Accepted", "* Status: accepted", "| Status | Approved |", and the records they say it
+# supersedes or is superseded by where its front matter names none: ``index.stated``)
+PARSE_RULES = 16
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)
@@ -387,6 +391,13 @@ def normalise_stage(value: Any) -> str | None:
     return STAGE_ALIASES.get(text, text) or None
 
 
+def _supersession_key(key: Any) -> str:
+    """A front matter key as the link graph reads it (``graph.extract``: ``Superseded-By``
+    and ``supersededBy`` are ``superseded_by``)."""
+    k = str(key).strip().lower().replace("-", "_")
+    return "superseded_by" if k.replace("_", "") == "supersededby" else k
+
+
 def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: int | None = None) -> tuple[Document, list[ParseWarning]]:
     meta, body_start, warnings = split_front_matter(rel, text)
     parts = PurePosixPath(rel).parts
@@ -403,6 +414,13 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
         # ``# comment`` in a code block
         title = next((h.title for h in read_blocks(text, body_start, is_rst(rel)).headings if h.level == 1), None) or PurePosixPath(rel).stem
     created = parse_date(meta.get("created")) or parse_date(meta.get("date"))
+    status = str(meta["status"]).lower() if meta.get("status") is not None else None
+    stated_refs: tuple[tuple[str, str, int], ...] = ()
+    stated_keys = {"supersedes", "superseded_by"} - {_supersession_key(k) for k in meta}
+    if status is None or stated_keys:
+        stated = read_stated(text, body_start, is_rst(rel))
+        status = status if status is not None else stated.status
+        stated_refs = tuple(r for r in stated.refs if r[0] in stated_keys)
     if created is not None:
         created_source = "front-matter"
     elif git_time is not None:
@@ -424,5 +442,7 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
         created_source=created_source,
         tags=tags,
         size_bytes=len(data),
+        status=status,
+        stated_refs=stated_refs,
     )
     return doc, warnings

@@ -89,13 +89,21 @@ class _Doc:
         return m.group(0).upper() if m else posixpath.basename(self.path)
 
 
+# the folders decision records are kept in: OrionFS's, adr-tools' ``doc/adr``, and others' names
+DECISION_FOLDERS = ("/99_decisions/", "/decisions/", "/adr/", "/adrs/", "/decision-records/",
+                    "/architecture-decision-record/", "/architecture-decision-records/")
+_PREFIXED_ADR_RE = re.compile(r"^[A-Za-z]+-ADR-\d+", re.IGNORECASE)  # a team's prefix: ODH-ADR-0001-…
+
+
 def is_decision(path: str, doc_id: str | None, tags: Iterable[str] = ()) -> bool:
-    """An ADR: id or file name ``ADR-…``, a ``99_decisions/`` or ``decisions/`` folder, or the tag ``adr``."""
+    """An ADR: id or file name ``ADR-…`` (or ``ODH-ADR-…``), a decision records folder
+    (:data:`DECISION_FOLDERS`), or the tag ``adr``."""
+    name = posixpath.basename(path)
+    folder = f"/{path.lower()}"
     return bool(
-        (doc_id and _ADR_RE.match(doc_id))
-        or _ADR_RE.match(posixpath.basename(path))
-        or "/99_decisions/" in f"/{path}"
-        or "/decisions/" in f"/{path}"
+        (doc_id and (_ADR_RE.match(doc_id) or _PREFIXED_ADR_RE.match(doc_id)))
+        or _ADR_RE.match(name) or _PREFIXED_ADR_RE.match(name)
+        or any(f in folder for f in DECISION_FOLDERS)
         or "adr" in {t.lower() for t in tags}
     )
 

@@ -129,7 +129,7 @@ class Registry:
                 doc.source_type.value,
                 doc.workstream,
                 doc.stage,
-                str(meta["status"]).lower() if meta.get("status") is not None else None,
+                doc.status,
                 priority,
                 str(meta["id"]) if meta.get("id") is not None else None,
                 doc.created_at,

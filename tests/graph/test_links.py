@@ -1599,3 +1599,28 @@ def test_a_pep_role_names_the_pep_the_project_holds(mini, tmp_path):
     assert out == {(pep8, None), (pep8, span_of(reg, pep8, "Naming"))}
     assert not [d for d in result.dangling if d.path == pep13]
     reg.close()
+
+
+def test_supersession_stated_in_the_text_is_an_edge_and_follows_a_successor_added_later(tmp_path):
+    """"Superseded by [2. …](0002-….md)" under "## Status" is a SUPERSEDED_BY edge where the
+    front matter names none; a successor added later is found by an incremental run as by a
+    full one; the link in the text alone reports it while it dangles."""
+    root = tmp_path / "proj"
+    old = "03_workstreams/platform/adr/0001-queue.md"
+    new = "03_workstreams/platform/adr/0002-sqs.md"
+    write(root, old, "# 1. Queue in Postgres\n\n## Status\n\nSuperceded by [2. SQS](0002-sqs.md)\n\n## Decision\n\nA table.\n")
+    reg, result = index(root, tmp_path / "inc.sqlite")
+    assert [(d.kind, d.target) for d in result.dangling] == [("link", "0002-sqs.md")]  # once, as the link
+    write(root, new, "# 2. SQS\n\n## Status\n\nAccepted\n\nSupercedes [1. Queue](0001-queue.md)\n")
+    reg, result = index(root, tmp_path / "inc.sqlite", reg=reg, only={new})
+    full, full_result = index(root, tmp_path / "full.sqlite")
+    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling == []
+    types = {(e.src_path, e.dst_path, e.type) for e in edge_set_edges(reg.conn)}
+    assert {(old, new, "SUPERSEDED_BY"), (new, old, "SUPERSEDES")} <= types
+    # front matter that names a successor is read instead of the text
+    write(root, old, "---\nsuperseded_by: []\n---\n# 1. Queue in Postgres\n\n## Status\n\nSuperseded by [2. SQS](0002-sqs.md)\n")
+    reg.close()
+    full.close()
+    again, _ = index(root, tmp_path / "again.sqlite")
+    assert (old, new, "SUPERSEDED_BY") not in {(e.src_path, e.dst_path, e.type) for e in edge_set_edges(again.conn)}
+    again.close()

@@ -235,6 +235,12 @@ def test_is_decision():
     assert is_decision("02_knowledge/x.md", "ADR-20251113-retrieval-as-compilation")
     assert is_decision("02_knowledge/x.md", None, ("adr",))
     assert not is_decision("03_workstreams/ws/design/x.md", "DES-1")
+    # where teams keep them without ids: adr-tools' doc/adr, a prefixed number
+    assert is_decision("03_workstreams/platform/doc/adr/0001-record-architecture-decisions.md", None)
+    assert is_decision("02_knowledge/Architecture-Decision-Records/0003-x.md", None)
+    assert is_decision("02_knowledge/x/ODH-ADR-0003-use-apache-2-0-licence.md", None)
+    assert not is_decision("02_knowledge/adr-overview/x.md", None)
+    assert not is_decision("02_knowledge/guides/ROADMAP-2024.md", None)
 
 
 def test_candidates_without_rows_are_ignored(reg):

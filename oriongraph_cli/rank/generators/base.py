@@ -76,6 +76,8 @@ def allowed(row: SpanRow, f: HardFilters) -> bool:
         return False
     for key, value in f.where:
         have = row.front_matter.get(key)
+        if have is None and key.lower() == "status":
+            have = m.status  # stated in the note's first lines ("## Status" / "Accepted")
         values = [str(v).lower() for v in have] if isinstance(have, list) else [str(have).lower()] if have is not None else []
         if value.lower() not in values:
             return False

@@ -1,0 +1,225 @@
+"""What a document says about itself in its first lines when its front matter does not: its
+status, and the documents it supersedes or is superseded by.
+
+Decision records are mostly written without front matter, their state in the text as their
+tools write it:
+
+- a section headed "Status" (Nygard's records, adr-tools): its first line, "Accepted",
+  "**rejected**", "⌛️ Superseded by [36. Multi-cluster](0036-multi-cluster.md)";
+- a "Status: value" line, as a list item or in bold (MADR's "* Status: accepted",
+  "**Status:** Draft", Log4brains' "- Status: accepted", a PEP's "Status: Final" header,
+  reStructuredText's ":Status: Final" field), maybe with more after a bar ("**Status:**
+  Accepted | **Date:** 2025-02-25");
+- a table row, "| Status | Approved |";
+- "Supersedes", "Superseded by", "Replaced by" and "Replaces" the same ways (a line, a row, or
+  within the status: "Superseded by [ADR-0007](0007-x.md)"; adr-tools spells it
+  "Superceded by"), naming the other records by their links, else by their ids
+  (``ADR-0007``); "N/A" names none.
+
+Only the head is read (:data:`HEAD_LINES` lines of the body), outside code blocks and HTML
+comments, its headings as the splitter reads them (ATX, setext, reStructuredText's titles). A status is kept when its value starts with a word records use for a state
+(:data:`STATUS_WORDS`: "Accepted (documenting an existing thing)" is accepted) or is one
+word ("TBD"); a sentence under a "Status" heading ("This project is in beta…") is none.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from oriongraph_cli.blocks import comment_ranges, read_blocks
+
+HEAD_LINES = 60
+# the words decision records, PEPs and RFCs use for a state (lower case); two-word ones too
+STATUS_WORDS = frozenset({
+    "proposed", "draft", "accepted", "approved", "adopted", "decided", "agreed", "final", "active",
+    "superseded", "deprecated", "rejected", "withdrawn", "obsolete", "replaced", "amended", "implemented",
+    "provisional", "deferred", "pending", "review", "reviewed", "discussion", "open", "closed", "abandoned",
+    "retired", "experimental", "stable", "completed", "done", "planned", "postponed", "declined", "dropped",
+    "wip", "tbd",
+})
+STATUS_PHRASES = ("in progress", "in review", "under review", "under discussion", "on hold")
+_SPELLINGS = {"superceded": "superseded"}
+_KEYS = {
+    "status": "status",
+    "supersedes": "supersedes", "supercedes": "supersedes", "replaces": "supersedes",
+    "superseded by": "superseded_by", "superceded by": "superseded_by", "replaced by": "superseded_by",
+    "superseded-by": "superseded_by", "superceded-by": "superseded_by", "replaced-by": "superseded_by",
+}
+_KEY = r"(status|super[sc]edes|replaces|super[sc]eded[- ]by|replaced[- ]by)"
+_EMPH = r"(?:\*\*|__|\*|_)?"
+# "Status: x", "* Status: x", "- **Status:** x", "**Status**: x", ":Status: x"
+_LINE_RE = re.compile(rf"^ {{0,3}}(?:[-*+] +)?:?{_EMPH}{_KEY}{_EMPH}[ \t]*:{_EMPH}[ \t]*(.*)$", re.IGNORECASE)
+# "| Status | Approved |", "| **Superseded by:** | [ADR-7](7.md) |", "| Status | Draft" (a row's
+# closing bar may be missing)
+_ROW_RE = re.compile(rf"^ {{0,3}}\|?[ \t]*{_EMPH}{_KEY}{_EMPH}[ \t]*:?{_EMPH}[ \t]*\|[ \t]*([^|]*?)[ \t]*(?:\||$)", re.IGNORECASE)
+_ADORNMENT_RE = re.compile(r"^[ \t]*([=\-~^\"'`#*+:._])\1+[ \t]*$")
+_LINK_RE = re.compile(r"!?\[((?:[^\[\]\n]|\[[^\]\n]*\])*)\]\(\s*<?([^()\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+_ID_RE = re.compile(r"(?<![\w/.-])([A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+)(?![\w-])")
+_BY_RE = re.compile(r"\b(?:super[sc]eded|replaced)\s+(?:by|with)\b", re.IGNORECASE)
+_SUPERSEDES_RE = re.compile(r"\b(?:super[sc]edes|replaces)\b", re.IGNORECASE)
+_NONE_RE = re.compile(r"^\W*(?:n/?a|none|nothing|-+|—|tbd)?\W*$", re.IGNORECASE)
+# a line that may hold one of the forms: anything else skips the head's line-by-line read
+_CUE_RE = re.compile(r"^[ \t>*_#|:+-]*(?:status|super[sc]ede|replace)", re.IGNORECASE | re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Stated:
+    """What a document's head says about it: ``status`` (lower case, the state's word or
+    phrase, or None) at ``status_line``, and ``refs``: (key, target, line) with key
+    ``supersedes`` or ``superseded_by`` and target a link's destination or an id. Lines are
+    1-based in the document's text."""
+
+    status: str | None = None
+    status_line: int | None = None
+    refs: tuple[tuple[str, str, int], ...] = ()
+
+    def __bool__(self) -> bool:
+        return self.status is not None or bool(self.refs)
+
+
+NOTHING = Stated()
+
+
+def read_stated(text: str, body_start: int = 0, rst: bool = False) -> Stated:
+    """:class:`Stated` from the head of ``text[body_start:]`` (the module's forms), its
+    outline and code read as the splitter reads them (``blocks.read_blocks``: the same call,
+    so its cached reading; ``rst``: a reStructuredText note, whose section titles are its
+    outline)."""
+    head_end = body_start
+    for _ in range(HEAD_LINES):
+        nl = text.find("\n", head_end)
+        if nl < 0:
+            head_end = len(text)
+            break
+        head_end = nl + 1
+    head = text[body_start:head_end]
+    if not _CUE_RE.search(head):
+        return NOTHING
+    blocks = read_blocks(text, body_start, rst)
+    hidden = [(a - body_start, b - body_start) for a, b in blocks.code if a < head_end]
+    hidden += comment_ranges(head)
+    for a, b in hidden:  # code and comments blanked, lines kept
+        head = head[:a] + re.sub(r"[^\n]", " ", head[a:b]) + head[b:]
+    lines = head.split("\n")
+    line_of = _line_index(head)
+    # each heading of the head: its first line -> (title, first line after it, line of the next heading)
+    heads = [(line_of(h.start - body_start), line_of(h.content_start - body_start), h.title)
+             for h in blocks.headings if h.start < head_end]
+    sections = {first: (title, after, heads[n + 1][0] if n + 1 < len(heads) else len(lines))
+                for n, (first, after, title) in enumerate(heads)}
+    first_line = text.count("\n", 0, body_start) + 1
+    status: tuple[str, int] | None = None
+    refs: list[tuple[str, str, int]] = []
+    keys_seen: set[str] = set()
+    i = 0
+    while i < len(lines):
+        found: tuple[str, str, int] | None = None  # (key, value, index of the value's line)
+        section_refs: list[tuple[str, str, int]] = []  # named under a "Status" heading after its first line
+        if i in sections:
+            title, after, end = sections[i]
+            plain = _plain(title).rstrip(":").strip()
+            if plain == "status":
+                j = after
+                while j < end and (not lines[j].strip() or _ADORNMENT_RE.match(lines[j])):
+                    j += 1  # blank lines and a reStructuredText title's underline
+                if j < end:
+                    found = ("status", re.sub(r"^ {0,3}(?:[-*+]|\d+[.)]) +", "", lines[j]), j)
+                    # the section's later lines may name what it replaced, as adr-tools writes
+                    # it ("Accepted", a blank line, "Supercedes [1. Record …](0001-record.md)")
+                    for k in range(j + 1, end):
+                        if _BY_RE.search(lines[k]) or _SUPERSEDES_RE.search(lines[k]):
+                            section_refs.extend((name, t, first_line + k) for name, t in _status_refs(lines[k]))
+            elif plain.startswith("status:"):  # "## Status: Accepted"
+                found = ("status", title.split(":", 1)[1], i)
+            i = max(after, i + 1) - 1  # a heading's own lines hold no other form
+        elif (r := _ROW_RE.match(lines[i])) is not None and lines[i].lstrip().startswith("|"):
+            found = (_KEYS[_norm(r.group(1))], r.group(2), i)
+        elif (kv := _LINE_RE.match(lines[i])) is not None:
+            found = (_KEYS[_norm(kv.group(1))], kv.group(2), i)
+        if found is not None:
+            key, value, at = found
+            line_no = first_line + at
+            if key == "status":
+                if status is None:
+                    word = status_word(value)
+                    if word is not None:
+                        status = (word, line_no)
+                        refs.extend((name, t, line_no) for name, t in _status_refs(value, word))
+                        refs.extend(section_refs)
+            elif key not in keys_seen:
+                keys_seen.add(key)
+                refs.extend((key, t, line_no) for t in _targets(value))
+        i += 1
+    out_refs = tuple(dict.fromkeys(refs))
+    if status is None and not out_refs:
+        return NOTHING
+    return Stated(status[0] if status else None, status[1] if status else None, out_refs)
+
+
+def _line_index(text: str):
+    """offset -> 0-based line of ``text``."""
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    return lambda offset: bisect.bisect_right(starts, offset) - 1
+
+def _norm(key: str) -> str:
+    return re.sub(r"[ \t]+", " ", key.lower())
+
+
+def _plain(value: str) -> str:
+    """``value`` as read: links as their text, emphasis and code marks gone, from its first
+    letter or digit, lower case, one space between words."""
+    value = _LINK_RE.sub(lambda m: m.group(1), value)
+    value = re.sub(r"[*_`~]+", " ", value)
+    value = re.sub(r"^[^\w]+", "", value)
+    return " ".join(value.split()).lower()
+
+
+def status_word(value: str) -> str | None:
+    """The state ``value`` names: a phrase or word of :data:`STATUS_WORDS` it starts with,
+    else the value if it is one word; None for a sentence or nothing."""
+    plain = _plain(value)
+    if not plain:
+        return None
+    for phrase in STATUS_PHRASES:
+        if plain == phrase or plain.startswith(phrase + " "):
+            return phrase
+    first = re.match(r"[a-z][a-z-]*", plain)
+    if first is None:
+        return None
+    word = _SPELLINGS.get(first.group(0), first.group(0))
+    if word in STATUS_WORDS:
+        return word
+    if plain == first.group(0) and len(word) <= 20:
+        return word
+    return None
+
+
+def _targets(value: str) -> list[str]:
+    """The records ``value`` names: its links' destinations, else its id-shaped tokens."""
+    if _NONE_RE.match(_plain(value) or ""):
+        return []
+    links = [m.group(2) for m in _LINK_RE.finditer(value) if not m.group(0).startswith("!")]
+    if links:
+        return list(dict.fromkeys(links))
+    return list(dict.fromkeys(m.group(1) for m in _ID_RE.finditer(value)))
+
+
+def _status_refs(value: str, word: str | None = None) -> list[tuple[str, str]]:
+    """Supersession named within a status, "Superseded by [x](x.md)", "Accepted, supersedes
+    ADR-3"; with ``word`` (the status) superseded or replaced, a link alone names the successor,
+    "⌛️ Superseded [0019](0019-x.md)"."""
+    out: list[tuple[str, str]] = []
+    by = _BY_RE.search(value)
+    sup = _SUPERSEDES_RE.search(value)
+    if by is None and sup is None:
+        if word in ("superseded", "replaced"):
+            links = [m.group(2) for m in _LINK_RE.finditer(value) if not m.group(0).startswith("!")]
+            return [("superseded_by", t) for t in dict.fromkeys(links)]
+        return []
+    cuts = sorted((m.start(), m.end(), key) for m, key in ((by, "superseded_by"), (sup, "supersedes")) if m is not None)
+    for n, (_a, end, key) in enumerate(cuts):
+        stop = cuts[n + 1][0] if n + 1 < len(cuts) else len(value)
+        out.extend((key, t) for t in _targets(value[end:stop]))
+    return out

@@ -1,0 +1,145 @@
+"""A note's status, supersession and date read from its first lines (index.stated), and how
+the index, the link graph and the ranking take them when the front matter is silent."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import run_orion
+
+from oriongraph_cli.index.parse import parse_document
+from oriongraph_cli.index.stated import HEAD_LINES, read_stated, status_word
+
+
+def _doc(rel: str, text: str):
+    return parse_document(rel, text.encode(), text, mtime=0.0)[0]
+
+
+@pytest.mark.parametrize("text, status, refs", [
+    # Nygard / adr-tools: a "Status" section, supersession in it, adr-tools' spelling
+    ("# 1. X\n\nDate: 2016-02-12\n\n## Status\n\nAccepted\n\n## Context\n", "accepted", ()),
+    ("# 1. X\n\n## Status\n\nSuperceded by [2. Y](0002-y.md)\n", "superseded", (("superseded_by", "0002-y.md", 5),)),
+    ("# 2. Y\n\n## Status\n\nAccepted\n\nSupercedes [1. X](0001-x.md)\n\n## Context\n\nReplaced by [z](z.md)\n",
+     "accepted", (("supersedes", "0001-x.md", 7),)),
+    ("# 21\n\n## Status\n\n⌛️ Superseded by [036. Multi-cluster](036-multi-cluster.md)\n", "superseded",
+     (("superseded_by", "036-multi-cluster.md", 5),)),
+    ("# 4\n\n## Status\n\n⌛️ Superseded [0019](0019-x.md)\n", "superseded", (("superseded_by", "0019-x.md", 5),)),
+    ("# 18\n\n## Status\n\n**rejected**\n", "rejected", ()),
+    ("# 18\n\n## Status\n\n❌ Rejected (see [019](019-shared.md))\n", "rejected", ()),
+    ("# X\n\n## Status\n\n✅ Accepted (documenting an existing thing)\n", "accepted", ()),
+    ("# X\n\n## Status:\n\n- Proposed\n", "proposed", ()),
+    ("Status\n------\n\nAccepted, supersedes ADR-0003\n", "accepted", (("supersedes", "ADR-0003", 4),)),
+    ("# X\n\n## **Status**\n\n* Proposed\n", "proposed", ()),
+    # MADR, Log4brains, bold keys, a PEP's header, reStructuredText's field
+    ("# T\n\n* Status: superseded by [ADR-0005](0005-example.md)\n* Deciders: x\n", "superseded",
+     (("superseded_by", "0005-example.md", 3),)),
+    ("- Status: accepted\n- Deciders: x\n", "accepted", ()),
+    ("**Status:** Draft\n", "draft", ()),
+    ("# ADR 007: Logging\n\n**Status:** Accepted | **Date:** 2025-02-25 | **Review:** 2026-02-25\n", "accepted", ()),
+    ("**Status**: In progress\n", "in progress", ()),
+    ("PEP: 8\nTitle: x\nStatus: Active\n", "active", ()),
+    (":Status: Final\n", "final", ()),
+    ("## Status: Deprecated\n", "deprecated", ()),
+    # a table, as Open Data Hub's records keep it; N/A names nothing
+    ("# X\n\n| | |\n|---|---|\n| Status | Approved |\n| Supersedes | N/A |\n| Superseded by: | [ODH-ADR-9](x.md) |\n",
+     "approved", (("superseded_by", "x.md", 7),)),
+    ("| Status | TBD |\n", "tbd", ()),
+])
+def test_the_forms_records_write(text, status, refs):
+    got = read_stated(text)
+    assert got.status == status
+    assert got.refs == refs
+
+
+@pytest.mark.parametrize("text", [
+    "# README\n\n## Status\n\nThis project is in beta and may change without notice.\n",  # a sentence
+    "```\nStatus: accepted\n```\n",  # code
+    "    Status: accepted\n",  # indented code
+    "<!-- Status: accepted -->\n",  # a comment the page does not show
+    "<!--\nStatus: accepted\n-->\n",
+    "The status: accepted by everyone in the meeting.\n",  # prose
+    "Status: 200 OK\n",  # an HTTP status in an example
+    "",
+    "\n" * (HEAD_LINES + 5) + "Status: accepted\n",  # beyond the head
+])
+def test_what_is_no_status(text):
+    assert read_stated(text).status is None
+
+
+def test_a_restructuredtext_section_titled_status():
+    text = "=====\nTitle\n=====\n\nStatus\n------\n\nAccepted\n\nBody\n----\n\nStatus: rejected\n"
+    assert read_stated(text, 0, rst=True).status == "accepted"
+    assert read_stated(":Status: Final\n:Created: 2020\n", 0, rst=True).status == "final"
+
+
+def test_status_words():
+    assert status_word("Superseded") == "superseded"
+    assert status_word("superceded by x") == "superseded"
+    assert status_word("`accepted`") == "accepted"
+    assert status_word("Implemented") == "implemented"
+    assert status_word("Refinement completed. TP in 3.4") is None
+    assert status_word("🤔") is None
+
+
+def test_hostile_heads_are_read_in_bounded_time():
+    huge = "Status: " + "a" * 2_000_000  # one line of two million characters
+    assert read_stated(huge).status is None
+    many = "| Status |" * 100_000
+    read_stated(many)
+    nested = "## Status\n\n" + "[" * 50_000 + "accepted" + "](x)" * 10
+    read_stated(nested)
+    assert read_stated("Status: Accepted\r\n").status == "accepted"
+
+
+def test_the_front_matter_wins_and_the_text_fills_what_it_lacks():
+    text = "---\nstatus: proposed\nsuperseded_by: [ADR-0009]\n---\n# X\n\nDate: 2020-01-02\n\n## Status\n\nSuperseded by [Y](y.md)\n"
+    doc = _doc("03_workstreams/w/adr/x.md", text)
+    assert doc.status == "proposed"
+    assert doc.stated_refs == ()  # the front matter names the successor
+    assert doc.created_source == "mtime"  # a record's "Date:" is when it was decided, not its age
+    doc = _doc("03_workstreams/w/adr/x.md", "---\nstatus: proposed\n---\n## Status\n\nSuperseded by [Y](y.md)\n")
+    assert doc.status == "proposed" and doc.stated_refs == (("superseded_by", "y.md", 6),)
+    doc = _doc("03_workstreams/w/adr/x.md", "---\nSuperseded-By: ADR-0009\n---\n## Status\n\nSuperseded by [Y](y.md)\n")
+    assert doc.status == "superseded" and doc.stated_refs == ()
+    doc = _doc("03_workstreams/w/adr/x.md", "# X\n\n## Status\n\nSuperseded by [Y](y.md)\n")
+    assert doc.status == "superseded" and doc.stated_refs == (("superseded_by", "y.md", 5),)
+    doc = _doc("02_knowledge/n.md", "# Note\n\nNothing stated here.\n")
+    assert doc.status is None and doc.stated_refs == ()
+
+
+def _adrs(root):
+    adr = root / "03_workstreams" / "platform" / "adr"
+    adr.mkdir(parents=True)
+    (adr / "0001-use-postgres-for-queue.md").write_text(
+        "# 1. Use Postgres as the job queue\n\nDate: 2021-02-01\n\n## Status\n\n"
+        "Superceded by [2. Use SQS for the job queue](0002-use-sqs-for-job-queue.md)\n\n"
+        "## Context\n\nJobs are queued in a Postgres table polled by the workers.\n\n"
+        "## Decision\n\nUse a Postgres table with SKIP LOCKED as the job queue for background jobs.\n")
+    (adr / "0002-use-sqs-for-job-queue.md").write_text(
+        "# 2. Use SQS for the job queue\n\nDate: 2024-05-01\n\n## Status\n\nAccepted\n\n"
+        "Supercedes [1. Use Postgres as the job queue](0001-use-postgres-for-queue.md)\n\n"
+        "## Context\n\nThe job queue in Postgres could not keep up with retries.\n\n"
+        "## Decision\n\nUse Amazon SQS as the job queue for background jobs, with a dead letter queue.\n")
+    return adr
+
+
+@pytest.mark.slow
+def test_decision_records_without_front_matter_end_to_end(tmp_path):
+    """adr-tools' records as written: the replaced one is demoted with its reason, its
+    successor ranks first, the status reaches every format and ``--where``."""
+    _adrs(tmp_path)
+    assert run_orion("index", cwd=tmp_path).returncode == 0
+    out = run_orion("compile", "which job queue do background jobs use", "--budget", "800", "--json", "--explain", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    docs = data["documents"]
+    assert docs[0]["path"].endswith("0002-use-sqs-for-job-queue.md")
+    status = {d["path"].rsplit("/", 1)[-1]: d.get("status") for d in docs}
+    assert status["0002-use-sqs-for-job-queue.md"] == "accepted"
+    assert status["0001-use-postgres-for-queue.md"] == "superseded by 0002-use-sqs-for-job-queue.md"
+    reasons = " ".join(r for e in data["explanation"]["rationale"] for r in e["reasons"])
+    assert "0001-use-postgres-for-queue.md superseded by 0002-use-sqs-for-job-queue.md (demoted" in reasons
+    out = run_orion("compile", "job queue", "--where", "status=accepted", "--json", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert {d["path"].rsplit("/", 1)[-1] for d in json.loads(out.stdout)["documents"]} == {"0002-use-sqs-for-job-queue.md"}
