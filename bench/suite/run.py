@@ -64,6 +64,12 @@ UNSEEN = {
     "packaging": ("packaging", HERE / "packaging.intents.jsonl"),
     "odh": ("odh", HERE / "odh.intents.jsonl"),
 }
+# the same projects with their lifecycle told only in the text (strip_stated.py): measured
+# against the trees above, never part of a choice
+TEXT_TREES = {
+    "adr-moj-text": ("adr-moj-text", HERE / "adr_moj.intents.jsonl"),
+    "modplat-text": ("modplat-text", HERE / "modplat.intents.jsonl"),
+}
 PAIRS = {"peps": HERE / "peps.pairs.jsonl", "adr-moj": HERE / "adr_moj.pairs.jsonl", "modplat": HERE / "modplat.pairs.jsonl"}
 
 
@@ -71,14 +77,14 @@ def _open(suite: Path, project: str):
     from oriongraph_cli import api
     from oriongraph_cli.config import load_config
 
-    cfg = load_config(suite / (PROJECTS | UNSEEN)[project][0])
+    cfg = load_config(suite / (PROJECTS | UNSEEN | TEXT_TREES)[project][0])
     return cfg, api.open_index(cfg)
 
 
 def _queries(project: str, limit: int | None):
     from oriongraph_cli.evaluate import load_queries
 
-    qs = load_queries((PROJECTS | UNSEEN)[project][1])
+    qs = load_queries((PROJECTS | UNSEEN | TEXT_TREES)[project][1])
     return qs[:limit] if limit else qs
 
 
@@ -277,7 +283,7 @@ def cmd_pairs(args) -> None:
         if args.projects and project not in args.projects.split(","):
             continue
         pairs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-        for tree in (project, project + "-hidden"):
+        for tree in (project + v for v in args.variants.split(",")):
             root = suite / tree
             if not (root / ".oriongraph" / "CURRENT").exists():
                 print(f"{tree}: not indexed yet, skipped", flush=True)
@@ -339,6 +345,9 @@ def main() -> None:
     p = sub.add_parser("pairs")
     p.add_argument("--suite", default="/tmp/suite")
     p.add_argument("--projects", default="", help="only these projects' pairs (names separated by ','; all by default)")
+    p.add_argument("--variants", default=",-hidden",
+                   help="the trees of each project measured, by their suffix (',' between; default: the tree and its -hidden one; "
+                        "-text: strip_stated.py's)")
     p.add_argument("--out", default=str(REPO / "bench" / "results" / "suite_pairs.json"))
     args = ap.parse_args()
     os.environ.setdefault("ORION_USAGE_LOG", "false")
