@@ -11,7 +11,7 @@ import re
 from typing import Mapping
 
 from oriongraph_cli.blocks import Blocks, has_fence_before, is_rst, quote_fences, quote_table_head, read_blocks
-from oriongraph_cli.graph.extract import DOXYGEN_LINK_RE, heading_text, looks_like_path
+from oriongraph_cli.graph.extract import DOXYGEN_LINK_RE, SPHINX_ROLE_RE, heading_text, looks_like_path, role_target, role_title
 from oriongraph_cli.graph.site_links import TEMPLATE_LINKS, written
 from oriongraph_cli.index.parse import front_matter_end
 from oriongraph_cli.models import Quote, WSDocument, WSItem
@@ -29,7 +29,8 @@ def rewrite_links(text: str, doc_path: str, resolved: Mapping[str, str] | None =
     written -> the indexed document) names that document, its anchor kept — a site URL
     such as ``/manual/dns.html`` becomes the page's path, and so does a site template's
     link the index resolved (``{% page "/docs/setup/" %}``, ``{{< ref "setup.md" >}}``) and
-    a Doxygen reference as a link's destination (``[ADR 25](@ref adr_0025)``);
+    a Doxygen reference as a link's destination (``[ADR 25](@ref adr_0025)``), and a Sphinx
+    cross-reference (``:doc:``, ``:ref:``, ``:pep:`` and MyST's ``{doc}``…: :func:`_role_path`);
     another relative target that could name a file is joined to the document's folder;
     absolute URLs, anchors, targets leaving the root, targets no file could have (``(g)``,
     ``(+)``: no link to the index either) and templates the index did not resolve stay."""
@@ -56,7 +57,23 @@ def rewrite_links(text: str, doc_path: str, resolved: Mapping[str, str] | None =
             text = pattern.sub(lambda m: _template_target(m, resolved), text)
     if resolved and "ref" in text:
         text = DOXYGEN_LINK_RE.sub(lambda m: "](" + resolved[f"@ref {m.group(1)}"] + ")" if f"@ref {m.group(1)}" in resolved else m.group(0), text)
+    if resolved and "`" in text:
+        text = SPHINX_ROLE_RE.sub(lambda m: _role_path(m, resolved), text)
     return _REFDEF.sub(lambda m: m.group(1) + fix(m.group(2)), text)
+
+
+def _role_path(m: re.Match, resolved: Mapping[str, str]) -> str:
+    """A Sphinx cross-reference the index resolved, naming the document's path the way the
+    role names a target with a title: ``:doc:`../guides/installing``` ->
+    ``:doc:`02_knowledge/guides/installing.rst```, ``:ref:`Title <label>``` -> ``:ref:`Title
+    <PATH>```, a label or a PEP number kept as the title (``:pep:`8 <PATH>```); as written when
+    the index did not resolve it."""
+    role, target = role_target(m)
+    dst = resolved.get(f":{role}:`{target}`")
+    if dst is None:
+        return m.group(0)
+    title = role_title(m) or ("" if role == "doc" else target)
+    return m.group(0)[: m.start(3) - m.start(0)] + (f"{title} <{dst}>" if title else dst) + "`"
 
 
 def _template_target(m: re.Match, resolved: Mapping[str, str]) -> str:

@@ -72,6 +72,22 @@ DOXYGEN_LINK_RE = re.compile(r"\]\(\s*[@\\](?:ref|subpage)[ \t]+(" + DOXYGEN_NAM
 # or ``!`` before the target only changes how it is shown
 SPHINX_ROLE_RE = re.compile(r"(?<![\w`])(?::(doc|ref|pep):|\{(doc|ref|pep)\})`([^`\n]+)`")
 _ROLE_TARGET = re.compile(r"<([^<>\n]+)>\s*$")
+
+
+def role_target(m: re.Match) -> tuple[str, str]:
+    """(role, target) of a :data:`SPHINX_ROLE_RE` match: ``Installing <../guides/installing>``
+    names ``../guides/installing``; ``~`` or ``!`` before a target only changes how it is shown."""
+    role, target = m.group(1) or m.group(2), m.group(3).strip()
+    inner = _ROLE_TARGET.search(target)
+    return role, (inner.group(1) if inner else target).strip().lstrip("~!")
+
+
+def role_title(m: re.Match) -> str:
+    """The title a :data:`SPHINX_ROLE_RE` match gives itself (``Installing`` of
+    ``Installing <../guides/installing>``), "" when it names its target alone."""
+    content = m.group(3).strip()
+    inner = _ROLE_TARGET.search(content)
+    return content[: inner.start()].strip() if inner else ""
 _INTERSPHINX = re.compile(r"^[A-Za-z][\w.-]*:(?!/)")
 # id-shaped tokens: ADR-0007, ADR-20251113-retrieval-as-compilation, DES-ING-WORKER, INC-2025-031
 ID_TOKEN_RE = re.compile(r"(?<![\w/.-])([A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+)(?![\w-])")
@@ -478,9 +494,7 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
         for m in SPHINX_ROLE_RE.finditer(body):
             if masked[m.start()] != body[m.start()]:
                 continue  # in a code block or span: text
-            role, target = m.group(1) or m.group(2), m.group(3).strip()
-            inner = _ROLE_TARGET.search(target)
-            target = (inner.group(1) if inner else target).strip().lstrip("~!")
+            role, target = role_target(m)
             if target and not _INTERSPHINX.match(target):  # python:tutorial/venv: another project's page
                 line, sid = locate(body_start + m.start())
                 refs.append(RawRef(doc.path, sid, line, f"sphinx:{role}", target, None))
