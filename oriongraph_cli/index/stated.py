@@ -54,6 +54,7 @@ _LINE_RE = re.compile(rf"^ {{0,3}}(?:[-*+] +)?:?{_EMPH}{_KEY}{_EMPH}[ \t]*:{_EMP
 # "| Status | Approved |", "| **Superseded by:** | [ADR-7](7.md) |", "| Status | Draft" (a row's
 # closing bar may be missing)
 _ROW_RE = re.compile(rf"^ {{0,3}}\|?[ \t]*{_EMPH}{_KEY}{_EMPH}[ \t]*:?{_EMPH}[ \t]*\|[ \t]*([^|]*?)[ \t]*(?:\||$)", re.IGNORECASE)
+_BLANK_RE = re.compile(r"[^\n]")
 _ADORNMENT_RE = re.compile(r"^[ \t]*([=\-~^\"'`#*+:._])\1+[ \t]*$")
 _LINK_RE = re.compile(r"!?\[((?:[^\[\]\n]|\[[^\]\n]*\])*)\]\(\s*<?([^()\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _ID_RE = re.compile(r"(?<![\w/.-])([A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+)(?![\w-])")
@@ -98,10 +99,16 @@ def read_stated(text: str, body_start: int = 0, rst: bool = False) -> Stated:
     if not _CUE_RE.search(head):
         return NOTHING
     blocks = read_blocks(text, body_start, rst)
-    hidden = [(a - body_start, b - body_start) for a, b in blocks.code if a < head_end]
-    hidden += comment_ranges(head)
-    for a, b in hidden:  # code and comments blanked, lines kept
-        head = head[:a] + re.sub(r"[^\n]", " ", head[a:b]) + head[b:]
+    hidden = sorted([(max(a - body_start, 0), b - body_start) for a, b in blocks.code if a < head_end] + comment_ranges(head))
+    if hidden:  # code and comments blanked, lines kept: in one pass (a line may hold many comments)
+        parts, pos = [], 0
+        for a, b in hidden:
+            a = max(a, pos)
+            if a < b:
+                parts.append(head[pos:a])
+                parts.append(_BLANK_RE.sub(" ", head[a:b]))
+                pos = b
+        head = "".join(parts) + head[pos:]
     lines = head.split("\n")
     line_of = _line_index(head)
     # each heading of the head: its first line -> (title, first line after it, line of the next heading)

@@ -90,6 +90,9 @@ def test_hostile_heads_are_read_in_bounded_time():
     nested = "## Status\n\n" + "[" * 50_000 + "accepted" + "](x)" * 10
     read_stated(nested)
     assert read_stated("Status: Accepted\r\n").status == "accepted"
+    comments = "Status: " + "<!-- x -->" * 200_000 + " accepted\n"  # one line of 200,000 comments: blanked in one pass
+    assert read_stated(comments).status == "accepted"  # as the page shows it
+    assert read_stated("<!-- a -->" * 50_000 + "\nStatus: accepted\n").status == "accepted"
 
 
 def test_the_front_matter_wins_and_the_text_fills_what_it_lacks():
