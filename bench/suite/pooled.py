@@ -4,8 +4,8 @@ together — the mean over projects (each project one unit; its 95 % interval fr
 the projects) and the precision-weighted mean (each project weighted by its own interval's
 width; its 95 % interval from the weights).
 
-    python bench/suite/pooled.py /tmp/s21/unseen/budgets_*.json --baseline rrf
-    python bench/suite/pooled.py bench/results/suite_unseen_21.json --baseline rrf --out bench/results/pooled_21.json
+    python bench/suite/pooled.py bench/results/suite_unseen_21/*.json --baseline rrf
+    python bench/suite/pooled.py bench/results/suite_unseen_21/*.json --baseline best --out bench/results/pooled_21_best.json
 
 A report may hold several projects. Standard library only; nothing is measured here.
 """
@@ -23,13 +23,16 @@ Z = 1.96
 
 
 def read(paths: list[Path], baseline: str) -> dict[str, dict[str, list[float]]]:
-    """project -> metric -> [mean, lo, hi] of orion − ``baseline`` (the last report wins)."""
+    """project -> metric -> [mean, lo, hi] of orion − ``baseline`` (the last report wins);
+    ``best``: per metric, the baseline orion is closest to (the smallest mean difference)."""
     out: dict[str, dict[str, list[float]]] = {}
     for path in paths:
         for project, rep in json.loads(path.read_text())["projects"].items():
-            minus = rep.get("orion_minus", {}).get(baseline)
-            if minus:
-                out[project] = minus
+            minus = rep.get("orion_minus", {})
+            if baseline == "best" and minus:
+                out[project] = {m: min((d[m] for d in minus.values() if m in d), key=lambda d: d[0]) for m in METRICS}
+            elif minus.get(baseline):
+                out[project] = minus[baseline]
     return out
 
 
@@ -57,7 +60,7 @@ def weighted(rows: list[list[float]]) -> tuple[float, float, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("reports", type=Path, nargs="+")
-    ap.add_argument("--baseline", default="rrf")
+    ap.add_argument("--baseline", default="rrf", help="bm25, dense, rrf, or best (per metric, the baseline closest to orion)")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     per = read(args.reports, args.baseline)

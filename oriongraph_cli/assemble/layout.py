@@ -30,7 +30,7 @@ def rewrite_links(text: str, doc_path: str, resolved: Mapping[str, str] | None =
     such as ``/manual/dns.html`` becomes the page's path, and so does a site template's
     link the index resolved (``{% page "/docs/setup/" %}``, ``{{< ref "setup.md" >}}``) and
     a Doxygen reference as a link's destination (``[ADR 25](@ref adr_0025)``), and a Sphinx
-    cross-reference (``:doc:``, ``:ref:``, ``:pep:`` and MyST's ``{doc}``…: :func:`_role_path`);
+    ``:doc:`` (MyST's ``{doc}``: :func:`_role_path`);
     another relative target that could name a file is joined to the document's folder;
     absolute URLs, anchors, targets leaving the root, targets no file could have (``(g)``,
     ``(+)``: no link to the index either) and templates the index did not resolve stay."""
@@ -57,22 +57,23 @@ def rewrite_links(text: str, doc_path: str, resolved: Mapping[str, str] | None =
             text = pattern.sub(lambda m: _template_target(m, resolved), text)
     if resolved and "ref" in text:
         text = DOXYGEN_LINK_RE.sub(lambda m: "](" + resolved[f"@ref {m.group(1)}"] + ")" if f"@ref {m.group(1)}" in resolved else m.group(0), text)
-    if resolved and "`" in text:
+    if resolved and "doc" in text:
         text = SPHINX_ROLE_RE.sub(lambda m: _role_path(m, resolved), text)
     return _REFDEF.sub(lambda m: m.group(1) + fix(m.group(2)), text)
 
 
 def _role_path(m: re.Match, resolved: Mapping[str, str]) -> str:
-    """A Sphinx cross-reference the index resolved, naming the document's path the way the
-    role names a target with a title: ``:doc:`../guides/installing``` ->
-    ``:doc:`02_knowledge/guides/installing.rst```, ``:ref:`Title <label>``` -> ``:ref:`Title
-    <PATH>```, a label or a PEP number kept as the title (``:pep:`8 <PATH>```); as written when
-    the index did not resolve it."""
+    """A Sphinx ``:doc:`` (MyST's ``{doc}``) the index resolved, naming the document's path
+    from the project root: ``:doc:`../guides/installing``` ->
+    ``:doc:`02_knowledge/guides/installing.rst```, ``:doc:`Title <../x>``` -> ``:doc:`Title
+    <PATH>```. A path, as a Markdown link's is; a ``:ref:`` label or a ``:pep:`` number is a
+    name, kept as written (naming its file too cost the packaging guide's working sets
+    tokens: docs/BENCHMARKS.md), and so is a role the index did not resolve."""
     role, target = role_target(m)
-    dst = resolved.get(f":{role}:`{target}`")
+    dst = resolved.get(f":{role}:`{target}`") if role == "doc" else None
     if dst is None:
         return m.group(0)
-    title = role_title(m) or ("" if role == "doc" else target)
+    title = role_title(m)
     return m.group(0)[: m.start(3) - m.start(0)] + (f"{title} <{dst}>" if title else dst) + "`"
 
 
