@@ -301,7 +301,8 @@ class DocInfo:
         SQLite's ``json_extract`` gives them (JSON text for a list, the text itself for one name)."""
         aliases = aliases_of(_json_list(row[5] if len(row) > 5 else None))
         redirects = aliases_of(_json_list(row[6] if len(row) > 6 else None))
-        return cls(row[0], row[1], row[2], row[3], tuple(json.loads(row[4] or "[]")), aliases, urls_of(aliases, redirects))
+        tags = () if row[4] in (None, "", "[]") else tuple(json.loads(row[4]))  # most notes have none: no parse
+        return cls(row[0], row[1], row[2], row[3], tags, aliases, urls_of(aliases, redirects) if aliases or redirects else ())
 
 
 def _json_list(value: Any) -> Any:

@@ -207,26 +207,27 @@ class LinkResolver:
         self._load_marked = marked_loader or self._marked_from_spans
         self.root = root
         self.paths = set(docs)
-        self.lower_paths = {p.lower(): p for p in sorted(docs)}
+        order = sorted(docs)
+        self.lower_paths = {p.lower(): p for p in order}
         self.ids: dict[str, str] = {}
         self.stems: dict[str, list[str]] = {}
         self.titles: dict[str, str] = {}
         self.urls: dict[str, list[str]] = {}  # a site URL a page was moved from -> the pages declaring it
-        for path in sorted(docs):
+        names = {path: posixpath.basename(path) for path in order}
+        for path in order:
             d = docs[path]
-            stem = posixpath.splitext(posixpath.basename(path))[0]
-            self.stems.setdefault(stem.lower(), []).append(path)
+            self.stems.setdefault(posixpath.splitext(names[path])[0].lower(), []).append(path)
             for url in d.urls:
                 self.urls.setdefault(url, []).append(path)
             if d.doc_id:
                 self.ids.setdefault(str(d.doc_id).lower(), path)
             self.titles.setdefault(d.title.strip().lower(), path)
-        for path in sorted(docs):  # front matter aliases name a document after every title does
+        for path in order:  # front matter aliases name a document after every title does
             for alias in docs[path].aliases:
                 self.titles.setdefault(alias.lower(), path)
         # ADR-0007 also names ADR-0007-foo.md / a document titled "ADR-0007: ..." without an `id`
-        for path in sorted(docs):
-            for source in (posixpath.basename(path), docs[path].title):
+        for path in order:
+            for source in (names[path], docs[path].title):
                 m = ADR_RE.match(source.strip())
                 if m:
                     self.ids.setdefault(m.group(1).lower(), path)
