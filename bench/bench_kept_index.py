@@ -1,0 +1,55 @@
+"""A one-file re-index against a no-change one in one process that keeps the index model,
+as `orion serve` and `orion watch` run them: the median CPU of N of each, measured inside
+the process (no client, socket or server ticks of 10 ms to blur a change of ~10 ms).
+
+    PYTHONPATH=CHECKOUT python -P bench/bench_kept_index.py PROJECT [-n 7]
+
+PROJECT is an indexed copy this script may edit: the eighth note under ``02_knowledge/``
+gets a sentence appended each round (restored at the end). Paired before/after figures come
+from running it with each checkout in turn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+from oriongraph_cli import api
+from oriongraph_cli.config import load_config
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("root", type=Path)
+    ap.add_argument("-n", type=int, default=7)
+    args = ap.parse_args()
+    cfg = load_config(args.root, usage_log=False)
+    kept = api.kept_index_model()
+    note = sorted((args.root / "02_knowledge").rglob("*.md"))[7]
+    original = note.read_bytes()
+
+    def cpu_of_run() -> float:
+        t = time.process_time()
+        api.index_project(cfg, embedder_source=kept)
+        return time.process_time() - t
+
+    try:
+        note.write_text(original.decode() + "\nA sentence added before the rounds.\n")
+        cpu_of_run()  # the model loaded, the index in step with the files
+        cpu_of_run()
+        one, none = [], []
+        for i in range(args.n):
+            note.write_text(note.read_text() + f"\nAn added sentence, round {i}.\n")
+            one.append(cpu_of_run())
+            none.append(cpu_of_run())
+    finally:
+        note.write_bytes(original)
+        api.index_project(cfg, embedder_source=kept)
+    print(f"one file: median {statistics.median(one):.3f} s CPU ({min(one):.3f}-{max(one):.3f}); "
+          f"nothing changed: median {statistics.median(none):.3f} s; ratio {statistics.median(one) / statistics.median(none):.1f}x")
+
+
+if __name__ == "__main__":
+    main()
