@@ -212,7 +212,9 @@ def slugify(heading: str) -> str:
     return text.replace(" ", "-")
 
 
-def _norm_key(key: Any) -> str:
+def front_matter_key(key: Any) -> str:
+    """A front matter key as the link graph reads it: ``Superseded-By`` and ``supersededBy``
+    are ``superseded_by``, ``dependsOn`` is ``depends_on``."""
     k = str(key).strip().lower().replace("-", "_")
     return _FM_ALIASES.get(k.replace("_", ""), k)
 
@@ -436,7 +438,7 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
     text = doc.text
     fm_lines = text[: doc.body_start].split("\n")
     for raw_key, value in (doc.meta or {}).items():
-        key = _norm_key(raw_key)
+        key = front_matter_key(raw_key)
         if key not in FRONT_MATTER_TYPES:
             continue
         for v in _fm_values(value):

@@ -17,6 +17,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from oriongraph_cli.blocks import is_rst, read_blocks
+from oriongraph_cli.graph.extract import front_matter_key
 from oriongraph_cli.index.stated import read_stated
 from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 
@@ -391,13 +392,6 @@ def normalise_stage(value: Any) -> str | None:
     return STAGE_ALIASES.get(text, text) or None
 
 
-def _supersession_key(key: Any) -> str:
-    """A front matter key as the link graph reads it (``graph.extract``: ``Superseded-By``
-    and ``supersededBy`` are ``superseded_by``)."""
-    k = str(key).strip().lower().replace("-", "_")
-    return "superseded_by" if k.replace("_", "") == "supersededby" else k
-
-
 def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: int | None = None) -> tuple[Document, list[ParseWarning]]:
     meta, body_start, warnings = split_front_matter(rel, text)
     parts = PurePosixPath(rel).parts
@@ -416,7 +410,7 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
     created = parse_date(meta.get("created")) or parse_date(meta.get("date"))
     status = str(meta["status"]).lower() if meta.get("status") is not None else None
     stated_refs: tuple[tuple[str, str, int], ...] = ()
-    stated_keys = {"supersedes", "superseded_by"} - {_supersession_key(k) for k in meta}
+    stated_keys = {"supersedes", "superseded_by"} - {front_matter_key(k) for k in meta}
     if status is None or stated_keys:
         stated = read_stated(text, body_start, is_rst(rel))
         status = status if status is not None else stated.status

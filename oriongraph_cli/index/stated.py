@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 
 from oriongraph_cli.blocks import comment_ranges, read_blocks
+from oriongraph_cli.graph.extract import ID_TOKEN_RE, MD_LINK_RE
 
 HEAD_LINES = 60
 # the words decision records, PEPs and RFCs use for a state (lower case); two-word ones too
@@ -56,8 +57,6 @@ _LINE_RE = re.compile(rf"^ {{0,3}}(?:[-*+] +)?:?{_EMPH}{_KEY}{_EMPH}[ \t]*:{_EMP
 _ROW_RE = re.compile(rf"^ {{0,3}}\|?[ \t]*{_EMPH}{_KEY}{_EMPH}[ \t]*:?{_EMPH}[ \t]*\|[ \t]*([^|]*?)[ \t]*(?:\||$)", re.IGNORECASE)
 _BLANK_RE = re.compile(r"[^\n]")
 _ADORNMENT_RE = re.compile(r"^[ \t]*([=\-~^\"'`#*+:._])\1+[ \t]*$")
-_LINK_RE = re.compile(r"!?\[((?:[^\[\]\n]|\[[^\]\n]*\])*)\]\(\s*<?([^()\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
-_ID_RE = re.compile(r"(?<![\w/.-])([A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+)(?![\w-])")
 _BY_RE = re.compile(r"\b(?:super[sc]eded|replaced)\s+(?:by|with)\b", re.IGNORECASE)
 _SUPERSEDES_RE = re.compile(r"\b(?:super[sc]edes|replaces)\b", re.IGNORECASE)
 _NONE_RE = re.compile(r"^\W*(?:n/?a|none|nothing|-+|—|tbd)?\W*$", re.IGNORECASE)
@@ -177,7 +176,7 @@ def _norm(key: str) -> str:
 def _plain(value: str) -> str:
     """``value`` as read: links as their text, emphasis and code marks gone, from its first
     letter or digit, lower case, one space between words."""
-    value = _LINK_RE.sub(lambda m: m.group(1), value)
+    value = MD_LINK_RE.sub(lambda m: m.group(2), value)
     value = re.sub(r"[*_`~]+", " ", value)
     value = re.sub(r"^[^\w]+", "", value)
     return " ".join(value.split()).lower()
@@ -207,10 +206,15 @@ def _targets(value: str) -> list[str]:
     """The records ``value`` names: its links' destinations, else its id-shaped tokens."""
     if _NONE_RE.match(_plain(value) or ""):
         return []
-    links = [m.group(2) for m in _LINK_RE.finditer(value) if not m.group(0).startswith("!")]
+    links = _links(value)
     if links:
         return list(dict.fromkeys(links))
-    return list(dict.fromkeys(m.group(1) for m in _ID_RE.finditer(value)))
+    return list(dict.fromkeys(m.group(1) for m in ID_TOKEN_RE.finditer(value)))
+
+
+def _links(value: str) -> list[str]:
+    """The destinations of ``value``'s Markdown links (not images), each once."""
+    return list(dict.fromkeys(m.group(3) for m in MD_LINK_RE.finditer(value) if not m.group(1)))
 
 
 def _status_refs(value: str, word: str | None = None) -> list[tuple[str, str]]:
@@ -222,8 +226,7 @@ def _status_refs(value: str, word: str | None = None) -> list[tuple[str, str]]:
     sup = _SUPERSEDES_RE.search(value)
     if by is None and sup is None:
         if word in ("superseded", "replaced"):
-            links = [m.group(2) for m in _LINK_RE.finditer(value) if not m.group(0).startswith("!")]
-            return [("superseded_by", t) for t in dict.fromkeys(links)]
+            return [("superseded_by", t) for t in _links(value)]
         return []
     cuts = sorted((m.start(), m.end(), key) for m, key in ((by, "superseded_by"), (sup, "supersedes")) if m is not None)
     for n, (_a, end, key) in enumerate(cuts):
