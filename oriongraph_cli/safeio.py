@@ -55,6 +55,19 @@ def stat_key(st: os.stat_result) -> list[int]:
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
 
 
+RACY_SECONDS = 2.0  # a change this soon after a file's last one may not move its times ...
+RACY_FINE_SECONDS = 0.05  # ... or this soon, on a file system that records sub-second times
+
+
+def settled(st: os.stat_result, now_ns: int) -> bool:
+    """Whether the next write to a file whose stat is ``st`` must move its modification time:
+    it was last modified longer ago than the file system's timestamp resolution (git's
+    racy-file rule): ``RACY_SECONDS`` where it records whole seconds, ``RACY_FINE_SECONDS``
+    where it records finer times (several clock ticks)."""
+    coarse = st.st_mtime_ns % 1_000_000_000 == 0
+    return now_ns - st.st_mtime_ns > (RACY_SECONDS if coarse else RACY_FINE_SECONDS) * 1e9
+
+
 def unchanged_since(st: os.stat_result, recorded: list[int] | None, indexed_at: int) -> bool:
     """Whether a file whose stat is ``st`` is the one recorded when the index was written at
     ``indexed_at`` (unix seconds), by git's racy-file rules: the stat key matches, and it was

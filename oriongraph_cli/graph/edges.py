@@ -469,6 +469,7 @@ def rebuild_edges(
     max_df: float = DEFINES_MAX_DF,
     change: GraphChange | None = None,
     generation: str | None = None,
+    keep: bool = False,
 ) -> GraphBuildResult:
     """Phase 2: resolve the stored references against the current documents, recompute the
     DEFINES edges, rewrite the global edges and ``dangling_links``.
@@ -480,7 +481,9 @@ def rebuild_edges(
     id, title, headings) and links to files outside the index (the disk may have
     changed). The result equals a full resolve (tests/index/test_incremental.py). Without
     them, every reference is resolved. ``generation``: the generation being built (its
-    dependencies are marked current for it).
+    dependencies are marked current for it). ``keep``: this process indexes again (``orion
+    serve``, ``orion watch``): what the document rows gave is kept for the next run
+    (``LinkResolver.from_registry``, ``collect_terms``).
 
     Call once per index run, after the registry holds every current document and span and
     :func:`store_document` ran for each changed one. Rows of documents no longer in the
@@ -495,7 +498,7 @@ def rebuild_edges(
     reg.graph.drop_removed_documents(change.paths if incremental else None)
     stale = reg.graph.unextracted_documents()
     t = time.perf_counter()
-    resolver = LinkResolver.from_registry(reg, root)
+    resolver = LinkResolver.from_registry(reg, root, keep=keep)
     deps: dict[str, set[str]] = {}
     if incremental:
         assert change is not None
@@ -514,7 +517,7 @@ def rebuild_edges(
     defines_synced: tuple[int, int] | None = None
     if defines:
         t = time.perf_counter()
-        terms = collect_terms(resolver)
+        terms = collect_terms(resolver, keep=keep)
         if incremental:
             assert change is not None
             defines_synced = _update_defines(reg, terms, change, max_per_term=max_per_term, max_df=max_df)

@@ -10,7 +10,7 @@ import posixpath
 import re
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from oriongraph_cli.graph.extract import (
@@ -179,6 +179,51 @@ def definition_terms(text: str) -> list[str]:
     return out
 
 
+class DocumentNames(NamedTuple):
+    """The names by which links find a document, built from every document's link info and
+    only read after: its path (as written and lower-cased), file stem, id, title, aliases and
+    the site URLs it was moved from."""
+
+    paths: set[str]
+    lower_paths: dict[str, str]
+    ids: dict[str, str]
+    stems: dict[str, list[str]]
+    titles: dict[str, str]
+    urls: dict[str, list[str]]  # a site URL a page was moved from -> the pages declaring it
+
+    @classmethod
+    def of(cls, docs: dict[str, DocInfo]) -> "DocumentNames":
+        order = sorted(docs)
+        out = cls(set(docs), {p.lower(): p for p in order}, {}, {}, {}, {})
+        names = {path: posixpath.basename(path) for path in order}
+        for path in order:
+            d = docs[path]
+            out.stems.setdefault(posixpath.splitext(names[path])[0].lower(), []).append(path)
+            for url in d.urls:
+                out.urls.setdefault(url, []).append(path)
+            if d.doc_id:
+                out.ids.setdefault(str(d.doc_id).lower(), path)
+            out.titles.setdefault(d.title.strip().lower(), path)
+        for path in order:  # front matter aliases name a document after every title does
+            for alias in docs[path].aliases:
+                out.titles.setdefault(alias.lower(), path)
+        # ADR-0007 also names ADR-0007-foo.md / a document titled "ADR-0007: ..." without an `id`
+        for path in order:
+            for source in (names[path], docs[path].title):
+                m = ADR_RE.match(source.strip())
+                if m:
+                    out.ids.setdefault(m.group(1).lower(), path)
+        return out
+
+
+# Each document row read -> its DocInfo, and the names those rows give: pure functions of the
+# rows, kept between the runs of a process that indexes many times (``orion serve``, ``orion
+# watch``: ``from_registry(keep=True)``), where a one-file change leaves the other rows (often
+# every row) as they were. Replaced whole by each such read, so it holds one project's rows;
+# a process that indexes once keeps nothing (~1.4 KB a document it would hold to its end).
+_READ_ROWS: tuple[dict[tuple, DocInfo], DocumentNames | None] = ({}, None)
+
+
 class LinkResolver:
     """Where a reference points, given the set of indexed documents.
 
@@ -196,6 +241,7 @@ class LinkResolver:
         root: Path | None = None,
         texts_loader: Callable[[str], list[tuple[str, str]]] | None = None,
         marked_loader: Callable[..., list[tuple[str, str, int, str, str, str | None]]] | None = None,
+        names: DocumentNames | None = None,
     ):
         self.docs = docs
         self.first_span = first_span
@@ -206,31 +252,9 @@ class LinkResolver:
         # needle: Registry.spans_holding, else read from every document's spans
         self._load_marked = marked_loader or self._marked_from_spans
         self.root = root
-        self.paths = set(docs)
-        order = sorted(docs)
-        self.lower_paths = {p.lower(): p for p in order}
-        self.ids: dict[str, str] = {}
-        self.stems: dict[str, list[str]] = {}
-        self.titles: dict[str, str] = {}
-        self.urls: dict[str, list[str]] = {}  # a site URL a page was moved from -> the pages declaring it
-        names = {path: posixpath.basename(path) for path in order}
-        for path in order:
-            d = docs[path]
-            self.stems.setdefault(posixpath.splitext(names[path])[0].lower(), []).append(path)
-            for url in d.urls:
-                self.urls.setdefault(url, []).append(path)
-            if d.doc_id:
-                self.ids.setdefault(str(d.doc_id).lower(), path)
-            self.titles.setdefault(d.title.strip().lower(), path)
-        for path in order:  # front matter aliases name a document after every title does
-            for alias in docs[path].aliases:
-                self.titles.setdefault(alias.lower(), path)
-        # ADR-0007 also names ADR-0007-foo.md / a document titled "ADR-0007: ..." without an `id`
-        for path in order:
-            for source in (names[path], docs[path].title):
-                m = ADR_RE.match(source.strip())
-                if m:
-                    self.ids.setdefault(m.group(1).lower(), path)
+        self.names = names or DocumentNames.of(docs)
+        self.paths, self.lower_paths = self.names.paths, self.names.lower_paths
+        self.ids, self.stems, self.titles, self.urls = self.names.ids, self.names.stems, self.names.titles, self.names.urls
         self._spans: dict[str, list[SpanInfo]] = {}
         self._slugs: dict[str, dict[str, str]] = {}
         # a heading's letters and digits alone -> its span, where no other heading of the page has them
@@ -252,14 +276,29 @@ class LinkResolver:
         return cls(infos, first, lambda p: by_path.get(p, []), root)
 
     @classmethod
-    def from_registry(cls, registry: "Registry", root: Path | None = None) -> "LinkResolver":
-        docs = {r[0]: DocInfo.from_row(r) for r in registry.document_links_info()}
+    def from_registry(cls, registry: "Registry", root: Path | None = None, *, keep: bool = False) -> "LinkResolver":
+        """``keep``: the process reads again (``orion serve``, ``orion watch``): what each
+        row gave, and the names they gave, are kept for the next read, and taken from the
+        last one where it kept them."""
+        global _READ_ROWS
+        (kept, kept_names), read = _READ_ROWS if keep else ({}, None), {}
+        docs, misses = {}, 0
+        for r in registry.document_links_info():
+            info = kept.get(r)
+            if info is None:
+                info, misses = DocInfo.from_row(r), misses + 1
+            read[r] = docs[r[0]] = info
+        # every row read before, and no other: the same documents by the same names
+        names = kept_names if not misses and len(read) == len(kept) else None
         first = registry.first_span_ids()
 
         def load(path: str) -> list[SpanInfo]:
             return [SpanInfo(path, r[1], r[2], tuple(json.loads(r[3])), r[4], "", r[0]) for r in registry.document_outline(path)]
 
-        return cls(docs, first, load, root, registry.document_texts, registry.spans_holding)
+        resolver = cls(docs, first, load, root, registry.document_texts, registry.spans_holding, names)
+        if keep:
+            _READ_ROWS = (read, resolver.names)
+        return resolver
 
     # ---------------------------------------------------------------- lookups
     def spans_of(self, path: str) -> list[SpanInfo]:

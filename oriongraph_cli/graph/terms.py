@@ -53,43 +53,76 @@ def _is_glossary(doc: DocInfo) -> bool:
     return "glossary" in stem or "glossary" in doc.title.lower() or "glossary" in doc.tags or "terminology" in doc.tags
 
 
-def collect_terms(resolver: LinkResolver) -> list[Term]:
+_PRIORITY = {"glossary": 0, "id": 1, "title": 2}
+
+# (a document's link info, its first span id) -> whether it is a glossary and the terms its id
+# and title define: a pure function of the key, kept between the runs of a process that
+# indexes many times (``collect_terms(keep=True)``), where a one-file change leaves every
+# other document's key as it was. Replaced whole by each such call: one project's documents.
+_OWN_TERMS: dict[tuple[DocInfo, str | None], tuple[bool, tuple[Term, ...]]] = {}
+
+
+def _term(text: str, path: str, span_id: str | None, source: str) -> Term | None:
+    """The term ``text`` defines, or None: no span, no words, too long, or (but for an id)
+    too short or only stop words."""
+    if span_id is None:
+        return None
+    words = tuple(words_of(text))
+    if not words or len(words) > TERM_MAX_WORDS:
+        return None
+    if source != "id" and (len(" ".join(words)) < TERM_MIN_CHARS or all(w in _TERM_STOP for w in words)):
+        return None
+    return Term(text.strip(), words, path, span_id, source)
+
+
+def _own_terms(doc: DocInfo, first: str | None) -> tuple[bool, tuple[Term, ...]]:
+    """Whether the document is a glossary, and the terms its front matter id and short title
+    define, in that order."""
+    made = (_term(str(doc.doc_id), doc.path, first, "id") if doc.doc_id else None,
+            _term(re.sub(r"^\s*ADR-[\w-]+\s*:\s*", "", doc.title), doc.path, first, "title"))
+    return _is_glossary(doc), tuple(t for t in made if t is not None)
+
+
+def _glossary_terms(resolver: LinkResolver, path: str) -> list[Term]:
+    """The terms a glossary document's headings define: its ``###`` headings (the deepest
+    level if there is no ``###``), with an acronym in parentheses as an alias."""
+    spans = resolver.spans_of(path)
+    levels = {len(s.heading_path) for s in spans}
+    level = 3 if 3 in levels else max(levels, default=0)
+    out: list[Term | None] = []
+    for s in spans:
+        if level >= 2 and len(s.heading_path) == level:
+            head = s.heading_path[-1]
+            out.append(_term(re.sub(r"\s*\([^)]*\)\s*", " ", head).strip(), path, s.span_id, "glossary"))
+            out.extend(_term(alias, path, s.span_id, "glossary") for alias in re.findall(r"\(([^)]+)\)", head))
+    return [t for t in out if t is not None]
+
+
+def collect_terms(resolver: LinkResolver, *, keep: bool = False) -> list[Term]:
     """The entities the project defines: ``###`` headings of glossary documents (path, title
     or tag says glossary; the deepest heading level if there is no ``###``), with an acronym
     in parentheses as an alias ("Dead Letter Queue (DLQ)"); front matter ids; titles of at
     most 6 words (an "ADR-0007:" prefix stripped). One definer per term: glossary > id >
-    title, then path order."""
+    title, then path order. ``keep``: the process collects again (``orion serve``, ``orion
+    watch``): each document's own terms are kept for the next call, and taken from the last
+    one where it kept them."""
+    global _OWN_TERMS
     found: dict[tuple[str, ...], Term] = {}
-    priority = {"glossary": 0, "id": 1, "title": 2}
-
-    def add(text: str, path: str, span_id: str | None, source: str) -> None:
-        if span_id is None:
-            return
-        words = tuple(words_of(text))
-        if not words or len(words) > TERM_MAX_WORDS:
-            return
-        if source != "id" and (len(" ".join(words)) < TERM_MIN_CHARS or all(w in _TERM_STOP for w in words)):
-            return
-        old = found.get(words)
-        if old is None or priority[source] < priority[old.source]:
-            found[words] = Term(text.strip(), words, path, span_id, source)
-
+    kept = _OWN_TERMS if keep else {}
+    own: dict[tuple[DocInfo, str | None], tuple[bool, tuple[Term, ...]]] = {}
     for path in sorted(resolver.docs):
-        doc = resolver.docs[path]
-        first = resolver.first_span.get(path)
-        if _is_glossary(doc):
-            spans = resolver.spans_of(path)
-            levels = {len(s.heading_path) for s in spans}
-            level = 3 if 3 in levels else max(levels, default=0)
-            for s in spans:
-                if level >= 2 and len(s.heading_path) == level:
-                    head = s.heading_path[-1]
-                    add(re.sub(r"\s*\([^)]*\)\s*", " ", head).strip(), path, s.span_id, "glossary")
-                    for alias in re.findall(r"\(([^)]+)\)", head):
-                        add(alias, path, s.span_id, "glossary")
-        if doc.doc_id:
-            add(str(doc.doc_id), path, first, "id")
-        add(re.sub(r"^\s*ADR-[\w-]+\s*:\s*", "", doc.title), path, first, "title")
+        key = (resolver.docs[path], resolver.first_span.get(path))
+        made = kept.get(key)
+        own[key] = made = _own_terms(*key) if made is None else made
+        glossary, terms = made
+        if glossary:
+            terms = (*_glossary_terms(resolver, path), *terms)
+        for t in terms:
+            old = found.get(t.words)
+            if old is None or _PRIORITY[t.source] < _PRIORITY[old.source]:
+                found[t.words] = t
+    if keep:
+        _OWN_TERMS = own
     return sorted(found.values(), key=lambda t: (t.path, t.words))
 
 

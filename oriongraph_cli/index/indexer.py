@@ -753,7 +753,8 @@ def _rebuild_graph(registry, plan: _Plan, result: IndexResult, progress: Progres
     progress.phase("graph", None)
     key = lambda d: (d.path, d.line, d.target, d.kind)  # noqa: E731
     before = {key(d) for d in edges.dangling(registry)} if edges.has_tables(registry) else set()
-    built = edges.rebuild_edges(registry, plan.cfg.root, defines=plan.cfg.graph_defines, change=change, generation=plan.gen)
+    built = edges.rebuild_edges(registry, plan.cfg.root, defines=plan.cfg.graph_defines, change=change, generation=plan.gen,
+                                keep=getattr(plan.embedder_source, "keeps_between_runs", False))
     indexed = frozenset(plan.changed)
     told = [d for d in built.dangling if d.path in indexed or key(d) not in before]
     for d in told:

@@ -233,7 +233,11 @@ class KeptEmbedder:
     """The index model for a process that indexes many times (``orion serve``, ``orion
     watch``): loaded on first use and kept while the model, its files and the thread count
     stay the same, so a one-file re-index does not load the model again. Used as the
-    indexer's ``embedder_source``; the vectors are those a fresh run's model gives."""
+    indexer's ``embedder_source``; the vectors are those a fresh run's model gives. Its
+    ``keeps_between_runs`` tells the indexer that this process runs again: what a run reads
+    that the next one may read unchanged (the link graph's document rows) is kept too."""
+
+    keeps_between_runs = True
 
     def __init__(self, load=None):
         import threading

@@ -26,6 +26,7 @@ from typing import Iterator
 import xxhash
 
 from oriongraph_cli.errors import IndexBusyError, NoIndexError, UnsafeStateError
+from oriongraph_cli.safeio import settled
 from oriongraph_cli.store.manifest import MANIFEST, Manifest, ManifestError
 
 _UMASK = os.umask(0)
@@ -280,9 +281,8 @@ class Layout:
         replacing any earlier record. The next full check of an unchanged file reads only its
         sample. A file modified too recently is left out (as git leaves out "racily clean"
         files): a change within the file system's timestamp resolution of the last write
-        would keep the time it records — ``RACY_SECONDS`` where the file system records
-        whole seconds, ``RACY_FINE_SECONDS`` where it records finer times (several clock
-        ticks). Best effort: a record that cannot be written costs a full check later."""
+        would keep the time it records (``safeio.settled``). Best effort: a record that
+        cannot be written costs a full check later."""
         gen_path = self.gen_dir / gen
         try:
             manifest = self.manifests.get(gen) or Manifest.load(gen_path)
@@ -293,8 +293,7 @@ class Layout:
         for rel, expected in (manifest.checksums or {}).items():
             try:
                 st = os.stat(gen_path / rel, follow_symlinks=False)
-                coarse = st.st_mtime_ns % 1_000_000_000 == 0  # whole seconds: a coarse file system
-                if now - st.st_mtime_ns > (RACY_SECONDS if coarse else RACY_FINE_SECONDS) * 1e9:
+                if settled(st, now):
                     files[_stat_key(st)] = expected[1]
             except (OSError, TypeError, IndexError):
                 continue
@@ -367,8 +366,6 @@ class Layout:
 
 READERS_LOCK = "readers.lock"
 VERIFIED = "verified.json"  # in the index directory: the files an index run verified or wrote (Layout.remember)
-RACY_SECONDS = 2.0  # a file modified this recently is not remembered as verified ...
-RACY_FINE_SECONDS = 0.05  # ... or this, on a file system that records sub-second times
 _NOT_CHECKED = {MANIFEST, READERS_LOCK}
 _SAMPLE = 64 * 1024
 _PAGE = 4096

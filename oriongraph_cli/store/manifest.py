@@ -11,11 +11,14 @@ code that reads files.
 from __future__ import annotations
 
 import json
+import os
+import time
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from oriongraph_cli.errors import NoIndexError
+from oriongraph_cli.safeio import settled, stat_key
 
 MANIFEST = "manifest.json"
 # on-disk layout; a change forces a rebuild (2: graph tables, 3: one lexical field,
@@ -25,6 +28,10 @@ MANIFEST = "manifest.json"
 # the notes with fenced code kept beside them, for the compile, 9: their tables too, and the
 # notes with a table)
 INDEX_SCHEMA_VERSION = 9
+
+
+_PARSED_KEPT = 1  # the manifests a process keeps parsed (one: a large project's is tens of MB parsed)
+_PARSED: dict[tuple, "Manifest"] = {}  # (path, device, stat key) -> the manifest read from it
 
 
 class ManifestError(NoIndexError, ValueError):
@@ -117,8 +124,26 @@ class Manifest:
     @classmethod
     def load(cls, gen_path: Path) -> "Manifest":
         """The manifest of the generation at ``gen_path``. Raises ``OSError`` (unreadable),
-        ``ValueError`` (not JSON) or :class:`ManifestError` (not a manifest)."""
-        return cls.parse((gen_path / MANIFEST).read_text())
+        ``ValueError`` (not JSON) or :class:`ManifestError` (not a manifest).
+
+        A manifest is written once, whole, and read several times: an index run checks the
+        current generation before and after taking the lock, and ``orion serve`` and ``orion
+        watch`` run many. The same file with the same stat key (size, modification and change
+        times, inode), settled since it was written, is the same manifest: the last one
+        parsed is kept. A Manifest is never changed after it is read."""
+        path = gen_path / MANIFEST
+        before = os.stat(path)
+        key = (str(path), before.st_dev, *stat_key(before))
+        hit = _PARSED.get(key)
+        if hit is not None:
+            return hit
+        manifest = cls.parse(path.read_text())
+        after = os.stat(path)
+        if stat_key(after) == stat_key(before) and settled(after, time.time_ns()):
+            _PARSED[key] = manifest
+            while len(_PARSED) > _PARSED_KEPT:
+                del _PARSED[next(iter(_PARSED))]
+        return manifest
 
     # ------------------------------------------------------------ writing
     def to_dict(self) -> dict[str, Any]:

@@ -372,6 +372,52 @@ def test_defines_entities_from_glossary_with_alias_and_bounds(mini, tmp_path):
     reg.close()
 
 
+def test_terms_and_document_rows_kept_between_reads_equal_a_fresh_read(mini, tmp_path, monkeypatch):
+    """A process that indexes many times (``keep``) keeps what each document row and each
+    document's own terms gave: after a title, an id and a first span change, and after a
+    document is removed, what it reads equals what a process that kept nothing reads."""
+    reg, _ = index(mini, tmp_path / "r.sqlite")
+
+    def read(keep: bool = True) -> tuple[list, dict, resolve.DocumentNames]:
+        r = LinkResolver.from_registry(reg, mini, keep=keep)
+        return graph_terms.collect_terms(r, keep=keep), {p: (d, r.first_span.get(p)) for p, d in r.docs.items()}, r.names
+
+    monkeypatch.setattr(resolve, "_READ_ROWS", ({}, None))
+    monkeypatch.setattr(graph_terms, "_OWN_TERMS", {})
+    read(keep=False)  # a process that reads once keeps nothing
+    assert resolve._READ_ROWS == ({}, None) and graph_terms._OWN_TERMS == {}
+    read()  # the kept entries filled
+    write(mini, "03_workstreams/ws-a/99_decisions/ADR-0001-first.md", """
+        ---
+        id: DES-QUEUE
+        title: "ADR-0001: Queue Partitioning Scheme"
+        status: accepted
+        ---
+        # Queue partitioning scheme
+
+        A new first paragraph, so the first span is another.
+        """)
+    index(mini, tmp_path / "r.sqlite", reg=reg, only={"03_workstreams/ws-a/99_decisions/ADR-0001-first.md"})
+    kept = read()
+    assert read()[2] is kept[2]  # the same rows again: the same names, not built again
+    kept_terms = kept[0]
+    assert any(t.text == "DES-QUEUE" for t in kept_terms)
+    assert any(t.words == ("queue", "partitioning", "scheme") for t in kept_terms)
+    monkeypatch.setattr(resolve, "_READ_ROWS", ({}, None))
+    monkeypatch.setattr(graph_terms, "_OWN_TERMS", {})
+    fresh = read()
+    assert fresh[2] is not kept[2] and fresh == kept
+    # a document removed, every other row as read before: its names go with it
+    gone = "04_artifacts/report.md"
+    (mini / gone).unlink()
+    index(mini, tmp_path / "r.sqlite", reg=reg, only=set(), removed={gone})
+    after = read()
+    assert gone not in after[2].paths and gone not in after[1]
+    monkeypatch.setattr(resolve, "_READ_ROWS", ({}, None))
+    assert read()[2] == after[2]
+    reg.close()
+
+
 def test_defines_word_boundaries_cap_and_generic_terms():
     t = graph_terms.Term("Retry Budget", ("retry", "budget"), "g.md", "g0", "glossary")
     t2 = graph_terms.Term("Span", ("span",), "g.md", "g1", "glossary")

@@ -80,3 +80,35 @@ def test_an_edit_that_embeds_nothing_loads_no_kept_model(project, fake_embedder)
     index_project(load_config(project), embedder_source=kept)
     assert kept.loads == 0
     assert Layout(project / ".oriongraph").current() is not None
+
+
+def test_a_process_that_indexes_again_keeps_the_link_graphs_document_rows(project, fake_embedder, monkeypatch):
+    """With a kept model the indexer knows the process runs again: the graph phase keeps
+    what the document rows gave for the next run; a run of its own keeps nothing, and both
+    build the same edges."""
+    from oriongraph_cli.graph import resolve, terms
+    from oriongraph_cli.store.registry import Registry
+
+    monkeypatch.setattr(resolve, "_READ_ROWS", ({}, None))
+    monkeypatch.setattr(terms, "_OWN_TERMS", {})
+    index_project(load_config(project))
+    (project / WORKER).write_text((project / WORKER).read_text() + "\nA first revision.\n")
+    index_project(load_config(project))
+    assert resolve._READ_ROWS == ({}, None) and terms._OWN_TERMS == {}
+
+    def edges() -> set:
+        reg = Registry.open(Layout(project / ".oriongraph").current_path() / "registry.sqlite")
+        try:
+            return set(reg.conn.execute("SELECT src_span, dst_span, type, detail FROM edges"))
+        finally:
+            reg.close()
+
+    kept = KeptEmbedder()
+    for i in range(2):
+        (project / WORKER).write_text((project / WORKER).read_text() + f"\nKept revision {i}.\n")
+        index_project(load_config(project), embedder_source=kept)
+    rows, names = resolve._READ_ROWS
+    assert len(rows) > 40 and names is not None and terms._OWN_TERMS
+    with_kept = edges()
+    index_project(load_config(project), full=True)
+    assert edges() == with_kept

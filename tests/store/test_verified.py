@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from oriongraph_cli import safeio
 from oriongraph_cli.config import load_config
 from oriongraph_cli.index.indexer import index_project
 from oriongraph_cli.errors import NoIndexError
@@ -100,8 +101,8 @@ def test_files_written_moments_ago_are_not_remembered(indexed, monkeypatch, coar
     whole next time: a change in the same timestamp tick would keep its time."""
     cfg, layout, gen = indexed
     # the window of the file's kind is a minute, the other kind's none: the kind decides
-    monkeypatch.setattr(layout_mod, "RACY_SECONDS", 60.0 if coarse else 0.0)
-    monkeypatch.setattr(layout_mod, "RACY_FINE_SECONDS", 0.0 if coarse else 60.0)
+    monkeypatch.setattr(safeio, "RACY_SECONDS", 60.0 if coarse else 0.0)
+    monkeypatch.setattr(safeio, "RACY_FINE_SECONDS", 0.0 if coarse else 60.0)
     reg = layout.gen_dir / gen / "registry.sqlite"
     five_ago = time.time_ns() - 5_000_000_000
     mtime = (five_ago // 1_000_000_000) * 1_000_000_000 if coarse else five_ago | 1  # whole seconds, or not
@@ -117,7 +118,7 @@ def test_files_written_moments_ago_are_not_remembered(indexed, monkeypatch, coar
 def test_a_build_remembers_what_it_wrote_once_settled(project, fake_embedder, monkeypatch):
     """Files of a new generation older than the fine racy window when it is promoted are
     remembered by the run that wrote them."""
-    monkeypatch.setattr(layout_mod, "RACY_FINE_SECONDS", 0.0)
+    monkeypatch.setattr(safeio, "RACY_FINE_SECONDS", 0.0)
     cfg = load_config(project)
     index_project(cfg)
     layout = Layout(cfg.index_dir)
