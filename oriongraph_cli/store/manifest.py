@@ -11,14 +11,11 @@ code that reads files.
 from __future__ import annotations
 
 import json
-import os
-import time
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from oriongraph_cli.errors import NoIndexError
-from oriongraph_cli.safeio import settled, stat_key
 
 MANIFEST = "manifest.json"
 # on-disk layout; a change forces a rebuild (2: graph tables, 3: one lexical field,
@@ -30,8 +27,7 @@ MANIFEST = "manifest.json"
 INDEX_SCHEMA_VERSION = 9
 
 
-_PARSED_KEPT = 1  # the manifests a process keeps parsed (one: a large project's is tens of MB parsed)
-_PARSED: dict[tuple, "Manifest"] = {}  # (path, device, stat key) -> the manifest read from it
+_PARSED: dict[bytes, "Manifest"] = {}  # the last manifest file read, by its bytes (one: a large project's is tens of MB parsed)
 
 
 class ManifestError(NoIndexError, ValueError):
@@ -124,25 +120,22 @@ class Manifest:
     @classmethod
     def load(cls, gen_path: Path) -> "Manifest":
         """The manifest of the generation at ``gen_path``. Raises ``OSError`` (unreadable),
-        ``ValueError`` (not JSON) or :class:`ManifestError` (not a manifest).
+        ``ValueError`` (not JSON; ``UnicodeDecodeError`` not UTF-8) or :class:`ManifestError`
+        (not a manifest).
 
-        A manifest is written once, whole, and read several times: an index run checks the
-        current generation before and after taking the lock, and ``orion serve`` and ``orion
-        watch`` run many. The same file with the same stat key (size, modification and change
-        times, inode), settled since it was written, is the same manifest: the last one
-        parsed is kept. A Manifest is never changed after it is read."""
-        path = gen_path / MANIFEST
-        before = os.stat(path)
-        key = (str(path), before.st_dev, *stat_key(before))
-        hit = _PARSED.get(key)
+        A manifest is written once and read several times: an index run checks the current
+        generation before and after taking the lock and after promoting a new one, and
+        ``orion serve`` and ``orion watch`` run many. The file is read each time, but the
+        same bytes as the last manifest read are that Manifest, not parsed again (reading
+        and comparing 1 MB costs a few percent of parsing it). A Manifest is never changed
+        after it is read."""
+        data = (gen_path / MANIFEST).read_bytes()
+        hit = _PARSED.get(data)
         if hit is not None:
             return hit
-        manifest = cls.parse(path.read_text())
-        after = os.stat(path)
-        if stat_key(after) == stat_key(before) and settled(after, time.time_ns()):
-            _PARSED[key] = manifest
-            while len(_PARSED) > _PARSED_KEPT:
-                del _PARSED[next(iter(_PARSED))]
+        manifest = cls.parse(data.decode())
+        _PARSED.clear()
+        _PARSED[data] = manifest
         return manifest
 
     # ------------------------------------------------------------ writing
