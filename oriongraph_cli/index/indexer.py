@@ -129,7 +129,7 @@ def index_project(cfg: Config, *, full: bool = False, strict: bool = False, prog
     indexes many times passes a ``store.embed.KeptEmbedder``). ``admit(Planned)``: called
     once the run knows what it will do, before it parses, embeds or writes anything; an
     exception raised there ends the run with the index as it was."""
-    from oriongraph_cli.store.embed import resolve_model
+    from oriongraph_cli.store.model import resolve_model  # not store.embed: a run that embeds nothing imports no numpy
 
     started = time.perf_counter()
     progress = progress or _NoProgress()

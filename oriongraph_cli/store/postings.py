@@ -41,9 +41,10 @@ import re
 from array import array
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
-import numpy as np
+if TYPE_CHECKING:  # imported where used: a run that changes nothing asks only `present` (numpy ~40 ms)
+    import numpy as np
 
 DIR = "postings"
 FORMAT = 1
@@ -120,11 +121,13 @@ def _byte_to_length() -> np.ndarray:
     """Whoosh's one-byte field-length table (``whoosh.util.numeric._length_byte_cache``),
     which is ``round((1.033**n - 1) * 27)``; computed here rather than imported, for the
     same reason as the analyser constants (the tests compare it with Whoosh's)."""
+    import numpy as np
     return np.array([int(round((pow(1.033, n) - 1) * 27)) for n in range(256)], dtype=np.float64)
 
 
 def _length_to_byte(lengths: np.ndarray) -> np.ndarray:
     # whoosh.util.numeric.length_to_byte: bisect_left over byte_to_length's table, 255 from 106374 up
+    import numpy as np
     out = np.searchsorted(_byte_to_length(), lengths, side="left")
     out[lengths >= 106374] = 255
     return out.astype(np.uint8)
@@ -177,10 +180,12 @@ class Analysed:
 
     @property
     def tf_dtype(self):
+        import numpy as np
         return np.uint16 if self.p_tf.typecode == "H" else np.int32
 
 
 def _vocab(terms: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
+    import numpy as np
     blob = b"".join(terms)
     off = np.zeros(len(terms) + 1, dtype=np.int64)
     if terms:
@@ -204,11 +209,13 @@ def _bisect(blob: np.ndarray, off: np.ndarray, n: int, key: bytes) -> tuple[int,
 
 
 def _vocab_terms(arrays: dict[str, np.ndarray]) -> list[str]:
+    import numpy as np
     raw, off = np.asarray(arrays["terms"]).tobytes(), np.asarray(arrays["term_off"]).tolist()
     return [raw[off[i] : off[i + 1]].decode("utf-8") for i in range(len(off) - 1)]
 
 
 def _save(directory: Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
+    import numpy as np
     directory.mkdir(parents=True, exist_ok=True)
     for name in _FILES:
         np.save(directory / f"{name}.npy", arrays[name], allow_pickle=False)
@@ -219,6 +226,7 @@ def _save(directory: Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
 def load_arrays(directory: Path, mmap: bool = True) -> tuple[dict[str, np.ndarray], dict]:
     """The arrays and meta of ``directory``; raises (OSError/ValueError/KeyError) if
     missing, of another format or inconsistent."""
+    import numpy as np
     meta = json.loads((directory / "meta.json").read_text())
     if meta.get("format") != FORMAT:
         raise ValueError(f"postings format {meta.get('format')!r}")
@@ -250,6 +258,7 @@ def build(
     given but has no readable arrays (a generation built before they existed),
     ``all_docs()`` supplies every span of the new generation instead. Returns the number
     of spans indexed."""
+    import numpy as np
     old = None
     if previous is not None:
         try:
@@ -433,6 +442,7 @@ def _build_fresh(directory: Path, acc: Analysed, new_rows: np.ndarray, new_len: 
     general merge, placed by a counting sort on term id (within a term, input order is row
     order), a few million postings at a time, so the build holds the compact postings and
     the output arrays but no whole-corpus int64 keys or permutations."""
+    import numpy as np
     local_bytes = [t.encode("utf-8") for t in local_terms]
     del local_terms
     order = sorted(range(len(local_bytes)), key=local_bytes.__getitem__)
@@ -521,6 +531,7 @@ class Postings:
     def search_terms(self, terms: list[str], limit: int) -> list[tuple[int, float, tuple[str, ...]]]:
         """BM25 of the OR of ``terms`` (analysed, distinct); top ``limit`` as
         (row, score, matched terms), by score desc then row asc."""
+        import numpy as np
         if not terms or self.n_docs == 0 or limit <= 0:
             return []
         n = self.n_docs

@@ -34,6 +34,21 @@ def consistent(root) -> dict:
         reader.close()
 
 
+def test_a_run_that_changes_nothing_imports_no_numpy(project, fake_embedder):
+    """What a pre-commit hook runs most: `orion index` with nothing changed reads the files'
+    stat keys and the manifest and stops; it loads neither numpy nor a model."""
+    import subprocess
+    import sys
+
+    index_project(load_config(project))
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "oriongraph_cli", "index", "--root", str(project)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "nothing changed" in proc.stdout.lower() + proc.stderr.lower(), proc.stderr[-2000:]
+    imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+    assert "oriongraph_cli.index.indexer" in imported
+    assert not {m for m in imported if m.split(".")[0] in ("numpy", "onnxruntime", "tiktoken", "whoosh", "faiss")}
+
+
 def test_first_index_then_nothing_changed(project, fake_embedder):
     cfg = load_config(project)
     r1 = index_project(cfg)
