@@ -88,6 +88,8 @@ def role_title(m: re.Match) -> str:
     content = m.group(3).strip()
     inner = _ROLE_TARGET.search(content)
     return content[: inner.start()].strip() if inner else ""
+
+
 _INTERSPHINX = re.compile(r"^[A-Za-z][\w.-]*:(?!/)")
 # id-shaped tokens: ADR-0007, ADR-20251113-retrieval-as-compilation, DES-ING-WORKER, INC-2025-031
 ID_TOKEN_RE = re.compile(r"(?<![\w/.-])([A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+)(?![\w-])")
@@ -350,7 +352,8 @@ def aliases_of(value: Any) -> tuple[str, ...]:
 # --------------------------------------------------------------------------- phase 1: extraction
 
 
-def _line_starts(text: str) -> list[int]:
+def line_starts(text: str) -> list[int]:
+    """The offset each line of ``text`` starts at (lines end at ``\\n``)."""
     starts = [0]
     i = text.find("\n")
     while i >= 0:
@@ -425,10 +428,11 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
     Front matter ``links``, ``related``, ``depends_on``, ``supersedes``, ``superseded_by``,
     ``parent`` (ids or paths relative to the document; ``depends-on``/``dependsOn`` spellings
     accepted), and the supersession the document's first lines state where its front matter
-    names none (``Document.stated_refs``: "Superseded by [ADR-7](0007-x.md)"). Body, outside code: ``[text](target)`` links and reference definitions
-    (``[x]: target``), images (checked for existence only), Doxygen's ``@ref name`` and
-    ``@subpage name``, Sphinx's ``:doc:``, ``:ref:`` and ``:pep:`` roles (MyST's ``{doc}``, ``{ref}``, ``{pep}``)
-    and ``[[wiki]]`` links (not inside
+    names none (``Document.stated_refs``: "Superseded by [ADR-7](0007-x.md)"). Body, outside
+    code: ``[text](target)`` links and reference definitions (``[x]: target``), images
+    (checked for existence only), Doxygen's ``@ref name`` and ``@subpage name``, Sphinx's
+    ``:doc:``, ``:ref:`` and ``:pep:`` roles (MyST's ``{doc}``, ``{ref}``, ``{pep}``) and
+    ``[[wiki]]`` links (not inside
     a site template's block, ``{{< code-toggle >}}`` around TOML's ``[[menus.main]]``; in a
     table cell ``[[Note\\|shown]]`` names ``Note``). Anywhere
     in the body (code included, since ``ADR-0007`` in backticks is still a mention):
@@ -448,7 +452,7 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
         target, _, anchor = value.partition("#")
         refs.append(RawRef(doc.path, None, line, f"stated:{key}", target.strip(), anchor.strip() or None))
 
-    starts = _line_starts(text)
+    starts = line_starts(text)
     span_starts = [s.ref.char_start for s in spans]
     body_start = doc.body_start
 

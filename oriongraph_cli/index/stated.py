@@ -17,7 +17,8 @@ tools write it:
   (``ADR-0007``); "N/A" names none.
 
 Only the head is read (:data:`HEAD_LINES` lines of the body), outside code blocks and HTML
-comments, its headings as the splitter reads them (ATX, setext, reStructuredText's titles). A status is kept when its value starts with a word records use for a state
+comments, its headings as the splitter reads them (ATX, setext, reStructuredText's titles).
+A status is kept when its value starts with a word records use for a state
 (:data:`STATUS_WORDS`: "Accepted (documenting an existing thing)" is accepted) or is one
 word ("TBD"); a sentence under a "Status" heading ("This project is in beta…") is none.
 """
@@ -29,7 +30,7 @@ import re
 from dataclasses import dataclass
 
 from oriongraph_cli.blocks import comment_ranges, read_blocks
-from oriongraph_cli.graph.extract import ID_TOKEN_RE, MD_LINK_RE
+from oriongraph_cli.graph.extract import ID_TOKEN_RE, MD_LINK_RE, line_starts
 
 HEAD_LINES = 60
 # the words decision records, PEPs and RFCs use for a state (lower case); two-word ones too
@@ -109,7 +110,8 @@ def read_stated(text: str, body_start: int = 0, rst: bool = False) -> Stated:
                 pos = b
         head = "".join(parts) + head[pos:]
     lines = head.split("\n")
-    line_of = _line_index(head)
+    starts = line_starts(head)
+    line_of = lambda offset: bisect.bisect_right(starts, offset) - 1  # noqa: E731  (0-based line)
     # each heading of the head: its first line -> (title, first line after it, line of the next heading)
     heads = [(line_of(h.start - body_start), line_of(h.content_start - body_start), h.title)
              for h in blocks.headings if h.start < head_end]
@@ -163,11 +165,6 @@ def read_stated(text: str, body_start: int = 0, rst: bool = False) -> Stated:
         return NOTHING
     return Stated(status[0] if status else None, status[1] if status else None, out_refs)
 
-
-def _line_index(text: str):
-    """offset -> 0-based line of ``text``."""
-    starts = [0] + [m.end() for m in re.finditer("\n", text)]
-    return lambda offset: bisect.bisect_right(starts, offset) - 1
 
 def _norm(key: str) -> str:
     return re.sub(r"[ \t]+", " ", key.lower())

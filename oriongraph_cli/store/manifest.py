@@ -27,7 +27,9 @@ MANIFEST = "manifest.json"
 INDEX_SCHEMA_VERSION = 9
 
 
-_PARSED: dict[bytes, "Manifest"] = {}  # the last manifest file read, by its bytes (one: a large project's is tens of MB parsed)
+# the last manifest file read, its bytes and what they gave (one: a large project's is tens of
+# MB parsed)
+_LAST: tuple[bytes, "Manifest"] | None = None
 
 
 class ManifestError(NoIndexError, ValueError):
@@ -129,13 +131,13 @@ class Manifest:
         same bytes as the last manifest read are that Manifest, not parsed again (reading
         and comparing 1 MB costs a few percent of parsing it). A Manifest is never changed
         after it is read."""
+        global _LAST
         data = (gen_path / MANIFEST).read_bytes()
-        hit = _PARSED.get(data)
-        if hit is not None:
-            return hit
+        last = _LAST
+        if last is not None and last[0] == data:
+            return last[1]
         manifest = cls.parse(data.decode())
-        _PARSED.clear()
-        _PARSED[data] = manifest
+        _LAST = (data, manifest)
         return manifest
 
     # ------------------------------------------------------------ writing

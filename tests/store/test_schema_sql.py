@@ -212,4 +212,4 @@ def test_a_manifest_read_again_is_parsed_again_only_when_its_bytes_changed(tmp_p
     path.write_text('{"generation": "000001", "complete": tr')
     with pytest.raises(ValueError):
         Manifest.load(gen)
-    assert len(manifest_mod._PARSED) == 1
+    assert manifest_mod._LAST is not None and manifest_mod._LAST[1].generation == "000002"  # the last one parsed
