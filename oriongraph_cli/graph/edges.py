@@ -62,7 +62,7 @@ from oriongraph_cli.graph.extract import (
     structural_edges,
     workstream_edges,
 )
-from oriongraph_cli.graph.resolve import FS_KEY, LinkResolver, document_keys, resolve_refs
+from oriongraph_cli.graph.resolve import FS_KEY, LinkResolver, document_keys, kept_registry_written, resolve_refs
 from oriongraph_cli.graph.terms import Term, TermIndex, collect_terms, defines_edges, term_key, users_limit
 from oriongraph_cli.models import Document, Span
 from oriongraph_cli.store.registry import Registry
@@ -470,6 +470,7 @@ def rebuild_edges(
     change: GraphChange | None = None,
     generation: str | None = None,
     keep: bool = False,
+    base_registry: Any = None,
 ) -> GraphBuildResult:
     """Phase 2: resolve the stored references against the current documents, recompute the
     DEFINES edges, rewrite the global edges and ``dangling_links``.
@@ -483,7 +484,9 @@ def rebuild_edges(
     them, every reference is resolved. ``generation``: the generation being built (its
     dependencies are marked current for it). ``keep``: this process indexes again (``orion
     serve``, ``orion watch``): what the document rows gave is kept for the next run
-    (``LinkResolver.from_registry``, ``collect_terms``).
+    (``LinkResolver.from_registry``, ``collect_terms``); ``base_registry``: the checksum of
+    the registry ``reg`` was copied from (with ``change``): when the last run kept the rows
+    of that very registry, only the changed documents' rows are read.
 
     Call once per index run, after the registry holds every current document and span and
     :func:`store_document` ran for each changed one. Rows of documents no longer in the
@@ -498,7 +501,8 @@ def rebuild_edges(
     reg.graph.drop_removed_documents(change.paths if incremental else None)
     stale = reg.graph.unextracted_documents()
     t = time.perf_counter()
-    resolver = LinkResolver.from_registry(reg, root, keep=keep)
+    since = (base_registry, change.paths) if change is not None and base_registry is not None else None
+    resolver = LinkResolver.from_registry(reg, root, keep=keep, since=since)
     deps: dict[str, set[str]] = {}
     if incremental:
         assert change is not None
@@ -558,4 +562,5 @@ __all__ = [ "LOCAL_TYPES", "STRUCTURAL_TYPES", "Edge", "DanglingLink", "RawRef",
     "local_edges", "collect_terms", "defines_edges", "extract_edges", "create_tables", "has_tables",
     "forget_document", "write_refs", "store_document", "structural_of", "read_refs", "write_edges", "write_dangling", "edges_for",
     "links_report", "dangling", "edge_counts", "GraphBuildResult", "GraphChange", "documents_before", "rebuild_edges",
+    "kept_registry_written",
 ]

@@ -10,7 +10,7 @@ import posixpath
 import re
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from oriongraph_cli.graph.extract import (
@@ -223,6 +223,19 @@ class DocumentNames(NamedTuple):
 # a process that indexes once keeps nothing (~1.4 KB a document it would hold to its end).
 _READ_ROWS: tuple[dict[tuple, DocInfo], DocumentNames | None] = ({}, None)
 
+# ... and the rows themselves (in row order) with each document's first span, as that read
+# found them, and the registry they were read from by its checksum once it is written
+# (``kept_registry_written``; None until then): a next run whose registry is a copy of that
+# one, changed at known paths, reads the rows of those paths only (``from_registry(since=)``).
+_LAST_REGISTRY: tuple[Any, list[tuple], dict[str, str]] | None = None
+
+
+def kept_registry_written(checksum: Any) -> None:
+    """The registry the last kept read was of is now written, with ``checksum``."""
+    global _LAST_REGISTRY
+    if _LAST_REGISTRY is not None and _LAST_REGISTRY[0] is None:
+        _LAST_REGISTRY = (checksum, _LAST_REGISTRY[1], _LAST_REGISTRY[2])
+
 
 class LinkResolver:
     """Where a reference points, given the set of indexed documents.
@@ -276,21 +289,33 @@ class LinkResolver:
         return cls(infos, first, lambda p: by_path.get(p, []), root)
 
     @classmethod
-    def from_registry(cls, registry: "Registry", root: Path | None = None, *, keep: bool = False) -> "LinkResolver":
+    def from_registry(cls, registry: "Registry", root: Path | None = None, *, keep: bool = False,
+                      since: tuple[Any, Collection[str]] | None = None) -> "LinkResolver":
         """``keep``: the process reads again (``orion serve``, ``orion watch``): what each
         row gave, and the names they gave, are kept for the next read, and taken from the
-        last one where it kept them."""
-        global _READ_ROWS
+        last one where it kept them. ``since`` (with ``keep``): (checksum, paths): this
+        registry is a copy of the one written with that checksum, changed at those paths
+        only; when the last kept read was of that registry, only the rows of those paths are
+        read again."""
+        global _READ_ROWS, _LAST_REGISTRY
         (kept, kept_names), read = _READ_ROWS if keep else ({}, None), {}
+        last = _LAST_REGISTRY if keep else None
+        if last is not None and since is not None and last[0] is not None and last[0] == since[0]:
+            changed = set(since[1])
+            # (every reader of the documents goes in path order: the rows' order does not count)
+            rows = [r for r in last[1] if r[0] not in changed] + registry.document_links_info(changed)
+            first = {p: s for p, s in last[2].items() if p not in changed}
+            first.update(registry.first_span_ids(changed))
+        else:
+            rows, first = registry.document_links_info(), registry.first_span_ids()
         docs, misses = {}, 0
-        for r in registry.document_links_info():
+        for r in rows:
             info = kept.get(r)
             if info is None:
                 info, misses = DocInfo.from_row(r), misses + 1
             read[r] = docs[r[0]] = info
         # every row read before, and no other: the same documents by the same names
         names = kept_names if not misses and len(read) == len(kept) else None
-        first = registry.first_span_ids()
 
         def load(path: str) -> list[SpanInfo]:
             return [SpanInfo(path, r[1], r[2], tuple(json.loads(r[3])), r[4], "", r[0]) for r in registry.document_outline(path)]
@@ -298,6 +323,7 @@ class LinkResolver:
         resolver = cls(docs, first, load, root, registry.document_texts, registry.spans_holding, names)
         if keep:
             _READ_ROWS = (read, resolver.names)
+            _LAST_REGISTRY = (None, rows, first)
         return resolver
 
     # ---------------------------------------------------------------- lookups

@@ -530,6 +530,19 @@ class _Plan:
     other_files: str | None = None  # digest of the other files' paths in the stage folders (walk.OtherFiles)
     embedder_source: Any = None  # cfg -> the index model, when ``embedder`` is None (default: loaded for this run)
 
+    def base_checksum(self, name: str) -> Any:
+        """The checksum the base generation's manifest records for its file ``name`` (None:
+        no base, or a base this run did not read the manifest of)."""
+        if self.base_path is None or self.base_path != self.cache_path or self.cache_manifest is None:
+            return None
+        return (self.cache_manifest.checksums or {}).get(name)
+
+    @property
+    def keeps(self) -> bool:
+        """This process indexes again (a kept model: ``orion serve``, ``orion watch``): what
+        a run reads of the generation it writes is kept for the next run."""
+        return getattr(self.embedder_source, "keeps_between_runs", False)
+
 
 def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> Manifest:
     """The new generation, step by step, through the store's generation writer; returns
@@ -554,13 +567,19 @@ def _build_generation(plan: _Plan, result: IndexResult, progress: Progress) -> M
         writer.write_lexical(partial(_lexical_docs, writer.registry, plan.parsed), gone, deleted_rows)
         progress.phase("vector index", None)
         counts = writer.write_vectors(dim)
-        writer.write_lookups(gone)
+        writer.write_lookups(gone, keep=plan.keeps)
         result.documents, result.spans, result.tokens = counts["documents"], counts["spans"], counts["tokens"]
         added = None if plan.base_id_length is None else (s.ref.span_id for _, spans in plan.parsed for s in spans)
         manifest = _manifest(plan, counts, edges, dim, writer.registry.id_length(plan.base_id_length or ID_LENGTH_MIN, added))
     finally:
         writer.close()
-    return writer.write_manifest(manifest)
+    written = writer.write_manifest(manifest)
+    if plan.keeps:  # what the graph phase kept is of this registry
+        from oriongraph_cli.graph import edges
+        from oriongraph_cli.store.generation import REGISTRY
+
+        edges.kept_registry_written((written.checksums or {}).get(REGISTRY))
+    return written
 
 
 class _EmbedTexts:
@@ -749,12 +768,13 @@ def _rebuild_graph(registry, plan: _Plan, result: IndexResult, progress: Progres
     (``result.dangling_links`` counts them all) — and all of them fail --strict. Returns
     the number of edges."""
     from oriongraph_cli.graph import edges
+    from oriongraph_cli.store.generation import REGISTRY
 
     progress.phase("graph", None)
     key = lambda d: (d.path, d.line, d.target, d.kind)  # noqa: E731
     before = {key(d) for d in edges.dangling(registry)} if edges.has_tables(registry) else set()
     built = edges.rebuild_edges(registry, plan.cfg.root, defines=plan.cfg.graph_defines, change=change, generation=plan.gen,
-                                keep=getattr(plan.embedder_source, "keeps_between_runs", False))
+                                keep=plan.keeps, base_registry=plan.base_checksum(REGISTRY))
     indexed = frozenset(plan.changed)
     told = [d for d in built.dangling if d.path in indexed or key(d) not in before]
     for d in told:

@@ -133,14 +133,17 @@ class GenerationWriter:
             )
         return counts
 
-    def write_lookups(self, changed_paths: list[str] | None = None) -> None:
+    def write_lookups(self, changed_paths: list[str] | None = None, *, keep: bool = False) -> None:
         """The lookup tables readers load at open (``store/lookups.py``) of the committed
         registry: the base generation's updated for the documents at ``changed_paths``
         (changed or removed) when it has them, else built from the whole registry. Call
-        before :meth:`write_manifest`, whose checksums then cover them."""
+        before :meth:`write_manifest`, whose checksums then cover them. ``keep``: this
+        process indexes again: the tables written are kept for its next run
+        (``lookups.keep_written``), and the base's taken from the last run's when they are
+        its bytes."""
         tables = None
         if self.base is not None and changed_paths is not None:
-            old = lookups.load(self.base)
+            old = lookups.load(self.base, take_kept=keep)
             if old is not None:
                 base = Registry.open(self.base / REGISTRY)
                 try:
@@ -150,7 +153,10 @@ class GenerationWriter:
                 tables = lookups.update(old, self.registry, changed_paths, old_headings)
         if tables is None:
             tables = lookups.build(self.registry)
-        atomic_write(self.staging / lookups.FILE, tables.to_bytes())
+        data = tables.to_bytes()
+        atomic_write(self.staging / lookups.FILE, data)
+        if keep:
+            lookups.keep_written(data, tables)
 
     def close(self) -> None:
         self.vectors.abort()

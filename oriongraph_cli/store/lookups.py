@@ -258,11 +258,33 @@ def update(old: Lookups, registry, paths: list[str], old_headings: list[tuple[in
                    tables["stage_docs"], tables["workstream_docs"], tables["source_type_docs"], heading_words)
 
 
-def load(gen_path: Path) -> Lookups | None:
+# a process that indexes many times (``orion serve``, ``orion watch``) keeps the tables it
+# wrote last with their bytes (:func:`keep_written`): its next run, built on that generation,
+# updates them instead of parsing the file again (1.7 MB of JSON on SciFact, ~14 ms). The
+# file is still read and compared byte for byte, so tables some other writer wrote are
+# parsed as before.
+_WRITTEN: tuple[bytes, Lookups] | None = None
+
+
+def load(gen_path: Path, *, take_kept: bool = False) -> Lookups | None:
     """The tables written with the generation at ``gen_path``; None when it has none (built
-    before they were written) or they are another version's."""
+    before they were written) or they are another version's. ``take_kept``: the tables this
+    process kept (:func:`keep_written`) when the file holds their very bytes — taken, not
+    shared: :func:`update` changes them in place."""
+    global _WRITTEN
     try:
         data = (gen_path / FILE).read_bytes()
     except OSError:
         return None
+    if take_kept:
+        kept, _WRITTEN = _WRITTEN, None
+        if kept is not None and kept[0] == data:
+            return kept[1]
     return Lookups.from_bytes(data)
+
+
+def keep_written(data: bytes, tables: Lookups) -> None:
+    """Keep ``tables``, just written as ``data``, for this process's next :func:`load` with
+    ``take_kept``."""
+    global _WRITTEN
+    _WRITTEN = (data, tables)

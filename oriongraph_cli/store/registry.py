@@ -305,10 +305,15 @@ class Registry:
         """(row, heading path JSON) of every span of one document, in reading order."""
         return [tuple(r) for r in self.conn.execute("SELECT id, heading_path FROM spans WHERE path = ? ORDER BY ordinal", (path,))]
 
-    def first_span_ids(self) -> dict[str, str]:
+    def first_span_ids(self, paths: Iterable[str] | None = None) -> dict[str, str]:
         """path -> span_id of the document's first span (one lookup per document in the
-        index ``spans_doc``, not a pass over every span)."""
-        rows = self.conn.execute("SELECT d.path, (SELECT span_id FROM spans WHERE doc = d.id ORDER BY ordinal LIMIT 1) FROM documents d")
+        index ``spans_doc``, not a pass over every span), of every document or of those at
+        ``paths``."""
+        first = "SELECT d.path, (SELECT span_id FROM spans WHERE doc = d.id ORDER BY ordinal LIMIT 1) FROM documents d"
+        if paths is None:
+            rows = self.conn.execute(first)
+        else:
+            rows = self.conn.execute(f"{first} WHERE d.path IN (SELECT value FROM json_each(?))", (json.dumps(sorted(set(paths))),))
         return {r[0]: r[1] for r in rows if r[1] is not None}
 
     def first_span_row(self, path: str) -> int | None:

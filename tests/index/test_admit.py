@@ -112,3 +112,50 @@ def test_a_process_that_indexes_again_keeps_the_link_graphs_document_rows(projec
     with_kept = edges()
     index_project(load_config(project), full=True)
     assert edges() == with_kept
+
+
+def test_a_process_that_indexes_again_reads_only_the_changed_documents_rows(project, fake_embedder, monkeypatch):
+    """With a kept model, a run built on the generation the last run wrote reads the link
+    rows and first spans of the documents it changed only, and what it then holds equals a
+    whole read of its registry; after a generation another writer made, it reads them all."""
+    from oriongraph_cli.graph import resolve
+    from oriongraph_cli.store.registry import Registry
+
+    monkeypatch.setattr(resolve, "_READ_ROWS", ({}, None))
+    monkeypatch.setattr(resolve, "_LAST_REGISTRY", None)
+    whole = []
+    real_info, real_first = Registry.document_links_info, Registry.first_span_ids
+    monkeypatch.setattr(Registry, "document_links_info", lambda self, paths=None: whole.append(paths is None) or real_info(self, paths))
+    monkeypatch.setattr(Registry, "first_span_ids", lambda self, paths=None: whole.append(paths is None) or real_first(self, paths))
+
+    def current() -> tuple[set, dict]:
+        reg = Registry.open(Layout(project / ".oriongraph").current_path() / "registry.sqlite")
+        try:
+            return set(real_info(reg)), real_first(reg)
+        finally:
+            reg.close()
+
+    kept = KeptEmbedder()
+    cfg = load_config(project)
+    index_project(cfg, embedder_source=kept)
+    new = project / "02_knowledge/howto/backpressure.md"
+    edits = [
+        lambda: (project / WORKER).write_text("---\ntitle: Worker, retitled\nid: DES-WORKER\n---\n\nA new first span.\n"),
+        lambda: new.parent.mkdir(parents=True, exist_ok=True) or new.write_text("---\ntitle: Backpressure\naliases: [flow control]\n---\n\nSlow down.\n"),
+        lambda: (project / ADR3).unlink(),
+        lambda: (project / BM25).rename(project / "02_knowledge/research/bm25-tuning.md"),
+    ]
+    for edit in edits:
+        edit()
+        whole.clear()
+        index_project(cfg, embedder_source=kept)
+        assert whole and not any(whole)  # only the changed documents' rows were read
+        _state, rows, first = resolve._LAST_REGISTRY
+        assert (set(rows), first) == current()
+    (project / BM25).write_text("---\ntitle: BM25 again\n---\n\nBack.\n")
+    index_project(cfg)  # another writer: its generation is not the one kept
+    (project / WORKER).write_text((project / WORKER).read_text() + "\nOne more line.\n")
+    whole.clear()
+    index_project(cfg, embedder_source=kept)
+    assert whole.count(True) == 2  # both read whole (the changed rows are read before the graph phase too)
+    assert (set(resolve._LAST_REGISTRY[1]), resolve._LAST_REGISTRY[2]) == current()

@@ -145,3 +145,52 @@ def test_an_updated_generation_writes_the_tables_a_build_gives(project, fake_emb
         finally:
             reader.close()
     assert len(calls) == 6  # every run above updated; none rebuilt the tables
+
+
+def test_a_process_that_indexes_again_updates_the_tables_it_kept(project, fake_embedder, monkeypatch):
+    """With a kept model (``orion serve``, ``orion watch``) each run updates the tables the
+    last one wrote without parsing the file again, and writes what a build gives; tables
+    another writer wrote in between are parsed, not mistaken for the kept ones."""
+    from oriongraph_cli.store.embed import KeptEmbedder
+
+    monkeypatch.setattr(lookups, "_WRITTEN", None)
+    parsed = []
+    real = lookups.Lookups.from_bytes.__func__
+    monkeypatch.setattr(lookups.Lookups, "from_bytes", classmethod(lambda cls, data: parsed.append(1) or real(cls, data)))
+    cfg = load_config(project)
+    kept = KeptEmbedder()
+    api.index_project(cfg, embedder_source=kept)
+    for n, edit in enumerate(list(_edits(project))):
+        edit()
+        parsed.clear()
+        if n == 3:  # another writer (a run of its own, keeping nothing) indexes this edit
+            api.index_project(cfg)
+            continue
+        api.index_project(cfg, embedder_source=kept)
+        assert parsed == ([1] if n == 4 else [])
+        gen = Layout(cfg.index_dir).current_path()
+        reader = api.open_index(cfg, load_embedder=False)
+        try:
+            assert (gen / lookups.FILE).read_bytes() == lookups.build(reader.registry).to_bytes()
+        finally:
+            reader.close()
+    assert lookups._WRITTEN is not None and lookups._WRITTEN[0] == (gen / lookups.FILE).read_bytes()
+
+
+def test_kept_tables_are_taken_once_and_only_for_their_bytes(tmp_path):
+    """A kept table is handed over once (an update changes it in place), and only to a
+    load of the very bytes it was written as."""
+    tables = lookups.Lookups({f: [] for f in lookups.DOC_FIELDS}, {}, {}, {}, {}, {}, {}, {}, {}, {})
+    data = tables.to_bytes()
+    (tmp_path / lookups.FILE).write_bytes(data)
+    lookups.keep_written(data, tables)
+    try:
+        assert lookups.load(tmp_path) is not tables  # not asked for: parsed
+        assert lookups.load(tmp_path, take_kept=True) is tables
+        assert lookups.load(tmp_path, take_kept=True) is not tables  # taken: update changes them in place
+        lookups.keep_written(data, tables)
+        (tmp_path / lookups.FILE).write_bytes(data.replace(b'"version"', b' "version"'))
+        got = lookups.load(tmp_path, take_kept=True)
+        assert got is not tables and got == tables and lookups._WRITTEN is None
+    finally:
+        lookups._WRITTEN = None
