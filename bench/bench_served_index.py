@@ -13,6 +13,10 @@ utime + stime in ``/proc/PID/stat`` across that run (10 ms ticks). After the rou
 served and in-process runs must have left the same index: a compile of the appended
 sentence is run both ways and compared. Wall times (each command's whole process, as the
 user waits for it) are recorded beside. Writes bench/results/served_index.json.
+
+``--served-only``: the served rounds alone, as a project with a server running indexes (every
+``orion index`` goes through it, so each run builds on the generation the server wrote; an
+in-process run between two served ones makes the server read that generation afresh).
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ def main() -> None:
     ap.add_argument("--root", required=True)
     ap.add_argument("--file", required=True, help="a note (relative to the root) to append to")
     ap.add_argument("-n", type=int, default=6)
+    ap.add_argument("--served-only", action="store_true", help="no in-process rounds: the server writes every generation")
     args = ap.parse_args()
     root = os.path.realpath(args.root)
     note = Path(root) / args.file
@@ -73,14 +78,15 @@ def main() -> None:
     pid = status["pid"]
     try:
         for i in range(args.n):
-            with note.open("a") as fh:
-                fh.write(f"\nLocal round {i}: a sentence appended to measure a one-file re-index.\n")
-            cpu, code = run(cmd, local_env, "/", "local_one")
-            assert code == 0
-            rows["local_one"].append(cpu)
-            cpu, code = run(cmd, local_env, "/", "local_none")
-            assert code == 0
-            rows["local_none"].append(cpu)
+            for kind, text in (("one", f"\nLocal round {i}: a sentence appended to measure a one-file re-index.\n"), ("none", None)):
+                if args.served_only:
+                    break
+                if text:
+                    with note.open("a") as fh:
+                        fh.write(text)
+                cpu, code = run(cmd, local_env, "/", f"local_{kind}")
+                assert code == 0
+                rows[f"local_{kind}"].append(cpu)
             for kind, text in (("one", f"\nServed round {i}: a sentence appended to measure a one-file re-index.\n"), ("none", None)):
                 if text:
                     with note.open("a") as fh:
@@ -100,20 +106,22 @@ def main() -> None:
         subprocess.run([py, "-P", "-m", "oriongraph_cli", "serve", "--stop", "--root", root], env=env, cwd="/", capture_output=True)
         note.write_bytes(original)
         run(cmd, local_env, "/")
-    med = {k: round(statistics.median(v), 3) for k, v in rows.items()}
+    med = {k: round(statistics.median(v), 3) if v else None for k, v in rows.items()}
+    local = not args.served_only
     served_one = [c + s for c, s in zip(rows["served_one_client"], rows["served_one_server"])]
     served_none = [c + s for c, s in zip(rows["served_none_client"], rows["served_none_server"])]
     report = {
-        "rounds": args.n, "root": root, "file": args.file, "median": med, "runs": rows,
+        "rounds": args.n, "served_only": args.served_only, "root": root, "file": args.file, "median": med, "runs": rows,
         "wall_median": {k: round(statistics.median(v), 3) for k, v in WALL.items()},
         "served_answered": served_count.get("served"), "index_model_loads": served_count.get("index_model_loads"),
         "compile_after_same": same,
-        "ratio_local": round(med["local_one"] / med["local_none"], 2),
+        "ratio_local": round(med["local_one"] / med["local_none"], 2) if local else None,
         "ratio_served": round(statistics.median(served_one) / statistics.median(served_none), 2),
-        "ratio_served_one_to_local_none": round(statistics.median(served_one) / med["local_none"], 2),
+        "ratio_served_one_to_local_none": round(statistics.median(served_one) / med["local_none"], 2) if local else None,
     }
     write("served_index.json", report)
-    print(f"in-process: one file {med['local_one']:.3f} s, nothing changed {med['local_none']:.3f} s: {report['ratio_local']}x")
+    if local:
+        print(f"in-process: one file {med['local_one']:.3f} s, nothing changed {med['local_none']:.3f} s: {report['ratio_local']}x")
     print(f"served (client + server): one file {statistics.median(served_one):.3f} s "
           f"({med['served_one_client']:.3f} + {med['served_one_server']:.3f}), nothing changed {statistics.median(served_none):.3f} s "
           f"({med['served_none_client']:.3f} + {med['served_none_server']:.3f}): {report['ratio_served']}x")
