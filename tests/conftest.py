@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -119,6 +120,20 @@ def sample_index(tmp_path_factory):
     proc = subprocess.run([sys.executable, "-m", "oriongraph_cli", "index", "--root", str(root), "--quiet"], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     return root
+
+
+@contextlib.contextmanager
+def flock_held(path):
+    """Hold an exclusive ``flock`` on ``path`` as another process would (a running `orion
+    index` holds the writer lock so), with the kernel's call, not orion's code."""
+    import fcntl
+
+    fd = os.open(str(path), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
 
 
 def run_orion(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:

@@ -278,9 +278,9 @@ def ensure(source: Path, models_dir: Path, key: str) -> bytes:
         raise NoIndexError(f"no index in {models_dir.parent}", hint="run `orion index` first")
     try:
         models_dir.mkdir(exist_ok=True)
-        from filelock import FileLock
+        from oriongraph_cli.store.layout import locked
 
-        with FileLock(str(models_dir / ".build.lock")):
+        with locked(models_dir / ".build.lock"):
             data = _verified(models_dir, key)  # another process built it while we waited
             if data is not None:
                 return data

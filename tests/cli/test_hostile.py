@@ -539,19 +539,15 @@ def test_same_size_edit_with_restored_mtime_is_reindexed(world):
 
 
 def test_a_writer_that_waited_indexes_the_files_as_they_are_now(world):
-    from filelock import FileLock
+    from conftest import flock_held
 
     root, _ = world
     assert orion("index", root=root).returncode == 0
-    lock = FileLock(str(root / ".oriongraph" / "orion.lock"))
-    lock.acquire()
-    try:
+    with flock_held(root / ".oriongraph" / "orion.lock"):
         proc = subprocess.Popen([sys.executable, "-m", "oriongraph_cli", "index", "--root", str(root)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         time.sleep(1.5)  # it is waiting for the lock now
         (root / "01_context" / "late.md").write_text("# Late\n\nwritten while the writer waited\n")
-    finally:
-        lock.release()
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err
     assert "1 added" in out, out

@@ -88,12 +88,12 @@ def test_hook_indexes_on_note_commits_only_and_never_blocks(tmp_path, hook_env):
     assert (state / "CURRENT").read_text() == first
 
     # a busy index: the hook says who holds it, waits briefly, warns, and lets the commit through
-    from filelock import FileLock
+    from conftest import flock_held
 
     glossary = work / "01_context" / "glossary.md"
     glossary.write_text(glossary.read_text() + "\nA new line.\n")
     (state / "writer.pid").write_text(f"{os.getpid()}\n")
-    with FileLock(str(state / "orion.lock")):
+    with flock_held(state / "orion.lock"):
         r = commit(work, hook_env, "busy")
     out = r.stdout + r.stderr
     assert r.returncode == 0, out

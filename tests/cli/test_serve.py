@@ -272,11 +272,11 @@ def test_index_the_server_leaves_to_the_command(served, tmp_path):
     proc = run_orion("index", "--full", "--json", cwd=served)
     assert proc.returncode == 0 and json.loads(proc.stdout)["rebuild_reason"] == "--full"
     assert status(served)["served"] == before
-    from filelock import FileLock
+    from conftest import flock_held
 
     (served / "02_knowledge" / "served-locked.md").write_text("# Locked\n\nWritten while another writer held the lock.\n")
     try:
-        with FileLock(str(served / ".oriongraph" / "orion.lock")):
+        with flock_held(served / ".oriongraph" / "orion.lock"):
             proc = run_orion("index", "--lock-timeout", "0.5", cwd=served)
         assert proc.returncode != 0 and "waiting for the index lock" in proc.stderr and "another `orion index`" in proc.stderr
         assert status(served)["served"] == before  # the waiting and its failure were the command's own
@@ -290,7 +290,7 @@ def test_index_hook_is_served_and_never_blocks(served):
     """`orion index --hook` (a git hook's call) is answered by the server: quiet, exit 0;
     with the lock held by another writer it runs in its own process and lets the commit
     through with a warning, as it always has."""
-    from filelock import FileLock
+    from conftest import flock_held
 
     note = served / "02_knowledge" / "served-hook-note.md"
     before = status(served)["served"]
@@ -300,7 +300,7 @@ def test_index_hook_is_served_and_never_blocks(served):
         assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
         assert status(served)["served"] == before + 1
         note.write_text("# Hooked\n\nEdited while another writer held the lock.\n")
-        with FileLock(str(served / ".oriongraph" / "orion.lock")):
+        with flock_held(served / ".oriongraph" / "orion.lock"):
             proc = run_orion("index", "--hook", "--lock-timeout", "0.5", cwd=served)
         assert proc.returncode == 0 and "orion index skipped" in proc.stderr and "the commit goes ahead" in proc.stderr
         assert status(served)["served"] == before + 1

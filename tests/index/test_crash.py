@@ -113,10 +113,9 @@ def test_busy_writer_exit_code(sample_index, tmp_path):
     """A second writer gives up after --lock-timeout with exit 75 while another holds the
     lock (held here by the test, as a running `orion index` holds it: a real writer on the
     small sample can finish before a second process has even started)."""
-    from filelock import FileLock
+    from conftest import flock_held
 
     root = _copy(sample_index, tmp_path)
-    lock = FileLock(str(root / ".oriongraph" / "orion.lock"))
-    with lock:
+    with flock_held(root / ".oriongraph" / "orion.lock"):
         r = run_orion("index", "--root", str(root), "--lock-timeout", "0.1")
     assert r.returncode == 75 and "another `orion index`" in r.stderr and "--lock-timeout" in r.stderr

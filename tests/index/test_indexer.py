@@ -36,7 +36,8 @@ def consistent(root) -> dict:
 
 def test_a_run_that_changes_nothing_imports_no_numpy(project, fake_embedder):
     """What a pre-commit hook runs most: `orion index` with nothing changed reads the files'
-    stat keys and the manifest and stops; it loads neither numpy nor a model."""
+    stat keys and the manifest and stops; it loads neither numpy nor a model, nor asyncio
+    for its lock."""
     import subprocess
     import sys
 
@@ -46,7 +47,7 @@ def test_a_run_that_changes_nothing_imports_no_numpy(project, fake_embedder):
     assert proc.returncode == 0 and "nothing changed" in proc.stdout.lower() + proc.stderr.lower(), proc.stderr[-2000:]
     imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
     assert "oriongraph_cli.index.indexer" in imported
-    assert not {m for m in imported if m.split(".")[0] in ("numpy", "onnxruntime", "tiktoken", "whoosh", "faiss")}
+    assert not {m for m in imported if m.split(".")[0] in ("numpy", "onnxruntime", "tiktoken", "whoosh", "faiss", "filelock", "asyncio")}
 
 
 def test_first_index_then_nothing_changed(project, fake_embedder):
