@@ -126,6 +126,16 @@ def _edits(root):
     yield lambda: glossary.write_text(glossary.read_text().replace("title: Glossary", "title: Project glossary of terms", 1))
 
 
+def _assert_tables_as_built(cfg) -> None:
+    """The current generation's tables file holds what building them from its registry gives."""
+    gen = Layout(cfg.index_dir).current_path()
+    reader = api.open_index(cfg, load_embedder=False)
+    try:
+        assert (gen / lookups.FILE).read_bytes() == lookups.build(reader.registry).to_bytes()
+    finally:
+        reader.close()
+
+
 def test_an_updated_generation_writes_the_tables_a_build_gives(project, fake_embedder, monkeypatch):
     """Each generation built on another updates the base's tables with the changed
     documents only; the file equals what building them from its registry writes."""
@@ -138,12 +148,7 @@ def test_an_updated_generation_writes_the_tables_a_build_gives(project, fake_emb
         edit()
         got = api.index_project(cfg)
         assert not got.nothing_changed
-        gen = Layout(cfg.index_dir).current_path()
-        reader = api.open_index(cfg, load_embedder=False)
-        try:
-            assert (gen / lookups.FILE).read_bytes() == lookups.build(reader.registry).to_bytes()
-        finally:
-            reader.close()
+        _assert_tables_as_built(cfg)
     assert len(calls) == 6  # every run above updated; none rebuilt the tables
 
 
@@ -168,12 +173,8 @@ def test_a_process_that_indexes_again_updates_the_tables_it_kept(project, fake_e
             continue
         api.index_project(cfg, embedder_source=kept)
         assert parsed == ([1] if n == 4 else [])
-        gen = Layout(cfg.index_dir).current_path()
-        reader = api.open_index(cfg, load_embedder=False)
-        try:
-            assert (gen / lookups.FILE).read_bytes() == lookups.build(reader.registry).to_bytes()
-        finally:
-            reader.close()
+        _assert_tables_as_built(cfg)
+    gen = Layout(cfg.index_dir).current_path()
     assert lookups._WRITTEN is not None and lookups._WRITTEN[0] == (gen / lookups.FILE).read_bytes()
 
 
