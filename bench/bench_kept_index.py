@@ -2,11 +2,13 @@
 as `orion serve` and `orion watch` run them: the median CPU of N of each, measured inside
 the process (no client, socket or server ticks of 10 ms to blur a change of ~10 ms).
 
-    PYTHONPATH=CHECKOUT python -P bench/bench_kept_index.py PROJECT [-n 7]
+    PYTHONPATH=CHECKOUT python -P bench/bench_kept_index.py PROJECT [-n 7] [--phases]
 
 PROJECT is an indexed copy this script may edit: the eighth note under ``02_knowledge/``
 gets a sentence appended each round (restored at the end). Paired before/after figures come
-from running it with each checkout in turn.
+from running it with each checkout in turn. ``--phases`` also prints the median CPU of each
+phase of a one-file run, as the indexer names them to its progress display (the time before
+the first is the walk).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections import defaultdict
 from pathlib import Path
 
 from oriongraph_cli import api
@@ -24,15 +27,37 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("root", type=Path)
     ap.add_argument("-n", type=int, default=7)
+    ap.add_argument("--phases", action="store_true", help="the median CPU of each phase of a one-file run too")
     args = ap.parse_args()
     cfg = load_config(args.root, usage_log=False)
     kept = api.kept_index_model()
     note = sorted((args.root / "02_knowledge").rglob("*.md"))[7]
     original = note.read_bytes()
 
-    def cpu_of_run() -> float:
+    phases: dict[str, list[float]] = defaultdict(list)
+
+    class Phases:
+        """The indexer's progress display, timing each phase it names (CPU)."""
+
+        def __init__(self):
+            self.name, self.t, self.spent = "walk", time.process_time(), defaultdict(float)
+
+        def phase(self, name, total=None):
+            now = time.process_time()
+            self.spent[self.name] += now - self.t
+            self.name, self.t = name, now
+
+        def advance(self, n=1):
+            pass
+
+    def cpu_of_run(record: bool = False) -> float:
+        progress = Phases()
         t = time.process_time()
-        api.index_project(cfg, embedder_source=kept)
+        api.index_project(cfg, embedder_source=kept, progress=progress)
+        progress.phase("end")
+        if record:
+            for name, spent in progress.spent.items():
+                phases[name].append(spent)
         return time.process_time() - t
 
     try:
@@ -42,13 +67,15 @@ def main() -> None:
         one, none = [], []
         for i in range(args.n):
             note.write_text(note.read_text() + f"\nAn added sentence, round {i}.\n")
-            one.append(cpu_of_run())
+            one.append(cpu_of_run(record=True))
             none.append(cpu_of_run())
     finally:
         note.write_bytes(original)
         api.index_project(cfg, embedder_source=kept)
     print(f"one file: median {statistics.median(one):.3f} s CPU ({min(one):.3f}-{max(one):.3f}); "
           f"nothing changed: median {statistics.median(none):.3f} s; ratio {statistics.median(one) / statistics.median(none):.1f}x")
+    if args.phases:
+        print("one file, by phase (median CPU ms): " + ", ".join(f"{k} {statistics.median(v) * 1000:.1f}" for k, v in phases.items()))
 
 
 if __name__ == "__main__":

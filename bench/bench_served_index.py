@@ -78,9 +78,8 @@ def main() -> None:
     pid = status["pid"]
     try:
         for i in range(args.n):
-            for kind, text in (("one", f"\nLocal round {i}: a sentence appended to measure a one-file re-index.\n"), ("none", None)):
-                if args.served_only:
-                    break
+            local_rounds = () if args.served_only else (("one", f"\nLocal round {i}: a sentence appended to measure a one-file re-index.\n"), ("none", None))
+            for kind, text in local_rounds:
                 if text:
                     with note.open("a") as fh:
                         fh.write(text)

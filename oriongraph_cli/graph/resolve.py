@@ -223,18 +223,18 @@ class DocumentNames(NamedTuple):
 # a process that indexes once keeps nothing (~1.4 KB a document it would hold to its end).
 _READ_ROWS: tuple[dict[tuple, DocInfo], DocumentNames | None] = ({}, None)
 
-# ... and the rows themselves (in row order) with each document's first span, as that read
-# found them, and the registry they were read from by its checksum once it is written
-# (``kept_registry_written``; None until then): a next run whose registry is a copy of that
-# one, changed at known paths, reads the rows of those paths only (``from_registry(since=)``).
-_LAST_REGISTRY: tuple[Any, list[tuple], dict[str, str]] | None = None
+# ... and, for the rows of that read (``_READ_ROWS``' keys), the registry they were read from
+# by its checksum once it is written (``kept_registry_written``; None until then) and each
+# document's first span: a next run whose registry is a copy of that one, changed at known
+# paths, reads the rows of those paths only (``from_registry(since=)``).
+_LAST_REGISTRY: tuple[Any, dict[str, str]] | None = None
 
 
 def kept_registry_written(checksum: Any) -> None:
     """The registry the last kept read was of is now written, with ``checksum``."""
     global _LAST_REGISTRY
     if _LAST_REGISTRY is not None and _LAST_REGISTRY[0] is None:
-        _LAST_REGISTRY = (checksum, _LAST_REGISTRY[1], _LAST_REGISTRY[2])
+        _LAST_REGISTRY = (checksum, _LAST_REGISTRY[1])
 
 
 class LinkResolver:
@@ -300,11 +300,11 @@ class LinkResolver:
         global _READ_ROWS, _LAST_REGISTRY
         (kept, kept_names), read = _READ_ROWS if keep else ({}, None), {}
         last = _LAST_REGISTRY if keep else None
-        if last is not None and since is not None and last[0] is not None and last[0] == since[0]:
+        if last is not None and since is not None and last[0] == since[0]:
             changed = set(since[1])
             # (every reader of the documents goes in path order: the rows' order does not count)
-            rows = [r for r in last[1] if r[0] not in changed] + registry.document_links_info(changed)
-            first = {p: s for p, s in last[2].items() if p not in changed}
+            rows = [r for r in kept if r[0] not in changed] + registry.document_links_info(changed)
+            first = {p: s for p, s in last[1].items() if p not in changed}
             first.update(registry.first_span_ids(changed))
         else:
             rows, first = registry.document_links_info(), registry.first_span_ids()
@@ -323,7 +323,7 @@ class LinkResolver:
         resolver = cls(docs, first, load, root, registry.document_texts, registry.spans_holding, names)
         if keep:
             _READ_ROWS = (read, resolver.names)
-            _LAST_REGISTRY = (None, rows, first)
+            _LAST_REGISTRY = (None, first)
         return resolver
 
     # ---------------------------------------------------------------- lookups

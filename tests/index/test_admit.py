@@ -90,6 +90,7 @@ def test_a_process_that_indexes_again_keeps_the_link_graphs_document_rows(projec
     from oriongraph_cli.store.registry import Registry
 
     monkeypatch.setattr(resolve, "_READ_ROWS", ({}, None))
+    monkeypatch.setattr(resolve, "_LAST_REGISTRY", None)  # kept with _READ_ROWS, whose keys are its rows
     monkeypatch.setattr(terms, "_OWN_TERMS", {})
     index_project(load_config(project))
     (project / WORKER).write_text((project / WORKER).read_text() + "\nA first revision.\n")
@@ -150,7 +151,7 @@ def test_a_process_that_indexes_again_reads_only_the_changed_documents_rows(proj
         whole.clear()
         index_project(cfg, embedder_source=kept)
         assert whole and not any(whole)  # only the changed documents' rows were read
-        _state, rows, first = resolve._LAST_REGISTRY
+        rows, first = resolve._READ_ROWS[0], resolve._LAST_REGISTRY[1]
         assert (set(rows), first) == current()
     (project / BM25).write_text("---\ntitle: BM25 again\n---\n\nBack.\n")
     index_project(cfg)  # another writer: its generation is not the one kept
@@ -158,4 +159,4 @@ def test_a_process_that_indexes_again_reads_only_the_changed_documents_rows(proj
     whole.clear()
     index_project(cfg, embedder_source=kept)
     assert whole.count(True) == 2  # both read whole (the changed rows are read before the graph phase too)
-    assert (set(resolve._LAST_REGISTRY[1]), resolve._LAST_REGISTRY[2]) == current()
+    assert (set(resolve._READ_ROWS[0]), resolve._LAST_REGISTRY[1]) == current()
