@@ -18,6 +18,10 @@ with the rest of the generation, so a crash never leaves a half-written set visi
 ``doc_rows.npy``  int64 [N], every indexed row, ascending
 ``doc_len.npy``   int32 [N], its exact field length (the average uses exact lengths)
 ``meta.json``     format version, N, total length, postings and terms counts (written last)
+``delta/``        only after a small change: the same eight arrays and ``meta.json`` for the
+                  spans added since the main arrays were written, ``dead.npy`` (int64, the
+                  main arrays' rows no longer live) and, in its ``meta.json``, their number
+                  and total length; the main ``meta.json`` then says ``format`` 2
 
 Scores replicate Whoosh's ``BM25F`` on one field exactly: ``idf = log(N / (df + 1)) + 1``,
 ``avgfl = total length / N``, the document length decoded from its byte
@@ -27,10 +31,16 @@ in N, df and the total length until a merge rewrites the segment, so its scores 
 after incremental updates; these arrays hold live spans only, so an incrementally updated
 generation equals a full rebuild (on a freshly built index the two agree to ~1e-12).
 
-A new generation is derived from the previous one: postings of deleted rows are masked
-out, the new spans' postings are merged in (their term ids and (term, row) order found
-with ``searchsorted``, no global re-sort), so a one-file re-index costs a few
-memory-speed passes over the arrays, not a re-analysis of the corpus.
+A new generation is derived from the previous one. A change small beside the main arrays
+(its delta, with the previous delta's, under ``1 / MERGE_SHARE`` of their postings and
+rows) leaves them as they are — hard links, whose checksums the manifest carries over —
+and writes only the delta segment: the previous delta without the deleted rows, plus the
+new spans, and the dead rows. A search reads both (a row is live in one of them) with the
+counts of the live spans, so its scores are those of one set of arrays to the last bit.
+A larger change merges: postings of deleted rows are masked out, the delta's and the new
+spans' postings are merged in (their term ids and (term, row) order found with
+``searchsorted``, no global re-sort), a few memory-speed passes over the arrays, not a
+re-analysis of the corpus.
 """
 
 from __future__ import annotations
@@ -48,6 +58,12 @@ if TYPE_CHECKING:  # imported where used: a run that changes nothing asks only `
 
 DIR = "postings"
 FORMAT = 1
+# the main arrays' meta.json of a set with a delta segment: a version that reads the main
+# arrays alone (FORMAT only) refuses it and scores with Whoosh instead of reading dead rows
+SEGMENTED = 2
+DELTA = "delta"  # the delta segment's directory inside DIR
+DEAD = "dead.npy"  # in DELTA: the main arrays' rows no longer live
+MERGE_SHARE = 8  # the delta is merged into new main arrays once it holds more than 1/8 of their postings or rows
 _FILES = ("terms", "term_off", "ptr", "rows", "tf", "lb", "doc_rows", "doc_len")
 FEW_SHARE = 4  # an update adding this many times fewer postings than it keeps places each in its term's block
 OPERATOR_WORDS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})  # Whoosh's query parser reads these
@@ -178,6 +194,21 @@ class Analysed:
     def __len__(self) -> int:
         return len(self.rows)
 
+    def absorb(self, other: "Analysed") -> "Analysed":
+        """``other``'s spans added after these (its term ids mapped to these); returns self."""
+        import numpy as np
+        ids = self.ids
+        remap = np.fromiter((ids.setdefault(t, len(ids)) for t in other.ids), dtype=np.int32, count=len(other.ids))
+        self.rows.extend(other.rows)
+        self.lengths.extend(other.lengths)
+        self.n_terms.extend(other.n_terms)
+        if len(other.p_tid):
+            self.p_tid.frombytes(remap[np.frombuffer(other.p_tid, dtype=np.int32)].astype(np.int32).tobytes())
+        if other.p_tf.typecode != self.p_tf.typecode:
+            self.p_tf = array("i", self.p_tf)
+        self.p_tf.extend(other.p_tf if other.p_tf.typecode == self.p_tf.typecode else array("i", other.p_tf))
+        return self
+
     @property
     def tf_dtype(self):
         import numpy as np
@@ -228,7 +259,7 @@ def load_arrays(directory: Path, mmap: bool = True) -> tuple[dict[str, np.ndarra
     missing, of another format or inconsistent."""
     import numpy as np
     meta = json.loads((directory / "meta.json").read_text())
-    if meta.get("format") != FORMAT:
+    if meta.get("format") not in (FORMAT, SEGMENTED):
         raise ValueError(f"postings format {meta.get('format')!r}")
     arr = {name: np.load(directory / f"{name}.npy", mmap_mode="r" if mmap else None, allow_pickle=False) for name in _FILES}
     v, p, n = meta["terms"], meta["postings"], meta["docs"]
@@ -239,6 +270,73 @@ def load_arrays(directory: Path, mmap: bool = True) -> tuple[dict[str, np.ndarra
     ):
         raise ValueError("postings arrays disagree with meta.json")
     return arr, meta
+
+
+class _Segments:
+    """A generation's postings as written: the main arrays and, when a change was written
+    as one, the delta segment and the main arrays' rows it declares dead."""
+
+    def __init__(self, main, meta, delta=None, delta_meta=None, dead=None):
+        import numpy as np
+        self.main, self.meta, self.delta, self.delta_meta = main, meta, delta, delta_meta
+        self.dead = np.asarray(dead, dtype=np.int64) if dead is not None else np.zeros(0, dtype=np.int64)
+
+    @classmethod
+    def load(cls, directory: Path, mmap: bool = True) -> "_Segments":
+        """Raises (OSError/ValueError/KeyError) as :func:`load_arrays` does."""
+        import numpy as np
+        main, meta = load_arrays(directory, mmap)
+        if meta["format"] == FORMAT:
+            return cls(main, meta)
+        delta, d_meta = load_arrays(directory / DELTA, mmap)
+        if d_meta["format"] != FORMAT:
+            raise ValueError(f"postings delta format {d_meta['format']!r}")
+        dead = np.load(directory / DELTA / DEAD, allow_pickle=False)
+        if dead.dtype != np.int64 or dead.ndim != 1 or len(dead) != d_meta["dead"] or len(dead) > meta["docs"]:
+            raise ValueError("postings: the dead rows disagree with delta/meta.json")
+        return cls(main, meta, delta, d_meta, dead)
+
+
+def _analysed_of(arrays: dict, drop: "np.ndarray | None" = None) -> Analysed:
+    """The postings of ``arrays`` (but those of the rows in ``drop``) as an :class:`Analysed`
+    of their spans, in row order."""
+    import numpy as np
+    acc = Analysed()
+    terms = _vocab_terms(arrays)
+    ptr = np.asarray(arrays["ptr"], dtype=np.int64)
+    rows = np.asarray(arrays["rows"], dtype=np.int64)
+    tid = np.repeat(np.arange(len(terms), dtype=np.int32), np.diff(ptr))
+    tf = np.asarray(arrays["tf"])
+    doc_rows = np.asarray(arrays["doc_rows"], dtype=np.int64)
+    doc_len = np.asarray(arrays["doc_len"], dtype=np.int64)
+    if drop is not None and len(drop):
+        keep = ~np.isin(rows, drop)
+        rows, tid, tf = rows[keep], tid[keep], tf[keep]
+        dkeep = ~np.isin(doc_rows, drop)
+        doc_rows, doc_len = doc_rows[dkeep], doc_len[dkeep]
+    order = np.lexsort((tid, rows))  # by row, then term
+    rows, tid, tf = rows[order], tid[order], tf[order]
+    n_per = np.searchsorted(rows, doc_rows, side="right") - np.searchsorted(rows, doc_rows, side="left")
+    acc.ids = {t: i for i, t in enumerate(terms)}
+    acc.rows.frombytes(doc_rows.tobytes())
+    acc.lengths.frombytes(doc_len.tobytes())
+    acc.n_terms.frombytes(n_per.astype(np.int32).tobytes())
+    acc.p_tid.frombytes(tid.astype(np.int32).tobytes())
+    if tf.dtype != np.uint16:
+        acc.p_tf = array("i")
+        tf = tf.astype(np.int32)
+    acc.p_tf.frombytes(tf.tobytes())
+    return acc
+
+
+def logical_arrays(directory: Path) -> tuple[dict, dict]:
+    """The arrays (and meta) a build from empty of the live postings in ``directory`` would
+    write: the main arrays as read when there is no delta, else main and delta merged in
+    memory. What the tests compare an updated generation with a rebuilt one by."""
+    seg = _Segments.load(directory, mmap=False)
+    if seg.delta is None:
+        return seg.main, seg.meta
+    return _merged(seg.main, seg.dead, _analysed_of(seg.delta))
 
 
 def present(gen_path: Path | None) -> bool:
@@ -257,18 +355,62 @@ def build(
     of them). If ``previous`` is
     given but has no readable arrays (a generation built before they existed),
     ``all_docs()`` supplies every span of the new generation instead. Returns the number
-    of spans indexed."""
+    of spans indexed.
+
+    A change that is small beside ``previous``'s main arrays leaves them as they are (hard
+    links) and writes only the delta segment (:data:`DELTA`): the postings added since the
+    main arrays were written and the rows of theirs no longer live. Once the delta holds
+    more than ``1 / MERGE_SHARE`` of the main arrays' postings or rows, it is merged into
+    new main arrays (what a build from empty of the same spans writes)."""
     import numpy as np
     old = None
     if previous is not None:
         try:
-            old, _meta = load_arrays(previous, mmap=True)
+            old = _Segments.load(previous)
         except (OSError, ValueError, KeyError):
             if all_docs is None:
                 raise
             old = None
             add = all_docs()
     acc = add if isinstance(add, Analysed) else Analysed().extend(add)
+    if old is None:
+        arrays, meta = _merged(None, (), acc)
+        _save(directory, arrays, meta)
+        return meta["docs"]
+    main_rows = np.asarray(old.main["doc_rows"], dtype=np.int64)
+    deleted = np.unique(np.fromiter((int(r) for r in deleted_rows), dtype=np.int64))
+    d_rows = np.asarray(old.delta["doc_rows"], dtype=np.int64) if old.delta is not None else np.zeros(0, dtype=np.int64)
+    from_delta = deleted[np.isin(deleted, d_rows)]
+    dead = np.union1d(old.dead, np.setdiff1d(deleted[np.isin(deleted, main_rows)], from_delta))
+    new_rows = np.frombuffer(acc.rows, dtype=np.int64) if len(acc.rows) else np.zeros(0, dtype=np.int64)
+    if np.isin(new_rows, np.setdiff1d(main_rows, dead)).any():
+        raise ValueError("postings: a row is indexed twice")
+    kept_delta = int(old.delta_meta["postings"]) if old.delta is not None else 0  # an over-estimate by the deleted rows' postings
+    if (kept_delta + len(acc.p_tid)) * MERGE_SHARE > int(old.meta["postings"]) or len(dead) * MERGE_SHARE > len(main_rows):
+        # the delta grew past its share: everything live in one set of main arrays again
+        if old.delta is not None:
+            acc = _analysed_of(old.delta, drop=from_delta).absorb(acc)
+        arrays, meta = _merged(old.main, dead, acc)
+        _save(directory, arrays, meta)
+        return meta["docs"]
+    from oriongraph_cli.store.clone import link_or_clone
+
+    directory.mkdir(parents=True, exist_ok=True)
+    for name in _FILES:
+        link_or_clone(previous / f"{name}.npy", directory / f"{name}.npy")
+    d_arrays, d_meta = _merged(old.delta, from_delta, acc)
+    dead_length = int(np.asarray(old.main["doc_len"], dtype=np.int64)[np.searchsorted(main_rows, dead)].sum()) if len(dead) else 0
+    (directory / DELTA).mkdir()
+    np.save(directory / DELTA / DEAD, dead, allow_pickle=False)
+    _save(directory / DELTA, d_arrays, {**d_meta, "dead": int(len(dead)), "dead_length": dead_length})
+    # last: the main arrays' meta marks the set complete, and says a delta goes with them
+    (directory / "meta.json").write_text(json.dumps({**old.meta, "format": SEGMENTED}, sort_keys=True))
+    return int(old.meta["docs"]) - int(len(dead)) + int(d_meta["docs"])
+
+
+def _merged(old: "dict[str, np.ndarray] | None", deleted_rows: "Iterable[int]", acc: Analysed) -> tuple[dict, dict]:
+    """The arrays (and meta) of ``old``'s postings minus ``deleted_rows`` plus ``acc``'s."""
+    import numpy as np
     rows = np.frombuffer(acc.rows, dtype=np.int64) if len(acc.rows) else np.zeros(0, dtype=np.int64)
     new_rows = rows.copy()
     new_len = np.frombuffer(acc.lengths, dtype=np.int64).copy() if len(acc.lengths) else np.zeros(0, dtype=np.int64)
@@ -276,7 +418,7 @@ def build(
     if len(np.unique(new_rows)) != len(new_rows):
         raise ValueError("postings: a row is added twice")
     if old is None and (len(new_rows) < 2 or bool(np.all(np.diff(new_rows) > 0))):
-        return _build_fresh(directory, acc, new_rows, new_len, local_terms)
+        return _build_fresh(acc, new_rows, new_len, local_terms)
     p_tid = np.frombuffer(acc.p_tid, dtype=np.int32).astype(np.int64) if len(acc.p_tid) else []
     p_tf = np.frombuffer(acc.p_tf, dtype=acc.tf_dtype).astype(np.int64) if len(acc.p_tf) else []
     p_rows = np.repeat(new_rows, np.frombuffer(acc.n_terms, dtype=np.int32)) if len(acc.n_terms) else []
@@ -430,14 +572,13 @@ def build(
         "doc_len": d_len.astype(np.int32),
     }
     meta = {"format": FORMAT, "docs": int(len(d_rows)), "total_length": int(d_len.sum()), "terms": n_terms, "postings": int(len(prow))}
-    _save(directory, arrays, meta)
-    return int(len(d_rows))
+    return arrays, meta
 
 
 _CHUNK = 1 << 21  # postings placed per step of a fresh build
 
 
-def _build_fresh(directory: Path, acc: Analysed, new_rows: np.ndarray, new_len: np.ndarray, local_terms: list[str]) -> int:
+def _build_fresh(acc: Analysed, new_rows: np.ndarray, new_len: np.ndarray, local_terms: list[str]) -> tuple[dict, dict]:
     """``build`` from empty for spans added in ascending row order: the same arrays as the
     general merge, placed by a counting sort on term id (within a term, input order is row
     order), a few million postings at a time, so the build holds the compact postings and
@@ -493,39 +634,65 @@ def _build_fresh(directory: Path, acc: Analysed, new_rows: np.ndarray, new_len: 
         "doc_len": new_len.astype(np.int32),
     }
     meta = {"format": FORMAT, "docs": int(len(new_rows)), "total_length": int(new_len.sum()), "terms": n_terms, "postings": int(n_post)}
-    _save(directory, arrays, meta)
-    return int(len(new_rows))
+    return arrays, meta
 
 
 # ---------------------------------------------------------------------------- search
 
 
+class _Part:
+    """One segment's arrays as the search reads them, and the rows of it no longer live."""
+
+    def __init__(self, arrays: dict, meta: dict, dead):
+        self.blob, self.off, self.ptr = arrays["terms"], arrays["term_off"], arrays["ptr"]
+        self.rows, self.tf, self.lb = arrays["rows"], arrays["tf"], arrays["lb"]
+        self.n_terms = int(meta["terms"])
+        self.max_row = int(arrays["doc_rows"][-1]) if int(meta["docs"]) else -1
+        self.dead = dead if dead is not None and len(dead) else None
+
+    def postings(self, term: bytes):
+        """(rows, tf, lb) of ``term``'s live postings here, or None."""
+        import numpy as np
+        at, ok = _bisect(self.blob, self.off, self.n_terms, term)
+        if not ok:
+            return None
+        lo, hi = int(self.ptr[at]), int(self.ptr[at + 1])
+        if hi <= lo:
+            return None
+        rows, tf, lb = self.rows[lo:hi], self.tf[lo:hi], self.lb[lo:hi]
+        if self.dead is not None:
+            live = ~np.isin(rows, self.dead)
+            if not live.all():
+                rows, tf, lb = rows[live], tf[live], lb[live]
+        return (rows, tf, lb) if len(rows) else None
+
+
 class Postings:
-    """Memory-mapped arrays of one generation, and BM25 over them."""
+    """Memory-mapped arrays of one generation (the main arrays and, when written, the delta
+    segment), and BM25 over their live postings."""
 
     def __init__(self, directory: Path, *, k1: float, b: float):
-        self.arrays, self.meta = load_arrays(directory, mmap=True)
+        seg = _Segments.load(directory, mmap=True)
+        self.arrays, self.meta = seg.main, seg.meta
         self.k1, self.b = k1, b
-        self.n_docs = int(self.meta["docs"])
-        self._total = int(self.meta["total_length"])
+        self._parts = [_Part(seg.main, seg.meta, seg.dead)]
+        self.n_docs = int(seg.meta["docs"])
+        self._total = int(seg.meta["total_length"])
+        if seg.delta is not None:
+            self._parts.append(_Part(seg.delta, seg.delta_meta, None))
+            self.n_docs += int(seg.delta_meta["docs"]) - int(seg.delta_meta["dead"])
+            self._total += int(seg.delta_meta["total_length"]) - int(seg.delta_meta["dead_length"])
         self._b2l = _byte_to_length()
-        a = self.arrays
-        self._blob = a["terms"]
-        self._off = a["term_off"]
-        self._ptr = a["ptr"]
-        self._n_terms = int(self.meta["terms"])
-        self._max_row = int(a["doc_rows"][-1]) if self.n_docs else -1
+        self._max_row = max(p.max_row for p in self._parts)
 
-    def term_id(self, term: str) -> int:
-        """Binary search of the sorted term bytes; -1 if absent."""
-        at, ok = _bisect(self._blob, self._off, self._n_terms, term.encode("utf-8"))
-        return at if ok else -1
+    def _found(self, term: str) -> list:
+        key = term.encode("utf-8")
+        return [f for f in (p.postings(key) for p in self._parts) if f is not None]
 
     def idf(self, term: str) -> float:
         """BM25's inverse document frequency of an analysed term (an absent term counts as
         the rarest: ``log(N) + 1``)."""
-        t = self.term_id(term)
-        df = int(self._ptr[t + 1] - self._ptr[t]) if t >= 0 else 0
+        df = sum(len(rows) for rows, _tf, _lb in self._found(term))
         return math.log(max(self.n_docs, 1) / (df + 1)) + 1
 
     def search_terms(self, terms: list[str], limit: int) -> list[tuple[int, float, tuple[str, ...]]]:
@@ -537,25 +704,20 @@ class Postings:
         n = self.n_docs
         avgfl = (self._total / n) or 1
         k1, b = self.k1, self.b
-        a = self.arrays
-        found: list[tuple[str, np.ndarray]] = []
+        found: list[tuple[str, list]] = []
         parts_rows, parts_scores = [], []
         for term in terms:
-            t = self.term_id(term)
-            if t < 0:
+            parts = self._found(term)
+            if not parts:
                 continue
-            lo, hi = int(self._ptr[t]), int(self._ptr[t + 1])
-            if hi <= lo:
-                continue
-            rows = a["rows"][lo:hi]
-            tf = a["tf"][lo:hi].astype(np.float64)
-            fl = self._b2l[a["lb"][lo:hi]]
-            idf = math.log(n / ((hi - lo) + 1)) + 1
-            # the same operations, in the same order, as whoosh.scoring.bm25
-            s = idf * ((tf * (k1 + 1)) / (tf + k1 * ((1 - b) + b * fl / avgfl)))
-            found.append((term, rows))
-            parts_rows.append(rows)
-            parts_scores.append(s)
+            idf = math.log(n / (sum(len(rows) for rows, _tf, _lb in parts) + 1)) + 1
+            for rows, tf, lb in parts:  # a row is live in one part only: its sum keeps the terms' order
+                tf = tf.astype(np.float64)
+                fl = self._b2l[lb]
+                # the same operations, in the same order, as whoosh.scoring.bm25
+                parts_scores.append(idf * ((tf * (k1 + 1)) / (tf + k1 * ((1 - b) + b * fl / avgfl))))
+                parts_rows.append(rows)
+            found.append((term, [rows for rows, _tf, _lb in parts]))
         if not found:
             return []
         all_rows = np.concatenate(parts_rows) if len(parts_rows) > 1 else np.asarray(parts_rows[0])
@@ -569,12 +731,13 @@ class Postings:
         order = np.lexsort((cand, -sc))[:limit]
         top, top_sc = cand[order], sc[order]
         matched: list[list[str]] = [[] for _ in range(len(top))]
-        for term, rows in found:
-            pos = np.searchsorted(rows, top)
-            ok = pos < len(rows)
-            ok[ok] = rows[pos[ok]] == top[ok]
-            for i in np.flatnonzero(ok).tolist():
-                matched[i].append(term)
+        for term, row_parts in found:
+            for rows in row_parts:
+                pos = np.searchsorted(rows, top)
+                ok = pos < len(rows)
+                ok[ok] = rows[pos[ok]] == top[ok]
+                for i in np.flatnonzero(ok).tolist():
+                    matched[i].append(term)
         return [(int(r), float(s), tuple(sorted(m))) for r, s, m in zip(top.tolist(), top_sc.tolist(), matched)]
 
 

@@ -69,7 +69,7 @@ def snapshot(root: Path) -> dict:
         }
     finally:
         reg.close()
-    arr, meta = postings.load_arrays(gen / postings.DIR, mmap=False)
+    arr, meta = postings.logical_arrays(gen / postings.DIR)
     terms = postings._vocab_terms(arr)
     per_term = {}
     for t, term in enumerate(terms):

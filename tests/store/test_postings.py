@@ -153,7 +153,7 @@ def test_phrase_query_falls_back_to_whoosh(project, fake_embedder):
 
 
 def _arrays(gen):
-    arr, meta = postings.load_arrays(gen / postings.DIR, mmap=False)
+    arr, meta = postings.logical_arrays(gen / postings.DIR)
     return {k: v.tolist() for k, v in arr.items()}, meta
 
 
@@ -190,7 +190,7 @@ def test_incremental_rows_map_to_same_spans(project, fake_embedder):
         reader = IndexReader(load_config(root), load_embedder=False)
         sid = dict(reader.registry.conn.execute("SELECT id, span_id FROM spans"))
         reader.close()
-        arr, _meta = postings.load_arrays(gen / postings.DIR, mmap=False)
+        arr, _meta = postings.logical_arrays(gen / postings.DIR)
         vocab = postings._vocab_terms(arr)
         out = set()
         for t, term in enumerate(vocab):
@@ -314,12 +314,111 @@ def test_an_update_of_few_postings_placed_term_by_term_equals_the_general_merge(
         "remove only": (gone, []),
         "add only": ([], [(top + 3, "zzz yyy retry backoff"), (top + 5, "aaa retry")]),
     }
+    few_share, merge_share = postings.FEW_SHARE, postings.MERGE_SHARE
     for name, (deleted, added) in updates.items():
         got = {}
-        for share in (postings.FEW_SHARE, 10**9):  # placed term by term, then the general merge
-            monkeypatch.setattr(postings, "FEW_SHARE", share)
-            out = tmp_path / f"{name}-{share}"
+        # merged into new main arrays: placed term by term, then by the general merge; and
+        # written as a delta segment beside the base's main arrays, read as one set
+        for how, few, merge in (("few", few_share, 10**9), ("general", 10**9, 10**9), ("delta", few_share, merge_share)):
+            monkeypatch.setattr(postings, "FEW_SHARE", few)
+            monkeypatch.setattr(postings, "MERGE_SHARE", merge)
+            out = tmp_path / f"{name}-{how}"
             postings.build(out, tmp_path / "base", deleted, added)
-            arr, meta = postings.load_arrays(out, mmap=False)
-            got[share] = ({k: (v.dtype.str, v.tolist()) for k, v in arr.items()}, meta)
-        assert got[postings.FEW_SHARE] == got[10**9], name
+            assert (out / postings.DELTA).is_dir() == (how == "delta"), (name, how)
+            arr, meta = postings.logical_arrays(out)
+            got[how] = ({k: (v.dtype.str, v.tolist()) for k, v in arr.items()}, meta)
+        assert got["few"] == got["general"] == got["delta"], name
+
+
+QUOKKA = "\n\n## Zebra crossing\n\nA brand new section about zebras, quokkas and retry queues.\n"
+
+
+def _searches_alike(gen, tmp_path):
+    """The generation's postings (main arrays and delta segment) answer every query exactly
+    as the one set of arrays a build of the same live spans writes: same rows, same scores
+    to the last bit, same matched terms, same idf and counts."""
+    merged = tmp_path / "merged"
+    shutil.rmtree(merged, ignore_errors=True)
+    postings._save(merged, *postings.logical_arrays(gen / postings.DIR))
+    seg = postings.Postings(gen / postings.DIR, k1=1.2, b=0.75)
+    one = postings.Postings(merged, k1=1.2, b=0.75)
+    assert seg.n_docs == one.n_docs and seg._total == one._total
+    for kws in QUERIES + [["quokka", "zebra", "retri", "queue"], ["worker", "quokka"]]:
+        terms = postings.query_terms(" ".join(_quote(k) for k in kws))
+        assert seg.search_terms(terms, 40) == one.search_terms(terms, 40), kws
+        assert [seg.idf(t) for t in terms] == [one.idf(t) for t in terms]
+
+
+def test_a_small_change_writes_a_delta_beside_the_base_main_arrays(project, fake_embedder, tmp_path):
+    cfg = load_config(project)
+    index_project(cfg)
+    base = _gen(project)
+    worker = project / WORKER
+    worker.write_text(worker.read_text() + QUOKKA)
+    index_project(cfg)
+    gen = _gen(project)
+    assert (gen / postings.DIR / postings.DELTA / "meta.json").is_file()
+    for name in [f"{n}.npy" for n in postings._FILES]:  # the same files, not copies
+        assert (gen / postings.DIR / name).stat().st_ino == (base / postings.DIR / name).stat().st_ino
+    # a version that reads the main arrays alone refuses them (and scores with Whoosh)
+    assert json.loads((gen / postings.DIR / "meta.json").read_text())["format"] == postings.SEGMENTED != postings.FORMAT
+    manifest = json.loads((gen / "manifest.json").read_text())
+    assert manifest["checksums"]["postings/rows.npy"] == json.loads((base / "manifest.json").read_text())["checksums"]["postings/rows.npy"]
+    assert "postings/delta/dead.npy" in manifest["checksums"]
+    _searches_alike(gen, tmp_path)
+    lex = LexicalIndex(gen / "lexical", gen / postings.DIR)
+    assert lex.backend == "numpy"
+    lex._open_whoosh()
+    assert lex.doc_count() == lex._searcher.doc_count()  # live spans only, as Whoosh counts them
+    lex.close()
+
+
+def test_deltas_in_a_row_and_then_a_merge_equal_a_rebuild(project, fake_embedder, tmp_path, monkeypatch):
+    """Changes written as deltas one on another (a delta's own rows edited again, a main
+    row removed, a row id reused), and a change past the delta's share merged into new
+    main arrays: each generation reads as a rebuild of the same files does."""
+    cfg = load_config(project)
+    index_project(cfg)
+    worker = project / WORKER
+    notes = sorted((project / "02_knowledge").rglob("*.md"))
+    steps = [
+        lambda: worker.write_text(worker.read_text() + QUOKKA),
+        lambda: worker.write_text(worker.read_text().replace("quokkas", "wombats")),  # the delta's rows again
+        lambda: notes[0].unlink(),  # rows of the main arrays
+        lambda: (project / "02_knowledge" / "new_note.md").write_text("# Quokka notes\n\nQuokkas smile. Retries too.\n"),
+    ]
+    for i, step in enumerate(steps):
+        step()
+        index_project(cfg)
+        gen = _gen(project)
+        assert (gen / postings.DIR / postings.DELTA).is_dir(), i
+        _searches_alike(gen, tmp_path)
+    monkeypatch.setattr(postings, "MERGE_SHARE", 10**9)  # any change is past the share
+    worker.write_text(worker.read_text() + "\n\nOne more line about aardvarks.\n")
+    index_project(cfg)
+    merged_gen = _gen(project)
+    assert not (merged_gen / postings.DIR / postings.DELTA).exists()
+    assert (merged_gen / postings.DIR / "rows.npy").stat().st_ino != (gen / postings.DIR / "rows.npy").stat().st_ino
+    inc, inc_meta = _arrays(merged_gen)
+    index_project(cfg, full=True)
+    full, full_meta = _arrays(_gen(project))
+    assert {k: inc_meta[k] for k in ("docs", "total_length", "terms", "postings")} == \
+        {k: full_meta[k] for k in ("docs", "total_length", "terms", "postings")}
+    assert inc["terms"] == full["terms"] and inc["term_off"] == full["term_off"] and inc["ptr"] == full["ptr"]
+
+
+def test_a_damaged_delta_is_not_read_as_postings(project, fake_embedder):
+    cfg = load_config(project)
+    index_project(cfg)
+    worker = project / WORKER
+    worker.write_text(worker.read_text() + QUOKKA)
+    index_project(cfg)
+    gen = _gen(project)
+    delta = gen / postings.DIR / postings.DELTA
+    dead = json.loads((delta / "meta.json").read_text())["dead"]
+    np.save(delta / postings.DEAD, np.arange(dead + 1, dtype=np.int64))  # one row more than the segment declares
+    with pytest.raises(ValueError):
+        postings.Postings(gen / postings.DIR, k1=1.2, b=0.75)
+    lex = LexicalIndex(gen / "lexical", gen / postings.DIR)
+    assert lex.backend == "whoosh" and lex.search(["retry"], 5)
+    lex.close()
