@@ -363,6 +363,8 @@ def build(
     more than ``1 / MERGE_SHARE`` of the main arrays' postings or rows, it is merged into
     new main arrays (what a build from empty of the same spans writes)."""
     import numpy as np
+
+    from oriongraph_cli.store.rows import distinct
     old = None
     if previous is not None:
         try:
@@ -378,12 +380,13 @@ def build(
         _save(directory, arrays, meta)
         return meta["docs"]
     main_rows = np.asarray(old.main["doc_rows"], dtype=np.int64)
-    deleted = np.unique(np.fromiter((int(r) for r in deleted_rows), dtype=np.int64))
+    deleted = distinct(deleted_rows)
     d_rows = np.asarray(old.delta["doc_rows"], dtype=np.int64) if old.delta is not None else np.zeros(0, dtype=np.int64)
-    from_delta = deleted[np.isin(deleted, d_rows)]
-    dead = np.union1d(old.dead, np.setdiff1d(deleted[np.isin(deleted, main_rows)], from_delta))
+    in_delta = np.isin(deleted, d_rows)
+    from_delta = deleted[in_delta]
+    dead = distinct(np.concatenate([old.dead, deleted[np.isin(deleted, main_rows) & ~in_delta]]))
     new_rows = np.frombuffer(acc.rows, dtype=np.int64) if len(acc.rows) else np.zeros(0, dtype=np.int64)
-    if np.isin(new_rows, np.setdiff1d(main_rows, dead)).any():
+    if (np.isin(new_rows, main_rows) & ~np.isin(new_rows, dead)).any():
         raise ValueError("postings: a row is indexed twice")
     kept_delta = int(old.delta_meta["postings"]) if old.delta is not None else 0  # an over-estimate by the deleted rows' postings
     if (kept_delta + len(acc.p_tid)) * MERGE_SHARE > int(old.meta["postings"]) or len(dead) * MERGE_SHARE > len(main_rows):
@@ -411,11 +414,13 @@ def build(
 def _merged(old: "dict[str, np.ndarray] | None", deleted_rows: "Iterable[int]", acc: Analysed) -> tuple[dict, dict]:
     """The arrays (and meta) of ``old``'s postings minus ``deleted_rows`` plus ``acc``'s."""
     import numpy as np
+
+    from oriongraph_cli.store.rows import distinct
     rows = np.frombuffer(acc.rows, dtype=np.int64) if len(acc.rows) else np.zeros(0, dtype=np.int64)
     new_rows = rows.copy()
     new_len = np.frombuffer(acc.lengths, dtype=np.int64).copy() if len(acc.lengths) else np.zeros(0, dtype=np.int64)
     local_terms = list(acc.ids)
-    if len(np.unique(new_rows)) != len(new_rows):
+    if len(distinct(new_rows)) != len(new_rows):
         raise ValueError("postings: a row is added twice")
     if old is None and (len(new_rows) < 2 or bool(np.all(np.diff(new_rows) > 0))):
         return _build_fresh(acc, new_rows, new_len, local_terms)
@@ -435,7 +440,7 @@ def _merged(old: "dict[str, np.ndarray] | None", deleted_rows: "Iterable[int]", 
         o_tid = o_rows = o_tf = d_rows = d_len = np.zeros(0, dtype=np.int64)
         o_lb = np.zeros(0, dtype=np.uint8)
     else:
-        dead = np.unique(np.fromiter((int(r) for r in deleted_rows), dtype=np.int64))
+        dead = distinct(deleted_rows)
         d_rows = np.asarray(old["doc_rows"], dtype=np.int64)
         dkeep = ~np.isin(d_rows, dead) if len(dead) else slice(None)
         o_blob, o_off = np.asarray(old["terms"]), np.asarray(old["term_off"])

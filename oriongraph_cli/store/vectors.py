@@ -40,6 +40,7 @@ import numpy as np
 from oriongraph_cli.errors import OrionError
 from oriongraph_cli.store.clone import link_or_clone
 from oriongraph_cli.store.layout import atomic_write, atomic_write_with
+from oriongraph_cli.store.rows import distinct
 
 DIR = "vectors"
 TABLE = "segments.json"
@@ -477,7 +478,7 @@ class SegmentWriter:
     # ------------------------------------------------------------ rows
     def delete(self, rows) -> None:
         """Mark ``rows`` deleted from the base segments that hold them live."""
-        rows = np.unique(np.asarray(list(rows), dtype="int64"))
+        rows = distinct(rows)
         if not len(rows) or not self.segments:
             return
         for i, entry in enumerate(self.segments):

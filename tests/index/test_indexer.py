@@ -50,6 +50,26 @@ def test_a_run_that_changes_nothing_imports_no_numpy(project, fake_embedder):
     assert not {m for m in imported if m.split(".")[0] in ("numpy", "onnxruntime", "tiktoken", "whoosh", "faiss", "filelock", "asyncio")}
 
 
+def test_a_run_that_changes_files_does_not_load_numpys_masked_arrays(project, fake_embedder, monkeypatch):
+    """``numpy.unique`` asks ``numpy.ma`` whether its input is masked, and the first ask
+    imports the masked-array module (10-18 ms of a pre-commit hook's one-file run): a run
+    that edits, removes and adds notes never asks."""
+    import numpy.ma
+
+    cfg = load_config(project)
+    index_project(cfg)
+    asked = []
+    monkeypatch.setattr(numpy.ma, "is_masked", lambda *a: asked.append(1) or False)
+    worker = project / WORKER
+    worker.write_text(worker.read_text() + "\n\nOne more paragraph about retry storms.\n")
+    sorted((project / "02_knowledge").rglob("*.md"))[0].unlink()
+    (project / "02_knowledge" / "new_note.md").write_text("# Quokka notes\n\nQuokkas smile.\n")
+    r = index_project(cfg)
+    assert r.updated_documents == 1 and r.removed_documents == 1 and r.added_documents == 1
+    assert asked == []
+    consistent(project)
+
+
 def test_first_index_then_nothing_changed(project, fake_embedder):
     cfg = load_config(project)
     r1 = index_project(cfg)
