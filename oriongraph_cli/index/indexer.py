@@ -200,12 +200,12 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
         others = OtherFiles()
         files, walk_warnings = walk(cfg.root, others)
         other_files = others.digest()
-        layout.cleanup(cfg.keep_generations)
         # every byte of the generation we build on is checked — but for files this index
         # verified or wrote before and that have not changed since (Layout.remember): a
         # damaged one is rebuilt from the newest generation that verifies (or from the
         # files), without --full
         current = layout.current(full=True, warn=False, remembered=True)
+        layout.cleanup(cfg.keep_generations, current=current)  # it keeps the one just verified
         if current is not None:
             layout.remember(current)
         damaged = list(layout.damaged)
@@ -286,7 +286,7 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
         finally:
             parsed.close()
         result.generation = gen
-        layout.cleanup(cfg.keep_generations)
+        layout.cleanup(cfg.keep_generations, current=gen)  # just written and made current
     result.elapsed_ms = (time.perf_counter() - started) * 1000
     return result
 

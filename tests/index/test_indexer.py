@@ -70,6 +70,31 @@ def test_a_run_that_changes_files_does_not_load_numpys_masked_arrays(project, fa
     consistent(project)
 
 
+def test_a_run_verifies_the_generation_it_builds_on_once(project, fake_embedder, monkeypatch):
+    """The base generation is verified once a run (its manifest parsed, its files
+    checked); removing old generations keeps the one just verified or just written
+    without verifying it again. Older generations beyond the kept ones still go."""
+    from oriongraph_cli.store.layout import Layout
+
+    cfg = load_config(project)
+    index_project(cfg)
+    checked = []
+    real = Layout.problem
+    monkeypatch.setattr(Layout, "problem", lambda self, gen, **kw: checked.append(gen) or real(self, gen, **kw))
+    r = index_project(cfg)
+    assert r.nothing_changed and checked == [r.generation]
+    worker = project / WORKER
+    gens = []
+    for n in range(3):
+        worker.write_text(worker.read_text() + f"\n\nEdit number {n}.\n")
+        checked.clear()
+        r = index_project(cfg)
+        assert checked == [r.previous_generation]
+        gens.append(r.generation)
+    kept = sorted(p.name for p in (cfg.index_dir / "gen").iterdir())
+    assert kept == sorted(gens[-cfg.keep_generations:]) and Layout(cfg.index_dir).current() == gens[-1]
+
+
 def test_first_index_then_nothing_changed(project, fake_embedder):
     cfg = load_config(project)
     r1 = index_project(cfg)
