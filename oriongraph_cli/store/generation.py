@@ -175,5 +175,7 @@ class GenerationWriter:
                 base_checksums = None
         checksums = file_checksums(self.staging, self.base, base_checksums)
         manifest = replace(manifest, checksums=checksums)  # verified by every reader (Layout.problem)
-        atomic_write(self.staging / MANIFEST, manifest.to_bytes())
+        data = manifest.to_bytes()
+        atomic_write(self.staging / MANIFEST, data)
+        manifest.written_as(data)
         return manifest

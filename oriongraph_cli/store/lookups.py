@@ -95,7 +95,9 @@ class Lookups:
 
     # ------------------------------------------------------------ file
     def to_bytes(self) -> bytes:
-        return json.dumps({
+        from oriongraph_cli.store.compact_json import dumps
+
+        return dumps({
             "version": VERSION,
             "documents": self.documents,
             "span_counts": self.span_counts,
@@ -104,7 +106,7 @@ class Lookups:
                 "tag_stems": self.tag_stems, "stage_docs": self.stage_docs, "workstream_docs": self.workstream_docs,
                 "source_type_docs": self.source_type_docs, "heading_words": self.heading_words,
             },
-        }, separators=(",", ":"), sort_keys=True).encode()
+        })
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "Lookups | None":

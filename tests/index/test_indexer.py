@@ -47,7 +47,7 @@ def test_a_run_that_changes_nothing_imports_no_numpy(project, fake_embedder):
     assert proc.returncode == 0 and "nothing changed" in proc.stdout.lower() + proc.stderr.lower(), proc.stderr[-2000:]
     imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
     assert "oriongraph_cli.index.indexer" in imported
-    assert not {m for m in imported if m.split(".")[0] in ("numpy", "onnxruntime", "tiktoken", "whoosh", "faiss", "filelock", "asyncio")}
+    assert not {m for m in imported if m.split(".")[0] in ("numpy", "onnxruntime", "tiktoken", "whoosh", "faiss", "filelock", "asyncio", "orjson")}
 
 
 def test_a_run_that_changes_files_does_not_load_numpys_masked_arrays(project, fake_embedder, monkeypatch):

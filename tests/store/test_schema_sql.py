@@ -144,6 +144,30 @@ def test_manifest_round_trips_byte_for_byte(sample_index):
     assert manifest.to_bytes() == raw
 
 
+def test_a_manifest_just_written_is_read_without_parsing_and_equals_its_parse(project, fake_embedder, monkeypatch):
+    """The run after one that wrote a generation (orion serve, orion watch) reads its
+    manifest as the Manifest the writer kept, which is what parsing the file gives; other
+    bytes are parsed."""
+    from oriongraph_cli.config import load_config
+    from oriongraph_cli.index.indexer import index_project
+    from oriongraph_cli.store import manifest as manifest_mod
+    from oriongraph_cli.store.layout import Layout
+    from oriongraph_cli.store.manifest import MANIFEST, Manifest
+
+    cfg = load_config(project)
+    index_project(cfg)
+    gen = Layout(cfg.index_dir).current_path()
+    parsed = []
+    real = Manifest.parse.__func__
+    monkeypatch.setattr(Manifest, "parse", classmethod(lambda cls, text: parsed.append(1) or real(cls, text)))
+    kept = Manifest.load(gen)
+    assert parsed == [] and kept is manifest_mod._LAST[1]
+    assert kept == real(Manifest, (gen / MANIFEST).read_text()) and kept.to_bytes() == (gen / MANIFEST).read_bytes()
+    (gen / MANIFEST).write_bytes((gen / MANIFEST).read_bytes() + b" ")
+    parsed.clear()
+    assert Manifest.load(gen) == kept and parsed == [1]
+
+
 def test_manifest_keeps_keys_it_does_not_know_and_reads_older_ones():
     import json
 
