@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -157,6 +159,15 @@ def test_cli_compile_json_markdown_brief_and_determinism(sample_index, tmp_path)
     assert "\x1b" not in r.stdout  # a pipe gets no control characters
     _golden("compile_retry.json", _mask_json(a.stdout))
     _golden("compile_retry.md", _mask_md(m1.stdout))
+
+
+def test_a_compile_imports_no_index_writer_encoder(sample_index):
+    """orjson encodes what the index writes; a compile, which only reads, never imports it."""
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "oriongraph_cli", "compile", "retry backoff",
+                           "--root", str(sample_index), "--json", "--no-usage-log"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+    assert "oriongraph_cli.pipeline" in imported and "orjson" not in imported
 
 
 def test_source_date_epoch_sets_the_time_recency_is_measured_from(sample_index):
