@@ -204,10 +204,17 @@ def update(old: Lookups, registry, paths: list[str], old_headings: list[tuple[in
     for r in fresh:
         for f in DOC_FIELDS:
             new_cols[f].append(loads(r[f]) if f == "tags" else r[f])
-    # documents: the old ones without the gone, the new ones merged in, in path order
-    keep = [i for i in range(len(cols["id"])) if cols["path"][i] not in gone]
-    merged = sorted([(cols["path"][i], 0, i) for i in keep] + [(p, 1, j) for j, p in enumerate(new_cols["path"])])
-    documents = {f: [(cols if src == 0 else new_cols)[f][i] for _p, src, i in merged] for f in DOC_FIELDS}
+    if new_cols["path"] == [cols["path"][i] for i in old_at]:
+        # the same paths back (notes edited, none added or removed): each row in its place
+        documents = cols
+        for f in DOC_FIELDS:
+            column, values = documents[f], new_cols[f]
+            for j, i in enumerate(old_at):
+                column[i] = values[j]
+    else:  # the old ones without the gone, the new ones merged in, in path order
+        keep = [i for i in range(len(cols["id"])) if cols["path"][i] not in gone]
+        merged = sorted([(cols["path"][i], 0, i) for i in keep] + [(p, 1, j) for j, p in enumerate(new_cols["path"])])
+        documents = {f: [(cols if src == 0 else new_cols)[f][i] for _p, src, i in merged] for f in DOC_FIELDS}
     position = {doc: n for n, doc in enumerate(documents["id"])}
     tables = {name: getattr(old, name) for name in _DOC_TABLES}
     touched: dict[str, set[str]] = {name: set() for name in _DOC_TABLES}
