@@ -294,6 +294,12 @@ class _Segments:
         dead = np.load(directory / DELTA / DEAD, allow_pickle=False)
         if dead.dtype != np.int64 or dead.ndim != 1 or len(dead) != d_meta["dead"] or len(dead) > meta["docs"]:
             raise ValueError("postings: the dead rows disagree with delta/meta.json")
+        rows = np.asarray(main["doc_rows"])
+        at = np.minimum(np.searchsorted(rows, dead), max(len(rows) - 1, 0))
+        if len(dead) and (not np.all(np.diff(dead) > 0) or not np.array_equal(rows[at], dead)):
+            raise ValueError("postings: a dead row is not a row of the main arrays")
+        if (int(np.asarray(main["doc_len"], dtype=np.int64)[at].sum()) if len(dead) else 0) != d_meta["dead_length"]:
+            raise ValueError("postings: the dead rows' length disagrees with delta/meta.json")
         return cls(main, meta, delta, d_meta, dead)
 
 

@@ -407,7 +407,11 @@ def test_deltas_in_a_row_and_then_a_merge_equal_a_rebuild(project, fake_embedder
     assert inc["terms"] == full["terms"] and inc["term_off"] == full["term_off"] and inc["ptr"] == full["ptr"]
 
 
-def test_a_damaged_delta_is_not_read_as_postings(project, fake_embedder):
+@pytest.mark.parametrize("damage", ["one more", "not a main row", "past every row", "length", "unsorted"])
+def test_a_damaged_delta_is_not_read_as_postings(project, fake_embedder, damage):
+    """A delta whose dead rows disagree with its meta or with the main arrays is refused
+    when opened (the lexical channel then scores with Whoosh) and when built on (the next
+    run writes the postings from every span): never a wrong count, never a traceback."""
     cfg = load_config(project)
     index_project(cfg)
     worker = project / WORKER
@@ -415,10 +419,39 @@ def test_a_damaged_delta_is_not_read_as_postings(project, fake_embedder):
     index_project(cfg)
     gen = _gen(project)
     delta = gen / postings.DIR / postings.DELTA
-    dead = json.loads((delta / "meta.json").read_text())["dead"]
-    np.save(delta / postings.DEAD, np.arange(dead + 1, dtype=np.int64))  # one row more than the segment declares
+    meta = json.loads((delta / "meta.json").read_text())
+    dead = np.load(delta / postings.DEAD)
+    assert len(dead) >= 1
+    main_rows = np.load(gen / postings.DIR / "doc_rows.npy")
+    if damage == "one more":
+        dead = np.arange(len(dead) + 1, dtype=np.int64)
+    elif damage == "not a main row":
+        dead = np.array(sorted(set(range(1, 10**6)) - set(main_rows.tolist()))[: len(dead)], dtype=np.int64)
+    elif damage == "past every row":
+        dead = np.concatenate([dead[:-1], [int(main_rows[-1]) + 10]]).astype(np.int64)
+    elif damage == "length":
+        meta["dead_length"] += 1
+        (delta / "meta.json").write_text(json.dumps(meta))
+    else:
+        dead = main_rows[: len(dead) + 1][::-1].copy()
+        meta["dead"] = len(dead)
+        (delta / "meta.json").write_text(json.dumps(meta))
+    np.save(delta / postings.DEAD, dead)
     with pytest.raises(ValueError):
         postings.Postings(gen / postings.DIR, k1=1.2, b=0.75)
     lex = LexicalIndex(gen / "lexical", gen / postings.DIR)
     assert lex.backend == "whoosh" and lex.search(["retry"], 5)
     lex.close()
+    out = project / "rebuilt"
+    n = postings.build(out, gen / postings.DIR, [], [], all_docs=lambda: sorted(_lexical_texts(project)))
+    assert n == len(_lexical_texts(project)) and not (out / postings.DELTA).exists()
+
+
+def _lexical_texts(root):
+    from oriongraph_cli.store.generation import all_lexical_texts
+
+    reader = IndexReader(load_config(root), load_embedder=False)
+    try:
+        return all_lexical_texts(reader.registry)
+    finally:
+        reader.close()
