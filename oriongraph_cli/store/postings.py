@@ -300,6 +300,9 @@ class _Segments:
             raise ValueError("postings: a dead row is not a row of the main arrays")
         if (int(np.asarray(main["doc_len"], dtype=np.int64)[at].sum()) if len(dead) else 0) != d_meta["dead_length"]:
             raise ValueError("postings: the dead rows' length disagrees with delta/meta.json")
+        d_rows = np.asarray(delta["doc_rows"])
+        if len(d_rows) and (np.isin(d_rows, rows) & ~np.isin(d_rows, dead)).any():
+            raise ValueError("postings: a row is live in both the main arrays and the delta")
         return cls(main, meta, delta, d_meta, dead)
 
 

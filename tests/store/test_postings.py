@@ -407,7 +407,7 @@ def test_deltas_in_a_row_and_then_a_merge_equal_a_rebuild(project, fake_embedder
     assert inc["terms"] == full["terms"] and inc["term_off"] == full["term_off"] and inc["ptr"] == full["ptr"]
 
 
-@pytest.mark.parametrize("damage", ["one more", "not a main row", "past every row", "length", "unsorted"])
+@pytest.mark.parametrize("damage", ["one more", "not a main row", "past every row", "length", "unsorted", "live twice"])
 def test_a_damaged_delta_is_not_read_as_postings(project, fake_embedder, damage):
     """A delta whose dead rows disagree with its meta or with the main arrays is refused
     when opened (the lexical channel then scores with Whoosh) and when built on (the next
@@ -432,10 +432,13 @@ def test_a_damaged_delta_is_not_read_as_postings(project, fake_embedder, damage)
     elif damage == "length":
         meta["dead_length"] += 1
         (delta / "meta.json").write_text(json.dumps(meta))
-    else:
+    elif damage == "unsorted":
         dead = main_rows[: len(dead) + 1][::-1].copy()
         meta["dead"] = len(dead)
         (delta / "meta.json").write_text(json.dumps(meta))
+    else:  # the delta's rows left live in the main arrays too
+        delta_rows = np.load(delta / "doc_rows.npy")
+        np.save(delta / "doc_rows.npy", np.sort(np.concatenate([delta_rows[:-1], main_rows[~np.isin(main_rows, dead)][:1]])))
     np.save(delta / postings.DEAD, dead)
     with pytest.raises(ValueError):
         postings.Postings(gen / postings.DIR, k1=1.2, b=0.75)
