@@ -9,7 +9,6 @@ renames and unchanged sections cost nothing).
 from __future__ import annotations
 
 import hashlib
-import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -23,6 +22,7 @@ from oriongraph_cli.errors import StrictError
 from oriongraph_cli import graph
 from oriongraph_cli.blocks import has_fence_before, has_table_before, is_rst, read_blocks
 from oriongraph_cli.index import parse as doc_parse
+from oriongraph_cli.index.history import git_times
 from oriongraph_cli.index.parse import ParseWarning, decode, parse_document
 from oriongraph_cli.index.rebuild import other_files_changed, rebuild_reason, relink_reason
 from oriongraph_cli.index.span import embed_text, split_document
@@ -97,25 +97,6 @@ class IndexResult:
 
 def load_manifest(gen_path: Path) -> Manifest:
     return Manifest.load(gen_path)
-
-
-def git_times(root: Path) -> dict[str, int]:
-    """Last commit time per file (one `git log` pass); {} outside a git work tree."""
-    try:
-        out = subprocess.run(
-            ["git", "-C", str(root), "log", "--format=%x00%ct", "--name-only", "--no-renames", "--relative"],
-            capture_output=True, text=True, timeout=10, check=True,
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
-        return {}
-    times: dict[str, int] = {}
-    stamp = 0
-    for line in out.splitlines():
-        if line.startswith("\x00"):
-            stamp = int(line[1:] or 0)
-        elif line.strip() and line not in times:
-            times[line.strip()] = stamp
-    return times
 
 
 def embed_hash(model_id: str, text: str) -> str:
@@ -407,7 +388,7 @@ def _parse_changed(cfg: Config, scan: _Scan, changes: _Changes, counter, loader,
         scan.embedder_future = loader.submit(scan.embedder_source, cfg)
     if changed and counter is None:  # not reached: a changed file or a rebuild loaded it above
         counter = get_counter(cfg.tokenizer)
-    git = git_times(cfg.root) if changed else {}
+    git = git_times(cfg.root, changed) if changed else {}  # when git last committed each (a creation time)
     parsed = ParsedSpool(cfg.index_dir)
     # what parsing said about each indexed file, kept in the manifest so that --strict
     # judges the whole index, not only the files this run re-read
