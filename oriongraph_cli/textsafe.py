@@ -15,6 +15,7 @@ from enum import Enum
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 _CONTROL_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+_CHANGED_BY_CLEAN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")  # what clean() escapes
 
 
 def _escape(m: re.Match) -> str:
@@ -63,12 +64,12 @@ def clean_tree(obj):
     through :func:`clean` — applied once to what a text renderer is given, so no field
     from a file or its name can reach the terminal unescaped. Enums are kept as they are."""
     cls = type(obj)
-    if cls is str:
-        return clean(obj) if has_control(obj) else obj
+    if cls is str:  # one search; most text (newlines and tabs are kept) has nothing to escape
+        return clean(obj) if _CHANGED_BY_CLEAN.search(obj) else obj
     if cls in _ATOMS or isinstance(obj, Enum):
         return obj
     if isinstance(obj, str):
-        return clean(obj) if has_control(obj) else obj
+        return clean(obj) if _CHANGED_BY_CLEAN.search(obj) else obj
     names = _init_fields(cls)
     if names is not None:
         changes = {}

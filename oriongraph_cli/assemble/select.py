@@ -151,6 +151,7 @@ class Ranking:
     def __init__(self, cands: list[CandidateSpan]):
         self.ordered = sorted(cands, key=sort_key)
         self._rows: list[tuple[int, np.ndarray | None]] = []
+        self.text_keys: dict[str, str] = {}  # span id -> its text's words (rule 4), read once a compile
 
     def embeddings(self, n: int) -> np.ndarray | None:
         """:func:`_embedding_matrix` of the first ``n`` candidates."""
@@ -282,7 +283,7 @@ def select(
 
     # the same text, word for word, in several spans (a shared include, a module README's
     # boilerplate): once one is picked the others say nothing new (rule 4)
-    same = _repeats(pool, texts) if texts is not None and n else None
+    same = _repeats(pool, texts, ranking.text_keys) if texts is not None and n else None
     repeat_of = np.full(n, -1, dtype=np.int64)  # pool index of the picked span a candidate repeats
     picks: list[Picked] = []
     rank_of: dict[int, int] = {}
@@ -468,14 +469,22 @@ def _rejections(
     return tuple(out)
 
 
-def _repeats(pool: list[CandidateSpan], texts: Callable[[list[CandidateSpan]], list[str]]) -> np.ndarray | None:
-    """``_same_text`` over the pool, reading only the texts of candidates that share their
-    token cost with another (the same text costs the same)."""
+def _repeats(pool: list[CandidateSpan], texts: Callable[[list[CandidateSpan]], list[str]],
+             keys: dict[str, str] | None = None) -> np.ndarray | None:
+    """Which candidates of the pool say the same words (``_same_key``), reading only the texts of candidates that share their
+    token cost with another (the same text costs the same). ``keys``: each span's words as
+    read before (``Ranking.text_keys``), filled here for the spans read now."""
     by_cost: dict[int, list[int]] = {}
     for j, c in enumerate(pool):
         by_cost.setdefault(c.span_ref.token_cost, []).append(j)
     maybe = [j for group in by_cost.values() if len(group) > 1 for j in group]
-    found = _same_text(texts([pool[j] for j in maybe])) if maybe else None
+    if not maybe:
+        return None
+    keys = {} if keys is None else keys
+    unread = [pool[j] for j in maybe if pool[j].span_ref.span_id not in keys]
+    for c, text in zip(unread, texts(unread) if unread else ()):
+        keys[c.span_ref.span_id] = _words(text)
+    found = _same_key([keys[pool[j].span_ref.span_id] for j in maybe])
     if found is None:
         return None
     same = np.full(len(pool), -1, dtype=np.int64)
@@ -483,13 +492,18 @@ def _repeats(pool: list[CandidateSpan], texts: Callable[[list[CandidateSpan]], l
     return same
 
 
-def _same_text(texts: list[str]) -> np.ndarray | None:
-    """For each text, the id of the group of candidates with the same words (whitespace
-    aside), or -1 when no other candidate has them; None when none repeats."""
+def _words(text: str) -> str:
+    """A text's words, whitespace aside: what two spans must share to say the same."""
+    return " ".join(text.split())
+
+
+def _same_key(keys: list[str]) -> np.ndarray | None:
+    """For each text, given by its words, the id of the group of candidates with the same
+    words, or -1 when no other candidate has them; None when none repeats."""
     groups: dict[str, list[int]] = {}
-    for i, text in enumerate(texts):
-        groups.setdefault(" ".join(text.split()), []).append(i)
-    same = np.full(len(texts), -1, dtype=np.int64)
+    for i, key in enumerate(keys):
+        groups.setdefault(key, []).append(i)
+    same = np.full(len(keys), -1, dtype=np.int64)
     for g, members in enumerate(m for key, m in groups.items() if key and len(m) > 1):
         same[members] = g
     return same if (same >= 0).any() else None
