@@ -7,7 +7,7 @@ intent: the quick check a ranking prototype (behind an environment variable) was
 Run each variant in a process of its own: the reader's repeat cache keeps every intent's
 generator hits. SciFact counts its first 300 train claims, as the suite's search does.
 Used for the lexical term weights measured on 2026-12-05 (bench/results/lexical_term_weights.patch,
-``ORION_TW=alpha``): docs/BENCHMARKS.md, "BM25 postings: a delta segment", last list.
+``ORION_TW=alpha``): docs/BENCHMARKS.md, "A one-file re-index that writes, encodes, verifies and asks git less", its last list.
 """
 
 from __future__ import annotations
