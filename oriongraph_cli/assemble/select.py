@@ -471,9 +471,10 @@ def _rejections(
 
 def _repeats(pool: list[CandidateSpan], texts: Callable[[list[CandidateSpan]], list[str]],
              keys: dict[str, str] | None = None) -> np.ndarray | None:
-    """Which candidates of the pool say the same words (``_same_key``), reading only the texts of candidates that share their
-    token cost with another (the same text costs the same). ``keys``: each span's words as
-    read before (``Ranking.text_keys``), filled here for the spans read now."""
+    """Which candidates of the pool say the same words (``_same_key``), reading only the
+    texts of candidates that share their token cost with another (the same text costs the
+    same). ``keys``: each span's words as read before (``Ranking.text_keys``), filled here
+    for the spans read now."""
     by_cost: dict[int, list[int]] = {}
     for j, c in enumerate(pool):
         by_cost.setdefault(c.span_ref.token_cost, []).append(j)
