@@ -470,7 +470,7 @@ def _rejections(
 
 
 def _repeats(pool: list[CandidateSpan], texts: Callable[[list[CandidateSpan]], list[str]],
-             keys: dict[str, str] | None = None) -> np.ndarray | None:
+             keys: dict[str, str]) -> np.ndarray | None:
     """Which candidates of the pool say the same words (``_same_key``), reading only the
     texts of candidates that share their token cost with another (the same text costs the
     same). ``keys``: each span's words as read before (``Ranking.text_keys``), filled here
@@ -481,7 +481,6 @@ def _repeats(pool: list[CandidateSpan], texts: Callable[[list[CandidateSpan]], l
     maybe = [j for group in by_cost.values() if len(group) > 1 for j in group]
     if not maybe:
         return None
-    keys = {} if keys is None else keys
     unread = [pool[j] for j in maybe if pool[j].span_ref.span_id not in keys]
     for c, text in zip(unread, texts(unread) if unread else ()):
         keys[c.span_ref.span_id] = _words(text)

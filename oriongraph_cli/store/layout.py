@@ -84,9 +84,6 @@ def fsync_tree(path: Path) -> None:
         fsync_dir(Path(dirpath))
 
 
-_UNKNOWN = object()  # Layout.cleanup: the current generation not given
-
-
 class Layout:
     def __init__(self, index_dir: Path):
         self.dir = index_dir
@@ -333,19 +330,17 @@ class Layout:
         atomic_write(self.current_file, (gen + "\n").encode())
         return final
 
-    def cleanup(self, keep: int, current: "str | None | object" = _UNKNOWN) -> list[str]:
+    def cleanup(self, keep: int, current: str | None) -> list[str]:
         """Remove orphaned staging builds and generations older than the newest ``keep``
-        (the current one is always kept). ``current``: the generation readers open, when
-        the caller has just verified or written it (else it is verified here). Call only
-        while holding the writer lock."""
+        and ``current`` (the generation readers open, which the caller has just verified
+        or written: :meth:`current` or :meth:`promote`). Call only while holding the
+        writer lock."""
         self.check_no_links()
         removed: list[str] = []
         if self.staging_dir.is_dir():
             for p in self.staging_dir.iterdir():
                 _remove(p)
                 removed.append(f"staging/{p.name}")
-        if current is _UNKNOWN:
-            current = self.current(warn=False)
         gens = self.generations()
         keep_set = set(gens[-max(1, keep):]) | ({current} if current else set())
         for g in gens:

@@ -298,12 +298,23 @@ class _Segments:
         at = np.minimum(np.searchsorted(rows, dead), max(len(rows) - 1, 0))
         if len(dead) and (not np.all(np.diff(dead) > 0) or not np.array_equal(rows[at], dead)):
             raise ValueError("postings: a dead row is not a row of the main arrays")
-        if (int(np.asarray(main["doc_len"], dtype=np.int64)[at].sum()) if len(dead) else 0) != d_meta["dead_length"]:
+        if _dead_length(main, dead) != d_meta["dead_length"]:
             raise ValueError("postings: the dead rows' length disagrees with delta/meta.json")
         d_rows = np.asarray(delta["doc_rows"])
         if len(d_rows) and (np.isin(d_rows, rows) & ~np.isin(d_rows, dead)).any():
             raise ValueError("postings: a row is live in both the main arrays and the delta")
         return cls(main, meta, delta, d_meta, dead)
+
+
+def _dead_length(main: dict, dead: "np.ndarray") -> int:
+    """The total field length of the ``dead`` rows (sorted rows of ``main``, or past its
+    last row: then the last row's length counts, and the caller's checks refuse them)."""
+    import numpy as np
+    if not len(dead):
+        return 0
+    rows = np.asarray(main["doc_rows"])
+    at = np.minimum(np.searchsorted(rows, dead), len(rows) - 1)
+    return int(np.asarray(main["doc_len"], dtype=np.int64)[at].sum())
 
 
 def _analysed_of(arrays: dict, drop: "np.ndarray | None" = None) -> Analysed:
@@ -411,10 +422,9 @@ def build(
     for name in _FILES:
         link_or_clone(previous / f"{name}.npy", directory / f"{name}.npy")
     d_arrays, d_meta = _merged(old.delta, from_delta, acc)
-    dead_length = int(np.asarray(old.main["doc_len"], dtype=np.int64)[np.searchsorted(main_rows, dead)].sum()) if len(dead) else 0
     (directory / DELTA).mkdir()
     np.save(directory / DELTA / DEAD, dead, allow_pickle=False)
-    _save(directory / DELTA, d_arrays, {**d_meta, "dead": int(len(dead)), "dead_length": dead_length})
+    _save(directory / DELTA, d_arrays, {**d_meta, "dead": int(len(dead)), "dead_length": _dead_length(old.main, dead)})
     # last: the main arrays' meta marks the set complete, and says a delta goes with them
     (directory / "meta.json").write_text(json.dumps({**old.meta, "format": SEGMENTED}, sort_keys=True))
     return int(old.meta["docs"]) - int(len(dead)) + int(d_meta["docs"])
@@ -687,7 +697,6 @@ class Postings:
 
     def __init__(self, directory: Path, *, k1: float, b: float):
         seg = _Segments.load(directory, mmap=True)
-        self.arrays, self.meta = seg.main, seg.meta
         self.k1, self.b = k1, b
         self._parts = [_Part(seg.main, seg.meta, seg.dead)]
         self.n_docs = int(seg.meta["docs"])
