@@ -98,7 +98,8 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
     base_of = partial(_base_scores, weights=weights, request=request, cfg=cfg, now=now, counts=counts)
     cands, hits, errors, followed = generators.run_following(ctx, hits, errors, partial(candidates.build, reader, sig, cache=fetched), base_of, timings)
     used = adjust.before_fusion(cands, cfg, weights, now)
-    scored = score.fuse(cands, hits, weights, request, cfg, now, span_counts=counts, usage=used)
+    scored = score.fuse(cands, hits, weights, request, cfg, now, span_counts=counts, usage=used, owned=True,
+                        metas=reader.memo("scored-metadata", dict))
     scored = adjust.after_fusion(scored, followed, request, cfg)
     timings["score"] = (time.perf_counter() - t) * 1000
     return sig, scored, hits, errors, relaxed

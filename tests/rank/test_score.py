@@ -227,3 +227,41 @@ def test_base_scores_equal_the_scored_base_in_input_order(fusion):
     scored = {c.span_ref.span_id: c.base_score for c in score(cands, w, prefs, NOW, 180.0, fusion=fusion)}
     assert bases == [scored[c.span_ref.span_id] for c in cands]  # exactly, not approximately
     assert base_scores([], w, prefs, NOW, 180.0) == []
+
+
+# --------------------------------------------------------------------------- owned candidates, kept metadata
+
+
+def _fields(c: CandidateSpan) -> dict:
+    return {k: v for k, v in c.__dict__.items() if k != "_reasons_of"} | {"reasons": c.reasons}
+
+
+def test_owned_candidates_scored_in_place_as_copies_would_be():
+    def fresh():
+        return [cand("a", row=1, semantic=0.9, lexical=2.0, created_at=NOW - 3 * DAY),
+                cand("b", row=2, semantic=0.4, created_at=NOW - 40 * DAY, stage="plan"),
+                cand("c", row=3, lexical=5.0, reasons=("bm25",))]
+
+    weights, prefs = ScoreWeights(recency=0.1, stage_boost=0.1), SoftPreferences(prefer_stages=("plan",))
+    copied_from = fresh()
+    copied = score(copied_from, weights, prefs, NOW, 30.0)
+    assert all(c.scores == ScoreChannels() for c in copied_from)  # the inputs are left as they were
+    owned_from = fresh()
+    owned = score(owned_from, weights, prefs, NOW, 30.0, owned=True)
+    assert {id(c) for c in owned} == {id(c) for c in owned_from}  # the same objects, scored
+    assert [_fields(c) for c in owned] == [_fields(c) for c in copied]
+
+
+def test_scored_metadata_kept_per_row_while_its_recency_holds():
+    c1, c2 = cand("a", row=7, semantic=0.9, created_at=NOW - 3 * DAY), cand("b", row=8, semantic=0.2)
+    metas: dict = {}
+    weights = ScoreWeights(recency=0.1)
+    first = {c.row: c.metadata for c in score([c1, c2], weights, SoftPreferences(), NOW, 30.0, metas=metas)}
+    again = {c.row: c.metadata for c in score([c1, c2], weights, SoftPreferences(), NOW, 30.0, metas=metas)}
+    assert all(again[r] is first[r] for r in (7, 8))  # made once
+    assert first[7].recency_score == pytest.approx(recency(NOW - 3 * DAY, NOW, 30.0))
+    later = {c.row: c.metadata for c in score([c1, c2], weights, SoftPreferences(), NOW + 30 * DAY, 30.0, metas=metas)}
+    assert later[7] is not first[7] and later[7].recency_score == pytest.approx(recency(NOW - 3 * DAY, NOW + 30 * DAY, 30.0))
+    assert later[8] is first[8]  # no creation time: the same recency, the same object
+    other = cand("a", row=7, semantic=0.9, created_at=NOW - 3 * DAY)  # another span row object: not taken for the kept one
+    assert score([other], weights, SoftPreferences(), NOW, 30.0, metas=metas)[0].metadata is not first[7]
