@@ -42,6 +42,28 @@ def test_real_documents_and_their_joins_count_the_same():
             assert count(t) == counter.count(t)
 
 
+def test_lines_counted_by_one_compile_are_not_counted_again_by_the_next(monkeypatch):
+    from oriongraph_cli import tokens
+
+    calls: list[str] = []
+
+    class Counting(TiktokenCounter):
+        def count(self, text):
+            calls.append(text)
+            return super().count(text)
+
+    counter = Counting()
+    first, second = "## 02_knowledge/a.md\nThe same quoted line.\n", "## 02_knowledge/b.md\nThe same quoted line.\n"
+    assert remembered(counter)(first) == counter.count(first)
+    calls.clear()
+    assert remembered(counter)(second) == counter.count(second)  # a new compile's memory of whole texts
+    assert calls == ["## 02_knowledge/b.md\n", second]  # the shared line was not counted again
+    monkeypatch.setattr(tokens, "LINE_MEMORY", 2)  # past the bound the memory starts again, the counts exact
+    many = "".join(f"Line {i} of a long note.\n" for i in range(7))
+    assert remembered(counter)(many) == counter.count(many)
+    assert len(counter._kept_lines) <= 2
+
+
 def test_a_counter_that_is_not_line_additive_is_only_remembered():
     calls = []
 
