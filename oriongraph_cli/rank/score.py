@@ -424,5 +424,5 @@ def fuse(cands: list[CandidateSpan], hits: dict, weights: ScoreWeights, request,
     return how(
         cands, weights, request.soft_prefs, now, cfg.recency_half_life_days,
         fusion=fusion, rrf_k=cfg.rrf_k, ranks=ranks, evidence=DocumentEvidence.of(cfg, request.budget_tokens, span_counts),
-        **({"usage": usage} if usage is not None else {}), **({"owned": True, "metas": metas} if how is score else {}),
+        **({"usage": usage} if usage is not None else {}), **({"owned": owned, "metas": metas} if how is score else {}),
     )

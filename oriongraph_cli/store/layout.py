@@ -82,8 +82,8 @@ def fsync_tree(path: Path) -> None:
     A file with more than one link was hard-linked from the generation the build started
     from (an unchanged store segment, ``store.clone.link_or_clone``): its bytes were made
     durable when that generation was promoted, and the new name is made durable by its
-    directory's fsync, so it is not fsynced again (on SciFact a one-file run fsynced ~48
-    files of which ~40 were such links, each fsync a journal commit)."""
+    directory's fsync, so it is not fsynced again (on SciFact a one-file run made 84 fsync
+    calls, 31 of them on such links)."""
     for dirpath, _dirnames, filenames in os.walk(path):
         for name in filenames:
             with open(os.path.join(dirpath, name), "rb") as fh:

@@ -265,3 +265,18 @@ def test_scored_metadata_kept_per_row_while_its_recency_holds():
     assert later[8] is first[8]  # no creation time: the same recency, the same object
     other = cand("a", row=7, semantic=0.9, created_at=NOW - 3 * DAY)  # another span row object: not taken for the kept one
     assert score([other], weights, SoftPreferences(), NOW, 30.0, metas=metas)[0].metadata is not first[7]
+
+
+def test_fuse_scores_in_place_only_when_told_the_candidates_are_its_own(tmp_path):
+    from oriongraph_cli.config import load_config
+    from oriongraph_cli.models import CompileRequest
+    from oriongraph_cli.rank.score import fuse
+
+    cfg, request = load_config(tmp_path), CompileRequest("x")
+    cands = [cand("a", row=1, semantic=0.9, lexical=2.0), cand("b", row=2, semantic=0.4)]
+    fused = fuse(cands, {}, ONLY_RELEVANCE, request, cfg, NOW)
+    assert not {id(c) for c in fused} & {id(c) for c in cands}
+    assert all(c.scores == ScoreChannels() and c.base_score == 0.0 for c in cands)  # left as they were
+    owned = fuse(cands, {}, ONLY_RELEVANCE, request, cfg, NOW, owned=True)
+    assert {id(c) for c in owned} == {id(c) for c in cands}
+    assert [c.base_score for c in owned] == [c.base_score for c in fused]
