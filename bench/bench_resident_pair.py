@@ -25,6 +25,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(1, str(Path(__file__).resolve().parent))
+from bench_threads import intents, pct  # noqa: E402  (the same intents and percentiles as its `resident`)
+
 CHILD = r"""
 import hashlib, json, sys, time
 from pathlib import Path
@@ -48,17 +51,6 @@ for line in sys.stdin:
 """
 
 
-def _intents(path: Path, n: int) -> list[str]:
-    out = []
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            q = json.loads(line)
-            out.append(q.get("text") or q.get("query"))
-            if len(out) >= n + 1:
-                break
-    return out
-
-
 def _start(checkout: Path, root: Path) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(checkout), "OPENBLAS_NUM_THREADS": "1"}
     return subprocess.Popen([sys.executable, "-P", "-c", CHILD, str(root)], stdin=subprocess.PIPE,
@@ -74,11 +66,6 @@ def _ask(proc: subprocess.Popen, msg: dict) -> dict:
     return json.loads(line)
 
 
-def _pct(xs: list[float], p: float) -> float:
-    xs = sorted(xs)
-    return round(xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))], 2)
-
-
 def main() -> None:
     here = Path(__file__).resolve().parent
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -89,7 +76,7 @@ def main() -> None:
     ap.add_argument("--queries", type=Path, default=here.parent.parent / "shared" / "datasets" / "scifact" / "queries_train.jsonl")
     ap.add_argument("-n", type=int, default=50)
     args = ap.parse_args()
-    texts = _intents(args.queries, args.n)
+    texts = intents(args.queries, args.n + 1)  # the first is the warm-up
     procs = [_start(args.a, args.a_root), _start(args.b, args.b_root)]
     try:
         for p in procs:
@@ -108,8 +95,8 @@ def main() -> None:
     boots = sorted(statistics.median(rng.choices(ratios, k=len(ratios))) for _ in range(2000))
     print(json.dumps({
         "intents": len(ratios),
-        "a": {"checkout": str(args.a), "cpu_p50": _pct(ms[0], 50), "cpu_p95": _pct(ms[0], 95), "digest": digests[0]},
-        "b": {"checkout": str(args.b), "cpu_p50": _pct(ms[1], 50), "cpu_p95": _pct(ms[1], 95), "digest": digests[1]},
+        "a": {"checkout": str(args.a), "cpu_p50": pct(ms[0], 50), "cpu_p95": pct(ms[0], 95), "digest": digests[0]},
+        "b": {"checkout": str(args.b), "cpu_p50": pct(ms[1], 50), "cpu_p95": pct(ms[1], 95), "digest": digests[1]},
         "b_over_a_median": round(statistics.median(ratios), 4),
         "interval95": [round(boots[50], 4), round(boots[1949], 4)],
     }, indent=2))

@@ -82,6 +82,7 @@ class TiktokenCounter:
         self.name = f"tiktoken:{encoding_name}"
         self.warning: str | None = None
         self.line_additive = encoding_name in LINE_ADDITIVE
+        self._kept_lines: dict[str, int] = {}  # line -> count, made by ``remembered`` for the process
 
     def count(self, text: str) -> int:
         return len(self._enc.encode_ordinary(text))
@@ -141,7 +142,7 @@ def remembered(counter: TokenCounter) -> Callable[[str], int]:
             return n
 
         return count
-    lines = _kept_lines(counter)
+    lines = counter._kept_lines  # a line-additive counter keeps them (TiktokenCounter)
     one = counter.count
     split = _LINE_START.split
 
@@ -163,18 +164,6 @@ def remembered(counter: TokenCounter) -> Callable[[str], int]:
 
 
 LINE_MEMORY = 1 << 16  # lines whose counts a process keeps (~10 MB of short lines at most)
-
-
-def _kept_lines(counter) -> dict[str, int]:
-    """The line counts ``counter`` has made in this process (``remembered``)."""
-    lines = getattr(counter, "_kept_lines", None)
-    if lines is None:
-        lines = {}
-        try:
-            counter._kept_lines = lines
-        except AttributeError:  # a counter that takes no attributes: one compile's memory
-            pass
-    return lines
 
 
 _loading = threading.Lock()

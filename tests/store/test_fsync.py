@@ -50,9 +50,8 @@ def test_an_incremental_run_fsyncs_every_file_it_wrote(project, fake_embedder, m
     linked = {f for f in files if os.stat(f).st_nlink > 1}
     written = set(files) - linked
     assert linked and written  # the unchanged segments were linked, the registry and manifest written
-    # the build was fsynced under its staging name, then renamed into gen/
-    staged = {os.path.relpath(p, gen) for p in written}
-    fsynced = {os.path.relpath(p, layout.staging_dir).split(os.sep, 1)[1] for p in synced
-               if p.startswith(str(layout.staging_dir) + os.sep) and os.sep in os.path.relpath(p, layout.staging_dir)}
-    assert staged <= fsynced
+    # the build was fsynced under its staging name (staging/<generation>.<pid>/…), then renamed into gen/
+    in_build = [os.path.relpath(p, layout.staging_dir) for p in synced if p.startswith(str(layout.staging_dir) + os.sep)]
+    fsynced = {p.split(os.sep, 1)[1] for p in in_build if os.sep in p}
+    assert {os.path.relpath(p, gen) for p in written} <= fsynced
     assert not fsynced & {os.path.relpath(p, gen) for p in linked}
