@@ -35,7 +35,12 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # Sphinx's ``:doc:`path``` names the document at that path without its suffix, from the page's
 # folder or, with a leading ``/``, the one whose path ends so; ``:ref:`label``` the section after
 # a label's line, ``.. _label:`` or MyST's ``(label)=``; an e-mail address as a link's target,
-# ``[Reto Lehmann](rlehmann@redhat.com)``, is external, as ``mailto:`` would be).
+# ``[Reto Lehmann](rlehmann@redhat.com)``, is external, as ``mailto:`` would be; 11: of several
+# pages a site URL's name fits, the one whose path ends with the longest part of the URL any of
+# them ends with, so the folder a site serves its pages from need not be kept —
+# ``/docs/visualization/consoles/`` names ``…/prometheus/visualization/consoles.md`` beside
+# ``…/practices/consoles.md`` —, and a root-absolute Markdown path by its file and at least its
+# folder, ``/docs/config/server-options.md`` ``…/vite/config/server-options.md``).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 10
+LINK_RULES = 11

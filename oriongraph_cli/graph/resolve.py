@@ -624,9 +624,7 @@ class LinkResolver:
         the link's does. A relative path that names no file stays dangling."""
         if not rel.lower().endswith(MD_SUFFIXES):
             return None
-        suffix = "/" + rel.lower()
-        ends = [h for h in self.stems.get(posixpath.splitext(posixpath.basename(rel))[0].lower(), ()) if h.lower().endswith(suffix)]
-        return ends[0] if len(ends) == 1 else None
+        return _by_tail(self.stems.get(posixpath.splitext(posixpath.basename(rel))[0].lower(), ()), rel)
 
     def _site_page(self, rel: str, page_dir: str | None = None, target: str = "") -> str | None:
         """The document a site URL names when no file has its path: ``manual/dns.html`` or
@@ -656,17 +654,17 @@ class LinkResolver:
         if len(hits) == 1:
             return hits[0]
         # several pages share the name: the one whose path ends as the URL does (the site's
-        # root kept under a stage folder: /manual/get-started.html -> 02_knowledge/manual/get-started.md)
-        suffix = "/" + path.lower()
-        ends = [h for h in hits if h.lower().endswith(suffix)]
-        if len(ends) == 1:
-            return ends[0]
+        # root kept under a stage folder: /manual/get-started.html -> 02_knowledge/manual/get-started.md;
+        # the folder a site serves its pages from need not be kept: /docs/visualization/consoles/
+        # -> 02_knowledge/prometheus/visualization/consoles.md)
+        hit = _by_tail(hits, path)
+        if hit is not None:
+            return hit
         # a folder's page under a stage folder: /docs/guide/ -> 02_knowledge/site/docs/guide/index.md
         for page in folder_candidates(rel)[3:]:
-            suffix = "/" + page.lower()
-            ends = [h for h in self.stems.get(posixpath.splitext(posixpath.basename(page))[0].lower(), ()) if h.lower().endswith(suffix)]
-            if len(ends) == 1:
-                return ends[0]
+            hit = _by_tail(self.stems.get(posixpath.splitext(posixpath.basename(page))[0].lower(), ()), page)
+            if hit is not None:
+                return hit
         return None
 
     def resolve_name(self, src_path: str, name: str) -> str | None:
@@ -721,6 +719,23 @@ FS_KEY = "fs"
 # what a Doxygen or Sphinx cross-reference looked up: every document's heading ids, labels and
 # path (a coarse key every document sets: a change anywhere resolves the pages holding one again)
 XREF_KEY = "xref"
+
+
+def _by_tail(hits, path: str) -> str | None:
+    """Of the documents ``hits`` (they share ``path``'s file name), the one whose path ends
+    with the longest tail of ``path`` that any of them ends with — ``docs/visualization/consoles.md``,
+    else ``visualization/consoles.md`` — when it is the only one there; None when none ends
+    so or two do (a site's URLs carry the folder it serves its pages from, ``/docs/``, which
+    a project that keeps the pages need not keep). The file's folder is always part of the
+    tail: the name alone does not decide (a moved file stays dangling, and a folder's
+    ``index.md`` is not any folder's)."""
+    parts = path.lower().split("/")
+    for k in range(max(1, len(parts) - 1)):
+        suffix = "/" + "/".join(parts[k:])
+        ends = [h for h in hits if h.lower().endswith(suffix)]
+        if ends:
+            return ends[0] if len(ends) == 1 else None
+    return None
 
 
 def _only(paths) -> str | None:

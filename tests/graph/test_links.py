@@ -521,6 +521,29 @@ def test_a_site_url_names_the_page_whose_path_ends_as_it_does_when_names_repeat(
     assert "stem:get-started" in deps[src]  # a page of that name added later is looked at again
 
 
+def test_a_site_url_names_its_page_when_the_folder_the_site_serves_it_from_is_not_kept():
+    """Prometheus's site serves ``docs/visualization/consoles.md`` at ``/docs/visualization/consoles/``
+    and a project keeps that folder's pages as ``02_knowledge/prometheus/visualization/…``:
+    of two pages named ``consoles`` the URL names the one whose path ends with the longest part
+    of it; two pages ending alike stay ambiguous. A root-absolute Markdown path needs its
+    folder too: a moved file stays dangling."""
+    paths = ["02_knowledge/prometheus/visualization/consoles.md", "02_knowledge/prometheus/practices/consoles.md",
+             "02_knowledge/prometheus/instrumenting/pushing.md", "02_knowledge/prometheus/practices/pushing.md",
+             "02_knowledge/a/guide/setup.md", "02_knowledge/b/guide/setup.md", "02_knowledge/site/config/server-options.md",
+             "02_knowledge/prometheus/introduction/faq.md", "02_knowledge/prometheus/guides/index.md",
+             "02_knowledge/other/guides/index.md"]
+    r = LinkResolver({p: extract.DocInfo(p, p, None, None) for p in paths}, {}, lambda p: [])
+    src = "02_knowledge/prometheus/introduction/faq.md"
+    assert r.resolve_path(src, "/docs/visualization/consoles/") == ("02_knowledge/prometheus/visualization/consoles.md", "page")
+    assert r.resolve_path(src, "/docs/practices/consoles") == ("02_knowledge/prometheus/practices/consoles.md", "page")
+    assert r.resolve_path(src, "/docs/instrumenting/pushing/") == ("02_knowledge/prometheus/instrumenting/pushing.md", "page")
+    assert r.resolve_path(src, "/docs/consoles/") == (None, "missing")  # two pages end so
+    assert r.resolve_path(src, "/docs/guide/setup/") == (None, "missing")  # two pages end with guide/setup.md
+    assert r.resolve_path(src, "/docs/prometheus/guides/") == ("02_knowledge/prometheus/guides/index.md", "page")  # a folder's page
+    assert r.resolve_path(src, "/docs/config/server-options.md") == ("02_knowledge/site/config/server-options.md", "page")
+    assert r.resolve_path(src, "/docs/old/server-options.md") == (None, "missing")  # the file alone: moved, dangling
+
+
 def test_a_relative_url_is_read_from_the_page_url_a_static_site_serves():
     """Eleventy, Jekyll's pretty permalinks, MkDocs and Hugo serve ``tools/slack.md`` at
     ``/tools/slack/``, so ``records/`` written there names ``tools/slack/records.md`` and
