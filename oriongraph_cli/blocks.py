@@ -482,6 +482,42 @@ def _rst_titles_as_atx(lines: list[str]) -> tuple[list[str], set[int]]:
     return out, overlined
 
 
+# directives whose body is literal text (code, a doctest, a grammar, raw markup), not rst
+# (the splitter's outline here and shortening's units, ``compress._blocks``, read them so)
+RST_LITERAL_DIRECTIVES = frozenset({"code-block", "code", "sourcecode", "literalinclude", "highlight", "doctest", "testcode",
+                                    "testoutput", "testsetup", "testcleanup", "parsed-literal", "productionlist", "raw",
+                                    "ipython", "jupyter-execute"})
+_RST_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:.-]+)::(?:\s|$)")
+
+
+def _rst_literals_indented(lines: list[str]) -> list[str]:
+    """reStructuredText's literal blocks — after a paragraph ending ``::`` and in a code
+    directive's body (``.. code-block:: c``, its options included) — indented four spaces
+    more, so CommonMark reads them as indented code wherever docutils does: their lines are
+    indented by any amount (three spaces under ``.. code-block::`` is the common way), and a
+    ``#  define X 1`` indented less than four is an ATX heading to CommonMark. Another
+    directive's body (``.. note::``) is text and stays as it is. Line for line, so offsets
+    are unchanged."""
+    out = list(lines)
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = _RST_DIRECTIVE.match(line)
+        stripped = line.rstrip()
+        literal = (m.group(2).lower() in RST_LITERAL_DIRECTIVES) if m else (stripped.endswith("::") and bool(stripped.strip()))
+        if not literal:
+            i += 1
+            continue
+        margin = len(line) - len(line.lstrip())
+        j = i + 1
+        while j < len(lines) and (not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip()) > margin):
+            if lines[j].strip():
+                out[j] = "    " + lines[j]
+            j += 1
+        i = max(j, i + 1)
+    return out
+
+
 def _line_starts(text: str, start: int) -> list[int]:
     out = [start]
     out.extend(m.end() for m in _LINE_END.finditer(text, start))
@@ -501,7 +537,7 @@ def read_blocks(text: str, start: int = 0, rst: bool = False) -> Blocks:
     overlined: set[int] = set()  # reStructuredText: lines of titles with an adornment above them
     if rst:
         atx, overlined = _rst_titles_as_atx(_LINE_END.split(src))
-        src = "\n".join(atx)
+        src = "\n".join(_rst_literals_indented(atx))
     elif "!!!" in src or "???" in src or "===" in src:
         src = "\n".join(_admonitions_as_quotes(_LINE_END.split(src)))
     tokens = (_rst_parser() if rst else _parser()).parse(src)

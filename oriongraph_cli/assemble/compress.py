@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Mapping, Protocol
 
-from oriongraph_cli.blocks import (LINK_DEFINITION, RST_ADORNMENT, SETEXT_UNDERLINE, UNSEEN_LINE, is_rst, is_tag_line, is_template_tag,
+from oriongraph_cli.blocks import (LINK_DEFINITION, RST_ADORNMENT, RST_LITERAL_DIRECTIVES, SETEXT_UNDERLINE, UNSEEN_LINE, is_rst, is_tag_line, is_template_tag,
                                    quotes_in_lists, rst_underlines, template_ranges, without_comments)
 from oriongraph_cli.store.postings import analyzer
 
@@ -54,7 +54,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[`*_]*[A-Z0-9])")
 _HEADING = re.compile(r"^#{1,6}\s")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 # a reStructuredText directive whose indented body is code
-_RST_CODE_DIRECTIVE = re.compile(r"^\.\.\s+(code-block|code|sourcecode|literalinclude|highlight|doctest|testcode|testoutput|parsed-literal)::")
+_RST_CODE_DIRECTIVE = re.compile(r"^\.\.\s+(" + "|".join(sorted(RST_LITERAL_DIRECTIVES, key=len, reverse=True)) + r")::")
 _LINE_BLOCK = re.compile(r"^\s*([-*+]\s|\d+[.)]\s|\|)")
 # a container's fence line, ``:::tip Summary`` … ``:::`` (Docusaurus, VitePress, markdown-it's
 # containers): it frames Markdown, so what it holds is read as usual and the line itself is

@@ -52,8 +52,11 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # ``:doc:`path```, ``:ref:`label``` and MyST's ``{doc}`` and ``{ref}``, are read as references;
 # 16: a note without a front matter status takes the one its first lines state, "## Status" /
 # "Accepted", "* Status: accepted", "| Status | Approved |", and the records they say it
-# supersedes or is superseded by where its front matter names none: ``index.stated``)
-PARSE_RULES = 16
+# supersedes or is superseded by where its front matter names none: ``index.stated``; 17: a
+# ``.rst`` note's literal blocks — after a paragraph ending ``::`` and under a code directive,
+# ``.. code-block:: c`` with its options — are code however little they are indented: a C
+# ``#  define X 1`` three spaces in was a heading of the outline)
+PARSE_RULES = 17
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)

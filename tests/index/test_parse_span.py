@@ -263,6 +263,25 @@ def test_a_restructuredtext_notes_section_titles_are_its_outline_and_backticks_n
     assert not read_blocks("Title\n```\ncode\n```\n", 0, rst=True).fences
 
 
+def test_a_restructuredtext_literal_block_is_code_however_little_it_is_indented():
+    """Sphinx pages indent a code directive's body three spaces, under its options; CommonMark
+    alone read ``   #  define X 1`` there as a heading and the block as text. A literal
+    block after ``::`` is code too, also inside a list item; a note's body stays text, and
+    the section after the block is still a section."""
+    text = ("Building\n========\n\nDefine it:\n\n.. code-block:: c\n   :caption: Definition\n\n   #ifndef X\n"
+            "   #  define Py_BUILD_CORE_MODULE 1\n   #endif\n\n* Run it::\n\n    # comment, not a title\n    make\n\n"
+            ".. note::\n\n   Read the **docs** first.\n\nTips\n----\n\nMore.\n")
+    b = read_blocks(text, 0, rst=True)
+    assert [h.title for h in b.headings] == ["Building", "Tips"]
+    code = [text[a:z] for a, z in b.code]
+    assert any("#  define Py_BUILD_CORE_MODULE 1" in c and "#ifndef X" in c for c in code)
+    assert any("make" in c and "# comment" in c for c in code)
+    assert not any("Read the" in c for c in code)  # a note's body is text
+    assert [s.path[-1] for s in sections(text, 0, rst=True)] == ["Building", "Tips"]
+    # as Markdown, the same lines read as CommonMark reads them
+    assert "define Py_BUILD_CORE_MODULE 1" in [h.title for h in read_blocks(text, 0).headings]
+
+
 def test_headings_in_list_items_quotes_and_code_are_not_the_outline():
     text = "# T\n\n- item\n  # in a list item\n\n> # in a quote\n\n    # indented code\n\n~~~~\n# fenced\n~~~\n# still fenced\n~~~~\n\n## Real\n\nbody\n"
     assert [s.path for s in sections(text, 0)] == [("T",), ("T", "Real")]
