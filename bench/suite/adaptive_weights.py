@@ -1,0 +1,145 @@
+"""Measured, not built: channel weights chosen per intent from what the intent and its
+hits look like, judged leave-one-project-out on the five projects defaults are chosen on.
+
+The shipped ranking weighs the meaning and word channels alike (hybrid 0.5/0.5). Each
+project would rank better with another split (its own best among 0.8/0.2 … 0.2/0.8), and
+an oracle choosing the split intent by intent would gain 0.01–0.04 nDCG@10. The question is
+whether anything a compile can see without judgements predicts the better split:
+
+1. every intent ranked with the shipped settings at seven meaning/word splits (nDCG@10);
+2. per intent, features read before fusion: keyword count, the keywords' inverse document
+   frequencies (mean, min, max), the best and tenth cosine and BM25 scores, how many of the
+   two channels' top-10 documents agree and whether their first document is the same;
+3. rules "split A when feature > its q-quantile on this project, else split B", over every
+   feature, q in {0.25, 0.5, 0.75} and ordered pair of splits, chosen on four projects (each
+   counting once) and measured on the fifth against the shipped 0.5/0.5.
+
+    python bench/suite/adaptive_weights.py --suite /tmp/suite --out bench/results/adaptive_weights.json
+
+Nothing here changes orion; the report says whether the rule chosen on the other projects
+gains on the one held out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics as st
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, os.environ.get("ORION_BENCH_SRC", str(HERE.parent.parent)))
+
+PROJECTS = ("scifact", "django", "peps", "rfcs", "adr-moj")
+SPLITS = ((0.8, 0.2), (0.7, 0.3), (0.6, 0.4), (0.5, 0.5), (0.4, 0.6), (0.3, 0.7), (0.2, 0.8))
+SHIPPED = "0.5/0.5"
+QUANTILES = (0.25, 0.5, 0.75)
+
+
+def measure(suite: Path, project: str) -> dict:
+    """nDCG@10 per intent at every split, and each intent's features."""
+    sys.path.insert(1, str(HERE))
+    import run as suite_run  # noqa: E402  (the suite's projects and queries)
+    from oriongraph_cli import tune
+    from oriongraph_cli.evaluate import default_request
+    from oriongraph_cli.rank import candidates, signals
+
+    cfg, reader = suite_run._open(suite, project)
+    reader.repeat_cache = {}
+    qs = suite_run._queries(project, None)
+    try:
+        ndcg = {}
+        for sem, lex in SPLITS:
+            v = tune._v(f"{sem}/{lex}", **{**tune._CHOSEN, "w_semantic": sem, "w_lexical": lex})
+            ndcg[f"{sem}/{lex}"] = [r["ndcg"] for r in tune.measure(cfg, reader, qs, v, ranking_only=True)]
+            print(f"{project} {sem}/{lex}: {st.mean(ndcg[f'{sem}/{lex}']):.4f}", file=sys.stderr, flush=True)
+        feats = [_features(reader, default_request(cfg, q.text, 4000), signals, candidates) for q in qs]
+    finally:
+        reader.close()
+    return {"ndcg": ndcg, "features": feats}
+
+
+def _features(reader, req, signals, candidates) -> dict[str, float]:
+    sig = signals.from_index(req, reader)
+    hits, _errors, _relaxed, _filters = candidates.generate(req, reader, sig, candidates.IntentEmbedding(reader, sig.intent), {})
+    kws = [k.lower() for k in sig.keywords]
+    idf = [v for v in (reader.lexical.idf(kws) if kws else {}).values() if v]
+    sem, lex = hits.get("semantic", []), hits.get("lexical", [])
+    rows = reader.rows([h.row for h in sem[:20]] + [h.row for h in lex[:20]])
+
+    def docs(hs):
+        out: list[str] = []
+        for h in hs:
+            p = rows[h.row].meta.filepath if h.row in rows else ""
+            if p not in out:
+                out.append(p)
+        return out[:10]
+
+    ds, dl = docs(sem[:20]), docs(lex[:20])
+    return {"keywords": len(kws), "idf_mean": st.mean(idf) if idf else 0.0, "idf_min": min(idf, default=0.0),
+            "idf_max": max(idf, default=0.0), "cos_1": sem[0].score if sem else 0.0,
+            "cos_10": sem[9].score if len(sem) > 9 else 0.0, "bm25_1": lex[0].score if lex else 0.0,
+            "bm25_10": lex[9].score if len(lex) > 9 else 0.0, "top10_agree": len(set(ds) & set(dl)) / 10,
+            "same_first": float(bool(ds and dl and ds[0] == dl[0]))}
+
+
+def _threshold(feats: list[dict], name: str, q: float) -> float:
+    values = sorted(f[name] for f in feats)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def _apply(data: dict, rule: tuple) -> float:
+    """Mean nDCG@10 of one project under ``rule`` = (feature, quantile, split above, split at or below)."""
+    name, q, above, below = rule
+    feats, ndcg = data["features"], data["ndcg"]
+    t = _threshold(feats, name, q)
+    return st.mean(ndcg[above][i] if f[name] > t else ndcg[below][i] for i, f in enumerate(feats))
+
+
+def report(data: dict[str, dict]) -> dict:
+    from oriongraph_cli import tune
+
+    splits = list(next(iter(data.values()))["ndcg"])
+    names = list(next(iter(data.values()))["features"][0])
+    rules = [(n, q, a, b) for n in names for q in QUANTILES for a in splits for b in splits if a != b]
+    out: dict = {"per_project": {}, "held_out": {}}
+    for p, d in data.items():
+        n = len(d["features"])
+        oracle = st.mean(max(d["ndcg"][s][i] for s in splits) for i in range(n))
+        out["per_project"][p] = {**{s: round(st.mean(d["ndcg"][s]), 4) for s in splits}, "oracle": round(oracle, 4)}
+    for p in data:
+        others = [o for o in data if o != p]
+        static = max(splits, key=lambda s: st.mean(st.mean(data[o]["ndcg"][s]) for o in others))
+        rule = max(rules, key=lambda r: st.mean(_apply(data[o], r) for o in others))
+        d = data[p]
+        name, q, above, below = rule
+        t = _threshold(d["features"], name, q)
+        chosen = [d["ndcg"][above][i] if f[name] > t else d["ndcg"][below][i] for i, f in enumerate(d["features"])]
+        delta = [c - s for c, s in zip(chosen, d["ndcg"][SHIPPED])]
+        lo, hi = tune.bootstrap_interval(delta)
+        out["held_out"][p] = {"static_split_chosen": static, "rule": list(rule),
+                              "rule_on_others": round(st.mean(_apply(data[o], rule) for o in others), 4),
+                              "shipped_on_others": round(st.mean(st.mean(data[o]["ndcg"][SHIPPED]) for o in others), 4),
+                              "held_out": round(st.mean(chosen), 4), "shipped": round(st.mean(d["ndcg"][SHIPPED]), 4),
+                              "delta": [round(st.mean(delta), 4), round(lo, 4), round(hi, 4)]}
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--suite", type=Path, default=Path("/tmp/suite"))
+    ap.add_argument("--projects", default=",".join(PROJECTS))
+    ap.add_argument("--out", type=Path, required=True)
+    a = ap.parse_args()
+    data = {p: measure(a.suite, p) for p in a.projects.split(",")}
+    rep = report(data)
+    a.out.write_text(json.dumps(rep, indent=1) + "\n")
+    for p, r in rep["held_out"].items():
+        print(f"held out {p}: static split chosen {r['static_split_chosen']}; rule {r['rule']} "
+              f"{r['held_out']:.4f} against shipped {r['shipped']:.4f}, {r['delta'][0]:+.4f} [{r['delta'][1]:+.4f}, {r['delta'][2]:+.4f}]")
+
+
+if __name__ == "__main__":
+    main()
