@@ -42,6 +42,14 @@ projects no default was chosen on.
     git -C /tmp/src/odh checkout 6325c10cd2130be1adee9e3689f5692b34a596ba
     python bench/suite/build_docsite.py /tmp/src/odh --docs architecture-decision-records --name odh --out /tmp/suite/odh
 
+    git clone https://github.com/prometheus/docs /tmp/src/prometheus
+    git -C /tmp/src/prometheus checkout c105550aad07161f62d02e305ed09799ec6025fa
+    python bench/suite/build_docsite.py /tmp/src/prometheus --docs docs --name prometheus --out /tmp/suite/prometheus
+
+    git clone https://github.com/python/devguide /tmp/src/devguide
+    git -C /tmp/src/devguide checkout 0d5fbc08982dcc4ef2057ea7919e986465b44182
+    python bench/suite/build_docsite.py /tmp/src/devguide --docs . --suffixes .rst --name devguide --out /tmp/suite/devguide
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -83,6 +91,17 @@ Sources (only the Markdown is read):
   at 6325c10 — a product's decision log (the operator, model serving, pipelines, evaluation,
   registries): 44 long records with a status table (Status, Authors, Supersedes) in the body,
   sign-off tables, the template and README; replacements stated in the text, not marked.
+- ``prometheus``: every ``docs/**/*.md`` of prometheus/docs at c105550 — a monitoring system's
+  documentation site: concepts, best practices, instrumenting, guides, tutorials and three long
+  specifications (OpenMetrics 1 and 2, remote write 2, native histograms, 60–150 KB each);
+  front matter ``title`` and ``sort_rank``, thirteen folder ``index.md`` pages of front matter
+  alone, links written as the site's URLs (``/docs/concepts/data_model/``), many into the
+  server's own docs, which live elsewhere.
+- ``devguide``: every ``**/*.rst`` of python/devguide at 0d5fbc0 (its pages sit at the
+  repository's root) — CPython's developer guide in reStructuredText: setting up and building,
+  the pull request lifecycle, testing, documentation, triage, the core team's process; code
+  directives indented three spaces, ``:ref:`` labels and custom roles (``:cpy-file:``,
+  ``:gh-label:``), include fragments, tables kept in CSV files the tree lacks.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by

@@ -63,6 +63,8 @@ UNSEEN = {
     "wikibase": ("wikibase", HERE / "wikibase.intents.jsonl"),
     "packaging": ("packaging", HERE / "packaging.intents.jsonl"),
     "odh": ("odh", HERE / "odh.intents.jsonl"),
+    "devguide": ("devguide", HERE / "devguide.intents.jsonl"),
+    "prometheus": ("prometheus", HERE / "prometheus.intents.jsonl"),
 }
 # the same projects with their lifecycle told only in the text (strip_stated.py): measured
 # against the trees above, never part of a choice
