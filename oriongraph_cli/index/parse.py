@@ -55,8 +55,11 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # supersedes or is superseded by where its front matter names none: ``index.stated``; 17: a
 # ``.rst`` note's literal blocks — after a paragraph ending ``::`` and under a code directive,
 # ``.. code-block:: c`` with its options — are code however little they are indented: a C
-# ``#  define X 1`` three spaces in was a heading of the outline)
-PARSE_RULES = 17
+# ``#  define X 1`` three spaces in was a heading of the outline; 18: a ``.rst`` note's
+# hyperlink targets, ``.. _label:``, begin the span of the section they name — a span of
+# labels alone opened nearly every Sphinx page — and a page's trailing external targets are
+# in no span)
+PARSE_RULES = 18
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)

@@ -255,6 +255,54 @@ def _definition_runs(text: str, ranges: list[tuple[int, int, Section]], blocks: 
     return out
 
 
+# a reStructuredText hyperlink target at the margin, ``.. _label:`` or ``.. _name: https://…``:
+# renders as nothing (an indented one may be an example in a literal block)
+RST_TARGET = re.compile(r"^\.\.[ \t]+_[^\n:]+:(?:[ \t].*)?$")
+
+
+def _targets_tail(text: str, a: int, b: int) -> int:
+    """Where the run of reStructuredText hyperlink targets that ends ``text[a:b]`` begins
+    (blank lines between them included); ``b`` when it does not end with one."""
+    tail, pos = b, b
+    while pos > a:
+        line_start = text.rfind("\n", a, pos - 1) + 1 if pos - 1 > a else a
+        line_start = max(line_start, a)
+        line = text[line_start:pos].rstrip("\n")
+        if line.strip() and not RST_TARGET.match(line):
+            break
+        if line.strip():
+            tail = line_start
+        pos = line_start
+    return tail
+
+
+def _rst_targets_joined(text: str, ranges: list[tuple[int, int, Section]]) -> list[tuple[int, int, Section]]:
+    """reStructuredText hyperlink targets (``.. _label:`` lines, which render as nothing)
+    moved to the range after them, whose section they name: Sphinx pages open with their
+    labels, and a span of labels alone was each page's first span — delivered as a quote of
+    nothing —, while a label above a later section ended the span before it. At a page's
+    end, with no section after them (its external targets, ``.. _docutils: https://…``),
+    they are in no span, as a Markdown note's run of link reference definitions is in none;
+    a page of targets alone keeps them. A cross-reference to a label still finds it in a
+    span: the one of the section it names."""
+    out: list[tuple[int, int, Section]] = []
+    pending: int | None = None
+    for a, b, sec in ranges:
+        start = a if pending is None else pending
+        tail = _targets_tail(text, a, b)
+        if tail == a:  # targets alone
+            pending = start
+            continue
+        end = tail
+        while end > start and text[end - 1] in " \t\n":
+            end -= 1
+        out.append((start, end, sec))
+        pending = tail if tail < b else None
+    if pending is not None and not out:  # a page of targets alone
+        out.append((pending, ranges[-1][1], ranges[-1][2]))
+    return out
+
+
 def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int = 160, max_tokens: int = 200, min_tokens: int = 24) -> list[Span]:
     text = doc.text
     rst = is_rst(doc.path)
@@ -296,6 +344,8 @@ def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int =
     unseen = _definition_runs(text, ranges, blocks, doc.body_start)
     kept = [r for r, defs in zip(ranges, unseen) if not defs and not _heading_only(r[0], r[1], own_lines)]
     ranges = kept or ranges
+    if rst:
+        ranges = _rst_targets_joined(text, ranges)
     costs = counter.count_many([text[a:b] for a, b, _ in ranges])
     newlines = [i for i, ch in enumerate(text) if ch == "\n"]
     spans = []

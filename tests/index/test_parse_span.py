@@ -282,6 +282,24 @@ def test_a_restructuredtext_literal_block_is_code_however_little_it_is_indented(
     assert "define Py_BUILD_CORE_MODULE 1" in [h.title for h in read_blocks(text, 0).headings]
 
 
+def test_restructuredtext_labels_are_no_span_of_their_own():
+    """Sphinx pages open with their labels (``.. _name:``), which render as nothing: they
+    begin the span of the section they name instead of being a span alone; a page's
+    trailing external targets are no span, as Markdown's link reference definitions."""
+    body = "Running the tests carefully, with every flag the suite knows about. " * 3
+    text = (".. _run-tests:\n.. _runtests:\n\nRunning tests\n=============\n\n" + body + "\n\n"
+            ".. _refleaks:\n\nReference leaks\n---------------\n\n" + body + "\n\n"
+            ".. _docutils: https://docutils.sourceforge.io/\n.. _Sphinx: https://www.sphinx-doc.org/\n")
+    doc, _ = doc_of(text, "02_knowledge/dg/run-tests.rst")
+    spans = split_document(doc, COUNTER, min_tokens=1)
+    assert spans[0].text.startswith(".. _run-tests:") and "Running tests" in spans[0].text
+    assert any(s.text.startswith(".. _refleaks:") and "Reference leaks" in s.text for s in spans)
+    assert not any("_docutils" in s.text for s in spans)
+    # as Markdown, the same lines are text
+    md, _ = doc_of(text, "02_knowledge/dg/run-tests.md")
+    assert any("_docutils" in s.text for s in split_document(md, COUNTER, min_tokens=1))
+
+
 def test_headings_in_list_items_quotes_and_code_are_not_the_outline():
     text = "# T\n\n- item\n  # in a list item\n\n> # in a quote\n\n    # indented code\n\n~~~~\n# fenced\n~~~\n# still fenced\n~~~~\n\n## Real\n\nbody\n"
     assert [s.path for s in sections(text, 0)] == [("T",), ("T", "Real")]
