@@ -621,7 +621,9 @@ class LinkResolver:
         """The document a root-absolute Markdown path names when the site's root is kept
         under a stage folder (VitePress, Docusaurus: ``/config/server-options.md`` names
         ``02_knowledge/vite/config/server-options.md``): the one document whose path ends as
-        the link's does. A relative path that names no file stays dangling."""
+        the link's does, or with its longest tail that any document's path ends with, its
+        folder at least (:func:`_by_tail`: ``/docs/config/server-options.md`` names it too). A
+        relative path that names no file stays dangling."""
         if not rel.lower().endswith(MD_SUFFIXES):
             return None
         return _by_tail(self.stems.get(posixpath.splitext(posixpath.basename(rel))[0].lower(), ()), rel)
