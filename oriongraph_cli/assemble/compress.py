@@ -135,9 +135,9 @@ def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
             literal_next = False
             i = j
             continue
-        if rst and line.startswith(".. "):  # a directive or a comment: not text to read
+        if rst and line.lstrip().startswith(".. "):  # a directive or a comment, in a list item too: not text to read
             flush()
-            literal_next = bool(_RST_CODE_DIRECTIVE.match(line))
+            literal_next = bool(_RST_CODE_DIRECTIVE.match(line.lstrip()))
             i += 1
             continue
         if rst and line.strip() and line[:1] not in (" ", "\t"):

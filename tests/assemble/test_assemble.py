@@ -311,6 +311,15 @@ def test_restructuredtext_is_shortened_as_restructuredtext():
     assert "[…] Handlers registered on a blueprint" in short
     as_markdown = compress.shortened("sentences", text, "Errors > Registering", "02_knowledge/errors.md", ref, focus)
     assert as_markdown != short  # a Markdown note with the same text reads the backticks as a fence
+    # a directive inside a list item (Sphinx's ``  .. seealso:: …``) is no sentence either
+    listed = ("Modules\n=======\n\n* A *built-in* module is linked into the interpreter.\n\n"
+              "  .. seealso:: :data:`sys.builtin_module_names` --- names of built-in modules.\n\n"
+              "* A *shared* module is built as a shared library. " + "Filler words here. " * 20)
+    assert not any("seealso" in block for _kind, block in compress._blocks(listed, rst=True))
+    focus = compress.Focus.of("names of built-in modules", lambda terms: {t: 1.0 for t in terms})
+    short = compress.shortened("sentences", listed, "Modules", "02_knowledge/ext.rst", SpanRef("v", "s", 0, len(listed), 120, 1, 8), focus)
+    assert "seealso" not in short and "builtin_module_names" not in short
+    assert any("seealso" in block for _kind, block in compress._blocks(listed))  # as Markdown it is text
 
 
 def test_a_restructuredtext_quotes_titles_are_demoted_headings_not_fences():
