@@ -483,11 +483,18 @@ def _rst_titles_as_atx(lines: list[str]) -> tuple[list[str], set[int]]:
 
 
 # directives whose body is literal text (code, a doctest, a grammar, raw markup), not rst
-# (the splitter's outline here and shortening's units, ``compress._blocks``, read them so)
+# (the splitter's outline here and shortening's units, ``compress._blocks``: :func:`is_rst_literal_directive`)
 RST_LITERAL_DIRECTIVES = frozenset({"code-block", "code", "sourcecode", "literalinclude", "highlight", "doctest", "testcode",
                                     "testoutput", "testsetup", "testcleanup", "parsed-literal", "productionlist", "raw",
                                     "ipython", "jupyter-execute"})
-_RST_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:.-]+)::(?:\s|$)")
+_RST_DIRECTIVE = re.compile(r"^\s*\.\.\s+([\w:.-]+)::(?:\s|$)")
+
+
+def is_rst_literal_directive(line: str) -> bool:
+    """Whether ``line`` (at any indentation) opens a directive whose body is literal
+    (``RST_LITERAL_DIRECTIVES``): ``.. code-block:: c``, ``  .. doctest::``."""
+    m = _RST_DIRECTIVE.match(line)
+    return m is not None and m.group(1).lower() in RST_LITERAL_DIRECTIVES
 
 
 def _rst_literals_indented(lines: list[str]) -> list[str]:
@@ -502,9 +509,8 @@ def _rst_literals_indented(lines: list[str]) -> list[str]:
     i = 0
     while i < len(lines):
         line = lines[i]
-        m = _RST_DIRECTIVE.match(line)
         stripped = line.rstrip()
-        literal = (m.group(2).lower() in RST_LITERAL_DIRECTIVES) if m else (stripped.endswith("::") and bool(stripped.strip()))
+        literal = is_rst_literal_directive(line) if _RST_DIRECTIVE.match(line) else (stripped.endswith("::") and bool(stripped.strip()))
         if not literal:
             i += 1
             continue
@@ -514,7 +520,7 @@ def _rst_literals_indented(lines: list[str]) -> list[str]:
             if lines[j].strip():
                 out[j] = "    " + lines[j]
             j += 1
-        i = max(j, i + 1)
+        i = j
     return out
 
 

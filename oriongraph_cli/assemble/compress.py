@@ -29,7 +29,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Mapping, Protocol
 
-from oriongraph_cli.blocks import (LINK_DEFINITION, RST_ADORNMENT, RST_LITERAL_DIRECTIVES, SETEXT_UNDERLINE, UNSEEN_LINE, is_rst, is_tag_line, is_template_tag,
+from oriongraph_cli.blocks import (LINK_DEFINITION, RST_ADORNMENT, SETEXT_UNDERLINE, UNSEEN_LINE, is_rst, is_rst_literal_directive, is_tag_line,
+                                   is_template_tag,
                                    quotes_in_lists, rst_underlines, template_ranges, without_comments)
 from oriongraph_cli.store.postings import analyzer
 
@@ -53,8 +54,6 @@ CODE_UNIT_CHARS = 300
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[`*_]*[A-Z0-9])")
 _HEADING = re.compile(r"^#{1,6}\s")
 _FENCE = re.compile(r"^\s*(```|~~~)")
-# a reStructuredText directive whose indented body is code
-_RST_CODE_DIRECTIVE = re.compile(r"^\.\.\s+(" + "|".join(sorted(RST_LITERAL_DIRECTIVES, key=len, reverse=True)) + r")::")
 _LINE_BLOCK = re.compile(r"^\s*([-*+]\s|\d+[.)]\s|\|)")
 # a container's fence line, ``:::tip Summary`` … ``:::`` (Docusaurus, VitePress, markdown-it's
 # containers): it frames Markdown, so what it holds is read as usual and the line itself is
@@ -137,7 +136,7 @@ def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
             continue
         if rst and line.lstrip().startswith(".. "):  # a directive or a comment, in a list item too: not text to read
             flush()
-            literal_next = bool(_RST_CODE_DIRECTIVE.match(line.lstrip()))
+            literal_next = is_rst_literal_directive(line)
             i += 1
             continue
         if rst and line.strip() and line[:1] not in (" ", "\t"):

@@ -263,16 +263,13 @@ RST_TARGET = re.compile(r"^\.\.[ \t]+_[^\n:]+:(?:[ \t].*)?$")
 def _targets_tail(text: str, a: int, b: int) -> int:
     """Where the run of reStructuredText hyperlink targets that ends ``text[a:b]`` begins
     (blank lines between them included); ``b`` when it does not end with one."""
-    tail, pos = b, b
-    while pos > a:
-        line_start = text.rfind("\n", a, pos - 1) + 1 if pos - 1 > a else a
-        line_start = max(line_start, a)
-        line = text[line_start:pos].rstrip("\n")
-        if line.strip() and not RST_TARGET.match(line):
-            break
+    tail = pos = b
+    for line in reversed(text[a:b].splitlines(keepends=True)):
+        pos -= len(line)
         if line.strip():
-            tail = line_start
-        pos = line_start
+            if not RST_TARGET.match(line):
+                break
+            tail = pos
     return tail
 
 
@@ -293,10 +290,7 @@ def _rst_targets_joined(text: str, ranges: list[tuple[int, int, Section]]) -> li
         if tail == a:  # targets alone
             pending = start
             continue
-        end = tail
-        while end > start and text[end - 1] in " \t\n":
-            end -= 1
-        out.append((start, end, sec))
+        out.append((start, _trim(text, start, tail)[1], sec))
         pending = tail if tail < b else None
     if pending is not None and not out:  # a page of targets alone
         out.append((pending, ranges[-1][1], ranges[-1][2]))
