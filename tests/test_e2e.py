@@ -34,16 +34,21 @@ def compile_(reader, intent=INTENT, **kw):
     return api.compile_workingset(CompileRequest(intent, **kw), reader.cfg, reader)
 
 
-def test_real_model_vectors_match_fastembed():
+def test_real_model_vectors_match_fastembed(tmp_path, monkeypatch):
     """The lean onnxruntime embedder and fastembed agree on the packaged model file (the
     int8 file orion runs is built from it: tests/store/test_quantize.py)."""
     from oriongraph_cli.config import DEFAULT_MODEL
-    from oriongraph_cli.store.embed import FastEmbedEmbedder, ModelSpec, OnnxEmbedder
+    from oriongraph_cli.store.embed import ASSETS, TOKENIZER_FILES, FastEmbedEmbedder, ModelSpec, OnnxEmbedder, _default_onnx
 
-    spec = ModelSpec("packaged", DEFAULT_MODEL, None)  # no int8 key: the packaged file as it is
+    monkeypatch.setenv("FASTEMBED_CACHE_PATH", str(tmp_path / "fastembed"))  # nothing in the system's temporary directory
+    directory = tmp_path / "model"  # the packaged file and tokenizer, as a directory fastembed loads
+    directory.mkdir()
+    (directory / "model.onnx").symlink_to(_default_onnx())
+    for name in TOKENIZER_FILES:
+        (directory / name).symlink_to(ASSETS / name)
     texts = ["retry logic for the ingestion worker", "short", "long text " * 300]
-    a = FastEmbedEmbedder(spec).embed(texts)
-    b = OnnxEmbedder(spec).embed(texts)
+    a = FastEmbedEmbedder(ModelSpec("packaged", DEFAULT_MODEL, directory)).embed(texts)
+    b = OnnxEmbedder(ModelSpec("packaged", DEFAULT_MODEL, None)).embed(texts)  # no int8 key: the packaged file as it is
     assert a.shape == (3, 384) and np.allclose(a, b, atol=1e-5)
     assert np.allclose(np.linalg.norm(b, axis=1), 1.0, atol=1e-5)
 

@@ -23,9 +23,7 @@ A test asserts both produce the same vectors for the packaged (float) model.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import tempfile
 from pathlib import Path
 from typing import Protocol
 
@@ -46,37 +44,6 @@ class Embedder(Protocol):
 
     def embed(self, texts: list[str]) -> np.ndarray: ...
 
-
-
-def _cache_root() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    path = Path(base) / "oriongraph" / "models"
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        return path
-    except OSError:
-        fallback = Path(tempfile.gettempdir()) / "oriongraph-models"
-        fallback.mkdir(parents=True, exist_ok=True)
-        return fallback
-
-
-def default_model_dir() -> Path:
-    """A directory fastembed can load: symlinks to the packaged ONNX file and tokenizer."""
-    onnx = _default_onnx()
-    key = hashlib.sha256(f"{onnx}|{ASSETS}".encode()).hexdigest()[:12]
-    target = _cache_root() / f"all-MiniLM-L6-v2-int8-{key}"
-    if not (target / "model.onnx").exists():
-        tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=target.parent))
-        (tmp / "model.onnx").symlink_to(onnx)
-        for name in TOKENIZER_FILES:
-            (tmp / name).symlink_to(ASSETS / name)
-        try:
-            os.replace(tmp, target)
-        except OSError:  # another process won the race
-            for p in tmp.iterdir():
-                p.unlink()
-            tmp.rmdir()
-    return target
 
 
 class OnnxEmbedder:
@@ -172,8 +139,6 @@ class FastEmbedEmbedder:
             pass
 
         directory = spec.directory
-        if directory is None and spec.name == DEFAULT_MODEL:
-            directory = default_model_dir()
         try:
             self._model = TextEmbedding(
                 spec.name,

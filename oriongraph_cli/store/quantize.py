@@ -259,10 +259,15 @@ def build(source: Path, models_dir: Path) -> bytes:
         folded, out = Path(tmp) / "folded.onnx", Path(tmp) / "int8.onnx"
         onnx.save(fold_weights(onnx.load(str(source))), str(folded))
         logging.getLogger().disabled, was = True, logging.getLogger().disabled  # the quantiser's advice
+        # the quantiser saves a copy of the model (~70 MB) in a temporary directory of its
+        # own, by default the system's: made inside ours, it stays in the project, and a
+        # build killed midway leaves it where the next build removes it (``_prune``)
+        tempdir, tempfile.tempdir = tempfile.tempdir, tmp
         try:
             quantize_dynamic(str(folded), str(out), per_channel=True, weight_type=QuantType.QInt8)
         finally:
             logging.getLogger().disabled = was
+            tempfile.tempdir = tempdir
         return out.read_bytes()
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -72,6 +73,33 @@ def test_damaged_or_missing_file_is_rebuilt_identically(built, tmp_path):
     onnx_file.unlink()
     assert quantize.ensure(embed._default_onnx(), copy, key) == data
     assert not list(copy.glob(".build-*")) and not list(copy.glob("*.tmp"))
+
+
+def test_the_quantiser_writes_its_temporary_copy_inside_the_models_directory(tmp_path, monkeypatch):
+    """onnxruntime's quantiser saves a ~70 MB copy of the model in a temporary directory of
+    its own (the system's by default): a build killed midway left it behind, outside the
+    project. Every temporary directory or file the build makes is under the models
+    directory, and the system's temporary directory is the default again afterwards."""
+    import tempfile
+
+    made = []
+    for name in ("mkdtemp", "mkstemp"):
+        real = getattr(tempfile, name)
+
+        def spy(*a, _real=real, **k):
+            out = _real(*a, **k)
+            made.append(out if isinstance(out, str) else out[1])
+            return out
+
+        monkeypatch.setattr(tempfile, name, spy)
+    models = tmp_path / "idx" / quantize.MODELS
+    models.mkdir(parents=True)
+    before = tempfile.tempdir
+    quantize.build(embed._default_onnx(), models)
+    assert len(made) >= 2  # ours, and the quantiser's
+    assert all(Path(p).resolve().is_relative_to(models.resolve()) for p in made), made
+    assert tempfile.tempdir == before
+    assert not list(models.iterdir())  # and nothing is left
 
 
 def test_unwritable_models_dir_is_one_line_error(tmp_path, monkeypatch):
