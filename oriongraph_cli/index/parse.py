@@ -58,8 +58,10 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # ``#  define X 1`` three spaces in was a heading of the outline; 18: a ``.rst`` note's
 # hyperlink targets, ``.. _label:``, begin the span of the section they name — a span of
 # labels alone opened nearly every Sphinx page — and a page's trailing external targets are
-# in no span)
-PARSE_RULES = 18
+# in no span; 19: a status that lists a template's choices, "{Draft, In Review, Implemented}"
+# or MADR's "[proposed | rejected | accepted | …]", is no status — it was read as its first
+# choice — and one choice kept in the braces, "{In Review}", is that state)
+PARSE_RULES = 19
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)

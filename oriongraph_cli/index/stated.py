@@ -60,6 +60,7 @@ _BLANK_RE = re.compile(r"[^\n]")
 _ADORNMENT_RE = re.compile(r"^[ \t]*([=\-~^\"'`#*+:._])\1+[ \t]*$")
 _BY_RE = re.compile(r"\b(?:super[sc]eded|replaced)\s+(?:by|with)\b", re.IGNORECASE)
 _SUPERSEDES_RE = re.compile(r"\b(?:super[sc]edes|replaces)\b", re.IGNORECASE)
+_CHOICES_RE = re.compile(r"^\s*(?:\{([^{}]*)\}|\[([^\[\]]*)\])\s*$")
 _NONE_RE = re.compile(r"^\W*(?:n/?a|none|nothing|-+|—|tbd)?\W*$", re.IGNORECASE)
 # a line that may hold one of the forms: anything else skips the head's line-by-line read
 _CUE_RE = re.compile(r"^[ \t>*_#|:+-]*(?:status|super[sc]ede|replace)", re.IGNORECASE | re.MULTILINE)
@@ -181,7 +182,13 @@ def _plain(value: str) -> str:
 
 def status_word(value: str) -> str | None:
     """The state ``value`` names: a phrase or word of :data:`STATUS_WORDS` it starts with,
-    else the value if it is one word; None for a sentence or nothing."""
+    else the value if it is one word; None for a sentence or nothing, and for a template's
+    choices left as they were (``_choices``)."""
+    choices = _choices(value)
+    if choices is not None:
+        if len(choices) != 1:
+            return None
+        value = choices[0]
     plain = _plain(value)
     if not plain:
         return None
@@ -197,6 +204,20 @@ def status_word(value: str) -> str | None:
     if plain == first.group(0) and len(word) <= 20:
         return word
     return None
+
+
+def _choices(value: str) -> list[str] | None:
+    """The choices of a value wrapped whole in braces or brackets, as a template offers them
+    — the gRPC proposals' "{Draft, In Review, Ready for Implementation, Implemented}",
+    MADR's "[proposed | rejected | accepted | … | superseded by [ADR-0005](0005-example.md)]"
+    — or one kept of them ("{In Review}"); None for any other value (a link, "[Accepted](x.md)",
+    is its text). Left unfilled, a template names no state: read as its first choice, an
+    unfilled "{Rejected, Accepted}" would demote the record, and MADR's a supersession."""
+    m = _CHOICES_RE.match(MD_LINK_RE.sub(lambda m: m.group(2), value))
+    if m is None:
+        return None
+    inner = m.group(1) if m.group(1) is not None else m.group(2)
+    return [c for c in (c.strip() for c in re.split(r"[,|]", inner)) if c and c not in ("…", "...")]
 
 
 def _targets(value: str) -> list[str]:

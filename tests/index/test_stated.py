@@ -45,6 +45,9 @@ def _doc(rel: str, text: str):
     ("# X\n\n| | |\n|---|---|\n| Status | Approved |\n| Supersedes | N/A |\n| Superseded by: | [ODH-ADR-9](x.md) |\n",
      "approved", (("superseded_by", "x.md", 7),)),
     ("| Status | TBD |\n", "tbd", ()),
+    # a template's braces kept around the one state chosen (gRPC proposals)
+    ("Title\n----\n* Author(s): x\n* Status: {In Review}\n", "in review", ()),
+    ("* Status: In Review {Draft, In Review, Ready for Implementation, Implemented}\n", "in review", ()),
 ])
 def test_the_forms_records_write(text, status, refs):
     got = read_stated(text)
@@ -62,9 +65,14 @@ def test_the_forms_records_write(text, status, refs):
     "Status: 200 OK\n",  # an HTTP status in an example
     "",
     "\n" * (HEAD_LINES + 5) + "Status: accepted\n",  # beyond the head
+    # a template's choices left unfilled: no state, and no supersession from its last choice
+    "Title\n----\n* Status: {Draft, In Review, Ready for Implementation, Implemented}\n",
+    "* Status: {Rejected, Accepted}\n",
+    "# T\n\n* Status: [proposed | rejected | accepted | deprecated | … | superseded by [ADR-0005](0005-example.md)]\n",
 ])
 def test_what_is_no_status(text):
     assert read_stated(text).status is None
+    assert read_stated(text).refs == ()
 
 
 def test_a_restructuredtext_section_titled_status():
