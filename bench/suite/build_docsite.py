@@ -50,6 +50,10 @@ projects no default was chosen on.
     git -C /tmp/src/devguide checkout 0d5fbc08982dcc4ef2057ea7919e986465b44182
     python bench/suite/build_docsite.py /tmp/src/devguide --docs . --suffixes .rst --name devguide --out /tmp/suite/devguide
 
+    git clone https://github.com/grpc/proposal /tmp/src/grpc
+    git -C /tmp/src/grpc checkout 1fd061ad8e7c46422b326e5a60cf68d042476205
+    python bench/suite/build_docsite.py /tmp/src/grpc --docs . --name grpc --out /tmp/suite/grpc
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -102,6 +106,12 @@ Sources (only the Markdown is read):
   the pull request lifecycle, testing, documentation, triage, the core team's process; code
   directives indented three spaces, ``:ref:`` labels and custom roles (``:cpy-file:``,
   ``:gh-label:``), include fragments, tables kept in CSV files the tree lacks.
+- ``grpc``: every ``*.md`` of grpc/proposal at 1fd061a (the proposals sit at the repository's
+  root) — gRPC's design proposals: 199 gRFCs for all languages (A), one language (L), the
+  wire protocol (G) and the process (P), 1–140 KB each. No front matter: each opens with a
+  title underlined ``----``, then ``* Author(s):``, ``* Status:`` (17 left as the template's
+  ``{Draft, In Review, Ready for Implementation, Implemented}``), ``* Last updated:``; later
+  proposals name the ones they update in the text; diagrams in folders the tree lacks.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
