@@ -261,7 +261,8 @@ def build(source: Path, models_dir: Path) -> bytes:
         logging.getLogger().disabled, was = True, logging.getLogger().disabled  # the quantiser's advice
         # the quantiser saves a copy of the model (~70 MB) in a temporary directory of its
         # own, by default the system's: made inside ours, it stays in the project, and a
-        # build killed midway leaves it where the next build removes it (``_prune``)
+        # build killed midway leaves it where the next build removes it (``_prune``). The
+        # setting is the process's; every other temporary file orion makes names its folder
         tempdir, tempfile.tempdir = tempfile.tempdir, tmp
         try:
             quantize_dynamic(str(folded), str(out), per_channel=True, weight_type=QuantType.QInt8)
