@@ -60,7 +60,8 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # labels alone opened nearly every Sphinx page — and a page's trailing external targets are
 # in no span; 19: a status that lists a template's choices, "{Draft, In Review, Implemented}"
 # or MADR's "[proposed | rejected | accepted | …]", is no status — it was read as its first
-# choice — and one choice kept in the braces, "{In Review}", is that state)
+# choice — and one choice kept in the braces, "{In Review}", is that state; "Obsoletes",
+# "Obsoleted by" and "Deprecated by" lines name what a record replaces or is replaced by)
 PARSE_RULES = 19
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it

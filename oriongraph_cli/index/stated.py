@@ -13,8 +13,9 @@ tools write it:
 - a table row, "| Status | Approved |";
 - "Supersedes", "Superseded by", "Replaced by" and "Replaces" the same ways (a line, a row, or
   within the status: "Superseded by [ADR-0007](0007-x.md)"; adr-tools spells it
-  "Superceded by"), naming the other records by their links, else by their ids
-  (``ADR-0007``); "N/A" names none.
+  "Superceded by"), and as lines or rows the IETF's "Obsoletes" / "Obsoleted by" and
+  "Deprecated by" (the gRPC proposals'), naming the other records by their links, else by
+  their ids (``ADR-0007``); "N/A" names none.
 
 Only the head is read (:data:`HEAD_LINES` lines of the body), outside code blocks and HTML
 comments, its headings as the splitter reads them (ATX, setext, reStructuredText's titles).
@@ -45,11 +46,13 @@ STATUS_PHRASES = ("in progress", "in review", "under review", "under discussion"
 _SPELLINGS = {"superceded": "superseded"}
 _KEYS = {
     "status": "status",
-    "supersedes": "supersedes", "supercedes": "supersedes", "replaces": "supersedes",
+    "supersedes": "supersedes", "supercedes": "supersedes", "replaces": "supersedes", "obsoletes": "supersedes",
     "superseded by": "superseded_by", "superceded by": "superseded_by", "replaced by": "superseded_by",
     "superseded-by": "superseded_by", "superceded-by": "superseded_by", "replaced-by": "superseded_by",
+    "obsoleted by": "superseded_by", "obsoleted-by": "superseded_by", "deprecated by": "superseded_by",
+    "deprecated-by": "superseded_by",
 }
-_KEY = r"(status|super[sc]edes|replaces|super[sc]eded[- ]by|replaced[- ]by)"
+_KEY = r"(status|super[sc]edes|replaces|obsoletes|super[sc]eded[- ]by|replaced[- ]by|obsoleted[- ]by|deprecated[- ]by)"
 _EMPH = r"(?:\*\*|__|\*|_)?"
 # "Status: x", "* Status: x", "- **Status:** x", "**Status**: x", ":Status: x"
 _LINE_RE = re.compile(rf"^ {{0,3}}(?:[-*+] +)?:?{_EMPH}{_KEY}{_EMPH}[ \t]*:{_EMPH}[ \t]*(.*)$", re.IGNORECASE)
@@ -63,7 +66,7 @@ _SUPERSEDES_RE = re.compile(r"\b(?:super[sc]edes|replaces)\b", re.IGNORECASE)
 _CHOICES_RE = re.compile(r"^\s*(?:\{([^{}]*)\}|\[([^\[\]]*)\])\s*$")
 _NONE_RE = re.compile(r"^\W*(?:n/?a|none|nothing|-+|—|tbd)?\W*$", re.IGNORECASE)
 # a line that may hold one of the forms: anything else skips the head's line-by-line read
-_CUE_RE = re.compile(r"^[ \t>*_#|:+-]*(?:status|super[sc]ede|replace)", re.IGNORECASE | re.MULTILINE)
+_CUE_RE = re.compile(r"^[ \t>*_#|:+-]*(?:status|super[sc]ede|replace|obsolete|deprecated[- ]by)", re.IGNORECASE | re.MULTILINE)
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,11 @@ def _doc(rel: str, text: str):
     ("# X\n\n| | |\n|---|---|\n| Status | Approved |\n| Supersedes | N/A |\n| Superseded by: | [ODH-ADR-9](x.md) |\n",
      "approved", (("superseded_by", "x.md", 7),)),
     ("| Status | TBD |\n", "tbd", ()),
+    # the IETF's Obsoletes / Obsoleted by, the gRPC proposals' Deprecated by
+    ("Title\n----\n* Status: Final\n* Deprecated by: [A88: xDS Data Error Handling](A88-xds.md)\n", "final",
+     (("superseded_by", "A88-xds.md", 4),)),
+    ("Obsoletes: [RFC 2616](rfc2616.md)\nStatus: Proposed Standard\n", "proposed", (("supersedes", "rfc2616.md", 1),)),
+    ("| Status | Draft |\n| Obsoleted-by | [RFC 9110](rfc9110.md) |\n", "draft", (("superseded_by", "rfc9110.md", 2),)),
     # a template's braces kept around the one state chosen (gRPC proposals)
     ("Title\n----\n* Author(s): x\n* Status: {In Review}\n", "in review", ()),
     ("* Status: In Review {Draft, In Review, Ready for Implementation, Implemented}\n", "in review", ()),
