@@ -54,6 +54,10 @@ projects no default was chosen on.
     git -C /tmp/src/grpc checkout 1fd061ad8e7c46422b326e5a60cf68d042476205
     python bench/suite/build_docsite.py /tmp/src/grpc --docs . --name grpc --out /tmp/suite/grpc
 
+    git clone https://github.com/goldbergyoni/nodebestpractices /tmp/src/nodebp
+    git -C /tmp/src/nodebp checkout dc3d60c29d5483d9ea99cf261bbd6203516a2ba7
+    python bench/suite/build_docsite.py /tmp/src/nodebp --docs sections --name nodebp --out /tmp/suite/nodebp
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -112,6 +116,12 @@ Sources (only the Markdown is read):
   title underlined ``----``, then ``* Author(s):``, ``* Status:`` (17 left as the template's
   ``{Draft, In Review, Ready for Implementation, Implemented}``), ``* Last updated:``; later
   proposals name the ones they update in the text; diagrams in folders the tree lacks.
+- ``nodebp``: every ``sections/**/*.md`` of goldbergyoni/nodebestpractices at dc3d60c — a
+  Node.js best-practices guide: 94 short English pages (error handling, security, production,
+  Docker, testing, project structure) and, beside each, its translations as the repository
+  keeps them (``x.french.md``, ``x.chinese.md``, ``x.japanese.md``…: 536 of the 630 pages,
+  their code blocks the English page's). The intents are English and judge the English
+  pages only: a translation is never relevant.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by

@@ -46,7 +46,7 @@ PROJECTS = {
     "adr-moj": ("adr-moj", HERE / "adr_moj.intents.jsonl"),
 }
 # never part of a choice: built and judged after the defaults were fixed, measured with the
-# shipped defaults only (budgets.py --projects govuk,swift,playbook,modplat,fastify,redux,hugo,rustbook,obsidian,handbook,vite,wikibase,packaging,odh,devguide,prometheus,grpc); see
+# shipped defaults only (budgets.py --projects govuk,swift,playbook,modplat,fastify,redux,hugo,rustbook,obsidian,handbook,vite,wikibase,packaging,odh,devguide,prometheus,grpc,nodebp); see
 # build_govuk.py, build_swift.py, build_playbook.py, build_modplat.py, build_docsite.py
 UNSEEN = {
     "govuk": ("govuk", HERE / "govuk.intents.jsonl"),
@@ -66,6 +66,7 @@ UNSEEN = {
     "devguide": ("devguide", HERE / "devguide.intents.jsonl"),
     "prometheus": ("prometheus", HERE / "prometheus.intents.jsonl"),
     "grpc": ("grpc", HERE / "grpc.intents.jsonl"),
+    "nodebp": ("nodebp", HERE / "nodebp.intents.jsonl"),
 }
 # the same projects with their lifecycle told only in the text (strip_stated.py): measured
 # against the trees above, never part of a choice
