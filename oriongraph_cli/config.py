@@ -122,6 +122,9 @@ class Config:
     # one that says nothing of it: a soft demotion with its reason (rank/implicit.py)
     # rejected or withdrawn decisions with no recorded successor: base × this (1: left alone)
     lifecycle_inactive_demote: float = 0.85
+    # where the index holds documents in two languages or more, a candidate from one written
+    # in another language than the intent's: base × this (1: left alone; rank/generators/language.py)
+    language_demote: float = 0.5
     likely_replaced: bool = False
     likely_replaced_demote: float = 0.85
     # usage memory
@@ -213,6 +216,7 @@ _RULES: dict[str, tuple[type, float, float, bool]] = {
     "lifecycle_final_boost": (float, 0, 1e6, False),
     "likely_replaced_demote": (float, 0, 1, False),
     "lifecycle_inactive_demote": (float, 0, 1, False),
+    "language_demote": (float, 0, 1, False),
     "episode_boost": (float, 0, 1e6, False),
     "serve_idle_timeout": (float, 0, 86_400 * 365, False),
     **{name: (float, 0, 1e6, False) for name in (

@@ -19,6 +19,8 @@ from typing import Any
 from oriongraph_cli.blocks import is_rst, read_blocks
 from oriongraph_cli.graph.extract import front_matter_key
 from oriongraph_cli.index.stated import read_stated
+from oriongraph_cli.language import detect as detect_language
+from oriongraph_cli.language import normalise as normalise_language
 from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 
 # the version of the rules a file is read by (front matter formats and fields here, the link
@@ -431,6 +433,10 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
     else:
         created, created_source = int(mtime), "mtime"
     tags = tuple(dict.fromkeys(t.lower() for t in as_list(meta.get("tags"))))
+    lang_key = next((k for k in ("lang", "language") if meta.get(k) is not None), None)
+    stated_language = normalise_language(meta[lang_key]) if lang_key else None
+    if lang_key and stated_language is None:
+        warnings.append(ParseWarning(rel, lang_key, f"{lang_key} {str(meta[lang_key])[:40]!r} is no language code (en, pt-BR); read from the text instead", line=2))
     doc = Document(
         path=rel,
         doc_version_id=sha256_hex(data),
@@ -447,5 +453,25 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
         size_bytes=len(data),
         status=status,
         stated_refs=stated_refs,
+        language=stated_language or _language_of(text, body_start, is_rst(rel)),
     )
     return doc, warnings
+
+
+LANGUAGE_SAMPLE = 20_000  # characters of prose read for a document's language
+
+
+def _language_of(text: str, body_start: int, rst: bool) -> str | None:
+    """The language of the note's prose: its body with code blocks left out (the outline's
+    reading, cached), the first ``LANGUAGE_SAMPLE`` characters of it."""
+    parts, pos, size = [], body_start, 0
+    for a, b in sorted(read_blocks(text, body_start, rst).code):
+        if a > pos:
+            parts.append(text[pos:a])
+            size += a - pos
+            if size >= LANGUAGE_SAMPLE:
+                break
+        pos = max(pos, b)
+    else:
+        parts.append(text[pos:pos + LANGUAGE_SAMPLE])
+    return detect_language("".join(parts)[:LANGUAGE_SAMPLE])

@@ -34,7 +34,7 @@ VERSION = 1  # bump when a table's content or the stemming changes: older files 
 
 _STEM_RE = re.compile(r"[a-z0-9]+")
 DOC_FIELDS = ("id", "path", "title", "stage", "workstream", "source_type", "doc_key", "status", "created_at",
-              "created_source", "tags")
+              "created_source", "tags", "lang")
 
 
 @lru_cache(maxsize=1 << 16)

@@ -23,8 +23,8 @@ MANIFEST = "manifest.json"
 # 6: vectors in segment files under vectors/, not in the registry and vectors.faiss,
 # 7: structural edges derived from the spans, not stored, 8: the headings and code blocks of
 # the notes with fenced code kept beside them, for the compile, 9: their tables too, and the
-# notes with a table)
-INDEX_SCHEMA_VERSION = 9
+# notes with a table, 10: each document's language)
+INDEX_SCHEMA_VERSION = 10
 
 
 # the last manifest file read, its bytes and what they gave (one: a large project's is tens of

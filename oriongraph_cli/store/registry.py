@@ -11,6 +11,7 @@ unchanged spans carry over untouched.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sqlite3
@@ -42,7 +43,7 @@ __all__ = ["Registry", "connect", "DOC_COLUMNS", "SPAN_COLUMNS"]
 
 DOC_COLUMNS = (
     "id, path, doc_version_id, size_bytes, title, source_type, workstream, stage, status, priority, "
-    "doc_key, created_at, created_source, tags, meta, body_start, n_spans"
+    "doc_key, created_at, created_source, tags, meta, body_start, n_spans, lang"
 )
 # what link resolution reads of a document: front matter aliases (or alias) and redirect_from
 # as SQLite's json_extract gives them (extract.DocInfo.from_row reads the row)
@@ -120,7 +121,7 @@ class Registry:
         except (TypeError, ValueError):
             priority = None
         cur = self.conn.execute(
-            f"INSERT INTO documents({DOC_COLUMNS}) VALUES(NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            f"INSERT INTO documents({DOC_COLUMNS}) VALUES(NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 doc.path,
                 doc.doc_version_id,
@@ -138,6 +139,7 @@ class Registry:
                 json.dumps(meta, sort_keys=True),
                 doc.body_start,
                 len(spans),
+                doc.language,
             ),
         )
         doc_row = cur.lastrowid
@@ -198,12 +200,20 @@ class Registry:
         ).fetchall()
         return rows[0] if len(rows) == 1 else (None if not rows else rows)  # type: ignore[return-value]
 
+    @functools.cached_property
+    def _doc_columns(self) -> str:
+        """``DOC_COLUMNS`` as this registry can select them: a generation written before
+        documents had a language (index schema 9, read by a compile until the next
+        ``orion index`` rebuilds it) gives none."""
+        names = {r[1] for r in self.conn.execute("PRAGMA table_info(documents)")}
+        return DOC_COLUMNS if "lang" in names or not names else DOC_COLUMNS.replace(", lang", ", NULL AS lang")
+
     def documents(self) -> list[sqlite3.Row]:
-        return self.conn.execute(f"SELECT {DOC_COLUMNS} FROM documents ORDER BY path").fetchall()
+        return self.conn.execute(f"SELECT {self._doc_columns} FROM documents ORDER BY path").fetchall()
 
     def documents_at(self, paths: Iterable[str]) -> list[sqlite3.Row]:
         """The document rows at ``paths`` (those that exist), in path order."""
-        return sorted(in_chunks(self.conn, f"SELECT {DOC_COLUMNS} FROM documents WHERE path IN ({{marks}})", paths), key=lambda r: r["path"])
+        return sorted(in_chunks(self.conn, f"SELECT {self._doc_columns} FROM documents WHERE path IN ({{marks}})", paths), key=lambda r: r["path"])
 
     def span_counts_of(self, paths: Iterable[str]) -> dict[str, int]:
         """path -> spans, of the documents at ``paths`` that have spans."""

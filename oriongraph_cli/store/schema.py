@@ -32,7 +32,8 @@ CREATE TABLE IF NOT EXISTS documents(
     tags TEXT NOT NULL,
     meta TEXT NOT NULL,
     body_start INTEGER NOT NULL,
-    n_spans INTEGER NOT NULL
+    n_spans INTEGER NOT NULL,
+    lang TEXT
 );
 CREATE TABLE IF NOT EXISTS spans(
     id INTEGER PRIMARY KEY,

@@ -237,3 +237,21 @@ def test_a_manifest_read_again_is_parsed_again_only_when_its_bytes_changed(tmp_p
     with pytest.raises(ValueError):
         Manifest.load(gen)
     assert manifest_mod._LAST is not None and manifest_mod._LAST[1].generation == "000002"  # the last one parsed
+
+
+def test_a_registry_written_before_documents_had_a_language_is_read_without_one(tmp_path):
+    """A compile reads the current generation until the next ``orion index`` rebuilds it
+    (index schema 9 → 10): its documents have no language column, and read as in none."""
+    from oriongraph_cli.store.sql import connect
+
+    path = tmp_path / "registry.sqlite"
+    conn = connect(path)
+    schema.create_registry_tables(conn)
+    conn.execute("ALTER TABLE documents DROP COLUMN lang")
+    conn.execute("INSERT INTO documents(path, doc_version_id, size_bytes, title, source_type, created_at, created_source, "
+                 "tags, meta, body_start, n_spans) VALUES('02_knowledge/a.md', 'v', 1, 'A', 'Knowledge', 0, 'mtime', '[]', '{}', 0, 0)")
+    conn.commit()
+    reg = Registry(conn)
+    rows = reg.documents()
+    assert [(r["path"], r["lang"]) for r in rows] == [("02_knowledge/a.md", None)]
+    assert [r["lang"] for r in reg.documents_at(["02_knowledge/a.md"])] == [None]

@@ -20,6 +20,7 @@ from oriongraph_cli.errors import ConfigError
 from oriongraph_cli.models import CandidateSpan, DerivedSignals, GenHit, HardFilters
 from oriongraph_cli.rank.generators.base import GenContext, Generator, allowed, filter_hits  # noqa: F401
 from oriongraph_cli.rank.generators.graph import GraphGen
+from oriongraph_cli.rank.generators.language import LanguageGen
 from oriongraph_cli.rank.generators.lexical import LexicalGen
 from oriongraph_cli.rank.generators.lifecycle import LifecycleGen
 from oriongraph_cli.rank.generators.semantic import SemanticGen
@@ -32,6 +33,7 @@ GENERATORS: dict[str, Callable[[], Generator]] = {
     "semantic": SemanticGen,
     "graph": GraphGen,
     "lifecycle": LifecycleGen,
+    "language": LanguageGen,
 }
 
 

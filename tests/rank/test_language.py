@@ -1,0 +1,144 @@
+"""Each document's language, and the intent's: where a project keeps its pages'
+translations beside them, the ones in the intent's language come first; a project in one
+language is never touched; a text whose language is not clear is in none."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from oriongraph_cli.index.parse import parse_document
+from oriongraph_cli.language import detect, name, normalise
+
+EN = ("Catch unhandled promise rejections. Most of the code of a modern Node.js application runs within "
+      "promises, and unless a developer remembered to add a catch clause, the errors thrown there are not "
+      "handled by the uncaughtException handler and disappear. Subscribe to the unhandledRejection event "
+      "so that any promise error that is not handled locally will get its treatment.")
+FR = ("Capturez les rejets de promesses non gérés. La plupart du code d'une application Node.js moderne "
+      "s'exécute dans des promesses, et à moins qu'un développeur n'ait pensé à ajouter une clause catch, "
+      "les erreurs levées à ces endroits ne sont pas gérées par le gestionnaire uncaughtException et "
+      "disparaissent. Abonnez-vous à l'événement unhandledRejection pour que toute erreur de promesse qui "
+      "n'est pas gérée localement soit traitée.")
+PL = ("Przechwytuj nieobsłużone odrzucenia obietnic. Większość kodu nowoczesnej aplikacji Node.js jest "
+      "wykonywana w obietnicach i jeśli programista nie pamiętał o dodaniu klauzuli catch, błędy zgłoszone "
+      "w tych miejscach nie są obsługiwane przez program obsługi uncaughtException i znikają. Dlatego "
+      "zasubskrybuj zdarzenie unhandledRejection, aby każdy błąd, który nie jest obsłużony lokalnie, "
+      "został przechwycony przez mechanizm awaryjny.")
+DE = ("Fange nicht behandelte Ablehnungen von Promises ab. Der meiste Code einer modernen Anwendung läuft "
+      "in Promises, und wenn ein Entwickler nicht daran gedacht hat, eine catch Klausel hinzuzufügen, werden "
+      "die dort geworfenen Fehler nicht von dem Handler behandelt und verschwinden. Es ist daher wichtig, "
+      "auf das Ereignis zu hören, damit jeder Fehler auch behandelt wird.")
+
+
+@pytest.mark.parametrize("text, lang", [
+    (EN, "en"), (FR, "fr"), (PL, "pl"), (DE, "de"),
+    ("未处理的 Promise 拒绝会导致错误消失。为了避免这种情况，请订阅 unhandledRejection 事件，这样任何未在本地处理的错误都会得到处理。", "zh"),
+    ("未処理のプロミスの拒否をキャッチします。ほとんどのコードはプロミスの中で実行されます。", "ja"),
+    ("처리되지 않은 프라미스 거부를 잡으세요. 대부분의 코드는 프라미스 안에서 실행됩니다.", "ko"),
+    ("Перехватывайте необработанные отклонения промисов. Большая часть кода выполняется внутри промисов.", "ru"),
+])
+def test_the_language_of_prose(text, lang):
+    assert detect(text) == lang
+
+
+@pytest.mark.parametrize("text", [
+    "",
+    "x = 1\ny = 2\nprint(x + y)",  # no prose
+    "| BU | CIDR |\n|---|---|\n" + "| bu | 10.0.0.0/16 |\n" * 40,  # a table repeating one short word
+    "Retry backoff jitter.",  # too few words
+    "`npm ci` `npm install` `yarn` https://example.org/la/de/en",  # code and links only
+])
+def test_what_is_in_no_language(text):
+    assert detect(text) is None
+
+
+@pytest.mark.parametrize("intent, lang", [
+    ("my Express app crashes on an unhandled promise rejection, should the process exit?", "en"),
+    ("Comment gérer les erreurs dans Express avec des promesses", "fr"),
+    ("如何处理未处理的错误", "zh"),
+    ("retry backoff", None),  # no function word: the project's language is taken
+    ("folder layout per business feature", None),  # "per" is English too
+    ("main-actor-isolated static func == cannot satisfy non-isolated requirement", None),
+])
+def test_the_language_of_an_intent(intent, lang):
+    assert detect(intent, intent=True) == lang
+
+
+def test_language_codes_and_names():
+    assert normalise("pt-BR") == "pt" and normalise("en_US") == "en" and normalise("FR") == "fr"
+    assert normalise("français") is None and normalise(3) is None and normalise(None) is None
+    assert name("fr") == "French" and name("xx") == "xx"
+
+
+def test_a_document_s_language_from_its_front_matter_else_its_prose():
+    def doc(text):
+        return parse_document("02_knowledge/x.md", text.encode(), text, mtime=0.0)
+
+    d, warnings = doc(f"# X\n\n{FR}\n")
+    assert d.language == "fr" and not warnings
+    d, _ = doc(f"---\nlang: de-CH\n---\n# X\n\n{FR}\n")
+    assert d.language == "de"  # the front matter wins
+    d, warnings = doc(f"---\nlanguage: [en]\n---\n# X\n\n{FR}\n")
+    assert d.language == "fr" and [w.kind for w in warnings] == ["language"]
+    # code is not prose: an English page of French code comments is English
+    d, _ = doc(f"# X\n\n{EN}\n\n```js\n// {FR}\n```\n")
+    assert d.language == "en"
+
+
+def _project(root, pages: dict[str, str]):
+    for rel, text in pages.items():
+        p = root / "02_knowledge" / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+
+
+def _compile(root, intent: str) -> dict:
+    from typer.testing import CliRunner
+
+    from oriongraph_cli.cli import app
+
+    r = CliRunner().invoke(app, ["compile", intent, "--root", str(root), "--json", "--explain", "--no-usage-log", "--budget", "600"])
+    assert r.exit_code == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def _picks(data: dict) -> list[tuple[str, list[str]]]:
+    return [(p["path"], p["reasons"]) for p in data["explanation"]["rationale"]]
+
+
+def test_translations_beside_a_page_come_after_it(tmp_path, fake_embedder):
+    """An English intent gets the English page first and its French copy demoted with the
+    reason; a French intent the other way round."""
+    from typer.testing import CliRunner
+
+    from oriongraph_cli.cli import app
+
+    _project(tmp_path, {
+        "errors/promises.md": f"# Unhandled promise rejections\n\n{EN}\n",
+        "errors/promises.french.md": f"# Rejets de promesses non gérés\n\n{FR}\n",
+        "errors/promises.polish.md": f"# Nieobsłużone odrzucenia obietnic\n\n{PL}\n",
+    })
+    assert CliRunner().invoke(app, ["index", "--root", str(tmp_path), "--quiet"]).exit_code == 0
+    picks = _picks(_compile(tmp_path, "what should my app do about an unhandled promise rejection?"))
+    assert picks[0][0] == "02_knowledge/errors/promises.md"
+    reasons = dict(picks)
+    assert any("in French, the intent in English (demoted ×0.50)" in r for r in reasons["02_knowledge/errors/promises.french.md"])
+    picks = _picks(_compile(tmp_path, "que faire avec les rejets de promesses non gérés dans une application"))
+    assert picks[0][0] == "02_knowledge/errors/promises.french.md"
+    assert any("in English, the intent in French" in r for r in dict(picks)["02_knowledge/errors/promises.md"])
+    # without the adjustment (language_demote = 1) nothing says it
+    (tmp_path / ".orion.toml").write_text("language_demote = 1.0\n")
+    picks = _picks(_compile(tmp_path, "what should my app do about an unhandled promise rejection?"))
+    assert not any("the intent in" in r for _p, rs in picks for r in rs)
+
+
+def test_a_project_in_one_language_is_left_as_it_is(tmp_path, fake_embedder):
+    from typer.testing import CliRunner
+
+    from oriongraph_cli.cli import app
+
+    _project(tmp_path, {"a.md": f"# A\n\n{EN}\n", "b.md": f"# B\n\nShut the process down gracefully. {EN}\n"})
+    assert CliRunner().invoke(app, ["index", "--root", str(tmp_path), "--quiet"]).exit_code == 0
+    picks = _picks(_compile(tmp_path, "Comment gérer les erreurs dans Express avec des promesses"))  # a French intent
+    assert picks and not any("the intent in" in r for _p, rs in picks for r in rs)
