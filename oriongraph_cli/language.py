@@ -64,6 +64,7 @@ NAMES = {
     "th": "Thai", "zh": "Chinese", "ja": "Japanese", "ko": "Korean",
 }
 
+_BY_NAME = {v.lower(): k for k, v in NAMES.items()}
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
 _URL = re.compile(r"(?:https?|ftp)://\S+|\]\([^)\s]*\)?|<[^>\n]{1,200}>")
@@ -76,13 +77,18 @@ def name(code: str) -> str:
     return NAMES.get(code, code)
 
 
-def normalise(value: object) -> str | None:
+def normalise(value: object, known: bool = False) -> str | None:
     """A front matter ``lang`` / ``language`` value as a primary language code: "fr",
-    "pt-BR" → "pt", "en_US" → "en"; None for anything else."""
+    "pt-BR" → "pt", "en_US" → "en", "French" → "fr"; None for anything else, and with
+    ``known`` for a code this module has no name for ("js")."""
     if not isinstance(value, str):
         return None
+    if value.strip().lower() in _BY_NAME:
+        return _BY_NAME[value.strip().lower()]
     m = re.fullmatch(r"\s*([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{2,8})*\s*", value)
-    return m.group(1).lower() if m else None
+    if m is None or (known and m.group(1).lower() not in NAMES):
+        return None
+    return m.group(1).lower()
 
 
 # each script's letters (the ranges ``detect`` tells apart), counted in one pass of a regex each

@@ -433,10 +433,12 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
     else:
         created, created_source = int(mtime), "mtime"
     tags = tuple(dict.fromkeys(t.lower() for t in as_list(meta.get("tags"))))
-    lang_key = next((k for k in ("lang", "language") if meta.get(k) is not None), None)
-    stated_language = normalise_language(meta[lang_key]) if lang_key else None
-    if lang_key and stated_language is None:
-        warnings.append(ParseWarning(rel, lang_key, f"{lang_key} {str(meta[lang_key])[:40]!r} is no language code (en, pt-BR); read from the text instead", line=2))
+    # ``lang`` is a language; ``language`` may be one ("fr", "French") or something else a
+    # site keeps there (a page's programming language, "js"): it counts only as a language
+    # orion names, and only ``lang`` is warned about
+    stated_language = normalise_language(meta.get("lang")) or normalise_language(meta.get("language"), known=True)
+    if meta.get("lang") is not None and normalise_language(meta.get("lang")) is None:
+        warnings.append(ParseWarning(rel, "lang", f"lang {str(meta['lang'])[:40]!r} is no language code (en, pt-BR); read from the text instead", line=2))
     doc = Document(
         path=rel,
         doc_version_id=sha256_hex(data),

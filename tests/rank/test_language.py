@@ -68,6 +68,8 @@ def test_the_language_of_an_intent(intent, lang):
 def test_language_codes_and_names():
     assert normalise("pt-BR") == "pt" and normalise("en_US") == "en" and normalise("FR") == "fr"
     assert normalise("français") is None and normalise(3) is None and normalise(None) is None
+    assert normalise("Japanese") == "ja" and normalise(" english ") == "en"
+    assert normalise("js") == "js" and normalise("js", known=True) is None and normalise("pt-BR", known=True) == "pt"
     assert name("fr") == "French" and name("xx") == "xx"
 
 
@@ -79,8 +81,13 @@ def test_a_document_s_language_from_its_front_matter_else_its_prose():
     assert d.language == "fr" and not warnings
     d, _ = doc(f"---\nlang: de-CH\n---\n# X\n\n{FR}\n")
     assert d.language == "de"  # the front matter wins
-    d, warnings = doc(f"---\nlanguage: [en]\n---\n# X\n\n{FR}\n")
-    assert d.language == "fr" and [w.kind for w in warnings] == ["language"]
+    d, warnings = doc(f"---\nlang: [en]\n---\n# X\n\n{FR}\n")
+    assert d.language == "fr" and [w.kind for w in warnings] == ["lang"]
+    d, warnings = doc(f"---\nlanguage: French\n---\n# X\n\n{EN}\n")
+    assert d.language == "fr" and not warnings
+    for other in ("javascript", "js"):  # a site's own field: no language, no warning
+        d, warnings = doc(f"---\nlanguage: {other}\n---\n# X\n\n{EN}\n")
+        assert d.language == "en" and not warnings
     # code is not prose: an English page of French code comments is English
     d, _ = doc(f"# X\n\n{EN}\n\n```js\n// {FR}\n```\n")
     assert d.language == "en"
