@@ -65,6 +65,16 @@ def test_the_language_of_an_intent(intent, lang):
     assert detect(intent, intent=True) == lang
 
 
+def test_the_intent_s_language_is_one_the_documents_are_in():
+    from oriongraph_cli.rank.generators.language import intent_language
+
+    langs = {"a.md": "en", "b.md": "en", "a.fr.md": "fr"}
+    assert intent_language("Comment gérer les erreurs dans Express avec des promesses", langs) == "fr"
+    assert intent_language("wie konfiguriere ich den Server und die Datenbank", langs) == "en"  # no German page: most pages'
+    assert intent_language("retry backoff", langs) == "en"
+    assert intent_language("retry backoff", {"a.md": "en", "a.fr.md": "fr"}) is None  # a tie: none
+
+
 def test_language_codes_and_names():
     assert normalise("pt-BR") == "pt" and normalise("en_US") == "en" and normalise("FR") == "fr"
     assert normalise("français") is None and normalise(3) is None and normalise(None) is None

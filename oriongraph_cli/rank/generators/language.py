@@ -2,8 +2,8 @@
 index holds documents in two languages or more (a docs folder keeping its pages'
 translations beside them), a candidate from a document written in another language than
 the intent's is demoted, with its reason ("in French, the intent in English"). The
-intent's language is read from its words (``oriongraph_cli.language``), else it is the
-language most of the project's documents are in. A document whose language is not clear
+intent's language is read from its words (``oriongraph_cli.language``) — when some
+documents are written in it — else it is the language most of the project's documents are in. A document whose language is not clear
 (code, tables, front matter alone) is left as it is, and so is every document of a project
 in one language: there the adjustment never runs.
 """
@@ -28,10 +28,11 @@ def languages_of(reader) -> dict[str, str]:
 
 
 def intent_language(intent: str, langs: dict[str, str]) -> str | None:
-    """The intent's language: read from its words, else the one most documents are in
-    (ties: none)."""
+    """The intent's language when documents are written in it (read from its words), else
+    the one most documents are in (ties: none): a German intent over English and French
+    pages prefers neither to the pages whose language is not clear."""
     found = language.detect(intent, intent=True)
-    if found is not None:
+    if found is not None and found in set(langs.values()):
         return found
     top = Counter(langs.values()).most_common(2)
     if not top or (len(top) > 1 and top[0][1] == top[1][1]):
