@@ -159,3 +159,18 @@ def test_a_project_in_one_language_is_left_as_it_is(tmp_path, fake_embedder):
     assert CliRunner().invoke(app, ["index", "--root", str(tmp_path), "--quiet"]).exit_code == 0
     picks = _picks(_compile(tmp_path, "Comment gérer les erreurs dans Express avec des promesses"))  # a French intent
     assert picks and not any("the intent in" in r for _p, rs in picks for r in rs)
+
+
+def test_a_project_mostly_in_another_language_than_the_intent_s_is_read_as_it_is(tmp_path, fake_embedder):
+    """A team asking in English of its German pages keeps them above its one English page:
+    only a language no more common than the intent's is demoted."""
+    from typer.testing import CliRunner
+
+    from oriongraph_cli.cli import app
+
+    _project(tmp_path, {"a.md": f"# A\n\n{DE}\n", "b.md": f"# B\n\nWiederholung. {DE}\n", "readme.md": f"# Readme\n\n{EN}\n"})
+    assert CliRunner().invoke(app, ["index", "--root", str(tmp_path), "--quiet"]).exit_code == 0
+    picks = _picks(_compile(tmp_path, "what should my app do about an unhandled promise rejection?"))
+    assert picks and not any("the intent in" in r for _p, rs in picks for r in rs)
+    picks = _picks(_compile(tmp_path, "wie soll die Anwendung mit dem Fehler umgehen, der nicht behandelt wird"))
+    assert any("in English, the intent in German" in r for r in dict(picks)["02_knowledge/readme.md"])

@@ -1,7 +1,8 @@
 """The intent's language as an adjustment that follows the other generators: where the
 index holds documents in two languages or more (a docs folder keeping its pages'
 translations beside them), a candidate from a document written in another language than
-the intent's is demoted, with its reason ("in French, the intent in English"). The
+the intent's — one no more common in the project than the intent's — is demoted, with its
+reason ("in French, the intent in English"). The
 intent's language is read from its words (``oriongraph_cli.language``) — when some
 documents are written in it — else it is the language most of the project's documents are in. A document whose language is not clear
 (code, tables, front matter alone) is left as it is, and so is every document of a project
@@ -63,9 +64,13 @@ class LanguageGen:
         self.factor = ctx.cfg.language_demote
         if want is None:
             return []
+        count = Counter(langs.values())
         for c in ctx.found:
             have = langs.get(c.metadata.filepath)
-            if have is not None and have != want and c.metadata.filepath not in self.demote:
+            # a copy in another language is the rarer one: a project written mostly in
+            # another language than the intent's is read as it is (a team asking in English
+            # of its German pages keeps them above its few English ones)
+            if have is not None and have != want and count[want] >= count[have] and c.metadata.filepath not in self.demote:
                 self.demote[c.metadata.filepath] = (f"in {language.name(have)}, the intent in {language.name(want)} "
                                                     f"(demoted ×{self.factor:.2f})")
         return []
