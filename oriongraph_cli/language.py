@@ -91,26 +91,35 @@ def normalise(value: object, known: bool = False) -> str | None:
     return m.group(1).lower()
 
 
-# each script's letters (the ranges ``detect`` tells apart), counted in one pass of a regex each
-_SCRIPTS = {
-    "latin": re.compile(r"[A-Za-z\u00C0-\u024F\u1E00-\u1EFF]"),
-    "el": re.compile(r"[\u0370-\u03FF]"),
-    "cyrillic": re.compile(r"[\u0400-\u052F]"),
-    "he": re.compile(r"[\u0590-\u05FF]"),
-    "arabic": re.compile(r"[\u0600-\u06FF\u0750-\u077F]"),
-    "hi": re.compile(r"[\u0900-\u097F]"),
-    "th": re.compile(r"[\u0E00-\u0E7F]"),
-    "kana": re.compile(r"[\u3040-\u30FF]"),
-    "han": re.compile(r"[\u3400-\u4DBF\u4E00-\u9FFF]"),
-    "ko": re.compile(r"[\uAC00-\uD7AF\u1100-\u11FF]"),
-}
+_ASCII_LETTER = re.compile(r"[A-Za-z]")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+# the scripts ``detect`` tells apart: (first, end) code points; a letter outside them counts for none
+_RANGES = (
+    (0x00C0, 0x0250, "latin"), (0x1E00, 0x1F00, "latin"), (0x0370, 0x0400, "el"), (0x0400, 0x0530, "cyrillic"),
+    (0x0590, 0x0600, "he"), (0x0600, 0x0700, "arabic"), (0x0750, 0x0780, "arabic"), (0x0900, 0x0980, "hi"),
+    (0x0E00, 0x0E80, "th"), (0x3040, 0x3100, "kana"), (0x3400, 0x4DC0, "han"), (0x4E00, 0xA000, "han"),
+    (0xAC00, 0xD7B0, "ko"), (0x1100, 0x1200, "ko"),
+)
+
+
+def _scripts(text: str) -> dict[str, int]:
+    """Letters of ``text`` per script: ASCII letters by one pattern, the few others one by one."""
+    counts = {"latin": len(_ASCII_LETTER.findall(text))}
+    for ch in _NON_ASCII.findall(text):
+        if ch.isalpha():
+            o = ord(ch)
+            for lo, hi, script in _RANGES:
+                if lo <= o < hi:
+                    counts[script] = counts.get(script, 0) + 1
+                    break
+    return {s: n for s, n in counts.items() if n}
 
 
 def detect(text: str, *, intent: bool = False) -> str | None:
     """The language ``text`` is written in, or None when that is not clear (module doc).
     ``intent``: a short text, read with fewer words."""
     text = _URL.sub(" ", _CODE_SPAN.sub(" ", text))
-    counts = {s: n for s, rx in _SCRIPTS.items() if (n := len(rx.findall(text)))}
+    counts = _scripts(text)
     letters = sum(counts.values())
     if not letters:
         return None

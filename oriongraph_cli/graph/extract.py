@@ -366,19 +366,24 @@ def _blank(s: str) -> str:
     return re.sub(r"[^\n]", " ", s)
 
 
-def mask_code(text: str, start: int = 0, rst: bool = False) -> str:
-    """``text[start:]`` with code blocks (fenced or indented, at any depth, as CommonMark reads
+def mask_code(text: str, start: int = 0, rst: bool = False, end: int | None = None) -> str:
+    """``text[start:end]`` with code blocks (fenced or indented, at any depth, as CommonMark reads
     them) and inline code spans blanked out (offsets kept). ``rst``: a reStructuredText page,
     read as the splitter reads it (``read_blocks(rst=True)``), its adornment lines blanked
-    first (two lines of backticks would otherwise read as one code span around a section)."""
+    first (two lines of backticks would otherwise read as one code span around a section).
+    ``end``: only the text before it (the blocks are still read from the whole page)."""
     blocks = read_blocks(text, start, rst)
-    masked = text[start:]
+    end = len(text) if end is None else min(end, len(text))
+    masked = text[start:end]
     if rst:
         masked = _RST_ADORNMENT_LINE.sub(lambda m: _blank(m.group(0)), masked)
     if blocks.code:
         parts: list[str] = []
         pos = start
         for a, b in blocks.code:
+            if a >= end:
+                break
+            b = min(b, end)
             parts.append(masked[pos - start : a - start])
             parts.append(_blank(text[a:b]))
             pos = b

@@ -2,40 +2,53 @@
 index holds documents in two languages or more (a docs folder keeping its pages'
 translations beside them), a candidate from a document written in another language than
 the intent's — one no more common in the project than the intent's — is demoted, with its
-reason ("in French, the intent in English"). The
-intent's language is read from its words (``oriongraph_cli.language``) — when some
-documents are written in it — else it is the language most of the project's documents are in. A document whose language is not clear
+reason ("in French, the intent in English"). The intent's language is read from its words
+(``oriongraph_cli.language``) — when some documents are written in it — else it is the
+language most of the project's documents are in. A document whose language is not clear
 (code, tables, front matter alone) is left as it is, and so is every document of a project
-in one language: there the adjustment never runs.
+in one language: there the adjustment never runs (and ``oriongraph_cli.language``, whose
+patterns take ~5 ms to compile, is not imported).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from typing import Mapping, NamedTuple
 
-from oriongraph_cli import language
 from oriongraph_cli.models import CandidateSpan, GenHit, with_reasons
 from oriongraph_cli.rank.generators.base import GenContext
 
 
-def languages_of(reader) -> dict[str, str]:
-    """path -> language of every document whose language the index knows (read once per
-    open index)."""
-    def build() -> dict[str, str]:
-        docs = reader.lookups.documents
-        return {p: lang for p, lang in zip(docs["path"], docs["lang"]) if lang}
+class Languages(NamedTuple):
+    of: dict[str, str]  # path -> language, of the documents whose language the index knows
+    count: Counter  # language -> documents
 
-    return reader.memo("document-languages", build)
+    @classmethod
+    def of_paths(cls, of: Mapping[str, str | None]) -> "Languages":
+        known = {p: lang for p, lang in of.items() if lang}
+        return cls(known, Counter(known.values()))
 
 
-def intent_language(intent: str, langs: dict[str, str]) -> str | None:
+def languages_of(reader) -> Languages:
+    """The index's document languages (read once per open index)."""
+    docs = reader.lookups.documents
+    return reader.memo("document-languages", lambda: Languages.of_paths(dict(zip(docs["path"], docs["lang"]))))
+
+
+def intent_language(intent: str, langs: Languages | Mapping[str, str]) -> str | None:
     """The intent's language when documents are written in it (read from its words), else
     the one most documents are in (ties: none): a German intent over English and French
-    pages prefers neither to the pages whose language is not clear."""
-    found = language.detect(intent, intent=True)
-    if found is not None and found in set(langs.values()):
+    pages prefers neither to the pages whose language is not clear. ``langs``: the index's
+    (``languages_of``), or path -> language."""
+    from oriongraph_cli.language import detect
+
+    if not isinstance(langs, Languages):
+        langs = Languages.of_paths(langs)
+
+    found = detect(intent, intent=True)
+    if found is not None and found in langs.count:
         return found
-    top = Counter(langs.values()).most_common(2)
+    top = langs.count.most_common(2)
     if not top or (len(top) > 1 and top[0][1] == top[1][1]):
         return None
     return top[0][0]
@@ -56,23 +69,24 @@ class LanguageGen:
     def wanted(self, ctx: GenContext) -> bool:
         if ctx.cfg is None or ctx.cfg.language_demote >= 1.0 or not ctx.found or ctx.request is None:
             return False
-        return len(set(languages_of(ctx.reader).values())) > 1
+        return len(languages_of(ctx.reader).count) > 1
 
     def generate(self, ctx: GenContext) -> list[GenHit]:
+        from oriongraph_cli.language import name
+
         langs = languages_of(ctx.reader)
         want = intent_language(ctx.request.intent, langs)
         self.factor = ctx.cfg.language_demote
         if want is None:
             return []
-        count = Counter(langs.values())
         for c in ctx.found:
-            have = langs.get(c.metadata.filepath)
+            path = c.metadata.filepath
+            have = langs.of.get(path)
             # a copy in another language is the rarer one: a project written mostly in
             # another language than the intent's is read as it is (a team asking in English
             # of its German pages keeps them above its few English ones)
-            if have is not None and have != want and count[want] >= count[have] and c.metadata.filepath not in self.demote:
-                self.demote[c.metadata.filepath] = (f"in {language.name(have)}, the intent in {language.name(want)} "
-                                                    f"(demoted ×{self.factor:.2f})")
+            if have is not None and have != want and langs.count[want] >= langs.count[have] and path not in self.demote:
+                self.demote[path] = f"in {name(have)}, the intent in {name(want)} (demoted ×{self.factor:.2f})"
         return []
 
     def adjust(self, scored: list[CandidateSpan]) -> list[CandidateSpan]:
