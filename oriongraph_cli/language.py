@@ -91,6 +91,44 @@ def normalise(value: object, known: bool = False) -> str | None:
     return m.group(1).lower()
 
 
+# folders under which a site keeps a translation per language (Docusaurus' ``i18n/fr/…``)
+_LOCALE_FOLDERS = frozenset({"i18n", "l10n", "locale", "locales", "translations", "lang", "langs", "languages"})
+_MARKUP = (".md", ".markdown", ".mdx", ".rst", ".txt")
+
+
+def _named(part: str) -> str | None:
+    """A file name's part as a language: a code orion names ("fr", "pt-BR", "zh_CN") or a
+    language's English name, alone or last in a compound ("french", "brazilian-portuguese")."""
+    code = normalise(part, known=True)
+    if code is not None:
+        return code
+    last = re.split(r"[-_]", part.lower())[-1]
+    return _BY_NAME.get(last)
+
+
+def of_path(rel: str) -> str | None:
+    """The language a document's path states, as sites that keep translations beside a page
+    name them: a suffix before the extension (``x.fr.md``, ``x.pt-BR.md``, ``x.korean.md``)
+    or a folder under a locale folder (``i18n/ja/…``, ``locales/pt-br/…``). A folder named
+    like a code elsewhere (``it/``, ``uk/``, ``id/``) is a topic, not a language: not read."""
+    parts = rel.replace("\\", "/").split("/")
+    stem = parts[-1]
+    for ext in _MARKUP:
+        if stem.lower().endswith(ext):
+            stem = stem[: -len(ext)]
+            break
+    if "." in stem.strip("."):
+        found = _named(stem.rsplit(".", 1)[1])
+        if found is not None:
+            return found
+    for parent, folder in zip(parts, parts[1:-1]):
+        if parent.lower() in _LOCALE_FOLDERS:
+            found = normalise(folder, known=True)
+            if found is not None:
+                return found
+    return None
+
+
 _ASCII_LETTER = re.compile(r"[A-Za-z]")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 # the scripts ``detect`` tells apart: (first, end) code points; a letter outside them counts for none
@@ -161,4 +199,4 @@ def detect(text: str, *, intent: bool = False) -> str | None:
     return best
 
 
-__all__ = ["detect", "name", "normalise", "NAMES", "FUNCTION_WORDS"]
+__all__ = ["detect", "name", "normalise", "of_path", "NAMES", "FUNCTION_WORDS"]

@@ -58,6 +58,14 @@ projects no default was chosen on.
     git -C /tmp/src/nodebp checkout dc3d60c29d5483d9ea99cf261bbd6203516a2ba7
     python bench/suite/build_docsite.py /tmp/src/nodebp --docs sections --name nodebp --out /tmp/suite/nodebp
 
+    git clone https://github.com/home-assistant/architecture /tmp/src/hass
+    git -C /tmp/src/hass checkout be288928486f8539345b5be804778a4f24e55ca7
+    python bench/suite/build_docsite.py /tmp/src/hass --docs adr --name hass --out /tmp/suite/hass
+
+    git clone https://github.com/golang/proposal /tmp/src/goproposal
+    git -C /tmp/src/goproposal checkout f6e2e6b7f89c932d16aaa20b2aabddd599e5b468
+    python bench/suite/build_docsite.py /tmp/src/goproposal --docs design --name goproposal --out /tmp/suite/goproposal
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -122,6 +130,13 @@ Sources (only the Markdown is read):
   keeps them (``x.french.md``, ``x.chinese.md``, ``x.japanese.md``…: 536 of the 630 pages,
   their code blocks the English page's). The intents are English and judge the English
   pages only: a translation is never relevant.
+- ``hass``: every ``adr/*.md`` of home-assistant/architecture at be28892 — Home Assistant's
+  22 architecture decision records (Nygard's form, a "Status" section: one "Superseded by
+  [ADR-0020](…)", two "Reverted by [discussion #…](…)", the rest accepted), 14k tokens in all.
+- ``goproposal``: every ``design/**/*.md`` of golang/proposal at f6e2e6b — 125 Go design
+  documents (runtime, compiler, modules, generics, language changes), long, no front matter,
+  almost no status lines; two kept twice (the text and its ``.src.md`` source in a folder);
+  diagrams in folders the tree lacks.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by

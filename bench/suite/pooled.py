@@ -45,11 +45,15 @@ def over_projects(deltas: list[float], rounds: int = 10_000, seed: int = 7) -> t
 
 def weighted(rows: list[list[float]]) -> tuple[float, float, float]:
     """Precision-weighted mean of the differences (each weight 1 / its standard error², the
-    error read from its 95 % interval) and that mean's 95 % interval."""
+    error read from its 95 % interval) and that mean's 95 % interval. A project whose
+    interval has no width (every intent's difference the same: a small project where both
+    find everything) has an error the resampling could not see, not none: it counts as much
+    as the most precise project whose interval has a width, never more."""
+    errors = [(hi - lo) / (2 * Z) for _mean, lo, hi in rows]
+    floor = min((e for e in errors if e > 0), default=1e-4)
     ws, xs = [], []
-    for mean, lo, hi in rows:
-        se = max((hi - lo) / (2 * Z), 1e-4)
-        ws.append(1 / se**2)
+    for (mean, _lo, _hi), se in zip(rows, errors):
+        ws.append(1 / max(se, floor) ** 2)
         xs.append(mean)
     total = sum(ws)
     m = sum(w * x for w, x in zip(ws, xs)) / total

@@ -46,7 +46,7 @@ PROJECTS = {
     "adr-moj": ("adr-moj", HERE / "adr_moj.intents.jsonl"),
 }
 # never part of a choice: built and judged after the defaults were fixed, measured with the
-# shipped defaults only (budgets.py --projects govuk,swift,playbook,modplat,fastify,redux,hugo,rustbook,obsidian,handbook,vite,wikibase,packaging,odh,devguide,prometheus,grpc,nodebp); see
+# shipped defaults only (budgets.py --projects govuk,swift,playbook,modplat,fastify,redux,hugo,rustbook,obsidian,handbook,vite,wikibase,packaging,odh,devguide,prometheus,grpc,nodebp,hass,goproposal); see
 # build_govuk.py, build_swift.py, build_playbook.py, build_modplat.py, build_docsite.py
 UNSEEN = {
     "govuk": ("govuk", HERE / "govuk.intents.jsonl"),
@@ -67,6 +67,8 @@ UNSEEN = {
     "prometheus": ("prometheus", HERE / "prometheus.intents.jsonl"),
     "grpc": ("grpc", HERE / "grpc.intents.jsonl"),
     "nodebp": ("nodebp", HERE / "nodebp.intents.jsonl"),
+    "hass": ("hass", HERE / "hass.intents.jsonl"),
+    "goproposal": ("goproposal", HERE / "goproposal.intents.jsonl"),
 }
 # the same projects with their lifecycle told only in the text (strip_stated.py): measured
 # against the trees above, never part of a choice
@@ -74,7 +76,8 @@ TEXT_TREES = {
     "adr-moj-text": ("adr-moj-text", HERE / "adr_moj.intents.jsonl"),
     "modplat-text": ("modplat-text", HERE / "modplat.intents.jsonl"),
 }
-PAIRS = {"peps": HERE / "peps.pairs.jsonl", "adr-moj": HERE / "adr_moj.pairs.jsonl", "modplat": HERE / "modplat.pairs.jsonl"}
+PAIRS = {"peps": HERE / "peps.pairs.jsonl", "adr-moj": HERE / "adr_moj.pairs.jsonl", "modplat": HERE / "modplat.pairs.jsonl",
+         "hass": HERE / "hass.pairs.jsonl"}
 
 
 def _open(suite: Path, project: str):

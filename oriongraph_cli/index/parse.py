@@ -61,8 +61,12 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # in no span; 19: a status that lists a template's choices, "{Draft, In Review, Implemented}"
 # or MADR's "[proposed | rejected | accepted | …]", is no status — it was read as its first
 # choice — and one choice kept in the braces, "{In Review}", is that state; "Obsoletes",
-# "Obsoleted by" and "Deprecated by" lines name what a record replaces or is replaced by)
-PARSE_RULES = 19
+# "Obsoleted by" and "Deprecated by" lines name what a record replaces or is replaced by; 20:
+# a document's path states its language where its front matter does not, ``x.fr.md``,
+# ``x.korean.md``, ``i18n/ja/…``: a translation left in the page's language was read as
+# that language and ranked as a copy of its page; and a status "Reverted by …", "Revoked",
+# "Rescinded", "Retracted" or "Cancelled" is that state — it was none)
+PARSE_RULES = 20
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)
@@ -460,13 +464,14 @@ def _stated_language(rel: str, meta: dict[str, Any], warnings: list[ParseWarning
     """The language the front matter states: ``lang`` is one (a value that is no language
     code is a warning); ``language`` may be one ("fr", "French") or something else a site
     keeps there (a page's programming language, "js"): it counts only as a language orion
-    names, and is never warned about."""
-    from oriongraph_cli.language import normalise
+    names, and is never warned about. Else the one its path states (``x.fr.md``,
+    ``i18n/ja/…``): a translation left untranslated is still the French page of a site."""
+    from oriongraph_cli.language import normalise, of_path
 
     lang = normalise(meta.get("lang"))
     if lang is None and meta.get("lang") is not None:
-        warnings.append(ParseWarning(rel, "lang", f"lang {str(meta['lang'])[:40]!r} is no language code (en, pt-BR); read from the text instead", line=2))
-    return lang or normalise(meta.get("language"), known=True)
+        warnings.append(ParseWarning(rel, "lang", f"lang {str(meta['lang'])[:40]!r} is no language code (en, pt-BR); read from the path or the text instead", line=2))
+    return lang or normalise(meta.get("language"), known=True) or of_path(rel)
 
 
 def _language_of(text: str, body_start: int, rst: bool) -> str | None:

@@ -5,7 +5,8 @@ Decision records are mostly written without front matter, their state in the tex
 tools write it:
 
 - a section headed "Status" (Nygard's records, adr-tools): its first line, "Accepted",
-  "**rejected**", "⌛️ Superseded by [36. Multi-cluster](0036-multi-cluster.md)";
+  "**rejected**", "⌛️ Superseded by [36. Multi-cluster](0036-multi-cluster.md)", "Reverted
+  by [discussion #1197](https://…)";
 - a "Status: value" line, as a list item or in bold (MADR's "* Status: accepted",
   "**Status:** Draft", Log4brains' "- Status: accepted", a PEP's "Status: Final" header,
   reStructuredText's ":Status: Final" field), maybe with more after a bar ("**Status:**
@@ -40,7 +41,7 @@ STATUS_WORDS = frozenset({
     "superseded", "deprecated", "rejected", "withdrawn", "obsolete", "replaced", "amended", "implemented",
     "provisional", "deferred", "pending", "review", "reviewed", "discussion", "open", "closed", "abandoned",
     "retired", "experimental", "stable", "completed", "done", "planned", "postponed", "declined", "dropped",
-    "wip", "tbd",
+    "wip", "tbd", "reverted", "revoked", "rescinded", "retracted", "cancelled", "canceled",
 })
 STATUS_PHRASES = ("in progress", "in review", "under review", "under discussion", "on hold")
 _SPELLINGS = {"superceded": "superseded"}

@@ -47,8 +47,11 @@ MAX_CHAIN = 8
 DEMOTED_STATUSES = ("superseded", "deprecated")
 # in force: the words decision records (accepted), PEPs (final, active) and RFCs use
 ACCEPTED_STATUSES = ("accepted", "approved", "adopted", "decided", "final", "active")
-# not in force: with a recorded successor such a document counts as replaced by it
-INACTIVE_STATUSES = ("withdrawn", "rejected", "obsolete", "replaced")
+# not in force: with a recorded successor such a document counts as replaced by it; without
+# one it is demoted by ``lifecycle_inactive_demote`` (a decision rejected, withdrawn, or
+# undone later: "Reverted by [discussion #1197](…)")
+INACTIVE_STATUSES = ("withdrawn", "rejected", "obsolete", "replaced", "declined", "abandoned", "dropped", "retired",
+                     "reverted", "revoked", "rescinded", "retracted", "cancelled", "canceled")
 _ADR_RE = re.compile(r"^ADR-\d+", re.IGNORECASE)
 
 

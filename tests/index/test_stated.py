@@ -26,6 +26,9 @@ def _doc(rel: str, text: str):
      (("superseded_by", "036-multi-cluster.md", 5),)),
     ("# 4\n\n## Status\n\n⌛️ Superseded [0019](0019-x.md)\n", "superseded", (("superseded_by", "0019-x.md", 5),)),
     ("# 18\n\n## Status\n\n**rejected**\n", "rejected", ()),
+    # a decision undone later, by a discussion outside the records (Home Assistant's)
+    ("# 0016. Core\n\nDate: 2020-07-01\n\n## Status\n\nReverted by [discussion #1197](https://github.com/x/y/discussions/1197).\n\n"
+     "Home Assistant Core is no longer an officially supported installation method.\n", "reverted", ()),
     ("# 18\n\n## Status\n\n❌ Rejected (see [019](019-shared.md))\n", "rejected", ()),
     ("# X\n\n## Status\n\n✅ Accepted (documenting an existing thing)\n", "accepted", ()),
     ("# X\n\n## Status:\n\n- Proposed\n", "proposed", ()),

@@ -103,6 +103,39 @@ def test_a_document_s_language_from_its_front_matter_else_its_prose():
     assert d.language == "en"
 
 
+@pytest.mark.parametrize("rel, lang", [
+    ("02_knowledge/errors/promises.fr.md", "fr"),
+    ("02_knowledge/errors/promises.pt-BR.md", "pt"),
+    ("02_knowledge/errors/promises.korean.md", "ko"),
+    ("02_knowledge/errors/promises.brazilian-portuguese.md", "pt"),
+    ("02_knowledge/docs/i18n/ja/intro.md", "ja"),
+    ("02_knowledge/site/locales/zh_CN/intro.rst", "zh"),
+    ("02_knowledge/errors/promises.md", None),
+    ("02_knowledge/it/laptops.md", None),  # a folder named like a code is a topic
+    ("02_knowledge/uk/office.md", None),
+    ("02_knowledge/release/v1.2.md", None),
+    ("02_knowledge/tools/setup.py.md", None),
+    ("02_knowledge/errors/promises.old.md", None),
+    ("02_knowledge/i18n/README.md", None),
+])
+def test_the_language_a_path_states(rel, lang):
+    from oriongraph_cli.language import of_path
+
+    assert of_path(rel) == lang
+
+
+def test_a_translation_left_untranslated_is_its_path_s_language():
+    """A site's French page still in English (its translation not yet written) is the
+    French page: for an English intent a copy of the English one, demoted with the other
+    translations. The front matter still wins over the path."""
+    d, warnings = parse_document("02_knowledge/errors/promises.french.md", EN.encode(), f"# X\n\n{EN}\n", mtime=0.0)
+    assert d.language == "fr" and not warnings
+    d, _ = parse_document("02_knowledge/errors/promises.french.md", EN.encode(), f"---\nlang: en\n---\n# X\n\n{EN}\n", mtime=0.0)
+    assert d.language == "en"
+    d, _ = parse_document("02_knowledge/errors/promises.md", EN.encode(), f"# X\n\n{FR}\n", mtime=0.0)
+    assert d.language == "fr"  # no language in the path: the text's
+
+
 def _project(root, pages: dict[str, str]):
     for rel, text in pages.items():
         p = root / "02_knowledge" / rel
@@ -135,12 +168,15 @@ def test_translations_beside_a_page_come_after_it(tmp_path, fake_embedder):
         "errors/promises.md": f"# Unhandled promise rejections\n\n{EN}\n",
         "errors/promises.french.md": f"# Rejets de promesses non gérés\n\n{FR}\n",
         "errors/promises.polish.md": f"# Nieobsłużone odrzucenia obietnic\n\n{PL}\n",
+        "errors/promises.korean.md": f"# Unhandled promise rejections\n\nNot yet translated. {EN}\n",
     })
     assert CliRunner().invoke(app, ["index", "--root", str(tmp_path), "--quiet"]).exit_code == 0
     picks = _picks(_compile(tmp_path, "what should my app do about an unhandled promise rejection?"))
     assert picks[0][0] == "02_knowledge/errors/promises.md"
     reasons = dict(picks)
-    assert any("in French, the intent in English (demoted ×0.50)" in r for r in reasons["02_knowledge/errors/promises.french.md"])
+    # the Korean page not yet translated is a copy of the English one: demoted as Korean
+    assert any("in Korean, the intent in English (demoted ×0.50)" in r for r in reasons["02_knowledge/errors/promises.korean.md"])
+    assert all(any("the intent in English (demoted" in r for r in rs) for p, rs in picks[1:])
     picks = _picks(_compile(tmp_path, "que faire avec les rejets de promesses non gérés dans une application"))
     assert picks[0][0] == "02_knowledge/errors/promises.french.md"
     assert any("in English, the intent in French" in r for r in dict(picks)["02_knowledge/errors/promises.md"])

@@ -299,6 +299,18 @@ def test_rejected_and_withdrawn_decisions_can_be_demoted_when_nothing_replaces_t
     assert 2 not in plan.adjust
 
 
+@pytest.mark.parametrize("status", ["reverted", "revoked", "rescinded", "retracted", "cancelled", "declined", "abandoned"])
+def test_a_decision_undone_later_is_not_in_force(status):
+    """A record "Reverted by [discussion #1197](…)" (Home Assistant's decisions), revoked,
+    rescinded or cancelled is demoted like a withdrawn one, with its state in the reason."""
+    conn = _mini_registry(
+        f"INSERT INTO documents VALUES ('r.md', 'ADR-0016', 'core install', '{status}'), ('f.md', 'ADR-0015', 'os', 'accepted');"
+    )
+    plan = plan_lifecycle([_doc_cand("r.md", 1), _doc_cand("f.md", 2)], conn, inactive_demote=0.85)
+    assert plan.adjust[1].multiplier == 0.85 and f"ADR-0016 {status} (demoted ×0.85)" in plan.adjust[1].reasons
+    assert 2 not in plan.adjust
+
+
 def test_a_plan_from_the_readers_tables_equals_one_from_the_registry(reg):
     """``plan_lifecycle`` given every document's labels and the successor map (what an open
     reader keeps) plans what it plans asking the registry, for decisions and plain notes."""
