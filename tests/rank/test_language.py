@@ -210,3 +210,34 @@ def test_a_project_mostly_in_another_language_than_the_intent_s_is_read_as_it_is
     assert picks and not any("the intent in" in r for _p, rs in picks for r in rs)
     picks = _picks(_compile(tmp_path, "wie soll die Anwendung mit dem Fehler umgehen, der nicht behandelt wird"))
     assert any("in English, the intent in German" in r for r in dict(picks)["02_knowledge/readme.md"])
+
+
+def test_where_lang_keeps_the_pages_read_in_that_language(tmp_path, fake_embedder):
+    """``--where lang=fr`` keeps the pages the index reads as French — from the front
+    matter, the path or the text — compared as codes (``pt-BR`` is Portuguese), and the
+    language asked for is not demoted for an intent in another."""
+    from typer.testing import CliRunner
+
+    from oriongraph_cli.cli import app
+
+    _project(tmp_path, {
+        "errors/promises.md": f"# Unhandled promise rejections\n\n{EN}\n",
+        "errors/promises.french.md": f"# Rejets de promesses non gérés\n\n{FR}\n",  # from the path
+        "errors/shutdown.md": f"---\nlang: fr\n---\n# Arrêt\n\n{FR}\n",  # from the front matter
+        "errors/rejections.md": f"# Rejets\n\n{FR}\n",  # from the text
+        "errors/promises.pt-BR.md": f"# Rejeições de promessas\n\nNot yet translated. {EN}\n",
+    })
+    assert CliRunner().invoke(app, ["index", "--root", str(tmp_path), "--quiet"]).exit_code == 0
+
+    def where(value: str) -> dict:
+        r = CliRunner().invoke(app, ["compile", "what should my app do about an unhandled promise rejection?", "--root", str(tmp_path),
+                                     "--where", f"lang={value}", "--json", "--explain", "--no-usage-log", "--budget", "2000"])
+        assert r.exit_code == 0, r.stderr
+        return json.loads(r.stdout)
+
+    data = where("fr")
+    assert {d["path"] for d in data["documents"]} == {
+        "02_knowledge/errors/promises.french.md", "02_knowledge/errors/shutdown.md", "02_knowledge/errors/rejections.md"}
+    assert not any("the intent in" in r for _p, rs in _picks(data) for r in rs)
+    assert {d["path"] for d in where("pt-BR")["documents"]} == {"02_knowledge/errors/promises.pt-BR.md"}
+    assert {d["path"] for d in where("EN")["documents"]} == {"02_knowledge/errors/promises.md"}

@@ -60,7 +60,14 @@ class FromIntent:
         return True
 
 
-def allowed(row: SpanRow, f: HardFilters) -> bool:
+LANGUAGE_KEYS = ("lang", "language")
+
+
+def allowed(row: SpanRow, f: HardFilters, language_of: Callable[[str], str | None] | None = None) -> bool:
+    """Whether ``row`` passes the hard filters. ``--where status=…`` also reads the status a
+    note's first lines state, and ``--where lang=…`` (or ``language``) the language the
+    index read for the document (``language_of(path)``: its front matter's, its path's or
+    its text's), compared as codes: ``lang=pt-BR`` keeps the pages read as Portuguese."""
     m = row.meta
     if f.paths and not any(fnmatch.fnmatch(m.filepath, p) or m.filepath.startswith(p.rstrip("/") + "/") for p in f.paths):
         return False
@@ -79,8 +86,15 @@ def allowed(row: SpanRow, f: HardFilters) -> bool:
         if have is None and key.lower() == "status":
             have = m.status  # stated in the note's first lines ("## Status" / "Accepted")
         values = [str(v).lower() for v in have] if isinstance(have, list) else [str(have).lower()] if have is not None else []
-        if value.lower() not in values:
-            return False
+        if value.lower() in values:
+            continue
+        if key.lower() in LANGUAGE_KEYS and language_of is not None:
+            from oriongraph_cli.language import normalise
+
+            read = language_of(m.filepath)
+            if read is not None and read == (normalise(value) or value.lower()):
+                continue
+        return False
     return True
 
 
@@ -152,4 +166,9 @@ def filter_hits(reader: IndexReader, hits: list[GenHit], f: HardFilters) -> list
     if f.is_empty():
         return hits
     rows = reader.rows([h.row for h in hits])
-    return [h for h in hits if h.row in rows and allowed(rows[h.row], f)]
+    language_of = None
+    if any(key.lower() in LANGUAGE_KEYS for key, _value in f.where):
+        from oriongraph_cli.rank.generators.language import languages_of
+
+        language_of = languages_of(reader).of.get
+    return [h for h in hits if h.row in rows and allowed(rows[h.row], f, language_of)]

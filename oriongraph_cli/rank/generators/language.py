@@ -16,7 +16,7 @@ from collections import Counter
 from typing import Mapping, NamedTuple
 
 from oriongraph_cli.models import CandidateSpan, GenHit, with_reasons
-from oriongraph_cli.rank.generators.base import GenContext
+from oriongraph_cli.rank.generators.base import LANGUAGE_KEYS, GenContext
 
 
 class Languages(NamedTuple):
@@ -69,6 +69,8 @@ class LanguageGen:
     def wanted(self, ctx: GenContext) -> bool:
         if ctx.cfg is None or ctx.cfg.language_demote >= 1.0 or not ctx.found or ctx.request is None:
             return False
+        if any(key.lower() in LANGUAGE_KEYS for key, _value in ctx.filters.where):
+            return False  # the language asked for with --where lang=…: nothing to prefer
         return len(languages_of(ctx.reader).count) > 1
 
     def generate(self, ctx: GenContext) -> list[GenHit]:
