@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from oriongraph_cli import __version__
-from oriongraph_cli.request import build_request
+from oriongraph_cli.request import build_request, parse_where
 from oriongraph_cli.models import (
     CHANNELS,
     SCHEMA_VERSION,
@@ -355,6 +355,7 @@ __all__ = [
     "SoftPreferences",
     "SourceType",
     "build_request",
+    "parse_where",
     "check_project",
     "check_setting",
     "clean",

@@ -12,6 +12,20 @@ if TYPE_CHECKING:
     from oriongraph_cli.config import Config
 
 
+def parse_where(values) -> tuple[tuple[str, str], ...]:
+    """``KEY=VALUE`` filters (``--where`` on the command line, ``where`` for an MCP client) as
+    (key, value) pairs; anything else is a usage error naming it."""
+    from oriongraph_cli.errors import ExitStatus, OrionError
+
+    out = []
+    for v in values:
+        k, _, val = str(v).partition("=")
+        if "=" not in str(v) or not k.strip():
+            raise OrionError(f"--where {v!r} is not KEY=VALUE", hint="e.g. --where status=accepted", exit_code=ExitStatus.USAGE)
+        out.append((k.strip(), val.strip()))
+    return tuple(out)
+
+
 def build_request(
     cfg: Config,
     intent: str,

@@ -37,16 +37,6 @@ from oriongraph_cli.api import FUSION_HELP, FUSION_METHODS, WEIGHT_NAMES, Source
 # ============================================================================ compile / search / show
 
 
-def _split_where(values: list[str]) -> tuple[tuple[str, str], ...]:
-    out = []
-    for v in values:
-        k, _, val = v.partition("=")
-        if "=" not in v or not k.strip():
-            raise OrionError(f"--where {v!r} is not KEY=VALUE", hint="e.g. --where owner=alice", exit_code=ExitStatus.USAGE)
-        out.append((k.strip(), val.strip()))
-    return tuple(out)
-
-
 def _since(value: Optional[str]) -> Optional[int]:
     if not value:
         return None
@@ -74,14 +64,14 @@ def _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstrea
             if key not in known:
                 raise OrionError(f"--weight {item!r}: unknown channel {k!r}", hint="channels: " + ", ".join(known), exit_code=ExitStatus.USAGE)
             overrides[key] = check_setting("w_semantic", v, f"--weight {k.strip()}", label=f"the {k.strip()} weight")
-    from oriongraph_cli.api import build_request
+    from oriongraph_cli.api import build_request, parse_where
 
     stages = tuple(s.lower() for s in stage)
     return build_request(
         cfg, intent, task_id=task_id, keywords=tuple(keyword), episode_id=episode,
         hard_filters=HardFilters(
             paths=tuple(path), stages=stages, workstreams=tuple(workstream), source_types=tuple(source_type),
-            tags=tuple(t.lower() for t in tag), since=_since(since), where=_split_where(where),
+            tags=tuple(t.lower() for t in tag), since=_since(since), where=parse_where(where),
         ),
         prefer_stages=tuple(s.lower() for s in prefer_stage) + (("final",) if "final" in stages else ()),
         diversity_lambda=lam, max_source_ratio=max_source_ratio, weights=overrides or None, fusion=fusion,

@@ -20,6 +20,9 @@ from oriongraph_cli.cli.context import ResidentIndex
 # compile_context returns at most budget_tokens of text (counted with the index's
 # tokenizer), so this cap is what keeps a reply under common ~25k-token tool-output caps
 MAX_BUDGET = 20_000
+# one filter as --where gives it on the command line (a front matter field, status as the
+# text states it, lang as the index reads it)
+WHERE = Field(description="KEY=VALUE filter: status=accepted, lang=fr")
 
 
 def build_server(cfg):
@@ -27,7 +30,7 @@ def build_server(cfg):
     from mcp.server.mcpserver.exceptions import ToolError
     from mcp.types import ToolAnnotations
 
-    from oriongraph_cli.api import HardFilters, __version__, build_request
+    from oriongraph_cli.api import HardFilters, __version__, build_request, parse_where
     from oriongraph_cli.errors import as_orion_error
 
     server = MCPServer(
@@ -47,9 +50,10 @@ def build_server(cfg):
         err = as_orion_error(exc)
         return ToolError(for_agents(err.message + (f" — {err.hint}" if err.hint else "")))
 
-    def filters(stage: str, workstream: str, path: str) -> HardFilters:
+    def filters(stage: str, workstream: str, path: str, where: str) -> HardFilters:
         return HardFilters(
-            stages=(stage,) if stage else (), workstreams=(workstream,) if workstream else (), paths=(path,) if path else ()
+            stages=(stage,) if stage else (), workstreams=(workstream,) if workstream else (), paths=(path,) if path else (),
+            where=parse_where([where] if where else []),
         )
 
     @server.tool(annotations=read_only, structured_output=False, description=(
@@ -62,6 +66,7 @@ def build_server(cfg):
         stage: Annotated[str, Field(description="only this stage")] = "",
         workstream: Annotated[str, Field(description="only this workstream")] = "",
         path: Annotated[str, Field(description="only paths matching this glob")] = "",
+        where: Annotated[str, WHERE] = "",
         format: Literal["markdown", "xml", "json"] = "markdown",
     ) -> str:
         from oriongraph_cli.api import compile_workingset
@@ -73,7 +78,7 @@ def build_server(cfg):
             # the whole reply, framing included, fits budget_tokens: the pipeline renders
             # and counts this format while it selects. Read-only: nothing is appended to
             # the project's usage log.
-            request = build_request(cfg, intent, budget=budget_tokens, hard_filters=filters(stage, workstream, path),
+            request = build_request(cfg, intent, budget=budget_tokens, hard_filters=filters(stage, workstream, path, where),
                                     deliver=(format,), record_usage=False)
             resp = compile_workingset(request, cfg, index.reader())
             text = render_text(resp, format)
@@ -90,6 +95,7 @@ def build_server(cfg):
         limit: Annotated[int, Field(description="hits, 1-100")] = 10,
         stage: Annotated[str, Field(description="only this stage")] = "",
         workstream: Annotated[str, Field(description="only this workstream")] = "",
+        where: Annotated[str, WHERE] = "",
     ) -> str:
         from oriongraph_cli.api import clean_line
         from oriongraph_cli.api import search as run_search
@@ -97,7 +103,7 @@ def build_server(cfg):
         try:
             if not 1 <= limit <= 100:
                 raise ValueError("limit must be from 1 to 100")
-            request = build_request(cfg, query, hard_filters=filters(stage, workstream, ""), record_usage=False)
+            request = build_request(cfg, query, hard_filters=filters(stage, workstream, "", where), record_usage=False)
             _signals, hits, _info = run_search(request, cfg, index.reader())
         except ValueError as exc:
             raise ToolError(for_agents(str(exc))) from None
@@ -160,7 +166,7 @@ _FOR_AGENTS = (
     (re.compile(r"`?orion search`?"), "the search tool"),
     (re.compile(r"`?orion compile`?"), "compile_context"),
     (re.compile(r"--budget\b"), "budget_tokens"),
-    (re.compile(r"--(stage|workstream|path)\b"), r"\1"),
+    (re.compile(r"--(stage|workstream|path|where)\b"), r"\1"),
 )
 
 

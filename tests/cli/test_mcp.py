@@ -52,6 +52,9 @@ def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
         ("budget_bad", "compile_context", {"intent": "x", "budget_tokens": 10**6}),
         ("typo", "search", {"query": "retry", "workstream": "ws-ingestoin"}),
         ("tiny", "compile_context", {"intent": "retry", "budget_tokens": 5}),
+        ("where", "compile_context", {"intent": "retry storms", "budget_tokens": 2500, "format": "json", "where": "status=accepted"}),
+        ("where_search", "search", {"query": "retry storms", "limit": 5, "where": "status=accepted"}),
+        ("where_bad", "search", {"query": "retry", "where": "accepted"}),
     ])
     tools = {t.name: t for t in out["tools"]}
     assert set(tools) == {"compile_context", "search", "get_span", "status"}
@@ -104,6 +107,14 @@ def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
     assert out["typo"].is_error and "did you mean ws-ingestion?" in _text(out["typo"])
     assert out["tiny"].is_error and "smaller than the markdown output's own framing" in _text(out["tiny"])
     assert "--budget" not in _text(out["tiny"]) and "budget_tokens" in _text(out["tiny"])
+    # where: the same KEY=VALUE filters as --where (a status the text states counts)
+    accepted = json.loads(_text(out["where"]))
+    assert ws_spans(accepted) and {d.get("status") for d in accepted["documents"]} == {"accepted"}
+    assert "filters relaxed" not in _text(out["where"])
+    found = [line.split("\t")[0].rsplit(":", 1)[0] for line in _text(out["where_search"]).splitlines()]
+    assert found and all(p in {d["path"] for d in accepted["documents"]} or "ADR-" in p for p in found)
+    assert out["where_bad"].is_error and "where 'accepted' is not KEY=VALUE" in _text(out["where_bad"])
+    assert "--where" not in _text(out["where_bad"])
 
 
 def test_outside_a_project_it_says_so_and_exits(tmp_path):
