@@ -66,6 +66,10 @@ projects no default was chosen on.
     git -C /tmp/src/goproposal checkout f6e2e6b7f89c932d16aaa20b2aabddd599e5b468
     python bench/suite/build_docsite.py /tmp/src/goproposal --docs design --name goproposal --out /tmp/suite/goproposal
 
+    git clone https://github.com/tldr-pages/tldr /tmp/src/tldr
+    git -C /tmp/src/tldr checkout 08e345f42639f67d99282813247ac670dc6e87cb
+    python bench/suite/build_docsite.py /tmp/src/tldr --docs pages --name tldr --out /tmp/suite/tldr
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -137,6 +141,10 @@ Sources (only the Markdown is read):
   documents (runtime, compiler, modules, generics, language changes), long, no front matter,
   almost no status lines; two kept twice (the text and its ``.src.md`` source in a folder);
   diagrams in folders the tree lacks.
+- ``tldr``: every ``pages/**/*.md`` of tldr-pages/tldr at 08e345f — 7,425 English command
+  cheat sheets in folders by platform (a title, a one-line description, examples of a
+  bullet and a command line each; letters marked in words, "[c]reate", and placeholders,
+  ``{{path/to/file}}``); the other languages' ``pages.xx/`` folders are left out.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by

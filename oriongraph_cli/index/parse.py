@@ -65,8 +65,10 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # a document's path states its language where its front matter does not, ``x.fr.md``,
 # ``x.korean.md``, ``i18n/ja/…``: a translation left in the page's language was read as
 # that language and ranked as a copy of its page; and a status "Reverted by …", "Revoked",
-# "Rescinded", "Retracted" or "Cancelled" is that state — it was none)
-PARSE_RULES = 20
+# "Rescinded", "Retracted" or "Cancelled" is that state — it was none; 21: a word with a
+# letter marked in brackets, as command cheat sheets mark options, "[c]reate", "e[x]tract",
+# is searched as the word — the lexical channel read "c" and "reate")
+PARSE_RULES = 21
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)

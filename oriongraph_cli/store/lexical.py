@@ -89,13 +89,32 @@ def path_words(path: str) -> str:
     return " ".join(_WORD_RE.findall(path.replace("_", " ").replace("-", " ")))
 
 
+# a letter or two marked inside a word of prose, as command cheat sheets mark the option it
+# stands for ("[c]reate", "e[x]tract", "g[z]ipped"): not followed by a letter ("arr[i]"),
+# standing alone ("- [x] done", "[a](url)") or in code (Go's `map[int]bool`), it is no mark
+_MARKED_LETTERS = re.compile(r"(?<![\w\[\]])(\w*)\[([A-Za-z]{1,3})\](?=[A-Za-z])")
+_CODE = re.compile(r"(?P<fence>`{3,}|~{3,})[\s\S]*?(?P=fence)|(?P<tick>`+)[^\n]*?(?P=tick)")
+
+
+def _marked_letters_joined(text: str) -> str:
+    out, pos = [], 0
+    for m in _CODE.finditer(text):
+        out.append(_MARKED_LETTERS.sub(r"\1\2", text[pos:m.start()]))
+        out.append(m.group(0))
+        pos = m.end()
+    out.append(_MARKED_LETTERS.sub(r"\1\2", text[pos:]))
+    return "".join(out)
+
+
 def lexical_text(d: LexicalDoc) -> str:
     """What BM25 reads for one span: title, the page's summary (first span only), heading
     path (minus the title), body without its HTML comments (the page does not show them),
-    tags, path words."""
+    tags, path words; a word with letters marked in brackets read as the word ("[c]reate"
+    is "create": the tokenizer split it into "c" and "reate")."""
     heads = [h.strip() for h in d.headings.split(" / ") if h.strip() and h.strip() != d.title.strip()]
     parts = [d.title, d.summary, " / ".join(heads), without_comments(d.body), " ".join(d.tags), path_words(d.path)]
-    return "\n".join(p for p in parts if p)
+    text = "\n".join(p for p in parts if p)
+    return _marked_letters_joined(text) if "]" in text and _MARKED_LETTERS.search(text) else text
 
 
 def _fields(d: LexicalDoc) -> dict:

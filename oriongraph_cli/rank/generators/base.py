@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
 from oriongraph_cli.models import CandidateSpan, CompileRequest, DerivedSignals, GenHit, HardFilters, ScoreWeights
+from oriongraph_cli.rank.languages import LANGUAGE_KEYS, languages_of
 from oriongraph_cli.store.reader import IndexReader, SpanRow
 
 if TYPE_CHECKING:
@@ -58,9 +59,6 @@ class FromIntent:
 
     def wanted(self, ctx: GenContext) -> bool:
         return True
-
-
-LANGUAGE_KEYS = ("lang", "language")
 
 
 def allowed(row: SpanRow, f: HardFilters, language_of: Callable[[str], str | None] | None = None) -> bool:
@@ -168,7 +166,5 @@ def filter_hits(reader: IndexReader, hits: list[GenHit], f: HardFilters) -> list
     rows = reader.rows([h.row for h in hits])
     language_of = None
     if any(key.lower() in LANGUAGE_KEYS for key, _value in f.where):
-        from oriongraph_cli.rank.generators.language import languages_of
-
         language_of = languages_of(reader).of.get
     return [h for h in hits if h.row in rows and allowed(rows[h.row], f, language_of)]

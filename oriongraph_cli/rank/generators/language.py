@@ -12,27 +12,11 @@ patterns take ~5 ms to compile, is not imported).
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import Mapping, NamedTuple
+from typing import Mapping
 
 from oriongraph_cli.models import CandidateSpan, GenHit, with_reasons
-from oriongraph_cli.rank.generators.base import LANGUAGE_KEYS, GenContext
-
-
-class Languages(NamedTuple):
-    of: dict[str, str]  # path -> language, of the documents whose language the index knows
-    count: Counter  # language -> documents
-
-    @classmethod
-    def of_paths(cls, of: Mapping[str, str | None]) -> "Languages":
-        known = {p: lang for p, lang in of.items() if lang}
-        return cls(known, Counter(known.values()))
-
-
-def languages_of(reader) -> Languages:
-    """The index's document languages (read once per open index)."""
-    docs = reader.lookups.documents
-    return reader.memo("document-languages", lambda: Languages.of_paths(dict(zip(docs["path"], docs["lang"]))))
+from oriongraph_cli.rank.generators.base import GenContext
+from oriongraph_cli.rank.languages import LANGUAGE_KEYS, Languages, languages_of
 
 
 def intent_language(intent: str, langs: Languages | Mapping[str, str]) -> str | None:
