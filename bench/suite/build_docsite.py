@@ -70,6 +70,10 @@ projects no default was chosen on.
     git -C /tmp/src/tldr checkout 08e345f42639f67d99282813247ac670dc6e87cb
     python bench/suite/build_docsite.py /tmp/src/tldr --docs pages --name tldr --out /tmp/suite/tldr
 
+    git clone https://github.com/open-telemetry/opentelemetry-specification /tmp/src/otel
+    git -C /tmp/src/otel checkout 1377f53b2bc0683c45169b8f20fd973eb4d59419
+    python bench/suite/build_docsite.py /tmp/src/otel --docs . --name otel --out /tmp/suite/otel
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -145,6 +149,9 @@ Sources (only the Markdown is read):
   cheat sheets in folders by platform (a title, a one-line description, examples of a
   bullet and a command line each; letters marked in words, "[c]reate", and placeholders,
   ``{{path/to/file}}``); the other languages' ``pages.xx/`` folders are left out.
+- ``otel``: every ``**/*.md`` of open-telemetry/opentelemetry-specification at 1377f53 — the
+  OpenTelemetry specification (91 pages) beside the 81 enhancement proposals that led to it,
+  its changelog, compliance matrix and contributor pages (``.github/`` is hidden: not indexed).
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by

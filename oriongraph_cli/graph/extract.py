@@ -60,6 +60,9 @@ MD_LINK_RE = re.compile(
 # title stays on its lines: a match never runs on into the next definition)
 REF_DEF_RE = re.compile(r"^ {0,3}\[([^\]\n]+)\]:[ \t]*\n?[ \t]*<?(\S+?)>?(?:[ \t]+.*)?$", re.MULTILINE)
 WIKI_RE = re.compile(r"\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\]\]")
+# characters no note's file name holds (Obsidian refuses them): a "wiki link" naming one is data
+_NOT_A_NOTE = re.compile(r'["<>*?]')
+_WORD_CHAR = re.compile(r"\w")
 # Doxygen's cross-references, ``@ref name``, ``\\ref name``, ``@subpage name`` (also as a Markdown
 # link's destination, ``[ADR 25](@ref adr_0025)``): a page or a heading's ``{#id}``; a name that
 # goes on as a class or member path, ``@ref Wikibase\\Lib\\Foo``, ``@ref Foo::bar``, is code's
@@ -521,6 +524,10 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
         target = target.strip()
         anchor = (anchor or "").strip() or None
         if not target and not anchor:
+            continue
+        if masked.startswith("(", m.end()) or _NOT_A_NOTE.search(target) or (m.start() and _WORD_CHAR.match(masked, m.start() - 1)):
+            # "[[1]](url)": a link whose text is "[1]"; [["CPU","ns"]]: data — no note's name
+            # holds " < > * ?; Z[[int, str]]: a type's arguments, glued to its name
             continue
         if blocks and any(a <= m.start() < b for a, b in blocks):
             continue  # a site template's block is no vault: [[menus.main]] there is TOML

@@ -67,7 +67,9 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # that language and ranked as a copy of its page; and a status "Reverted by …", "Revoked",
 # "Rescinded", "Retracted" or "Cancelled" is that state — it was none; 21: a word with a
 # letter marked in brackets, as command cheat sheets mark options, "[c]reate", "e[x]tract",
-# is searched as the word — the lexical channel read "c" and "reate")
+# is searched as the word — the lexical channel read "c" and "reate"; and ``[[1]](url)``, a
+# link whose text is "[1]", or data in double brackets, ``[["CPU","ns"]]``, is no wiki link —
+# each was a dangling link)
 PARSE_RULES = 21
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it

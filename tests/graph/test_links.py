@@ -1493,6 +1493,20 @@ def test_a_wiki_link_is_not_read_inside_a_site_templates_block():
     assert template_blocks("{{< a >}}\nx\n{{< /a >}}\n{{< a >}}\n{% b %}\n{% endb %}\n", 0) == [(0, 22), (33, 51)]
 
 
+def test_brackets_that_are_no_wiki_link():
+    """A Markdown link whose text is a bracketed number, ``[[1]](https://…)`` (CommonMark reads
+    a link with the text "[1]"), and data in double brackets, ``[["CPU","nanoseconds"]]``
+    (no note's name holds a quote), and a type's arguments glued to its name, ``Z[[int, str]]``,
+    are no wiki links; a heading with a question mark after the note's name is one."""
+    text = ("# zPages\n\nKey: [[1]](https://example.org/trace.proto#L152) attribute, [[2]](https://example.org/x)\n\n"
+            'For a CPU profile: [["CPU","nanoseconds"]] or [["wall","seconds"]]\n\n'
+            "   def f(x: Z[[int, str, bool]]) -> str: ...\n\n"
+            "See [[FAQ#How many vaults can I have?|vault limit]] and [[Setup]].\n")
+    doc, spans = parse("02_knowledge/zpages.md", text)
+    wiki = [(r.target, r.anchor) for r in extract.extract_refs(doc, spans) if r.kind == "wiki"]
+    assert wiki == [("FAQ", "How many vaults can I have?"), ("Setup", None)]
+
+
 def test_obsidian_table_links_heading_chains_and_blocks_after_embeds_resolve(mini, tmp_path):
     """As Obsidian writes links: ``[[Note\\|shown]]`` in a table cell (the bar escaped) names
     the note; ``[[Note#Setup#Linux]]`` the section ``Linux`` under ``Setup`` (not the other
