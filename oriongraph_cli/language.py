@@ -94,6 +94,9 @@ def normalise(value: object, known: bool = False) -> str | None:
 # folders under which a site keeps a translation per language (Docusaurus' ``i18n/fr/…``)
 _LOCALE_FOLDERS = frozenset({"i18n", "l10n", "locale", "locales", "translations", "lang", "langs", "languages"})
 _MARKUP = (".md", ".markdown", ".mdx", ".rst", ".txt")
+# codes that are also source files' extensions: ``backup.pl.md`` documents a Perl script,
+# ``init.el.md`` an Emacs Lisp file, ``driver.ko.md`` a kernel module
+EXTENSION_CODES = frozenset({"pl", "el", "ko", "ar", "tr"})
 
 
 def _named(part: str) -> str | None:
@@ -106,11 +109,14 @@ def _named(part: str) -> str | None:
     return _BY_NAME.get(last)
 
 
-def of_path(rel: str) -> str | None:
+def of_path(rel: str, extensions: bool = True) -> str | None:
     """The language a document's path states, as sites that keep translations beside a page
     name them: a suffix before the extension (``x.fr.md``, ``x.pt-BR.md``, ``x.korean.md``)
     or a folder under a locale folder (``i18n/ja/…``, ``locales/pt-br/…``). A folder named
-    like a code elsewhere (``it/``, ``uk/``, ``id/``) is a topic, not a language: not read."""
+    like a code elsewhere (``it/``, ``uk/``, ``id/``) is a topic, not a language: not read.
+    Without ``extensions``, a suffix that is also a source file's extension
+    (:data:`EXTENSION_CODES`: ``backup.pl.md``) states none: the text decides (a page of
+    ``x.pl.md`` in Polish is Polish), and a language's name leaves no doubt (``x.polish.md``)."""
     parts = rel.replace("\\", "/").split("/")
     stem = parts[-1]
     for ext in _MARKUP:
@@ -118,8 +124,9 @@ def of_path(rel: str) -> str | None:
             stem = stem[: -len(ext)]
             break
     if "." in stem.strip("."):
-        found = _named(stem.rsplit(".", 1)[1])
-        if found is not None:
+        suffix = stem.rsplit(".", 1)[1]
+        found = _named(suffix)
+        if found is not None and (extensions or suffix.lower() not in EXTENSION_CODES):
             return found
     for parent, folder in zip(parts, parts[1:-1]):
         if parent.lower() in _LOCALE_FOLDERS:

@@ -475,7 +475,7 @@ def _stated_language(rel: str, meta: dict[str, Any], warnings: list[ParseWarning
     lang = normalise(meta.get("lang"))
     if lang is None and meta.get("lang") is not None:
         warnings.append(ParseWarning(rel, "lang", f"lang {str(meta['lang'])[:40]!r} is no language code (en, pt-BR); read from the path or the text instead", line=2))
-    return lang or normalise(meta.get("language"), known=True) or of_path(rel)
+    return lang or normalise(meta.get("language"), known=True) or of_path(rel, extensions=False)
 
 
 def _language_of(text: str, body_start: int, rst: bool) -> str | None:

@@ -105,6 +105,7 @@ def test_a_document_s_language_from_its_front_matter_else_its_prose():
 
 @pytest.mark.parametrize("rel, lang", [
     ("02_knowledge/errors/promises.fr.md", "fr"),
+    ("02_knowledge/errors/promises.pl.md", "pl"),  # read so; a page's parse asks the text too (below)
     ("02_knowledge/errors/promises.pt-BR.md", "pt"),
     ("02_knowledge/errors/promises.korean.md", "ko"),
     ("02_knowledge/errors/promises.brazilian-portuguese.md", "pt"),
@@ -134,6 +135,14 @@ def test_a_translation_left_untranslated_is_its_path_s_language():
     assert d.language == "en"
     d, _ = parse_document("02_knowledge/errors/promises.md", EN.encode(), f"# X\n\n{FR}\n", mtime=0.0)
     assert d.language == "fr"  # no language in the path: the text's
+    # a suffix that is also a file extension states nothing, the text decides: a Perl
+    # script's page in English is English, a Polish page is Polish, a page of code is in
+    # none; a language's name leaves no doubt
+    for rel, text, lang in (("02_knowledge/scripts/backup.pl.md", EN, "en"), ("02_knowledge/errors/promises.pl.md", PL, "pl"),
+                            ("02_knowledge/scripts/backup.pl.md", "x = 1", None), ("02_knowledge/errors/promises.polish.md", EN, "pl"),
+                            ("02_knowledge/kernel/driver.ko.md", EN, "en"), ("02_knowledge/errors/promises.fr.md", EN, "fr")):
+        d, _ = parse_document(rel, text.encode(), f"# X\n\n{text}\n", mtime=0.0)
+        assert d.language == lang, rel
 
 
 def _project(root, pages: dict[str, str]):
