@@ -17,6 +17,7 @@ list of names is in no language, never in a wrong one. A packaged identifier
 
 from __future__ import annotations
 
+import posixpath
 import re
 import unicodedata
 
@@ -93,7 +94,6 @@ def normalise(value: object, known: bool = False) -> str | None:
 
 # folders under which a site keeps a translation per language (Docusaurus' ``i18n/fr/…``)
 _LOCALE_FOLDERS = frozenset({"i18n", "l10n", "locale", "locales", "translations", "lang", "langs", "languages"})
-_MARKUP = (".md", ".markdown", ".mdx", ".rst", ".txt")
 # codes that are also source files' extensions: ``backup.pl.md`` documents a Perl script,
 # ``init.el.md`` an Emacs Lisp file, ``driver.ko.md`` a kernel module
 EXTENSION_CODES = frozenset({"pl", "el", "ko", "ar", "tr"})
@@ -118,11 +118,7 @@ def of_path(rel: str, extensions: bool = True) -> str | None:
     (:data:`EXTENSION_CODES`: ``backup.pl.md``) states none: the text decides (a page of
     ``x.pl.md`` in Polish is Polish), and a language's name leaves no doubt (``x.polish.md``)."""
     parts = rel.replace("\\", "/").split("/")
-    stem = parts[-1]
-    for ext in _MARKUP:
-        if stem.lower().endswith(ext):
-            stem = stem[: -len(ext)]
-            break
+    stem = posixpath.splitext(parts[-1])[0]  # without the markup's suffix, whichever the walker admitted
     if "." in stem.strip("."):
         suffix = stem.rsplit(".", 1)[1]
         found = _named(suffix)

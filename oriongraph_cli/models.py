@@ -134,8 +134,9 @@ class Document(_ToDict):
     # supersession its first lines state where the front matter names none: (key, target,
     # line), key ``supersedes`` or ``superseded_by`` (index.stated)
     stated_refs: tuple[tuple[str, str, int], ...] = ()
-    # the language it is written in: front matter ``lang`` / ``language``, else read from its
-    # prose (``oriongraph_cli.language``); None when that is not clear
+    # the language it is written in: front matter ``lang`` / ``language``, else the one its
+    # path states (``x.fr.md``, ``i18n/ja/…``), else read from its prose
+    # (``oriongraph_cli.language``); None when that is not clear
     language: str | None = None
 
     @cached_property

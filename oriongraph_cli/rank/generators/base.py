@@ -61,11 +61,10 @@ class FromIntent:
         return True
 
 
-def allowed(row: SpanRow, f: HardFilters, language_of: Callable[[str], str | None] | None = None) -> bool:
+def allowed(row: SpanRow, f: HardFilters, in_language: Callable[[str, str], bool] | None = None) -> bool:
     """Whether ``row`` passes the hard filters. ``--where status=…`` also reads the status a
     note's first lines state, and ``--where lang=…`` (or ``language``) the language the
-    index read for the document (``language_of(path)``: its front matter's, its path's or
-    its text's), compared as codes: ``lang=pt-BR`` keeps the pages read as Portuguese."""
+    index read for the document (``in_language(path, value)``, :func:`filter_hits`'s)."""
     m = row.meta
     if f.paths and not any(fnmatch.fnmatch(m.filepath, p) or m.filepath.startswith(p.rstrip("/") + "/") for p in f.paths):
         return False
@@ -86,12 +85,8 @@ def allowed(row: SpanRow, f: HardFilters, language_of: Callable[[str], str | Non
         values = [str(v).lower() for v in have] if isinstance(have, list) else [str(have).lower()] if have is not None else []
         if value.lower() in values:
             continue
-        if key.lower() in LANGUAGE_KEYS and language_of is not None:
-            from oriongraph_cli.language import normalise
-
-            read = language_of(m.filepath)
-            if read is not None and read == (normalise(value) or value.lower()):
-                continue
+        if key.lower() in LANGUAGE_KEYS and in_language is not None and in_language(m.filepath, value):
+            continue
         return False
     return True
 
@@ -164,7 +159,14 @@ def filter_hits(reader: IndexReader, hits: list[GenHit], f: HardFilters) -> list
     if f.is_empty():
         return hits
     rows = reader.rows([h.row for h in hits])
-    language_of = None
-    if any(key.lower() in LANGUAGE_KEYS for key, _value in f.where):
-        language_of = languages_of(reader).of.get
-    return [h for h in hits if h.row in rows and allowed(rows[h.row], f, language_of)]
+    in_language = None
+    asked = [value for key, value in f.where if key.lower() in LANGUAGE_KEYS]
+    if asked:
+        # the language the index read for a document (its front matter's, path's or
+        # text's), compared as codes: lang=pt-BR keeps the pages read as Portuguese
+        from oriongraph_cli.language import normalise
+
+        of = languages_of(reader).of
+        want = {value: normalise(value) or value.lower() for value in asked}
+        in_language = lambda path, value: of.get(path) == want[value]  # noqa: E731
+    return [h for h in hits if h.row in rows and allowed(rows[h.row], f, in_language)]
