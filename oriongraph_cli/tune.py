@@ -126,6 +126,12 @@ RANKING_SPACE: tuple[Variant, ...] = (
        **{**_CHOSEN, "w_semantic": 0.6, "w_lexical": 0.4}),
     _v("hybrid 0.6/0.4, no graph, top-k 1000, demote 0.85, inactive 0.85, doc 0.3, structural 0.1, rrf k 20",
        **{**_CHOSEN, "w_semantic": 0.6, "w_lexical": 0.4}, rrf_k=20),
+    # the meaning channel's share from 0.3 to 0.9 on the shipped ranking: a project whose words
+    # are far from its users' (cheat sheets that never name the task) wants more of it, one whose
+    # intents name identifiers less; no share but 0.5 wins across projects, so only a project's
+    # own intents choose another
+    *(_v(f"hybrid {s:g}/{round(1 - s, 1):g}, no graph, top-k 1000, demote 0.85, inactive 0.85, doc 0.3, structural 0.1",
+         **{**_CHOSEN, "w_semantic": s, "w_lexical": round(1 - s, 1)}) for s in (0.3, 0.4, 0.7, 0.8, 0.9)),
     # decisions likely replaced by a later one (rank/implicit.py)
     _v("weighted 0.6/0.3, likely replaced", fusion="weighted", w_semantic=0.6, w_lexical=0.3, likely_replaced=True),
     # document evidence: a document's next-best spans lift it (score.document_evidence)
