@@ -40,7 +40,10 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # them ends with, so the folder a site serves its pages from need not be kept —
 # ``/docs/visualization/consoles/`` names ``…/prometheus/visualization/consoles.md`` beside
 # ``…/practices/consoles.md`` —, and a root-absolute Markdown path by its file and at least its
-# folder, ``/docs/config/server-options.md`` ``…/vite/config/server-options.md``).
+# folder, ``/docs/config/server-options.md`` ``…/vite/config/server-options.md``; 12: an anchor
+# names a heading inside a list item or a block quote, by the id written on it or its slug,
+# ``/api/general#function-signature`` the ``  ### Function Signature {#function-signature}``
+# under a ``- **Details**`` item).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 11
+LINK_RULES = 12

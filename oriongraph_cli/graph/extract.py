@@ -62,6 +62,9 @@ REF_DEF_RE = re.compile(r"^ {0,3}\[([^\]\n]+)\]:[ \t]*\n?[ \t]*<?(\S+?)>?(?:[ \t
 WIKI_RE = re.compile(r"\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\]\]")
 # characters no note's file name holds (Obsidian refuses them): a "wiki link" naming one is data
 _NOT_A_NOTE = re.compile(r'["<>*?]')
+# a table of contents marker alone on its line, ``[[toc]]`` (VitePress, markdown-it-toc) or
+# ``[[_TOC_]]`` (GitLab, Azure DevOps wikis): the site puts the page's outline there
+_TOC_MARKER = re.compile(r"^[ \t]*\[\[(?:toc|_toc_)\]\][ \t]*$", re.IGNORECASE | re.MULTILINE)
 _WORD_CHAR = re.compile(r"\w")
 # Doxygen's cross-references, ``@ref name``, ``\\ref name``, ``@subpage name`` (also as a Markdown
 # link's destination, ``[ADR 25](@ref adr_0025)``): a page or a heading's ``{#id}``; a name that
@@ -531,6 +534,8 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
             continue
         if blocks and any(a <= m.start() < b for a, b in blocks):
             continue  # a site template's block is no vault: [[menus.main]] there is TOML
+        if anchor is None and target.lower() in ("toc", "_toc_") and _TOC_MARKER.match(masked, masked.rfind("\n", 0, m.start()) + 1):
+            continue  # the page's table of contents, not a note named "toc"
         line, sid = locate(body_start + m.start())
         refs.append(RawRef(doc.path, sid, line, "wiki", target, anchor))
     seen: set[tuple[str | None, str]] = set()

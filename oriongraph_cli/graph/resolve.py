@@ -61,6 +61,10 @@ _DEFINITION_LINE = re.compile(r"^ {0,3}:[ \t]+\S")
 _ANY_DEFINITION_LINE = re.compile(_DEFINITION_LINE.pattern, re.MULTILINE)
 # an anchor written in HTML, as generated documentation sets them: <a name="x"></a>, <h3 id="x">
 _HTML_ANCHOR = re.compile(r"<[A-Za-z][\w-]*\s[^<>]*?(?<![\w-])(?:id|name)\s*=\s*([\"'])([^\"'<>]+)\1")
+# an ATX heading inside a list item or a block quote (``  ### Details {#details}`` under
+# ``- **Type**``, as API references write them): a heading where it renders, with the
+# anchor a site gives it, but no section of the outline (its code blanked first)
+_NESTED_HEADING = re.compile(r"^(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?#{1,6}[ \t]+(\S.*?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
 
 
 # the file stems of a folder's page, served at the folder's own URL
@@ -364,17 +368,25 @@ class LinkResolver:
     def text_anchors(self, path: str) -> dict[str, str]:
         """Anchor -> span_id of the first span that sets it in its text, outside code: in HTML
         (``<a name="x">``, ``id="x"`` on an element) as ``x``, a block id (a line ending in
-        ``^x``) as ``^x``."""
+        ``^x``) as ``^x``, a heading inside a list item or a quote by the id written on it and
+        by its slug (read only for an anchor the outline's headings do not name)."""
         table = self._text_anchors.get(path)
         if table is None:
             table = {}
             for span_id, text in self._load_texts(path):
-                if "<" in text or "^" in text:
+                if "<" in text or "^" in text or "#" in text:
                     masked = mask_code(text)
                     for m in _HTML_ANCHOR.finditer(masked):
                         table.setdefault(m.group(2), span_id)
                     for m in _BLOCK_ID.finditer(masked):
                         table.setdefault("^" + m.group(1), span_id)
+                    for m in _NESTED_HEADING.finditer(masked):
+                        given = heading_id(m.group(1))
+                        if given is not None:
+                            table.setdefault(given, span_id)
+                        slug = slugify(heading_text(m.group(1)))
+                        if slug:
+                            table.setdefault(slug, span_id)
             self._text_anchors[path] = table
         return table
 

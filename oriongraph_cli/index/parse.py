@@ -69,8 +69,9 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # letter marked in brackets, as command cheat sheets mark options, "[c]reate", "e[x]tract",
 # is searched as the word — the lexical channel read "c" and "reate"; and ``[[1]](url)``, a
 # link whose text is "[1]", or data in double brackets, ``[["CPU","ns"]]``, is no wiki link —
-# each was a dangling link)
-PARSE_RULES = 21
+# each was a dangling link; 22: a table of contents marker alone on its line, ``[[toc]]``
+# or GitLab's ``[[_TOC_]]``, is no wiki link — it was a dangling one)
+PARSE_RULES = 22
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)

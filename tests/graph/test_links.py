@@ -1473,6 +1473,32 @@ def test_an_anchor_names_a_definition_lists_term():
     assert plain.term_anchors("c.md") == {}  # no definition lists: nothing read beyond the texts
 
 
+def test_an_anchor_names_a_heading_inside_a_list_item():
+    """API references put headings inside list items (``- **Details**`` then an indented
+    ``### Function Signature {#function-signature}``): CommonMark renders a heading there, the
+    site gives it its id, and a link names it — by the id written on it or by its slug — though
+    it is no section of the outline. A heading-like line in code, or a ``#tag`` without a space,
+    names nothing; a heading of the outline still comes first."""
+    api = ("## defineComponent() {#definecomponent}\n\n- **Details**\n\n  The first argument.\n\n"
+           "  ### Function Signature {#function-signature}\n\n  - Only supported in 3.3+\n\n"
+           "  ### Note on webpack Treeshaking\n\n  Mark the call pure.\n\n"
+           "> #### Quoted Caveat\n> Text.\n\n"
+           "  ```sh\n  # not-a-heading\n  ```\n\n#hashtag\n")
+    spans = [SpanInfo("g.md", "g0", 0, ("General",), 1, "# General\n\nIntro."),
+             SpanInfo("g.md", "g1", 1, ("General", "defineComponent() {#definecomponent}"), 2, api)]
+    docs = {p: extract.DocInfo(p, p, None, None) for p in ("g.md", "x.md")}
+    r = LinkResolver(docs, {"g.md": "g0"}, lambda p: spans if p == "g.md" else [])
+    assert r.anchor("g.md", "function-signature") == "g1"  # its id
+    assert r.anchor("g.md", "note-on-webpack-treeshaking") == "g1"  # its slug
+    assert r.anchor("g.md", "quoted-caveat") == "g1"  # inside a block quote
+    assert r.anchor("g.md", "definecomponent") == "g1" and r.anchor("g.md", "general") == "g0"
+    assert r.anchor("g.md", "not-a-heading") is None and r.anchor("g.md", "hashtag") is None
+    edges, dangling = resolve.resolve_refs([RawRef("x.md", "x0", 3, "md", "g.md", "function-signature"),
+                                            RawRef("x.md", "x0", 4, "md", "g.md", "overloads")], r)
+    assert Edge("x.md", "x0", "g.md", "g1", "REF", "g.md#function-signature", 3) in edges
+    assert [(d.target, d.kind) for d in dangling] == [("g.md#overloads", "anchor")]
+
+
 def test_a_wiki_link_is_not_read_inside_a_site_templates_block():
     """Hugo's manual writes configuration as TOML inside a shortcode, ``{{< code-toggle >}}``
     … ``{{< /code-toggle >}}``: its ``[[menus.main]]`` is an array of tables, not a wiki link.
@@ -1505,6 +1531,16 @@ def test_brackets_that_are_no_wiki_link():
     doc, spans = parse("02_knowledge/zpages.md", text)
     wiki = [(r.target, r.anchor) for r in extract.extract_refs(doc, spans) if r.kind == "wiki"]
     assert wiki == [("FAQ", "How many vaults can I have?"), ("Setup", None)]
+
+
+def test_a_table_of_contents_marker_is_no_wiki_link():
+    """``[[toc]]`` alone on its line (VitePress, markdown-it-toc) and ``[[_TOC_]]`` (GitLab's and
+    Azure DevOps' wikis) put the page's outline there: no wiki link, so no dangling one. In a
+    sentence, or with an anchor or shown text, it is a link to a note named so."""
+    text = ("# Glossary\n\n[[toc]]\n\n  [[_TOC_]]  \n\n[[TOC]]\n\nSee [[toc]] for the list, and [[toc#Terms]] or [[TOC|contents]].\n")
+    doc, spans = parse("02_knowledge/glossary.md", text)
+    wiki = [(r.target, r.anchor) for r in extract.extract_refs(doc, spans) if r.kind == "wiki"]
+    assert wiki == [("toc", None), ("toc", "Terms"), ("TOC", None)]
 
 
 def test_obsidian_table_links_heading_chains_and_blocks_after_embeds_resolve(mini, tmp_path):
