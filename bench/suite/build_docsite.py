@@ -74,6 +74,14 @@ projects no default was chosen on.
     git -C /tmp/src/otel checkout 1377f53b2bc0683c45169b8f20fd973eb4d59419
     python bench/suite/build_docsite.py /tmp/src/otel --docs . --name otel --out /tmp/suite/otel
 
+    git clone https://github.com/vuejs/docs /tmp/src/vue
+    git -C /tmp/src/vue checkout 01e098a967951ea92d09b100b8e7d82c7a3369a2
+    python bench/suite/build_docsite.py /tmp/src/vue --docs src --name vue --out /tmp/suite/vue
+
+    git clone https://github.com/rust-lang/cargo /tmp/src/cargo
+    git -C /tmp/src/cargo checkout af373f761aa4e42b093c2e453078fd73c8ce54dd
+    python bench/suite/build_docsite.py /tmp/src/cargo --docs doc/book/src --name cargo --out /tmp/suite/cargo
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -152,6 +160,13 @@ Sources (only the Markdown is read):
 - ``otel``: every ``**/*.md`` of open-telemetry/opentelemetry-specification at 1377f53 — the
   OpenTelemetry specification (91 pages) beside the 81 enhancement proposals that led to it,
   its changelog, compliance matrix and contributor pages (``.github/`` is hidden: not indexed).
+- ``vue``: every ``src/**/*.md`` of vuejs/docs at 01e098a — Vue's documentation, 119 pages
+  (the guide, the API reference with ``{#id}`` heading anchors, many headings inside list
+  items, the style guide, the tutorial); nine pages are only a site component tag, and the
+  site's ``.vue``/``.ts`` data files are left out.
+- ``cargo``: every ``doc/book/src/**/*.md`` of rust-lang/cargo at af373f7 — the Cargo book,
+  99 pages (guide, reference, 43 command pages generated from man pages, their options in
+  HTML ``<dl>`` lists and common blocks repeated word for word, a 449 KB changelog).
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
