@@ -63,8 +63,12 @@ _ANY_DEFINITION_LINE = re.compile(_DEFINITION_LINE.pattern, re.MULTILINE)
 _HTML_ANCHOR = re.compile(r"<[A-Za-z][\w-]*\s[^<>]*?(?<![\w-])(?:id|name)\s*=\s*([\"'])([^\"'<>]+)\1")
 # an ATX heading inside a list item or a block quote (``  ### Details {#details}`` under
 # ``- **Type**``, as API references write them): a heading where it renders, with the
-# anchor a site gives it, but no section of the outline (its code blanked first)
-_NESTED_HEADING = re.compile(r"^(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?#{1,6}[ \t]+(\S.*?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
+# anchor a site gives it, but no section of the outline (its code blanked first). Indented,
+# quoted or after a list marker: a heading at the margin the outline did not read is in code
+# (a fence left open in an earlier passage, which a passage's own text cannot show)
+_NESTED_HEADING = re.compile(
+    r"^(?:[ \t]*>[ \t]*|[ \t]+)(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?#{1,6}[ \t]+(\S.*?)(?:[ \t]+#+)?[ \t]*$"
+    r"|^(?:[-*+]|\d{1,9}[.)])[ \t]+#{1,6}[ \t]+(\S.*?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
 
 
 # the file stems of a folder's page, served at the folder's own URL
@@ -381,10 +385,11 @@ class LinkResolver:
                     for m in _BLOCK_ID.finditer(masked):
                         table.setdefault("^" + m.group(1), span_id)
                     for m in _NESTED_HEADING.finditer(masked):
-                        given = heading_id(m.group(1))
+                        title = m.group(1) or m.group(2)
+                        given = heading_id(title)
                         if given is not None:
                             table.setdefault(given, span_id)
-                        slug = slugify(heading_text(m.group(1)))
+                        slug = slugify(heading_text(title))
                         if slug:
                             table.setdefault(slug, span_id)
             self._text_anchors[path] = table

@@ -1483,7 +1483,8 @@ def test_an_anchor_names_a_heading_inside_a_list_item():
            "  ### Function Signature {#function-signature}\n\n  - Only supported in 3.3+\n\n"
            "  ### Note on webpack Treeshaking\n\n  Mark the call pure.\n\n"
            "> #### Quoted Caveat\n> Text.\n\n"
-           "  ```sh\n  # not-a-heading\n  ```\n\n#hashtag\n")
+           "  ```sh\n  # not-a-heading\n  ```\n\n#hashtag\n\n- ## Item Heading\n\n"
+           "## Left In Code\n")  # at the margin, unread by the outline: a fence left open before this passage
     spans = [SpanInfo("g.md", "g0", 0, ("General",), 1, "# General\n\nIntro."),
              SpanInfo("g.md", "g1", 1, ("General", "defineComponent() {#definecomponent}"), 2, api)]
     docs = {p: extract.DocInfo(p, p, None, None) for p in ("g.md", "x.md")}
@@ -1492,7 +1493,9 @@ def test_an_anchor_names_a_heading_inside_a_list_item():
     assert r.anchor("g.md", "note-on-webpack-treeshaking") == "g1"  # its slug
     assert r.anchor("g.md", "quoted-caveat") == "g1"  # inside a block quote
     assert r.anchor("g.md", "definecomponent") == "g1" and r.anchor("g.md", "general") == "g0"
+    assert r.anchor("g.md", "item-heading") == "g1"  # a list item's first line
     assert r.anchor("g.md", "not-a-heading") is None and r.anchor("g.md", "hashtag") is None
+    assert r.anchor("g.md", "left-in-code") is None
     edges, dangling = resolve.resolve_refs([RawRef("x.md", "x0", 3, "md", "g.md", "function-signature"),
                                             RawRef("x.md", "x0", 4, "md", "g.md", "overloads")], r)
     assert Edge("x.md", "x0", "g.md", "g1", "REF", "g.md#function-signature", 3) in edges
