@@ -274,3 +274,27 @@ def test_cli_eval_errors(tmp_path):
     assert r.exit_code == ExitStatus.USAGE and "unknown baseline 'foo'" in r.stderr
     r = runner.invoke(app, ["eval", str(_write(tmp_path, GOOD)), "--root", str(tmp_path), "--json"])
     assert r.exit_code == ExitStatus.NO_INDEX and json.loads(r.stdout)["kind"] == "error"
+
+
+def test_a_baseline_above_orion_is_named_with_the_command_that_fits_orion():
+    """When a baseline ranks the judged intents above orion, `orion eval` says which, by how
+    much, and the `--tune` command (quoted for the shell); with fewer intents than tuning
+    needs, how many to judge; nothing when orion ranks first."""
+    from types import SimpleNamespace
+    from pathlib import Path
+
+    from oriongraph_cli.cli.eval import baseline_advice
+    from oriongraph_cli.tune import MIN_QUERIES
+
+    def report(n, **ndcg):
+        return SimpleNamespace(n_queries=n, systems=list(ndcg),
+                               summaries={k: SimpleNamespace(ndcg_at_10=v) for k, v in ndcg.items()})
+
+    q = Path("my queries.jsonl")
+    line = baseline_advice(report(90, orion=0.619, bm25=0.506, dense=0.640, rrf=0.625), q)
+    assert line == ("dense retrieval alone ranks these intents above orion (nDCG@10 0.640 against 0.619): "
+                    "`orion eval 'my queries.jsonl' --tune` fits orion's settings to them, the channels' shares among them")
+    few = baseline_advice(report(MIN_QUERIES - 1, orion=0.5, bm25=0.6), Path("q.jsonl"))
+    assert few.startswith("BM25 alone ranks") and f"judge at least {MIN_QUERIES} intents" in few
+    assert baseline_advice(report(90, orion=0.70, bm25=0.6, dense=0.7), q) is None  # level is not above
+    assert baseline_advice(report(90, orion=0.70), q) is None  # --compare none

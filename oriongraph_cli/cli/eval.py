@@ -109,6 +109,11 @@ def eval_cmd(
             warn(w)
         if len(report.warnings) > len(shown):
             warn(f"... and {len(report.warnings) - len(shown)} more unknown relevant paths (see --json)")
+        advice = baseline_advice(report, queries)
+        if advice:
+            from oriongraph_cli.cli.context import note
+
+            note(advice)
         if as_json:
             sys.stdout.write(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n")
         elif not tables_wanted():
@@ -224,6 +229,30 @@ def print_tune(console: Any, report: Any, written: Any) -> None:
         console.print(f"written to {written}")
     else:
         console.print("not written: add --write to keep these settings in .orion.toml")
+
+
+def baseline_advice(report: Any, queries: Path) -> str | None:
+    """One line when a baseline ranks these intents above orion: which, by how much, and the
+    command that fits orion's settings to them (``--tune`` tries the channels' shares, among
+    others); with too few intents to fit, how many more to judge. None otherwise."""
+    import shlex
+
+    from oriongraph_cli.tune import MIN_QUERIES
+
+    ours = report.summaries.get("orion")
+    if ours is None or ours.ndcg_at_10 is None:
+        return None
+    above = [(report.summaries[n].ndcg_at_10, n) for n in report.systems
+             if n != "orion" and report.summaries[n].ndcg_at_10 is not None and report.summaries[n].ndcg_at_10 > ours.ndcg_at_10]
+    if not above:
+        return None
+    score, name = max(above)
+    alone = {"bm25": "BM25 alone", "dense": "dense retrieval alone", "rrf": "RRF"}.get(name, name)
+    head = f"{alone} ranks these intents above orion (nDCG@10 {score:.3f} against {ours.ndcg_at_10:.3f})"
+    command = f"orion eval {shlex.quote(str(queries))} --tune"
+    if report.n_queries < MIN_QUERIES:
+        return f"{head}: judge at least {MIN_QUERIES} intents, then `{command}` fits orion's settings to them"
+    return f"{head}: `{command}` fits orion's settings to them, the channels' shares among them"
 
 
 _LABELS = {
