@@ -298,3 +298,29 @@ def test_a_baseline_above_orion_is_named_with_the_command_that_fits_orion():
     assert few.startswith("BM25 alone ranks") and f"judge at least {MIN_QUERIES} intents" in few
     assert baseline_advice(report(90, orion=0.70, bm25=0.6, dense=0.7), q) is None  # level is not above
     assert baseline_advice(report(90, orion=0.70), q) is None  # --compare none
+
+
+@pytest.mark.slow
+def test_cli_eval_names_a_baseline_above_orion_on_stderr(sample_index, monkeypatch):
+    """The advice goes to stderr: stdout stays the JSON (or the lines) a script reads, and
+    `-q` silences it. The report is the real one, with BM25's figure raised above orion's."""
+    from dataclasses import replace
+
+    from oriongraph_cli import api
+
+    real = api.evaluate
+
+    def evaluate(*args, **kwargs):
+        rep = real(*args, **kwargs)
+        rep.summaries["bm25"] = replace(rep.summaries["bm25"], ndcg_at_10=rep.summaries["orion"].ndcg_at_10 + 0.1)
+        return rep
+
+    monkeypatch.setattr(api, "evaluate", evaluate)
+    runner = CliRunner()
+    app = _eval_app()
+    args = ["eval", str(FIXTURE_QUERIES), "--root", str(sample_index), "--limit", "3", "--compare", "bm25"]
+    r = runner.invoke(app, [*args, "--json"], catch_exceptions=False)
+    assert r.exit_code == 0 and json.loads(r.stdout)["n_queries"] == 3
+    assert "BM25 alone ranks these intents above orion" in r.stderr and "judge at least 10 intents" in r.stderr
+    r = runner.invoke(app, [*args, "-q"], catch_exceptions=False)
+    assert r.exit_code == 0 and "above orion" not in r.stderr and r.stdout.startswith("system\t")
