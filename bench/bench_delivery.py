@@ -50,6 +50,7 @@ def main() -> None:
     ap.add_argument("--queries", type=Path, default=DEFAULT_QUERIES)
     ap.add_argument("--budgets", default="1000,4000,8000")
     ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--formats", default=",".join(FORMATS), help="of brief, markdown, xml, json (default all)")
     ap.add_argument("--out", default=None, help="results file name under bench/results/ (none: print only)")
     args = ap.parse_args()
 
@@ -65,7 +66,7 @@ def main() -> None:
     queries = load_queries(args.queries)[: args.limit]
     budgets = [int(b) for b in args.budgets.split(",")]
     has_deliver = any(f.name == "deliver" for f in fields(CompileRequest))
-    formats = [f for f in FORMATS if f == "brief" or f in COMPILE_FORMATS]
+    formats = [f for f in FORMATS if (f == "brief" or f in COMPILE_FORMATS) and f in args.formats.split(",")]
     reader = open_index(cfg)
     rows = []
     try:

@@ -301,6 +301,32 @@ def test_task_brief_deterministic_and_no_time():
 # --------------------------------------------------------------------------- XML
 
 
+def test_xml_quotes_markup_heavy_text_as_cdata(resp):
+    """A quote with four or more ``<`` and ``&`` (HTML in Markdown, a component's template,
+    shell ``&&``) is a CDATA section holding its text as written — fewer tokens than the
+    escapes, and code an agent reads as code; a ``]]>`` in it cannot end the section early;
+    a quote with fewer stays escaped character data. Every form parses to the quoted text."""
+    import xml.etree.ElementTree as ET
+    from dataclasses import replace
+
+    from oriongraph_cli.render.xml import CDATA_FROM, escape, quote_text, workingset_xml
+    from oriongraph_cli.tokens import get_counter
+
+    vue = '<script setup>\nconst a = b && c\n</script>\n<template>\n  <p>{{ a ]]> b }}</p>\n</template>'
+    assert quote_text("a < b & c") == "a &lt; b &amp; c"  # two: escaped
+    assert quote_text("<a> <b> <c> &") != escape("<a> <b> <c> &") and CDATA_FROM == 4  # four: a section
+    assert quote_text(vue).startswith("<![CDATA[<script setup>") and "]]]]><![CDATA[>" in quote_text(vue)
+    count = get_counter("tiktoken").count
+    assert count(quote_text(vue)) < count(vue.replace("&", "&amp;").replace("<", "&lt;").replace("]]>", "]]&gt;"))
+    items = list(resp.workingset.spans)
+    items[0] = replace(items[0], text=vue)
+    items[1] = replace(items[1], text="a </document> & b")
+    root = ET.fromstring(workingset_xml(replace(resp, workingset=ws_of(items))))
+    docs = root.findall("document")
+    assert docs[0].text == "\n" + vue + "\n"  # the section, read back as the text
+    assert "".join(docs[0].itertext()).count("</template>") == 1
+
+
 def test_xml_parses_and_escapes_quoted_text(resp):
     import xml.etree.ElementTree as ET
     from dataclasses import replace
