@@ -82,6 +82,10 @@ projects no default was chosen on.
     git -C /tmp/src/cargo checkout af373f761aa4e42b093c2e453078fd73c8ce54dd
     python bench/suite/build_docsite.py /tmp/src/cargo --docs doc/book/src --name cargo --out /tmp/suite/cargo
 
+    git clone https://github.com/ethereum/EIPs /tmp/src/eips
+    git -C /tmp/src/eips checkout f767a1e8078e17c9b381a91d35a09492189ede1b
+    python bench/suite/build_docsite.py /tmp/src/eips --docs EIPS --name eips --out /tmp/suite/eips
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -167,6 +171,11 @@ Sources (only the Markdown is read):
 - ``cargo``: every ``doc/book/src/**/*.md`` of rust-lang/cargo at af373f7 — the Cargo book,
   99 pages (guide, reference, 43 command pages generated from man pages, their options in
   HTML ``<dl>`` lists and common blocks repeated word for word, a 449 KB changelog).
+- ``eips``: every ``EIPS/*.md`` of ethereum/EIPs at f767a1e — 949 Ethereum Improvement
+  Proposals with YAML front matter (``status``: Final, Stagnant, Draft, Review, Last Call,
+  Living, Withdrawn; ``requires``; ``withdrawal-reason`` naming a successor on 18), 365 of
+  them ``status: Moved`` stubs of one line pointing to another repository; 18 current-vs-replaced
+  pairs (``eips.pairs.jsonl``), none marked in ``supersedes``/``superseded-by`` fields.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
