@@ -64,6 +64,9 @@ _BLANK_RE = re.compile(r"[^\n]")
 _ADORNMENT_RE = re.compile(r"^[ \t]*([=\-~^\"'`#*+:._])\1+[ \t]*$")
 _BY_RE = re.compile(r"\b(?:super[sc]eded|replaced)\s+(?:by|with)\b", re.IGNORECASE)
 _SUPERSEDES_RE = re.compile(r"\b(?:super[sc]edes|replaces)\b", re.IGNORECASE)
+_FAVOUR_RE = re.compile(r"\bin\s+favou?r\s+of\b", re.IGNORECASE)
+# a front matter field giving a reason for the record's state (EIPs' ``withdrawal-reason``)
+REASON_KEY_RE = re.compile(r"reason", re.IGNORECASE)
 _CHOICES_RE = re.compile(r"^\s*(?:\{([^{}]*)\}|\[([^\[\]]*)\])\s*$")
 _NONE_RE = re.compile(r"^\W*(?:n/?a|none|nothing|-+|—|tbd)?\W*$", re.IGNORECASE)
 # a line that may hold one of the forms: anything else skips the head's line-by-line read
@@ -169,6 +172,15 @@ def read_stated(text: str, body_start: int = 0, rst: bool = False) -> Stated:
     if status is None and not out_refs:
         return NOTHING
     return Stated(status[0] if status else None, status[1] if status else None, out_refs)
+
+
+def reason_successors(value: str) -> list[str]:
+    """The records a reason for a record's state names as taking its place: "Superseded by
+    EIP-8141", "Replaced by EIP-3860.", "Withdrawn in favor of [EIP-2681](./eip-2681.md)"
+    (their links, else their ids); none for a reason naming no successor ("Very out of date",
+    "superseded by the EOF proposals")."""
+    m = _BY_RE.search(value) or _FAVOUR_RE.search(value)
+    return _targets(value[m.end():]) if m is not None else []
 
 
 def _norm(key: str) -> str:

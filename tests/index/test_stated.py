@@ -127,6 +127,30 @@ def test_the_front_matter_wins_and_the_text_fills_what_it_lacks():
     assert doc.status is None and doc.stated_refs == ()
 
 
+def test_a_reason_in_the_front_matter_names_the_successor():
+    """EIPs give a withdrawn proposal's reason in its front matter; one naming the proposal
+    that took its place states the supersession ("Superseded by EIP-8141", "Replaced by
+    EIP-3860.", "Withdrawn in favor of [EIP-2681](./eip-2681.md)"), at the field's line. A
+    reason naming no successor, or a preference, states none; a front matter
+    ``superseded-by`` wins, as it wins over the text."""
+    from oriongraph_cli.index.stated import reason_successors
+
+    assert reason_successors("Superseded by EIP-8141") == ["EIP-8141"]
+    assert reason_successors("Replaced by EIP-3860.") == ["EIP-3860"]
+    assert reason_successors("Withdrawn in favor of [EIP-2681](./eip-2681.md)") == ["./eip-2681.md"]
+    assert reason_successors("Withdrawn in favour of ADR-0012") == ["ADR-0012"]
+    for none in ("This proposal has been superseded by the EOF proposals.", "The authors prefer [EIP-2200](./eip-2200.md)",
+                 "Very out of date; needs rewrite.", "Niche use-case, better implemented with EIP-7702."):
+        assert reason_successors(none) == []
+    head = "---\neip: 7701\ntitle: Native AA\nstatus: Withdrawn\nwithdrawal-reason: Superseded by EIP-8141\nrequires: 7692\n---\n"
+    doc = _doc("02_knowledge/eips/eip-7701.md", head + "## Abstract\n\nText.\n")
+    assert doc.status == "withdrawn" and doc.stated_refs == (("superseded_by", "EIP-8141", 5),)
+    doc = _doc("02_knowledge/eips/eip-7701.md", head.replace("requires", "superseded-by: EIP-9999\nrequires") + "Text.\n")
+    assert doc.stated_refs == ()  # the field names it
+    doc = _doc("02_knowledge/eips/eip-1.md", "---\nstatus: Living\nreason: Superseded by a rewrite\n---\nText.\n")
+    assert doc.stated_refs == ()
+
+
 def _adrs(root):
     adr = root / "03_workstreams" / "platform" / "adr"
     adr.mkdir(parents=True)
