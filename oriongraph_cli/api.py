@@ -291,6 +291,13 @@ def evaluate(cfg: Config, queries: Sequence, **kwargs: Any):
     return run(cfg, queries, **kwargs)
 
 
+def tune_min_queries() -> int:
+    """The fewest judged intents ``--tune`` splits into folds."""
+    from oriongraph_cli.tune import MIN_QUERIES
+
+    return MIN_QUERIES
+
+
 def tune_budgets(budget: int | None = None) -> tuple[int, ...]:
     """The budgets ``--tune`` measures working sets at: ``budget`` alone, or the defaults."""
     from oriongraph_cli.tune import BUDGETS
@@ -384,6 +391,7 @@ __all__ = [
     "status",
     "tune",
     "tune_budgets",
+    "tune_min_queries",
     "usage",
     "watched_paths",
     "write_atomically",

@@ -237,7 +237,7 @@ def baseline_advice(report: Any, queries: Path) -> str | None:
     others); with too few intents to fit, how many more to judge. None otherwise."""
     import shlex
 
-    from oriongraph_cli.tune import MIN_QUERIES
+    from oriongraph_cli.api import tune_min_queries
 
     ours = report.summaries.get("orion")
     if ours is None or ours.ndcg_at_10 is None:
@@ -250,8 +250,9 @@ def baseline_advice(report: Any, queries: Path) -> str | None:
     alone = {"bm25": "BM25 alone", "dense": "dense retrieval alone", "rrf": "RRF"}.get(name, name)
     head = f"{alone} ranks these intents above orion (nDCG@10 {score:.3f} against {ours.ndcg_at_10:.3f})"
     command = f"orion eval {shlex.quote(str(queries))} --tune"
-    if report.n_queries < MIN_QUERIES:
-        return f"{head}: judge at least {MIN_QUERIES} intents, then `{command}` fits orion's settings to them"
+    least = tune_min_queries()
+    if report.n_queries < least:
+        return f"{head}: judge at least {least} intents, then `{command}` fits orion's settings to them"
     return f"{head}: `{command}` fits orion's settings to them, the channels' shares among them"
 
 
