@@ -22,6 +22,31 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any, Iterator
 
+# an id written on a heading, as kramdown, Pandoc, Goldmark (Hugo), Python-Markdown's attr_list,
+# markdown-it-attrs (Eleventy), VitePress and Docusaurus read it: "## Review hours
+# {#supervisor-review}", "{: #id .class}", "# Request Body { #request-body }", and as
+# markdown-it-attrs takes any characters but spaces, braces and quotes: "{#delivery-(tlc)}",
+# "{##help-wanted}" (the id "#help-wanted")
+HEADING_ATTRS = re.compile(r"[ \t]*\{:?[ \t]*#([^\s{}\"']+)(?:[ \t]+[^{}\n]*)?\}[ \t]*$")
+HEADING_LABEL_MAX = 500  # a longer heading is taken as written (no site gives it an id)
+
+
+def heading_label(heading: str) -> str:
+    """A heading as its reader sees it: without the id written on it in braces at its end
+    (``Request Body { #request-body }`` reads "Request Body"), which names its anchor, not its
+    subject. What orion shows — titles and section paths — uses it; the index keeps the
+    heading as written, so an anchor still finds its id, and ranking reads it as written (the
+    id repeats the heading's words: without it the Vue and FastAPI docs ranked a little worse,
+    docs/BENCHMARKS.md)."""
+    if "{" not in heading or len(heading) > HEADING_LABEL_MAX:
+        return heading
+    return HEADING_ATTRS.sub("", heading) or heading
+
+
+def heading_labels(heading_path) -> tuple[str, ...]:
+    return tuple(heading_label(h) for h in heading_path)
+
+
 # markdown-it reads "\r\n", "\r" and "\n" as line ends (and nothing else): offsets are
 # computed from the same line ends
 _LINE_END = re.compile(r"\r\n|\r|\n")

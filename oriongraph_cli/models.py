@@ -157,7 +157,9 @@ class Span(_ToDict):
 
     @property
     def section_title(self) -> str | None:
-        return " > ".join(self.heading_path) or None
+        from oriongraph_cli.blocks import heading_labels
+
+        return " > ".join(heading_labels(self.heading_path)) or None
 
 
 # --------------------------------------------------------------------------- compile side

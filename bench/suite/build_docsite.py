@@ -86,6 +86,10 @@ projects no default was chosen on.
     git -C /tmp/src/eips checkout f767a1e8078e17c9b381a91d35a09492189ede1b
     python bench/suite/build_docsite.py /tmp/src/eips --docs EIPS --name eips --out /tmp/suite/eips
 
+    git clone https://github.com/fastapi/fastapi /tmp/src/fastapi
+    git -C /tmp/src/fastapi checkout c3f316b7e814667e8ee81e03a7330d00ee61e45c
+    python bench/suite/build_docsite.py /tmp/src/fastapi --docs docs/en/docs --name fastapi --out /tmp/suite/fastapi
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -176,6 +180,11 @@ Sources (only the Markdown is read):
   Living, Withdrawn; ``requires``; ``withdrawal-reason`` naming a successor on 18), 365 of
   them ``status: Moved`` stubs of one line pointing to another repository; 18 current-vs-replaced
   pairs (``eips.pairs.jsonl``), none marked in ``supersedes``/``superseded-by`` fields.
+- ``fastapi``: every ``docs/en/docs/**/*.md`` of fastapi/fastapi at c3f316b — FastAPI's English
+  documentation, 155 pages (tutorial, advanced guide, deployment, how-to, reference pages of
+  mkdocstrings directives); headings with ``{ #id }``, code examples as include directives
+  (``{* ../../docs_src/body/tutorial001_py310.py hl[2] *}``: the code is not in the page),
+  admonitions as ``/// note`` blocks, a 703 KB release notes page.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by

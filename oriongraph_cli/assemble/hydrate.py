@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from oriongraph_cli.blocks import heading_label, heading_labels
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import NotFoundError, OrionError
 from oriongraph_cli.index.parse import decode
@@ -174,8 +175,8 @@ def show_span(cfg: Config, span_id: str) -> dict[str, Any]:
             "span_id": rec["span_id"],
             "doc_version_id": rec["doc_version_id"],
             "path": rec["path"],
-            "title": rec["title"],
-            "section_title": " > ".join(json.loads(rec["heading_path"])) or None,
+            "title": heading_label(rec["title"]) if rec["title"] else rec["title"],
+            "section_title": " > ".join(heading_labels(json.loads(rec["heading_path"]))) or None,
             "char_start": rec["char_start"],
             "char_end": rec["char_end"],
             "line_start": rec["line_start"],

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, Sequence
 from urllib.parse import unquote
 
-from oriongraph_cli.blocks import RST_ADORNMENT, is_rst, read_blocks, template_blocks
+from oriongraph_cli.blocks import HEADING_ATTRS, RST_ADORNMENT, is_rst, read_blocks, template_blocks
 from oriongraph_cli.graph.site_links import HUGO_REF_RE, SITE_URL_RE, TAG_LINK_RE
 from oriongraph_cli.models import Document, Span
 
@@ -178,11 +178,7 @@ def _hold_code_spans(text: str) -> tuple[str, list[str]]:
     return "".join(out), code
 
 
-# an id written on a heading, as kramdown, Pandoc, Goldmark (Hugo), Python-Markdown's attr_list,
-# markdown-it-attrs (Eleventy) and Docusaurus read it: "## Review hours {#supervisor-review}",
-# "{: #id .class}", and as markdown-it-attrs takes any characters but spaces, braces and
-# quotes: "{#delivery-(tlc)}", "{##help-wanted}" (the id "#help-wanted")
-_HEADING_ATTRS = re.compile(r"[ \t]*\{:?[ \t]*#([^\s{}\"']+)(?:[ \t]+[^{}\n]*)?\}[ \t]*$")
+_HEADING_ATTRS = HEADING_ATTRS  # blocks.HEADING_ATTRS: the id written on a heading
 
 
 def heading_id(heading: str) -> str | None:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from oriongraph_cli.blocks import Blocks
+from oriongraph_cli.blocks import Blocks, heading_label, heading_labels
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import NoIndexError, OrionError
 from oriongraph_cli.models import SourceType, SpanMetadata, SpanRef
@@ -266,9 +266,9 @@ def _span_row(rec) -> SpanRow:
         source_type=SourceType(rec["source_type"]),
         workstream=rec["workstream"],
         stage=rec["stage"],
-        section_title=" > ".join(heading_path) or None,
+        section_title=" > ".join(heading_labels(heading_path)) or None,
         created_at=int(rec["created_at"] or 0),
-        title=rec["title"],
+        title=heading_label(rec["title"]) if rec["title"] else rec["title"],
         doc_id=rec["doc_key"],
         tags=_json_tuple(rec["tags"]),
         status=rec["status"],

