@@ -235,3 +235,18 @@ def test_tune_in_worker_processes_chooses_and_reports_what_one_process_does(samp
         assert last["measuring 2 rankings"] == 4 * 15  # two rankings, the naive packs, the current settings
         (sel,) = [k for k in last if k.startswith("measuring 2 selections on")]
         assert last[sel] == 2 * 15 * int(sel.split(" on ")[1].split()[0])
+
+
+def test_the_ranking_space_tries_the_meaning_channels_share_from_0_3_to_0_9():
+    """A project whose users' words are far from its pages' wants more of the meaning channel,
+    one searched by identifiers less: the ranking stage tries shares 0.3 … 0.9 on the shipped
+    ranking (the lexical channel taking the rest), each otherwise the shipped settings."""
+    from oriongraph_cli import tune
+
+    shipped = {k: v for k, v in tune._CHOSEN.items() if k not in ("w_semantic", "w_lexical")}
+    shares = {}
+    for v in tune.RANKING_SPACE:
+        d = v.as_dict()
+        if all(d.get(k) == val for k, val in shipped.items()) and "rrf_k" not in d:
+            shares[d["w_semantic"]] = d["w_lexical"]
+    assert shares == {0.3: 0.7, 0.4: 0.6, 0.5: 0.5, 0.6: 0.4, 0.7: 0.3, 0.8: 0.2, 0.9: 0.1}
