@@ -411,7 +411,7 @@ def _fm_values(value: Any) -> list[str]:
     return [str(value)]
 
 
-def _fm_line_of(fm_lines: list[str], key_raw: str, value: str) -> int | None:
+def front_matter_line(fm_lines: list[str], key_raw: str, value: str) -> int | None:
     """1-based line of ``value`` under front matter key ``key_raw`` (the key's line if the
     value is not found on its own line; None if the key is not found)."""
     key_re = re.compile(rf"^{re.escape(str(key_raw))}\s*:")
@@ -454,7 +454,7 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
             continue
         for v in _fm_values(value):
             target, _, anchor = v.partition("#")
-            refs.append(RawRef(doc.path, None, _fm_line_of(fm_lines, raw_key, v), f"fm:{key}", target.strip(), anchor.strip() or None))
+            refs.append(RawRef(doc.path, None, front_matter_line(fm_lines, raw_key, v), f"fm:{key}", target.strip(), anchor.strip() or None))
     for key, value, line in doc.stated_refs:  # "Superseded by [ADR-7](0007-x.md)" in its first lines
         target, _, anchor = value.partition("#")
         refs.append(RawRef(doc.path, None, line, f"stated:{key}", target.strip(), anchor.strip() or None))

@@ -66,9 +66,9 @@ _HTML_ANCHOR = re.compile(r"<[A-Za-z][\w-]*\s[^<>]*?(?<![\w-])(?:id|name)\s*=\s*
 # anchor a site gives it, but no section of the outline (its code blanked first). Indented,
 # quoted or after a list marker: a heading at the margin the outline did not read is in code
 # (a fence left open in an earlier passage, which a passage's own text cannot show)
+_LIST_MARKER = r"(?:[-*+]|\d{1,9}[.)])[ \t]+"
 _NESTED_HEADING = re.compile(
-    r"^(?:[ \t]*>[ \t]*|[ \t]+)(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?#{1,6}[ \t]+(\S.*?)(?:[ \t]+#+)?[ \t]*$"
-    r"|^(?:[-*+]|\d{1,9}[.)])[ \t]+#{1,6}[ \t]+(\S.*?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
+    rf"^(?:(?:[ \t]*>[ \t]*|[ \t]+)(?:{_LIST_MARKER})?|{_LIST_MARKER})#{{1,6}}[ \t]+(\S.*?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
 
 
 # the file stems of a folder's page, served at the folder's own URL
@@ -385,7 +385,7 @@ class LinkResolver:
                     for m in _BLOCK_ID.finditer(masked):
                         table.setdefault("^" + m.group(1), span_id)
                     for m in _NESTED_HEADING.finditer(masked):
-                        title = m.group(1) or m.group(2)
+                        title = m.group(1)
                         given = heading_id(title)
                         if given is not None:
                             table.setdefault(given, span_id)

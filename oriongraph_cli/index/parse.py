@@ -18,7 +18,7 @@ from typing import Any
 
 from oriongraph_cli.blocks import is_rst, read_blocks
 from oriongraph_cli.graph.extract import front_matter_key, mask_code
-from oriongraph_cli.index.stated import REASON_KEY_RE, read_stated, reason_successors
+from oriongraph_cli.index.stated import read_stated, reason_refs
 from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 
 # the version of the rules a file is read by (front matter formats and fields here, the link
@@ -412,19 +412,6 @@ def normalise_stage(value: Any) -> str | None:
     return STAGE_ALIASES.get(text, text) or None
 
 
-def _reason_refs(meta: dict, head: str, refs: tuple[tuple[str, str, int], ...]) -> tuple[tuple[str, str, int], ...]:
-    """``refs`` and the successors a front matter reason for the record's state names
-    (``withdrawal-reason: Superseded by EIP-7702``), each at its field's line."""
-    found = list(refs)
-    for key, value in meta.items():
-        if isinstance(value, str) and REASON_KEY_RE.search(key):
-            targets = reason_successors(value)
-            if targets:
-                line = next((n + 1 for n, text in enumerate(head.split("\n")) if text.startswith(key)), 1)
-                found.extend(("superseded_by", t, line) for t in targets)
-    return tuple(dict.fromkeys(found))
-
-
 def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: int | None = None) -> tuple[Document, list[ParseWarning]]:
     meta, body_start, warnings = split_front_matter(rel, text)
     parts = PurePosixPath(rel).parts
@@ -448,8 +435,8 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
         stated = read_stated(text, body_start, is_rst(rel))
         status = status if status is not None else stated.status
         stated_refs = tuple(r for r in stated.refs if r[0] in stated_keys)
-    if "superseded_by" in stated_keys:
-        stated_refs = _reason_refs(meta, text[:body_start], stated_refs)
+    if "superseded_by" in stated_keys:  # a front matter reason may name the successor
+        stated_refs = tuple(dict.fromkeys((*stated_refs, *reason_refs(meta, text[:body_start]))))
     if created is not None:
         created_source = "front-matter"
     elif git_time is not None:

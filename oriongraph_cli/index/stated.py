@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 
 from oriongraph_cli.blocks import comment_ranges, read_blocks
-from oriongraph_cli.graph.extract import ID_TOKEN_RE, MD_LINK_RE, line_starts
+from oriongraph_cli.graph.extract import ID_TOKEN_RE, MD_LINK_RE, front_matter_line, line_starts
 
 HEAD_LINES = 60
 # the words decision records, PEPs and RFCs use for a state (lower case); two-word ones too
@@ -66,7 +66,7 @@ _BY_RE = re.compile(r"\b(?:super[sc]eded|replaced)\s+(?:by|with)\b", re.IGNORECA
 _SUPERSEDES_RE = re.compile(r"\b(?:super[sc]edes|replaces)\b", re.IGNORECASE)
 _FAVOUR_RE = re.compile(r"\bin\s+favou?r\s+of\b", re.IGNORECASE)
 # a front matter field giving a reason for the record's state (EIPs' ``withdrawal-reason``)
-REASON_KEY_RE = re.compile(r"reason", re.IGNORECASE)
+_REASON_KEY_RE = re.compile(r"reason", re.IGNORECASE)
 _CHOICES_RE = re.compile(r"^\s*(?:\{([^{}]*)\}|\[([^\[\]]*)\])\s*$")
 _NONE_RE = re.compile(r"^\W*(?:n/?a|none|nothing|-+|—|tbd)?\W*$", re.IGNORECASE)
 # a line that may hold one of the forms: anything else skips the head's line-by-line read
@@ -181,6 +181,16 @@ def reason_successors(value: str) -> list[str]:
     "superseded by the EOF proposals")."""
     m = _BY_RE.search(value) or _FAVOUR_RE.search(value)
     return _targets(value[m.end():]) if m is not None else []
+
+
+def reason_refs(meta: dict, head: str) -> list[tuple[str, str, int]]:
+    """("superseded_by", target, line) for each successor a front matter reason for the
+    record's state names (``withdrawal-reason: Superseded by EIP-7702``: :func:`reason_successors`),
+    at its field's line in ``head``, the front matter as written."""
+    lines = head.split("\n")
+    return [("superseded_by", t, front_matter_line(lines, key, t) or 1)
+            for key, value in meta.items() if isinstance(value, str) and _REASON_KEY_RE.search(key)
+            for t in reason_successors(value)]
 
 
 def _norm(key: str) -> str:
