@@ -26,8 +26,11 @@ from typing import Any, Iterator
 # markdown-it-attrs (Eleventy), VitePress and Docusaurus read it: "## Review hours
 # {#supervisor-review}", "{: #id .class}", "# Request Body { #request-body }", and as
 # markdown-it-attrs takes any characters but spaces, braces and quotes: "{#delivery-(tlc)}",
-# "{##help-wanted}" (the id "#help-wanted")
-HEADING_ATTRS = re.compile(r"[ \t]*\{:?[ \t]*#([^\s{}\"']+)(?:[ \t]+[^{}\n]*)?\}[ \t]*$")
+# "{##help-wanted}" (the id "#help-wanted"); and as an MDX comment, which MDX pages must use
+# since a brace opens an expression there: react.dev's "## Adding event handlers
+# {/*adding-event-handlers*/}", Docusaurus's "{/* #heading-ids */}" (group 2)
+HEADING_ATTRS = re.compile(
+    r"[ \t]*(?:\{:?[ \t]*#([^\s{}\"']+)(?:[ \t]+[^{}\n]*)?\}|\{/\*[ \t]*#?([^\s{}\"'*]+)[ \t]*\*/\})[ \t]*$")
 HEADING_LABEL_MAX = 500  # a longer heading is taken as written (no site gives it an id)
 
 

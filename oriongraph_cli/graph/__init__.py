@@ -43,7 +43,9 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # folder, ``/docs/config/server-options.md`` ``…/vite/config/server-options.md``; 12: an anchor
 # names a heading inside a list item or a block quote, by the id written on it or its slug,
 # ``/api/general#function-signature`` the ``  ### Function Signature {#function-signature}``
-# under a ``- **Details**`` item).
+# under a ``- **Details**`` item; 13: an id written on a heading as an MDX comment names it,
+# as MDX pages must write it: react.dev's ``## Adding event handlers {/*adding-event-handlers*/}``,
+# Docusaurus's ``{/* #heading-ids */}`` — each link to such a heading was a dangling anchor).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 12
+LINK_RULES = 13

@@ -182,11 +182,12 @@ _HEADING_ATTRS = HEADING_ATTRS  # blocks.HEADING_ATTRS: the id written on a head
 
 
 def heading_id(heading: str) -> str | None:
-    """The id written on a heading in braces at its end, or None."""
+    """The id written on a heading in braces at its end (``{#id}``, or an MDX comment
+    ``{/*id*/}``), or None."""
     if "{" not in heading or len(heading) > HEADING_TEXT_MAX:
         return None
     m = _HEADING_ATTRS.search(heading)
-    return m.group(1) if m else None
+    return (m.group(1) or m.group(2)) if m else None
 
 
 # a word in a link target that could name a file

@@ -1746,3 +1746,36 @@ def test_supersession_stated_in_the_text_is_an_edge_and_follows_a_successor_adde
     again, _ = index(root, tmp_path / "again.sqlite")
     assert (old, new, "SUPERSEDED_BY") not in {(e.src_path, e.dst_path, e.type) for e in edge_set_edges(again.conn)}
     again.close()
+
+
+def test_an_id_written_on_a_heading_as_an_mdx_comment_names_it():
+    """MDX reads a brace as an expression, so MDX pages write a heading's id as a comment:
+    react.dev's ``## Adding event handlers {/*adding-event-handlers*/}``, Docusaurus's
+    ``{/* #heading-ids */}``. A link names the heading by that id (each was a dangling
+    anchor), and the id is not shown; a comment that is no single id is neither."""
+    from oriongraph_cli.blocks import heading_label
+
+    assert extract.heading_id("## Adding event handlers {/*adding-event-handlers*/}") == "adding-event-handlers"
+    assert extract.heading_id("### Heading IDs {/* #heading-ids */}") == "heading-ids"
+    assert extract.heading_id("## A {/* two words */}") is None and extract.heading_id("## A {/**/}") is None
+    assert extract.heading_id("## A {/*x*/} and more") is None
+    assert heading_label("Adding event handlers {/*adding-event-handlers*/}") == "Adding event handlers"
+    assert extract.heading_text("Reading props {/*props-in-handlers*/}") == "Reading props"
+    text = ("---\ntitle: Events\n---\n# Events\n\nSee [below](#props-in-handlers) and [ids](#heading-ids).\n\n"
+            "## Reading props in event handlers {/*props-in-handlers*/}\n\nHandlers see props.\n\n"
+            "## Heading IDs {/* #heading-ids */}\n\nIds.\n")
+    doc, spans = parse("02_knowledge/learn/events.md", text)
+    refs = [r for r in extract.extract_refs(doc, spans) if r.kind == "md"]
+    r = LinkResolver.from_documents([doc], {doc.path: spans})
+    edges, dangling = resolve.resolve_refs(refs, r, {})
+    heads = {sp.ref.span_id: sp.heading_path[-1] for sp in spans}
+    assert not dangling
+    assert sorted(heads[e.dst_span] for e in edges) == ["Heading IDs {/* #heading-ids */}", "Reading props in event handlers {/*props-in-handlers*/}"]
+
+
+def test_mdx_comment_heading_ids_cost_linear_time_on_hostile_headings():
+    """A hostile heading of unclosed MDX comments is read quickly and taken as written."""
+    from oriongraph_cli.blocks import heading_label
+
+    heading = "## " + "{/*" * 160 + "x" + " \t" * 160
+    assert extract.heading_id(heading) is None and heading_label(heading) == heading
