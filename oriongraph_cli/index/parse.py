@@ -72,8 +72,10 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # each was a dangling link; 22: a table of contents marker alone on its line, ``[[toc]]``
 # or GitLab's ``[[_TOC_]]``, is no wiki link — it was a dangling one; and a front matter
 # reason for a record's state that names its successor, EIPs' ``withdrawal-reason: Superseded
-# by EIP-7702`` or "Withdrawn in favor of [EIP-2681](…)", states the supersession)
-PARSE_RULES = 22
+# by EIP-7702`` or "Withdrawn in favor of [EIP-2681](…)", states the supersession; 23: a front
+# matter date written year first with slashes, react.dev's blog's ``date: 2024/12/05``, is that
+# date — it was dropped with a warning and the file's time taken instead)
+PARSE_RULES = 23
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)
@@ -309,9 +311,13 @@ MIN_TIMESTAMP = -62135596800  # 0001-01-01
 MAX_TIMESTAMP = 253402300799  # 9999-12-31 23:59:59
 
 
+_DATE_FORMS = ("%Y-%m-%d", "%Y/%m/%d")  # a date's first ten characters; day-first ``05/12/2024`` is ambiguous: never read
+
+
 def parse_date(value: Any) -> int | None:
-    """Front matter date (ISO string/date, or unix seconds) -> unix timestamp (UTC), or
-    None when it is not a real date (``2026-02-30``, ``.inf``, out of range)."""
+    """Front matter date (ISO string/date, year first with slashes as react.dev's blog and
+    others write it, ``2024/12/05``, or unix seconds) -> unix timestamp (UTC), or None when it
+    is not a real date (``2026-02-30``, ``.inf``, out of range)."""
     if value is None or value == "" or isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
@@ -324,9 +330,13 @@ def parse_date(value: Any) -> int | None:
     try:
         when = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        try:
-            when = dt.datetime.strptime(text[:10], "%Y-%m-%d")
-        except ValueError:
+        for form in _DATE_FORMS:
+            try:
+                when = dt.datetime.strptime(text[:10], form)
+                break
+            except ValueError:
+                continue
+        else:
             return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=dt.timezone.utc)

@@ -608,3 +608,17 @@ def test_the_id_written_on_a_heading_is_not_shown(tmp_path, fake_embedder):
     assert shown["title"] == "Request Body" and "{" not in (shown["section_title"] or "")
     report = api.links(cfg, None, dangling=True)
     assert "import-pydantics-basemodel" not in json.dumps(report)  # the anchor found its heading by its id
+
+
+def test_a_date_written_year_first_with_slashes_is_that_date():
+    """react.dev's blog writes ``date: 2024/12/05``: that is the fifth of December, read as
+    the document's date with no warning. Day-first or month-first slashes, ``05/12/2024``,
+    could be either: dropped with a warning naming the field, as any unreadable date is."""
+    text = "---\ntitle: React 19\ndate: 2024/12/05\n---\n# React 19\n\nReleased.\n"
+    doc, warnings = parse_document("02_knowledge/blog/2024/12/05/react-19.md", text.encode(), text, mtime=0.0)
+    assert not warnings and doc.created_at == 1733356800
+    text = "---\ntitle: Old\ndate: 05/12/2024\n---\n# Old\n\nText.\n"
+    doc, warnings = parse_document("02_knowledge/blog/old.md", text.encode(), text, mtime=0.0)
+    assert doc.created_at != 1733356800 and [w.line for w in warnings if "date" in w.message] == [3]
+    meta, _start, warnings = split_front_matter("02_knowledge/x.md", "---\ndate: 2024/02/30\n---\nbody\n")
+    assert "date" not in meta and "not a valid date" in warnings[0].message
