@@ -90,6 +90,14 @@ projects no default was chosen on.
     git -C /tmp/src/fastapi checkout c3f316b7e814667e8ee81e03a7330d00ee61e45c
     python bench/suite/build_docsite.py /tmp/src/fastapi --docs docs/en/docs --name fastapi --out /tmp/suite/fastapi
 
+    git clone https://github.com/cosmos/cosmos-sdk-docs /tmp/src/cosmos
+    git -C /tmp/src/cosmos checkout 4845163da4e7c54b09888ca74bf42bb18fe22e4a
+    python bench/suite/build_docsite.py /tmp/src/cosmos --docs docs/build/architecture --name cosmos --out /tmp/suite/cosmos
+
+    git clone https://github.com/reactjs/react.dev /tmp/src/reactdev
+    git -C /tmp/src/reactdev checkout 12d692da47e77cdc558b928fcfbaf4e71c6d0cec
+    python bench/suite/build_docsite.py /tmp/src/reactdev --docs src/content --name reactdev --out /tmp/suite/reactdev
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -185,6 +193,17 @@ Sources (only the Markdown is read):
   mkdocstrings directives); headings with ``{ #id }``, code examples as include directives
   (``{* ../../docs_src/body/tutorial001_py310.py hl[2] *}``: the code is not in the page),
   admonitions as ``/// note`` blocks, a 703 KB release notes page.
+- ``cosmos``: every ``docs/build/architecture/**/*.md`` of cosmos/cosmos-sdk-docs at 4845163 —
+  the Cosmos SDK's 62 architecture decision records as that repository keeps them in sync with
+  cosmos/cosmos-sdk's ``docs/architecture`` (whose snapshot was too large to fetch here): no
+  front matter, a "## Status" section on each (Accepted, Proposed, Draft, Rejected, Abandoned,
+  Implemented, two "SUPERSEDED by ADR-045"), a changelog of dated lines, 2–37 KB, Go and
+  protobuf code; 6 current-vs-replaced pairs (``cosmos.pairs.jsonl``), 3 marked.
+- ``reactdev``: every ``src/content/**/*.md`` of reactjs/react.dev at 12d692d — React's
+  documentation, 223 pages (learn, the API reference, 23 blog posts, community, warnings and
+  errors): MDX components (``<Sandpack>``, ``<Pitfall>``, ``<DeepDive>``), heading ids as MDX
+  comments (``{/*adding-event-handlers*/}``), front matter dates written ``2024/12/05``, pages
+  of 50–90 KB and one of 337 KB.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
