@@ -91,3 +91,23 @@ def test_reading_only_the_top_documents_keeps_the_top_k_exact(reader, k):
         full = StructuralGen().generate(GenContext(reader, sig, HardFilters(), 10**6))
         top = StructuralGen().generate(GenContext(reader, sig, HardFilters(), k))
         assert top == full[:k], kws
+
+
+def test_the_generators_threads_are_kept_for_the_process_and_made_again_after_a_fork():
+    """A resident compile (`orion serve`, the MCP server, `eval`) started and joined three
+    threads per compile; the threads are now kept. A forked child (``eval --tune``'s workers)
+    does not have its parent's threads: it gets its own, and they run."""
+    import os
+
+    from oriongraph_cli.rank import generators
+
+    pool = generators._pool(3)
+    assert generators._pool(3) is pool and generators._pool(2) is pool
+    assert list(pool.map(abs, [-1, -2])) == [1, 2]
+    pid = os.fork()
+    if pid == 0:  # the child: a pool of its own, which runs
+        ok = generators._pool(3) is not pool and list(generators._pool(3).map(abs, [-3])) == [3]
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert generators._pool(4) is not pool and generators._pool(4).map(abs, [-4]) is not None

@@ -10,6 +10,8 @@ first group fails; a settings error (``ConfigError``) is never a generator failu
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -115,10 +117,39 @@ def run_generators(
         except Exception as exc:  # one failing generator must not abort the compile
             return name, [], f"{type(exc).__name__}: {exc}", time.perf_counter() - t
 
-    with ThreadPoolExecutor(max_workers=len(gens)) as pool:
-        for name, hits, err, dt in pool.map(run, sorted(gens)):
-            results[name] = hits
-            timings[name] = dt * 1000
-            if err:
-                errors[name] = err
+    for name, hits, err, dt in _pool(len(gens)).map(run, sorted(gens)):
+        results[name] = hits
+        timings[name] = dt * 1000
+        if err:
+            errors[name] = err
     return results, errors, timings
+
+
+_POOL: tuple[int, ThreadPoolExecutor] | None = None  # (workers, pool)
+_POOL_LOCK = threading.Lock()
+
+
+def _pool(workers: int) -> ThreadPoolExecutor:
+    """The threads the generators run on, kept for the process: a resident compile (``orion
+    serve``, the MCP server, ``eval``) started and joined three threads per compile. Idle
+    threads wait on a queue without spinning. Made again in a forked child (its parent's
+    threads do not exist there: ``_forget``) and when more workers are asked for (the
+    smaller pool is left to its running tasks; nothing fills its queue again)."""
+    global _POOL
+    kept = _POOL
+    if kept is not None and kept[0] >= workers:
+        return kept[1]
+    with _POOL_LOCK:  # (a compile served on another thread may be asking too)
+        if _POOL is None or _POOL[0] < workers:
+            _POOL = (workers, ThreadPoolExecutor(max_workers=workers, thread_name_prefix="orion-generate"))
+        return _POOL[1]
+
+
+def _forget() -> None:
+    """In a forked child: neither the parent's threads nor the state of its lock are there."""
+    global _POOL, _POOL_LOCK
+    _POOL, _POOL_LOCK = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):  # (not on Windows, which does not fork)
+    os.register_at_fork(after_in_child=_forget)
