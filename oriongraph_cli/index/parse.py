@@ -74,8 +74,12 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # reason for a record's state that names its successor, EIPs' ``withdrawal-reason: Superseded
 # by EIP-7702`` or "Withdrawn in favor of [EIP-2681](…)", states the supersession; 23: a front
 # matter date written year first with slashes, react.dev's blog's ``date: 2024/12/05``, is that
-# date — it was dropped with a warning and the file's time taken instead)
-PARSE_RULES = 23
+# date — it was dropped with a warning and the file's time taken instead; 24: front matter YAML
+# rejects whose every line is ``key: text`` at the margin is read as those lines, as Svelte's
+# docs site reads ``title: {#if ...}`` and ``title: bind:`` — the page had no title, and its
+# fields were dropped with a warning —, and a single-value field YAML read as a collection
+# written on its line, ``title: {let/const ...}``, is the text written there)
+PARSE_RULES = 24
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)
@@ -280,19 +284,74 @@ def split_front_matter(rel: str, text: str) -> tuple[dict[str, Any], int, list[P
     try:
         meta, key_lines = load_yaml(raw) if raw.strip() else ({}, {})
     except (yaml.YAMLError, ValueError, TypeError) as exc:
-        # the construct that is broken starts at context_mark ("tags: [oops" on line 2);
-        # problem_mark is where the parser gave up (often the closing ---)
-        mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
-        line = mark.line + 2 if mark is not None else 1  # +1 for the opening ---, +1 one-based
-        col = mark.column + 1 if mark is not None else None
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        return {}, body_start, [ParseWarning(rel, "yaml", f"malformed YAML front matter ({problem}); body indexed without metadata", line=line, col=col)]
+        # a syntax error only: front matter over a bound (size, depth, aliases) keeps its warning
+        plain = plain_lines(raw) if isinstance(exc, yaml.MarkedYAMLError) and not _BOUND.search(str(exc)) else None
+        if plain is None:
+            # the construct that is broken starts at context_mark ("tags: [oops" on line 2);
+            # problem_mark is where the parser gave up (often the closing ---)
+            mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
+            line = mark.line + 2 if mark is not None else 1  # +1 for the opening ---, +1 one-based
+            col = mark.column + 1 if mark is not None else None
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            return {}, body_start, [ParseWarning(rel, "yaml", f"malformed YAML front matter ({problem}); body indexed without metadata", line=line, col=col)]
+        meta, key_lines = plain  # Svelte's "title: {#if ...}", "title: bind:": lines its site reads as written
     if meta is None:
         meta = {}
     if not isinstance(meta, dict):
         return {}, body_start, [ParseWarning(rel, "front-matter", f"front matter is a {type(meta).__name__}, not a mapping; ignored", line=2)]
+    meta = _written_scalars(meta, raw, key_lines)
     meta, warnings = validate_meta(rel, _jsonable(meta), {k: v + 1 for k, v in key_lines.items()})  # +1: the opening ---
     return meta, body_start, warnings
+
+
+# a front matter line "key: value" at the margin, the value any text (plain_lines)
+_PLAIN_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]+(.*))?")  # (the value stripped after: linear time)
+
+
+def plain_lines(raw: str) -> tuple[dict[str, Any], dict[str, int]] | None:
+    """Front matter YAML rejects, read as its site reads it when every line is ``key: text``
+    at the margin (blank lines and ``#`` comments aside), each value its text as written:
+    Svelte's docs title pages ``title: {#if ...}`` and ``title: bind:``. None when any line
+    is something else (an indented or continued value, a list item), or a value opens a
+    collection or a quote it does not close (``tags: [oops``): that is malformed YAML. An
+    integer is a number (``priority: 3``); every other value is text."""
+    meta: dict[str, Any] = {}
+    key_lines: dict[str, int] = {}
+    for i, line in enumerate(raw.split("\n")):
+        if not line.strip() or line.startswith("#"):
+            continue
+        m = _PLAIN_LINE.fullmatch(line)
+        if m is None or m.group(1) in meta:
+            return None
+        value = (m.group(2) or "").strip(" \t")
+        if value[:1] in _OPENERS and (len(value) < 2 or value[-1] != _OPENERS[value[0]]):
+            return None  # "tags: [oops": a collection or a quote left open is malformed YAML
+        if value[:1] in "\"'" and len(value) >= 2:
+            value = value[1:-1]  # "a: b" quoted, as written (closed: checked above)
+        meta[m.group(1)] = int(value) if _INTEGER.fullmatch(value) else (value or None)
+        key_lines[m.group(1)] = i + 1  # 1-based, as load_yaml gives them
+    return (meta, key_lines) if meta else None
+
+
+_OPENERS = {"[": "]", "{": "}", '"': '"', "'": "'"}
+_BOUND = re.compile(r"nested|deeper|too deep|larger than|more than", re.IGNORECASE)
+_INTEGER = re.compile(r"[+-]?[0-9]{1,18}")  # "priority: 3" is the number, as YAML reads it
+
+
+def _written_scalars(meta: dict[str, Any], raw: str, key_lines: dict[str, int]) -> dict[str, Any]:
+    """A single-value field (``title``…) that YAML read as a collection written on its own
+    line, ``title: {let/const ...}``, is the text written there (it was dropped)."""
+    lines = None
+    for key in _SCALAR_FIELDS:
+        value = meta.get(key)
+        if isinstance(value, (dict, list)) and key in key_lines:
+            lines = lines or raw.split("\n")
+            at = key_lines[key] - 1  # 1-based
+            m = _PLAIN_LINE.fullmatch(lines[at]) if 0 <= at < len(lines) else None
+            text = (m.group(2) or "").strip(" \t") if m and m.group(1) == key else None
+            if text and text[0] in "{[" and text[-1] in "}]":
+                meta = {**meta, key: text}
+    return meta
 
 
 def _jsonable(value: Any) -> Any:

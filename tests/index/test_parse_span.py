@@ -622,3 +622,28 @@ def test_a_date_written_year_first_with_slashes_is_that_date():
     assert doc.created_at != 1733356800 and [w.line for w in warnings if "date" in w.message] == [3]
     meta, _start, warnings = split_front_matter("02_knowledge/x.md", "---\ndate: 2024/02/30\n---\nbody\n")
     assert "date" not in meta and "not a valid date" in warnings[0].message
+
+
+def test_front_matter_yaml_rejects_is_read_as_its_site_reads_its_lines():
+    """Svelte's docs title pages ``title: {#if ...}``, ``title: {@render ...}`` and
+    ``title: bind:``: YAML rejects them (or reads ``{let/const ...}`` as a mapping), the site
+    reads each line as ``key: text``. So does orion now, with no warning; an integer is a
+    number. Front matter that is malformed otherwise — an indented line, a list left open —
+    still gets its warning and no metadata."""
+    cases = {
+        "---\ntitle: {#if ...}\ntags: template-if\n---\n# x\n": {"title": "{#if ...}", "tags": "template-if"},
+        "---\ntitle: {@render ...}\n---\nx\n": {"title": "{@render ...}"},
+        "---\ntitle: bind:\npriority: 3\nnote: 'a: b'\n---\nx\n": {"title": "bind:", "priority": 3, "note": "a: b"},
+        "---\ntitle: {let/const ...}\n---\nx\n": {"title": "{let/const ...}"},
+    }
+    for text, want in cases.items():
+        meta, _start, warnings = split_front_matter("02_knowledge/svelte/if.md", text)
+        assert (meta, warnings) == (want, []), text
+    doc, warnings = parse_document("02_knowledge/svelte/if.md", b"", "---\ntitle: {#if ...}\n---\n\nContent.\n", mtime=0.0)
+    assert doc.title == "{#if ...}" and not warnings
+    for text in ("---\ntags: [oops\ntitle: a\n---\nx\n", "---\ntitle: a\n  b: c: d\n---\nx\n", '---\ntitle: "a: b\n---\nx\n',
+                 "---\ntitle: a: b\n- item\n---\nx\n", "---\ntitle: a: b\ntitle: c\n---\nx\n"):
+        meta, _start, warnings = split_front_matter("02_knowledge/x.md", text)
+        assert meta == {} and [w.kind for w in warnings] == ["yaml"], text
+    meta, _start, warnings = split_front_matter("02_knowledge/x.md", "---\ntitle: a: b\nb: x" + " \t" * 30000 + "y\n---\n")
+    assert meta["title"] == "a: b" and not warnings  # a long line is read in linear time
