@@ -98,6 +98,14 @@ projects no default was chosen on.
     git -C /tmp/src/reactdev checkout 12d692da47e77cdc558b928fcfbaf4e71c6d0cec
     python bench/suite/build_docsite.py /tmp/src/reactdev --docs src/content --name reactdev --out /tmp/suite/reactdev
 
+    git clone https://github.com/Kotlin/KEEP /tmp/src/keep
+    git -C /tmp/src/keep checkout 974e3d22d6f2d06ed0be3256e8a79905a9522a3e
+    python bench/suite/build_docsite.py /tmp/src/keep --docs proposals --name keep --out /tmp/suite/keep
+
+    git clone https://github.com/sveltejs/svelte /tmp/src/svelte
+    git -C /tmp/src/svelte checkout 15720b16a5ef33e3e1f4301c77b94ec375070e73
+    python bench/suite/build_docsite.py /tmp/src/svelte --docs documentation/docs --name svelte --out /tmp/suite/svelte
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -204,6 +212,15 @@ Sources (only the Markdown is read):
   errors): MDX components (``<Sandpack>``, ``<Pitfall>``, ``<DeepDive>``), heading ids as MDX
   comments (``{/*adding-event-handlers*/}``), front matter dates written ``2024/12/05``, pages
   of 50–90 KB and one of 337 KB.
+- ``keep``: every ``proposals/**/*.md`` of Kotlin/KEEP at 974e3d2 — Kotlin's language and
+  standard library design proposals (117 files, 1–97 KB), no front matter: a bullet header of
+  Type, Authors, Status ("Stable in 1.1", "Declined", "Superseded by KEEP-0367"), Prototype,
+  Discussion; older files renamed with their number, so links to the old names dangle; 6
+  current-vs-replaced pairs (``keep.pairs.jsonl``).
+- ``svelte``: every ``documentation/docs/**/*.md`` of sveltejs/svelte at 15720b1 — Svelte's
+  documentation (106 files; the ten in ``.generated/`` folders are hidden, so not indexed):
+  runes, template syntax, the v5 migration guide, legacy pages, module reference stubs;
+  front matter titles YAML rejects (``title: {#if ...}``, ``title: bind:``).
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
