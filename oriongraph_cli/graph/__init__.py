@@ -45,7 +45,10 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # ``/api/general#function-signature`` the ``  ### Function Signature {#function-signature}``
 # under a ``- **Details**`` item; 13: an id written on a heading as an MDX comment names it,
 # as MDX pages must write it: react.dev's ``## Adding event handlers {/*adding-event-handlers*/}``,
-# Docusaurus's ``{/* #heading-ids */}`` — each link to such a heading was a dangling anchor).
+# Docusaurus's ``{/* #heading-ids */}`` — each link to such a heading was a dangling anchor;
+# 14: a site URL names a page by its file name without the number that orders it, as
+# Docusaurus and Svelte's site serve ``07-misc/02-testing.md`` at ``/docs/svelte/testing``,
+# where no page has the name itself).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 13
+LINK_RULES = 14

@@ -187,6 +187,18 @@ def definition_terms(text: str) -> list[str]:
     return out
 
 
+# the number a site orders its pages by, which it leaves out of their URLs (Docusaurus's
+# "number prefixes": 01-intro.md, 02_setup.md, 3. Usage.md)
+_NUMBER_PREFIX = re.compile(r"[0-9]+\s*[-_.]+\s*")
+
+
+def unnumbered(stem: str) -> str | None:
+    """``stem`` without the number that orders it (``02-testing`` -> ``testing``), or None
+    when it has none or is nothing else (``2024``, ``01-``)."""
+    m = _NUMBER_PREFIX.match(stem)
+    return stem[m.end():] or None if m else None
+
+
 class DocumentNames(NamedTuple):
     """The names by which links find a document, built from every document's link info and
     only read after: its path (as written and lower-cased), file stem, id, title, aliases and
@@ -198,15 +210,19 @@ class DocumentNames(NamedTuple):
     stems: dict[str, list[str]]
     titles: dict[str, str]
     urls: dict[str, list[str]]  # a site URL a page was moved from -> the pages declaring it
+    unnumbered: dict[str, list[str]]  # a file stem without its number prefix -> its documents
 
     @classmethod
     def of(cls, docs: dict[str, DocInfo]) -> "DocumentNames":
         order = sorted(docs)
-        out = cls(set(docs), {p.lower(): p for p in order}, {}, {}, {}, {})
+        out = cls(set(docs), {p.lower(): p for p in order}, {}, {}, {}, {}, {})
         names = {path: posixpath.basename(path) for path in order}
         for path in order:
             d = docs[path]
-            out.stems.setdefault(posixpath.splitext(names[path])[0].lower(), []).append(path)
+            stem = posixpath.splitext(names[path])[0].lower()
+            out.stems.setdefault(stem, []).append(path)
+            if (bare := unnumbered(stem)) is not None:
+                out.unnumbered.setdefault(bare, []).append(path)
             for url in d.urls:
                 out.urls.setdefault(url, []).append(path)
             if d.doc_id:
@@ -276,6 +292,7 @@ class LinkResolver:
         self.names = names or DocumentNames.of(docs)
         self.paths, self.lower_paths = self.names.paths, self.names.lower_paths
         self.ids, self.stems, self.titles, self.urls = self.names.ids, self.names.stems, self.names.titles, self.names.urls
+        self.unnumbered = self.names.unnumbered
         self._spans: dict[str, list[SpanInfo]] = {}
         self._slugs: dict[str, dict[str, str]] = {}
         # a heading's letters and digits alone -> its span, where no other heading of the page has them
@@ -669,7 +686,9 @@ class LinkResolver:
         moved = self.urls.get(site_url_key(rel) or "", ())
         if len(moved) == 1:  # the page that says it was moved from this URL (redirect_from, Hugo's aliases)
             return moved[0]
-        hits = self.stems.get(stem, ())
+        # a page's file name, else its name without the number that orders it (Docusaurus and
+        # Svelte's site serve 07-misc/02-testing.md at /docs/svelte/testing)
+        hits = self.stems.get(stem, ()) or self.unnumbered.get(stem, ())
         if len(hits) == 1:
             return hits[0]
         # several pages share the name: the one whose path ends as the URL does (the site's
@@ -777,7 +796,10 @@ def document_keys(doc: DocInfo) -> set[str]:
     keys = {f"path:{path}", f"lower:{path.lower()}", f"doc:{path}", f"title:{doc.title.strip().lower()}", XREF_KEY}
     keys.update(f"title:{alias.lower()}" for alias in doc.aliases)
     keys.update(f"url:{url}" for url in doc.urls)
-    keys.add("stem:" + posixpath.splitext(posixpath.basename(path))[0].lower())
+    stem = posixpath.splitext(posixpath.basename(path))[0].lower()
+    keys.add("stem:" + stem)
+    if (bare := unnumbered(stem)) is not None:
+        keys.add("stem:" + bare)  # LinkResolver._site_page
     if doc.doc_id:
         keys.add(f"id:{str(doc.doc_id).lower()}")
     for source in (posixpath.basename(path), doc.title):

@@ -1779,3 +1779,32 @@ def test_mdx_comment_heading_ids_cost_linear_time_on_hostile_headings():
 
     heading = "## " + "{/*" * 160 + "x" + " \t" * 160
     assert extract.heading_id(heading) is None and heading_label(heading) == heading
+
+
+def test_a_site_url_names_a_page_by_its_name_without_the_number_that_orders_it(mini, tmp_path):
+    """Docusaurus and Svelte's site order pages by a number they leave out of the URL:
+    ``07-misc/02-testing.md`` is served at ``/docs/svelte/testing``. A page whose file has the
+    name itself comes first; a numbered page added later resolves a link a re-index left
+    dangling, as a full resolve does."""
+    faq, testing, guide, plain, later = ("02_knowledge/svelte/07-misc/99-faq.md", "02_knowledge/svelte/07-misc/02-testing.md",
+                                         "02_knowledge/svelte/07-misc/07-v5-migration-guide.md", "02_knowledge/svelte/stores.md",
+                                         "02_knowledge/svelte/06-runtime/01-stores.md")
+    write(mini, testing, "# Testing\n\nUse Vitest.\n")
+    write(mini, guide, "# Svelte 5 migration guide\n\nRunes.\n")
+    write(mini, plain, "# Stores\n\nThe old page.\n")
+    write(mini, faq, "# FAQ\n\nSee [testing](/docs/svelte/testing), [the guide](/docs/svelte/v5-migration-guide),\n"
+                     "[stores](/docs/svelte/stores) and [context](/docs/svelte/context).\n")
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    got = {e.detail: e.dst_path for e in edge_set_edges(reg.conn) if e.src_path == faq and e.type == "REF"}
+    assert got == {"/docs/svelte/testing": testing, "/docs/svelte/v5-migration-guide": guide, "/docs/svelte/stores": plain}
+    assert [d.target for d in result.dangling if d.path == faq] == ["/docs/svelte/context"]
+    write(mini, "02_knowledge/svelte/06-runtime/02-context.md", "# Context\n\nsetContext.\n")
+    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only={"02_knowledge/svelte/06-runtime/02-context.md"}, removed=set())
+    full, full_result = index(mini, tmp_path / "full.sqlite")
+    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
+    assert not [d for d in result.dangling if d.path == faq]
+    write(mini, later, "# Stores\n\nThe numbered page.\n")  # the page named as written still wins
+    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only={later}, removed=set())
+    assert {e.detail: e.dst_path for e in edge_set_edges(reg.conn) if e.src_path == faq and e.type == "REF"}["/docs/svelte/stores"] == plain
+    full.close()
+    reg.close()
