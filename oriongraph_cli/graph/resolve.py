@@ -17,6 +17,7 @@ from oriongraph_cli.graph.extract import (
     ADR_RE,
     ARTIFACTS_DIR,
     FRONT_MATTER_TYPES,
+    HEADING_TEXT_MAX,
     MD_SUFFIXES,
     PATHISH_RE,
     SCHEME_RE,
@@ -61,6 +62,10 @@ _DEFINITION_LINE = re.compile(r"^ {0,3}:[ \t]+\S")
 _ANY_DEFINITION_LINE = re.compile(_DEFINITION_LINE.pattern, re.MULTILINE)
 # an anchor written in HTML, as generated documentation sets them: <a name="x"></a>, <h3 id="x">
 _HTML_ANCHOR = re.compile(r"<[A-Za-z][\w-]*\s[^<>]*?(?<![\w-])(?:id|name)\s*=\s*([\"'])([^\"'<>]+)\1")
+# an id set by an attribute list alone on its line, as Python-Markdown's attr_list (MkDocs)
+# gives it to the block above — "{#field-after-validator}" under a list item's text —, or by
+# mkdocs-autorefs' empty link, "[](){#pattern-constraint-note}"
+_ATTR_LIST_ANCHOR = re.compile(r"^[ \t]*(?:\[\]\(\))?\{:?[ \t]*#([^\s{}\"']+)(?:[ \t]+[^{}\n]*)?\}[ \t]*$", re.MULTILINE)
 # an ATX heading inside a list item or a block quote (``  ### Details {#details}`` under
 # ``- **Type**``, as API references write them): a heading where it renders, with the
 # anchor a site gives it, but no section of the outline (its code blanked first). Indented,
@@ -69,6 +74,9 @@ _HTML_ANCHOR = re.compile(r"<[A-Za-z][\w-]*\s[^<>]*?(?<![\w-])(?:id|name)\s*=\s*
 _LIST_MARKER = r"(?:[-*+]|\d{1,9}[.)])[ \t]+"
 _NESTED_HEADING = re.compile(
     rf"^(?:(?:[ \t]*>[ \t]*|[ \t]+)(?:{_LIST_MARKER})?|{_LIST_MARKER})#{{1,6}}[ \t]+(\S.*?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
+# ... or one that begins a span's text: a long section's part begins at the block such a
+# heading opens, its indentation left out (Vue's ``  ### Note on webpack Treeshaking {#…}``)
+_SPAN_FIRST_HEADING = re.compile(r"#{1,6}[ \t]+(\S.*?)(?:[ \t]+#+)?[ \t]*")  # (on the first line, at most HEADING_TEXT_MAX long)
 
 
 # the file stems of a folder's page, served at the folder's own URL
@@ -388,8 +396,9 @@ class LinkResolver:
 
     def text_anchors(self, path: str) -> dict[str, str]:
         """Anchor -> span_id of the first span that sets it in its text, outside code: in HTML
-        (``<a name="x">``, ``id="x"`` on an element) as ``x``, a block id (a line ending in
-        ``^x``) as ``^x``, a heading inside a list item or a quote by the id written on it and
+        (``<a name="x">``, ``id="x"`` on an element) as ``x``, an attribute list alone on its
+        line (``{#x}``, ``[](){#x}``) as ``x``, a block id (a line ending in ``^x``) as ``^x``,
+        a heading inside a list item or a quote by the id written on it and
         by its slug (read only for an anchor the outline's headings do not name)."""
         table = self._text_anchors.get(path)
         if table is None:
@@ -401,7 +410,11 @@ class LinkResolver:
                         table.setdefault(m.group(2), span_id)
                     for m in _BLOCK_ID.finditer(masked):
                         table.setdefault("^" + m.group(1), span_id)
-                    for m in _NESTED_HEADING.finditer(masked):
+                    for m in _ATTR_LIST_ANCHOR.finditer(masked):
+                        table.setdefault(m.group(1), span_id)
+                    line = masked.split("\n", 1)[0] if masked.startswith("#") else ""
+                    first = _SPAN_FIRST_HEADING.fullmatch(line) if len(line) <= HEADING_TEXT_MAX else None
+                    for m in ([first] if first else []) + list(_NESTED_HEADING.finditer(masked)):
                         title = m.group(1)
                         given = heading_id(title)
                         if given is not None:

@@ -1496,6 +1496,12 @@ def test_an_anchor_names_a_heading_inside_a_list_item():
     assert r.anchor("g.md", "item-heading") == "g1"  # a list item's first line
     assert r.anchor("g.md", "not-a-heading") is None and r.anchor("g.md", "hashtag") is None
     assert r.anchor("g.md", "left-in-code") is None
+    # a long section's part that begins at such a heading, its indentation left out (Vue's API
+    # reference): the heading begins the part's text
+    part = SpanInfo("g.md", "g2", 2, ("General", "defineComponent() {#definecomponent}"), 2,
+                    "### Note on webpack Types {#note-on-webpack-types}\n\n  Mark the call pure.")
+    r = LinkResolver(docs, {"g.md": "g0"}, lambda p: spans + [part] if p == "g.md" else [])
+    assert r.anchor("g.md", "note-on-webpack-types") == "g2"
     edges, dangling = resolve.resolve_refs([RawRef("x.md", "x0", 3, "md", "g.md", "function-signature"),
                                             RawRef("x.md", "x0", 4, "md", "g.md", "overloads")], r)
     assert Edge("x.md", "x0", "g.md", "g1", "REF", "g.md#function-signature", 3) in edges
@@ -1808,3 +1814,24 @@ def test_a_site_url_names_a_page_by_its_name_without_the_number_that_orders_it(m
     assert {e.detail: e.dst_path for e in edge_set_edges(reg.conn) if e.src_path == faq and e.type == "REF"}["/docs/svelte/stores"] == plain
     full.close()
     reg.close()
+
+
+def test_an_id_set_by_an_attribute_list_alone_on_its_line_names_that_place():
+    """MkDocs pages (Python-Markdown's attr_list) give the block above an id with a line of
+    its own, ``{#field-after-validator}`` under a list item's text, and mkdocs-autorefs sets
+    one with an empty link, ``[](){#pattern-constraint-note}``. A link to either names the
+    passage that sets it; in code, or inside a sentence, such braces set nothing."""
+    filler = " ".join(f"Sentence {i} about validators and the order they run in." for i in range(40))
+    text = ("---\ntitle: Validators\n---\n# Validators\n\nSee [after](#field-after-validator), [note](#pattern-constraint-note),\n"
+            "[coded](#in-code) and [inline](#inline).\n\n" + filler + "\n\n"
+            "* ***After* validators**: run after Pydantic's own validation.\n{#field-after-validator}\n\n    Indented example.\n\n" + filler + "\n\n"
+            "<!-- markdownlint-disable-next-line no-empty-links -->\n[](){#pattern-constraint-note}\n\n!!! note \"pattern\"\n    Regexes.\n\n"
+            "```md\n{#in-code}\n```\n\nA sentence with {#inline} inside.\n")
+    doc, spans = parse("02_knowledge/pydantic/validators.md", text)
+    refs = [r for r in extract.extract_refs(doc, spans) if r.kind == "md"]
+    r = LinkResolver.from_documents([doc], {doc.path: spans})
+    edges, dangling = resolve.resolve_refs(refs, r, {})
+    texts = {sp.ref.span_id: sp.text for sp in spans}
+    got = {e.detail: texts[e.dst_span] for e in edges}
+    assert "{#field-after-validator}" in got["#field-after-validator"] and "{#pattern-constraint-note}" in got["#pattern-constraint-note"]
+    assert sorted(d.target for d in dangling) == ["#in-code", "#inline"]
