@@ -106,6 +106,14 @@ projects no default was chosen on.
     git -C /tmp/src/svelte checkout 15720b16a5ef33e3e1f4301c77b94ec375070e73
     python bench/suite/build_docsite.py /tmp/src/svelte --docs documentation/docs --name svelte --out /tmp/suite/svelte
 
+    git clone https://github.com/dotnet/designs /tmp/src/dotnetdesigns
+    git -C /tmp/src/dotnetdesigns checkout 3cca817bc9924f27a082ac44beb3ddca0232e215
+    python bench/suite/build_docsite.py /tmp/src/dotnetdesigns --docs . --name dotnetdesigns --out /tmp/suite/dotnetdesigns
+
+    git clone https://github.com/pydantic/pydantic /tmp/src/pydantic
+    git -C /tmp/src/pydantic checkout 2151025aa51263f3016502b00010b78e4481eaa1
+    python bench/suite/build_docsite.py /tmp/src/pydantic --docs docs --name pydantic --out /tmp/suite/pydantic
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -221,6 +229,14 @@ Sources (only the Markdown is read):
   documentation (106 files; the ten in ``.generated/`` folders are hidden, so not indexed):
   runes, template syntax, the v5 migration guide, legacy pages, module reference stubs;
   front matter titles YAML rejects (``title: {#if ...}``, ``title: bind:``).
+- ``dotnetdesigns``: every ``**/*.md`` of dotnet/designs at 3cca817 — .NET's design documents
+  (113 files) under ``accepted/<year>/`` and ``proposed/``, one template (Owner, Scenarios,
+  Goals, Design, Q&A), almost no status lines; 7 current-vs-replaced pairs
+  (``dotnetdesigns.pairs.jsonl``), 2 marked.
+- ``pydantic``: every ``docs/**/*.md`` of pydantic/pydantic at 2151025 — Pydantic's
+  documentation (89 pages: concepts, the migration guide, error references, 41 mkdocstrings
+  stubs); attr_list ids on lines of their own (``{#field-after-validator}``), mkdocs-autorefs
+  anchors (``[](){#x}``), admonitions and tabs.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by

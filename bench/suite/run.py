@@ -46,7 +46,7 @@ PROJECTS = {
     "adr-moj": ("adr-moj", HERE / "adr_moj.intents.jsonl"),
 }
 # never part of a choice: built and judged after the defaults were fixed, measured with the
-# shipped defaults only (budgets.py --projects govuk,swift,playbook,modplat,fastify,redux,hugo,rustbook,obsidian,handbook,vite,wikibase,packaging,odh,devguide,prometheus,grpc,nodebp,hass,goproposal,tldr,otel,vue,cargo,eips,fastapi,cosmos,reactdev,keep,svelte); see
+# shipped defaults only (budgets.py --projects govuk,swift,playbook,modplat,fastify,redux,hugo,rustbook,obsidian,handbook,vite,wikibase,packaging,odh,devguide,prometheus,grpc,nodebp,hass,goproposal,tldr,otel,vue,cargo,eips,fastapi,cosmos,reactdev,keep,svelte,dotnetdesigns,pydantic); see
 # build_govuk.py, build_swift.py, build_playbook.py, build_modplat.py, build_docsite.py
 UNSEEN = {
     "govuk": ("govuk", HERE / "govuk.intents.jsonl"),
@@ -79,6 +79,8 @@ UNSEEN = {
     "reactdev": ("reactdev", HERE / "reactdev.intents.jsonl"),
     "keep": ("keep", HERE / "keep.intents.jsonl"),
     "svelte": ("svelte", HERE / "svelte.intents.jsonl"),
+    "dotnetdesigns": ("dotnetdesigns", HERE / "dotnetdesigns.intents.jsonl"),
+    "pydantic": ("pydantic", HERE / "pydantic.intents.jsonl"),
 }
 # the same projects with their lifecycle told only in the text (strip_stated.py): measured
 # against the trees above, never part of a choice
@@ -88,7 +90,7 @@ TEXT_TREES = {
 }
 PAIRS = {"peps": HERE / "peps.pairs.jsonl", "adr-moj": HERE / "adr_moj.pairs.jsonl", "modplat": HERE / "modplat.pairs.jsonl",
          "hass": HERE / "hass.pairs.jsonl", "eips": HERE / "eips.pairs.jsonl", "cosmos": HERE / "cosmos.pairs.jsonl",
-         "keep": HERE / "keep.pairs.jsonl"}
+         "keep": HERE / "keep.pairs.jsonl", "dotnetdesigns": HERE / "dotnetdesigns.pairs.jsonl"}
 
 
 def _open(suite: Path, project: str):
