@@ -29,7 +29,7 @@ from oriongraph_cli.api import clean_tree
 def links_cmd(
     target: Optional[str] = typer.Argument(None, help="A document path (relative to the root) or a span id / prefix."),
     root: Optional[Path] = ROOT_OPT,
-    dangling: bool = typer.Option(False, "--dangling", help="List links whose target does not exist (path:line → target). A site URL (/manual/dns.html, /manual/dns/, also as a template writes it: {{ site.baseurl }}/manual/dns/, {% page \"/manual/dns/\" %}) names the page built from dns.md, or the page whose redirect_from lists it; a path from the site root (/config/dns.md) kept under a stage folder, the one page whose path ends so; #x names a heading (by its slug or an id written on it, {#x}) or an anchor set in HTML (<a name=\"x\">, id=\"x\")."),
+    dangling: bool = typer.Option(False, "--dangling", help="List links whose target does not exist (path:line → target). A site URL (/manual/dns.html, /manual/dns/, also as a template writes it: {{ site.baseurl }}/manual/dns/, {% page \"/manual/dns/\" %}) names the page built from dns.md (or 02-dns.md, a page ordered by its number), or the page whose redirect_from lists it; a path from the site root (/config/dns.md) kept under a stage folder, the one page whose path ends so; #x names a heading (by its slug or an id written on it, {#x} or as an MDX comment {/*x*/}) or an anchor set in HTML (<a name=\"x\">, id=\"x\") or by an attribute list on its own line ({#x})."),
     structural: bool = typer.Option(False, "--structural", help="Also show NEXT/PREV and section edges."),
     as_json: bool = JSON_OPT,
     check: bool = typer.Option(False, "--check", help="With --dangling: exit 1 when there are dangling links (for CI and hooks)."),
