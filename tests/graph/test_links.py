@@ -39,6 +39,14 @@ def parse(rel: str, text: str):
     return doc, split_document(doc, COUNTER)
 
 
+def resolve_own_links(rel: str, text: str):
+    """(spans, edges, dangling) of one page's Markdown links resolved against the page alone."""
+    doc, spans = parse(rel, text)
+    refs = [r for r in extract.extract_refs(doc, spans) if r.kind == "md"]
+    edges, dangling = resolve.resolve_refs(refs, LinkResolver.from_documents([doc], {doc.path: spans}), {})
+    return spans, edges, dangling
+
+
 def write(root: Path, rel: str, text: str) -> None:
     path = root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -1770,10 +1778,7 @@ def test_an_id_written_on_a_heading_as_an_mdx_comment_names_it():
     text = ("---\ntitle: Events\n---\n# Events\n\nSee [below](#props-in-handlers) and [ids](#heading-ids).\n\n"
             "## Reading props in event handlers {/*props-in-handlers*/}\n\nHandlers see props.\n\n"
             "## Heading IDs {/* #heading-ids */}\n\nIds.\n")
-    doc, spans = parse("02_knowledge/learn/events.md", text)
-    refs = [r for r in extract.extract_refs(doc, spans) if r.kind == "md"]
-    r = LinkResolver.from_documents([doc], {doc.path: spans})
-    edges, dangling = resolve.resolve_refs(refs, r, {})
+    spans, edges, dangling = resolve_own_links("02_knowledge/learn/events.md", text)
     heads = {sp.ref.span_id: sp.heading_path[-1] for sp in spans}
     assert not dangling
     assert sorted(heads[e.dst_span] for e in edges) == ["Heading IDs {/* #heading-ids */}", "Reading props in event handlers {/*props-in-handlers*/}"]
@@ -1827,10 +1832,7 @@ def test_an_id_set_by_an_attribute_list_alone_on_its_line_names_that_place():
             "* ***After* validators**: run after Pydantic's own validation.\n{#field-after-validator}\n\n    Indented example.\n\n" + filler + "\n\n"
             "<!-- markdownlint-disable-next-line no-empty-links -->\n[](){#pattern-constraint-note}\n\n!!! note \"pattern\"\n    Regexes.\n\n"
             "```md\n{#in-code}\n```\n\nA sentence with {#inline} inside.\n")
-    doc, spans = parse("02_knowledge/pydantic/validators.md", text)
-    refs = [r for r in extract.extract_refs(doc, spans) if r.kind == "md"]
-    r = LinkResolver.from_documents([doc], {doc.path: spans})
-    edges, dangling = resolve.resolve_refs(refs, r, {})
+    spans, edges, dangling = resolve_own_links("02_knowledge/pydantic/validators.md", text)
     texts = {sp.ref.span_id: sp.text for sp in spans}
     got = {e.detail: texts[e.dst_span] for e in edges}
     assert "{#field-after-validator}" in got["#field-after-validator"] and "{#pattern-constraint-note}" in got["#pattern-constraint-note"]
