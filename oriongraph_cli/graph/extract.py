@@ -139,7 +139,7 @@ def heading_text(heading: str) -> str:
     if len(heading) > HEADING_TEXT_MAX:
         return heading
     if "{" in heading:
-        heading = _HEADING_ATTRS.sub("", heading)
+        heading = HEADING_ATTRS.sub("", heading)
     code: list[str] = []
     if "`" in heading and not any(_HOLDER <= ord(c) < _HOLDER + HEADING_TEXT_MAX for c in heading):
         heading, code = _hold_code_spans(heading)
@@ -178,15 +178,12 @@ def _hold_code_spans(text: str) -> tuple[str, list[str]]:
     return "".join(out), code
 
 
-_HEADING_ATTRS = HEADING_ATTRS  # blocks.HEADING_ATTRS: the id written on a heading
-
-
 def heading_id(heading: str) -> str | None:
     """The id written on a heading in braces at its end (``{#id}``, or an MDX comment
     ``{/*id*/}``), or None."""
     if "{" not in heading or len(heading) > HEADING_TEXT_MAX:
         return None
-    m = _HEADING_ATTRS.search(heading)
+    m = HEADING_ATTRS.search(heading)
     return (m.group(1) or m.group(2)) if m else None
 
 
