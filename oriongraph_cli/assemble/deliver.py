@@ -64,10 +64,14 @@ def measure(resp: CompileResponse, formats: tuple[str, ...], count: Callable[[st
     return {f: count(_render(resp, f)) for f in formats}
 
 
-def settle(resp: CompileResponse, formats: tuple[str, ...], count: Callable[[str], int]) -> tuple[CompileResponse, dict[str, int]]:
+def settle(resp: CompileResponse, formats: tuple[str, ...], count: Callable[[str], int],
+           guess: dict[str, int] | None = None) -> tuple[CompileResponse, dict[str, int]]:
     """The response with ``stats.delivered`` equal to each format's own count (when two
-    counts alternate, the larger is printed, so the printed number is never below the truth)."""
-    delivered = {f: 0 for f in formats}
+    counts alternate, the larger is printed, so the printed number is never below the truth).
+    ``guess``: the counts to print first — a neighbouring output's, whose numbers have as
+    many digits as this one's will, so that the second rendering usually agrees (from 0,
+    the printed number's own tokens change the count once more)."""
+    delivered = {f: (guess or {}).get(f, 0) for f in formats}
     counts: dict[str, int] = {}
     for i in range(SETTLE_ROUNDS):
         resp = replace(resp, stats=replace(resp.stats, delivered=dict(delivered)))
@@ -100,7 +104,7 @@ def fit(build: Callable[..., CompileResponse], budget: int, formats: tuple[str, 
     n = measure(trial, formats, count)
     spans = len(trial.workingset.spans)
     if max(n.values()) < budget or not spans:
-        settled, n = settle(trial, formats, count)
+        settled, n = settle(trial, formats, count, guess=n)
         if max(n.values()) <= budget:
             return _grow(build, settled, n, room, 0, budget, formats, count, compact) if spans else settled
     framing = max(n.values()) - fixed - trial.stats.tokens_used
@@ -109,7 +113,7 @@ def fit(build: Callable[..., CompileResponse], budget: int, formats: tuple[str, 
     q = room
     too_big = room + 1  # the smallest selection budget seen over the budget
     for _ in range(MAX_ROUNDS):
-        resp, n = settle(build(q, overhead, compact), formats, count)
+        resp, n = settle(build(q, overhead, compact), formats, count, guess=n)
         over = max(n.values()) - budget
         if over <= 0:
             best = resp
@@ -134,10 +138,11 @@ def _grow(build, best: CompileResponse, n: dict[str, int], q: int, overhead: int
     """Step 6 (module doc): offer the unspent tokens back to selection while the output
     stays within the budget and quotes more."""
     spare = budget - max(n.values())
+    m = n
     for _ in range(GROW_ROUNDS):
         if spare < GROW_MIN:
             break
-        resp, m = settle(build(q + spare, overhead, compact), formats, count)
+        resp, m = settle(build(q + spare, overhead, compact), formats, count, guess=m)
         if max(m.values()) > budget:
             spare //= 2
             continue

@@ -159,6 +159,31 @@ def test_a_per_span_cost_that_prices_every_span_out_is_not_an_empty_working_set(
     assert len(out.workingset.spans) == 1  # before: 0 spans, and compile raised "nothing fits"
 
 
+def test_the_printed_count_starts_from_a_neighbouring_outputs_and_agrees_sooner(monkeypatch):
+    """The printed number is part of what is counted: from 0 (one word) to 3,989 (two) the
+    count moves once more before it agrees. Settling from a neighbouring output's count,
+    whose number has as many digits, agrees at the second rendering — and prints the same
+    number as settling from 0."""
+    from oriongraph_cli.assemble import deliver
+
+    renders = []
+
+    def render(resp, fmt):
+        renders.append(resp.stats.delivered[fmt])
+        number = f"{resp.stats.delivered[fmt]:,}".replace(",", " ")  # 3,989 is two words, 0 one
+        return "x " * resp.size + number
+
+    monkeypatch.setattr(deliver, "_render", render)
+    count = lambda text: len(text.split())  # noqa: E731
+    resp = Resp(WS((1,)), Stats(tokens_used=3000), 3987)
+    cold, n_cold = deliver.settle(resp, ("markdown",), count)
+    assert renders == [0, 3988, 3989] and n_cold == {"markdown": 3989}
+    renders.clear()
+    warm, n_warm = deliver.settle(resp, ("markdown",), count, guess={"markdown": 3950})
+    assert renders == [3950, 3989] and n_warm == n_cold
+    assert warm.stats.delivered == cold.stats.delivered == {"markdown": 3989}
+
+
 def test_delivered_text_never_shrinks_to_nothing_as_the_budget_grows(reader):
     """Across budgets on the real sample index: a budget that delivered spans is never
     followed by a larger one that delivers none, and quoted tokens do not fall by more
