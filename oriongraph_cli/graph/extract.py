@@ -394,6 +394,12 @@ def mask_code(text: str, start: int = 0, rst: bool = False, end: int | None = No
     return masked
 
 
+# a front matter value that is an HTML element written as a tag, `<link>`, `<a href="x">`,
+# `</style>`, `<br/>` (an autolink, `<https://…>`, a path in brackets or an id, `<ADR-7>`, is
+# not one: the name is lower-case letters and digits, as HTML's own elements are written)
+_FM_TAG_ONLY = re.compile(r"</?[a-z][a-z0-9]*(?:\s[^<>]*)?/?>\Z")
+
+
 def _fm_values(value: Any) -> list[str]:
     if value is None:
         return []
@@ -451,6 +457,8 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
         if key not in FRONT_MATTER_TYPES:
             continue
         for v in _fm_values(value):
+            if _FM_TAG_ONLY.match(v):  # React titles its <link> page `link: "<link>"`: a tag, not a target
+                continue
             target, _, anchor = v.partition("#")
             refs.append(RawRef(doc.path, None, front_matter_line(fm_lines, raw_key, v), f"fm:{key}", target.strip(), anchor.strip() or None))
     for key, value, line in doc.stated_refs:  # "Superseded by [ADR-7](0007-x.md)" in its first lines

@@ -78,8 +78,10 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # rejects whose every line is ``key: text`` at the margin is read as those lines, as Svelte's
 # docs site reads ``title: {#if ...}`` and ``title: bind:`` — the page had no title, and its
 # fields were dropped with a warning —, and a single-value field YAML read as a collection
-# written on its line, ``title: {let/const ...}``, is the text written there)
-PARSE_RULES = 24
+# written on its line, ``title: {let/const ...}``, is the text written there; 25: a front
+# matter link value written as an HTML tag is its text, not a target — react.dev titles its
+# ``<link>`` page ``link: "<link>"``, which was a dangling link)
+PARSE_RULES = 25
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)

@@ -1784,6 +1784,23 @@ def test_an_id_written_on_a_heading_as_an_mdx_comment_names_it():
     assert sorted(heads[e.dst_span] for e in edges) == ["Heading IDs {/* #heading-ids */}", "Reading props in event handlers {/*props-in-handlers*/}"]
 
 
+def test_a_front_matter_link_written_as_an_html_tag_is_text_not_a_target():
+    """react.dev titles the page of its ``<link>`` component ``link: "<link>"`` (and
+    ``<meta>``'s ``meta: "<meta>"``): the key is a link key, the value a tag, and it was
+    reported as a dangling link. A value written as an HTML tag is skipped; an autolink in
+    brackets, an id and a path are still targets."""
+    def fm_refs(front: str):
+        doc, spans = parse("02_knowledge/ref/link.md", f"---\n{front}\n---\n# Page\n\nText.\n")
+        return [(r.kind, r.target) for r in extract.extract_refs(doc, spans) if r.kind.startswith("fm:")]
+
+    assert fm_refs('link: "<link>"') == []
+    assert fm_refs('related: ["</style>", "<a href=\'x\'>", "<br/>"]') == []
+    assert fm_refs('link: "<https://example.org/x>"') == [("fm:links", "<https://example.org/x>")]
+    assert fm_refs('supersedes: "<ADR-7>"') == [("fm:supersedes", "<ADR-7>")]
+    assert fm_refs("related: other.md") == [("fm:related", "other.md")]
+    assert fm_refs('link: "<link> and <meta>"') == [("fm:links", "<link> and <meta>")]
+
+
 def test_mdx_comment_heading_ids_cost_linear_time_on_hostile_headings():
     """A hostile heading of unclosed MDX comments is read quickly and taken as written."""
     from oriongraph_cli.blocks import heading_label
