@@ -531,16 +531,21 @@ def _rst_literals_indented(lines: list[str]) -> list[str]:
     more, so CommonMark reads them as indented code wherever docutils does: their lines are
     indented by any amount (three spaces under ``.. code-block::`` is the common way), and a
     ``#  define X 1`` indented less than four is an ATX heading to CommonMark. Another
-    directive's body (``.. note::``) is text and stays as it is. Line for line, so offsets
-    are unchanged."""
+    directive's body (``.. note::``, ``.. versionadded::``) is text: its lines are taken out
+    of their indentation, which CommonMark would read as indented code from four spaces on
+    (NumPy's NEPs indent a note's body four spaces; its links and words were code), the
+    blocks nested in it keeping theirs. Line for line, so offsets are unchanged."""
     out = list(lines)
     i = 0
     while i < len(lines):
         line = lines[i]
         stripped = line.rstrip()
-        literal = is_rst_literal_directive(line) if _RST_DIRECTIVE.match(line) else (stripped.endswith("::") and bool(stripped.strip()))
+        directive = _RST_DIRECTIVE.match(line) is not None
+        literal = is_rst_literal_directive(line) if directive else (stripped.endswith("::") and bool(stripped.strip()))
         if not literal:
-            i += 1
+            if directive:
+                _rst_body_dedented(lines, out, i)
+            i += 1  # a body's own literal blocks and directives are read in turn
             continue
         margin = len(line) - len(line.lstrip())
         j = i + 1
@@ -550,6 +555,24 @@ def _rst_literals_indented(lines: list[str]) -> list[str]:
             j += 1
         i = j
     return out
+
+
+def _rst_body_dedented(lines: list[str], out: list[str], i: int) -> None:
+    """The body of the text directive at ``lines[i]`` (its lines indented past the
+    directive's) written into ``out`` less the body's indentation, nested lines keeping what
+    they have beyond it."""
+    margin = len(lines[i]) - len(lines[i].lstrip())
+    body: list[int] = []
+    j = i + 1
+    while j < len(lines) and (not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip()) > margin):
+        if lines[j].strip():
+            body.append(j)
+        j += 1
+    if not body:
+        return
+    indent = min(len(lines[k]) - len(lines[k].lstrip()) for k in body)
+    for k in body:
+        out[k] = lines[k][indent:]
 
 
 def _line_starts(text: str, start: int) -> list[int]:

@@ -21,6 +21,7 @@ from oriongraph_cli.graph.extract import (
     MD_SUFFIXES,
     PATHISH_RE,
     SCHEME_RE,
+    SPHINX_ROLE_RE,
     DanglingLink,
     DocInfo,
     Edge,
@@ -31,6 +32,7 @@ from oriongraph_cli.graph.extract import (
     loose_anchor,
     looks_like_path,
     mask_code,
+    role_target,
     site_url_key,
     slugify,
 )
@@ -885,6 +887,13 @@ def resolve_refs(
                     _id_keys(pep, keys)
             elif kind == "doxygen" or kind.startswith("sphinx:"):
                 keys.add(XREF_KEY)
+            elif kind.startswith("stated:") and (role := SPHINX_ROLE_RE.fullmatch(target)) is not None:
+                role_name, named = role_target(role)
+                if role_name == "pep":
+                    for pep in _pep_ids(named.partition("#")[0]):
+                        _id_keys(pep, keys)
+                else:
+                    keys.add(XREF_KEY)
             elif is_site_ref(kind):
                 target = site_ref_target(kind, target)
                 _path_keys(path, target, keys)
@@ -919,20 +928,19 @@ def _resolve_one(r: RawRef, resolver: LinkResolver, edges: list[Edge], dangling_
         if hit is not None and (hit[0] != path or hit[1] is not None):
             edges.append(Edge(path, span_id, hit[0], hit[1], _ref_type(hit[0]), f"@ref {target}", line))
     elif kind == "sphinx:doc":  # a page named by its path: one the project lacks is a dangling link
-        dst = resolver.sphinx_doc(path, target)
+        dst, _ = sphinx_destination(resolver, path, "doc", target)
         if dst is None:
             dangling_out.append(DanglingLink(path, line, f":doc:`{target}`", "link"))
         elif dst != path:
             edges.append(Edge(path, span_id, dst, None, _ref_type(dst), f":doc:`{target}`", line))
     elif kind == "sphinx:pep":  # PEP 8 as the project holds it (an id PEP-0008); python.org's else
-        number, _, anchor = target.partition("#")
-        dst = next((d for d in map(resolver.resolve_id, _pep_ids(number)) if d is not None), None)
+        dst, dst_span = sphinx_destination(resolver, path, "pep", target)
         if dst is not None and dst != path:
-            edges.append(Edge(path, span_id, dst, resolver.anchor(dst, anchor) if anchor else None, _ref_type(dst), f":pep:`{target}`", line))
+            edges.append(Edge(path, span_id, dst, dst_span, _ref_type(dst), f":pep:`{target}`", line))
     elif kind == "sphinx:ref":  # a label no page sets may come from another project (intersphinx): left alone
-        found = resolver.sphinx_ref(target)
-        if found is not None and (found[0] != path or found[1] != span_id):
-            edges.append(Edge(path, span_id, found[0], found[1], _ref_type(found[0]), f":ref:`{target}`", line))
+        dst, dst_span = sphinx_destination(resolver, path, "ref", target)
+        if dst is not None and (dst != path or dst_span != span_id):
+            edges.append(Edge(path, span_id, dst, dst_span, _ref_type(dst), f":ref:`{target}`", line))
     elif kind == "md" or kind == "img":
         dst, status = resolver.resolve_path(path, md_unescape(target))
         if status == "external" or status == "not-indexed":
@@ -965,17 +973,36 @@ def _resolve_one(r: RawRef, resolver: LinkResolver, edges: list[Edge], dangling_
             _link_edge(edges, dangling_out, resolver, r, dst, f"[[{written}]]")
     elif kind.startswith(("fm:", "stated:")):
         origin, _, key = kind.partition(":")
-        dst = resolver.resolve_name(path, md_unescape(target) if origin == "stated" else target) if target else path
-        if dst is None:
-            if origin == "fm":  # a stated one is a link in the text too: reported as that
-                dangling_out.append(DanglingLink(path, line, written, f"front-matter:{key}"))
-            return
-        dst_span = resolver.anchor(dst, anchor) if anchor else None
+        role = SPHINX_ROLE_RE.fullmatch(target) if origin == "stated" and target.endswith("`") else None
+        if role is not None:  # ":Replaced-By: :ref:`NEP56`": the page the cross-reference names
+            dst, dst_span = sphinx_destination(resolver, path, *role_target(role))
+            if dst is None:
+                return  # a link in the text too: reported as that, where it is one
+        else:
+            dst = resolver.resolve_name(path, md_unescape(target) if origin == "stated" else target) if target else path
+            if dst is None:
+                if origin == "fm":  # a stated one is a link in the text too: reported as that
+                    dangling_out.append(DanglingLink(path, line, written, f"front-matter:{key}"))
+                return
+            dst_span = resolver.anchor(dst, anchor) if anchor else None
         if dst == path and dst_span is None:
             return
         edges.append(Edge(path, None, dst, dst_span, FRONT_MATTER_TYPES[key], written, line))
 
 
+
+
+def sphinx_destination(resolver: LinkResolver, path: str, role: str, target: str) -> tuple[str | None, str | None]:
+    """(page, span or None) a Sphinx cross-reference from ``path`` names: ``:doc:`` a page by
+    its path, ``:ref:`` the place a label is set (None for a label no page sets: another
+    project's, through intersphinx), ``:pep:`` PEP N as the project holds it (an id PEP-000N)."""
+    if role == "doc":
+        return resolver.sphinx_doc(path, target), None
+    if role == "pep":
+        number, _, anchor = target.partition("#")
+        dst = next((d for d in map(resolver.resolve_id, _pep_ids(number)) if d is not None), None)
+        return dst, (resolver.anchor(dst, anchor) if dst is not None and anchor else None)
+    return resolver.sphinx_ref(target) or (None, None)
 
 
 def _link_edge(edges: list[Edge], dangling_out: list[DanglingLink], resolver: LinkResolver, r: RawRef, dst: str, written: str) -> None:

@@ -80,8 +80,14 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # fields were dropped with a warning —, and a single-value field YAML read as a collection
 # written on its line, ``title: {let/const ...}``, is the text written there; 25: a front
 # matter link value written as an HTML tag is its text, not a target — react.dev titles its
-# ``<link>`` page ``link: "<link>"``, which was a dangling link)
-PARSE_RULES = 25
+# ``<link>`` page ``link: "<link>"``, which was a dangling link; 26: a record's state line
+# naming the other record by a Sphinx cross-reference states the supersession — NumPy's NEPs
+# write ``:Replaced-By: :ref:`NEP56``` and ``:Replaces: :ref:`NEP30`, :ref:`NEP31```; 27: a
+# reStructuredText directive's body (``.. note::``) indented four spaces or more is text, not
+# indented code — its words were read as code and its links not at all —, and a record whose
+# stated status says it is gone names its successor in a sentence of its head: NEP 16's note
+# "withdrawn in favor of the protocol based approach described in :doc:`nep-0022-…`")
+PARSE_RULES = 27
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)

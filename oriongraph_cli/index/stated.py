@@ -15,7 +15,8 @@ tools write it:
 - "Supersedes", "Superseded by", "Replaced by" and "Replaces" the same ways (a line, a row, or
   within the status: "Superseded by [ADR-0007](0007-x.md)"; adr-tools spells it
   "Superceded by"), and as lines or rows the IETF's "Obsoletes" / "Obsoleted by" and
-  "Deprecated by" (the gRPC proposals'), naming the other records by their links, else by
+  "Deprecated by" (the gRPC proposals'), naming the other records by their links (Markdown
+  links, or Sphinx cross-references: NumPy's NEPs write ":Replaced-By: :ref:`NEP56`"), else by
   their ids (``ADR-0007``); "N/A" names none.
 
 Only the head is read (:data:`HEAD_LINES` lines of the body), outside code blocks and HTML
@@ -32,7 +33,7 @@ import re
 from dataclasses import dataclass
 
 from oriongraph_cli.blocks import comment_ranges, read_blocks
-from oriongraph_cli.graph.extract import ID_TOKEN_RE, MD_LINK_RE, front_matter_line, line_starts
+from oriongraph_cli.graph.extract import ID_TOKEN_RE, MD_LINK_RE, SPHINX_ROLE_RE, front_matter_line, line_starts
 
 HEAD_LINES = 60
 # the words decision records, PEPs and RFCs use for a state (lower case); two-word ones too
@@ -65,6 +66,10 @@ _ADORNMENT_RE = re.compile(r"^[ \t]*([=\-~^\"'`#*+:._])\1+[ \t]*$")
 _BY_RE = re.compile(r"\b(?:super[sc]eded|replaced)\s+(?:by|with)\b", re.IGNORECASE)
 _SUPERSEDES_RE = re.compile(r"\b(?:super[sc]edes|replaces)\b", re.IGNORECASE)
 _FAVOUR_RE = re.compile(r"\bin\s+favou?r\s+of\b", re.IGNORECASE)
+# the states whose record may say in a sentence what took its place (:func:`_sentence_successors`)
+_GONE = frozenset({"superseded", "replaced", "withdrawn", "rejected", "deprecated", "obsolete", "abandoned"})
+# a sentence's end: a full stop, question or exclamation mark before a space, or a blank line
+_SENTENCE_END_RE = re.compile(r"[.!?](?=\s)|\n[ \t]*\n")
 # a front matter field giving a reason for the record's state (EIPs' ``withdrawal-reason``)
 _REASON_KEY_RE = re.compile(r"reason", re.IGNORECASE)
 _CHOICES_RE = re.compile(r"^\s*(?:\{([^{}]*)\}|\[([^\[\]]*)\])\s*$")
@@ -168,10 +173,27 @@ def read_stated(text: str, body_start: int = 0, rst: bool = False) -> Stated:
                 keys_seen.add(key)
                 refs.extend((key, t, line_no) for t in _targets(value))
         i += 1
+    if status is not None and status[0] in _GONE and not any(key == "superseded_by" for key, _t, _l in refs):
+        refs.extend(_sentence_successors(head, first_line))
     out_refs = tuple(dict.fromkeys(refs))
     if status is None and not out_refs:
         return NOTHING
     return Stated(status[0] if status else None, status[1] if status else None, out_refs)
+
+
+def _sentence_successors(head: str, first_line: int) -> list[tuple[str, str, int]]:
+    """("superseded_by", target, line) for the records the head's first sentence saying so
+    names: "This NEP has been withdrawn in favor of the protocol based approach described in
+    :doc:`nep-0022-…`", "This decision was superseded by [ADR-9](0009-x.md)." — the links (or
+    ids) after "superseded by", "replaced by" or "in favor of", up to the sentence's end.
+    Read only for a record whose stated status says it is no longer in force."""
+    m = _BY_RE.search(head) or _FAVOUR_RE.search(head)
+    if m is None:
+        return []
+    end = _SENTENCE_END_RE.search(head, m.end())
+    targets = _targets(head[m.end(): end.start() if end else len(head)])
+    line = first_line + head.count("\n", 0, m.start())
+    return [("superseded_by", t, line) for t in targets]
 
 
 def reason_successors(value: str) -> list[str]:
@@ -257,8 +279,13 @@ def _targets(value: str) -> list[str]:
 
 
 def _links(value: str) -> list[str]:
-    """The destinations of ``value``'s Markdown links (not images), each once."""
-    return list(dict.fromkeys(m.group(3) for m in MD_LINK_RE.finditer(value) if not m.group(1)))
+    """The destinations of ``value``'s Markdown links (not images) and its Sphinx
+    cross-references as written (``:ref:`NEP56```, ``:doc:`nep-0022-…```: the resolver reads
+    the role, as in the body), each once, in the order written."""
+    found = [(m.start(), m.group(3)) for m in MD_LINK_RE.finditer(value) if not m.group(1)]
+    if "`" in value:
+        found += [(m.start(), m.group(0)) for m in SPHINX_ROLE_RE.finditer(value)]
+    return list(dict.fromkeys(t for _at, t in sorted(found)))
 
 
 def _status_refs(value: str, word: str | None = None) -> list[tuple[str, str]]:

@@ -56,11 +56,31 @@ def _doc(rel: str, text: str):
     # a template's braces kept around the one state chosen (gRPC proposals)
     ("Title\n----\n* Author(s): x\n* Status: {In Review}\n", "in review", ()),
     ("* Status: In Review {Draft, In Review, Ready for Implementation, Implemented}\n", "in review", ()),
+    # NumPy's NEPs: the other records named by Sphinx cross-references
+    (":Status: Superseded\n:Replaced-By: :ref:`NEP56`\n", "superseded", (("superseded_by", ":ref:`NEP56`", 2),)),
+    (":Status: Final\n:Replaces: :ref:`NEP30`, :ref:`NEP31`\n", "final",
+     (("supersedes", ":ref:`NEP30`", 2), ("supersedes", ":ref:`NEP31`", 2))),
+    # a record that says it is gone names what took its place in a sentence of its head
+    ("NEP 16\n======\n\n:Status: Withdrawn\n\n.. note::\n\n    This NEP has been withdrawn in favor of the protocol based approach\n"
+     "    described in :doc:`nep-0022-overview`\n\nAbstract\n--------\n\nText.\n", "withdrawn",
+     (("superseded_by", ":doc:`nep-0022-overview`", 8),)),
+    ("# 3. X\n\n* Status: superseded\n* Date: 2021-02-01\n\nThis decision was superseded by [ADR-9](0009-y.md). See [z](z.md).\n",
+     "superseded", (("superseded_by", "0009-y.md", 6),)),
 ])
 def test_the_forms_records_write(text, status, refs):
-    got = read_stated(text)
+    got = read_stated(text, 0, rst=".. note::" in text)  # a reStructuredText note read as one
     assert got.status == status
     assert got.refs == refs
+
+
+def test_only_a_record_that_says_it_is_gone_names_its_successor_in_a_sentence():
+    """A record in force that mentions a replacement in prose ("the cron job was replaced by
+    [the queue](q.md)") supersedes nothing and is superseded by nothing; the sentence read is
+    the first that says so, up to its end."""
+    live = "# 4. Queue\n\n* Status: accepted\n\nThe cron job was replaced by [the queue](q.md).\n"
+    assert read_stated(live).refs == ()
+    gone = "# 2. X\n\n* Status: rejected\n\nRejected in favor of a plain file. The [old notes](n.md) stay.\n"
+    assert read_stated(gone).refs == ()  # the link is in the next sentence
 
 
 @pytest.mark.parametrize("text", [
@@ -186,3 +206,47 @@ def test_decision_records_without_front_matter_end_to_end(tmp_path):
     out = run_orion("compile", "job queue", "--where", "status=accepted", "--json", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert {d["path"].rsplit("/", 1)[-1] for d in json.loads(out.stdout)["documents"]} == {"0002-use-sqs-for-job-queue.md"}
+
+
+def _neps(root):
+    neps = root / "02_knowledge" / "neps"
+    neps.mkdir(parents=True)
+    (neps / "nep-0031-uarray.rst").write_text(
+        ".. _NEP31:\n\n======================================\nNEP 31 — Overrides of the NumPy API\n"
+        "======================================\n\n:Author: A. Author\n:Status: Superseded\n:Replaced-By: :ref:`NEP56`\n"
+        ":Created: 2019-08-22\n\nAbstract\n--------\n\nThis NEP proposes to make all of NumPy's public API overridable "
+        "with a set_backend context manager and uarray multimethods.\n")
+    (neps / "nep-0056-array-api-main-namespace.rst").write_text(
+        ".. _NEP56:\n\n============================================\nNEP 56 — Array API standard support\n"
+        "============================================\n\n:Status: Final\n:Replaces: :ref:`NEP30`, :ref:`NEP31`\n"
+        ":Created: 2023-12-19\n\nAbstract\n--------\n\nNumPy's main namespace supports the array API standard: "
+        "libraries write code once with __array_namespace__ instead of overriding NumPy's API.\n")
+    (neps / "nep-0016-abstract-array.rst").write_text(
+        ".. _NEP16:\n\n=====================================\nNEP 16 — An abstract base class for duck arrays\n"
+        "=====================================\n\n:Status: Withdrawn\n\n.. note::\n\n    This NEP has been withdrawn in favor of "
+        "the protocol based approach\n    described in :doc:`nep-0022-duck-typing`\n\nAbstract\n--------\n\n"
+        "We propose an AbstractArray base class for duck arrays.\n")
+    (neps / "nep-0022-duck-typing.rst").write_text(
+        "==========================\nNEP 22 — Duck typing for arrays\n==========================\n\n:Status: Final\n\n"
+        "Abstract\n--------\n\nDuck arrays implement protocols such as __array_function__ rather than an abstract base class.\n")
+
+
+@pytest.mark.slow
+def test_numpy_style_records_name_their_successors_by_cross_references_end_to_end(tmp_path):
+    """NumPy's NEPs as written (reStructuredText): ``:Replaced-By: :ref:`NEP56``` and a
+    withdrawal note naming ``:doc:`nep-0022-…``` are supersession edges; the replaced NEP is
+    demoted with its reason and its successor ranks first."""
+    _neps(tmp_path)
+    assert run_orion("index", cwd=tmp_path).returncode == 0
+    links = run_orion("links", "02_knowledge/neps/nep-0031-uarray.rst", cwd=tmp_path)
+    assert "SUPERSEDED_BY\t02_knowledge/neps/nep-0056-array-api-main-namespace.rst" in links.stdout, links.stdout
+    links = run_orion("links", "02_knowledge/neps/nep-0016-abstract-array.rst", cwd=tmp_path)
+    assert "SUPERSEDED_BY\t02_knowledge/neps/nep-0022-duck-typing.rst" in links.stdout, links.stdout
+    for intent, first in (("override NumPy's API with set_backend and uarray multimethods", "nep-0056-array-api-main-namespace.rst"),
+                          ("an abstract base class to identify duck arrays", "nep-0022-duck-typing.rst")):
+        out = run_orion("compile", intent, "--budget", "800", "--json", "--explain", cwd=tmp_path)
+        assert out.returncode == 0, out.stderr
+        data = json.loads(out.stdout)
+        assert data["documents"][0]["path"].endswith(first), [d["path"] for d in data["documents"]]
+        reasons = " ".join(r for e in data["explanation"]["rationale"] for r in e["reasons"])
+        assert "superseded by" in reasons
