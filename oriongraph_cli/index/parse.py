@@ -18,7 +18,7 @@ from typing import Any
 
 from oriongraph_cli.blocks import is_rst, read_blocks
 from oriongraph_cli.graph.extract import front_matter_key, mask_code
-from oriongraph_cli.index.stated import read_stated, reason_refs
+from oriongraph_cli.index.stated import STATUS_WORDS, read_stated, reason_refs
 from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 
 # the version of the rules a file is read by (front matter formats and fields here, the link
@@ -86,8 +86,12 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # reStructuredText directive's body (``.. note::``) indented four spaces or more is text, not
 # indented code — its words were read as code and its links not at all —, and a record whose
 # stated status says it is gone names its successor in a sentence of its head: NEP 16's note
-# "withdrawn in favor of the protocol based approach described in :doc:`nep-0022-…`")
-PARSE_RULES = 27
+# "withdrawn in favor of the protocol based approach described in :doc:`nep-0022-…`"; 28: a
+# front matter stage far from every stage is the project's own word, kept without a warning
+# (a near one warns with the stage meant), and read as the status when it is a state's word
+# and no status is given — Ember's RFCs write ``stage: discontinued``, and each of their 262
+# pages warned "unknown stage")
+PARSE_RULES = 28
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)
@@ -483,6 +487,16 @@ def as_list(value: Any) -> list[str]:
     return [str(value)]
 
 
+def _near_stage(stage: str) -> str | None:
+    """The stage ``stage`` is likely a slip for (``desgin``: design), else None: a value far
+    from every stage is the project's own word for something else (Ember's RFCs write their
+    state as ``stage: recommended``), kept without a warning on every page."""
+    import difflib
+
+    near = difflib.get_close_matches(stage, [*STAGES, *STAGE_ALIASES], n=1, cutoff=0.75)
+    return STAGE_ALIASES.get(near[0], near[0]) if near else None
+
+
 def normalise_stage(value: Any) -> str | None:
     if value is None:
         return None
@@ -498,8 +512,8 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
     if not workstream and parts[0] == "03_workstreams" and len(parts) > 2:
         workstream = parts[1]
     stage = normalise_stage(meta.get("stage"))
-    if stage and stage not in STAGES:
-        warnings.append(ParseWarning(rel, "stage", f"unknown stage {stage!r} (expected one of {', '.join(STAGES)}); kept as is", line=2))
+    if stage and stage not in STAGES and (near := _near_stage(stage)) is not None:
+        warnings.append(ParseWarning(rel, "stage", f"unknown stage {stage!r}: did you mean {near!r}? (one of {', '.join(STAGES)}); kept as is", line=2))
     title = meta.get("title")
     if not title:
         # the outline's first level-1 heading (``# x`` or ``x`` over ``===``), never a
@@ -507,6 +521,8 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
         title = next((h.title for h in read_blocks(text, body_start, is_rst(rel)).headings if h.level == 1), None) or PurePosixPath(rel).stem
     created = parse_date(meta.get("created")) or parse_date(meta.get("date"))
     status = str(meta["status"]).lower() if meta.get("status") is not None else None
+    if status is None and stage and stage not in STAGES and stage in STATUS_WORDS:
+        status = stage  # Ember's RFCs keep their state as `stage: discontinued`
     stated_refs: tuple[tuple[str, str, int], ...] = ()
     stated_keys = {"supersedes", "superseded_by"} - {front_matter_key(k) for k in meta}
     if status is None or stated_keys:

@@ -43,6 +43,7 @@ STATUS_WORDS = frozenset({
     "provisional", "deferred", "pending", "review", "reviewed", "discussion", "open", "closed", "abandoned",
     "retired", "experimental", "stable", "completed", "done", "planned", "postponed", "declined", "dropped",
     "wip", "tbd", "reverted", "revoked", "rescinded", "retracted", "cancelled", "canceled",
+    "discontinued", "released", "recommended",  # Ember's RFCs' stages
 })
 STATUS_PHRASES = ("in progress", "in review", "under review", "under discussion", "on hold")
 _SPELLINGS = {"superceded": "superseded"}
@@ -67,7 +68,7 @@ _BY_RE = re.compile(r"\b(?:super[sc]eded|replaced)\s+(?:by|with)\b", re.IGNORECA
 _SUPERSEDES_RE = re.compile(r"\b(?:super[sc]edes|replaces)\b", re.IGNORECASE)
 _FAVOUR_RE = re.compile(r"\bin\s+favou?r\s+of\b", re.IGNORECASE)
 # the states whose record may say in a sentence what took its place (:func:`_sentence_successors`)
-_GONE = frozenset({"superseded", "replaced", "withdrawn", "rejected", "deprecated", "obsolete", "abandoned"})
+_GONE = frozenset({"superseded", "replaced", "withdrawn", "rejected", "deprecated", "obsolete", "abandoned", "discontinued"})
 # a sentence's end: a full stop, question or exclamation mark before a space, or a blank line
 _SENTENCE_END_RE = re.compile(r"[.!?](?=\s)|\n[ \t]*\n")
 # a front matter field giving a reason for the record's state (EIPs' ``withdrawal-reason``)

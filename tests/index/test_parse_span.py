@@ -283,6 +283,44 @@ def test_a_restructuredtext_literal_block_is_code_however_little_it_is_indented(
     assert "define Py_BUILD_CORE_MODULE 1" in [h.title for h in read_blocks(text, 0).headings]
 
 
+def test_a_restructuredtext_directives_body_is_text_however_far_it_is_indented():
+    """NumPy's NEPs indent a note's body four spaces, which CommonMark reads as indented
+    code: the note's words were code and its links unread. A text directive's body is text
+    however far in it is; a literal block and a code directive nested in it stay code."""
+    text = ("NEP 16\n======\n\n.. note::\n\n    This NEP has been withdrawn in favor of\n    :doc:`nep-0022`.\n\n"
+            "    Example::\n\n        nested_literal()\n\n    .. code-block:: python\n\n        nested_code()\n\n"
+            ".. versionadded:: 1.2\n\n      Deeply indented text.\n\nAbstract\n--------\n\nMore.\n")
+    b = read_blocks(text, 0, rst=True)
+    code = [text[a:z] for a, z in b.code]
+    assert not any("withdrawn" in c or "Deeply" in c for c in code)
+    assert any("nested_literal()" in c for c in code) and any("nested_code()" in c for c in code)
+    assert [h.title for h in b.headings] == ["NEP 16", "Abstract"]
+    doc, _ = doc_of(text, "02_knowledge/neps/nep-0016.rst")
+    refs = [(r.kind, r.target) for r in extract_refs(doc, split_document(doc, get_counter("heuristic")))]
+    assert ("sphinx:doc", "nep-0022") in refs  # a link in the note is read
+
+
+def test_a_stage_far_from_every_stage_is_the_projects_own_word_and_a_state_word_is_the_status():
+    """Ember's RFCs keep their state in ``stage:`` (accepted, released, recommended,
+    discontinued): every page warned "unknown stage". A value near a stage is a slip and
+    warns with the stage meant; one far from all is kept without a warning, and read as the
+    status when it is a state's word and no status is given."""
+    def parsed(front):
+        return doc_of(f"---\n{front}\n---\n# RFC\n\nBody.\n", "02_knowledge/rfcs/0001-x.md")
+
+    doc, warnings = parsed("stage: desgin")
+    assert [w.message for w in warnings] == ["unknown stage 'desgin': did you mean 'design'? (one of requirements, design, research, impl, eval, final); kept as is"]
+    assert doc.stage == "desgin" and doc.status is None
+    doc, warnings = parsed("stage: discontinued")
+    assert warnings == [] and doc.stage == "discontinued" and doc.status == "discontinued"
+    doc, warnings = parsed("stage: recommended\nstatus: Accepted")
+    assert warnings == [] and doc.status == "accepted"  # a status given wins
+    doc, warnings = parsed("stage: onboarding")
+    assert warnings == [] and doc.status is None  # the project's own stage, no state
+    doc, warnings = parsed("stage: final")
+    assert warnings == [] and doc.stage == "final" and doc.status is None
+
+
 def test_restructuredtext_labels_are_no_span_of_their_own():
     """Sphinx pages open with their labels (``.. _name:``), which render as nothing: they
     begin the span of the section they name instead of being a span alone; a page's
