@@ -114,6 +114,14 @@ projects no default was chosen on.
     git -C /tmp/src/pydantic checkout 2151025aa51263f3016502b00010b78e4481eaa1
     python bench/suite/build_docsite.py /tmp/src/pydantic --docs docs --name pydantic --out /tmp/suite/pydantic
 
+    git clone --no-checkout https://github.com/numpy/numpy /tmp/src/neps
+    git -C /tmp/src/neps sparse-checkout set doc/neps && git -C /tmp/src/neps checkout 1f90bbb55e65e7de68921bc3f1a2d94492fdf689
+    python bench/suite/build_docsite.py /tmp/src/neps --docs doc/neps --suffixes .rst --name neps --out /tmp/suite/neps
+
+    git clone https://github.com/emberjs/rfcs /tmp/src/ember
+    git -C /tmp/src/ember checkout 5208fbf3d43e154488ab8c9b9b10f2b8eb447495
+    python bench/suite/build_docsite.py /tmp/src/ember --docs text --name ember --out /tmp/suite/ember
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -237,6 +245,14 @@ Sources (only the Markdown is read):
   documentation (89 pages: concepts, the migration guide, error references, 41 mkdocstrings
   stubs); attr_list ids on lines of their own (``{#field-after-validator}``), mkdocs-autorefs
   anchors (``[](){#x}``), admonitions and tabs.
+- ``neps``: every ``doc/neps/**/*.rst`` of numpy/numpy at 1f90bbb — NumPy's enhancement
+  proposals (61 files): the state in reStructuredText field lists (``:Status: Superseded``,
+  ``:Replaced-By: :ref:`NEP56```), notes in directives indented four spaces; 6
+  current-vs-replaced pairs (``neps.pairs.jsonl``), 5 marked.
+- ``ember``: every ``text/*.md`` of emberjs/rfcs at 5208fbf — Ember's RFCs (262 files), the
+  state in front matter ``stage:`` (accepted, released, recommended, discontinued), template
+  directions in HTML comments, GitHub alerts; 9 current-vs-replaced pairs
+  (``ember.pairs.jsonl``), 4 marked.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
