@@ -90,8 +90,12 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # front matter stage far from every stage is the project's own word, kept without a warning
 # (a near one warns with the stage meant), and read as the status when it is a state's word
 # and no status is given — Ember's RFCs write ``stage: discontinued``, and each of their 262
-# pages warned "unknown stage")
-PARSE_RULES = 28
+# pages warned "unknown stage"; 29: a folder named for a state (C#'s ``proposals/rejected/``,
+# .NET's ``accepted/2020/``, ``drafts/``) gives its records that state where they state none,
+# and a record whose state, however it is given, says it is gone names its successor in a
+# sentence of its head — "Closed in favor of [x](../x.md)", a withdrawn PEP's "superseded by
+# :pep:`12`")
+PARSE_RULES = 29
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)
@@ -487,6 +491,23 @@ def as_list(value: Any) -> list[str]:
     return [str(value)]
 
 
+# folders that name their records' state: C#'s `proposals/rejected/`, .NET's `accepted/2020/`
+FOLDER_STATES = frozenset({"accepted", "rejected", "withdrawn", "deprecated", "superseded", "proposed", "implemented",
+                           "draft", "obsolete", "abandoned", "deferred", "declined", "retired", "replaced", "discontinued"})
+
+
+def folder_status(rel: str) -> str | None:
+    """The state the nearest folder of ``rel`` below its stage folder is named for
+    (:data:`FOLDER_STATES`, a plural too: ``drafts/``), else None."""
+    for part in reversed(PurePosixPath(rel).parts[1:-1]):
+        name = part.lower()
+        if name in FOLDER_STATES:
+            return name
+        if name.endswith("s") and name[:-1] in FOLDER_STATES:
+            return name[:-1]
+    return None
+
+
 def _near_stage(stage: str) -> str | None:
     """The stage ``stage`` is likely a slip for (``desgin``: design), else None: a value far
     from every stage is the project's own word for something else (Ember's RFCs write their
@@ -525,9 +546,10 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
         status = stage  # Ember's RFCs keep their state as `stage: discontinued`
     stated_refs: tuple[tuple[str, str, int], ...] = ()
     stated_keys = {"supersedes", "superseded_by"} - {front_matter_key(k) for k in meta}
+    folder = folder_status(rel) if status is None else None
     if status is None or stated_keys:
-        stated = read_stated(text, body_start, is_rst(rel))
-        status = status if status is not None else stated.status
+        stated = read_stated(text, body_start, is_rst(rel), status=status or folder)
+        status = status if status is not None else (stated.status or folder)
         stated_refs = tuple(r for r in stated.refs if r[0] in stated_keys)
     if "superseded_by" in stated_keys:  # a front matter reason may name the successor
         stated_refs = tuple(dict.fromkeys((*stated_refs, *reason_refs(meta, text[:body_start]))))

@@ -97,11 +97,13 @@ class Stated:
 NOTHING = Stated()
 
 
-def read_stated(text: str, body_start: int = 0, rst: bool = False) -> Stated:
+def read_stated(text: str, body_start: int = 0, rst: bool = False, status: str | None = None) -> Stated:
     """:class:`Stated` from the head of ``text[body_start:]`` (the module's forms), its
     outline and code read as the splitter reads them (``blocks.read_blocks``: the same call,
     so its cached reading; ``rst``: a reStructuredText note, whose section titles are its
-    outline)."""
+    outline). ``status``: the state known otherwise (front matter, the folder), which a
+    state the head writes overrides; when either says the record is gone, a sentence of the
+    head may name its successor (:func:`_sentence_successors`)."""
     head_end = body_start
     for _ in range(HEAD_LINES):
         nl = text.find("\n", head_end)
@@ -110,7 +112,8 @@ def read_stated(text: str, body_start: int = 0, rst: bool = False) -> Stated:
             break
         head_end = nl + 1
     head = text[body_start:head_end]
-    if not _CUE_RE.search(head):
+    given = status_word(status) if status else None
+    if not _CUE_RE.search(head) and not (given in _GONE and (_BY_RE.search(head) or _FAVOUR_RE.search(head))):
         return NOTHING
     blocks = read_blocks(text, body_start, rst)
     hidden = sorted([(max(a - body_start, 0), b - body_start) for a, b in blocks.code if a < head_end] + comment_ranges(head))
@@ -174,7 +177,7 @@ def read_stated(text: str, body_start: int = 0, rst: bool = False) -> Stated:
                 keys_seen.add(key)
                 refs.extend((key, t, line_no) for t in _targets(value))
         i += 1
-    if status is not None and status[0] in _GONE and not any(key == "superseded_by" for key, _t, _l in refs):
+    if (status[0] if status else given) in _GONE and not any(key == "superseded_by" for key, _t, _l in refs):
         refs.extend(_sentence_successors(head, first_line))
     out_refs = tuple(dict.fromkeys(refs))
     if status is None and not out_refs:

@@ -208,6 +208,30 @@ def test_decision_records_without_front_matter_end_to_end(tmp_path):
     assert {d["path"].rsplit("/", 1)[-1] for d in json.loads(out.stdout)["documents"]} == {"0002-use-sqs-for-job-queue.md"}
 
 
+def test_a_folder_named_for_a_state_gives_it_and_a_gone_record_names_its_successor_in_a_sentence():
+    """C#'s language design keeps turned-down proposals in ``proposals/rejected/`` ("Closed in
+    favor of [immediately enumerated collection expressions](../x.md)."), .NET's designs in
+    ``accepted/<year>/``; a record's own state (front matter, then its text) wins over its
+    folder's. A front matter state that says the record is gone lets its head's sentence
+    name the successor too (PEP 9: withdrawn, "superseded by :pep:`12`")."""
+    from oriongraph_cli.index.parse import folder_status
+
+    assert folder_status("02_knowledge/cs/proposals/rejected/x.md") == "rejected"
+    assert folder_status("02_knowledge/designs/accepted/2020/single-file/x.md") == "accepted"
+    assert folder_status("02_knowledge/bp/drafts/toc.md") == "draft"
+    assert folder_status("02_knowledge/cs/proposals/x.md") is None
+    assert folder_status("rejected/x.md") is None  # the stage folder itself names nothing
+    text = "# Collection expressions in foreach\n\nClosed in favor of [immediately enumerated ones](../immediately.md).\n"
+    doc = _doc("02_knowledge/cs/proposals/rejected/foreach.md", text)
+    assert doc.status == "rejected" and doc.stated_refs == (("superseded_by", "../immediately.md", 3),)
+    doc = _doc("02_knowledge/cs/proposals/rejected/foreach.md", "# X\n\n* Status: accepted\n\nClosed in favor of [y](y.md).\n")
+    assert doc.status == "accepted" and doc.stated_refs == ()  # its own state wins: nothing read from the sentence
+    doc = _doc("01_context/pep-0009.md", "---\nstatus: Withdrawn\n---\n# PEP 9\n\nThis PEP has been superseded by [PEP 12](pep-0012.md).\n")
+    assert doc.status == "withdrawn" and doc.stated_refs == (("superseded_by", "pep-0012.md", 6),)
+    doc = _doc("01_context/pep-0010.md", "---\nstatus: Final\n---\n# PEP 10\n\nIt replaced by [PEP 2](pep-0002.md) nothing.\n")
+    assert doc.stated_refs == ()  # in force: no sentence is read
+
+
 def _neps(root):
     neps = root / "02_knowledge" / "neps"
     neps.mkdir(parents=True)
