@@ -122,6 +122,14 @@ projects no default was chosen on.
     git -C /tmp/src/ember checkout 5208fbf3d43e154488ab8c9b9b10f2b8eb447495
     python bench/suite/build_docsite.py /tmp/src/ember --docs text --name ember --out /tmp/suite/ember
 
+    git clone https://github.com/dotnet/csharplang /tmp/src/csharplang
+    git -C /tmp/src/csharplang checkout f445f642755a28631b7e37db01f6373c437159c3
+    python bench/suite/build_docsite.py /tmp/src/csharplang --docs . --name csharplang --out /tmp/suite/csharplang
+
+    git clone https://github.com/rust-lang/rustc-dev-guide /tmp/src/rustcdev
+    git -C /tmp/src/rustcdev checkout 2cbf04342b4611800be07d4942db42be824cd899
+    python bench/suite/build_docsite.py /tmp/src/rustcdev --docs src --name rustcdev --out /tmp/suite/rustcdev
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -253,6 +261,12 @@ Sources (only the Markdown is read):
   state in front matter ``stage:`` (accepted, released, recommended, discontinued), template
   directions in HTML comments, GitHub alerts; 9 current-vs-replaced pairs
   (``ember.pairs.jsonl``), 4 marked.
+- ``csharplang``: every ``**/*.md`` of dotnet/csharplang at f445f64 — C#'s language design:
+  662 Language Design Meeting notes (2013–2026), the feature proposals by version with
+  ``proposals/rejected/`` and ``proposals/inactive/``, the spec's link pages; no front matter;
+  10 current-vs-replaced pairs (``csharplang.pairs.jsonl``), 7 marked.
+- ``rustcdev``: every ``src/**/*.md`` of rust-lang/rustc-dev-guide at 2cbf043 — the Rust
+  compiler development guide (242 mdBook pages, no front matter, relative ``.md`` links).
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by

@@ -83,6 +83,8 @@ UNSEEN = {
     "pydantic": ("pydantic", HERE / "pydantic.intents.jsonl"),
     "neps": ("neps", HERE / "neps.intents.jsonl"),
     "ember": ("ember", HERE / "ember.intents.jsonl"),
+    "csharplang": ("csharplang", HERE / "csharplang.intents.jsonl"),
+    "rustcdev": ("rustcdev", HERE / "rustcdev.intents.jsonl"),
 }
 # the same projects with their lifecycle told only in the text (strip_stated.py): measured
 # against the trees above, never part of a choice
@@ -93,7 +95,8 @@ TEXT_TREES = {
 PAIRS = {"peps": HERE / "peps.pairs.jsonl", "adr-moj": HERE / "adr_moj.pairs.jsonl", "modplat": HERE / "modplat.pairs.jsonl",
          "hass": HERE / "hass.pairs.jsonl", "eips": HERE / "eips.pairs.jsonl", "cosmos": HERE / "cosmos.pairs.jsonl",
          "keep": HERE / "keep.pairs.jsonl", "dotnetdesigns": HERE / "dotnetdesigns.pairs.jsonl",
-         "neps": HERE / "neps.pairs.jsonl", "ember": HERE / "ember.pairs.jsonl"}
+         "neps": HERE / "neps.pairs.jsonl", "ember": HERE / "ember.pairs.jsonl",
+         "csharplang": HERE / "csharplang.pairs.jsonl"}
 
 
 def _open(suite: Path, project: str):
