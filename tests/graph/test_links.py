@@ -1809,6 +1809,26 @@ def test_mdx_comment_heading_ids_cost_linear_time_on_hostile_headings():
     assert extract.heading_id(heading) is None and heading_label(heading) == heading
 
 
+def test_a_line_of_unclosed_brackets_is_read_in_linear_time(tmp_path):
+    """An attacker's note of "[a" repeated over one line made each "[" scan to the line's end
+    for a link's text, a quarter of a million times: a 400 KB line took minutes to index, a
+    2 MB file most of an hour. Indexed here in a process given a minute, with a note that
+    says it is withdrawn "in favor of" such a line (its head's sentence is read for a link)."""
+    import subprocess
+
+    from conftest import run_orion
+
+    notes = tmp_path / "02_knowledge"
+    notes.mkdir()
+    (notes / "brackets.md").write_text("# Brackets\n\n" + "[a" * 200_000 + "\n\n" + "![a" * 100_000 + "\n")
+    (notes / "gone.md").write_text("---\nstatus: withdrawn\n---\n# Gone\n\nWithdrawn in favor of " + "[a" * 200_000 + "\n")
+    try:
+        out = run_orion("index", "--quiet", cwd=tmp_path, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("indexing a line of unclosed brackets took over a minute")
+    assert out.returncode == 0, out.stderr
+
+
 def test_a_site_url_names_a_page_by_its_name_without_the_number_that_orders_it(mini, tmp_path):
     """Docusaurus and Svelte's site order pages by a number they leave out of the URL:
     ``07-misc/02-testing.md`` is served at ``/docs/svelte/testing``. A page whose file has the
