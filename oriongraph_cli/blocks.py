@@ -28,9 +28,12 @@ from typing import Any, Iterator
 # markdown-it-attrs takes any characters but spaces, braces and quotes: "{#delivery-(tlc)}",
 # "{##help-wanted}" (the id "#help-wanted"); and as an MDX comment, which MDX pages must use
 # since a brace opens an expression there: react.dev's "## Adding event handlers
-# {/*adding-event-handlers*/}", Docusaurus's "{/* #heading-ids */}" (group 2)
+# {/*adding-event-handlers*/}", Docusaurus's "{/* #heading-ids */}" (group 2); a list of
+# classes alone names no anchor but is no more the heading's words: Laravel's 617
+# "#### `Str::plural()` {.collection-method}"
 HEADING_ATTRS = re.compile(
-    r"[ \t]*(?:\{:?[ \t]*#([^\s{}\"']+)(?:[ \t]+[^{}\n]*)?\}|\{/\*[ \t]*#?([^\s{}\"'*]+)[ \t]*\*/\})[ \t]*$")
+    r"[ \t]*(?:\{:?[ \t]*#([^\s{}\"']+)(?:[ \t]+[^{}\n]*)?\}|\{/\*[ \t]*#?([^\s{}\"'*]+)[ \t]*\*/\}"
+    r"|\{:?[ \t]*\.[A-Za-z][\w-]*(?:[ \t]+[^{}\n]*)?\})[ \t]*$")
 HEADING_LABEL_MAX = 500  # a longer heading is taken as written (no site gives it an id)
 
 

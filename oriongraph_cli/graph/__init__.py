@@ -52,7 +52,9 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # MkDocs' attr_list gives it to the block above, ``{#field-after-validator}`` under a list
 # item, or by mkdocs-autorefs' ``[](){#pattern-constraint-note}``, names that place; 16: a
 # heading inside a list item that begins a long section's part, its indentation left out of
-# the part's text, names that part, as rule 12 meant — Vue's ``#note-on-webpack-treeshaking``).
+# the part's text, names that part, as rule 12 meant — Vue's ``#note-on-webpack-treeshaking``;
+# 17: a heading's trailing list of classes, Laravel's ``{.collection-method}``, is not its
+# words: an anchor read from the heading's text leaves it out, as the site renders it).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 16
+LINK_RULES = 17

@@ -1801,6 +1801,21 @@ def test_a_front_matter_link_written_as_an_html_tag_is_text_not_a_target():
     assert fm_refs('link: "<link> and <meta>"') == [("fm:links", "<link> and <meta>")]
 
 
+def test_a_headings_trailing_list_of_classes_is_not_its_words():
+    """Laravel marks 617 helper headings ``#### `Str::plural()` {.collection-method}``
+    (markdown-it-attrs, kramdown, Pandoc): the class list is shown by no site, so titles and
+    section paths leave it out, and it names no anchor; an id's list still does, and braces
+    that are no attribute list stay."""
+    from oriongraph_cli.blocks import heading_label
+
+    assert heading_label("`Str::plural()` {.collection-method}") == "`Str::plural()`"
+    assert extract.heading_text("`Str::plural()` {.collection-method}") == "Str::plural()"
+    assert extract.heading_id("#### `Str::plural()` {.collection-method}") is None
+    assert heading_label("Y {.a .b}") == "Y" and extract.heading_id("## X {: #x .cls}") == "x"
+    assert heading_label("CSS {color: red}") == "CSS {color: red}"
+    assert heading_label("Sets {.}") == "Sets {.}"
+
+
 def test_mdx_comment_heading_ids_cost_linear_time_on_hostile_headings():
     """A hostile heading of unclosed MDX comments is read quickly and taken as written."""
     from oriongraph_cli.blocks import heading_label
