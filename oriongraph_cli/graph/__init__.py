@@ -54,7 +54,9 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # heading inside a list item that begins a long section's part, its indentation left out of
 # the part's text, names that part, as rule 12 meant — Vue's ``#note-on-webpack-treeshaking``;
 # 17: a heading's trailing list of classes, Laravel's ``{.collection-method}``, is not its
-# words: an anchor read from the heading's text leaves it out, as the site renders it).
+# words: an anchor read from the heading's text leaves it out, as the site renders it; 18: of
+# several pages whose paths end as a root-absolute URL or path does, the one nearest the top —
+# Nushell's ``/book/installation.html`` is its English page, not a translation's beside it).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 17
+LINK_RULES = 18

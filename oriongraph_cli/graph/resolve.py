@@ -777,15 +777,22 @@ XREF_KEY = "xref"
 def _by_tail(hits, path: str) -> str | None:
     """Of the documents ``hits`` (they share ``path``'s file name), the one whose path ends
     with the longest tail of ``path`` that any of them ends with — ``docs/visualization/consoles.md``,
-    else ``visualization/consoles.md`` — when it is the only one there; None when none ends
-    so or two do (a site's URLs carry the folder it serves its pages from, ``/docs/``, which
-    a project that keeps the pages need not keep). The file's folder is always part of the
-    tail: the name alone does not decide (a moved file stays dangling, and a folder's
-    ``index.md`` is not any folder's)."""
+    else ``visualization/consoles.md`` — when it is the only one there, or, of several, the
+    one nearest the top when the tail holds a folder (a site's root-absolute URL is read from
+    its root: Nushell's ``/book/installation.html`` is ``nushell/book/installation.md``, not
+    its translations' ``nushell/zh-CN/book/installation.md``); None when none ends so, or two
+    do and the tail is the name alone, or two as near the top do
+    (a site's URLs carry the folder it serves its pages from, ``/docs/``, which a project that
+    keeps the pages need not keep). The file's folder is always part of the tail: the name
+    alone does not decide (a moved file stays dangling, and a folder's ``index.md`` is not
+    any folder's)."""
     parts = path.lower().split("/")
     for k in range(max(1, len(parts) - 1)):
         suffix = "/" + "/".join(parts[k:])
         ends = [h for h in hits if h.lower().endswith(suffix)]
+        if len(ends) > 1 and len(parts) - k > 1:  # a tail with a folder in it, never a name alone
+            top = min(h.count("/") for h in ends)
+            ends = [h for h in ends if h.count("/") == top]
         if ends:
             return ends[0] if len(ends) == 1 else None
     return None

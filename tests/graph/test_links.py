@@ -552,6 +552,26 @@ def test_a_site_url_names_its_page_when_the_folder_the_site_serves_it_from_is_no
     assert r.resolve_path(src, "/docs/old/server-options.md") == (None, "missing")  # the file alone: moved, dangling
 
 
+def test_a_root_absolute_url_names_the_page_nearest_the_top_of_those_ending_as_it_does():
+    """Nushell's site keeps its book's translations beside it (``zh-CN/book/…``, ``ko/book/…``)
+    and links ``/book/installation.html`` and ``/contributor-book/plugins.md``: several pages
+    end as the URL does, and the site reads it from its root, so the one nearest the top is
+    named (each was a dangling link: 255 on the site). Two as near the top stay ambiguous, and
+    a name alone decides nothing."""
+    paths = ["02_knowledge/nu/book/installation.md", "02_knowledge/nu/zh-CN/book/installation.md",
+             "02_knowledge/nu/ko/book/installation.md", "02_knowledge/nu/contributor-book/plugins.md",
+             "02_knowledge/nu/zh-CN/contributor-book/plugins.md", "02_knowledge/nu/blog/post.md",
+             "02_knowledge/a/guide/setup.md", "02_knowledge/b/guide/setup.md", "02_knowledge/nu/records.md",
+             "02_knowledge/nu/x/records.md"]
+    r = LinkResolver({p: extract.DocInfo(p, p, None, None) for p in paths}, {}, lambda p: [])
+    src = "02_knowledge/nu/blog/post.md"
+    assert r.resolve_path(src, "/book/installation.html") == ("02_knowledge/nu/book/installation.md", "page")
+    assert r.resolve_path(src, "/contributor-book/plugins.md") == ("02_knowledge/nu/contributor-book/plugins.md", "page")
+    assert r.resolve_path(src, "/zh-CN/book/installation.html") == ("02_knowledge/nu/zh-CN/book/installation.md", "page")
+    assert r.resolve_path(src, "/guide/setup.html") == (None, "missing")  # two as near the top
+    assert r.resolve_path(src, "/records.html") == (None, "missing")  # a name alone
+
+
 def test_a_relative_url_is_read_from_the_page_url_a_static_site_serves():
     """Eleventy, Jekyll's pretty permalinks, MkDocs and Hugo serve ``tools/slack.md`` at
     ``/tools/slack/``, so ``records/`` written there names ``tools/slack/records.md`` and
