@@ -130,6 +130,14 @@ projects no default was chosen on.
     git -C /tmp/src/rustcdev checkout 2cbf04342b4611800be07d4942db42be824cd899
     python bench/suite/build_docsite.py /tmp/src/rustcdev --docs src --name rustcdev --out /tmp/suite/rustcdev
 
+    git clone -b 13.x https://github.com/laravel/docs /tmp/src/laravel
+    git -C /tmp/src/laravel checkout 86077535bbfdc2ab29cd9f202ee1ab3e7e6e18e6
+    python bench/suite/build_docsite.py /tmp/src/laravel --docs . --name laravel --out /tmp/suite/laravel
+
+    git clone https://github.com/nushell/nushell.github.io /tmp/src/nushell
+    git -C /tmp/src/nushell checkout 72e298f7d579c20cebede45c861d63cbb689838f
+    python bench/suite/build_docsite.py /tmp/src/nushell --docs . --name nushell --out /tmp/suite/nushell
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -267,6 +275,12 @@ Sources (only the Markdown is read):
   10 current-vs-replaced pairs (``csharplang.pairs.jsonl``), 7 marked.
 - ``rustcdev``: every ``src/**/*.md`` of rust-lang/rustc-dev-guide at 2cbf043 — the Rust
   compiler development guide (242 mdBook pages, no front matter, relative ``.md`` links).
+- ``laravel``: every ``*.md`` of laravel/docs (branch 13.x) at 8607753 — Laravel's
+  documentation (103 pages): ``<a name>`` anchors before headings, ``{.collection-method}``
+  headings, code tabs, links written ``/docs/{{version}}/page#anchor``.
+- ``nushell``: every ``**/*.md`` of nushell/nushell.github.io at 72e298f — the Nushell
+  website (1,659 pages): the book with its translations in nine languages beside it, the
+  cookbook, the language guide, 715 generated command pages, 493 blog posts.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by

@@ -85,6 +85,8 @@ UNSEEN = {
     "ember": ("ember", HERE / "ember.intents.jsonl"),
     "csharplang": ("csharplang", HERE / "csharplang.intents.jsonl"),
     "rustcdev": ("rustcdev", HERE / "rustcdev.intents.jsonl"),
+    "laravel": ("laravel", HERE / "laravel.intents.jsonl"),
+    "nushell": ("nushell", HERE / "nushell.intents.jsonl"),
 }
 # the same projects with their lifecycle told only in the text (strip_stated.py): measured
 # against the trees above, never part of a choice
