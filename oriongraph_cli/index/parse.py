@@ -94,8 +94,10 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # .NET's ``accepted/2020/``, ``drafts/``) gives its records that state where they state none,
 # and a record whose state, however it is given, says it is gone names its successor in a
 # sentence of its head — "Closed in favor of [x](../x.md)", a withdrawn PEP's "superseded by
-# :pep:`12`")
-PARSE_RULES = 29
+# :pep:`12`"; 30: a table whose header row has a Status cell gives the state in the row
+# under it — libp2p's specs open with "| Lifecycle Stage | Maturity | Status | …" over
+# "| 3A | Recommendation | Deprecated | …")
+PARSE_RULES = 30
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)

@@ -11,7 +11,8 @@ tools write it:
   "**Status:** Draft", Log4brains' "- Status: accepted", a PEP's "Status: Final" header,
   reStructuredText's ":Status: Final" field), maybe with more after a bar ("**Status:**
   Accepted | **Date:** 2025-02-25");
-- a table row, "| Status | Approved |";
+- a table row, "| Status | Approved |", or the cell under a table's "Status" column ("| Lifecycle
+  Stage | Maturity | Status |" over "| 3A | Recommendation | Active |": libp2p's specs);
 - "Supersedes", "Superseded by", "Replaced by" and "Replaces" the same ways (a line, a row, or
   within the status: "Superseded by [ADR-0007](0007-x.md)"; adr-tools spells it
   "Superceded by"), and as lines or rows the IETF's "Obsoletes" / "Obsoleted by" and
@@ -76,7 +77,10 @@ _REASON_KEY_RE = re.compile(r"reason", re.IGNORECASE)
 _CHOICES_RE = re.compile(r"^\s*(?:\{([^{}]*)\}|\[([^\[\]]*)\])\s*$")
 _NONE_RE = re.compile(r"^\W*(?:n/?a|none|nothing|-+|—|tbd)?\W*$", re.IGNORECASE)
 # a line that may hold one of the forms: anything else skips the head's line-by-line read
-_CUE_RE = re.compile(r"^[ \t>*_#|:+-]*(?:status|super[sc]ede|replace|obsolete|deprecated[- ]by)", re.IGNORECASE | re.MULTILINE)
+# (a table whose header row has a Status cell anywhere in it too)
+_CUE_RE = re.compile(r"^[ \t>*_#|:+-]*(?:status|super[sc]ede|replace|obsolete|deprecated[- ]by)|^[ \t]*\|.*\|[ \t*_]*status[ \t*_:]*\|",
+                     re.IGNORECASE | re.MULTILINE)
+_DELIMITER_ROW_RE = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
 
 
 @dataclass(frozen=True)
@@ -159,6 +163,9 @@ def read_stated(text: str, body_start: int = 0, rst: bool = False, status: str |
             elif plain.startswith("status:"):  # "## Status: Accepted"
                 found = ("status", title.split(":", 1)[1], i)
             i = max(after, i + 1) - 1  # a heading's own lines hold no other form
+        elif (col := _status_column(lines, i)) is not None:  # "| Stage | Status |", "|---|---|", "| 3A | Active |"
+            found = ("status", _cells(lines[i + 2])[col] if col < len(_cells(lines[i + 2])) else "", i + 2)
+            i += 2
         elif (r := _ROW_RE.match(lines[i])) is not None and lines[i].lstrip().startswith("|"):
             found = (_KEYS[_norm(r.group(1))], r.group(2), i)
         elif (kv := _LINE_RE.match(lines[i])) is not None:
@@ -198,6 +205,22 @@ def _sentence_successors(head: str, first_line: int) -> list[tuple[str, str, int
     targets = _targets(head[m.end(): end.start() if end else len(head)])
     line = first_line + head.count("\n", 0, m.start())
     return [("superseded_by", t, line) for t in targets]
+
+
+def _cells(row: str) -> list[str]:
+    """A pipe table row's cells, stripped (the outer bars optional)."""
+    row = row.strip()
+    return [c.strip() for c in row.removeprefix("|").removesuffix("|").split("|")]
+
+
+def _status_column(lines: list[str], i: int) -> int | None:
+    """The column of a "Status" header cell when ``lines[i]`` is a table's header row (a
+    delimiter row under it and a row under that): libp2p's specs open with "| Lifecycle Stage
+    | Maturity | Status | Latest Revision |" over "| 3A | Recommendation | Active | r2 |"."""
+    if i + 2 >= len(lines) or not lines[i].lstrip().startswith("|") or not _DELIMITER_ROW_RE.match(lines[i + 1]):
+        return None
+    heads = [_plain(c).rstrip(":").strip() for c in _cells(lines[i])]
+    return heads.index("status") if "status" in heads else None
 
 
 def reason_successors(value: str) -> list[str]:

@@ -56,6 +56,10 @@ def _doc(rel: str, text: str):
     # a template's braces kept around the one state chosen (gRPC proposals)
     ("Title\n----\n* Author(s): x\n* Status: {In Review}\n", "in review", ()),
     ("* Status: In Review {Draft, In Review, Ready for Implementation, Implemented}\n", "in review", ()),
+    # a table whose header row names the column: libp2p's specs; a lone "Status" header too
+    ("# mplex\n\n| Lifecycle Stage | Maturity | Status | Latest Revision |\n|---|---|---|---|\n| 3A | Recommendation | Deprecated | r0 |\n",
+     "deprecated", ()),
+    ("| Status | Date |\n| :--- | ---: |\n| **Accepted** | 2020-01-02 |\n", "accepted", ()),
     # NumPy's NEPs: the other records named by Sphinx cross-references
     (":Status: Superseded\n:Replaced-By: :ref:`NEP56`\n", "superseded", (("superseded_by", ":ref:`NEP56`", 2),)),
     (":Status: Final\n:Replaces: :ref:`NEP30`, :ref:`NEP31`\n", "final",
@@ -88,6 +92,8 @@ def test_only_a_record_that_says_it_is_gone_names_its_successor_in_a_sentence():
     "```\nStatus: accepted\n```\n",  # code
     "    Status: accepted\n",  # indented code
     "<!-- Status: accepted -->\n",  # a comment the page does not show
+    "| Name | Status |\n| x | y |\n",  # no delimiter row: no table
+    "| Stage | Status |\n|---|---|\n",  # a header and no row under it
     "<!--\nStatus: accepted\n-->\n",
     "The status: accepted by everyone in the meeting.\n",  # prose
     "Status: 200 OK\n",  # an HTTP status in an example
