@@ -138,6 +138,14 @@ projects no default was chosen on.
     git -C /tmp/src/nushell checkout 72e298f7d579c20cebede45c861d63cbb689838f
     python bench/suite/build_docsite.py /tmp/src/nushell --docs . --name nushell --out /tmp/suite/nushell
 
+    git clone https://github.com/libp2p/specs /tmp/src/libp2p
+    git -C /tmp/src/libp2p checkout 7740c076350b6636b868a9e4a411280eea34d335
+    python bench/suite/build_docsite.py /tmp/src/libp2p --docs . --name libp2p --out /tmp/suite/libp2p
+
+    git clone https://github.com/ethereum/consensus-specs /tmp/src/cspecs
+    git -C /tmp/src/cspecs checkout a08d8a6e2b45f0b8c0d379abc15583427c643689
+    python bench/suite/build_docsite.py /tmp/src/cspecs --docs specs --name cspecs --out /tmp/suite/cspecs
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -281,6 +289,11 @@ Sources (only the Markdown is read):
 - ``nushell``: every ``**/*.md`` of nushell/nushell.github.io at 72e298f — the Nushell
   website (1,659 pages): the book with its translations in nine languages beside it, the
   cookbook, the language guide, 715 generated command pages, 493 blog posts.
+- ``libp2p``: every ``**/*.md`` of libp2p/specs at 7740c07 — the libp2p specifications (67
+  files), each opening with a lifecycle table whose ``Status`` is a column; ``_archive/``;
+  8 current-vs-replaced pairs (``libp2p.pairs.jsonl``), 4 marked.
+- ``cspecs``: every ``specs/**/*.md`` of ethereum/consensus-specs at a08d8a6 — the proof of
+  stake consensus specifications (87 files, one folder per fork), executable Python in the text.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
