@@ -164,7 +164,8 @@ def read_stated(text: str, body_start: int = 0, rst: bool = False, status: str |
                 found = ("status", title.split(":", 1)[1], i)
             i = max(after, i + 1) - 1  # a heading's own lines hold no other form
         elif (col := _status_column(lines, i)) is not None:  # "| Stage | Status |", "|---|---|", "| 3A | Active |"
-            found = ("status", _cells(lines[i + 2])[col] if col < len(_cells(lines[i + 2])) else "", i + 2)
+            row = _cells(lines[i + 2])
+            found = ("status", row[col] if col < len(row) else "", i + 2)
             i += 2
         elif (r := _ROW_RE.match(lines[i])) is not None and lines[i].lstrip().startswith("|"):
             found = (_KEYS[_norm(r.group(1))], r.group(2), i)

@@ -47,6 +47,11 @@ def resolve_own_links(rel: str, text: str):
     return spans, edges, dangling
 
 
+def resolver_of(paths) -> LinkResolver:
+    """A resolver over documents known by their paths alone (no ids, titles or spans)."""
+    return LinkResolver({p: extract.DocInfo(p, p, None, None) for p in paths}, {}, lambda p: [])
+
+
 def write(root: Path, rel: str, text: str) -> None:
     path = root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -519,7 +524,7 @@ def test_a_site_url_names_the_page_whose_path_ends_as_it_does_when_names_repeat(
     ``/manual/get-started.html`` names ``02_knowledge/manual/get-started.md``, not the
     Kubernetes guide of the same name; a URL no path ends with stays dangling."""
     paths = ["02_knowledge/manual/get-started.md", "02_knowledge/kubernetes/get-started.md", "02_knowledge/x.md"]
-    r = LinkResolver({p: extract.DocInfo(p, p, None, None) for p in paths}, {}, lambda p: [])
+    r = resolver_of(paths)
     src = "02_knowledge/x.md"
     assert r.resolve_path(src, "/manual/get-started.html") == ("02_knowledge/manual/get-started.md", "page")
     assert r.resolve_path(src, "/kubernetes/get-started/") == ("02_knowledge/kubernetes/get-started.md", "page")
@@ -540,7 +545,7 @@ def test_a_site_url_names_its_page_when_the_folder_the_site_serves_it_from_is_no
              "02_knowledge/a/guide/setup.md", "02_knowledge/b/guide/setup.md", "02_knowledge/site/config/server-options.md",
              "02_knowledge/prometheus/introduction/faq.md", "02_knowledge/prometheus/guides/index.md",
              "02_knowledge/other/guides/index.md"]
-    r = LinkResolver({p: extract.DocInfo(p, p, None, None) for p in paths}, {}, lambda p: [])
+    r = resolver_of(paths)
     src = "02_knowledge/prometheus/introduction/faq.md"
     assert r.resolve_path(src, "/docs/visualization/consoles/") == ("02_knowledge/prometheus/visualization/consoles.md", "page")
     assert r.resolve_path(src, "/docs/practices/consoles") == ("02_knowledge/prometheus/practices/consoles.md", "page")
@@ -563,7 +568,7 @@ def test_a_root_absolute_url_names_the_page_nearest_the_top_of_those_ending_as_i
              "02_knowledge/nu/zh-CN/contributor-book/plugins.md", "02_knowledge/nu/blog/post.md",
              "02_knowledge/a/guide/setup.md", "02_knowledge/b/guide/setup.md", "02_knowledge/nu/records.md",
              "02_knowledge/nu/x/records.md"]
-    r = LinkResolver({p: extract.DocInfo(p, p, None, None) for p in paths}, {}, lambda p: [])
+    r = resolver_of(paths)
     src = "02_knowledge/nu/blog/post.md"
     assert r.resolve_path(src, "/book/installation.html") == ("02_knowledge/nu/book/installation.md", "page")
     assert r.resolve_path(src, "/contributor-book/plugins.md") == ("02_knowledge/nu/contributor-book/plugins.md", "page")
@@ -581,7 +586,7 @@ def test_a_relative_url_is_read_from_the_page_url_a_static_site_serves():
     paths = ["02_knowledge/hb/tools/slack.md", "02_knowledge/hb/tools/slack/records.md", "02_knowledge/hb/tools/slack/guidelines.md",
              "02_knowledge/hb/tools/index.md", "02_knowledge/hb/tools/emoji.md", "02_knowledge/hb/policies/records.md",
              "02_knowledge/hb/tools/slack/emoji.md"]
-    r = LinkResolver({p: extract.DocInfo(p, p, None, None) for p in paths}, {}, lambda p: [])
+    r = resolver_of(paths)
     slack = "02_knowledge/hb/tools/slack.md"
     assert r.resolve_path(slack, "records/") == ("02_knowledge/hb/tools/slack/records.md", "page")
     assert r.resolve_path(slack, "records") == ("02_knowledge/hb/tools/slack/records.md", "page")
@@ -624,7 +629,7 @@ def test_a_root_absolute_markdown_path_names_the_page_under_a_stage_folder():
     dangling."""
     paths = ["02_knowledge/vite/config/server-options.md", "02_knowledge/vite/guide/features.md",
              "02_knowledge/a/guide/setup.md", "02_knowledge/b/guide/setup.md", "02_knowledge/vite/index.md"]
-    r = LinkResolver({p: extract.DocInfo(p, p, None, None) for p in paths}, {}, lambda p: [])
+    r = resolver_of(paths)
     src = "02_knowledge/vite/guide/features.md"
     assert r.resolve_path(src, "/config/server-options.md") == ("02_knowledge/vite/config/server-options.md", "page")
     assert r.resolve_path(src, "/vite/guide/features.md") == (src, "page")  # any depth of the root kept
@@ -1095,7 +1100,7 @@ def test_docusaurus_mdx_pages_are_notes_links_name():
     names ``setup.mdx``, a folder its ``index.mdx``, a wiki name the page's stem; a ``.md``
     of the same name still comes first."""
     paths = ["02_knowledge/docs/setup.mdx", "02_knowledge/docs/guide/index.mdx", "02_knowledge/docs/intro.mdx", "02_knowledge/docs/both.md", "02_knowledge/docs/both.mdx"]
-    r = LinkResolver({p: extract.DocInfo(p, p, None, None) for p in paths}, {}, lambda p: [])
+    r = resolver_of(paths)
     src = "02_knowledge/docs/intro.mdx"
     assert r.resolve_path(src, "./setup") == ("02_knowledge/docs/setup.mdx", "ok")
     assert r.resolve_path(src, "guide/") == ("02_knowledge/docs/guide/index.mdx", "ok")
