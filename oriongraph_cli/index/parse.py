@@ -18,7 +18,7 @@ from typing import Any
 
 from oriongraph_cli.blocks import is_rst, read_blocks
 from oriongraph_cli.graph.extract import front_matter_key, mask_code
-from oriongraph_cli.index.stated import STATUS_WORDS, read_stated, reason_refs
+from oriongraph_cli.index.stated import GONE, STATUS_WORDS, read_stated, reason_refs, status_word
 from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 
 # the version of the rules a file is read by (front matter formats and fields here, the link
@@ -96,8 +96,11 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # sentence of its head — "Closed in favor of [x](../x.md)", a withdrawn PEP's "superseded by
 # :pep:`12`"; 30: a table whose header row has a Status cell gives the state in the row
 # under it — libp2p's specs open with "| Lifecycle Stage | Maturity | Status | …" over
-# "| 3A | Recommendation | Deprecated | …")
-PARSE_RULES = 30
+# "| 3A | Recommendation | Deprecated | …"; 31: a notice in a record's lead saying the record
+# itself is gone gives its state where no state line does — "> This command has been superseded
+# by `pamscale`." (67 tldr pages), "> This RFC has been discontinued, … replaced with […](…)"
+# (Ember's RFCs, whose front matter still said accepted)
+PARSE_RULES = 31
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)
@@ -551,6 +554,8 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
     folder = folder_status(rel) if status is None else None
     if status is None or stated_keys:
         stated = read_stated(text, body_start, is_rst(rel), status=status or folder)
+        if stated.notice and (status is None or status_word(status) not in GONE):
+            status = stated.status  # "This RFC has been discontinued" under a stale `stage: accepted`
         status = status if status is not None else (stated.status or folder)
         stated_refs = tuple(r for r in stated.refs if r[0] in stated_keys)
     if "superseded_by" in stated_keys:  # a front matter reason may name the successor

@@ -20,6 +20,13 @@ tools write it:
   links, or Sphinx cross-references: NumPy's NEPs write ":Replaced-By: :ref:`NEP56`"), else by
   their ids (``ADR-0007``); "N/A" names none.
 
+Where the head states its state in none of those forms, a notice in its lead (the text before
+its first section, or before the second heading when the first is its title) may: a sentence
+saying the record itself is gone, "> This command has been superseded by `pamscale`." (tldr
+pages), "> [!IMPORTANT] This RFC has been discontinued, …" (Ember's RFCs), "**Note:** This
+tool has been deprecated." — "This" or "The", one word for the record, then "has been", "is"
+or "was" and a word of :data:`NOTICE_STATES`, at a sentence's start.
+
 Only the head is read (:data:`HEAD_LINES` lines of the body), outside code blocks and HTML
 comments, its headings as the splitter reads them (ATX, setext, reStructuredText's titles).
 A status is kept when its value starts with a word records use for a state
@@ -69,7 +76,18 @@ _BY_RE = re.compile(r"\b(?:super[sc]eded|replaced)\s+(?:by|with)\b", re.IGNORECA
 _SUPERSEDES_RE = re.compile(r"\b(?:super[sc]edes|replaces)\b", re.IGNORECASE)
 _FAVOUR_RE = re.compile(r"\bin\s+favou?r\s+of\b", re.IGNORECASE)
 # the states whose record may say in a sentence what took its place (:func:`_sentence_successors`)
-_GONE = frozenset({"superseded", "replaced", "withdrawn", "rejected", "deprecated", "obsolete", "abandoned", "discontinued"})
+GONE = frozenset({"superseded", "replaced", "withdrawn", "rejected", "deprecated", "obsolete", "abandoned", "discontinued"})
+# the states a notice in a record's lead may say it is in (:func:`_notice_status`)
+NOTICE_STATES = frozenset({"superseded", "superceded", "replaced", "deprecated", "obsolete", "withdrawn", "discontinued",
+                           "abandoned", "retired", "rejected"})
+# "This RFC has been discontinued", "> Note: This command is deprecated", "**Note: this PEP was
+# superseded by** …": at a line's start (after a quote's marks and a "Note:" or alert label)
+# or a sentence's
+_NOTICE_RE = re.compile(
+    r"(?:^[ \t>]*(?:\[![a-z]+\][ \t]*)?(?:[*_]*(?:note|warning|important|caution|disclaimer|deprecated|notice)[*_]*[ \t]*:?[*_]*[ \t]+)?"
+    r"|[.!?][ \t]+)[*_]*(?:this|the)[ \t]+[a-z][a-z-]*[ \t]+(?:(?:has|had)[ \t]+(?:now[ \t]+)?been|is(?:[ \t]+now)?|was)[ \t]+"
+    r"(?:now[ \t]+|officially[ \t]+|formally[ \t]+)?([a-z]+)\b",
+    re.IGNORECASE | re.MULTILINE)
 # a sentence's end: a full stop, question or exclamation mark before a space, or a blank line
 _SENTENCE_END_RE = re.compile(r"[.!?](?=\s)|\n[ \t]*\n")
 # a front matter field giving a reason for the record's state (EIPs' ``withdrawal-reason``)
@@ -88,11 +106,13 @@ class Stated:
     """What a document's head says about it: ``status`` (lower case, the state's word or
     phrase, or None) at ``status_line``, and ``refs``: (key, target, line) with key
     ``supersedes`` or ``superseded_by`` and target a link's destination or an id. Lines are
-    1-based in the document's text."""
+    1-based in the document's text. ``notice``: the status is a notice's in the lead, saying
+    the record is gone."""
 
     status: str | None = None
     status_line: int | None = None
     refs: tuple[tuple[str, str, int], ...] = ()
+    notice: bool = False  # the status is a notice's (the module's last form), which outranks a front matter state in force
 
     def __bool__(self) -> bool:
         return self.status is not None or bool(self.refs)
@@ -117,7 +137,8 @@ def read_stated(text: str, body_start: int = 0, rst: bool = False, status: str |
         head_end = nl + 1
     head = text[body_start:head_end]
     given = status_word(status) if status else None
-    if not _CUE_RE.search(head) and not (given in _GONE and (_BY_RE.search(head) or _FAVOUR_RE.search(head))):
+    if (not _CUE_RE.search(head) and not (given in GONE and (_BY_RE.search(head) or _FAVOUR_RE.search(head)))
+            and not _notice_cue(head)):
         return NOTHING
     blocks = read_blocks(text, body_start, rst)
     hidden = sorted([(max(a - body_start, 0), b - body_start) for a, b in blocks.code if a < head_end] + comment_ranges(head))
@@ -185,12 +206,34 @@ def read_stated(text: str, body_start: int = 0, rst: bool = False, status: str |
                 keys_seen.add(key)
                 refs.extend((key, t, line_no) for t in _targets(value))
         i += 1
-    if (status[0] if status else given) in _GONE and not any(key == "superseded_by" for key, _t, _l in refs):
+    notice = False
+    if status is None:  # no state line: a notice in the lead may say the record is gone
+        lead_end = heads[0][0] if heads else len(lines)
+        if heads and not "".join(lines[:lead_end]).strip():  # the first heading is the title
+            lead_end = heads[1][0] if len(heads) > 1 else len(lines)
+        status = _notice_status("\n".join(lines[:lead_end]), first_line)
+        notice = status is not None
+    if (status[0] if status else given) in GONE and not any(key == "superseded_by" for key, _t, _l in refs):
         refs.extend(_sentence_successors(head, first_line))
     out_refs = tuple(dict.fromkeys(refs))
     if status is None and not out_refs:
         return NOTHING
-    return Stated(status[0] if status else None, status[1] if status else None, out_refs)
+    return Stated(status[0] if status else None, status[1] if status else None, out_refs, notice)
+
+
+def _notice_cue(head: str) -> bool:
+    """Whether ``head`` may hold a notice :func:`_notice_status` reads (the cheap test first)."""
+    return any(m.group(1).lower() in NOTICE_STATES for m in _NOTICE_RE.finditer(head))
+
+
+def _notice_status(lead: str, first_line: int) -> tuple[str, int] | None:
+    """(state, line) of the first notice in ``lead`` saying the record is gone (the module's
+    last form), None when it holds none."""
+    for m in _NOTICE_RE.finditer(lead):
+        word = _SPELLINGS.get(m.group(1).lower(), m.group(1).lower())
+        if word in NOTICE_STATES and word in STATUS_WORDS:
+            return word, first_line + lead.count("\n", 0, m.start(1))
+    return None
 
 
 def _sentence_successors(head: str, first_line: int) -> list[tuple[str, str, int]]:

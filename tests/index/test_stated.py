@@ -280,3 +280,51 @@ def test_numpy_style_records_name_their_successors_by_cross_references_end_to_en
         assert data["documents"][0]["path"].endswith(first), [d["path"] for d in data["documents"]]
         reasons = " ".join(r for e in data["explanation"]["rationale"] for r in e["reasons"])
         assert "superseded by" in reasons
+
+
+@pytest.mark.parametrize("text, status, refs", [
+    # tldr pages: the notice is the page's description, a quote under its title
+    ("# pnmscale\n\n> This command has been superseded by `pamscale`.\n> More information: <https://x.org>.\n\n- Scale:\n\n`pnmscale 2 in.pnm`\n",
+     "superseded", ()),
+    ("# gksu\n\n> Note: This command is deprecated in favor of commands like `pkexec`.\n", "deprecated", ()),
+    ("# mvn idea\n\n> Note: This plugin is retired. It is no longer maintained.\n", "retired", ()),
+    # a GitHub alert under the title, the successor linked in the same sentence (Ember's RFCs)
+    ("# Tracked Storage Primitives\n\n> [!IMPORTANT]\n> This RFC has been discontinued, because of x, and this RFC (in use "
+     "case) has been replaced with [RFC#1071](1071-tracked.md)\n\n## Summary\n", "discontinued", (("superseded_by", "1071-tracked.md", 4),)),
+    ("# X\n\n**Note:** this tool has been deprecated. Use [y](y.md) instead.\n", "deprecated", ()),
+    ("Intro sentence. This document is now obsolete.\n\n# Body\n", "obsolete", ()),  # before the first heading
+])
+def test_a_notice_in_the_lead_says_the_record_is_gone(text, status, refs):
+    got = read_stated(text)
+    assert (got.status, got.refs, got.notice) == (status, refs, True)
+
+
+@pytest.mark.parametrize("text", [
+    "# Relref\n\n> When working with Markdown this shortcode is obsolete.\n",  # not the sentence's subject
+    "# EIP-1102\n\n## Methods\n\nThis method is deprecated in favor of [x](x.md).\n",  # in a section, not the lead
+    "# X\n\n> This RFC has been accepted.\n",  # a state in force is no notice
+    "# X\n\n> The old API was replaced by the new one in version 2, which this page describes.\n",  # not a gone word after
+    "# X\n\n```\nThis command has been superseded by y.\n```\n",  # code
+    "# X\n\nThe thing we built was deprecatedish.\n",
+])
+def test_what_is_no_notice(text):
+    got = read_stated(text)
+    assert got.status is None and not got.notice
+
+
+def test_a_state_line_wins_over_a_notice_and_a_gone_notice_over_a_front_matter_state_in_force():
+    """libp2p's old gossipsub page says Active in its table and "please refer to … from now
+    on" in its disclaimer: its table is its state. Ember's discontinued RFC keeps the
+    template's ``stage: accepted`` under a notice saying it was discontinued: the notice is
+    the later word. A front matter state that already says the record is gone stays."""
+    table = "# gossipsub (OLD)\n\n> This spec is obsolete.\n\n| Lifecycle Stage | Maturity | Status |\n|---|---|---|\n| 3A | Recommendation | Active |\n"
+    got = read_stated(table)
+    assert got.status == "active" and not got.notice
+    ember = ("---\nstage: accepted\nprs:\n  accepted: https://github.com/emberjs/rfcs/pull/669\n---\n\n# Tracked Storage Primitives\n\n"
+             "> [!IMPORTANT]\n> This RFC has been discontinued, and has been replaced with [RFC#1071](1071-tracked.md)\n\n## Summary\n")
+    doc = _doc("02_knowledge/ember/0669-tracked.md", ember)
+    assert doc.status == "discontinued" and doc.stated_refs == (("superseded_by", "1071-tracked.md", 10),)
+    doc = _doc("02_knowledge/t/pnmscale.md", "---\nstatus: deprecated\n---\n# pnmscale\n\n> This command has been superseded by `pamscale`.\n")
+    assert doc.status == "deprecated"
+    doc = _doc("02_knowledge/t/x.md", "---\nstatus: accepted\n---\n# X\n\n## Usage\n\nThis command has been superseded by y.\n")
+    assert doc.status == "accepted"  # not in the lead: the front matter stands
