@@ -15,6 +15,11 @@ whether anything a compile can see without judgements predicts the better split:
    counting once) and measured on the fifth against the shipped 0.5/0.5.
 
     python bench/suite/adaptive_weights.py --suite /tmp/suite --out bench/results/adaptive_weights.json
+    python bench/suite/adaptive_weights.py --suite SUITE --projects P1,P2,… --splits 0.8/0.2,…,0.3/0.7 --out OUT
+
+Any project of ``run.py`` may be named (the unseen ones too). A split whose rows ``run.py``
+already cached for a project (``<suite>/results/<project>.json``, the shipped ranking with that
+split: ``run.py ranking`` measures them) is read from there, not measured again.
 
 Nothing here changes orion; the report says whether the rule chosen on the other projects
 gains on the one held out.
@@ -38,7 +43,21 @@ SHIPPED = "0.5/0.5"
 QUANTILES = (0.25, 0.5, 0.75)
 
 
-def measure(suite: Path, project: str) -> dict:
+def _cached(suite: Path, project: str, settings: dict) -> list[float] | None:
+    """nDCG@10 per intent of the ranking variant with ``settings`` from ``run.py``'s cache
+    for ``project``, when it measured that variant."""
+    from oriongraph_cli import tune
+
+    path = suite / "results" / f"{project}.json"
+    if not path.exists():
+        return None
+    cache = json.loads(path.read_text())
+    name = next((v.name for v in tune.RANKING_SPACE if v.as_dict() == settings), None)
+    rows = cache.get(f"ranking:{name}") if name else None
+    return [r["ndcg"] for r in rows] if rows else None
+
+
+def measure(suite: Path, project: str, splits=SPLITS) -> dict:
     """nDCG@10 per intent at every split, and each intent's features."""
     sys.path.insert(1, str(HERE))
     import run as suite_run  # noqa: E402  (the suite's projects and queries)
@@ -51,10 +70,14 @@ def measure(suite: Path, project: str) -> dict:
     qs = suite_run._queries(project, None)
     try:
         ndcg = {}
-        for sem, lex in SPLITS:
-            v = tune._v(f"{sem}/{lex}", **{**tune._CHOSEN, "w_semantic": sem, "w_lexical": lex})
-            ndcg[f"{sem}/{lex}"] = [r["ndcg"] for r in tune.measure(cfg, reader, qs, v, ranking_only=True)]
-            print(f"{project} {sem}/{lex}: {st.mean(ndcg[f'{sem}/{lex}']):.4f}", file=sys.stderr, flush=True)
+        for sem, lex in splits:
+            settings = {**tune._CHOSEN, "w_semantic": sem, "w_lexical": lex}
+            rows = _cached(suite, project, settings)
+            if rows is None or len(rows) != len(qs):
+                v = tune._v(f"{sem}/{lex}", **settings)
+                rows = [r["ndcg"] for r in tune.measure(cfg, reader, qs, v, ranking_only=True)]
+            ndcg[f"{sem}/{lex}"] = rows
+            print(f"{project} {sem}/{lex}: {st.mean(rows):.4f}", file=sys.stderr, flush=True)
         feats = [_features(reader, default_request(cfg, q.text, 4000), signals, candidates) for q in qs]
     finally:
         reader.close()
@@ -104,6 +127,8 @@ def report(data: dict[str, dict]) -> dict:
     splits = list(next(iter(data.values()))["ndcg"])
     names = list(next(iter(data.values()))["features"][0])
     rules = [(n, q, a, b) for n in names for q in QUANTILES for a in splits for b in splits if a != b]
+    applied = {p: [_apply(d, r) for r in rules] for p, d in data.items()}  # each rule's mean on each project, once
+    static_mean = {p: {sp: st.mean(d["ndcg"][sp]) for sp in splits} for p, d in data.items()}
     out: dict = {"per_project": {}, "held_out": {}}
     for p, d in data.items():
         n = len(d["features"])
@@ -111,8 +136,9 @@ def report(data: dict[str, dict]) -> dict:
         out["per_project"][p] = {**{s: round(st.mean(d["ndcg"][s]), 4) for s in splits}, "oracle": round(oracle, 4)}
     for p in data:
         others = [o for o in data if o != p]
-        static = max(splits, key=lambda s: st.mean(st.mean(data[o]["ndcg"][s]) for o in others))
-        rule = max(rules, key=lambda r: st.mean(_apply(data[o], r) for o in others))
+        static = max(splits, key=lambda s: st.mean(static_mean[o][s] for o in others))
+        best = max(range(len(rules)), key=lambda k: sum(applied[o][k] for o in others))
+        rule = rules[best]
         d = data[p]
         name, q, above, below = rule
         t = _threshold(d["features"], name, q)
@@ -120,8 +146,8 @@ def report(data: dict[str, dict]) -> dict:
         delta = [c - s for c, s in zip(chosen, d["ndcg"][SHIPPED])]
         lo, hi = tune.bootstrap_interval(delta)
         out["held_out"][p] = {"static_split_chosen": static, "rule": list(rule),
-                              "rule_on_others": round(st.mean(_apply(data[o], rule) for o in others), 4),
-                              "shipped_on_others": round(st.mean(st.mean(data[o]["ndcg"][SHIPPED]) for o in others), 4),
+                              "rule_on_others": round(st.mean(applied[o][best] for o in others), 4),
+                              "shipped_on_others": round(st.mean(static_mean[o][SHIPPED] for o in others), 4),
                               "held_out": round(st.mean(chosen), 4), "shipped": round(st.mean(d["ndcg"][SHIPPED]), 4),
                               "delta": [round(st.mean(delta), 4), round(lo, 4), round(hi, 4)]}
     return out
@@ -131,14 +157,21 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--suite", type=Path, default=Path("/tmp/suite"))
     ap.add_argument("--projects", default=",".join(PROJECTS))
+    ap.add_argument("--splits", default=",".join(f"{a}/{b}" for a, b in SPLITS), help="meaning/word splits tried (the shipped 0.5/0.5 among them)")
     ap.add_argument("--out", type=Path, required=True)
     a = ap.parse_args()
-    data = {p: measure(a.suite, p) for p in a.projects.split(",")}
+    splits = [tuple(float(x) for x in sp.split("/")) for sp in a.splits.split(",")]
+    data = {p: measure(a.suite, p, splits) for p in a.projects.split(",")}
     rep = report(data)
+    pooled = [r["delta"][0] for r in rep["held_out"].values()]
+    rep["mean_delta_over_projects"] = round(st.mean(pooled), 4)
+    rep["projects_gaining"] = sum(1 for d in pooled if d > 0)
+    rep["projects_losing"] = sum(1 for d in pooled if d < 0)
     a.out.write_text(json.dumps(rep, indent=1) + "\n")
     for p, r in rep["held_out"].items():
         print(f"held out {p}: static split chosen {r['static_split_chosen']}; rule {r['rule']} "
               f"{r['held_out']:.4f} against shipped {r['shipped']:.4f}, {r['delta'][0]:+.4f} [{r['delta'][1]:+.4f}, {r['delta'][2]:+.4f}]")
+    print(f"mean over projects {rep['mean_delta_over_projects']:+.4f}; {rep['projects_gaining']} gain, {rep['projects_losing']} lose")
 
 
 if __name__ == "__main__":

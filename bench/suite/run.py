@@ -253,6 +253,72 @@ def cmd_all(args) -> None:
     print(markdown(report))
 
 
+def cmd_ranking(args) -> None:
+    """The ranking stage alone, leave-one-project-out over any projects (the unseen ones too):
+    for each held-out project the variant with the best macro nDCG@10 on the others (each
+    project one unit), reported on the held-out one beside the shipped ranking and the three
+    baselines; then the mean over projects of held-out − shipped and of held-out − best
+    baseline, with 95 % intervals from resampling the projects. Selection is not searched."""
+    import random
+
+    from oriongraph_cli import tune
+
+    suite = Path(args.suite)
+    projects = [p for p in args.projects.split(",") if p]
+    if args.fresh:
+        for p in projects:
+            _cache_path(suite, p).unlink(missing_ok=True)
+    names = [v.name for v in tune.RANKING_SPACE]
+    if args.rankings:
+        wanted = args.rankings.split(";")
+        missing = [n for n in wanted if n not in names]
+        if missing:
+            raise SystemExit(f"run.py ranking: no ranking variant named {missing[0]!r} (tune.RANKING_SPACE)")
+        names = [n for n in names if n in wanted]
+    shipped = next(v.name for v in tune.RANKING_SPACE if v.as_dict() == tune._CHOSEN)
+    if shipped not in names:
+        names.insert(0, shipped)
+    jobs = [("baselines", "")] + [("ranking", n) for n in names]
+    _run(suite, {p: jobs for p in projects}, args.scifact_limit, args.workers)
+    data = {p: _load_cache(suite, p) for p in projects}
+    table = {p: {n: data[p][f"ranking:{n}"] for n in names} for p in projects}
+    mean = tune.mean
+    nd = {p: {n: mean([x["ndcg"] for x in table[p][n]]) for n in names} for p in projects}
+    base = {p: {b: mean([x["ndcg"] for x in data[p][f"baseline:{b}"]]) for b in ("bm25", "dense", "rrf")} for p in projects}
+    chosen = {p: tune.choose(table, [q for q in projects if q != p], names, tune.ranking_objective) for p in projects}
+    chosen["*"] = tune.choose(table, projects, names, tune.ranking_objective)
+    rows = {p: {"held_out": nd[p][chosen[p]], "shipped": nd[p][shipped], **base[p], "chosen": chosen[p],
+                "n": len(table[p][shipped])} for p in projects}
+    rng = random.Random(7)
+
+    def over(deltas: list[float]) -> list[float]:
+        means = sorted(mean(rng.choices(deltas, k=len(deltas))) for _ in range(10_000))
+        return [round(mean(deltas), 4), round(means[250], 4), round(means[9749], 4)]
+
+    summary = {
+        "held_out_minus_shipped": over([rows[p]["held_out"] - rows[p]["shipped"] for p in projects]),
+        "held_out_minus_best_baseline": over([rows[p]["held_out"] - max(base[p].values()) for p in projects]),
+        "shipped_minus_best_baseline": over([rows[p]["shipped"] - max(base[p].values()) for p in projects]),
+        "held_out_below_best_baseline": sorted(p for p in projects if rows[p]["held_out"] <= max(base[p].values())),
+        "folds_choosing": {n: sum(1 for p in projects if chosen[p] == n) for n in sorted(set(chosen[p] for p in projects))},
+    }
+    report = {"projects": projects, "shipped": shipped, "variants": names, "chosen_on_all": chosen["*"],
+              "scifact_limit": args.scifact_limit, "rows": {p: {k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.items()}
+                                                              for p, r in rows.items()},
+              "ranking_space": {p: {n: round(v, 4) for n, v in nd[p].items()} for p in projects},
+              "macro": {n: round(mean([nd[p][n] for p in projects]), 4) for n in names}, "summary": summary,
+              "generated": time.strftime("%Y-%m-%d %H:%M"), "command": "python " + " ".join(sys.argv)}
+    Path(args.out).write_text(json.dumps(report, indent=1))
+    print("| project | n | chosen on the others | held out | shipped | BM25 | dense | RRF |")
+    print("|---|---|---|---|---|---|---|---|")
+    for p in projects:
+        r = rows[p]
+        print(f"| {p} | {r['n']} | {r['chosen']} | {r['held_out']:.4f} | {r['shipped']:.4f} | {r['bm25']:.4f} | {r['dense']:.4f} | {r['rrf']:.4f} |")
+    print(f"\nchosen on all: {chosen['*']}\nshipped: {shipped}")
+    for k, v in summary.items():
+        print(f"{k}: {v}")
+
+
 def shortlist(names: list[str], previous: Path, n: int) -> list[str]:
     """The ``n`` ranking variants with the best mean nDCG@10 in the previous report, plus
     every variant it did not measure (a re-run after a change that leaves most of the space
@@ -372,6 +438,14 @@ def main() -> None:
     a.add_argument("--shortlist", type=int, default=0,
                    help="re-measure only the N best ranking variants of the previous report (--out) and new ones")
     a.add_argument("--out", default=str(REPO / "bench" / "results" / "suite.json"))
+    r = sub.add_parser("ranking")
+    r.add_argument("--suite", default="/tmp/suite")
+    r.add_argument("--projects", default=",".join([*PROJECTS, *UNSEEN]))
+    r.add_argument("--scifact-limit", type=int, default=None, help="SciFact claims measured (the first N; default all)")
+    r.add_argument("--workers", type=int, default=2)
+    r.add_argument("--fresh", action="store_true")
+    r.add_argument("--rankings", default="", help="only these ranking variants and the shipped one (names separated by ';')")
+    r.add_argument("--out", default=str(REPO / "bench" / "results" / "suite_ranking_lopo.json"))
     p = sub.add_parser("pairs")
     p.add_argument("--suite", default="/tmp/suite")
     p.add_argument("--projects", default="", help="only these projects' pairs (names separated by ','; all by default)")
@@ -381,7 +455,7 @@ def main() -> None:
     p.add_argument("--out", default=str(REPO / "bench" / "results" / "suite_pairs.json"))
     args = ap.parse_args()
     os.environ.setdefault("ORION_USAGE_LOG", "false")
-    {"all": cmd_all, "pairs": cmd_pairs}[args.cmd](args)
+    {"all": cmd_all, "ranking": cmd_ranking, "pairs": cmd_pairs}[args.cmd](args)
 
 
 if __name__ == "__main__":
