@@ -56,7 +56,10 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # 17: a heading's trailing list of classes, Laravel's ``{.collection-method}``, is not its
 # words: an anchor read from the heading's text leaves it out, as the site renders it; 18: of
 # several pages whose paths end as a root-absolute URL or path does, the one nearest the top —
-# Nushell's ``/book/installation.html`` is its English page, not a translation's beside it).
+# Nushell's ``/book/installation.html`` is its English page, not a translation's beside it;
+# 19: a full web address that exactly one page's front matter gives as its own, outside the
+# link keys, names that page — Ember's RFCs link each other by pull request,
+# ``https://github.com/emberjs/rfcs/pull/1071``, and RFC 1071 says ``prs: {accepted: …/pull/1071}``).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 18
+LINK_RULES = 19

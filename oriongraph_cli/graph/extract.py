@@ -15,7 +15,7 @@ import posixpath
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from oriongraph_cli.blocks import HEADING_ATTRS, RST_ADORNMENT, is_rst, read_blocks, template_blocks
@@ -292,6 +292,9 @@ class DocInfo:
     # site URLs the page also answers at (its old addresses): ``redirect_from`` (Jekyll, Eleventy)
     # and ``aliases`` written as URL paths (Hugo), each as ``site_url_key`` makes it
     urls: tuple[str, ...] = ()
+    # web addresses its front matter gives outside the link keys (``own_urls_of``): Ember's RFCs
+    # name their own pull request, ``prs: {accepted: https://github.com/emberjs/rfcs/pull/669}``
+    own_urls: tuple[str, ...] = ()
 
     @classmethod
     def from_document(cls, d: Document) -> "DocInfo":
@@ -299,16 +302,18 @@ class DocInfo:
         doc_id = meta.get("id")
         aliases = aliases_of(meta.get("aliases", meta.get("alias")))
         return cls(d.path, d.title, str(doc_id) if doc_id is not None else None, d.workstream, tuple(d.tags),
-                   aliases, urls_of(aliases, aliases_of(meta.get("redirect_from"))))
+                   aliases, urls_of(aliases, aliases_of(meta.get("redirect_from"))), own_urls_of(_fm_urls(meta)))
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> "DocInfo":
         """From ``Registry.document_links_info``: tags as JSON, aliases and redirect_from as
-        SQLite's ``json_extract`` gives them (JSON text for a list, the text itself for one name)."""
+        SQLite's ``json_extract`` gives them (JSON text for a list, the text itself for one name),
+        and the front matter's web addresses as [[key path, address], …] (None: it has none)."""
         aliases = aliases_of(_json_list(row[5] if len(row) > 5 else None))
         redirects = aliases_of(_json_list(row[6] if len(row) > 6 else None))
         tags = () if row[4] in (None, "", "[]") else tuple(json.loads(row[4]))  # most notes have none: no parse
-        return cls(row[0], row[1], row[2], row[3], tags, aliases, urls_of(aliases, redirects) if aliases or redirects else ())
+        own = own_urls_of((_top_key(k), v) for k, v in json.loads(row[7])) if len(row) > 7 and row[7] not in (None, "[]") else ()
+        return cls(row[0], row[1], row[2], row[3], tags, aliases, urls_of(aliases, redirects) if aliases or redirects else (), own)
 
 
 def _json_list(value: Any) -> Any:
@@ -333,6 +338,52 @@ def site_url_key(url: str) -> str | None:
     if rel in (".", "") or rel == ".." or rel.startswith("../"):
         return None
     return rel.lower()
+
+
+# a full web address with a path: the host (no user info) and what follows it, the fragment left out
+_WEB_URL = re.compile(r"^[Hh][Tt][Tt][Pp][Ss]?://([^/?#\s@]+)(/[^#\s]*)?")
+
+
+def own_url_key(url: str) -> str | None:
+    """A full web address as a lookup key: ``https://github.com/emberjs/rfcs/pull/669/`` ->
+    ``github.com/emberjs/rfcs/pull/669`` (no scheme, fragment or trailing slash; lower case);
+    None for anything else and for a bare host, which names a site, not a page."""
+    m = _WEB_URL.match(url.strip())
+    if m is None:
+        return None
+    path = (m.group(2) or "").rstrip("/")
+    return (m.group(1) + path).lower() if path else None
+
+
+def _fm_urls(meta: Any, key: str = "") -> Iterable[tuple[str, str]]:
+    """(top-level key, value) of every text value in front matter ``meta`` (nested ones too)."""
+    if isinstance(meta, dict):
+        for k, v in meta.items():
+            yield from _fm_urls(v, key or str(k))
+    elif isinstance(meta, (list, tuple)):
+        for v in meta:
+            yield from _fm_urls(v, key)
+    elif isinstance(meta, str) and key:
+        yield key, meta
+
+
+def _top_key(fullkey: str) -> str:
+    """The top-level key of a path as SQLite's ``json_tree`` writes it: ``$.prs.accepted`` ->
+    ``prs``, ``$."superseded-by"[0]`` -> ``superseded-by``."""
+    rest = fullkey.removeprefix("$.")
+    if rest.startswith('"'):
+        end = rest.find('"', 1)
+        return rest[1:end] if end > 0 else rest[1:]
+    return re.split(r"[.\[]", rest, maxsplit=1)[0]
+
+
+def own_urls_of(values: Iterable[tuple[str, str]]) -> tuple[str, ...]:
+    """The page's own web addresses, as :func:`own_url_key` makes them, from its front matter's
+    (key, value) pairs: every value that is a full address with a path, but under the keys
+    that link to other records (``links``, ``related``, ``supersedes``…), where an address
+    names another page. A link elsewhere to exactly one page's own address names that page."""
+    keys = (own_url_key(v) for k, v in values if front_matter_key(k) not in FRONT_MATTER_TYPES)
+    return tuple(dict.fromkeys(k for k in keys if k))
 
 
 def urls_of(aliases: Sequence[str], redirects: Sequence[str]) -> tuple[str, ...]:

@@ -33,6 +33,7 @@ from oriongraph_cli.graph.extract import (
     looks_like_path,
     mask_code,
     role_target,
+    own_url_key,
     site_url_key,
     slugify,
 )
@@ -221,11 +222,12 @@ class DocumentNames(NamedTuple):
     titles: dict[str, str]
     urls: dict[str, list[str]]  # a site URL a page was moved from -> the pages declaring it
     unnumbered: dict[str, list[str]]  # a file stem without its number prefix -> its documents
+    own_urls: dict[str, list[str]]  # a web address a page's front matter gives as its own -> those pages
 
     @classmethod
     def of(cls, docs: dict[str, DocInfo]) -> "DocumentNames":
         order = sorted(docs)
-        out = cls(set(docs), {p.lower(): p for p in order}, {}, {}, {}, {}, {})
+        out = cls(set(docs), {p.lower(): p for p in order}, {}, {}, {}, {}, {}, {})
         names = {path: posixpath.basename(path) for path in order}
         for path in order:
             d = docs[path]
@@ -235,6 +237,8 @@ class DocumentNames(NamedTuple):
                 out.unnumbered.setdefault(bare, []).append(path)
             for url in d.urls:
                 out.urls.setdefault(url, []).append(path)
+            for url in d.own_urls:
+                out.own_urls.setdefault(url, []).append(path)
             if d.doc_id:
                 out.ids.setdefault(str(d.doc_id).lower(), path)
             out.titles.setdefault(d.title.strip().lower(), path)
@@ -652,6 +656,8 @@ class LinkResolver:
         found by its name alone."""
         rel, why = self.relative(src_dir, target)
         if rel is None:
+            if why == "external" and (own := self.own_url(target)) is not None:
+                return own, "ok"
             return ("", "self") if why == "self" else (None, why)
         for cand in folder_candidates(rel):
             if cand in self.paths:
@@ -720,6 +726,14 @@ class LinkResolver:
                 return hit
         return None
 
+    def own_url(self, target: str) -> str | None:
+        """The one page whose front matter gives ``target`` (a full web address) as its own:
+        a link to Ember's RFC 1071 by its pull request, ``https://github.com/emberjs/rfcs/pull/1071``,
+        names ``1071-….md``, whose ``prs: {accepted: …}`` is that address. None when no page, or
+        more than one, gives it."""
+        key = own_url_key(target)
+        return _only(self.names.own_urls.get(key, ())) if key else None
+
     def resolve_name(self, src_path: str, name: str) -> str | None:
         """A wiki target or front matter value: id, then path (relative to the document, then
         to the root), file stem, title. An ambiguous stem prefers the document's own folder,
@@ -730,6 +744,8 @@ class LinkResolver:
         hit = self.ids.get(name.lower())
         if hit:
             return hit
+        if SCHEME_RE.match(name):  # a web address: the page giving it as its own, if one does
+            return self.own_url(name)
         lower = name.lower()
         if "/" in name or lower.endswith(MD_SUFFIXES):
             for base in (name, "/" + name.lstrip("/")):
@@ -763,6 +779,7 @@ class LinkResolver:
 #
 # What a reference's resolution looked up, as keys: "path:P" (P in the indexed paths),
 # "lower:P" (case-insensitive path), "stem:S", "title:T", "id:I" (ids, ADR numbers),
+# "url:U" (a site URL a page was moved from), "own:W" (a web address a page gives as its own),
 # "doc:P" (anything of document P: its headings, for an anchor) and "fs" (the file
 # system was asked: a link to a file that is not indexed). A reference resolves the same
 # against two document sets that agree on every key it looked up (and, for "fs", the
@@ -818,6 +835,7 @@ def document_keys(doc: DocInfo) -> set[str]:
     keys = {f"path:{path}", f"lower:{path.lower()}", f"doc:{path}", f"title:{doc.title.strip().lower()}", XREF_KEY}
     keys.update(f"title:{alias.lower()}" for alias in doc.aliases)
     keys.update(f"url:{url}" for url in doc.urls)
+    keys.update(f"own:{url}" for url in doc.own_urls)
     stem = posixpath.splitext(posixpath.basename(path))[0].lower()
     keys.add("stem:" + stem)
     if (bare := unnumbered(stem)) is not None:
@@ -841,6 +859,8 @@ def _id_keys(token: str, keys: set[str]) -> None:
 
 def _path_keys(src_path: str, target: str, keys: set[str]) -> None:
     """The paths :meth:`LinkResolver.resolve_path` may look up for ``target``."""
+    if (own := own_url_key(target)) is not None:  # a web address: the page giving it as its own
+        keys.add(f"own:{own}")
     if (page_dir := page_url_dir(src_path, target)) is not None:
         keys.update(f"path:{c}" for c in page_candidates(page_dir, target))
     rel, _why = LinkResolver.relative(posixpath.dirname(src_path), target)
@@ -864,6 +884,8 @@ def _name_keys(src_path: str, name: str, keys: set[str]) -> None:
         return
     lower = name.lower()
     keys.add(f"id:{lower}")
+    if (own := own_url_key(name)) is not None:
+        keys.add(f"own:{own}")
     if "/" in name or lower.endswith(MD_SUFFIXES):
         for base in (name, "/" + name.lstrip("/")):
             _path_keys(src_path, base, keys)

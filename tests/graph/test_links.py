@@ -1000,6 +1000,74 @@ def test_a_page_answers_at_the_urls_it_was_moved_from(mini, tmp_path):
     full.close()
 
 
+def test_a_page_named_by_the_web_address_its_front_matter_gives(mini, tmp_path):
+    """Ember's RFCs link each other by pull request, and each names its own in its front
+    matter (``prs: {accepted: https://github.com/emberjs/rfcs/pull/1071}``): a link to that
+    address names the page, a gone record's notice naming it supersedes. An address two pages
+    give names neither; a bare host names a site, not a page; one under a key that links
+    elsewhere (``related``) is the other page's. A re-index of the page alone resolves what
+    a full build resolves, and its removal leaves the links external again."""
+    new, old, other = "02_knowledge/rfcs/1071-tracked.md", "02_knowledge/rfcs/0669-storage.md", "02_knowledge/rfcs/0700-other.md"
+    write(mini, old, """
+        ---
+        stage: accepted
+        prs:
+          accepted: https://github.com/emberjs/rfcs/pull/669
+        related: https://github.com/emberjs/rfcs/pull/700
+        ---
+        # Tracked Storage Primitives
+
+        > [!IMPORTANT]
+        > This RFC has been discontinued, and has been replaced with [RFC#1071](https://github.com/emberjs/rfcs/pull/1071/)
+
+        ## Summary
+
+        See [the site](https://emberjs.com/) and [the twin](https://github.com/x/shared/pull/1).
+        """)
+    write(mini, other, """
+        ---
+        prs:
+          accepted: https://github.com/x/shared/pull/1
+        ---
+        # Other
+
+        Follows [669](https://github.com/emberjs/rfcs/pull/669#summary).
+        """)
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    out = {(e.dst_path, e.type) for e in edge_set_edges(reg.conn) if e.src_path == old}
+    assert out == {(other, "REF")}  # the twin's address is the other page's; RFC 1071 not indexed yet
+    assert (old, "REF") in {(e.dst_path, e.type) for e in edge_set_edges(reg.conn) if e.src_path == other}
+    write(mini, new, """
+        ---
+        stage: accepted
+        prs:
+          accepted: https://github.com/emberjs/rfcs/pull/1071
+          other: https://github.com/x/shared/pull/1
+        project-link: https://emberjs.com/
+        ---
+        # Overload tracked
+
+        A single tracked value outside a class.
+        """)
+    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only={new})
+    out = {(e.dst_path, e.type) for e in edge_set_edges(reg.conn) if e.src_path == old}
+    assert out == {(new, "REF"), (new, "SUPERSEDED_BY")}  # the twin's address two pages give now: neither
+    full, full_result = index(mini, tmp_path / "full.sqlite")
+    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
+    full.close()
+    (mini / new).unlink()
+    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only=set(), removed={new})
+    again, again_result = index(mini, tmp_path / "again.sqlite")
+    assert edge_set(reg.conn) == edge_set(again.conn) and result.dangling == again_result.dangling
+    assert {(e.dst_path, e.type) for e in edge_set_edges(reg.conn) if e.src_path == old} == {(other, "REF")}
+    again.close()
+    reg.close()
+    assert extract.own_url_key("HTTPS://GitHub.com/a/b/pull/1/#x") == "github.com/a/b/pull/1"
+    assert extract.own_url_key("https://emberjs.com/") is None and extract.own_url_key("ftp://x.org/a") is None
+    row = ("a.md", "A", None, None, "[]", None, None, '[["$.prs.accepted", "https://x.org/p/1"], ["$.\\"superseded-by\\"", "https://x.org/p/2"]]')
+    assert extract.DocInfo.from_row(row).own_urls == ("x.org/p/1",)
+
+
 def test_an_anchor_as_other_site_generators_make_it(mini, tmp_path):
     """``#id`` names a heading by the id written on it (``## Review {#supervisor-review}``,
     ``{: #id}``), and by its letters and digits alone as other slug rules write them
