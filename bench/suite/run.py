@@ -187,14 +187,20 @@ def _run(suite: Path, jobs_by_project: dict[str, list], limit_scifact: int | Non
             print(f.result(), flush=True)
 
 
-def cmd_all(args) -> None:
-    from oriongraph_cli import tune
-
+def _suite_projects(args) -> tuple[Path, list[str]]:
+    """The suite and the projects named, their cached results dropped first with ``--fresh``."""
     suite = Path(args.suite)
     projects = [p for p in args.projects.split(",") if p]
     if args.fresh:
         for p in projects:
             _cache_path(suite, p).unlink(missing_ok=True)
+    return suite, projects
+
+
+def cmd_all(args) -> None:
+    from oriongraph_cli import tune
+
+    suite, projects = _suite_projects(args)
     rank_names = [v.name for v in tune.RANKING_SPACE]
     if args.rankings:
         rank_names = [n for n in rank_names if n in args.rankings.split(";")]
@@ -263,11 +269,7 @@ def cmd_ranking(args) -> None:
 
     from oriongraph_cli import tune
 
-    suite = Path(args.suite)
-    projects = [p for p in args.projects.split(",") if p]
-    if args.fresh:
-        for p in projects:
-            _cache_path(suite, p).unlink(missing_ok=True)
+    suite, projects = _suite_projects(args)
     names = [v.name for v in tune.RANKING_SPACE]
     if args.rankings:
         wanted = args.rankings.split(";")
