@@ -32,8 +32,8 @@ from oriongraph_cli.graph.extract import (
     loose_anchor,
     looks_like_path,
     mask_code,
-    role_target,
     own_url_key,
+    role_target,
     site_url_key,
     slugify,
 )
