@@ -304,12 +304,15 @@ def cmd_ranking(args) -> None:
         "held_out_below_best_baseline": sorted(p for p in projects if rows[p]["held_out"] <= max(base[p].values())),
         "folds_choosing": {n: sum(1 for p in projects if chosen[p] == n) for n in sorted(set(chosen[p] for p in projects))},
     }
-    report = {"projects": projects, "shipped": shipped, "variants": names, "chosen_on_all": chosen["*"],
+    from results_file import header  # noqa: E402  (machine, date, commit, command)
+
+    report = {**header("python bench/suite/run.py " + " ".join(sys.argv[1:])), "src": str(Path(tune.__file__).resolve().parent.parent),
+              "projects": projects, "shipped": shipped, "variants": names, "chosen_on_all": chosen["*"],
               "scifact_limit": args.scifact_limit, "rows": {p: {k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.items()}
                                                               for p, r in rows.items()},
               "ranking_space": {p: {n: round(v, 4) for n, v in nd[p].items()} for p in projects},
               "macro": {n: round(mean([nd[p][n] for p in projects]), 4) for n in names}, "summary": summary,
-              "generated": time.strftime("%Y-%m-%d %H:%M"), "command": "python " + " ".join(sys.argv)}
+              "generated": time.strftime("%Y-%m-%d %H:%M")}
     Path(args.out).write_text(json.dumps(report, indent=1))
     print("| project | n | chosen on the others | held out | shipped | BM25 | dense | RRF |")
     print("|---|---|---|---|---|---|---|---|")
