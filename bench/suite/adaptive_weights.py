@@ -43,15 +43,11 @@ SHIPPED = "0.5/0.5"
 QUANTILES = (0.25, 0.5, 0.75)
 
 
-def _cached(suite: Path, project: str, settings: dict) -> list[float] | None:
-    """nDCG@10 per intent of the ranking variant with ``settings`` from ``run.py``'s cache
-    for ``project``, when it measured that variant."""
+def _cached(cache: dict, settings: dict) -> list[float] | None:
+    """nDCG@10 per intent of the ranking variant with ``settings`` from a project's ``run.py``
+    cache, when it measured that variant."""
     from oriongraph_cli import tune
 
-    path = suite / "results" / f"{project}.json"
-    if not path.exists():
-        return None
-    cache = json.loads(path.read_text())
     name = next((v.name for v in tune.RANKING_SPACE if v.as_dict() == settings), None)
     rows = cache.get(f"ranking:{name}") if name else None
     return [r["ndcg"] for r in rows] if rows else None
@@ -68,11 +64,12 @@ def measure(suite: Path, project: str, splits=SPLITS) -> dict:
     cfg, reader = suite_run._open(suite, project)
     reader.repeat_cache = {}
     qs = suite_run._queries(project, None)
+    cached = suite_run._load_cache(suite, project)  # the rows run.py measured, read once
     try:
         ndcg = {}
         for sem, lex in splits:
             settings = {**tune._CHOSEN, "w_semantic": sem, "w_lexical": lex}
-            rows = _cached(suite, project, settings)
+            rows = _cached(cached, settings)
             if rows is None or len(rows) != len(qs):
                 v = tune._v(f"{sem}/{lex}", **settings)
                 rows = [r["ndcg"] for r in tune.measure(cfg, reader, qs, v, ranking_only=True)]

@@ -265,8 +265,6 @@ def cmd_ranking(args) -> None:
     project one unit), reported on the held-out one beside the shipped ranking and the three
     baselines; then the mean over projects of held-out − shipped and of held-out − best
     baseline, with 95 % intervals from resampling the projects. Selection is not searched."""
-    import random
-
     from oriongraph_cli import tune
 
     suite, projects = _suite_projects(args)
@@ -291,11 +289,10 @@ def cmd_ranking(args) -> None:
     chosen["*"] = tune.choose(table, projects, names, tune.ranking_objective)
     rows = {p: {"held_out": nd[p][chosen[p]], "shipped": nd[p][shipped], **base[p], "chosen": chosen[p],
                 "n": len(table[p][shipped])} for p in projects}
-    rng = random.Random(7)
+    from pooled import over_projects  # noqa: E402  (the mean over projects, resampling projects)
 
     def over(deltas: list[float]) -> list[float]:
-        means = sorted(mean(rng.choices(deltas, k=len(deltas))) for _ in range(10_000))
-        return [round(mean(deltas), 4), round(means[250], 4), round(means[9749], 4)]
+        return [round(x, 4) for x in over_projects(deltas)]
 
     summary = {
         "held_out_minus_shipped": over([rows[p]["held_out"] - rows[p]["shipped"] for p in projects]),
