@@ -1,10 +1,12 @@
 """``--format xml``: the working set as XML tags, the way prompts for Claude-style models
 quote documents — one element per document holding its quoted text::
 
-    <working_set budget="1000">
+    <working_set>
     <document source="path/to/doc.md:L12-L40,L61-L64" status="accepted">
     …exact text…
-    <skipped>Consequences</skipped>
+
+    [… skipped Consequences …]
+
     …exact text, shortened: […] where text was left out…
     </document>
     </working_set>
@@ -12,12 +14,14 @@ quote documents — one element per document holding its quoted text::
 ``source`` is the document's path (from the project root) and the lines of its quotes in
 the order they follow, as Markdown's header and ``orion show path:L12-L40`` write them (the
 path alone under 1,000 tokens, as in Markdown: ``header_lines_pay``); where text
-lies between two quotes, ``<skipped>`` names its headings (``<skipped/>``: it holds none). A
+lies between two quotes, Markdown's mark stands there as text, naming the headings skipped
+(``[…]`` where it holds none): the same mark a shortened quote carries inside its text, and
+2–4 tokens fewer than an element (``<skipped>Consequences</skipped>`` 9, the mark 5). A
 quote that is the indexed version of a file changed since is listed in ``stale`` by its
 lines. The spans' ids are not repeated here: ``source`` names the same text (``orion show``
 and the MCP ``get_span`` take ``path:L12-L40``), and ids cost 7–8 % of the output at 1,000
 tokens (hex digits tokenise badly); they are in JSON and in ``--explain`` (``<pick span=…>``).
-From 3,000 tokens the root also carries the intent, the delivered and quoted counts,
+From 3,000 tokens the root also carries the intent, the budget, the delivered and quoted counts,
 ``<about>``, ``<summary>`` and ``<left_out>``; scores and titles are in ``--explain``
 (``<pick span="…">``), not counted. Text is escaped as XML requires and no more (``&``,
 ``<``, and the ``>`` of ``]]>``: a ``->`` or a Markdown quote's ``>`` stays one character,
@@ -34,7 +38,7 @@ from typing import Any
 from xml.sax.saxutils import quoteattr
 
 from oriongraph_cli.render.markdown import (
-    fmt, header_lines_pay, intent_echo, one_line, preamble, quote_lines, skipped_headings, summary_line, summary_pays,
+    fmt, gap_mark, header_lines_pay, intent_echo, one_line, preamble, quote_lines, summary_line, summary_pays,
     title_echoes,
 )
 
@@ -72,7 +76,7 @@ def workingset_xml(resp: Any, explain: bool = False) -> str:
     summary = summary_line(resp, "xml")
     full = summary_pays(resp)
     out = [
-        f"<working_set{_attrs(intent=intent_echo(resp) if title_echoes(resp) else None, task=resp.request.task_id, budget=st.budget, delivered=delivered if full else None, quoted=st.tokens_used if full else None)}>\n",
+        f"<working_set{_attrs(intent=intent_echo(resp) if title_echoes(resp) else None, task=resp.request.task_id, budget=st.budget if full else None, delivered=delivered if full else None, quoted=st.tokens_used if full else None)}>\n",
     ]
     if not resp.compact:
         out.append(f"<about>{escape(preamble(resp))}</about>\n")
@@ -84,11 +88,11 @@ def workingset_xml(resp: Any, explain: bool = False) -> str:
         lines = quote_lines(doc) if ranges else ""
         out.append(f"<document{_attrs(source=f'{doc.path}:{lines}' if lines else doc.path, status=doc.status, stale=stale)}>\n")
         for n, q in enumerate(doc.quotes):
-            if q.elided_before:  # the skipped lines are between the quotes' own
-                heads = skipped_headings(q)
-                out.append(f"<skipped>{escape(heads)}</skipped>\n" if heads else "<skipped/>\n")
-            elif n:  # a blank line between two quotes, as between their blocks in the note: a
+            if n:  # a blank line between two quotes, as between their blocks in the note: a
                 out.append("\n")  # paragraph after a list item is not read as part of the item
+            mark = gap_mark(q)
+            if mark:  # the skipped lines are between the quotes' own: Markdown's mark, as text
+                out.append(escape(mark) + "\n\n")
             out.append(quote_text(q.text.strip(chr(10))) + "\n")
         out.append("</document>\n")
     if resp.left_out:

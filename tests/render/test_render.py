@@ -232,12 +232,14 @@ def test_skipped_text_is_named_by_its_headings_not_its_lines(resp):
     md = rmd.workingset_markdown(named)
     assert "\n[… skipped Error classification, Retries …]\n" in md and "L13-L19" not in md
     assert md.index("#### Retries") < md.index("[… skipped Error") < md.index("#### Backoff")
-    skipped = ET.fromstring(workingset_xml(named)).find("document/skipped")
-    assert skipped.text == "Error classification, Retries" and skipped.get("lines") is None
+    # XML carries the same mark as text between the two quotes, a blank line either side
+    doc = ET.fromstring(workingset_xml(named)).find("document")
+    assert list(doc) == [] and "\n\n[… skipped Error classification, Retries …]\n\n## Backoff\n" in doc.text
+    assert doc.text.index("## Retries") < doc.text.index("[… skipped Error") and "L13-L19" not in doc.text
     # nothing between two quotes (a whole span, then a shortened one right after it): no mark
     quotes[1] = replace(quotes[1], elided_before=None)
     adjacent = replace(resp, workingset=replace(resp.workingset, documents=(replace(docs[0], quotes=tuple(quotes)), *docs[1:])))
-    assert "[…]\n" not in rmd.workingset_markdown(adjacent) and ET.fromstring(workingset_xml(adjacent)).find("document/skipped") is None
+    assert "[…]\n" not in rmd.workingset_markdown(adjacent) and "[…" not in ET.fromstring(workingset_xml(adjacent)).find("document").text
 
 
 def test_summary_line_only_from_3000_tokens(resp):
@@ -254,6 +256,9 @@ def test_summary_line_only_from_3000_tokens(resp):
     assert rmd.workingset_markdown(replace(at_1k, compact=True)).startswith(f"## {WORKER}:")
     assert ET.fromstring(workingset_xml(at_1k)).find("summary") is None
     assert ET.fromstring(workingset_xml(plain)).find("summary") is not None
+    # the root's counts go with the summary: the budget too (under it the reader asked for it)
+    assert ET.fromstring(workingset_xml(at_1k)).attrib == {"task": "CI-42"}  # the caller's id stays
+    assert ET.fromstring(workingset_xml(plain)).get("budget") == "4000"
     # whatever the budget, it says what the quotes cannot: filters relaxed
     assert "filters relaxed" in rmd.workingset_markdown(replace(resp, stats=replace(resp.stats, budget=1000)))
 
@@ -323,7 +328,7 @@ def test_xml_quotes_markup_heavy_text_as_cdata(resp):
     items[1] = replace(items[1], text="a </document> & b")
     root = ET.fromstring(workingset_xml(replace(resp, workingset=ws_of(items))))
     docs = root.findall("document")
-    assert docs[0].text == "\n" + vue + "\n"  # the section, read back as the text
+    assert docs[0].text == "\n" + vue + "\n\n[…]\n\na </document> & b\n"  # the section, read back as the text
     assert "".join(docs[0].itertext()).count("</template>") == 1
 
 
@@ -342,9 +347,9 @@ def test_xml_parses_and_escapes_quoted_text(resp):
     assert [d.get("source") for d in docs] == [f"{WORKER}:L5-L12,L20-L24", f"{ADR}:L9-L14"] and docs[1].get("status") == "accepted"
     assert docs[1].get("stale") == "L9-L14" and docs[0].get("stale") is None
     assert set(docs[0].attrib) == {"source"} and set(docs[1].attrib) == {"source", "status", "stale"}  # no title, stage, ids
-    # the quoted text verbatim (escaped, so it cannot close a tag); a gap without headings is <skipped/>
-    assert docs[0].text == "\na </span></document><evil/> & b\n" and docs[0].find("skipped") is not None
-    assert docs[0].find("skipped").text is None and docs[0].find("skipped").tail == "\n" + TEXT3.strip("\n") + "\n"
+    # the quoted text verbatim (escaped, so it cannot close a tag); a gap without headings is
+    # Markdown's […], as text: the document element holds nothing but text
+    assert docs[0].text == "\na </span></document><evil/> & b\n\n[…]\n\n" + TEXT3.strip("\n") + "\n" and list(docs[0]) == []
     assert ID1 not in workingset_xml(resp) and ID1[:8] not in workingset_xml(replace(resp, id_length=8))  # `source` names the text
     # the explanation names each pick's span by its whole id
     short = ET.fromstring(workingset_xml(replace(resp, id_length=8), explain=True))
@@ -386,7 +391,7 @@ def test_xml_escapes_only_what_xml_requires(resp):
     items[0] = replace(items[0], text=text)
     out = workingset_xml(replace(resp, workingset=ws_of(items)))
     assert "> quoted\nx -> y &amp; z &lt; w ]]&gt; v" in out and "&gt; quoted" not in out
-    assert ET.fromstring(out).find("document").text == "\n" + text + "\n"
+    assert ET.fromstring(out).find("document").text.startswith("\n" + text + "\n\n[…]\n\n")
 
 
 # --------------------------------------------------------------------------- JSON
