@@ -59,7 +59,10 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # Nushell's ``/book/installation.html`` is its English page, not a translation's beside it;
 # 19: a full web address that exactly one page's front matter gives as its own, outside the
 # link keys, names that page — Ember's RFCs link each other by pull request,
-# ``https://github.com/emberjs/rfcs/pull/1071``, and RFC 1071 says ``prs: {accepted: …/pull/1071}``).
+# ``https://github.com/emberjs/rfcs/pull/1071``, and RFC 1071 says ``prs: {accepted: …/pull/1071}``;
+# 20: a name no id, stem or title gives names the one folder's own page of that name
+# (``README.md``, ``index.md``, ``_index.md``) — libp2p's deprecated mplex says "prefer QUIC or
+# Yamux", and QUIC is ``quic/README.md``, titled "QUIC in libp2p").
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 19
+LINK_RULES = 20

@@ -102,6 +102,8 @@ _INTERSPHINX = re.compile(r"^[A-Za-z][\w.-]*:(?!/)")
 # id-shaped tokens: ADR-0007, ADR-20251113-retrieval-as-compilation, DES-ING-WORKER, INC-2025-031
 ID_TOKEN_RE = re.compile(r"(?<![\w/.-])([A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+)(?![\w-])")
 ADR_RE = re.compile(r"^(ADR-\d+)", re.IGNORECASE)
+# the file stems of a folder's page, served at the folder's own URL
+FOLDER_PAGE_STEMS = frozenset({"readme", "index", "_index"})
 SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 INLINE_CODE_RE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
 # a reStructuredText adornment line, in a multi-line text
@@ -342,6 +344,23 @@ def site_url_key(url: str) -> str | None:
 
 # a full web address with a path: the host (no user info) and what follows it, the fragment left out
 _WEB_URL = re.compile(r"^[Hh][Tt][Tt][Pp][Ss]?://([^/?#\s@]+)(/[^#\s]*)?")
+
+
+def folder_name(path: str) -> str | None:
+    """The name of the folder ``path`` is the own page of (``quic/README.md``, ``guide/index.md``,
+    Hugo's ``_index.md``), lower case; None for any other page."""
+    head, base = posixpath.split(path)
+    if not head or posixpath.splitext(base)[0].lower() not in FOLDER_PAGE_STEMS:
+        return None
+    return posixpath.basename(head).lower()
+
+
+def short_name(path: str) -> str:
+    """A document's name in a reason or a note: its file name, with its folder's for a
+    folder's own page (``mplex/README.md``, not one ``README.md`` among many)."""
+    base = posixpath.basename(path)
+    folder = folder_name(path)
+    return f"{posixpath.basename(posixpath.dirname(path))}/{base}" if folder is not None else base
 
 
 def own_url_key(url: str) -> str | None:

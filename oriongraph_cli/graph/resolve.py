@@ -16,6 +16,7 @@ from urllib.parse import unquote
 from oriongraph_cli.graph.extract import (
     ADR_RE,
     ARTIFACTS_DIR,
+    FOLDER_PAGE_STEMS,
     FRONT_MATTER_TYPES,
     HEADING_TEXT_MAX,
     MD_SUFFIXES,
@@ -27,6 +28,7 @@ from oriongraph_cli.graph.extract import (
     Edge,
     RawRef,
     SpanInfo,
+    folder_name,
     heading_id,
     heading_text,
     loose_anchor,
@@ -80,10 +82,6 @@ _NESTED_HEADING = re.compile(
 # ... or one that begins a span's text: a long section's part begins at the block such a
 # heading opens, its indentation left out (Vue's ``  ### Note on webpack Treeshaking {#…}``)
 _SPAN_FIRST_HEADING = re.compile(r"#{1,6}[ \t]+(\S.*?)(?:[ \t]+#+)?[ \t]*")  # (on the first line, at most HEADING_TEXT_MAX long)
-
-
-# the file stems of a folder's page, served at the folder's own URL
-FOLDER_PAGE_STEMS = frozenset({"readme", "index", "_index"})
 
 
 def folder_candidates(rel: str) -> tuple[str, ...]:
@@ -223,11 +221,12 @@ class DocumentNames(NamedTuple):
     urls: dict[str, list[str]]  # a site URL a page was moved from -> the pages declaring it
     unnumbered: dict[str, list[str]]  # a file stem without its number prefix -> its documents
     own_urls: dict[str, list[str]]  # a web address a page's front matter gives as its own -> those pages
+    folders: dict[str, list[str]]  # a folder's name -> the folder's own pages (README.md, index.md, _index.md)
 
     @classmethod
     def of(cls, docs: dict[str, DocInfo]) -> "DocumentNames":
         order = sorted(docs)
-        out = cls(set(docs), {p.lower(): p for p in order}, {}, {}, {}, {}, {}, {})
+        out = cls(set(docs), {p.lower(): p for p in order}, {}, {}, {}, {}, {}, {}, {})
         names = {path: posixpath.basename(path) for path in order}
         for path in order:
             d = docs[path]
@@ -235,6 +234,8 @@ class DocumentNames(NamedTuple):
             out.stems.setdefault(stem, []).append(path)
             if (bare := unnumbered(stem)) is not None:
                 out.unnumbered.setdefault(bare, []).append(path)
+            if (folder := folder_name(path)) is not None:
+                out.folders.setdefault(folder, []).append(path)
             for url in d.urls:
                 out.urls.setdefault(url, []).append(path)
             for url in d.own_urls:
@@ -735,9 +736,10 @@ class LinkResolver:
         return _only(self.names.own_urls.get(key, ())) if key else None
 
     def resolve_name(self, src_path: str, name: str) -> str | None:
-        """A wiki target or front matter value: id, then path (relative to the document, then
-        to the root), file stem, title. An ambiguous stem prefers the document's own folder,
-        then the longest shared folder prefix, then the shortest path."""
+        """A wiki target, front matter value or a name a record's text gives its successor:
+        id, then path (relative to the document, then to the root), file stem, title, then the
+        one folder of that name's own page. An ambiguous stem prefers the document's own
+        folder, then the longest shared folder prefix, then the shortest path."""
         name = name.strip()
         if not name:
             return None
@@ -769,7 +771,11 @@ class LinkResolver:
         hit = self.titles.get(lower)
         if hit:
             return hit
-        return self.resolve_id(name) if ADR_RE.match(name) else None
+        if ADR_RE.match(name):
+            return self.resolve_id(name)
+        # a folder's own page by the folder's name, when one folder has it: "QUIC" names
+        # quic/README.md, whose title is "QUIC in libp2p"
+        return _only(self.names.folders.get(stem, ()))
 
 
 # --------------------------------------------------------------------------- phase 2: resolution
@@ -840,6 +846,8 @@ def document_keys(doc: DocInfo) -> set[str]:
     keys.add("stem:" + stem)
     if (bare := unnumbered(stem)) is not None:
         keys.add("stem:" + bare)  # LinkResolver._site_page
+    if (folder := folder_name(path)) is not None:
+        keys.add("stem:" + folder)  # LinkResolver.resolve_name, a folder's own page
     if doc.doc_id:
         keys.add(f"id:{str(doc.doc_id).lower()}")
     for source in (posixpath.basename(path), doc.title):

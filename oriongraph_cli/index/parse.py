@@ -99,8 +99,14 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # "| 3A | Recommendation | Deprecated | …"; 31: a notice in a record's lead saying the record
 # itself is gone gives its state where no state line does — "> This command has been superseded
 # by `pamscale`." (67 tldr pages), "> This RFC has been discontinued, … replaced with […](…)"
-# (Ember's RFCs, whose front matter still said accepted)
-PARSE_RULES = 31
+# (Ember's RFCs, whose front matter still said accepted); 32: such a notice outranks a state
+# line still in force too, and a notice sending its reader elsewhere for good is one — libp2p's
+# "> This is the original specification, please refer to [gossipsub-v1.0](gossipsub-v1.0.md)
+# from now on" above its template's "| 3A | Recommendation | Active |" —; and a gone record
+# names its successor in a sentence telling its reader what to use instead, by name where it
+# gives no link or id — mplex's "Users should **prefer QUIC or Yamux**", tldr's "superseded
+# by `pamscale`"
+PARSE_RULES = 32
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)

@@ -20,15 +20,26 @@ tools write it:
   links, or Sphinx cross-references: NumPy's NEPs write ":Replaced-By: :ref:`NEP56`"), else by
   their ids (``ADR-0007``); "N/A" names none.
 
-Where the head states its state in none of those forms, a notice in its lead (the text before
-its first section, or before the second heading when the first is its title) may: a sentence
-saying the record itself is gone, "> This command has been superseded by `pamscale`." (tldr
-pages), "> [!IMPORTANT] This RFC has been discontinued, …" (Ember's RFCs), "**Note:** This
-tool has been deprecated." — "This" or "The", one word for the record, then "has been", "is"
-or "was" and a word of :data:`NOTICE_STATES`, at a sentence's start.
+Where the head states no state in those forms, or one still in force (a template's "| 3A |
+Recommendation | Active |"), a notice in its lead (the text before its first section, or
+before the second heading when the first is its title) may say the record is gone: a sentence
+saying so of itself, "> This command has been superseded by `pamscale`." (tldr pages), ">
+[!IMPORTANT] This RFC has been discontinued, …" (Ember's RFCs), "**Note:** This tool has been
+deprecated." — "This" or "The", one word for the record, then "has been", "is" or "was" and a
+word of :data:`NOTICE_STATES`, at a sentence's start —; or a sentence sending its reader to
+another record for good, "> This is the original specification, please refer to
+[gossipsub-v1.0](gossipsub-v1.0.md) from now on" (superseded; with "instead" only in a
+sentence saying the record is old, "outdated, see [x](x.md) instead").
 
-Only the head is read (:data:`HEAD_LINES` lines of the body), outside code blocks and HTML
-comments, its headings as the splitter reads them (ATX, setext, reStructuredText's titles).
+A record whose state says it is gone may name its successor in a sentence of its head:
+"superseded by", "replaced by", "in favor of", or a verb telling its reader what to use
+instead ("Users should **prefer QUIC or Yamux**", "Use `pamscale` instead"), naming the
+records by links, else ids, else names (`code`, or one to three capitalised words), which the
+link resolver looks up as it looks up a wiki link's.
+
+Only the head is read (:data:`HEAD_LINES` lines of the body; its sentences naming a successor
+or sending the reader elsewhere in its first :data:`SENTENCE_SCAN` characters), outside code
+blocks and HTML comments, its headings as the splitter reads them (ATX, setext, reStructuredText's titles).
 A status is kept when its value starts with a word records use for a state
 (:data:`STATUS_WORDS`: "Accepted (documenting an existing thing)" is accepted) or is one
 word ("TBD"); a sentence under a "Status" heading ("This project is in beta…") is none.
@@ -88,6 +99,35 @@ _NOTICE_RE = re.compile(
     r"|[.!?][ \t]+)[*_]*(?:this|the)[ \t]+[a-z][a-z-]*[ \t]+(?:(?:has|had)[ \t]+(?:now[ \t]+)?been|is(?:[ \t]+now)?|was)[ \t]+"
     r"(?:now[ \t]+|officially[ \t]+|formally[ \t]+)?([a-z]+)\b",
     re.IGNORECASE | re.MULTILINE)
+# a sentence of a record no longer in force saying what to use or read in its place: "Users
+# should **prefer QUIC or Yamux**", "Use `pamscale` instead.", "please refer to
+# [gossipsub-v1.0](gossipsub-v1.0.md) from now on" — "prefer", "switch to", "migrate to"…
+# after "should", "must" or "please"; "use" or "see" after "please", or before "instead" (not
+# "instead of": "users should use `==` instead of `elementsEqual`" compares two things) or
+# "from now on" later in its sentence. "should use" alone is a specification's wording
+_INSTEAD = r"(?:instead(?![ \t]+of\b)|from[ \t]+now[ \t]+on)\b"
+_PREFER_RE = re.compile(
+    r"\b(?:should|must|please)[ \t]+(?:[*_]{1,2})?(?:prefer|switch[ \t]+to|migrate[ \t]+to|move[ \t]+to|refer[ \t]+to)\b"
+    r"|\bplease[ \t]+(?:use|see)\b"
+    r"|\b(?:use|see|refer[ \t]+to)\b(?=(?:[^.!?\n]|[.!?](?!\s)){0,200}?\b" + _INSTEAD + r")",
+    re.IGNORECASE)
+# a notice in the lead pointing elsewhere for good: "This is the original specification, please
+# refer to [gossipsub-v1.0](gossipsub-v1.0.md) from now on" — a link read "from now on", or
+# "instead" in a sentence saying the record is old
+_REFER_NOTICE_RE = re.compile(
+    r"\b(?:refer[ \t]+to|see|use|read)[ \t]+\[[^\[\]\n]{1,200}\]\([^()\s]{1,500}\)[^.!?\n]{0,40}?\b(?:from[ \t]+now[ \t]+on|henceforth|(instead(?![ \t]+of\b)))\b",
+    re.IGNORECASE)
+_OLD_RE = re.compile(r"\b(?:original|old|older|outdated|out[ \t]+of[ \t]+date|obsolete|legacy|no[ \t]+longer|deprecated|archived|historical)\b",
+                     re.IGNORECASE)
+# a successor named in a sentence without a link or an id: `code`, or one to three words each
+# starting with a capital or a digit ("QUIC", "Yamux", "Cache V2"); the words that end the names
+_NAME_RE = re.compile(r"`([^`\n]{1,60})`|([A-Z0-9][\w.+-]*(?:[ \t]+[A-Z0-9][\w.+-]*){0,2})")
+_NAMES_END_RE = re.compile(r"\b(?:instead|from[ \t]+now|for|in|when|if|because|which|that|to|as|where|unless)\b|[(:;]",
+                           re.IGNORECASE)
+_NAMES_SPLIT_RE = re.compile(r",|/|\b(?:or|and)\b", re.IGNORECASE)
+# the characters of a head read for those sentences: a real record says it in its first few
+# thousand (a head is 60 lines, but a line may be megabytes long)
+SENTENCE_SCAN = 32_768
 # a sentence's end: a full stop, question or exclamation mark before a space, or a blank line
 _SENTENCE_END_RE = re.compile(r"[.!?](?=\s)|\n[ \t]*\n")
 # a front matter field giving a reason for the record's state (EIPs' ``withdrawal-reason``)
@@ -137,7 +177,7 @@ def read_stated(text: str, body_start: int = 0, rst: bool = False, status: str |
         head_end = nl + 1
     head = text[body_start:head_end]
     given = status_word(status) if status else None
-    if (not _CUE_RE.search(head) and not (given in GONE and (_BY_RE.search(head) or _FAVOUR_RE.search(head)))
+    if (not _CUE_RE.search(head) and not (given in GONE and _successor_cue(head))
             and not _notice_cue(head)):
         return NOTHING
     blocks = read_blocks(text, body_start, rst)
@@ -207,12 +247,13 @@ def read_stated(text: str, body_start: int = 0, rst: bool = False, status: str |
                 refs.extend((key, t, line_no) for t in _targets(value))
         i += 1
     notice = False
-    if status is None:  # no state line: a notice in the lead may say the record is gone
-        lead_end = heads[0][0] if heads else len(lines)
-        if heads and not "".join(lines[:lead_end]).strip():  # the first heading is the title
-            lead_end = heads[1][0] if len(heads) > 1 else len(lines)
-        status = _notice_status("\n".join(lines[:lead_end]), first_line)
-        notice = status is not None
+    if status is None or status[0] not in GONE:  # a notice in the lead may say the record is gone,
+        lead_end = heads[0][0] if heads else len(lines)  # over a state line still in force (a
+        if heads and not "".join(lines[:lead_end]).strip():  # template's "| 3A | … | Active |"):
+            lead_end = heads[1][0] if len(heads) > 1 else len(lines)  # the first heading is the title
+        gone = _notice_status("\n".join(lines[:lead_end]), first_line)
+        if gone is not None:
+            status, notice = gone, True
     if (status[0] if status else given) in GONE and not any(key == "superseded_by" for key, _t, _l in refs):
         refs.extend(_sentence_successors(head, first_line))
     out_refs = tuple(dict.fromkeys(refs))
@@ -223,32 +264,92 @@ def read_stated(text: str, body_start: int = 0, rst: bool = False, status: str |
 
 def _notice_cue(head: str) -> bool:
     """Whether ``head`` may hold a notice :func:`_notice_status` reads (the cheap test first)."""
-    return any(m.group(1).lower() in NOTICE_STATES for m in _NOTICE_RE.finditer(head))
+    return any(m.group(1).lower() in NOTICE_STATES for m in _NOTICE_RE.finditer(head)) or _refer_notice(head) is not None
+
+
+def _successor_cue(head: str) -> bool:
+    """Whether ``head`` may hold a sentence :func:`_sentence_successors` reads."""
+    head = head[:SENTENCE_SCAN]
+    return bool(_BY_RE.search(head) or _FAVOUR_RE.search(head) or _PREFER_RE.search(head))
+
+
+def _refer_notice(lead: str) -> re.Match[str] | None:
+    """The first sentence of ``lead`` sending its reader to a linked record for good (the
+    module's last form): "please refer to [x](x.md) from now on"; with "instead", only in a
+    sentence saying the record is old ("This page is outdated, see [x](x.md) instead")."""
+    lead = lead[:SENTENCE_SCAN]
+    for m in _REFER_NOTICE_RE.finditer(lead):
+        if m.group(1) is None:
+            return m
+        lo = max(0, m.start() - 300)  # the sentence's start, looked for near the verb only
+        start = max((e.end() for e in _SENTENCE_END_RE.finditer(lead, lo, m.start())), default=lo)
+        if _OLD_RE.search(lead, start, m.end()):
+            return m
+    return None
 
 
 def _notice_status(lead: str, first_line: int) -> tuple[str, int] | None:
     """(state, line) of the first notice in ``lead`` saying the record is gone (the module's
-    last form), None when it holds none."""
+    last form), None when it holds none; a notice sending its reader elsewhere for good
+    (:func:`_refer_notice`) says it is superseded."""
+    found: list[tuple[int, str]] = []
     for m in _NOTICE_RE.finditer(lead):
         word = _SPELLINGS.get(m.group(1).lower(), m.group(1).lower())
         if word in NOTICE_STATES and word in STATUS_WORDS:
-            return word, first_line + lead.count("\n", 0, m.start(1))
-    return None
+            found.append((m.start(1), word))
+            break
+    if (refer := _refer_notice(lead)) is not None:
+        found.append((refer.start(), "superseded"))
+    if not found:
+        return None
+    at, word = min(found)
+    return word, first_line + lead.count("\n", 0, at)
 
 
 def _sentence_successors(head: str, first_line: int) -> list[tuple[str, str, int]]:
     """("superseded_by", target, line) for the records the head's first sentence saying so
     names: "This NEP has been withdrawn in favor of the protocol based approach described in
-    :doc:`nep-0022-…`", "This decision was superseded by [ADR-9](0009-x.md)." — the links (or
-    ids) after "superseded by", "replaced by" or "in favor of", up to the sentence's end.
-    Read only for a record whose stated status says it is no longer in force."""
-    m = _BY_RE.search(head) or _FAVOUR_RE.search(head)
-    if m is None:
-        return []
-    end = _SENTENCE_END_RE.search(head, m.end())
-    targets = _targets(head[m.end(): end.start() if end else len(head)])
-    line = first_line + head.count("\n", 0, m.start())
-    return [("superseded_by", t, line) for t in targets]
+    :doc:`nep-0022-…`", "This decision was superseded by [ADR-9](0009-x.md).", "Users should
+    prefer QUIC or Yamux." — the links (else ids, else names: :func:`_names`) after
+    "superseded by", "replaced by", "in favor of", or a verb telling the reader what to use
+    or read instead (``_PREFER_RE``), up to the sentence's end. Read only for a record whose
+    stated status says it is no longer in force."""
+    head = head[:SENTENCE_SCAN]
+    cues = sorted((m for m in (_BY_RE.search(head), _FAVOUR_RE.search(head), _PREFER_RE.search(head)) if m is not None),
+                  key=lambda m: m.start())
+    for m in cues:
+        end = _SENTENCE_END_RE.search(head, m.end())
+        value = head[m.end(): end.start() if end else len(head)]
+        targets = _targets(value) or _names(value)
+        if targets:
+            line = first_line + head.count("\n", 0, m.start())
+            return [("superseded_by", t, line) for t in targets]
+    return []
+
+
+def _names(value: str) -> list[str]:
+    """The records a successor sentence names without a link or an id, as the resolver looks
+    names up (id, file stem, title, the folder of an index page): ``value`` up to a word
+    ending the names (``_NAMES_END_RE``), split at commas, "or" and "and", each part `code`
+    or one to three capitalised words, without emphasis or a leading article. "**prefer QUIC
+    or Yamux**" names QUIC and Yamux; "the EOF proposals" names nothing."""
+    codes: list[str] = []
+
+    def code(m: re.Match[str]) -> str:  # a code span is one part, whatever it holds
+        codes.append(m.group(0))
+        return f"\0{len(codes) - 1}\0"
+
+    value = re.sub(r"`[^`\n]*`", code, value)
+    value = re.sub(r"(?<![\w])[*_]{1,2}|[*_]{1,2}(?![\w])", "", value)
+    cut = _NAMES_END_RE.search(value)
+    out = []
+    for part in _NAMES_SPLIT_RE.split(value[: cut.start()] if cut else value):
+        part = re.sub(r"^(?:the|a|an)[ \t]+", "", part.strip(), flags=re.IGNORECASE).rstrip(".,!?")
+        part = re.sub(r"\0(\d+)\0", lambda m: codes[int(m.group(1))], part)
+        m = _NAME_RE.fullmatch(part)
+        if m is not None:
+            out.append((m.group(1) or m.group(2)).strip())
+    return list(dict.fromkeys(n for n in out if any(c.isalnum() for c in n)))
 
 
 def _cells(row: str) -> list[str]:

@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
+from oriongraph_cli.graph.extract import short_name
 from oriongraph_cli.rank.score import sort_key
 from oriongraph_cli.models import CHANNELS, CandidateSpan, GenHit, with_reasons
 
@@ -89,7 +90,7 @@ class _Doc:
         if self.doc_key:
             return self.doc_key
         m = _ADR_RE.match(posixpath.basename(self.path))
-        return m.group(0).upper() if m else posixpath.basename(self.path)
+        return m.group(0).upper() if m else short_name(self.path)
 
 
 # the folders decision records are kept in: OrionFS's, adr-tools' ``doc/adr``, and others' names
@@ -146,7 +147,7 @@ def status_notes(reg: Registry, statuses: dict[str, str | None], demoted: Sequen
     succ = successors_many(reg, stale)
     labels = _docs(reg, [d for p in stale for d in succ.get(p, [])])
     for p in stale:
-        names = [labels[d].label if d in labels else posixpath.basename(d) for d in succ.get(p, [])]
+        names = [labels[d].label if d in labels else short_name(d) for d in succ.get(p, [])]
         if names:
             out[p] = f"{statuses[p]} by {', '.join(names)}"
     return out

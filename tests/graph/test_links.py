@@ -1068,6 +1068,52 @@ def test_a_page_named_by_the_web_address_its_front_matter_gives(mini, tmp_path):
     assert extract.DocInfo.from_row(row).own_urls == ("x.org/p/1",)
 
 
+def test_a_gone_record_names_its_successor_by_name_and_a_folder_by_its_page(mini, tmp_path):
+    """libp2p's deprecated mplex says "Users should **prefer QUIC or Yamux**": no link, no id.
+    Yamux is the page titled so; QUIC names ``quic/README.md``, titled "QUIC in libp2p", as the
+    one folder of that name's own page. A name two folders give, or none, names nothing. A
+    re-index of the folder's page alone resolves what a full build resolves, and its removal
+    leaves the name unresolved again."""
+    mplex, yamux, quic = "02_knowledge/p2p/mplex/README.md", "02_knowledge/p2p/yamux/README.md", "02_knowledge/p2p/quic/README.md"
+    write(mini, mplex, """
+        # mplex
+
+        | Lifecycle Stage | Maturity       | Status     |
+        |-----------------|----------------|------------|
+        | 3A              | Recommendation | Deprecated |
+
+        ## Deprecation Notice
+
+        **mplex is deprecated**. Users should **prefer QUIC or Yamux** for new code.
+        """)
+    write(mini, yamux, "# yamux\n\nA stream multiplexer with flow control.\n")
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    succ = lambda reg: {e.dst_path for e in edge_set_edges(reg.conn) if e.src_path == mplex and e.type == "SUPERSEDED_BY"}  # noqa: E731
+    assert succ(reg) == {yamux}  # QUIC: no page yet
+    write(mini, quic, "# QUIC in libp2p\n\nStreams and encryption in the transport.\n")
+    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only={quic})
+    assert succ(reg) == {yamux, quic}
+    full, full_result = index(mini, tmp_path / "full.sqlite")
+    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
+    full.close()
+    (mini / quic).unlink()
+    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only=set(), removed={quic})
+    again, again_result = index(mini, tmp_path / "again.sqlite")
+    assert edge_set(reg.conn) == edge_set(again.conn) and succ(reg) == {yamux}
+    again.close()
+    reg.close()
+    # the resolver: a stem or a title first; a folder's page only where one folder has the name
+    docs = {p: extract.DocInfo(p, t, None, None) for p, t in (
+        ("a/quic/README.md", "QUIC in libp2p"), ("a/tcp/index.md", "TCP one"), ("b/tcp/_index.md", "TCP two"),
+        ("a/noise/README.md", "Noise handshake"), ("a/noise.md", "Noise, old"), ("a/tls/README.md", "TLS"), ("b/tls.md", "TLS 1.3"))}
+    r = LinkResolver(docs, {}, lambda _p: [])
+    assert r.resolve_name("x.md", "QUIC") == "a/quic/README.md"  # the one folder of that name
+    assert r.resolve_name("x.md", "TCP") is None  # two folders of that name: none
+    assert r.resolve_name("x.md", "noise") == "a/noise.md" and r.resolve_name("x.md", "tls") == "b/tls.md"  # a stem first
+    assert r.resolve_name("x.md", "tls 1.3") == "b/tls.md" and resolve.folder_name("a/tls/README.md") == "tls"
+    assert resolve.folder_name("README.md") is None and resolve.folder_name("a/tls.md") is None
+
+
 def test_an_anchor_as_other_site_generators_make_it(mini, tmp_path):
     """``#id`` names a heading by the id written on it (``## Review {#supervisor-review}``,
     ``{: #id}``), and by its letters and digits alone as other slug rules write them

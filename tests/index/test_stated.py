@@ -135,6 +135,13 @@ def test_hostile_heads_are_read_in_bounded_time():
     comments = "Status: " + "<!-- x -->" * 200_000 + " accepted\n"  # one line of 200,000 comments: blanked in one pass
     assert read_stated(comments).status == "accepted"  # as the page shows it
     assert read_stated("<!-- a -->" * 50_000 + "\nStatus: accepted\n").status == "accepted"
+    # the sentences naming a successor or sending the reader elsewhere: each read once, in the
+    # head's first characters (a regex looking ahead from every "use" was quadratic here)
+    read_stated("# X\n\n" + "see [" * 400_000 + "\n")
+    read_stated("# X\n\n" + "please refer to [x](" * 100_000 + "\n")
+    assert read_stated("# X\n\nStatus: deprecated\n\n" + "use " * 500_000 + "\n").refs == ()
+    assert read_stated("# X\n\nThis is outdated, " + "see [x](y.md) instead, " * 100_000 + "\n").status == "superseded"
+    assert read_stated("# X\n\nStatus: deprecated\n\nUsers should prefer " + "A or " * 400_000 + "\n").refs[0][1] == "A"
 
 
 def test_the_front_matter_wins_and_the_text_fills_what_it_lacks():
@@ -285,14 +292,18 @@ def test_numpy_style_records_name_their_successors_by_cross_references_end_to_en
 @pytest.mark.parametrize("text, status, refs", [
     # tldr pages: the notice is the page's description, a quote under its title
     ("# pnmscale\n\n> This command has been superseded by `pamscale`.\n> More information: <https://x.org>.\n\n- Scale:\n\n`pnmscale 2 in.pnm`\n",
-     "superseded", ()),
+     "superseded", (("superseded_by", "pamscale", 3),)),  # the successor by its name
     ("# gksu\n\n> Note: This command is deprecated in favor of commands like `pkexec`.\n", "deprecated", ()),
     ("# mvn idea\n\n> Note: This plugin is retired. It is no longer maintained.\n", "retired", ()),
     # a GitHub alert under the title, the successor linked in the same sentence (Ember's RFCs)
     ("# Tracked Storage Primitives\n\n> [!IMPORTANT]\n> This RFC has been discontinued, because of x, and this RFC (in use "
      "case) has been replaced with [RFC#1071](1071-tracked.md)\n\n## Summary\n", "discontinued", (("superseded_by", "1071-tracked.md", 4),)),
-    ("# X\n\n**Note:** this tool has been deprecated. Use [y](y.md) instead.\n", "deprecated", ()),
+    ("# X\n\n**Note:** this tool has been deprecated. Use [y](y.md) instead.\n", "deprecated", (("superseded_by", "y.md", 3),)),
     ("Intro sentence. This document is now obsolete.\n\n# Body\n", "obsolete", ()),  # before the first heading
+    # a notice sending its reader elsewhere for good: libp2p's old gossipsub page
+    ("# gossipsub v1.0 (OLD)\n\n> `DISCLAIMER:` This is the original specification, please refer to "
+     "[gossipsub-v1.0](gossipsub-v1.0.md) from now on\n\n## Overview\n", "superseded", (("superseded_by", "gossipsub-v1.0.md", 3),)),
+    ("# X\n\nThis page is outdated, see [the new guide](guide.md) instead.\n\n## A\n", "superseded", (("superseded_by", "guide.md", 3),)),
 ])
 def test_a_notice_in_the_lead_says_the_record_is_gone(text, status, refs):
     got = read_stated(text)
@@ -306,20 +317,27 @@ def test_a_notice_in_the_lead_says_the_record_is_gone(text, status, refs):
     "# X\n\n> The old API was replaced by the new one in version 2, which this page describes.\n",  # not a gone word after
     "# X\n\n```\nThis command has been superseded by y.\n```\n",  # code
     "# X\n\nThe thing we built was deprecatedish.\n",
+    "# X\n\nIf you are on Windows, see [the other page](w.md) instead.\n",  # "instead" alone: no word saying it is old
+    "# X\n\nPlease refer to [the guide](g.md) for details.\n",  # pointing elsewhere, not for good
+    "# X\n\n## Usage\n\nThis is outdated, please refer to [y](y.md) from now on.\n",  # in a section, not the lead
 ])
 def test_what_is_no_notice(text):
     got = read_stated(text)
     assert got.status is None and not got.notice
 
 
-def test_a_state_line_wins_over_a_notice_and_a_gone_notice_over_a_front_matter_state_in_force():
-    """libp2p's old gossipsub page says Active in its table and "please refer to … from now
-    on" in its disclaimer: its table is its state. Ember's discontinued RFC keeps the
-    template's ``stage: accepted`` under a notice saying it was discontinued: the notice is
-    the later word. A front matter state that already says the record is gone stays."""
+def test_a_gone_notice_wins_over_a_state_in_force_and_a_gone_state_over_a_notice():
+    """A notice saying the record is gone is what a project adds when it retires one, over
+    whatever its template states: libp2p's old gossipsub page keeps its table's "Active" under
+    "please refer to … from now on"; Ember's discontinued RFC keeps the template's ``stage:
+    accepted``. The notice is the later word. A state, in a line or front matter, that already
+    says the record is gone stays, with what it names."""
     table = "# gossipsub (OLD)\n\n> This spec is obsolete.\n\n| Lifecycle Stage | Maturity | Status |\n|---|---|---|\n| 3A | Recommendation | Active |\n"
     got = read_stated(table)
-    assert got.status == "active" and not got.notice
+    assert got.status == "obsolete" and got.notice and got.status_line == 3
+    line = "# X\n\n> This spec is deprecated.\n\nStatus: Superseded by [Y](y.md)\n"
+    got = read_stated(line)
+    assert (got.status, got.notice, got.refs) == ("superseded", False, (("superseded_by", "y.md", 5),))
     ember = ("---\nstage: accepted\nprs:\n  accepted: https://github.com/emberjs/rfcs/pull/669\n---\n\n# Tracked Storage Primitives\n\n"
              "> [!IMPORTANT]\n> This RFC has been discontinued, and has been replaced with [RFC#1071](1071-tracked.md)\n\n## Summary\n")
     doc = _doc("02_knowledge/ember/0669-tracked.md", ember)
@@ -328,3 +346,24 @@ def test_a_state_line_wins_over_a_notice_and_a_gone_notice_over_a_front_matter_s
     assert doc.status == "deprecated"
     doc = _doc("02_knowledge/t/x.md", "---\nstatus: accepted\n---\n# X\n\n## Usage\n\nThis command has been superseded by y.\n")
     assert doc.status == "accepted"  # not in the lead: the front matter stands
+
+
+@pytest.mark.parametrize("sentence, names", [
+    ("Users should **prefer QUIC or Yamux**.", ("QUIC", "Yamux")),  # libp2p's mplex
+    ("Use `pamscale` instead.", ("pamscale",)),
+    ("Please migrate to Cache V2, which is faster.", ("Cache V2",)),
+    ("This was replaced by [the store](store.md) and the cache.", ("store.md",)),  # a link before names
+    ("It was superseded by ADR-0009.", ("ADR-0009",)),  # an id before names
+    ("This was superseded by the EOF proposals.", ()),  # no name: lower case words
+    ("You should use the new Config API.", ()),
+    ("We use Foo for logging. Bar is nice.", ()),  # a use, not a recommendation
+    ("Should the team use Foo?", ()),
+])
+def test_a_gone_record_names_its_successor_in_a_sentence(sentence, names):
+    """A record whose state says it is gone may say what to use instead without a link or
+    an id: the names are `code`, or one to three capitalised words, which the link resolver
+    looks up as it does a wiki link's. A record still in force names none this way."""
+    got = read_stated(f"# X\n\nStatus: deprecated\n\n{sentence}\n")
+    assert got.status == "deprecated" and tuple(t for _k, t, _l in got.refs) == names
+    assert all(k == "superseded_by" and line == 5 for k, _t, line in got.refs)
+    assert read_stated(f"# X\n\nStatus: accepted\n\n{sentence}\n").refs == ()
