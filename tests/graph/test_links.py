@@ -85,6 +85,16 @@ def span_of(reg: Registry, path: str, heading: str | None = None) -> str:
     raise AssertionError(f"no span {heading!r} in {path}")
 
 
+def reindexed_as_rebuilt(root: Path, tmp_path: Path, reg: Registry, only: set[str], removed: set[str] = frozenset()):
+    """``reg`` re-indexed for ``only`` (and ``removed``), asserted to hold the edges and the
+    dangling links a full build of ``root`` holds."""
+    reg, result = index(root, tmp_path / "r.sqlite", reg=reg, only=only, removed=removed)
+    full, full_result = index(root, tmp_path / f"full-{len(list(tmp_path.glob('full-*')))}.sqlite")
+    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
+    full.close()
+    return reg, result
+
+
 def edge_set(conn, types=None) -> set[tuple]:
     rows = conn.execute(f"SELECT {EDGE_COLUMNS} FROM edges").fetchall()
     return {tuple(r) for r in rows if types is None or r[4] in types}
@@ -651,13 +661,10 @@ def test_a_page_added_later_resolves_a_root_absolute_markdown_path(mini, tmp_pat
     reg, result = index(mini, tmp_path / "r.sqlite")
     assert "/config/setup.md#install" in {d.target for d in result.dangling}
     write(mini, "02_knowledge/site/config/setup.md", SETUP_PAGE)
-    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only={"02_knowledge/site/config/setup.md"})
+    reg, result = reindexed_as_rebuilt(mini, tmp_path, reg, only={"02_knowledge/site/config/setup.md"})
     assert "/config/setup.md#install" not in {d.target for d in result.dangling}
-    full, full_result = index(mini, tmp_path / "full.sqlite")
-    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
     assert any(e.src_path == home and e.dst_span == span_of(reg, "02_knowledge/site/config/setup.md", "Install") for e in edge_set_edges(reg.conn))
     reg.close()
-    full.close()
 
 
 def test_references_in_a_restructuredtext_page_between_backtick_adornments_are_read():
@@ -760,12 +767,9 @@ def test_an_html_anchor_removed_later_leaves_its_links_dangling(mini, tmp_path):
     assert any(e.src_path == worker and e.dst_path == "04_artifacts/module.md" and e.dst_span for e in edge_set_edges(reg.conn))
     module = mini / "04_artifacts/module.md"
     module.write_text(module.read_text().replace('<a name="input_tags"></a> ', ""))
-    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only={"04_artifacts/module.md"})
+    reg, result = reindexed_as_rebuilt(mini, tmp_path, reg, only={"04_artifacts/module.md"})
     assert sorted(d.target for d in result.dangling if "input" in d.target) == ["#input\\_tags", "../../../04_artifacts/module.md#input\\_tags"]
-    full, full_result = index(mini, tmp_path / "full.sqlite")
-    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
     reg.close()
-    full.close()
 
 
 def test_obsidian_links_aliases_block_ids_and_embedded_files_resolve(mini, tmp_path):
@@ -820,12 +824,9 @@ def test_obsidian_links_aliases_block_ids_and_embedded_files_resolve(mini, tmp_p
     # an alias added later: the link to it resolves on a re-index of that note alone
     throttle = "02_knowledge/notes/Rate limits.md"
     write(mini, throttle, "---\naliases: throttling\n---\n# Rate limits\n\nAt most 50 requests a second.\n")
-    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only={throttle})
+    reg, result = reindexed_as_rebuilt(mini, tmp_path, reg, only={throttle})
     assert "[[throttling]]" not in {d.target for d in result.dangling}
-    full, full_result = index(mini, tmp_path / "full.sqlite")
-    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
     reg.close()
-    full.close()
 
 
 SETUP_PAGE = "---\ntitle: Setup\n---\n# Setup\n\n## Install\n\nRun the installer.\n"  # a page with a section a link may name
@@ -878,12 +879,9 @@ def test_a_page_added_later_resolves_the_site_references_left_dangling(mini, tmp
     added = {"02_knowledge/docs/next.md", "02_knowledge/docs/far.md"}
     for rel in added:
         write(mini, rel, f"---\ntitle: {rel}\n---\n# Page\n\nText.\n")
-    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only=added)
+    reg, result = reindexed_as_rebuilt(mini, tmp_path, reg, only=added)
     assert [d for d in result.dangling if d.path == intro] == []
-    full, full_result = index(mini, tmp_path / "full.sqlite")
-    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
     reg.close()
-    full.close()
 
 
 def test_a_jekyll_link_tag_is_a_link_to_its_page_from_the_site_root(mini, tmp_path):
@@ -1049,18 +1047,12 @@ def test_a_page_named_by_the_web_address_its_front_matter_gives(mini, tmp_path):
 
         A single tracked value outside a class.
         """)
-    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only={new})
+    reg, result = reindexed_as_rebuilt(mini, tmp_path, reg, only={new})
     out = {(e.dst_path, e.type) for e in edge_set_edges(reg.conn) if e.src_path == old}
     assert out == {(new, "REF"), (new, "SUPERSEDED_BY")}  # the twin's address two pages give now: neither
-    full, full_result = index(mini, tmp_path / "full.sqlite")
-    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
-    full.close()
     (mini / new).unlink()
-    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only=set(), removed={new})
-    again, again_result = index(mini, tmp_path / "again.sqlite")
-    assert edge_set(reg.conn) == edge_set(again.conn) and result.dangling == again_result.dangling
+    reg, result = reindexed_as_rebuilt(mini, tmp_path, reg, only=set(), removed={new})
     assert {(e.dst_path, e.type) for e in edge_set_edges(reg.conn) if e.src_path == old} == {(other, "REF")}
-    again.close()
     reg.close()
     assert extract.own_url_key("HTTPS://GitHub.com/a/b/pull/1/#x") == "github.com/a/b/pull/1"
     assert extract.own_url_key("https://emberjs.com/") is None and extract.own_url_key("ftp://x.org/a") is None
@@ -1091,16 +1083,11 @@ def test_a_gone_record_names_its_successor_by_name_and_a_folder_by_its_page(mini
     succ = lambda reg: {e.dst_path for e in edge_set_edges(reg.conn) if e.src_path == mplex and e.type == "SUPERSEDED_BY"}  # noqa: E731
     assert succ(reg) == {yamux}  # QUIC: no page yet
     write(mini, quic, "# QUIC in libp2p\n\nStreams and encryption in the transport.\n")
-    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only={quic})
+    reg, result = reindexed_as_rebuilt(mini, tmp_path, reg, only={quic})
     assert succ(reg) == {yamux, quic}
-    full, full_result = index(mini, tmp_path / "full.sqlite")
-    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
-    full.close()
     (mini / quic).unlink()
-    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only=set(), removed={quic})
-    again, again_result = index(mini, tmp_path / "again.sqlite")
-    assert edge_set(reg.conn) == edge_set(again.conn) and succ(reg) == {yamux}
-    again.close()
+    reg, result = reindexed_as_rebuilt(mini, tmp_path, reg, only=set(), removed={quic})
+    assert succ(reg) == {yamux}
     reg.close()
     # the resolver: a stem or a title first; a folder's page only where one folder has the name
     docs = {p: extract.DocInfo(p, t, None, None) for p, t in (
@@ -1756,11 +1743,8 @@ def test_obsidian_table_links_heading_chains_and_blocks_after_embeds_resolve(min
     assert "AppImage" in texts[linux] and "chart.png" in texts[fig]
     # the same note edited alone: its links resolve as a full build resolves them
     (mini / guide).write_text((mini / guide).read_text() + "\nAnd [[Install\\|again]].\n")
-    reg, result = index(mini, tmp_path / "r.sqlite", reg=reg, only={guide})
-    full, full_result = index(mini, tmp_path / "full.sqlite")
-    assert edge_set(reg.conn) == edge_set(full.conn) and result.dangling == full_result.dangling
+    reg, result = reindexed_as_rebuilt(mini, tmp_path, reg, only={guide})
     reg.close()
-    full.close()
 
 
 def test_doxygen_references_name_a_heading_id_or_a_page_by_its_doxygen_name(mini, tmp_path):
