@@ -184,6 +184,11 @@ SELECTION_SPACE: tuple[Variant, ...] = (
        strong_whole_ratio=1.0),
     _v("floor 0.5, depth 1.5, λ 1, lead whole 1, doc floor 0.8, strong whole 0.5, cap yield 0.95", **_LEAD_WHOLE,
        document_floor=0.8, strong_whole_ratio=0.5, cap_yield=0.95),
+    # ... and a document's evidence spread to its other spans (SciFact's evidence sentences ask it)
+    _v("floor 0.5, depth 1.5, λ 1, lead whole 1, doc floor 0.8, strong whole 0.5, cap yield 0.95, spread 0.5", **_LEAD_WHOLE,
+       document_floor=0.8, strong_whole_ratio=0.5, cap_yield=0.95, doc_evidence_spread=0.5),
+    _v("floor 0.5, depth 1.5, λ 1, lead whole 1, doc floor 0.8, strong whole 0.5, cap yield 0.95, spread 0.75", **_LEAD_WHOLE,
+       document_floor=0.8, strong_whole_ratio=0.5, cap_yield=0.95, doc_evidence_spread=0.75),
 )
 SELECTION_SPACE = _based(SELECTION_SPACE, _SELECTION_BASE)
 
