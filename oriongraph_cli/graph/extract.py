@@ -359,8 +359,7 @@ def short_name(path: str) -> str:
     """A document's name in a reason or a note: its file name, with its folder's for a
     folder's own page (``mplex/README.md``, not one ``README.md`` among many)."""
     base = posixpath.basename(path)
-    folder = folder_name(path)
-    return f"{posixpath.basename(posixpath.dirname(path))}/{base}" if folder is not None else base
+    return f"{posixpath.basename(posixpath.dirname(path))}/{base}" if folder_name(path) is not None else base
 
 
 def own_url_key(url: str) -> str | None:

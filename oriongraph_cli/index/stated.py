@@ -269,8 +269,13 @@ def _notice_cue(head: str) -> bool:
 
 def _successor_cue(head: str) -> bool:
     """Whether ``head`` may hold a sentence :func:`_sentence_successors` reads."""
-    head = head[:SENTENCE_SCAN]
-    return bool(_BY_RE.search(head) or _FAVOUR_RE.search(head) or _PREFER_RE.search(head))
+    return bool(_successor_cues(head[:SENTENCE_SCAN]))
+
+
+def _successor_cues(head: str) -> list[re.Match[str]]:
+    """The first "superseded by", "in favor of" and use-instead cue of ``head``, in order."""
+    return sorted((m for m in (_BY_RE.search(head), _FAVOUR_RE.search(head), _PREFER_RE.search(head)) if m is not None),
+                  key=lambda m: m.start())
 
 
 def _refer_notice(lead: str) -> re.Match[str] | None:
@@ -292,17 +297,15 @@ def _notice_status(lead: str, first_line: int) -> tuple[str, int] | None:
     """(state, line) of the first notice in ``lead`` saying the record is gone (the module's
     last form), None when it holds none; a notice sending its reader elsewhere for good
     (:func:`_refer_notice`) says it is superseded."""
-    found: list[tuple[int, str]] = []
-    for m in _NOTICE_RE.finditer(lead):
-        word = _SPELLINGS.get(m.group(1).lower(), m.group(1).lower())
-        if word in NOTICE_STATES and word in STATUS_WORDS:
-            found.append((m.start(1), word))
-            break
-    if (refer := _refer_notice(lead)) is not None:
+    words = ((m.start(1), _SPELLINGS.get(m.group(1).lower(), m.group(1).lower())) for m in _NOTICE_RE.finditer(lead))
+    found = [next(((at, w) for at, w in words if w in NOTICE_STATES and w in STATUS_WORDS), None)]
+    refer = _refer_notice(lead)
+    if refer is not None:
         found.append((refer.start(), "superseded"))
-    if not found:
+    hits = [hit for hit in found if hit is not None]
+    if not hits:
         return None
-    at, word = min(found)
+    at, word = min(hits)
     return word, first_line + lead.count("\n", 0, at)
 
 
@@ -315,9 +318,7 @@ def _sentence_successors(head: str, first_line: int) -> list[tuple[str, str, int
     or read instead (``_PREFER_RE``), up to the sentence's end. Read only for a record whose
     stated status says it is no longer in force."""
     head = head[:SENTENCE_SCAN]
-    cues = sorted((m for m in (_BY_RE.search(head), _FAVOUR_RE.search(head), _PREFER_RE.search(head)) if m is not None),
-                  key=lambda m: m.start())
-    for m in cues:
+    for m in _successor_cues(head):
         end = _SENTENCE_END_RE.search(head, m.end())
         value = head[m.end(): end.start() if end else len(head)]
         targets = _targets(value) or _names(value)
