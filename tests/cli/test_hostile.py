@@ -225,7 +225,9 @@ def test_symlink_swapped_between_walk_and_read_is_refused(world):
     files, _ = walk(root)
     f = next(x for x in files if x.rel == "02_knowledge/retry.md")
     target = root / f.rel
-    target.unlink()
+    # moved aside, not unlinked: its inode stays taken, so the file that replaces it below can
+    # never reuse it (on ext4 and tmpfs a freed inode is handed out again, and the swap passed)
+    os.rename(target, outside / "walked.md")
     os.symlink(outside / "secrets" / "passwd.md", target)  # the swap
     with pytest.raises(UnsafeFile) as err:
         read_project_file(root, f.rel, 1 << 20, expect=f.identity)
