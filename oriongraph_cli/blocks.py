@@ -147,6 +147,11 @@ class Blocks:
         return cls(tuple(Heading(*h) for h in doc["h"]), tuple((a, b) for a, b in doc["c"]), tuple(Fence(*f) for f in doc["f"]),
                    tuple(Table(*t) for t in doc.get("t", ())))
 
+    def fence_opening_at(self, offset: int) -> Fence | None:
+        """The fence whose opening line holds ``offset``."""
+        i = bisect.bisect_right(self._fence_starts, offset) - 1
+        return self.fences[i] if i >= 0 and self.fences[i].start <= offset < self.fences[i].code_start else None
+
     def fence_at(self, offset: int) -> Fence | None:
         """The fence whose code holds ``offset`` (after its opening line, before its closing one)."""
         i = bisect.bisect_right(self._fence_starts, offset) - 1
@@ -212,16 +217,58 @@ def quote_fences(text: str, start: int, end: int, body_start: int = 0, blocks: B
     fence line when it starts inside a fenced block, the closing fence when it ends inside
     one (``("", "")`` when neither; a text without a fence marker before ``end`` is not
     parsed). ``body_start``: where the note's body begins, after its front matter;
-    ``blocks``: the note's blocks as the index read them, else it is parsed."""
+    ``blocks``: the note's blocks as the index read them, else it is parsed. A fence
+    indented four columns or more (an MkDocs tab's or admonition's body) keeps its
+    indentation in both, and a quote that begins on such a fence's opening line, after its
+    indentation, is given the indentation back: its closing line is as deep, and a fence
+    opened at the margin would not be closed by it. So is one that begins inside code after
+    its line's indentation (a function's body): the code is shown as deep as it is."""
     if not has_fence_before(text, end):
         return "", ""
     if blocks is None:
         blocks = read_blocks(text, body_start)
     head = blocks.fence_at(start)
     tail = blocks.fence_at(max(start, end - 1))
-    opener = head.opener + "\n" if head is not None else ""
-    closer = "\n" + tail.marker if tail is not None else ""
+    cut = text[text.rfind("\n", 0, start) + 1 : start]  # the indentation a span's text leaves out
+    cut = cut if not cut.strip(" \t") else ""
+    if head is not None:
+        deep = _fence_indent(text, head)  # the fence shown as deep as it is, its code too; else the
+        opener = deep + head.opener + "\n" + (cut if deep else cut.expandtabs(4)[_marker_column(text, head):])  # code's own indentation
+    elif blocks.in_code(start):  # an indented code block's line, or a fence's opening line
+        opener = cut if blocks.fence_opening_at(start) is None or len(cut.expandtabs(4)) >= 4 else ""
+    else:
+        opener = ""
+    closer = "\n" + _fence_indent(text, tail) + tail.marker if tail is not None else ""
     return opener, closer
+
+
+def _fence_indent(text: str, fence: Fence) -> str:
+    """The spaces and tabs before ``fence``'s marker on its opening line when they are four
+    columns or more (a closing line so deep closes no fence opened at the margin); ``""``
+    when fewer, or when a container's marker stands there (a list item's or a quote's: the
+    quote's own lines show theirs)."""
+    line = text[fence.start:fence.code_start]
+    indent = line[: len(line) - len(line.lstrip(" \t"))]
+    return indent if len(indent.expandtabs(4)) >= 4 and line[len(indent):].startswith(fence.marker[0]) else ""
+
+
+def _marker_column(text: str, fence: Fence) -> int:
+    """The column of ``fence``'s marker on its opening line (behind a list item's marker or
+    indentation: the container's, which its code lines repeat)."""
+    line = text[fence.start:fence.code_start].expandtabs(4)
+    return line.find(fence.marker[0])
+
+
+def open_fence_closer(shown: str) -> str:
+    """The closing fence ``shown`` (a quote as it is delivered) needs so that nothing after
+    it reads as its code — ``"\\n"`` and the marker of a fenced block it leaves open at its
+    end (one the note never closes, or one whose closing line a quote shows deeper than a
+    fence can be closed from) —, else ``""``. Read as CommonMark alone reads it."""
+    if not has_fence_before(shown, len(shown)):
+        return ""
+    probe = shown + "\n\nx"
+    fence = read_blocks(probe, 0, plain=True).fence_at(len(probe) - 1)
+    return "\n" + fence.marker if fence is not None else ""
 
 
 MAX_NESTING = 20  # containers the parser nests (its CommonMark preset's limit), and admonitions too
@@ -232,6 +279,17 @@ def _parser() -> Any:
     from markdown_it import MarkdownIt
 
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table")  # GitHub's pipe tables
+    md.core.ruler.disable(["inline"])
+    return md
+
+
+@lru_cache(maxsize=1)
+def _plain_parser() -> Any:
+    """The parser for what a compile delivers (``read_blocks(plain=True)``): a quote, not a
+    note — a note's blocks are read once, when it is indexed."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table")
     md.core.ruler.disable(["inline"])
     return md
 
@@ -585,12 +643,13 @@ def _line_starts(text: str, start: int) -> list[int]:
 
 
 @lru_cache(maxsize=64)
-def read_blocks(text: str, start: int = 0, rst: bool = False) -> Blocks:
+def read_blocks(text: str, start: int = 0, rst: bool = False, plain: bool = False) -> Blocks:
     """The headings and code blocks of ``text[start:]``, as offsets into ``text``. Cached for
     the last texts read: the splitter and the link extractor read the same document, and a
     compile lays its working set out again each time it fits it to the budget. ``rst``: the
     note is reStructuredText (``is_rst``): its section titles are the outline, and nothing
-    is a fence or a pipe table."""
+    is a fence or a pipe table. ``plain``: as CommonMark alone reads it, MkDocs's admonitions
+    and tabs not known (as the reader of delivered Markdown renders it)."""
     if start >= len(text):
         return Blocks((), ())
     src = text[start:]
@@ -598,9 +657,9 @@ def read_blocks(text: str, start: int = 0, rst: bool = False) -> Blocks:
     if rst:
         atx, overlined = _rst_titles_as_atx(_LINE_END.split(src))
         src = "\n".join(_rst_literals_indented(atx))
-    elif "!!!" in src or "???" in src or "===" in src:
+    elif not plain and ("!!!" in src or "???" in src or "===" in src):
         src = "\n".join(_admonitions_as_quotes(_LINE_END.split(src)))
-    tokens = (_rst_parser() if rst else _parser()).parse(src)
+    tokens = (_rst_parser() if rst else _plain_parser() if plain else _parser()).parse(src)
     lines = _line_starts(text, start)
 
     def offset(line: int) -> int:

@@ -1,6 +1,7 @@
 """Layout (after hydration): the reading order. Documents ordered by their best span, spans
 in document order within each, adjacent or overlapping whole spans merged into one quote,
-a quote that begins or ends inside fenced code given its fence, the gap between two quotes
+a quote that begins or ends inside fenced code given its fence (and one that would leave a
+fence open closed, so nothing after it reads as its code), the gap between two quotes
 named (lines and the headings skipped), relative links rewritten relative to the project
 root."""
 
@@ -10,7 +11,7 @@ import posixpath
 import re
 from typing import Mapping
 
-from oriongraph_cli.blocks import Blocks, has_fence_before, is_rst, quote_fences, quote_table_head, read_blocks
+from oriongraph_cli.blocks import Blocks, has_fence_before, is_rst, open_fence_closer, quote_fences, quote_table_head, read_blocks
 from oriongraph_cli.graph.extract import DOXYGEN_LINK_RE, SPHINX_ROLE_RE, heading_text, looks_like_path, role_target, role_title
 from oriongraph_cli.graph.site_links import TEMPLATE_LINKS, written
 from oriongraph_cli.index.parse import front_matter_end
@@ -192,6 +193,8 @@ def layout(
                 # one that begins among a table's rows gets the table's header and delimiter rows
                 opener, closer = quote_fences(text, start, end, front_matter_end(text), blocks)
                 body = quote_table_head(text, start, front_matter_end(text), blocks) + opener + body + closer
+            if not is_rst(path):  # nothing after a quote reads as its code, whatever its fences
+                body += open_fence_closer(body)
             gap = None
             if quotes:
                 p = quotes[-1]

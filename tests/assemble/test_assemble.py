@@ -569,6 +569,43 @@ def test_a_quote_from_inside_fenced_code_is_fenced_and_its_comments_stay_code():
     assert gap[0].quotes[1].elided_before == "L4-L15: Rollback"
 
 
+TABS_DOC = ("# Install\n\nPick your shell:\n\n=== \"Bash\"\n\n    ```bash\n    echo one >> ~/.bashrc\n    ```\n\n"
+            "=== \"Elvish\"\n\n    ```bash\n    echo two >> ~/.elvish/rc.elv\n    echo three\n    ```\n\nThen restart it.\n")
+
+
+def test_a_quote_of_an_indented_fence_keeps_its_indentation_and_no_fence_is_left_open():
+    """An MkDocs tab's (or admonition's) code is a fence indented four spaces, its closing
+    line too. A span that begins at such a fence, after its indentation, is delivered with
+    the indentation, and one that begins inside it with the opening line as indented as its
+    closing one: a fence opened at the margin would not be closed by it and would swallow
+    the documents after it. Whatever the note, a quote never leaves a fence open."""
+    from oriongraph_cli.blocks import read_blocks
+
+    def never_open(text):
+        shown = text + "\n\n## next/doc.md"
+        return not read_blocks(shown, 0, plain=True).in_code(shown.rindex("## next"))
+
+    a = TABS_DOC.index("```bash\n    echo two")
+    b = TABS_DOC.index("Then restart it.") + len("Then restart it.")
+    quote = layout([item("e", a, b, 1, lines=(12, 17), text=TABS_DOC[a:b])], {"02_knowledge/d.md": TABS_DOC}, {})[0].quotes[0].text
+    assert quote == TABS_DOC[a - 4 : b] and never_open(quote)
+    c = TABS_DOC.index("echo three")
+    inside = layout([item("i", c, b, 1, text=TABS_DOC[c:b])], {"02_knowledge/d.md": TABS_DOC}, {})[0].quotes[0].text
+    assert inside.startswith("    ```bash\n    echo three\n    ```") and never_open(inside)
+    mid = layout([item("m", c, c + 10, 1, text="echo three")], {"02_knowledge/d.md": TABS_DOC}, {})[0].quotes[0].text
+    assert mid == "    ```bash\n    echo three\n    ```" and never_open(mid)
+    # code inside a fence at the margin keeps its own indentation, not a list item's
+    py = "# F\n\n```py\ndef f():\n    return 1\n```\n\n- step:\n  ```py\n  if x:\n      y()\n  ```\n"
+    r, y = py.index("return 1"), py.index("y()")
+    assert layout([item("r", r, r + 8, 1, text="return 1")], {"02_knowledge/d.md": py}, {})[0].quotes[0].text == "```py\n    return 1\n```"
+    assert layout([item("y", y, y + 3, 1, text="y()")], {"02_knowledge/d.md": py}, {})[0].quotes[0].text == "```py\n    y()\n```"
+    # a note whose last fence is never closed: the quote of it closes it
+    unclosed = "# Notes\n\nRun this:\n\n```sh\nmake all\n"
+    u = unclosed.index("Run")
+    got = layout([item("u", u, len(unclosed) - 1, 1, text=unclosed[u:-1])], {"02_knowledge/d.md": unclosed}, {})[0].quotes[0].text
+    assert got == "Run this:\n\n```sh\nmake all\n```" and never_open(got)
+
+
 TABLE_DOC = ("# Inputs\n\nThe module's inputs.\n\n| Name | Description | Default |\n|------|-------------|:-------:|\n"
              + "".join(f"| `input_{i}` | What input {i} sets | `{i}` |\n" for i in range(40)) + "\n## Outputs\n\nNone.\n")
 

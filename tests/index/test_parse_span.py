@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from oriongraph_cli.errors import NotAProjectError
 from oriongraph_cli.index.parse import decode, parse_document, split_front_matter
-from oriongraph_cli.blocks import Blocks, quote_fences, quote_table_head, read_blocks
+from oriongraph_cli.blocks import Blocks, open_fence_closer, quote_fences, quote_table_head, read_blocks
 from oriongraph_cli.index.span import embed_text, sections, split_document
 from oriongraph_cli.index.walk import walk
 from oriongraph_cli.graph.extract import extract_refs
@@ -556,9 +556,15 @@ def test_offsets_round_trip(lines, fm, crlf, bom):
         prev_end = s.ref.char_end
     heads = [h for h in sections(doc.text, doc.body_start) if h.level]
     assert all(doc.text[h.start : h.content_start].strip() for h in heads)  # a heading is text, never an empty range
+    fences = read_blocks(doc.text, 0).fences
     for s in spans:  # what a quote of each span would need to read as code, whatever the containers
         opener, closer = quote_fences(doc.text, s.ref.char_start, s.ref.char_end)
-        assert opener in ("", *(f.opener + "\n" for f in read_blocks(doc.text, 0).fences)) and closer in ("", "\n```", "\n~~~")
+        assert not opener.strip(" \t") or opener.lstrip(" \t") in {f.opener + "\n" for f in fences}
+        assert closer == "" or closer.lstrip("\n \t") in {f.marker for f in fences}
+        # delivered, the quote leaves no fence open: what follows it is not read as its code
+        shown = opener + s.text + closer
+        shown += open_fence_closer(shown) + "\n\n## Next"
+        assert not read_blocks(shown, 0, plain=True).in_code(shown.rindex("## Next"))
     blocks = read_blocks(doc.text, doc.body_start)
     assert Blocks.from_json(blocks.to_json()) == blocks  # as the index keeps them for the compile
 
