@@ -88,7 +88,7 @@ _WS = typer.Option([], "--workstream", autocompletion=complete.workstreams, help
 _SRC = typer.Option([], "--source-type", autocompletion=complete.choices(t.value for t in SourceType), help="Only Context|Knowledge|Workstream|Artifact (repeatable).")
 _TAG = typer.Option([], "--tag", autocompletion=complete.tags, help="Only documents carrying this tag (repeatable; all must match).")
 _SINCE = typer.Option(None, "--since", help="Only documents created on or after this date (YYYY-MM-DD).")
-_WHERE = typer.Option([], "--where", help="Front matter filter KEY=VALUE (repeatable; status also as a note's first lines state it, lang as the index reads it: lang=fr).")
+_WHERE = typer.Option([], "--where", help="Front matter filter KEY=VALUE (repeatable; the key in any case; status also as a note's first lines state it, lang as the index reads it: lang=fr).")
 _PREFER = typer.Option([], "--prefer-stage", autocompletion=complete.stages, help="Soft preference: boost this stage (repeatable).")
 _LAMBDA = typer.Option(None, "--lambda", help="Diversity λ in [0,1]: 1 = relevance only, lower = more diverse.")
 _RATIO = typer.Option(None, "--max-source-ratio", help="Most of the budget one document may take, in (0,1].")

@@ -62,7 +62,11 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # ``https://github.com/emberjs/rfcs/pull/1071``, and RFC 1071 says ``prs: {accepted: …/pull/1071}``;
 # 20: a name no id, stem or title gives names the one folder's own page of that name
 # (``README.md``, ``index.md``, ``_index.md``) — libp2p's deprecated mplex says "prefer QUIC or
-# Yamux", and QUIC is ``quic/README.md``, titled "QUIC in libp2p").
+# Yamux", and QUIC is ``quic/README.md``, titled "QUIC in libp2p"; 21: a repository's address
+# of a file or folder in front matter (``…/blob/…``, ``…/tree/…``) is not the page's own
+# address — a translation's ``Source:`` and a problem statement's ``Proposed Solutions:`` took
+# the links to the pages they name —, and ``[[17]]``, a numbered citation, that names no note
+# is no dangling link.
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 20
+LINK_RULES = 21

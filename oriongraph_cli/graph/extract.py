@@ -395,12 +395,20 @@ def _top_key(fullkey: str) -> str:
     return re.split(r"[.\[]", rest, maxsplit=1)[0]
 
 
+# a repository's address of a file or folder (GitHub's and Gitea's ``/blob/``, ``/tree/``,
+# ``/raw/``, GitLab's ``/-/blob/``): it names that file, never a page's own address
+_REPO_FILE_URL = re.compile(r"/(?:-/)?(?:blob|tree|raw)/", re.IGNORECASE)
+
+
 def own_urls_of(values: Iterable[tuple[str, str]]) -> tuple[str, ...]:
     """The page's own web addresses, as :func:`own_url_key` makes them, from its front matter's
     (key, value) pairs: every value that is a full address with a path, but under the keys
     that link to other records (``links``, ``related``, ``supersedes``…), where an address
-    names another page. A link elsewhere to exactly one page's own address names that page."""
-    keys = (own_url_key(v) for k, v in values if front_matter_key(k) not in FRONT_MATTER_TYPES)
+    names another page, and but a repository's address of a file or folder (a translation's
+    ``Source: …/blob/master/CIP-1694/README.md``, a problem statement's ``Proposed Solutions:
+    …/tree/master/CIP-0013``), which names that file. A link elsewhere to exactly one page's
+    own address names that page."""
+    keys = (own_url_key(v) for k, v in values if front_matter_key(k) not in FRONT_MATTER_TYPES and not _REPO_FILE_URL.search(v))
     return tuple(dict.fromkeys(k for k in keys if k))
 
 
@@ -489,7 +497,7 @@ def _fm_values(value: Any) -> list[str]:
 def front_matter_line(fm_lines: list[str], key_raw: str, value: str) -> int | None:
     """1-based line of ``value`` under front matter key ``key_raw`` (the key's line if the
     value is not found on its own line; None if the key is not found)."""
-    key_re = re.compile(rf"^{re.escape(str(key_raw))}\s*:")
+    key_re = re.compile(rf"^{re.escape(str(key_raw))}\s*:", re.IGNORECASE)  # ``Status:`` as ``status:``
     for i, line in enumerate(fm_lines):
         if key_re.match(line):
             if value in line[line.index(":") + 1 :]:

@@ -1005,6 +1005,8 @@ def _resolve_one(r: RawRef, resolver: LinkResolver, edges: list[Edge], dangling_
         if dst is None:
             if is_attachment(target) and resolver.attachment(path, target):
                 return  # an embedded file that is not a note: in the project, not indexed
+            if target.isdigit() and r.anchor is None:
+                return  # "[[17]]", a numbered citation, names a note only where one has that name
             dangling_out.append(DanglingLink(path, line, f"[[{written}]]", "wiki"))
         else:
             _link_edge(edges, dangling_out, resolver, r, dst, f"[[{written}]]")

@@ -105,8 +105,15 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # from now on" above its template's "| 3A | Recommendation | Active |" —; and a gone record
 # names its successor in a sentence telling its reader what to use instead, by name where it
 # gives no link or id — mplex's "Users should **prefer QUIC or Yamux**", tldr's "superseded
-# by `pamscale`"
-PARSE_RULES = 32
+# by `pamscale`"; 33: a front matter key orion reads written in another case, ``Title:``,
+# ``Status:``, ``Created:`` (Cardano's proposals), is that key — every proposal had no title,
+# state or date —, "inactive" is a state no longer in force and a front matter status naming
+# its successor states the supersession, "Inactive (superseded by CIP-0121 and CIP-0122)"; a
+# table of several rows with a Status column lists other records' states, not the note's own
+# (an index of proposals read as "active"); and a heading with nothing under it before the
+# next heading at its level begins the span that follows, where a link to it lands — it was
+# in no span, and every link to it dangled
+PARSE_RULES = 33
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)
@@ -327,9 +334,36 @@ def split_front_matter(rel: str, text: str) -> tuple[dict[str, Any], int, list[P
         meta = {}
     if not isinstance(meta, dict):
         return {}, body_start, [ParseWarning(rel, "front-matter", f"front matter is a {type(meta).__name__}, not a mapping; ignored", line=2)]
+    meta, key_lines = _read_keys_lowered(meta, key_lines)
     meta = _written_scalars(meta, raw, key_lines)
     meta, warnings = validate_meta(rel, _jsonable(meta), {k: v + 1 for k, v in key_lines.items()})  # +1: the opening ---
     return meta, body_start, warnings
+
+
+# the front matter keys orion reads by name (the link graph reads its own, `supersedes`,
+# `Superseded-By`…, in any case: graph/extract.front_matter_key)
+READ_KEYS = frozenset({"title", "id", "stage", "workstream", "status", "created", "date", "priority", "tags", "lang",
+                       "language", "aliases", "alias", "redirect_from", "description", "summary"})
+
+
+def _read_keys_lowered(meta: dict[str, Any], key_lines: dict[str, int]) -> tuple[dict[str, Any], dict[str, int]]:
+    """A key orion reads written in another case, ``Title:``, ``Status:``, ``Created:`` (as
+    Cardano's proposals write theirs), read as that key where the note does not also write it
+    in lower case; every other key kept as written."""
+    if all(not isinstance(k, str) or k.islower() or k.lower() not in READ_KEYS for k in meta):
+        return meta, key_lines
+    taken = set(meta)
+    out: dict[str, Any] = {}
+    lines = dict(key_lines)
+    for k, v in meta.items():
+        low = k.lower() if isinstance(k, str) else k
+        if low != k and low in READ_KEYS and low not in taken:
+            taken.add(low)
+            if k in lines:
+                lines[low] = lines.pop(k)
+            k = low
+        out[k] = v
+    return out, lines
 
 
 # a front matter line "key: value" at the margin, the value any text (plain_lines)
@@ -564,8 +598,8 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
             status = stated.status  # "This RFC has been discontinued" under a stale `stage: accepted`
         status = status if status is not None else (stated.status or folder)
         stated_refs = tuple(r for r in stated.refs if r[0] in stated_keys)
-    if "superseded_by" in stated_keys:  # a front matter reason may name the successor
-        stated_refs = tuple(dict.fromkeys((*stated_refs, *reason_refs(meta, text[:body_start]))))
+    if stated_keys:  # a front matter reason or status may name the successor
+        stated_refs = tuple(dict.fromkeys((*stated_refs, *(r for r in reason_refs(meta, text[:body_start]) if r[0] in stated_keys))))
     if created is not None:
         created_source = "front-matter"
     elif git_time is not None:

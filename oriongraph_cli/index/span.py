@@ -336,7 +336,19 @@ def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int =
     # link reference definitions, which renders as nothing (nor HTML comments: trimmed away)
     own_lines = [(h.start, h.content_start) for h in blocks.headings]
     unseen = _definition_runs(text, ranges, blocks, doc.body_start)
-    kept = [r for r, defs in zip(ranges, unseen) if not defs and not _heading_only(r[0], r[1], own_lines)]
+    kept: list[tuple[int, int, Section]] = []
+    carried: int | None = None  # where the headings with nothing under them, to be carried on, begin
+    for r, defs in zip(ranges, unseen):
+        if defs:
+            continue
+        if _heading_only(r[0], r[1], own_lines):
+            # a heading whose section holds nothing before the next heading at its level
+            # ("### Last check" over "### Review") begins the span that follows it, as it
+            # opens what follows where the page renders it: a link to it lands there
+            carried = r[0] if carried is None else carried
+            continue
+        kept.append((carried, r[1], r[2]) if carried is not None else r)
+        carried = None
     ranges = kept or ranges
     if rst:
         ranges = _rst_targets_joined(text, ranges)

@@ -63,6 +63,7 @@ STATUS_WORDS = frozenset({
     "retired", "experimental", "stable", "completed", "done", "planned", "postponed", "declined", "dropped",
     "wip", "tbd", "reverted", "revoked", "rescinded", "retracted", "cancelled", "canceled",
     "discontinued", "released", "recommended",  # Ember's RFCs' stages
+    "inactive",  # Cardano's proposals: "Inactive (superseded by CIP-0121 and CIP-0122)"
 })
 STATUS_PHRASES = ("in progress", "in review", "under review", "under discussion", "on hold")
 _SPELLINGS = {"superceded": "superseded"}
@@ -87,7 +88,8 @@ _BY_RE = re.compile(r"\b(?:super[sc]eded|replaced)\s+(?:by|with)\b", re.IGNORECA
 _SUPERSEDES_RE = re.compile(r"\b(?:super[sc]edes|replaces)\b", re.IGNORECASE)
 _FAVOUR_RE = re.compile(r"\bin\s+favou?r\s+of\b", re.IGNORECASE)
 # the states whose record may say in a sentence what took its place (:func:`_sentence_successors`)
-GONE = frozenset({"superseded", "replaced", "withdrawn", "rejected", "deprecated", "obsolete", "abandoned", "discontinued"})
+GONE = frozenset({"superseded", "replaced", "withdrawn", "rejected", "deprecated", "obsolete", "abandoned", "discontinued",
+                  "inactive"})
 # the states a notice in a record's lead may say it is in (:func:`_notice_status`)
 NOTICE_STATES = frozenset({"superseded", "superceded", "replaced", "deprecated", "obsolete", "withdrawn", "discontinued",
                            "abandoned", "retired", "rejected"})
@@ -361,9 +363,12 @@ def _cells(row: str) -> list[str]:
 
 def _status_column(lines: list[str], i: int) -> int | None:
     """The column of a "Status" header cell when ``lines[i]`` is a table's header row (a
-    delimiter row under it and a row under that): libp2p's specs open with "| Lifecycle Stage
-    | Maturity | Status | Latest Revision |" over "| 3A | Recommendation | Active | r2 |"."""
+    delimiter row under it and one row under that): libp2p's specs open with "| Lifecycle Stage
+    | Maturity | Status | Latest Revision |" over "| 3A | Recommendation | Active | r2 |". A
+    table of several rows lists other records' states (an index of proposals), not its own."""
     if i + 2 >= len(lines) or not lines[i].lstrip().startswith("|") or not _DELIMITER_ROW_RE.match(lines[i + 1]):
+        return None
+    if i + 3 < len(lines) and lines[i + 3].lstrip().startswith("|"):
         return None
     heads = [_plain(c).rstrip(":").strip() for c in _cells(lines[i])]
     return heads.index("status") if "status" in heads else None
@@ -381,11 +386,17 @@ def reason_successors(value: str) -> list[str]:
 def reason_refs(meta: dict, head: str) -> list[tuple[str, str, int]]:
     """("superseded_by", target, line) for each successor a front matter reason for the
     record's state names (``withdrawal-reason: Superseded by EIP-7702``: :func:`reason_successors`),
-    at its field's line in ``head``, the front matter as written."""
+    or its status does (``Status: Inactive (superseded by CIP-0121 and CIP-0122)``, read as a
+    status line is: :func:`_status_refs`), at its field's line in ``head``, the front matter
+    as written."""
     lines = head.split("\n")
+    status = meta.get("status")
+    by_status = _status_refs(status, status_word(status)) if isinstance(status, str) else []
     return [("superseded_by", t, front_matter_line(lines, key, t) or 1)
             for key, value in meta.items() if isinstance(value, str) and _REASON_KEY_RE.search(key)
-            for t in reason_successors(value)]
+            for t in reason_successors(value)] + [
+            (key, t, front_matter_line(lines, "status", t) or 1)
+            for key, t in by_status]
 
 
 def _norm(key: str) -> str:

@@ -2012,3 +2012,76 @@ def test_an_id_set_by_an_attribute_list_alone_on_its_line_names_that_place():
     got = {e.detail: texts[e.dst_span] for e in edges}
     assert "{#field-after-validator}" in got["#field-after-validator"] and "{#pattern-constraint-note}" in got["#pattern-constraint-note"]
     assert sorted(d.target for d in dangling) == ["#in-code", "#inline"]
+
+
+def test_cardano_style_proposals_read_by_their_capitalised_front_matter(mini, tmp_path):
+    """Cardano's proposals keep one folder each (``CIP-0058/README.md``) and write their
+    front matter in capitals. "Status: Inactive (superseded by CIP-0121)" links the proposal to
+    its successor's folder page. A translation's ``Source:`` and a problem statement's
+    ``Proposed Solutions:`` give repository addresses of other pages' files: not their own, so
+    a link to such an address is no link to them. A heading with nothing under it begins the
+    next span, so a link to it lands; ``[[17]]``, a numbered citation, is no dangling link."""
+    old, new, fr, cps = ("02_knowledge/cips/CIP-0058/README.md", "02_knowledge/cips/CIP-0121/README.md",
+                         "02_knowledge/cips/CIP-0121/README.fr.md", "02_knowledge/cips/CPS-0016/README.md")
+    write(mini, old, """
+        ---
+        CIP: 58
+        Title: Plutus Big Integers
+        Status: Inactive (superseded by CIP-0121)
+        ---
+        ## Abstract
+
+        Big integers in Plutus [[17]].
+        """)
+    write(mini, new, """
+        ---
+        CIP: 121
+        Title: Integer-ByteString conversions
+        Status: Active
+        ---
+        ## Abstract
+
+        Conversions. See [the meeting](../meetings/m.md#last-check).
+        """)
+    write(mini, fr, """
+        ---
+        CIP: 121
+        Source: https://github.com/cardano-foundation/CIPs/blob/master/CIP-0121/README.md
+        Title: Conversions
+        ---
+        ## Résumé
+
+        Conversions.
+        """)
+    write(mini, cps, """
+        ---
+        CPS: 16
+        Title: Cardano URIs
+        Proposed Solutions:
+          - CIP-0121: https://github.com/cardano-foundation/CIPs/tree/master/CIP-0121
+        ---
+        ## Abstract
+
+        See [CIP-0121](https://github.com/cardano-foundation/CIPs/blob/master/CIP-0121/README.md) and
+        [the folder](https://github.com/cardano-foundation/CIPs/tree/master/CIP-0121).
+        """)
+    write(mini, "02_knowledge/cips/meetings/m.md", """
+        # Meeting
+
+        Who came, and what was decided about each proposal on the agenda: the editors, two
+        authors and a wallet team joined; three proposals were reviewed and one was merged.
+
+        ### Last Check
+
+        ### Review
+
+        We reviewed the conversions proposal and agreed on its wording.
+        """)
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    edges = {(e.src_path, e.dst_path, e.type) for e in edge_set_edges(reg.conn)}
+    assert (old, new, "SUPERSEDED_BY") in edges
+    assert not any(src == cps and dst in (fr, new) for src, dst, _t in edges)  # its addresses name files, no page's own
+    review = span_of(reg, "02_knowledge/cips/meetings/m.md", "Review")
+    assert any(e.src_path == new and e.dst_span == review for e in edge_set_edges(reg.conn))  # the empty heading's anchor
+    assert not any("17" in d.target or "last-check" in d.target for d in result.dangling)
+    reg.close()

@@ -103,6 +103,8 @@ def test_only_a_record_that_says_it_is_gone_names_its_successor_in_a_sentence():
     "Title\n----\n* Status: {Draft, In Review, Ready for Implementation, Implemented}\n",
     "* Status: {Rejected, Accepted}\n",
     "# T\n\n* Status: [proposed | rejected | accepted | deprecated | … | superseded by [ADR-0005](0005-example.md)]\n",
+    # an index of records with their states: the note's own state is none of them
+    "# CIPs\n\n| # | Title | Status |\n| --- | --- | --- |\n| 0001 | [CIP Process](./CIP-0001/) | Active |\n| 0002 | [Coin](./CIP-0002/) | Proposed |\n",
 ])
 def test_what_is_no_status(text):
     assert read_stated(text).status is None
@@ -158,6 +160,25 @@ def test_the_front_matter_wins_and_the_text_fills_what_it_lacks():
     assert doc.status == "superseded" and doc.stated_refs == (("superseded_by", "y.md", 5),)
     doc = _doc("02_knowledge/n.md", "# Note\n\nNothing stated here.\n")
     assert doc.status is None and doc.stated_refs == ()
+
+
+def test_front_matter_keys_in_another_case_and_a_status_naming_its_successor():
+    """Cardano's proposals write ``Title:``, ``Status:``, ``Created:``: read as orion's keys
+    where the note does not also write them in lower case (other keys stay as written). Their
+    ``Status: Inactive (superseded by CIP-0121 and CIP-0122)`` is a state no longer in force
+    naming its successors, at the field's line; a front matter ``superseded-by`` wins."""
+    head = ("---\nCIP: 58\nTitle: Plutus Big Integers\nCategory: Plutus\n"
+            "Status: Inactive (superseded by CIP-0121 and CIP-0122)\nCreated: 2022-03-25\nLanguage: fr\n---\n")
+    doc = _doc("02_knowledge/cips/CIP-0058/README.md", head + "## Abstract\n\nText.\n")
+    assert doc.title == "Plutus Big Integers" and doc.created_source == "front-matter" and doc.language == "fr"
+    assert doc.status.startswith("inactive") and status_word(doc.status) == "inactive"
+    assert doc.stated_refs == (("superseded_by", "CIP-0121", 5), ("superseded_by", "CIP-0122", 5))
+    assert doc.meta["Category"] == "Plutus" and "CIP" in doc.meta  # keys orion does not read: as written
+    both = _doc("02_knowledge/x.md", "---\ntitle: lower\nTitle: Upper\n---\nText.\n")
+    assert both.title == "lower" and both.meta["Title"] == "Upper"
+    assert _doc("02_knowledge/x.md", head.replace("Created", "superseded-by: CIP-0999\nCreated") + "Text.\n").stated_refs == ()
+    accepted = _doc("02_knowledge/adr/x.md", "---\nStatus: Accepted, supersedes ADR-0003\n---\nText.\n")
+    assert accepted.status.startswith("accepted") and accepted.stated_refs == (("supersedes", "ADR-0003", 2),)
 
 
 def test_a_reason_in_the_front_matter_names_the_successor():
@@ -219,6 +240,33 @@ def test_decision_records_without_front_matter_end_to_end(tmp_path):
     out = run_orion("compile", "job queue", "--where", "status=accepted", "--json", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert {d["path"].rsplit("/", 1)[-1] for d in json.loads(out.stdout)["documents"]} == {"0002-use-sqs-for-job-queue.md"}
+
+
+@pytest.mark.slow
+def test_capitalised_front_matter_end_to_end(tmp_path):
+    """Cardano's proposals as written: the inactive one names its successor in its
+    ``Status:``, is demoted with its reason, and the successor ranks first; titles and
+    statuses reach the output; ``--where`` matches a key whatever its case."""
+    for n, title, status, category in ((58, "Plutus Big Integers", "Inactive (superseded by CIP-0121)", "Plutus"),
+                                       (121, "Integer-ByteString conversions in Plutus", "Active", "Plutus"),
+                                       (30, "Cardano dApp-Wallet Web Bridge", "Active", "Wallets")):
+        folder = tmp_path / "02_knowledge" / "cips" / f"CIP-{n:04d}"
+        folder.mkdir(parents=True)
+        (folder / "README.md").write_text(
+            f"---\nCIP: {n}\nTitle: {title}\nCategory: {category}\nStatus: {status}\nCreated: 2022-0{n % 9 + 1}-01\n---\n\n"
+            f"## Abstract\n\n{title}: how Plutus scripts convert integers to bytestrings and back, big integers included.\n")
+    assert run_orion("index", cwd=tmp_path).returncode == 0
+    out = run_orion("compile", "convert integers to bytestrings in Plutus", "--budget", "800", "--json", "--explain", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    docs = data["documents"]
+    assert docs[0]["path"].endswith("CIP-0121/README.md")
+    assert {d["path"].rsplit("/", 2)[-2]: d.get("status") for d in docs}["CIP-0058"].startswith("inactive")
+    reasons = " ".join(r for e in data["explanation"]["rationale"] for r in e["reasons"])
+    assert "superseded by" in reasons and "(demoted" in reasons
+    out = run_orion("compile", "wallet bridge", "--where", "category=wallets", "--json", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert {d["path"] for d in json.loads(out.stdout)["documents"]} == {"02_knowledge/cips/CIP-0030/README.md"}
 
 
 def test_a_folder_named_for_a_state_gives_it_and_a_gone_record_names_its_successor_in_a_sentence():

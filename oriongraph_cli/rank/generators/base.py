@@ -80,6 +80,8 @@ def allowed(row: SpanRow, f: HardFilters, in_language: Callable[[str, str], bool
         return False
     for key, value in f.where:
         have = row.front_matter.get(key)
+        if have is None:  # a key written in another case, `--where Category=wallets`
+            have = next((v for k, v in row.front_matter.items() if str(k).lower() == key.lower()), None)
         if have is None and key.lower() == "status":
             have = m.status  # stated in the note's first lines ("## Status" / "Accepted")
         values = [str(v).lower() for v in have] if isinstance(have, list) else [str(have).lower()] if have is not None else []
