@@ -302,10 +302,13 @@ Sources (only the Markdown is read):
   proposals and problem statements (304 files): 146 CIP and 24 CPS folders, each a ``README.md``
   with YAML front matter (``Status``: 81 Proposed, 62 Active, 23 Open, 4 ``Inactive (…)`` with
   the reason in parentheses, two naming a successor: "superseded by CIP-0121 and CIP-0122",
-  "superseded by CPS-0032"), beside it test vectors and annexes; 31 one-line stubs "Moved to
-  [CIP-0001/README.md](./README.md)" kept from the old layout, 52 biweekly meeting notes
-  (2020–2022), a French translation of CIP-1694 (the four ``.github/`` templates are hidden, so
-  not indexed); 9 current-vs-replaced pairs (``cips.pairs.jsonl``), 6 marked.
+  "superseded by CPS-0032"), beside it test vectors and annexes (16 more ``README.md`` files in
+  sub-folders: CIP-0088's per-CIP registrations, CPS-0021's problem definition); 31 one-line
+  stubs "Moved to [CIP-0001/README.md](./README.md)" kept from the old layout, 51 biweekly
+  meeting notes (2020–2022) and their README, a French translation of CIP-1694 (the four
+  ``.github/`` templates are hidden, so not indexed: 300 indexed); front matter keys written
+  capitalised (``Title:``, ``Status:``, ``Created:``); 9 current-vs-replaced pairs
+  (``cips.pairs.jsonl``), 6 marked.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
