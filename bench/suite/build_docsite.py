@@ -146,6 +146,10 @@ projects no default was chosen on.
     git -C /tmp/src/cspecs checkout a08d8a6e2b45f0b8c0d379abc15583427c643689
     python bench/suite/build_docsite.py /tmp/src/cspecs --docs specs --name cspecs --out /tmp/suite/cspecs
 
+    git clone https://github.com/cardano-foundation/CIPs /tmp/src/cips
+    git -C /tmp/src/cips checkout eb4510345f0ce7c014a7d83f85d43e86c537897f
+    python bench/suite/build_docsite.py /tmp/src/cips --docs . --name cips --out /tmp/suite/cips
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -294,6 +298,17 @@ Sources (only the Markdown is read):
   8 current-vs-replaced pairs (``libp2p.pairs.jsonl``), 4 marked.
 - ``cspecs``: every ``specs/**/*.md`` of ethereum/consensus-specs at a08d8a6 — the proof of
   stake consensus specifications (87 files, one folder per fork), executable Python in the text.
+- ``cips``: every ``**/*.md`` of cardano-foundation/CIPs at eb45103 — Cardano's improvement
+  proposals and problem statements (304 files): 146 CIP and 24 CPS folders, each a ``README.md``
+  with YAML front matter (``Status``: 81 Proposed, 62 Active, 23 Open, 4 ``Inactive (…)`` with
+  the reason in parentheses, two naming a successor: "superseded by CIP-0121 and CIP-0122",
+  "superseded by CPS-0032"), beside it test vectors and annexes (16 more ``README.md`` files in
+  sub-folders: CIP-0088's per-CIP registrations, CPS-0021's problem definition); 31 one-line
+  stubs "Moved to [CIP-0001/README.md](./README.md)" kept from the old layout, 51 biweekly
+  meeting notes (2020–2022) and their README, a French translation of CIP-1694 (the four
+  ``.github/`` templates are hidden, so not indexed: 300 indexed); front matter keys written
+  capitalised (``Title:``, ``Status:``, ``Created:``); 9 current-vs-replaced pairs
+  (``cips.pairs.jsonl``), 6 marked.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
