@@ -150,6 +150,10 @@ projects no default was chosen on.
     git -C /tmp/src/cips checkout eb4510345f0ce7c014a7d83f85d43e86c537897f
     python bench/suite/build_docsite.py /tmp/src/cips --docs . --name cips --out /tmp/suite/cips
 
+    git clone https://github.com/astral-sh/uv /tmp/src/uv
+    git -C /tmp/src/uv checkout 26a9dd4b2125bc271b47855e1fa0c49af3365db5
+    python bench/suite/build_docsite.py /tmp/src/uv --docs docs --name uv --out /tmp/suite/uv
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -309,6 +313,13 @@ Sources (only the Markdown is read):
   ``.github/`` templates are hidden, so not indexed: 300 indexed); front matter keys written
   capitalised (``Title:``, ``Status:``, ``Created:``); 9 current-vs-replaced pairs
   (``cips.pairs.jsonl``), 6 marked.
+- ``uv``: every ``docs/**/*.md`` of astral-sh/uv at 26a9dd4 — uv's MkDocs manual (81 pages,
+  540 KB: getting started, guides with 16 integration guides, concepts, the pip interface,
+  reference and policies): ``!!! note`` admonitions (191), content tabs ``=== "macOS and Linux"``
+  (55 in 8 pages), ``title=`` on code fences, front matter ``title``/``description`` on 23 pages,
+  two ``--8<--`` snippet lines (one page is only ``--8<-- "CONTRIBUTING.md"``); the CLI, settings
+  and environment-variable references are generated at build time, so 63 links (in 25 pages)
+  point to pages the tree lacks.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
