@@ -344,8 +344,10 @@ def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int =
         if _heading_only(r[0], r[1], own_lines):
             # a heading whose section holds nothing before the next heading at its level
             # ("### Last check" over "### Review") begins the span that follows it, as it
-            # opens what follows where the page renders it: a link to it lands there
-            carried = r[0] if carried is None else carried
+            # opens what follows where the page renders it: a link to it lands there (one
+            # left alone by a long section's first part is named by that section's spans)
+            if not text[r[2].content_start : r[2].end].strip():
+                carried = r[0] if carried is None else carried
             continue
         kept.append((carried, r[1], r[2]) if carried is not None else r)
         carried = None

@@ -516,6 +516,21 @@ def test_an_opening_tag_begins_the_span_of_what_it_opens():
     assert any(s.text.rstrip().endswith('alt="moves">') for s in split_document(doc, COUNTER))  # an image is text of its own
 
 
+def test_a_heading_with_nothing_under_it_begins_the_span_that_follows():
+    """A heading whose section is empty before the next heading at its level ("### Last
+    Check" over "### Review") begins the next span, where a link to it lands; a long
+    section's heading left alone by its first part is not carried (that section's spans
+    name it), and one at the page's end is still no span."""
+    intro = "Who came, and what was decided about each proposal on the agenda, in the order it was taken. " * 3
+    doc, _ = doc_of("# Meeting\n\n" + intro + "\n\n### Last Check\n\n### Review\n\nWe reviewed the proposal.\n\n### Close\n")
+    texts = [s.text for s in split_document(doc, COUNTER)]
+    assert texts[-1] == "### Last Check\n\n### Review\n\nWe reviewed the proposal." and not any("### Close" in t for t in texts)
+    long = "# Abstract title\n\n" + "A very long abstract sentence that goes on about the study design and its results. " * 40 + "\n"
+    doc, _ = doc_of(long)
+    spans = split_document(doc, COUNTER)
+    assert all(s.ref.token_cost <= 200 for s in spans)  # the title is not carried past the span size
+
+
 def test_embed_text_carries_title_and_heading():
     doc, _ = doc_of("---\ntitle: Storage design\n---\n# Storage design\n\n## Retention\n\n" + "Thirty days of raw events. " * 40 + "\n")
     spans = split_document(doc, COUNTER)
