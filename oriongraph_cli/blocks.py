@@ -396,6 +396,12 @@ def opening_tag(line: str) -> bool:
     return tag is not None and tag.group(1).lower() not in _VOID
 
 
+def admonition_line(line: str) -> bool:
+    """``line`` opens an MkDocs admonition or content tab (``!!! note``, ``??? tip "T"``,
+    ``=== "macOS"``, nested ones indented), whose body follows it: it opens what follows."""
+    return _ADMONITION.match(line.lstrip(" \t")) is not None
+
+
 def is_tag_line(line: str) -> bool:
     """``line`` is one element's opening tag (``opening_tag``) or closing tag, alone: markup a
     reader of the rendered page does not read."""

@@ -112,7 +112,8 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # table of several rows with a Status column lists other records' states, not the note's own
 # (an index of proposals read as "active"); and a heading with nothing under it before the
 # next heading at its level begins the span that follows, where a link to it lands — it was
-# in no span, and every link to it dangled
+# in no span, and every link to it dangled; and an MkDocs admonition's or tab's first line
+# (``!!! note``, ``=== "Elvish"``) opens the body under it: no span ends on it
 PARSE_RULES = 33
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it

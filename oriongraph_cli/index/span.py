@@ -24,7 +24,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from oriongraph_cli.blocks import LINK_DEFINITION, UNSEEN_LINE, Blocks, comment_ranges, is_rst, opening_tag, read_blocks, without_comments
+from oriongraph_cli.blocks import LINK_DEFINITION, UNSEEN_LINE, Blocks, admonition_line, comment_ranges, is_rst, opening_tag, read_blocks, without_comments
 from oriongraph_cli.models import Document, Span, SpanRef
 from oriongraph_cli.tokens import TokenCounter
 
@@ -212,7 +212,8 @@ def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, targe
 def _opens_only(text: str, start: int, end: int, headings: list[tuple[int, int]]) -> bool:
     """[start,end) of ``text`` holds nothing but what opens the text after it: headings' own
     lines, the anchors and comments above them (``UNSEEN_LINE``), opening tags
-    (``blocks.opening_tag``), and blank space."""
+    (``blocks.opening_tag``), MkDocs admonitions' and tabs' first lines (``!!! note``, ``===
+    "Elvish"``: ``blocks.admonition_line``), and blank space."""
     pos = start
     while pos < end:
         if text[pos].isspace():
@@ -225,7 +226,7 @@ def _opens_only(text: str, start: int, end: int, headings: list[tuple[int, int]]
         line_end = text.find("\n", pos)
         line_end = len(text) if line_end < 0 else line_end
         line = text[pos:line_end]
-        if not UNSEEN_LINE.match(line) and not opening_tag(line):
+        if not UNSEEN_LINE.match(line) and not opening_tag(line) and not admonition_line(line):
             return False
         pos = line_end
     return True
