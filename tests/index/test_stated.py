@@ -221,21 +221,26 @@ def _adrs(root):
     return adr
 
 
+def _indexed_and_explained(root, intent: str, budget: int) -> tuple[list[dict], str]:
+    """``root`` indexed, then compiled for ``intent`` with ``--explain``: the delivered
+    documents (JSON) and every reason of the rationale, joined."""
+    assert run_orion("index", cwd=root).returncode == 0
+    out = run_orion("compile", intent, "--budget", str(budget), "--json", "--explain", cwd=root)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    return data["documents"], " ".join(r for e in data["explanation"]["rationale"] for r in e["reasons"])
+
+
 @pytest.mark.slow
 def test_decision_records_without_front_matter_end_to_end(tmp_path):
     """adr-tools' records as written: the replaced one is demoted with its reason, its
     successor ranks first, the status reaches every format and ``--where``."""
     _adrs(tmp_path)
-    assert run_orion("index", cwd=tmp_path).returncode == 0
-    out = run_orion("compile", "which job queue do background jobs use", "--budget", "800", "--json", "--explain", cwd=tmp_path)
-    assert out.returncode == 0, out.stderr
-    data = json.loads(out.stdout)
-    docs = data["documents"]
+    docs, reasons = _indexed_and_explained(tmp_path, "which job queue do background jobs use", 800)
     assert docs[0]["path"].endswith("0002-use-sqs-for-job-queue.md")
     status = {d["path"].rsplit("/", 1)[-1]: d.get("status") for d in docs}
     assert status["0002-use-sqs-for-job-queue.md"] == "accepted"
     assert status["0001-use-postgres-for-queue.md"] == "superseded by 0002-use-sqs-for-job-queue.md"
-    reasons = " ".join(r for e in data["explanation"]["rationale"] for r in e["reasons"])
     assert "0001-use-postgres-for-queue.md superseded by 0002-use-sqs-for-job-queue.md (demoted" in reasons
     out = run_orion("compile", "job queue", "--where", "status=accepted", "--json", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
@@ -255,14 +260,9 @@ def test_capitalised_front_matter_end_to_end(tmp_path):
         (folder / "README.md").write_text(
             f"---\nCIP: {n}\nTitle: {title}\nCategory: {category}\nStatus: {status}\nCreated: 2022-0{n % 9 + 1}-01\n---\n\n"
             f"## Abstract\n\n{title}: how Plutus scripts convert integers to bytestrings and back, big integers included.\n")
-    assert run_orion("index", cwd=tmp_path).returncode == 0
-    out = run_orion("compile", "convert integers to bytestrings in Plutus", "--budget", "800", "--json", "--explain", cwd=tmp_path)
-    assert out.returncode == 0, out.stderr
-    data = json.loads(out.stdout)
-    docs = data["documents"]
+    docs, reasons = _indexed_and_explained(tmp_path, "convert integers to bytestrings in Plutus", 800)
     assert docs[0]["path"].endswith("CIP-0121/README.md")
     assert {d["path"].rsplit("/", 2)[-2]: d.get("status") for d in docs}["CIP-0058"].startswith("inactive")
-    reasons = " ".join(r for e in data["explanation"]["rationale"] for r in e["reasons"])
     assert "superseded by" in reasons and "(demoted" in reasons
     out = run_orion("compile", "wallet bridge", "--where", "category=wallets", "--json", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
