@@ -284,6 +284,7 @@ def _toml_front_matter(rel: str, raw: str, body_start: int) -> tuple[dict[str, A
         km = _TOML_KEY.match(line)
         if km:
             key_lines.setdefault(km.group(1).strip('"'), i + 2)
+    meta, key_lines = _read_keys_lowered(meta, key_lines)
     meta, warnings = validate_meta(rel, _jsonable(meta), key_lines)
     return meta, body_start, warnings
 

@@ -174,6 +174,8 @@ def test_front_matter_keys_in_another_case_and_a_status_naming_its_successor():
     assert doc.status.startswith("inactive") and status_word(doc.status) == "inactive"
     assert doc.stated_refs == (("superseded_by", "CIP-0121", 5), ("superseded_by", "CIP-0122", 5))
     assert doc.meta["Category"] == "Plutus" and "CIP" in doc.meta  # keys orion does not read: as written
+    toml = _doc("02_knowledge/x.md", "+++\nTitle = \"Hugo page\"\nStatus = \"Draft\"\n+++\nText.\n")
+    assert toml.title == "Hugo page" and toml.status == "draft"  # TOML front matter alike
     both = _doc("02_knowledge/x.md", "---\ntitle: lower\nTitle: Upper\n---\nText.\n")
     assert both.title == "lower" and both.meta["Title"] == "Upper"
     assert _doc("02_knowledge/x.md", head.replace("Created", "superseded-by: CIP-0999\nCreated") + "Text.\n").stated_refs == ()
