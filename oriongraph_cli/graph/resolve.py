@@ -147,7 +147,12 @@ def page_candidates(page_dir: str, target: str) -> tuple[str, ...]:
     if rel is None:
         return ()
     site = site_candidates(rel)
-    return (*folder_candidates(rel), *((site[0],) if site else ()))
+    return (*folder_candidates(rel), *(_page_files(site[0]) if site else ()))
+
+
+def _page_files(page: str) -> tuple[str, str]:
+    """A site URL's page (``x.md``) as a Markdown or an MDX file."""
+    return page, page[: -len(".md")] + ".mdx"
 
 
 def is_attachment(name: str) -> bool:
@@ -696,8 +701,8 @@ class LinkResolver:
         Never for a ``.md`` path (a root-absolute one: :meth:`_rooted_page`) or a file of
         another kind: a moved file stays dangling."""
         cands = site_candidates(rel)
-        if cands is not None and cands[0] in self.paths:
-            return cands[0]
+        if cands is not None and (hit := next((c for c in _page_files(cands[0]) if c in self.paths), None)) is not None:
+            return hit
         if page_dir is not None:
             hit = next((c for c in page_candidates(page_dir, target) if c in self.paths), None)
             if hit is not None:
@@ -808,17 +813,25 @@ def _by_tail(hits, path: str) -> str | None:
     (a site's URLs carry the folder it serves its pages from, ``/docs/``, which a project that
     keeps the pages need not keep). The file's folder is always part of the tail: the name
     alone does not decide (a moved file stays dangling, and a folder's ``index.md`` is not
-    any folder's)."""
-    parts = path.lower().split("/")
+    any folder's). Paths are compared without their Markdown suffix: a site's URL names an
+    MDX page as it names a Markdown one."""
+    parts = _without_page_suffix(path.lower()).split("/")
     for k in range(max(1, len(parts) - 1)):
         suffix = "/" + "/".join(parts[k:])
-        ends = [h for h in hits if h.lower().endswith(suffix)]
+        ends = [h for h in hits if _without_page_suffix(h.lower()).endswith(suffix)]
         if len(ends) > 1 and len(parts) - k > 1:  # a tail with a folder in it, never a name alone
             top = min(h.count("/") for h in ends)
             ends = [h for h in ends if h.count("/") == top]
         if ends:
             return ends[0] if len(ends) == 1 else None
     return None
+
+
+def _without_page_suffix(path: str) -> str:
+    """``path`` without its Markdown suffix (``.md``, ``.mdx``, ``.markdown``): a site serves
+    ``select.mdx`` at ``/docs/pg/select`` as it serves ``select.md``."""
+    stem, ext = posixpath.splitext(path)
+    return stem if ext in MD_SUFFIXES else path
 
 
 def _only(paths) -> str | None:
@@ -879,7 +892,7 @@ def _path_keys(src_path: str, target: str, keys: set[str]) -> None:
             keys.add("stem:" + posixpath.splitext(posixpath.basename(rel))[0].lower())  # LinkResolver._rooted_page
         site = site_candidates(rel)
         if site is not None:
-            keys.update((f"path:{site[0]}", f"stem:{site[1]}"))
+            keys.update((*(f"path:{f}" for f in _page_files(site[0])), f"stem:{site[1]}"))
             if (url := site_url_key(rel)) is not None:
                 keys.add(f"url:{url}")
             keys.update("stem:" + posixpath.splitext(posixpath.basename(page))[0].lower() for page in folder_candidates(rel)[3:])

@@ -2085,3 +2085,30 @@ def test_cardano_style_proposals_read_by_their_capitalised_front_matter(mini, tm
     assert any(e.src_path == new and e.dst_span == review for e in edge_set_edges(reg.conn))  # the empty heading's anchor
     assert not any("17" in d.target or "last-check" in d.target for d in result.dangling)
     reg.close()
+
+
+def test_a_site_url_names_an_mdx_page_as_it_names_a_markdown_one(mini, tmp_path):
+    """Drizzle's docs keep a copy of each page per database (``pg/select.mdx``,
+    ``mysql/select.mdx``) and link them as the site serves them, ``/docs/pg/select``: the URL
+    names the MDX page whose path ends as the URL does, as it names a ``.md`` one; a name two
+    folders share and the URL does not tell apart stays dangling."""
+    for dialect in ("pg", "mysql"):
+        write(mini, f"02_knowledge/site/{dialect}/select.mdx", f"""
+            # Select in {dialect}
+
+            ## With clause
+
+            Use `with` to name a subquery.
+            """)
+    write(mini, "02_knowledge/site/pg/delete.mdx", """
+        # Delete
+
+        See [select](/docs/pg/select#with-clause), [MySQL's](/docs/mysql/select) and [any](/docs/select).
+        """)
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    src = "02_knowledge/site/pg/delete.mdx"
+    out = {(e.dst_path, e.dst_span) for e in edge_set_edges(reg.conn) if e.src_path == src and e.type == "REF"}
+    assert ("02_knowledge/site/pg/select.mdx", span_of(reg, "02_knowledge/site/pg/select.mdx", "With clause")) in out
+    assert any(dst == "02_knowledge/site/mysql/select.mdx" for dst, _ in out)
+    assert [d.target for d in result.dangling if d.path == src] == ["/docs/select"]
+    reg.close()
