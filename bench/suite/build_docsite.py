@@ -320,6 +320,15 @@ Sources (only the Markdown is read):
   two ``--8<--`` snippet lines (one page is only ``--8<-- "CONTRIBUTING.md"``); the CLI, settings
   and environment-variable references are generated at build time, so 63 links (in 25 pages)
   point to pages the tree lacks.
+- ``drizzle``: every ``src/content/docs/**/*.mdx`` of drizzle-team/drizzle-orm-docs at f0262250dd0c —
+  Drizzle ORM's Astro documentation (522 pages, 3.7 MB): one folder per database (``pg``,
+  ``mysql``, ``sqlite``, ``mssql``, ``cockroach``, ``singlestore``) holding near-alike copies of
+  the same pages (queries, column types, Drizzle Kit commands, relations, validators), older
+  dialect-neutral copies of some at the top, ``get-started/`` pairs (``x-new``/``x-existing``)
+  per driver, guides, tutorials and release notes; MDX ``import`` lines of site components
+  (``<Callout>``, ``<CodeTabs>``, ``<IsSupportedChipGroup>``) on 484 pages, and 110 pages that pull
+  shared text in from ``src/mdx/*.mdx`` fragments the tree lacks (``<$count/>``), front matter
+  ``title`` on 93, links written as the site's URLs (``/docs/get-started/expo-new``).
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
