@@ -232,8 +232,11 @@ def quote_fences(text: str, start: int, end: int, body_start: int = 0, blocks: B
     cut = text[text.rfind("\n", 0, start) + 1 : start]  # the indentation a span's text leaves out
     cut = cut if not cut.strip(" \t") else ""
     if head is not None:
-        deep = _fence_indent(text, head)  # the fence shown as deep as it is, its code too; else the
-        opener = deep + head.opener + "\n" + (cut if deep else cut.expandtabs(4)[_marker_column(text, head):])  # code's own indentation
+        deep = _fence_indent(text, head)
+        # a deep fence is shown as deep as it is, its code too; else the code keeps only its
+        # own indentation, not the list item's it sits in
+        code_indent = cut if deep else cut.expandtabs(4)[_marker_column(text, head):]
+        opener = deep + head.opener + "\n" + code_indent
     elif blocks.in_code(start):  # an indented code block's line, or a fence's opening line
         opener = cut if blocks.fence_opening_at(start) is None or len(cut.expandtabs(4)) >= 4 else ""
     else:
