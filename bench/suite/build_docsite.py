@@ -154,6 +154,10 @@ projects no default was chosen on.
     git -C /tmp/src/uv checkout 26a9dd4b2125bc271b47855e1fa0c49af3365db5
     python bench/suite/build_docsite.py /tmp/src/uv --docs docs --name uv --out /tmp/suite/uv
 
+    git clone https://github.com/solana-foundation/solana-improvement-documents /tmp/src/simd
+    git -C /tmp/src/simd checkout 6aa1a47131d2edc8dbf77d07cd20ef01f6c6438d
+    python bench/suite/build_docsite.py /tmp/src/simd --docs proposals --name simd --out /tmp/suite/simd
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -329,6 +333,17 @@ Sources (only the Markdown is read):
   (``<Callout>``, ``<CodeTabs>``, ``<IsSupportedChipGroup>``) on 484 pages, and 110 pages that pull
   shared text in from ``src/mdx/*.mdx`` fragments the tree lacks (``<$count/>``), front matter
   ``title`` on 93, links written as the site's URLs (``/docs/get-started/expo-new``).
+- ``simd``: every ``proposals/*.md`` of solana-foundation/solana-improvement-documents at 6aa1a47 —
+  Solana's improvement documents (118 proposals, 1–21 KB: runtime, SVM and sBPF, syscalls, vote and
+  stake programs, fees and rent, block limits, shreds, Alpenglow consensus) with YAML front matter
+  (``simd``, ``title``, ``authors`` — a single string on 12 —, ``category``, ``type``, ``status``: 50
+  Review, 25 Activated, 14 Implemented, 12 Idea, 9 Accepted, 4 Withdrawn, 2 Living, 1 Stagnant, 1
+  Draft; ``feature``, ``development``); ``supersedes``/``superseded-by``/``extends`` filled on 17
+  (written ``'0118'``, ``0219``, ``SIMD-0387``; ``supersedes: 0161`` reads as the octal integer 113,
+  three name proposals the folder lacks) and left empty or ``null`` on 9; two withdrawn predecessors
+  nearly word for word their successors (0015/0118 share a title, 0048/0075); one file whose ``simd``
+  field disagrees with its name (0505 says ``"0506"``); 10 current-vs-replaced pairs
+  (``simd.pairs.jsonl``), 6 marked.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
