@@ -157,6 +157,9 @@ projects no default was chosen on.
     git clone https://github.com/solana-foundation/solana-improvement-documents /tmp/src/simd
     git -C /tmp/src/simd checkout 6aa1a47131d2edc8dbf77d07cd20ef01f6c6438d
     python bench/suite/build_docsite.py /tmp/src/simd --docs proposals --name simd --out /tmp/suite/simd
+    git clone https://github.com/argoproj/argo-cd /tmp/src/argocd
+    git -C /tmp/src/argocd checkout 37ee0097cf851bc2dd7665fc081bbce61a7e836e
+    python bench/suite/build_docsite.py /tmp/src/argocd --docs docs --exclude user-guide/commands --name argocd --out /tmp/suite/argocd
 
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
@@ -344,10 +347,26 @@ Sources (only the Markdown is read):
   nearly word for word their successors (0015/0118 share a title, 0048/0075); one file whose ``simd``
   field disagrees with its name (0505 says ``"0506"``); 10 current-vs-replaced pairs
   (``simd.pairs.jsonl``), 6 marked.
+- ``argocd``: every ``docs/**/*.md`` of argoproj/argo-cd at 37ee0097cf85 but the 170 CLI command
+  pages of ``docs/user-guide/commands/`` (1.4 MB generated from the ``argocd`` command's help:
+  ``--exclude user-guide/commands``) — Argo CD's MkDocs manual, 285 pages, 2.1 MB: the operator
+  manual (installation, declarative setup, RBAC, SSO and CI tokens with eleven providers, HA,
+  TLS, ingress, the ApplicationSet controller's 25 pages, notifications with 22 service pages, 30
+  upgrade-note pages from v1.0 to v3.6, eight generated server-flag references kept in
+  ``operator-manual/server-commands/``), the user guide, the developer guide and 35 design
+  proposals (32 with YAML front matter, the only pages that have any). GitHub alerts
+  (``> [!NOTE]``, 324 in 103 pages) beside eleven ``!!!`` admonitions; 17 ``{!…!}``
+  markdown-include lines in 16 pages, eleven of them pages that are only a heading and the
+  include of a YAML example the tree lacks (``argocd-cm-yaml.md``, ``project-specification.md``,
+  ``application-specification.md``), the included Markdown fragments kept as pages of their own
+  (``notifications/functions.md``, ``resource_actions_builtin.md``); stubs left where pages moved
+  (``user-guide/resource_hooks.md``, ``user-guide/gpg-verification.md``), two near-copies of the
+  notification subscriptions page (``operator-manual/notifications/`` and ``user-guide/``); 14
+  links (in 8 pages) into the command pages the tree lacks.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
-copying the docs folder in.
+copying the docs folder in (less any folder of generated pages named with ``--exclude``).
 
 The intents and judgements for each tree (``bench/suite/<name>.intents.jsonl``) were written
 from the documents before any system ran on them, and no default was chosen on them.
@@ -360,12 +379,21 @@ import shutil
 from pathlib import Path
 
 
-def build(src: Path, name: str, dest: Path, docs: str = "docs", suffixes: tuple[str, ...] = (".md", ".mdx")) -> int:
+def build(
+    src: Path,
+    name: str,
+    dest: Path,
+    docs: str = "docs",
+    suffixes: tuple[str, ...] = (".md", ".mdx"),
+    exclude: tuple[str, ...] = (),
+) -> int:
     if dest.exists():
         shutil.rmtree(dest)
     root = src / docs
     n = 0
     for path in sorted(p for p in root.rglob("*") if p.suffix in suffixes and p.is_file()):
+        if any(path.relative_to(root).is_relative_to(x) for x in exclude):
+            continue
         out = dest / "02_knowledge" / name / path.relative_to(root)
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, out)
@@ -380,9 +408,11 @@ def main() -> None:
     ap.add_argument("--name", required=True, help="the folder under 02_knowledge/ (redux, fastify)")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--suffixes", default=".md,.mdx", help="the pages' suffixes (.md,.mdx; a Sphinx site: .rst)")
+    ap.add_argument("--exclude", default="", help="folders under the docs folder left out, comma-separated (user-guide/commands)")
     args = ap.parse_args()
     suffixes = tuple(s.strip() for s in args.suffixes.split(",") if s.strip())
-    print(f"wrote {build(args.src, args.name, args.out, args.docs, suffixes)} documents to {args.out}")
+    exclude = tuple(x.strip().strip("/") for x in args.exclude.split(",") if x.strip())
+    print(f"wrote {build(args.src, args.name, args.out, args.docs, suffixes, exclude)} documents to {args.out}")
 
 
 if __name__ == "__main__":
