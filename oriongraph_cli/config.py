@@ -76,8 +76,12 @@ class Config:
     # span's takes the whole lift too: it answers as well as the best (0: off)
     doc_evidence_peer: float = 0.0
     # the leading document (its best span, lifted, scores highest) is read whole when all of
-    # it fits in this share of the budget (0: off; 1 chosen leave-one-project-out)
-    lead_whole_ratio: float = 1.0
+    # it fits in this share of the budget (0: off) ...
+    lead_whole_ratio: float = 0.5
+    # ... or in lead_whole_tokens, when the budget holds that many: a short leader is read
+    # whole at any budget, a long one takes at most half of a large budget (0.5 and 1,000
+    # chosen leave-one-project-out over 48 projects; before, 1 alone)
+    lead_whole_tokens: int = 1000
     # after a leader read whole, the next strong documents (their best span, lifted, at least
     # document_floor × the leader's) are read whole too while every document read whole fits
     # in this share of the budget (0: only the leader; 0.5 chosen leave-one-project-out)
@@ -211,6 +215,7 @@ _RULES: dict[str, tuple[type, float, float, bool]] = {
     "doc_evidence_spread": (float, 0, 1, False),
     "doc_evidence_peer": (float, 0, 1, False),
     "lead_whole_ratio": (float, 0, 1, False),
+    "lead_whole_tokens": (int, 0, 10_000_000, False),
     "strong_whole_ratio": (float, 0, 1, False),
     "lifecycle_demote": (float, 0, 1e6, False),
     "lifecycle_final_boost": (float, 0, 1e6, False),

@@ -50,8 +50,8 @@ def _v(name: str, **settings: Any) -> Variant:
 # settings whose defaults moved after these spaces were measured: a variant that does not
 # name them means the value it was measured with, so a fresh run measures the same thing
 _RANKING_BASE = {"w_structural": 0.2, "doc_evidence": 0.0}
-_SELECTION_BASE = {"doc_evidence_spread": 0.0, "lead_whole_ratio": 0.0, "document_floor": 0.0, "strong_whole_ratio": 0.0,
-                   "cap_yield": 0.9}
+_SELECTION_BASE = {"doc_evidence_spread": 0.0, "lead_whole_ratio": 0.0, "lead_whole_tokens": 0, "document_floor": 0.0,
+                   "strong_whole_ratio": 0.0, "cap_yield": 0.9}
 
 
 def _based(space: tuple[Variant, ...], base: Mapping[str, Any]) -> tuple[Variant, ...]:
@@ -184,6 +184,10 @@ SELECTION_SPACE: tuple[Variant, ...] = (
        strong_whole_ratio=1.0),
     _v("floor 0.5, depth 1.5, λ 1, lead whole 1, doc floor 0.8, strong whole 0.5, cap yield 0.95", **_LEAD_WHOLE,
        document_floor=0.8, strong_whole_ratio=0.5, cap_yield=0.95),
+    # ... with the leader read whole within half the budget, or within 1,000 tokens where the budget holds them
+    _v("floor 0.5, depth 1.5, λ 1, lead whole 0.5 or 1000 tokens, doc floor 0.8, strong whole 0.5, cap yield 0.95",
+       **{**_LEAD_WHOLE, "lead_whole_ratio": 0.5}, lead_whole_tokens=1000, document_floor=0.8, strong_whole_ratio=0.5,
+       cap_yield=0.95),
     # ... and a document's evidence spread to its other spans (SciFact's evidence sentences ask it)
     _v("floor 0.5, depth 1.5, λ 1, lead whole 1, doc floor 0.8, strong whole 0.5, cap yield 0.95, spread 0.5", **_LEAD_WHOLE,
        document_floor=0.8, strong_whole_ratio=0.5, cap_yield=0.95, doc_evidence_spread=0.5),

@@ -21,6 +21,7 @@ def effective_defaults(cfg: Config, request: CompileRequest, signals: DerivedSig
         "doc_evidence_spread": cfg.doc_evidence_spread,
         "doc_evidence_peer": cfg.doc_evidence_peer,
         "lead_whole_ratio": cfg.lead_whole_ratio,
+        "lead_whole_tokens": cfg.lead_whole_tokens,
         "strong_whole_ratio": cfg.strong_whole_ratio,
         "diversity_lambda": request.soft_prefs.diversity_lambda,
         "max_source_ratio": request.soft_prefs.max_single_source_ratio,

@@ -192,13 +192,24 @@ class DocumentEvidence:
         """The configured document evidence for a compile of ``budget_tokens``."""
         strong = cfg.strong_whole_ratio > 0 and cfg.document_floor > 0
         return cls(weight=cfg.doc_evidence, spread=cfg.doc_evidence_spread, peer=cfg.doc_evidence_peer,
-                   lead_budget=int(cfg.lead_whole_ratio * budget_tokens) if cfg.lead_whole_ratio > 0 else None,
+                   lead_budget=lead_whole_budget(cfg, budget_tokens),
                    span_counts=span_counts,
                    strong_budget=int(cfg.strong_whole_ratio * budget_tokens) if strong else None,
                    strong_floor=cfg.document_floor)
 
 
 NO_EVIDENCE = DocumentEvidence()
+
+
+def lead_whole_budget(cfg, budget_tokens: int) -> int | None:
+    """The tokens within which the leading document is read whole at ``budget_tokens``:
+    ``lead_whole_ratio`` of the budget, or ``lead_whole_tokens`` where the budget holds them
+    (the larger; None when ``lead_whole_ratio`` is 0). A short leader is read whole at a small
+    budget, where it is most of the answer; at a large one a long leader takes no more than
+    its share, and the rest of the budget reaches the other documents."""
+    if cfg.lead_whole_ratio <= 0:
+        return None
+    return max(int(cfg.lead_whole_ratio * budget_tokens), min(budget_tokens, cfg.lead_whole_tokens))
 
 
 def document_evidence(cands: list[CandidateSpan], relevance: list[float], evidence: DocumentEvidence) -> list[float]:

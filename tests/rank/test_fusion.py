@@ -213,6 +213,23 @@ def test_the_leading_document_is_read_whole_when_all_of_it_fits():
         load_config(".", lead_whole_ratio=1.5)
 
 
+def test_a_short_leader_is_read_whole_at_any_budget_a_long_one_within_half_a_large_one():
+    """The leader's room: the whole of a budget up to ``lead_whole_tokens``, half of a larger
+    one (the larger of the two), off with ``lead_whole_ratio`` 0; a ratio of 1 is the whole
+    budget whatever the tokens say."""
+    from oriongraph_cli.rank.score import DocumentEvidence, lead_whole_budget
+
+    cfg = load_config(".")
+    assert (cfg.lead_whole_ratio, cfg.lead_whole_tokens) == (0.5, 1000)
+    assert [lead_whole_budget(cfg, b) for b in (150, 300, 1000, 1500, 2000, 4000, 8000)] == [150, 300, 1000, 1000, 1000, 2000, 4000]
+    assert lead_whole_budget(load_config(".", lead_whole_ratio=0.0), 4000) is None
+    assert lead_whole_budget(load_config(".", lead_whole_ratio=1.0), 4000) == 4000
+    assert lead_whole_budget(load_config(".", lead_whole_tokens=0), 1000) == 500
+    assert DocumentEvidence.of(cfg, 4000, {}).lead_budget == 2000
+    with pytest.raises(ConfigError):
+        load_config(".", lead_whole_tokens=-1)
+
+
 def test_strong_documents_after_a_leader_read_whole_are_read_whole_while_they_fit():
     """After a leader read whole, the next documents (by best span with its lift) are read
     whole too while each scores at least ``strong_floor ×`` the leader and all of them fit
