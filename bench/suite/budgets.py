@@ -6,6 +6,7 @@ and 4,000 tokens, and nDCG@10, measured the way ``run.py`` measures a variant (`
     ORION_BENCH_SRC=/tmp/base python bench/suite/budgets.py --suite /tmp/suite --out OUT   # another checkout (git archive)
     python bench/suite/budgets.py ... --no-baselines --rows AFTER.jsonl   # orion's row per intent, to compare
     python bench/suite/budgets.py --compare BEFORE.jsonl AFTER.jsonl      # after minus before, intent by intent
+    python bench/suite/budgets.py ... --baseline-rows 'ROWS/{project}_baselines.json'   # the naive packs' rows, for choose_rows.py
 
 ``run.py`` chooses defaults at 1,000 and 4,000 tokens; this reports what the chosen defaults
 do below that, where a working set holds two to five passages. Nothing is chosen here.
@@ -97,6 +98,8 @@ def main() -> None:
     ap.add_argument("--compare", type=Path, nargs=2, metavar=("BEFORE", "AFTER"), help="after minus before from two --rows files, and stop")
     ap.add_argument("--projects", default="scifact,django,peps,rfcs,adr-moj")
     ap.add_argument("--no-baselines", action="store_true", help="orion only")
+    ap.add_argument("--baseline-rows", help="also write the naive packs' rows per intent, {name: rows}, to this path "
+                    "({project} in it: one file per project), for choose_rows.py --baselines")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     if args.compare:
@@ -117,6 +120,8 @@ def main() -> None:
             with args.rows.open("a") as f:
                 for r in rows["orion"]:
                     f.write(json.dumps({"project": project, **r}) + "\n")
+        if args.baseline_rows and len(rows) > 1:
+            Path(args.baseline_rows.format(project=project)).write_text(json.dumps({n: r for n, r in rows.items() if n != "orion"}) + "\n")
         report["projects"][project] = {name: {m: round(mean(r, m), 4) for m in METRICS} | {"n": len(r)} for name, r in rows.items()}
         for name, summary in report["projects"][project].items():
             print(f"| {project} | {name} | " + " | ".join(f"{summary[m]:.4f}" for m in METRICS) + f" |  ({time.time() - t0:.0f} s)", flush=True)

@@ -206,6 +206,18 @@ def definition_terms(text: str) -> list[str]:
 _NUMBER_PREFIX = re.compile(r"[0-9]+\s*[-_.]+\s*")
 
 
+# a record of a numbered series named by its number alone in a lifecycle field, with the
+# series' name or not: ``supersedes: 0015``, ``supersedes: SIMD-0387``, ``Replaces: 12``
+SERIES_NUMBER_RE = re.compile(r"(?:[A-Za-z]{2,10}[- ]?)?0*([0-9]{1,6})")
+
+
+def file_number(path: str) -> str | None:
+    """``dir/N`` for a file whose name begins with the number N that orders it
+    (``proposals/0015-partitioned-rewards.md`` -> ``proposals/15``), else None."""
+    m = _NUMBER_PREFIX.match(posixpath.basename(path))
+    return f"{posixpath.dirname(path)}/{int(m.group().rstrip(' -_.'))}" if m else None
+
+
 def unnumbered(stem: str) -> str | None:
     """``stem`` without the number that orders it (``02-testing`` -> ``testing``), or None
     when it has none or is nothing else (``2024``, ``01-``)."""
@@ -227,11 +239,12 @@ class DocumentNames(NamedTuple):
     unnumbered: dict[str, list[str]]  # a file stem without its number prefix -> its documents
     own_urls: dict[str, list[str]]  # a web address a page's front matter gives as its own -> those pages
     folders: dict[str, list[str]]  # a folder's name -> the folder's own pages (README.md, index.md, _index.md)
+    numbered: dict[str, list[str]]  # "dir/N" -> the files of dir whose names begin with the number N (file_number)
 
     @classmethod
     def of(cls, docs: dict[str, DocInfo]) -> "DocumentNames":
         order = sorted(docs)
-        out = cls(set(docs), {p.lower(): p for p in order}, {}, {}, {}, {}, {}, {}, {})
+        out = cls(set(docs), {p.lower(): p for p in order}, {}, {}, {}, {}, {}, {}, {}, {})
         names = {path: posixpath.basename(path) for path in order}
         for path in order:
             d = docs[path]
@@ -241,6 +254,8 @@ class DocumentNames(NamedTuple):
                 out.unnumbered.setdefault(bare, []).append(path)
             if (folder := folder_name(path)) is not None:
                 out.folders.setdefault(folder, []).append(path)
+            if (number := file_number(path)) is not None:
+                out.numbered.setdefault(number, []).append(path)
             for url in d.urls:
                 out.urls.setdefault(url, []).append(path)
             for url in d.own_urls:
@@ -632,6 +647,15 @@ class LinkResolver:
                 return hit
         return None
 
+    def series_record(self, src_path: str, name: str) -> str | None:
+        """The one file of ``src_path``'s folder whose name begins with the number ``name``
+        gives, written alone or after the series' name (``0015``, ``SIMD-0387``): a lifecycle
+        field's way of naming a record of its own series (:data:`SERIES_NUMBER_RE`)."""
+        m = SERIES_NUMBER_RE.fullmatch(name.strip())
+        if m is None:
+            return None
+        return _only(self.names.numbered.get(f"{posixpath.dirname(src_path)}/{int(m.group(1))}", ()))
+
     def resolve_path(self, src_path: str, target: str) -> tuple[str | None, str]:
         """Resolve a link path written in ``src_path``: (indexed path | None, status) with
         status "ok" | "page" (a site URL's page: :meth:`_site_page`) | "external" |
@@ -791,6 +815,7 @@ class LinkResolver:
 # What a reference's resolution looked up, as keys: "path:P" (P in the indexed paths),
 # "lower:P" (case-insensitive path), "stem:S", "title:T", "id:I" (ids, ADR numbers),
 # "url:U" (a site URL a page was moved from), "own:W" (a web address a page gives as its own),
+# "num:D/N" (the files of folder D whose names begin with the number N),
 # "doc:P" (anything of document P: its headings, for an anchor) and "fs" (the file
 # system was asked: a link to a file that is not indexed). A reference resolves the same
 # against two document sets that agree on every key it looked up (and, for "fs", the
@@ -855,6 +880,8 @@ def document_keys(doc: DocInfo) -> set[str]:
     keys.update(f"title:{alias.lower()}" for alias in doc.aliases)
     keys.update(f"url:{url}" for url in doc.urls)
     keys.update(f"own:{url}" for url in doc.own_urls)
+    if (number := file_number(path)) is not None:
+        keys.add(f"num:{number}")  # LinkResolver.series_record
     stem = posixpath.splitext(posixpath.basename(path))[0].lower()
     keys.add("stem:" + stem)
     if (bare := unnumbered(stem)) is not None:
@@ -957,6 +984,8 @@ def resolve_refs(
                     keys.add(FS_KEY)
             elif target:
                 _name_keys(path, target, keys)
+                if kind.startswith(("fm:", "stated:")) and (m := SERIES_NUMBER_RE.fullmatch(md_unescape(target).strip())):
+                    keys.add(f"num:{posixpath.dirname(path)}/{int(m.group(1))}")  # LinkResolver.series_record
                 if kind == "wiki" and is_attachment(target):
                     keys.add(FS_KEY)
             # the other end of an edge: an anchor reads its headings
@@ -1031,7 +1060,8 @@ def _resolve_one(r: RawRef, resolver: LinkResolver, edges: list[Edge], dangling_
             if dst is None:
                 return  # a link in the text too: reported as that, where it is one
         else:
-            dst = resolver.resolve_name(path, md_unescape(target) if origin == "stated" else target) if target else path
+            name = md_unescape(target) if origin == "stated" else target
+            dst = (resolver.resolve_name(path, name) or resolver.series_record(path, name)) if target else path
             if dst is None:
                 if origin == "fm":  # a stated one is a link in the text too: reported as that
                     dangling_out.append(DanglingLink(path, line, written, f"front-matter:{key}"))

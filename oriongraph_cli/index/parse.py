@@ -113,8 +113,10 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # (an index of proposals read as "active"); and a heading with nothing under it before the
 # next heading at its level begins the span that follows, where a link to it lands — it was
 # in no span, and every link to it dangled; and an MkDocs admonition's or tab's first line
-# (``!!! note``, ``=== "Elvish"``) opens the body under it: no span ends on it
-PARSE_RULES = 33
+# (``!!! note``, ``=== "Elvish"``) opens the body under it: no span ends on it; 34: a front
+# matter number written with a leading zero is the text it is written as, not YAML 1.1's
+# octal — Solana's ``supersedes: 0161`` was the integer 113 — and neither is ``1:30`` base 60
+PARSE_RULES = 34
 FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 # TOML front matter between +++ lines, as Hugo writes it
 TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)
@@ -142,7 +144,8 @@ MAX_YAML_NODES = 10_000  # nodes after alias expansion (an "alias bomb" is 9^9 f
 
 def _yaml_loader():
     """A SafeLoader that bounds depth and alias expansion and leaves timestamps as text
-    (dates are validated here: PyYAML raises on ``2026-02-30``). Built on first use:
+    (dates are validated here: PyYAML raises on ``2026-02-30``), and numbers with a leading
+    zero or written in base 60 too (:data:`_DECIMAL_INT`). Built on first use:
     compiles import this module for ``decode`` and must not pay for YAML (~50 ms)."""
     global _LOADER
     if _LOADER is not None:
@@ -163,7 +166,7 @@ def _yaml_loader():
                 self._depth -= 1
 
     BoundedLoader.yaml_implicit_resolvers = {
-        first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        first: [(tag, _DECIMAL_INT if tag == _INT_TAG else rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
         for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
     }
     _LOADER = BoundedLoader
@@ -171,6 +174,10 @@ def _yaml_loader():
 
 
 _LOADER = None
+_INT_TAG = "tag:yaml.org,2002:int"
+# YAML 1.1's integers without its octal (``0161``, an id written with its zeros, is 113 to it)
+# and base-60 forms (``1:30`` is 90): such a value stays the text it is written as
+_DECIMAL_INT = re.compile(r"^(?:[-+]?0b[0-1_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$")
 
 
 def _expanded_size(node, memo: dict, limit: int) -> int:

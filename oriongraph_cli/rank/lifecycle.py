@@ -275,8 +275,10 @@ def plan_lifecycle(
             continue
         direct = direct_of.get(path, [])
         direct_docs = docs_of(direct) if direct else {}
-        accepted_successor = any(d.status in accepted_statuses for d in direct_docs.values())
-        superseded = (doc.status.startswith("superseded") or accepted_successor
+        # a successor counts once it is in force, or as soon as it has come as far as the
+        # document it replaces: of two proposals under review, the one replacing the other
+        live_successor = any(d.status in accepted_statuses or (d.status and d.status == doc.status) for d in direct_docs.values())
+        superseded = (doc.status.startswith("superseded") or live_successor
                       or (bool(direct) and _is_demoted_status(doc.status, INACTIVE_STATUSES)))
         deprecated = _is_demoted_status(doc.status, demoted_statuses) and not superseded
         if not (superseded or deprecated):

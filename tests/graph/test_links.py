@@ -2112,3 +2112,29 @@ def test_a_site_url_names_an_mdx_page_as_it_names_a_markdown_one(mini, tmp_path)
     assert any(dst == "02_knowledge/site/mysql/select.mdx" for dst, _ in out)
     assert [d.target for d in result.dangling if d.path == src] == ["/docs/select"]
     reg.close()
+
+
+def test_a_lifecycle_field_names_a_record_of_its_series_by_its_number(mini, tmp_path):
+    """Solana's improvement documents are ``proposals/0015-name.md`` and name the record they
+    replace by its number: ``supersedes: '0015'``, ``supersedes: SIMD-0118`` or, unquoted,
+    ``supersedes: 0161`` — which YAML 1.1 reads as the octal integer 113. Each names the one
+    file of the same folder whose name begins with that number; a number no file there has
+    stays dangling as written, and so does one two files of the folder begin with. A number in
+    the text is no such name, nor is one in another folder's lifecycle field."""
+    d = "02_knowledge/simd"
+    old, new, newer, twin_a, twin_b = (f"{d}/0015-rewards.md", f"{d}/0118-rewards.md", f"{d}/0200-rewards-again.md",
+                                       f"{d}/0300-a.md", f"{d}/0300-b.md")
+    write(mini, old, "---\nsimd: '0015'\ntitle: Partitioned rewards\nstatus: Withdrawn\nsuperseded-by: '0118'\n---\n# Rewards\n\nFirst take, see 0118.\n")
+    write(mini, new, "---\nsimd: '0118'\ntitle: Partitioned rewards\nstatus: Activated\nsupersedes: '0015'\n---\n# Rewards\n\nSecond take.\n")
+    write(mini, newer, "---\nsimd: '0200'\ntitle: Rewards again\nsupersedes: [SIMD-0118, 0161]\n---\n# Again\n\nThird take.\n")
+    write(mini, twin_a, "---\nsimd: '0300'\ntitle: A\n---\n# A\n\nA.\n")
+    write(mini, twin_b, "---\nsimd: '0301'\ntitle: B\nsupersedes: '0300'\n---\n# B\n\nB.\n")
+    write(mini, "02_knowledge/other/0400-elsewhere.md", "---\ntitle: Elsewhere\nsupersedes: '0015'\n---\n# Elsewhere\n\nE.\n")
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    edges = {(e.src_path, e.dst_path, e.type) for e in edge_set_edges(reg.conn)}
+    assert {(old, new, "SUPERSEDED_BY"), (new, old, "SUPERSEDES"), (newer, new, "SUPERSEDES")} <= edges
+    dangling = {(x.path, x.target) for x in result.dangling}
+    assert (newer, "0161") in dangling  # named as written, not as 113
+    assert (twin_b, "0300") in dangling  # two files begin with 300: neither
+    assert ("02_knowledge/other/0400-elsewhere.md", "0015") in dangling  # another folder's series
+    reg.close()

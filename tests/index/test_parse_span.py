@@ -721,3 +721,14 @@ def test_front_matter_yaml_rejects_is_read_as_its_site_reads_its_lines():
         assert meta == {} and [w.kind for w in warnings] == ["yaml"], text
     meta, _start, warnings = split_front_matter("02_knowledge/x.md", "---\ntitle: a: b\nb: x" + " \t" * 30000 + "y\n---\n")
     assert meta["title"] == "a: b" and not warnings  # a long line is read in linear time
+
+
+def test_a_front_matter_number_with_a_leading_zero_is_read_as_written():
+    """YAML 1.1 reads ``0161`` as the octal integer 113 and ``1:30`` in base 60 (90): an id
+    written with its zeros, a time of day. Both stay the text they are written as; decimal,
+    hexadecimal and binary numbers stay numbers, and a date stays text as before."""
+    from oriongraph_cli.index.parse import load_yaml
+
+    meta, _lines = load_yaml("a: 0161\nb: 0219\nc: 161\nd: 1:30\ne: 0x1F\nf: 0\ng: -12\nh: 1_000\ni: 0.5\nj: 2026-02-03\n")
+    assert meta == {"a": "0161", "b": "0219", "c": 161, "d": "1:30", "e": 31, "f": 0, "g": -12, "h": 1000, "i": 0.5,
+                    "j": "2026-02-03"}

@@ -288,6 +288,23 @@ def test_a_withdrawn_or_final_document_with_a_recorded_successor_counts_as_repla
     assert {10, 20} <= set(plan.extra)  # the successors are pulled in above them
 
 
+def test_a_successor_as_far_along_as_the_proposal_it_replaces_counts():
+    """Of two proposals under review, the one that replaces the other is the live one
+    (Solana's replaced proposals are "Idea" or "Review" as their successors are); a proposed
+    successor still does not replace an accepted decision, and two records without a state
+    are left alone."""
+    conn = _mini_registry(
+        "INSERT INTO documents VALUES ('a.md', NULL, 'old', 'review'), ('b.md', NULL, 'new', 'review'),"
+        " ('c.md', NULL, 'in force', 'accepted'), ('d.md', NULL, 'proposed', 'proposed'),"
+        " ('e.md', NULL, 'plain', NULL), ('f.md', NULL, 'plain too', NULL);"
+        "INSERT INTO edges VALUES ('b.md', 'a.md', 'SUPERSEDES'), ('d.md', 'c.md', 'SUPERSEDES'), ('f.md', 'e.md', 'SUPERSEDES');"
+        "INSERT INTO spans VALUES (10, 'b.md', 0, '[]'), (20, 'd.md', 0, '[]'), (30, 'f.md', 0, '[]');"
+    )
+    plan = plan_lifecycle([_doc_cand("a.md", 1), _doc_cand("c.md", 3), _doc_cand("e.md", 5)], conn)
+    assert plan.adjust[1].multiplier < 1 and 10 in plan.extra
+    assert 3 not in plan.adjust and 5 not in plan.adjust and not {20, 30} & set(plan.extra)
+
+
 def test_rejected_and_withdrawn_decisions_can_be_demoted_when_nothing_replaces_them():
     conn = _mini_registry(
         "INSERT INTO documents VALUES ('r.md', 'PEP-0516', 'rejected one', 'rejected'), ('f.md', 'PEP-0518', 'final', 'final');"
