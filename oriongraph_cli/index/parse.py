@@ -509,6 +509,8 @@ def validate_meta(rel: str, meta: dict[str, Any], lines: dict[str, int]) -> tupl
         elif key == "priority":
             if value is None:
                 continue
+            if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 3:
+                value = int(value)  # "05", which YAML 1.1 read as octal and orion reads as written
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value != int(value) or not 1 <= value <= 10:
                 bad(key, value, "is not an integer from 1 to 10")
                 continue

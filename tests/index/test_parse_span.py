@@ -732,3 +732,6 @@ def test_a_front_matter_number_with_a_leading_zero_is_read_as_written():
     meta, _lines = load_yaml("a: 0161\nb: 0219\nc: 161\nd: 1:30\ne: 0x1F\nf: 0\ng: -12\nh: 1_000\ni: 0.5\nj: 2026-02-03\n")
     assert meta == {"a": "0161", "b": "0219", "c": 161, "d": "1:30", "e": 31, "f": 0, "g": -12, "h": 1000, "i": 0.5,
                     "j": "2026-02-03"}
+    # a priority written with its zero is still the number
+    doc, warnings = doc_of("---\npriority: 05\n---\n# Body\n\nText.\n")
+    assert doc.meta["priority"] == 5 and not warnings
