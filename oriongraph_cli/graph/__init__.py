@@ -68,7 +68,7 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # the links to the pages they name —, and ``[[17]]``, a numbered citation, that names no note
 # is no dangling link; 22: a site URL names an MDX page as it names a Markdown one — Drizzle's
 # docs link ``/docs/pg/select``, which is ``pg/select.mdx`` beside five dialects' copies, and
-# 718 of their links dangled; 23: a lifecycle field naming a record by its number alone or
+# 718 of their links dangled; 23: a front matter link field naming a record by its number alone or
 # after the series' name (``supersedes: 0015``, ``supersedes: SIMD-0387``) names the one file
 # of the same folder whose name begins with that number — every supersession of Solana's
 # improvement documents dangled.

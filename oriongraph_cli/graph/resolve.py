@@ -206,8 +206,8 @@ def definition_terms(text: str) -> list[str]:
 _NUMBER_PREFIX = re.compile(r"[0-9]+\s*[-_.]+\s*")
 
 
-# a record of a numbered series named by its number alone in a lifecycle field, with the
-# series' name or not: ``supersedes: 0015``, ``supersedes: SIMD-0387``, ``Replaces: 12``
+# a record of a numbered series named by its number alone in a front matter link field, with the
+# series' name or not: ``supersedes: 0015``, ``supersedes: SIMD-0387``, ``superseded-by: '0118'``
 SERIES_NUMBER_RE = re.compile(r"(?:[A-Za-z]{2,10}[- ]?)?0*([0-9]{1,6})")
 
 
@@ -649,8 +649,8 @@ class LinkResolver:
 
     def series_record(self, src_path: str, name: str) -> str | None:
         """The one file of ``src_path``'s folder whose name begins with the number ``name``
-        gives, written alone or after the series' name (``0015``, ``SIMD-0387``): a lifecycle
-        field's way of naming a record of its own series (:data:`SERIES_NUMBER_RE`)."""
+        gives, written alone or after the series' name (``0015``, ``SIMD-0387``): a front matter
+        link field's way (``supersedes``, ``related``…) of naming a record of its own series (:data:`SERIES_NUMBER_RE`)."""
         m = SERIES_NUMBER_RE.fullmatch(name.strip())
         if m is None:
             return None
