@@ -161,6 +161,10 @@ projects no default was chosen on.
     git -C /tmp/src/argocd checkout 37ee0097cf851bc2dd7665fc081bbce61a7e836e
     python bench/suite/build_docsite.py /tmp/src/argocd --docs docs --exclude user-guide/commands --name argocd --out /tmp/suite/argocd
 
+    git clone https://github.com/rust-lang/reference /tmp/src/rustref
+    git -C /tmp/src/rustref checkout 3b38834b39f732c64686f7c64aa29dcf3cd83ba5
+    python bench/suite/build_docsite.py /tmp/src/rustref --docs src --name rustref --out /tmp/suite/rustref
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -363,6 +367,20 @@ Sources (only the Markdown is read):
   (``user-guide/resource_hooks.md``, ``user-guide/gpg-verification.md``), two near-copies of the
   notification subscriptions page (``operator-manual/notifications/`` and ``user-guide/``); 14
   links (in 8 pages) into the command pages the tree lacks.
+- ``rustref``: every ``src/**/*.md`` of rust-lang/reference at 3b38834b39f7 — *The Rust Reference*
+  as mdBook keeps it, 122 pages, 1.1 MB (the language's lexical structure, macros, items,
+  attributes, expressions, patterns, the type system, names, the memory model, linkage, inline
+  assembly, unsafety, constant evaluation, the ABI): dense normative text, 2,996 rule identifier
+  lines (``r[items.fn.generics]``) on their own line before each paragraph and heading in 113 pages,
+  134 grammar blocks (`` ```grammar,expressions ``) in 67 pages, 550 link definitions that name a rule
+  instead of a file (``[dereference expression]: expr.deref``), GitHub-style alerts (249
+  ``> [!NOTE]``, 82 ``> [!EXAMPLE]``, 14 ``> [!WARNING]``) and edition blocks (``> [!EDITION-2024]``),
+  28 ``<!-- template:attributes -->`` comments, about 900 rustdoc hidden lines (``# use ...;``) in
+  Rust code blocks that read like headings outside a fence-aware parser; pages of 0.5–75 KB
+  (``inline-assembly.md`` 75 KB), five stubs (``appendices.md``, ``type-system.md`` and
+  ``lexical-structure.md`` are a heading alone, ``grammar.md`` and ``test-summary.md`` a heading and
+  a preprocessor placeholder, ``{{ grammar-summary }}``, ``{{summary-table}}``), ``SUMMARY.md`` kept;
+  no front matter and no ``{{#include}}``.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
