@@ -211,6 +211,13 @@ _NUMBER_PREFIX = re.compile(r"[0-9]+\s*[-_.]+\s*")
 SERIES_NUMBER_RE = re.compile(r"(?:[A-Za-z]{2,10}[- ]?)?0*([0-9]{1,6})")
 
 
+# a rule id as mdBook's spec preprocessor writes it (the Rust Reference): a line ``r[expr.deref]``
+# before the paragraph or heading it names, and links that name the rule instead of a file,
+# ``[dereference expression]: expr.deref``
+_RULE_LINE = re.compile(r"r\[([a-z][a-z0-9_-]*(?:\.[a-z0-9_-]+)+)\][ \t]*")
+RULE_ID_RE = re.compile(r"[a-z][a-z0-9_-]*(?:\.[a-z0-9_-]+)+")
+
+
 def file_number(path: str) -> str | None:
     """``dir/N`` for a file whose name begins with the number N that orders it
     (``proposals/0015-partitioned-rewards.md`` -> ``proposals/15``), else None."""
@@ -338,6 +345,7 @@ class LinkResolver:
         self._doxygen: tuple[dict[str, tuple[str, str]], dict[str, list[str]]] | None = None  # doxygen_target's tables
         self._sphinx_paths: dict[str, list[str]] | None = None  # sphinx_doc's table
         self._sphinx_labels: dict[str, tuple[str, str]] | None = None  # sphinx_ref's table
+        self._rules: dict[str, tuple[str, str]] | None = None  # rule_target's table
         self._path_cache: dict[tuple[str, str, str | None], tuple[str | None, str]] = {}
 
     # ---------------------------------------------------------------- construction
@@ -634,6 +642,25 @@ class LinkResolver:
             self._sphinx_labels = table
         return self._sphinx_labels.get(label.strip().lower())
 
+    def rule_target(self, rule: str) -> tuple[str, str] | None:
+        """(path, span id) of the place a rule id names, ``expr.deref``: the span holding the
+        line ``r[expr.deref]`` (mdBook's spec preprocessor marks each rule so), or the next one
+        when nothing but rule lines follows it in its span; the first in path order."""
+        if self._rules is None:
+            table: dict[str, tuple[str, str]] = {}
+            for path, span_id, _o, _heading, text, next_id in self._load_marked("r["):
+                if path not in self.docs:
+                    continue
+                lines = text.split("\n")
+                for k, line in enumerate(lines):
+                    m = _RULE_LINE.fullmatch(line)
+                    if m is None:
+                        continue
+                    last = all(not ln.strip() or _RULE_LINE.fullmatch(ln) for ln in lines[k + 1:])
+                    table.setdefault(m.group(1), (path, next_id if last and next_id else span_id))
+            self._rules = table
+        return self._rules.get(rule)
+
     def resolve_id(self, token: str) -> str | None:
         """Path of the document an id names, trying shorter prefixes
         (``ADR-0001-use-sqs`` -> ``ADR-0001``)."""
@@ -822,7 +849,7 @@ class LinkResolver:
 # same files on disk); :func:`document_keys` gives the keys a document contributes, so
 # the keys of the documents an index run changed say which references to resolve again.
 FS_KEY = "fs"
-# what a Doxygen or Sphinx cross-reference looked up: every document's heading ids, labels and
+# what a Doxygen or Sphinx cross-reference or a rule id looked up: every document's heading ids, labels, rule lines and
 # path (a coarse key every document sets: a change anywhere resolves the pages holding one again)
 XREF_KEY = "xref"
 
@@ -982,6 +1009,8 @@ def resolve_refs(
                 dst, status = resolver.resolve_path(path, md_unescape(target))
                 if status in ("not-indexed", "missing", "page"):
                     keys.add(FS_KEY)
+                if status == "missing" and kind == "md" and RULE_ID_RE.fullmatch(target):
+                    keys.add(XREF_KEY)  # LinkResolver.rule_target
             elif target:
                 _name_keys(path, target, keys)
                 if kind.startswith(("fm:", "stated:")) and (m := SERIES_NUMBER_RE.fullmatch(md_unescape(target).strip())):
@@ -1024,6 +1053,12 @@ def _resolve_one(r: RawRef, resolver: LinkResolver, edges: list[Edge], dangling_
         dst, status = resolver.resolve_path(path, md_unescape(target))
         if status == "external" or status == "not-indexed":
             return
+        if dst is None and kind == "md" and status == "missing" and not anchor and RULE_ID_RE.fullmatch(target):
+            hit = resolver.rule_target(target)  # "[dereference expression]: expr.deref"
+            if hit is not None:
+                if hit != (path, span_id):
+                    edges.append(Edge(path, span_id, hit[0], hit[1], _ref_type(hit[0]), written, line))
+                return
         if dst is None:
             if not looks_like_path(target):
                 return  # "[Ca(2+)](i)" in a chemistry abstract is text, not a link

@@ -2138,3 +2138,40 @@ def test_a_lifecycle_field_names_a_record_of_its_series_by_its_number(mini, tmp_
     assert (twin_b, "0300") in dangling  # two files begin with 300: neither
     assert ("02_knowledge/other/0400-elsewhere.md", "0015") in dangling  # another folder's series
     reg.close()
+
+
+def test_a_link_naming_a_rule_id_lands_on_the_rule(mini, tmp_path):
+    """The Rust Reference marks each rule with a line ``r[expr.deref]`` before what it names,
+    and links the rule rather than a file: ``[dereference]: expr.deref``. Such a link lands on
+    the span holding the rule's line (the next span when the line closes its span, as before a
+    heading); a rule no page marks, and a missing file with a dotted name, stay dangling."""
+    ref = "02_knowledge/ref/expressions.md"
+    write(mini, ref, """
+        # Expressions
+
+        r[expr.deref]
+
+        The dereference operator `*` reads through a pointer. A long paragraph follows so the
+        page holds more than one span, with enough words to fill it past the span's size.
+        More words about places, values and the borrow checker's view of them all along.
+
+        r[expr.call]
+        ## Call expressions
+
+        A call expression calls a function with its arguments, evaluated left to right.
+        """)
+    write(mini, "02_knowledge/ref/types.md", """
+        # Types
+
+        See [dereference] and [calls](expr.call), [unknown](expr.nothing) and [a file](config.yaml).
+
+        [dereference]: expr.deref
+        """)
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    edges = {(e.src_path, e.dst_path, e.dst_span, e.detail) for e in edge_set_edges(reg.conn)}
+    deref, call = span_of(reg, ref, "Expressions"), span_of(reg, ref, "Call expressions")
+    assert ("02_knowledge/ref/types.md", ref, deref, "expr.deref") in edges
+    assert ("02_knowledge/ref/types.md", ref, call, "expr.call") in edges
+    dangling = {x.target for x in result.dangling if x.path == "02_knowledge/ref/types.md"}
+    assert dangling == {"expr.nothing", "config.yaml"}
+    reg.close()
