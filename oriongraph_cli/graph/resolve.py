@@ -218,6 +218,18 @@ _RULE_LINE = re.compile(r"r\[([a-z][a-z0-9_-]*(?:\.[a-z0-9_-]+)+)\][ \t]*")
 RULE_ID_RE = re.compile(r"[a-z][a-z0-9_-]*(?:\.[a-z0-9_-]+)+")
 
 
+def _label_of(line: str) -> str | None:
+    """The label a Sphinx label line sets (``.. _label:``, ``(label)=``), lower-cased."""
+    m = _LABEL_LINE.match(line)
+    return (m.group(1) or m.group(2)).strip().lower() if m else None
+
+
+def _rule_of(line: str) -> str | None:
+    """The rule id a line ``r[expr.deref]`` marks."""
+    m = _RULE_LINE.fullmatch(line)
+    return m.group(1) if m else None
+
+
 def file_number(path: str) -> str | None:
     """``dir/N`` for a file whose name begins with the number N that orders it
     (``proposals/0015-partitioned-rewards.md`` -> ``proposals/15``), else None."""
@@ -628,18 +640,7 @@ class LinkResolver:
         holds the line, or the next one when nothing but labels follows it in its span; the
         first in path order; case ignored, as Sphinx ignores it."""
         if self._sphinx_labels is None:
-            table: dict[str, tuple[str, str]] = {}
-            for path, span_id, _o, _heading, text, next_id in self._load_marked(".. _", ")="):
-                if path not in self.docs:
-                    continue
-                lines = text.split("\n")
-                for k, line in enumerate(lines):
-                    m = _LABEL_LINE.match(line)
-                    if m is None:
-                        continue
-                    last = all(not ln.strip() or _LABEL_LINE.match(ln) for ln in lines[k + 1:])
-                    table.setdefault((m.group(1) or m.group(2)).strip().lower(), (path, next_id if last and next_id else span_id))
-            self._sphinx_labels = table
+            self._sphinx_labels = self._marker_table((".. _", ")="), _label_of)
         return self._sphinx_labels.get(label.strip().lower())
 
     def rule_target(self, rule: str) -> tuple[str, str] | None:
@@ -647,19 +648,26 @@ class LinkResolver:
         line ``r[expr.deref]`` (mdBook's spec preprocessor marks each rule so), or the next one
         when nothing but rule lines follows it in its span; the first in path order."""
         if self._rules is None:
-            table: dict[str, tuple[str, str]] = {}
-            for path, span_id, _o, _heading, text, next_id in self._load_marked("r["):
-                if path not in self.docs:
-                    continue
-                lines = text.split("\n")
-                for k, line in enumerate(lines):
-                    m = _RULE_LINE.fullmatch(line)
-                    if m is None:
-                        continue
-                    last = all(not ln.strip() or _RULE_LINE.fullmatch(ln) for ln in lines[k + 1:])
-                    table.setdefault(m.group(1), (path, next_id if last and next_id else span_id))
-            self._rules = table
+            self._rules = self._marker_table(("r[",), _rule_of)
         return self._rules.get(rule)
+
+    def _marker_table(self, needles: tuple[str, ...], name_of: Callable[[str], str | None]) -> dict[str, tuple[str, str]]:
+        """Name -> (path, span id) of every line that marks a place (``name_of(line)``: the
+        name it gives, else None) in the spans holding one of ``needles``: the span holding the
+        line, or the next one when nothing but marker lines follows it in its span; the first
+        in path order."""
+        table: dict[str, tuple[str, str]] = {}
+        for path, span_id, _o, _heading, text, next_id in self._load_marked(*needles):
+            if path not in self.docs:
+                continue
+            lines = text.split("\n")
+            for k, line in enumerate(lines):
+                name = name_of(line)
+                if name is None:
+                    continue
+                last = all(not ln.strip() or name_of(ln) is not None for ln in lines[k + 1:])
+                table.setdefault(name, (path, next_id if last and next_id else span_id))
+        return table
 
     def resolve_id(self, token: str) -> str | None:
         """Path of the document an id names, trying shorter prefixes
