@@ -339,7 +339,8 @@ def edge_counts(reg: Registry) -> dict[str, int]:
     """Edges by type: the stored ones counted, the structural ones as many as the spans
     imply (``GraphStore.structural_counts``)."""
     counts = reg.graph.edge_counts()
-    counts.update({t: n for t, n in reg.graph.structural_counts().items() if n})
+    totals = {**reg.totals(), "spans": reg.counts()["spans"]}
+    counts.update({t: n for t, n in reg.graph.structural_counts(totals).items() if n})
     return dict(sorted(counts.items()))
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from array import array
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from oriongraph_cli.store import schema
 from oriongraph_cli.store.sql import in_chunks
@@ -145,13 +145,18 @@ class GraphStore:
         """The stored edges by type."""
         return {r[0]: r[1] for r in self.conn.execute("SELECT type, count(*) FROM edges GROUP BY type ORDER BY type")}
 
-    def structural_counts(self) -> dict[str, int]:
+    def structural_counts(self, totals: Mapping[str, int] | None = None) -> dict[str, int]:
         """How many structural edges the spans imply, by type (``graph.extract.structural_edges``):
         a NEXT and a PREV per span after a document's first, a PARENT_SECTION and a
-        CHILD_SECTION per such span under a heading."""
+        CHILD_SECTION per such span under a heading. ``totals``: the registry's ``spans``,
+        ``span_documents`` and ``sections`` where it keeps them (``Registry.totals``),
+        instead of counting every span."""
         q = self.conn.execute
-        follows = q("SELECT count(*) - count(DISTINCT doc) FROM spans").fetchone()[0]
-        sections = q("SELECT count(*) FROM spans WHERE ordinal > 0 AND json_array_length(heading_path) > 0").fetchone()[0]
+        if totals is not None:
+            follows, sections = totals["spans"] - totals["span_documents"], totals["sections"]
+        else:
+            follows = q("SELECT count(*) - count(DISTINCT doc) FROM spans").fetchone()[0]
+            sections = q("SELECT count(*) FROM spans WHERE ordinal > 0 AND json_array_length(heading_path) > 0").fetchone()[0]
         return {"NEXT": follows, "PREV": follows, "PARENT_SECTION": sections, "CHILD_SECTION": sections}
 
     def neighbour_edges(self, path: str, span: str | None, *, doc_edges: bool = True) -> list[tuple[tuple[str, str | None], str, bool, str]]:

@@ -45,6 +45,15 @@ class _FixedTime:
         return 1_800_000_000.0
 
 
+def _summed_tokens(root: Path) -> int:
+    """The current generation's spans' token costs, summed row by row."""
+    reg = Registry.open(Layout(root / ".oriongraph").current_path() / "registry.sqlite")
+    try:
+        return reg.conn.execute("SELECT sum(token_cost) FROM spans").fetchone()[0]
+    finally:
+        reg.close()
+
+
 def _rows(reg: Registry, sql: str) -> list:
     return sorted(tuple(r) for r in reg.conn.execute(sql))
 
@@ -203,6 +212,10 @@ def test_incremental_index_equals_full_rebuild(project, fake_embedder, monkeypat
         for key in a:
             assert a[key] == b[key], f"{step.__name__}: {key} differs from a full rebuild"
         assert got.edges == ref.edges and got.dangling_links == ref.dangling_links, step.__name__
+        # the token total is carried from generation to generation, never summed again: it
+        # must stay the sum of the spans' costs
+        assert (got.documents, got.spans, got.tokens) == (ref.documents, ref.spans, ref.tokens), step.__name__
+        assert got.tokens == _summed_tokens(project), step.__name__
         # the rebuild names every dangling link; the run, those of what it indexed or left dangling
         assert ref.dangling_links == sum(w["kind"] == "dangling-link" for w in ref.warnings), step.__name__
         assert all(w in ref.warnings for w in got.warnings), step.__name__
