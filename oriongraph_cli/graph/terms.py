@@ -55,11 +55,17 @@ def _is_glossary(doc: DocInfo) -> bool:
 
 _PRIORITY = {"glossary": 0, "id": 1, "title": 2}
 
-# (a document's link info, its first span id) -> whether it is a glossary and the terms its id
-# and title define: a pure function of the key, kept between the runs of a process that
-# indexes many times (``collect_terms(keep=True)``), where a one-file change leaves every
-# other document's key as it was. Replaced whole by each such call: one project's documents.
-_OWN_TERMS: dict[tuple[DocInfo, str | None], tuple[bool, tuple[Term, ...]]] = {}
+# path -> (the document's link info, its first span id, whether it is a glossary and the
+# terms its id and title define): the last two a pure function of the first two, kept between
+# the runs of a process that indexes many times (``collect_terms(keep=True)``), where a
+# one-file change leaves every other document's key as it was — the very same objects when
+# the link resolver kept them too, told apart by identity before equality (hashing five
+# thousand keys took most of a one-file run's term list). Replaced whole by each such call.
+_OWN_TERMS: dict[str, tuple[DocInfo, str | None, tuple[bool, tuple[Term, ...]]]] = {}
+# what the last such call returned, and each glossary's terms then: when no document's terms
+# differ from the last call's, nor the set of documents, the list is the same
+_LAST_TERMS: tuple[Term, ...] | None = None
+_LAST_GLOSSARY: dict[str, tuple[Term, ...]] = {}
 
 
 def _term(text: str, path: str, span_id: str | None, source: str) -> Term | None:
@@ -105,25 +111,44 @@ def collect_terms(resolver: LinkResolver, *, keep: bool = False) -> list[Term]:
     most 6 words (an "ADR-0007:" prefix stripped). One definer per term: glossary > id >
     title, then path order. ``keep``: the process collects again (``orion serve``, ``orion
     watch``): each document's own terms are kept for the next call, and taken from the last
-    one where it kept them."""
-    global _OWN_TERMS
-    found: dict[tuple[str, ...], Term] = {}
+    one where it kept them; when every document defines what it defined then, the list is
+    the last call's (a one-file edit of a note's body changes no term)."""
+    global _OWN_TERMS, _LAST_TERMS
     kept = _OWN_TERMS if keep else {}
-    own: dict[tuple[DocInfo, str | None], tuple[bool, tuple[Term, ...]]] = {}
+    own: dict[str, tuple[DocInfo, str | None, tuple[bool, tuple[Term, ...]]]] = {}
+    defined: list[tuple[str, tuple[Term, ...]]] = []  # (path, its terms), in path order
+    # every term as the last call's: the same documents, each defining the same terms
+    same = keep and _LAST_TERMS is not None and bool(kept) and len(kept) == len(resolver.docs)
+    first_span = resolver.first_span
     for path in sorted(resolver.docs):
-        key = (resolver.docs[path], resolver.first_span.get(path))
-        made = kept.get(key)
-        own[key] = made = _own_terms(*key) if made is None else made
+        doc, first = resolver.docs[path], first_span.get(path)
+        old = kept.get(path)
+        if old is not None and (old[0] is doc or old[0] == doc) and old[1] == first:
+            made = old[2]
+        else:
+            made = _own_terms(doc, first)
+            same = same and old is not None and made == old[2]
+        own[path] = (doc, first, made)
         glossary, terms = made
         if glossary:
             terms = (*_glossary_terms(resolver, path), *terms)
-        for t in terms:
-            old = found.get(t.words)
-            if old is None or _PRIORITY[t.source] < _PRIORITY[old.source]:
-                found[t.words] = t
-    if keep:
+            if keep:
+                same = same and terms == _LAST_GLOSSARY.get(path)
+                _LAST_GLOSSARY[path] = terms
+        defined.append((path, terms))
+    if same:
         _OWN_TERMS = own
-    return sorted(found.values(), key=lambda t: (t.path, t.words))
+        return list(_LAST_TERMS)
+    found: dict[tuple[str, ...], Term] = {}
+    for _path, terms in defined:
+        for t in terms:
+            old_t = found.get(t.words)
+            if old_t is None or _PRIORITY[t.source] < _PRIORITY[old_t.source]:
+                found[t.words] = t
+    result = sorted(found.values(), key=lambda t: (t.path, t.words))
+    if keep:
+        _OWN_TERMS, _LAST_TERMS = own, tuple(result)
+    return result
 
 
 class _TermIndex:

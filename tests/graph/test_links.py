@@ -441,6 +441,51 @@ def test_terms_and_document_rows_kept_between_reads_equal_a_fresh_read(mini, tmp
     reg.close()
 
 
+
+def test_the_kept_term_list_is_the_last_one_only_while_no_document_defines_anything_new(mini, tmp_path, monkeypatch):
+    """A process that indexes many times returns the last term list when every document
+    defines what it defined then (a body edit past the first span); a glossary's edited
+    heading, a changed title and a removed document each give the list a fresh read gives."""
+    reg, _ = index(mini, tmp_path / "r.sqlite")
+    for name in ("_OWN_TERMS", "_LAST_GLOSSARY"):
+        monkeypatch.setattr(graph_terms, name, {})
+    monkeypatch.setattr(graph_terms, "_LAST_TERMS", None)
+
+    def read(keep: bool = True) -> list:
+        return graph_terms.collect_terms(LinkResolver.from_registry(reg, mini), keep=keep)
+
+    def edit(rel: str, text: str) -> None:
+        write(mini, rel, text)
+        index(mini, tmp_path / "r.sqlite", reg=reg, only={rel})
+
+    notes = "02_knowledge/review-notes.md"  # a title of more than six words, no id: it defines no term
+    edit(notes, "---\ntitle: Notes from the retry storm review meeting last week\n---\nWe met.\n")
+    first = read()
+    last = graph_terms._LAST_TERMS
+    assert read() == first and graph_terms._LAST_TERMS is last  # nothing changed: the same list
+    edit(notes, "---\ntitle: Notes from the retry storm review meeting last week\n---\nWe met again.\n")
+    assert read() == first == read(keep=False) and graph_terms._LAST_TERMS is last  # it still defines nothing
+    worker = (mini / "03_workstreams/ws-a/design/worker.md").read_text()
+    edit("03_workstreams/ws-a/design/worker.md", worker + "\n\nOne more closing sentence.\n")
+    edited = read()  # its id names its first span, whose id changed with the text
+    assert edited == read(keep=False) and [t.words for t in edited] == [t.words for t in first]
+    # a glossary whose title defines no term: only its headings tell what it defines
+    more = "01_context/more-glossary.md"
+    edit(more, "---\ntitle: More terms that every workstream in this project uses\n---\n# More\n\n### Retry Budget\nShare.\n")
+    assert read() == read(keep=False)
+    edit(more, "---\ntitle: More terms that every workstream in this project uses\n---\n# More\n\n### Backoff Ceiling\nShare.\n")
+    after = read()
+    assert after == read(keep=False) and after != first
+    assert any(t.words == ("backoff", "ceiling") for t in after) and any(t.words == ("retry", "budget") for t in after)
+    edit("03_workstreams/ws-a/design/worker.md", worker.replace("title: Worker Design", "title: Consumer Design"))
+    renamed = read()
+    assert renamed == read(keep=False) and any(t.words == ("consumer", "design") for t in renamed)
+    gone = "04_artifacts/report.md"
+    (mini / gone).unlink()
+    index(mini, tmp_path / "r.sqlite", reg=reg, only=set(), removed={gone})
+    assert read() == read(keep=False) and all(t.path != gone for t in read())
+    reg.close()
+
 def test_defines_word_boundaries_cap_and_generic_terms():
     t = graph_terms.Term("Retry Budget", ("retry", "budget"), "g.md", "g0", "glossary")
     t2 = graph_terms.Term("Span", ("span",), "g.md", "g1", "glossary")
