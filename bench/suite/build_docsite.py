@@ -165,6 +165,10 @@ projects no default was chosen on.
     git -C /tmp/src/rustref checkout 3b38834b39f732c64686f7c64aa29dcf3cd83ba5
     python bench/suite/build_docsite.py /tmp/src/rustref --docs src --name rustref --out /tmp/suite/rustref
 
+    git clone https://github.com/scala/docs.scala-lang /tmp/src/sips
+    git -C /tmp/src/sips checkout 7689a46f38261d036ef5ee5b87d9ff366af396b9
+    python bench/suite/build_docsite.py /tmp/src/sips/_sips --docs sips --name sips --out /tmp/suite/sips
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -381,6 +385,20 @@ Sources (only the Markdown is read):
   ``lexical-structure.md`` are a heading alone, ``grammar.md`` and ``test-summary.md`` a heading and
   a preprocessor placeholder, ``{{ grammar-summary }}``, ``{{summary-table}}``), ``SUMMARY.md`` kept;
   no front matter and no ``{{#include}}``.
+- ``sips``: every ``_sips/sips/*.md`` of scala/docs.scala-lang at 7689a46f3826 — the Scala Improvement
+  Proposals as the documentation site keeps them (47 files, 708 KB, 0.3–44 KB: named and default
+  arguments, 2.8 arrays, futures and promises, value classes, literal and opaque types, byname implicits,
+  fewer braces, Scala CLI as the ``scala`` command with its runner specification, clause interleaving,
+  match types, named tuples, ``@unroll``, ``into``, context bound and given syntax) with YAML front matter
+  (``layout``, ``number``, ``permalink``, ``redirect_from``, ``title``, ``stage``: 44 completed, 3
+  implementation; ``status``: 44 shipped, 2 waiting-for-implementation, 1 under-review; ``shipped`` on 6,
+  ``presip-thread`` on 7, ``kind: SID`` on 9); seven pages of one line pointing to an old SID on
+  scala-lang.org and three that are only an embedded Google document (``<iframe>``), Jekyll/Liquid in the
+  text (20 ``{% highlight scala %}`` blocks in 4 pages, ``{{ site.scala3ref }}`` in a link), most
+  proposals opening with a History table; the rejected and withdrawn proposals are not in this folder,
+  and no front matter names a replacement: one proposal says in its text that it replaces another's
+  feature (trait parameters replace early definitions), one revisits a rule of another (single-line
+  lambdas after SIP-44's colon); 2 current-vs-replaced pairs (``sips.pairs.jsonl``), 1 stated.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
