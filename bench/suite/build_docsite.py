@@ -169,6 +169,10 @@ projects no default was chosen on.
     git -C /tmp/src/sips checkout 7689a46f38261d036ef5ee5b87d9ff366af396b9
     python bench/suite/build_docsite.py /tmp/src/sips/_sips --docs sips --name sips --out /tmp/suite/sips
 
+    git clone https://github.com/helm/helm-www /tmp/src/helm
+    git -C /tmp/src/helm checkout 227f41447a683545325e87aedf10c67096d11004
+    python bench/suite/build_docsite.py /tmp/src/helm --docs docs --exclude helm --name helm --out /tmp/suite/helm
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -399,6 +403,24 @@ Sources (only the Markdown is read):
   and no front matter names a replacement: one proposal says in its text that it replaces another's
   feature (trait parameters replace early definitions), one revisits a rule of another (single-line
   lambdas after SIP-44's colon); 2 current-vs-replaced pairs (``sips.pairs.jsonl``), 1 stated.
+- ``helm``: every ``docs/**/*.md`` and ``*.mdx`` of helm/helm-www at 227f41447a68 but the 60 pages of
+  ``docs/helm/`` (``helm.md`` and 58 ``helm_*.md`` pages generated from the ``helm`` command's help, and
+  their ``index.mdx`` card list: ``--exclude helm``) — Helm 4's user documentation as its Docusaurus site
+  keeps it, 67 pages, 493 KB (29 ``.mdx``): the introduction, quickstart and installation, the Helm 4
+  overview and a 41 KB changelog of 449 pull-request rows, the topic guides (charts, hooks, tests,
+  library charts, repositories, OCI registries, provenance, RBAC, deprecated Kubernetes APIs, advanced
+  techniques), the chart template guide with a 57 KB template function list, the chart best practices,
+  three how-tos, the plugin guides (overview, user, Helm 3 migration, three tutorials), the Go SDK and
+  the glossary; the translations (``i18n/``) and the Helm 3 and Helm 2 copies (``versioned_docs/``) sit
+  outside ``docs/`` and are left out. Front matter (``title``, ``description``, ``sidebar_position``,
+  ``sidebar_label``, in various sets) on every page but ``_v4-in-progress.mdx``, a front-matter-less MDX fragment of one ``:::warning``
+  admonition that twelve pages import and render as a component (``import Helm4 from
+  "/docs/_v4-in-progress.mdx"`` then ``<Helm4/>``); ten section pages that are a heading, a sentence and
+  ``<DocCardList />``; ``sdk/examples.mdx`` whose Go code is pulled in by ``!!raw-loader!`` imports the
+  tree lacks (``<CodeBlock>{InstallExampleGo}</CodeBlock>``); Docusaurus admonitions (``:::note``,
+  ``:::tip``, ``:::warning``, ``:::info``); links written as site paths with the file's suffix
+  (``/topics/charts.mdx#the-chartyaml-file``), a few into the excluded command pages
+  (``/helm/helm_create.md``) or the site's community pages the tree lacks (``/community/related``).
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
