@@ -742,11 +742,13 @@ class LinkResolver:
         under a stage folder (VitePress, Docusaurus: ``/config/server-options.md`` names
         ``02_knowledge/vite/config/server-options.md``): the one document whose path ends as
         the link's does, or with its longest tail that any document's path ends with, its
-        folder at least (:func:`_by_tail`: ``/docs/config/server-options.md`` names it too). A
-        relative path that names no file stays dangling."""
+        folder at least (:func:`_by_tail`: ``/docs/config/server-options.md`` names it too), or —
+        a file named alone at the site's root, ``/overview.md`` — the one of that name whose
+        folder holds every other's (Helm's ``helm/overview.md``, not ``helm/plugins/overview.md``).
+        A relative path that names no file stays dangling."""
         if not rel.lower().endswith(MD_SUFFIXES):
             return None
-        return _by_tail(self.stems.get(posixpath.splitext(posixpath.basename(rel))[0].lower(), ()), rel)
+        return _by_tail(self.stems.get(posixpath.splitext(posixpath.basename(rel))[0].lower(), ()), rel, rooted=True)
 
     def _site_page(self, rel: str, page_dir: str | None = None, target: str = "") -> str | None:
         """The document a site URL names when no file has its path: ``manual/dns.html`` or
@@ -862,7 +864,7 @@ FS_KEY = "fs"
 XREF_KEY = "xref"
 
 
-def _by_tail(hits, path: str) -> str | None:
+def _by_tail(hits, path: str, rooted: bool = False) -> str | None:
     """Of the documents ``hits`` (they share ``path``'s file name), the one whose path ends
     with the longest tail of ``path`` that any of them ends with — ``docs/visualization/consoles.md``,
     else ``visualization/consoles.md`` — when it is the only one there, or, of several, the
@@ -874,7 +876,10 @@ def _by_tail(hits, path: str) -> str | None:
     keeps the pages need not keep). The file's folder is always part of the tail: the name
     alone does not decide (a moved file stays dangling, and a folder's ``index.md`` is not
     any folder's). Paths are compared without their Markdown suffix: a site's URL names an
-    MDX page as it names a Markdown one."""
+    MDX page as it names a Markdown one. ``rooted``: ``path`` is a root-absolute link's
+    (``/overview.md``): a name alone then names the one file of that name whose folder holds
+    every other's — the site's root, under which the others sit (``helm/overview.md`` against
+    ``helm/plugins/overview.md``; two in folders side by side name none)."""
     parts = _without_page_suffix(path.lower()).split("/")
     for k in range(max(1, len(parts) - 1)):
         suffix = "/" + "/".join(parts[k:])
@@ -882,6 +887,11 @@ def _by_tail(hits, path: str) -> str | None:
         if len(ends) > 1 and len(parts) - k > 1:  # a tail with a folder in it, never a name alone
             top = min(h.count("/") for h in ends)
             ends = [h for h in ends if h.count("/") == top]
+        elif len(ends) > 1 and rooted:
+            top = min(ends, key=lambda h: h.count("/"))
+            folder = posixpath.dirname(top) + "/"
+            if all(h == top or h.startswith(folder) for h in ends) and sum(h.count("/") == top.count("/") for h in ends) == 1:
+                ends = [top]
         if ends:
             return ends[0] if len(ends) == 1 else None
     return None

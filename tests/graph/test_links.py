@@ -700,6 +700,23 @@ def test_a_root_absolute_markdown_path_names_the_page_under_a_stage_folder():
     assert {"stem:server-options", "stem:worker-options"} <= deps[src]  # a page of that name added later is looked at again
 
 
+
+def test_a_root_absolute_file_named_alone_names_the_one_at_the_site_root():
+    """``/overview.md`` from any page of a Docusaurus site kept under a stage folder names the
+    site root's ``overview.md``, not ``plugins/overview.md`` below it (Helm's documentation);
+    a relative link naming the file alone, two of the name in folders side by side, or two at
+    the same depth name none."""
+    paths = ["02_knowledge/helm/overview.md", "02_knowledge/helm/plugins/overview.md", "02_knowledge/helm/plugins/migrate.md",
+             "02_knowledge/helm/topics/charts.md", "02_knowledge/a/setup.md", "02_knowledge/b/docs/setup.md",
+             "02_knowledge/c/faq.md", "02_knowledge/d/faq.mdx"]
+    r = resolver_of(paths)
+    src = "02_knowledge/helm/plugins/migrate.md"
+    assert r.resolve_path(src, "/overview.md") == ("02_knowledge/helm/overview.md", "page")
+    assert r.resolve_path("02_knowledge/helm/topics/charts.md", "/overview.md") == ("02_knowledge/helm/overview.md", "page")
+    assert r.resolve_path(src, "overview.md") == ("02_knowledge/helm/plugins/overview.md", "ok")  # relative: its own folder's
+    assert r.resolve_path(src, "/setup.md") == (None, "missing")  # a/ and b/docs/: neither folder holds the other
+    assert r.resolve_path(src, "/faq.md") == (None, "missing")  # c/ and d/, side by side
+
 def test_a_page_added_later_resolves_a_root_absolute_markdown_path(mini, tmp_path):
     home = "02_knowledge/site/guide/home.md"
     write(mini, home, "---\ntitle: Home\n---\n# Home\n\nSee [install](/config/setup.md#install).\n")
