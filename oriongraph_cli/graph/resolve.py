@@ -619,7 +619,10 @@ class LinkResolver:
         """The document Sphinx's ``:doc:`target``` names: a path without its suffix, from the
         linking page's folder, or from the documentation's root when it starts with ``/``
         (``/intro/tutorial05``) — read, wherever the docs were copied to, as the one
-        document whose path ends as the target does from a folder on; None when none or two."""
+        document whose path ends as the target does from a folder on, or, of several that a
+        target from the root fits, the one at the documentation's root (Flask's
+        ``:doc:`/gevent``` is ``flask/gevent.rst``, not ``flask/deploying/gevent.rst``:
+        :func:`_at_site_root`); None when none, or two as near the root."""
         if self._sphinx_paths is None:
             self._sphinx_paths = self._path_tails("/")
         tails = self._sphinx_paths  # a whole path is its own longest end
@@ -632,7 +635,11 @@ class LinkResolver:
                 return hit[0]
         rel = posixpath.normpath("/" + t).lstrip("/").lower()
         rel = posixpath.splitext(rel)[0] if rel.endswith(SPHINX_SUFFIXES) else rel
-        return _only(tails.get(rel, ())) if rel and rel != "." else None
+        if not rel or rel == ".":
+            return None
+        hits = tails.get(rel, ())
+        # from the root, of several the one at the documentation's root (link rules 26)
+        return _only(hits) or (_at_site_root(hits) if t.startswith("/") and hits else None)
 
     def sphinx_ref(self, label: str) -> tuple[str, str] | None:
         """(path, span id) of the place Sphinx's ``:ref:`label``` names: the section after a
@@ -887,13 +894,22 @@ def _by_tail(hits, path: str, rooted: bool = False) -> str | None:
         if len(ends) > 1 and len(parts) - k > 1:  # a tail with a folder in it, never a name alone
             top = min(h.count("/") for h in ends)
             ends = [h for h in ends if h.count("/") == top]
-        elif len(ends) > 1 and rooted:
-            top = min(ends, key=lambda h: h.count("/"))
-            folder = posixpath.dirname(top) + "/"
-            if all(h == top or h.startswith(folder) for h in ends) and sum(h.count("/") == top.count("/") for h in ends) == 1:
-                ends = [top]
+        elif len(ends) > 1 and rooted and (top := _at_site_root(ends)) is not None:
+            ends = [top]
         if ends:
             return ends[0] if len(ends) == 1 else None
+    return None
+
+
+def _at_site_root(paths) -> str | None:
+    """Of several documents a root-absolute link's name fits, the one whose folder holds every
+    other's — the site's root, under which the others sit (``helm/overview.md`` against
+    ``helm/plugins/overview.md``); None when two are as near the top or the nearest's folder
+    does not hold them all (two sites side by side)."""
+    top = min(paths, key=lambda h: h.count("/"))
+    folder = posixpath.dirname(top) + "/"
+    if sum(h.count("/") == top.count("/") for h in paths) == 1 and all(h == top or h.startswith(folder) for h in paths):
+        return top
     return None
 
 

@@ -1906,6 +1906,23 @@ def test_sphinx_roles_name_a_document_by_its_path_and_a_section_by_its_label(min
     reg.close()
 
 
+
+def test_a_sphinx_doc_from_the_root_names_the_page_at_the_documentation_root():
+    """Flask's ``:doc:`/gevent``` names ``flask/gevent.rst``, not ``flask/deploying/gevent.rst``;
+    ``:doc:`/index``` the root's index of four; a relative target's name alone still needs the
+    one page, and two pages side by side (``a/x``, ``b/x``) or as near the root name none."""
+    paths = ["02_knowledge/flask/gevent.rst", "02_knowledge/flask/deploying/gevent.rst", "02_knowledge/flask/index.rst",
+             "02_knowledge/flask/deploying/index.rst", "02_knowledge/flask/patterns/index.rst", "02_knowledge/flask/async-await.rst",
+             "02_knowledge/a/x.rst", "02_knowledge/b/x.rst"]
+    r = resolver_of(paths)
+    src = "02_knowledge/flask/deploying/index.rst"
+    assert r.sphinx_doc(src, "/gevent") == "02_knowledge/flask/gevent.rst"
+    assert r.sphinx_doc("02_knowledge/flask/async-await.rst", "/index") == "02_knowledge/flask/index.rst"
+    assert r.sphinx_doc(src, "gevent") == "02_knowledge/flask/deploying/gevent.rst"  # its own folder's
+    assert r.sphinx_doc("02_knowledge/flask/patterns/index.rst", "gevent") is None  # not there: two end so
+    assert r.sphinx_doc(src, "/deploying/gevent") == "02_knowledge/flask/deploying/gevent.rst"
+    assert r.sphinx_doc(src, "/x") is None  # a/ and b/, side by side
+
 def test_a_pep_role_names_the_pep_the_project_holds(mini, tmp_path):
     """``:pep:`8``` (``{pep}``, ``:pep:`the style guide <8>```, ``:pep:`8#naming```) names the
     document whose id is PEP-0008 when the project holds it (the PEPs' own repository), its
