@@ -173,6 +173,10 @@ projects no default was chosen on.
     git -C /tmp/src/helm checkout 227f41447a683545325e87aedf10c67096d11004
     python bench/suite/build_docsite.py /tmp/src/helm --docs docs --exclude helm --name helm --out /tmp/suite/helm
 
+    git clone https://github.com/pallets/flask /tmp/src/flask
+    git -C /tmp/src/flask checkout 2ac89889f4cc330eabd50f295dcef02828522c69
+    python bench/suite/build_docsite.py /tmp/src/flask --docs docs --suffixes .rst,.md --name flask --out /tmp/suite/flask
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -421,6 +425,23 @@ Sources (only the Markdown is read):
   ``:::tip``, ``:::warning``, ``:::info``); links written as site paths with the file's suffix
   (``/topics/charts.mdx#the-chartyaml-file``), a few into the excluded command pages
   (``/helm/helm_create.md``) or the site's community pages the tree lacks (``/community/related``).
+- ``flask``: every ``docs/**/*.rst`` of pallets/flask at 2ac89889f4cc (there is no ``.md``) — Flask's
+  documentation as Sphinx builds it, 76 pages, 463 KB: installation, the quickstart, the eleven-step
+  Flaskr tutorial, the user's guide (templates, testing, error handling, debugging, logging,
+  configuration with its 29 ``.. py:data::`` config keys, signals, class-based views, the application
+  structure and lifecycle, the app and request context, blueprints, extensions and writing them, the
+  CLI, the development server, the shell, async with gevent and ``async``/``await``, security), 23
+  pattern pages and their index, the deployment pages (Gunicorn, Waitress, mod_wsgi, uWSGI, gevent,
+  ASGI, nginx, Apache httpd, the proxy fix) and the design notes; the API reference (``api.rst``, 21 KB) is 51 autodoc
+  directives (``.. autoclass:: Flask`` with ``:members:``) whose text lives in the code, beside the
+  signals and URL-rule notes written out. reStructuredText roles throughout (130 ``:doc:``, 24
+  ``:ref:``, 23 ``.. _label:`` lines, about 490 ``:data:``/``:meth:``/``:func:``/``:class:``/``:attr:``
+  cross-references, intersphinx targets ``:doc:`werkzeug:test```, ``:gh:`` links into the repository's
+  examples), ``.. tabs::`` blocks of shell variants, ``.. currentmodule::`` lines; six stubs: the
+  changelog (``.. include:: ../CHANGES.rst``, outside ``docs/``, so empty), the licence
+  (``.. literalinclude:: ../LICENSE.txt``), the contributing page of one link, and three ``:orphan:``
+  pages kept for old links (``reqcontext.rst``, ``patterns/jquery.rst``, ``deploying/eventlet.rst``) of a
+  sentence pointing to their successor.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
