@@ -177,6 +177,10 @@ projects no default was chosen on.
     git -C /tmp/src/flask checkout 2ac89889f4cc330eabd50f295dcef02828522c69
     python bench/suite/build_docsite.py /tmp/src/flask --docs docs --suffixes .rst,.md --name flask --out /tmp/suite/flask
 
+    git clone https://github.com/squidfunk/mkdocs-material /tmp/src/mkmat
+    git -C /tmp/src/mkmat checkout 5b36f2ac499a45905e246bc66bbee2858ef6556f
+    python bench/suite/build_docsite.py /tmp/src/mkmat --docs docs --name mkmat --out /tmp/suite/mkmat
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -442,6 +446,29 @@ Sources (only the Markdown is read):
   (``.. literalinclude:: ../LICENSE.txt``), the contributing page of one link, and three ``:orphan:``
   pages kept for old links (``reqcontext.rst``, ``patterns/jquery.rst``, ``deploying/eventlet.rst``) of a
   sentence pointing to their successor.
+- ``mkmat``: every ``docs/**/*.md`` of squidfunk/mkdocs-material at 5b36f2ac499a — Material for MkDocs'
+  own manual, written with the theme's extensions, 96 pages, 1.06 MB: getting started, creating and
+  publishing a site, customization, the setup guides (colors, fonts, language, logo and icons,
+  navigation, header, footer, search, analytics and feedback, data privacy and cookie consent, social
+  cards, blog, tags, versioning, git repository, comments, offline and optimized builds), the Markdown
+  extension pages, the reference of authoring features (admonitions, annotations, code blocks, content
+  tabs, diagrams, grids, icons, images, math, tooltips...), the twelve built-in plugin pages and their index
+  (``projects`` and ``typeset`` with ``status: deprecated``), the blog and social-card tutorials, the
+  contributing guides, a 76 KB upgrade guide of template diffs, the 105 KB changelog and the 42 KB
+  Insiders changelog with ``{ id="9.7.6" }`` heading ids (660 attribute-list headings in 12 pages), the
+  Insiders pages (``insiders/index.md`` a redirect of front matter alone), and the blog: 13 dated posts
+  and an index of one heading, kept since they are few and several carry the project's current state
+  (Insiders free for everyone, maintenance mode, MkDocs 2.0, Zensical). Front matter on 47 pages
+  (``icon``, ``title``, ``description``, ``status``, ``template``; ``date``, ``authors``,
+  ``categories``, ``slug``, ``links`` on the posts), ``!!!``/``???`` admonitions (137 in 46 pages),
+  content tabs (``=== "Tab"``, 330 in 43 pages), icon shortcodes (``:material-…:``, 435 in 56 pages),
+  and the site's own macros as HTML comments (``<!-- md:version 9.7.0 -->``, ``<!-- md:setting
+  config.enabled -->``, 1,049 in 45 pages), 182 of them the whole text of a setting's heading in the
+  plugin pages (``#### <!-- md:setting config.post_url_format -->``, linked as ``#config.post_url_format``);
+  ``assets/`` and ``schema/`` hold no Markdown, and the link definitions the site appends to every page
+  with snippets (``includes/mkdocs.md``: ``[mkdocs.site_url]: https://www.mkdocs.org/…``) live outside
+  ``docs/``, so the pages' references to them (``[`site_url`][mkdocs.site_url]``, 65 in 14 pages) have
+  no definition in the tree.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
