@@ -30,10 +30,13 @@ from typing import Any, Iterator
 # since a brace opens an expression there: react.dev's "## Adding event handlers
 # {/*adding-event-handlers*/}", Docusaurus's "{/* #heading-ids */}" (group 2); a list of
 # classes alone names no anchor but is no more the heading's words: Laravel's 617
-# "#### `Str::plural()` {.collection-method}"
+# "#### `Str::plural()` {.collection-method}"; attr_list's key form sets the id too, as
+# Material for MkDocs' pages write it: "## Navigation path { id=navigation-path }",
+# '### 9.7.0 { id="9.7.0" }' (group 3)
 HEADING_ATTRS = re.compile(
     r"[ \t]*(?:\{:?[ \t]*#([^\s{}\"']+)(?:[ \t]+[^{}\n]*)?\}|\{/\*[ \t]*#?([^\s{}\"'*]+)[ \t]*\*/\}"
-    r"|\{:?[ \t]*\.[A-Za-z][\w-]*(?:[ \t]+[^{}\n]*)?\})[ \t]*$")
+    r"|\{:?[ \t]*\.[A-Za-z][\w-]*(?:[ \t]+[^{}\n]*)?\}"
+    r"|\{:?[ \t]*(?:[.#][^\s{}]+[ \t]+)*id=(?:\"([^\s{}\"']+)\"|'([^\s{}\"']+)'|([^\s{}\"']+))(?:[ \t]+[^{}\n]*)?[ \t]*\})[ \t]*$")
 HEADING_LABEL_MAX = 500  # a longer heading is taken as written (no site gives it an id)
 
 

@@ -183,12 +183,12 @@ def _hold_code_spans(text: str) -> tuple[str, list[str]]:
 
 
 def heading_id(heading: str) -> str | None:
-    """The id written on a heading in braces at its end (``{#id}``, or an MDX comment
-    ``{/*id*/}``), or None."""
+    """The id written on a heading in braces at its end (``{#id}``, ``{ id=id }``, or an MDX
+    comment ``{/*id*/}``), or None."""
     if "{" not in heading or len(heading) > HEADING_TEXT_MAX:
         return None
     m = HEADING_ATTRS.search(heading)
-    return (m.group(1) or m.group(2)) if m else None
+    return next((g for g in m.groups() if g), None) if m else None
 
 
 # a word in a link target that could name a file
@@ -216,6 +216,13 @@ def slugify(heading: str) -> str:
     text = unicodedata.normalize("NFKC", heading).strip().lower()
     text = re.sub(r"[^\w\- ]", "", text, flags=re.UNICODE)
     return text.replace(" ", "-")
+
+
+def toc_slug(heading: str) -> str:
+    """The anchor Python-Markdown's ``toc`` extension makes (MkDocs' default): as
+    :func:`slugify`, but a run of spaces and hyphens is one hyphen — "Caret, Mark & Tilde" is
+    ``caret-mark-tilde`` where GitHub writes ``caret-mark--tilde``."""
+    return re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", unicodedata.normalize("NFKC", heading), flags=re.UNICODE).strip().lower())
 
 
 def front_matter_key(key: Any) -> str:

@@ -38,6 +38,7 @@ from oriongraph_cli.graph.extract import (
     role_target,
     site_url_key,
     slugify,
+    toc_slug,
 )
 from oriongraph_cli.models import TOP_FOLDERS, Document, Span
 
@@ -415,11 +416,15 @@ class LinkResolver:
     def slugs(self, path: str) -> dict[str, str]:
         """Heading slug -> span_id of the first span under that heading (GitHub numbering
         ``-1``, ``-2`` for repeated headings), or the heading's own id where one is written on
-        it (``## Review {#supervisor-review}``); fills :attr:`_loose` too."""
+        it (``## Review {#supervisor-review}``, ``{ id=review }``), and the anchor
+        Python-Markdown's ``toc`` makes where it differs (``caret-mark-tilde`` for "Caret, Mark
+        & Tilde": :func:`toc_slug`) unless a GitHub anchor of the page is that; fills
+        :attr:`_loose` too."""
         table = self._slugs.get(path)
         if table is None:
             table = {}
             loose: dict[str, list[str]] = {}
+            toc: list[tuple[str, str]] = []  # Python-Markdown's anchors, where GitHub's differ
             seen: set[tuple[str, ...]] = set()
             counts: Counter[str] = Counter()
             for s in self.spans_of(path):
@@ -436,7 +441,11 @@ class LinkResolver:
                     n = counts[slug]
                     counts[slug] += 1
                     table.setdefault(slug if n == 0 else f"{slug}-{n}", s.span_id)
+                    if (other := toc_slug(text)) != slug:
+                        toc.append((other, s.span_id))
                     loose.setdefault(loose_anchor(text), []).append(s.span_id)
+            for other, span_id in toc:  # after every GitHub anchor of the page, which they never displace
+                table.setdefault(other, span_id)
             self._slugs[path] = table
             self._loose[path] = {k: v[0] for k, v in loose.items() if k and len(v) == 1}
         return table

@@ -1923,6 +1923,28 @@ def test_a_sphinx_doc_from_the_root_names_the_page_at_the_documentation_root():
     assert r.sphinx_doc(src, "/deploying/gevent") == "02_knowledge/flask/deploying/gevent.rst"
     assert r.sphinx_doc(src, "/x") is None  # a/ and b/, side by side
 
+
+def test_mkdocs_heading_ids_and_anchors_as_python_markdown_makes_them(mini, tmp_path):
+    """Material for MkDocs' pages set a heading's id with attr_list's key form, ``{ id=x }`` or
+    ``{ id="9.7.0" }``, and link headings by the anchor Python-Markdown's ``toc`` makes, where a
+    run of spaces and hyphens is one hyphen ("Caret, Mark & Tilde" is ``caret-mark-tilde``);
+    GitHub's anchor still wins where a page has both, and the heading reads without its id."""
+    page = "02_knowledge/mkmat/setup.md"
+    body = " ".join(f"Sentence {i} about setting up the site's navigation." for i in range(40))
+    write(mini, page, f"# Setup\n\n{body}\n\n## Navigation path {{ id=navigation-path }}\n\n{body}\n\n"
+                      f'## 9.7.0 {{ id="9.7.0" }}\n\n{body}\n\n## Caret, Mark & Tilde\n\n{body}\n\n'
+                      f"## A - B\n\n{body}\n\n## A B\n\n{body}\n")
+    reg, _ = index(mini, tmp_path / "r.sqlite")
+    r = LinkResolver.from_registry(reg, mini)
+    assert r.anchor(page, "navigation-path") == span_of(reg, page, "Navigation path { id=navigation-path }")
+    assert r.anchor(page, "9.7.0") == span_of(reg, page, "9.7.0 { id=")
+    assert r.anchor(page, "caret-mark-tilde") == r.anchor(page, "caret-mark--tilde") == span_of(reg, page, "Caret, Mark & Tilde")
+    # "A - B" is GitHub's a---b and toc's a-b; "A B" is a-b to both: the GitHub anchor keeps it
+    assert r.anchor(page, "a-b") == span_of(reg, page, "A B") and r.anchor(page, "a---b") == span_of(reg, page, "A - B")
+    from oriongraph_cli.blocks import heading_label
+    assert heading_label('9.7.0 { id="9.7.0" }') == "9.7.0" and heading_label("X { data-id=3 }") == "X { data-id=3 }"
+    reg.close()
+
 def test_a_pep_role_names_the_pep_the_project_holds(mini, tmp_path):
     """``:pep:`8``` (``{pep}``, ``:pep:`the style guide <8>```, ``:pep:`8#naming```) names the
     document whose id is PEP-0008 when the project holds it (the PEPs' own repository), its
