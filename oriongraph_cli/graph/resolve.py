@@ -352,6 +352,7 @@ class LinkResolver:
         self._slugs: dict[str, dict[str, str]] = {}
         # a heading's letters and digits alone -> its span, where no other heading of the page has them
         self._loose: dict[str, dict[str, str]] = {}
+        self._toc: dict[str, dict[str, str]] = {}  # path -> Python-Markdown's anchors (slugs)
         self._text_anchors: dict[str, dict[str, str]] = {}
         self._term_anchors: dict[str, dict[str, str]] = {}
         self._file_names: set[str] | None = None  # every file name in the stage folders, lower-cased
@@ -416,10 +417,10 @@ class LinkResolver:
     def slugs(self, path: str) -> dict[str, str]:
         """Heading slug -> span_id of the first span under that heading (GitHub numbering
         ``-1``, ``-2`` for repeated headings), or the heading's own id where one is written on
-        it (``## Review {#supervisor-review}``, ``{ id=review }``), and the anchor
-        Python-Markdown's ``toc`` makes where it differs (``caret-mark-tilde`` for "Caret, Mark
-        & Tilde": :func:`toc_slug`) unless a GitHub anchor of the page is that; fills
-        :attr:`_loose` too."""
+        it (``## Review {#supervisor-review}``, ``{ id=review }``); fills :attr:`_toc` (the
+        anchor Python-Markdown's ``toc`` makes where it differs: ``caret-mark-tilde`` for
+        "Caret, Mark & Tilde", :func:`toc_slug`, unless a GitHub anchor of the page is that)
+        and :attr:`_loose` too."""
         table = self._slugs.get(path)
         if table is None:
             table = {}
@@ -444,8 +445,11 @@ class LinkResolver:
                     if (other := toc_slug(text)) != slug:
                         toc.append((other, s.span_id))
                     loose.setdefault(loose_anchor(text), []).append(s.span_id)
-            for other, span_id in toc:  # after every GitHub anchor of the page, which they never displace
-                table.setdefault(other, span_id)
+            gh = set(table)
+            self._toc[path] = {}
+            for other, span_id in toc:  # never one a GitHub anchor of the page is
+                if other not in gh:
+                    self._toc[path].setdefault(other, span_id)
             self._slugs[path] = table
             self._loose[path] = {k: v[0] for k, v in loose.items() if k and len(v) == 1}
         return table
@@ -493,6 +497,8 @@ class LinkResolver:
         if hit is None:
             found = self.text_anchors(path)
             hit = found.get(anchor) or found.get(unquote(anchor))
+        if hit is None:  # as Python-Markdown's toc (MkDocs) makes it: "#caret-mark-tilde"
+            hit = self._toc[path].get(anchor.lower()) or self._toc[path].get(toc_slug(unquote(anchor)))
         if hit is None:  # as another site generator slugs: "#cloud-gov", "#508-accessibility", "#m-and-ie"
             hit = self._loose[path].get(loose_anchor(unquote(anchor)))
         if hit is None:  # a definition list's term, as a site that gives terms ids numbers them

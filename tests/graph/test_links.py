@@ -1941,6 +1941,17 @@ def test_mkdocs_heading_ids_and_anchors_as_python_markdown_makes_them(mini, tmp_
     assert r.anchor(page, "caret-mark-tilde") == r.anchor(page, "caret-mark--tilde") == span_of(reg, page, "Caret, Mark & Tilde")
     # "A - B" is GitHub's a---b and toc's a-b; "A B" is a-b to both: the GitHub anchor keeps it
     assert r.anchor(page, "a-b") == span_of(reg, page, "A B") and r.anchor(page, "a---b") == span_of(reg, page, "A - B")
+    # an anchor set in HTML outranks toc's: Laravel's "<a name="semantic-vector-search">" above
+    # the second of two "Semantic / Vector Search" headings
+    guide = "02_knowledge/laravel/search.md"
+    write(mini, guide, f"# Search\n\n## Introduction\n\n#### Semantic / Vector Search\n\n{body}\n\n"
+                       f'<a name="semantic-vector-search"></a>\n## Semantic / Vector Search\n\n{body}\n')
+    reg2, _ = index(mini, tmp_path / "r2.sqlite")
+    r2 = LinkResolver.from_registry(reg2, mini)
+    second = [sid for sid, hp in reg2.conn.execute("SELECT span_id, heading_path FROM spans WHERE path = ? ORDER BY ordinal", (guide,))
+              if hp.endswith('"Semantic / Vector Search"]') and "Introduction" not in hp][0]
+    assert r2.anchor(guide, "semantic-vector-search") == second
+    reg2.close()
     from oriongraph_cli.blocks import heading_label
     assert heading_label('9.7.0 { id="9.7.0" }') == "9.7.0" and heading_label("X { data-id=3 }") == "X { data-id=3 }"
     reg.close()
