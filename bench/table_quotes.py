@@ -27,7 +27,7 @@ def main() -> None:
     from oriongraph_cli.api import build_request, compile_workingset, open_index
     from oriongraph_cli.blocks import quote_table_head
     from oriongraph_cli.config import load_config
-    from oriongraph_cli.index.parse import front_matter_end
+    from oriongraph_cli.blocks import front_matter_end
     from oriongraph_cli.tokens import get_counter
 
     intents = []

@@ -38,6 +38,25 @@ HEADING_ATTRS = re.compile(
     r"|\{:?[ \t]*\.[A-Za-z][\w-]*(?:[ \t]+[^{}\n]*)?\}"
     r"|\{:?[ \t]*(?:[.#][^\s{}]+[ \t]+)*id=(?:\"([^\s{}\"']+)\"|'([^\s{}\"']+)'|([^\s{}\"']+))(?:[ \t]+[^{}\n]*)?[ \t]*\})[ \t]*$")
 HEADING_LABEL_MAX = 500  # a longer heading is taken as written (no site gives it an id)
+# front matter: YAML between --- lines, or TOML between +++ lines as Hugo writes it
+FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
+TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)
+
+
+def front_matter_block(text: str) -> tuple[str, re.Match[str]] | None:
+    """The front matter block at the start of ``text`` and its kind (``yaml``, ``toml``)."""
+    m = FM_RE.match(text)
+    if m:
+        return "yaml", m
+    t = TOML_FM_RE.match(text) if text.startswith("+++") else None
+    return ("toml", t) if t else None
+
+
+def front_matter_end(text: str) -> int:
+    """Where the body begins: after the front matter block (0 without one); the
+    ``body_start`` parsing gives, without reading the block."""
+    found = front_matter_block(text)
+    return found[1].end() if found else 0
 
 
 def heading_label(heading: str) -> str:

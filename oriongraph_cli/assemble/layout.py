@@ -11,10 +11,9 @@ import posixpath
 import re
 from typing import Mapping
 
-from oriongraph_cli.blocks import Blocks, has_fence_before, is_rst, open_fence_closer, quote_fences, quote_table_head, read_blocks
+from oriongraph_cli.blocks import Blocks, front_matter_end, has_fence_before, is_rst, open_fence_closer, quote_fences, quote_table_head, read_blocks
 from oriongraph_cli.graph.extract import DOXYGEN_LINK_RE, SPHINX_ROLE_RE, heading_text, looks_like_path, role_target, role_title
 from oriongraph_cli.graph.site_links import TEMPLATE_LINKS, written
-from oriongraph_cli.index.parse import front_matter_end
 from oriongraph_cli.models import Quote, WSDocument, WSItem
 
 _LINK = re.compile(r"(\]\()(<?)([^)\s>]+)(>?)((?:\s+\"[^\"]*\")?\))")

@@ -7,8 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from oriongraph_cli.assemble import compress, expand, explain, hydrate, layout, pack, select
-from oriongraph_cli.blocks import is_rst, quote_fences
-from oriongraph_cli.index.parse import front_matter_end
+from oriongraph_cli.blocks import front_matter_end, is_rst, quote_fences
 from oriongraph_cli.models import (
     CandidateSpan,
     CompileRequest,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from oriongraph_cli.blocks import is_rst, read_blocks
+from oriongraph_cli.blocks import front_matter_block, is_rst, read_blocks
 from oriongraph_cli.graph.extract import front_matter_key, mask_code
 from oriongraph_cli.index.stated import GONE, STATUS_WORDS, read_stated, reason_refs, status_word
 from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
@@ -117,9 +117,6 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # matter number written with a leading zero is the text it is written as, not YAML 1.1's
 # octal — Solana's ``supersedes: 0161`` was the integer 113 — and neither is ``1:30`` base 60
 PARSE_RULES = 34
-FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
-# TOML front matter between +++ lines, as Hugo writes it
-TOML_FM_RE = re.compile(r"\A\+\+\+[ \t]*\n(.*?\n)?\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 STAGE_ALIASES = {
@@ -296,25 +293,9 @@ def _toml_front_matter(rel: str, raw: str, body_start: int) -> tuple[dict[str, A
     return meta, body_start, warnings
 
 
-def _front_matter(text: str) -> tuple[str, re.Match[str]] | None:
-    """The front matter block at the start of ``text`` and its kind (``yaml``, ``toml``)."""
-    m = FM_RE.match(text)
-    if m:
-        return "yaml", m
-    t = TOML_FM_RE.match(text) if text.startswith("+++") else None
-    return ("toml", t) if t else None
-
-
-def front_matter_end(text: str) -> int:
-    """Where the body begins: after the front matter block (0 without one); the
-    ``body_start`` :func:`split_front_matter` gives, without reading the block."""
-    found = _front_matter(text)
-    return found[1].end() if found else 0
-
-
 def split_front_matter(rel: str, text: str) -> tuple[dict[str, Any], int, list[ParseWarning]]:
     """Return (metadata, body_start, warnings). Malformed YAML keeps the body indexable."""
-    found = _front_matter(text)
+    found = front_matter_block(text)
     if found is None:
         return {}, 0, []
     kind, m = found

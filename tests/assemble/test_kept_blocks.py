@@ -10,7 +10,7 @@ import pytest
 
 from oriongraph_cli import api, blocks
 from oriongraph_cli.config import load_config
-from oriongraph_cli.index.parse import front_matter_end
+from oriongraph_cli.blocks import front_matter_end
 from oriongraph_cli.render import render_text
 from oriongraph_cli.store import reader as reader_mod
 
