@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, NamedTuple, Sequence
 from urllib.parse import unquote
 
+from oriongraph_cli.blocks import front_matter_end, is_rst, read_blocks
 from oriongraph_cli.graph.extract import (
     ADR_RE,
     ARTIFACTS_DIR,
@@ -42,6 +43,8 @@ from oriongraph_cli.graph.extract import (
 )
 from oriongraph_cli.models import TOP_FOLDERS, Document, Span
 
+# a note read for its outline (``LinkResolver.outline_anchors``) is at most this long
+OUTLINE_MAX_BYTES = 16 * 1024 * 1024
 # an e-mail address written as a link's target without ``mailto:``
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}$")
 # the suffixes a Sphinx document may have (a :doc: target is written without one)
@@ -353,6 +356,7 @@ class LinkResolver:
         # a heading's letters and digits alone -> its span, where no other heading of the page has them
         self._loose: dict[str, dict[str, str]] = {}
         self._toc: dict[str, dict[str, str]] = {}  # path -> Python-Markdown's anchors (slugs)
+        self._outline: dict[str, dict[str, str]] = {}  # path -> outline_anchors
         self._text_anchors: dict[str, dict[str, str]] = {}
         self._term_anchors: dict[str, dict[str, str]] = {}
         self._file_names: set[str] | None = None  # every file name in the stage folders, lower-cased
@@ -506,7 +510,64 @@ class LinkResolver:
             hit = found.get(anchor.lower()) or found.get(slugify(unquote(anchor)))
         if hit is None and "#" in anchor:  # Obsidian's heading chain: [[Note#Setup#Linux]]
             hit = self.heading_chain(path, [slugify(part) for part in anchor.split("#") if part.strip()])
+        if hit is None:  # a heading with no text of its own, which no span is under
+            found = self.outline_anchors(path)
+            hit = found.get(anchor.lower()) or found.get(slugify(unquote(anchor)))
         return hit
+
+    def outline_anchors(self, path: str) -> dict[str, str]:
+        """Anchor -> span of every heading of the note as its file has it, read only for an
+        anchor nothing else names: a heading whose section holds no text but a comment
+        (a template's ``### Non-Goals`` over ``<!-- … -->``) is under no span, and GitHub
+        still gives it an anchor — numbered over every heading of the file, empty ones too
+        (``-8`` for the ninth of nine alike). Each heading lands on the span that holds it,
+        or the first span under a heading after it (the last span when none follows). Read
+        from the project's file (the index run has just read it); empty without a root."""
+        table = self._outline.get(path)
+        if table is not None:
+            return table
+        table = self._outline[path] = {}
+        spans = self.spans_of(path)
+        if self.root is None or not spans:
+            return table
+        try:
+            file = self.root / path
+            if file.is_symlink() or file.stat().st_size > OUTLINE_MAX_BYTES:
+                return table
+            text = file.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return table
+        titles = [h.title for h in read_blocks(text, front_matter_end(text), is_rst(path)).headings]
+        owner: list[str | None] = [None] * len(titles)
+        j = 0  # the first heading no span has claimed
+        prev: tuple[str, ...] = ()
+        for s in spans:
+            # a span opens a section when its heading path changes or its text begins with
+            # the heading (a section's later spans, and a section under a heading repeated
+            # just above, share the path)
+            opens = s.heading_path != prev or _first_line_is(s.text, s.heading_path[-1] if s.heading_path else "")
+            prev = s.heading_path
+            if not s.heading_path or not opens:
+                continue
+            k = next((k for k in range(j, len(titles)) if titles[k] == s.heading_path[-1]), None)
+            if k is None:
+                continue
+            for m in range(j, k + 1):  # the headings before it with no span of their own lead into it
+                owner[m] = s.span_id
+            j = k + 1
+        for m in range(j, len(titles)):
+            owner[m] = spans[-1].span_id
+        counts: Counter[str] = Counter()
+        for title, span_id in zip(titles, owner):
+            text_of = heading_text(title)
+            given = heading_id(title)
+            if given is not None:
+                table.setdefault(given.lower(), span_id)
+            slug = slugify(text_of)
+            n = counts[slug]
+            counts[slug] += 1
+            table.setdefault(slug if n == 0 else f"{slug}-{n}", span_id)
+        return table
 
     def heading_chain(self, path: str, chain: list[str]) -> str | None:
         """span_id of the first span under the section a chain of heading slugs names, as
@@ -914,6 +975,13 @@ def _by_tail(hits, path: str, rooted: bool = False) -> str | None:
         if ends:
             return ends[0] if len(ends) == 1 else None
     return None
+
+
+def _first_line_is(text: str, title: str) -> bool:
+    """Whether ``text`` begins with the heading ``title``: an ATX line (``## Title``), or the
+    title's own line over a setext or reStructuredText underline."""
+    first = text.lstrip("\n").split("\n", 1)[0].strip()
+    return bool(title) and (first == title or first.lstrip("#").strip().rstrip("#").strip() == title)
 
 
 def _at_site_root(paths) -> str | None:

@@ -1956,6 +1956,39 @@ def test_mkdocs_heading_ids_and_anchors_as_python_markdown_makes_them(mini, tmp_
     assert heading_label('9.7.0 { id="9.7.0" }') == "9.7.0" and heading_label("X { data-id=3 }") == "X { data-id=3 }"
     reg.close()
 
+
+def test_anchors_of_headings_with_no_text_of_their_own(mini, tmp_path):
+    """A template's headings whose sections hold only a comment (Tekton's enhancement
+    proposals: ``### Non-Goals`` over ``<!-- … -->``) are under no span, and GitHub still gives
+    them anchors, numbered over every heading of the file: each names the span of the next
+    heading that has text (the last span when none follows), a repeated one by its number."""
+    tep = "02_knowledge/tekton/0155-events.md"  # its spans: see the asserts
+    body = " ".join(f"Sentence {i} about storing pipeline events." for i in range(40))
+    text = (f"---\ntitle: Events\n---\n# TEP-0155: Events\n\n- [Non-Goals](#non-goals)\n\n## Motivation\n\n{body}\n\n"
+            f"### Non-Goals\n\n<!--\nWhat is out of scope?\n-->\n\n### Use Cases\n\n{body}\n\n"
+            f"## Design Details\n\n<!--\nfill in\n-->\n\n### Test Plan\n\n<!--\nhow\n-->\n\n## Design Evaluation\n\n{body}\n\n"
+            f"### Applicability\n\n{body}\n\n### Applicability\n\n<!--\nagain\n-->\n\n### Applicability\n\n{body}\n\n"
+            f"## References\n\n<!-- none yet -->\n")
+    write(mini, tep, text)
+    write(mini, "02_knowledge/tekton/links.md", "# Links\n\nSee [non-goals](0155-events.md#non-goals), "
+          "[the plan](0155-events.md#test-plan), [third](0155-events.md#applicability-2), [refs](0155-events.md#references) "
+          "and [nothing](0155-events.md#no-such-heading).\n")
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    r = LinkResolver.from_registry(reg, mini)
+    assert not r.slugs(tep).get("non-goals")  # under no span
+    use_cases = span_of(reg, tep, "Use Cases")
+    rows = reg.conn.execute("SELECT span_id, heading_path FROM spans WHERE path = ? ORDER BY ordinal", (tep,)).fetchall()
+    third = [sid for sid, hp in rows if hp.endswith('"Applicability"]')][-1]
+    assert r.anchor(tep, "non-goals") == use_cases
+    # two comment-only sections in a row the splitter keeps as a span of their own: named by it
+    assert r.anchor(tep, "design-details") == r.anchor(tep, "test-plan") == span_of(reg, tep, "Test Plan")
+    assert r.anchor(tep, "applicability-2") == third  # numbered over every heading, the empty second one too
+    assert r.anchor(tep, "references") == rows[-1][0]  # none follows: the last span
+    assert r.anchor(tep, "no-such-heading") is None
+    assert [d.target for d in result.dangling if d.path == "02_knowledge/tekton/links.md"] == ["0155-events.md#no-such-heading"]
+    assert LinkResolver.from_registry(reg, None).anchor(tep, "non-goals") is None  # without the project's files: none read
+    reg.close()
+
 def test_a_pep_role_names_the_pep_the_project_holds(mini, tmp_path):
     """``:pep:`8``` (``{pep}``, ``:pep:`the style guide <8>```, ``:pep:`8#naming```) names the
     document whose id is PEP-0008 when the project holds it (the PEPs' own repository), its
