@@ -482,8 +482,11 @@ Sources (only the Markdown is read):
   ``last-updated``, ``status``: 84 implemented, 36 proposed, 19 implementable, 3 deferred, 3 withdrawn, 1
   implementing, none ``replaced``; ``see-also`` on 21, ``collaborators``, ``contributors``); ``superseded-by`` on
   two (0023 ``[TEP-0107]``, 0033 ``[TEP-0138]``) and ``replaces`` on one (0107 ``[TEP-0023]``), written as TEP
-  numbers in lists; the withdrawn and deferred TEPs say why in an italic note under the front matter (0044:
-  StepActions cover its use cases, 0092: deferred for queueing in TEP-0132), later TEPs name the earlier ones
+  numbers in lists (``replaces`` is not a key the link graph reads: 0107's makes no edge, 0023's
+  ``superseded-by`` makes the one); the withdrawn and deferred TEPs say why in an italic note under the front
+  matter (0044: StepActions cover its use cases) or in their summary (0092: deferred for queueing in
+  TEP-0132); 277 table-of-contents links name template headings left empty (their body only an HTML comment,
+  or none) whose anchors the index does not keep, so they are reported dangling; later TEPs name the earlier ones
   they refine in the text (0121 changes 0069's retry timeouts, 0114 renames 0002's ``Run`` to ``CustomRun``, 0115
   replaces 0003's directory versioning); HTML comments (template guidance, ``<!-- toc -->``) in 143, links to other TEPs
   written as files (``0090-matrix.md``), as GitHub URLs of ``tektoncd/community`` (some to files since renamed,
