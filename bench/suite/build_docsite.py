@@ -181,6 +181,10 @@ projects no default was chosen on.
     git -C /tmp/src/mkmat checkout 5b36f2ac499a45905e246bc66bbee2858ef6556f
     python bench/suite/build_docsite.py /tmp/src/mkmat --docs docs --name mkmat --out /tmp/suite/mkmat
 
+    git clone https://github.com/tektoncd/community /tmp/src/tekton
+    git -C /tmp/src/tekton checkout 1f8ddde5add3a4db23d857282ff6b734a831b1c9
+    python bench/suite/build_docsite.py /tmp/src/tekton --docs teps --exclude tools --name tekton --out /tmp/suite/tekton
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -469,6 +473,25 @@ Sources (only the Markdown is read):
   with snippets (``includes/mkdocs.md``: ``[mkdocs.site_url]: https://www.mkdocs.org/…``) live outside
   ``docs/``, so the pages' references to them (``[`site_url`][mkdocs.site_url]``, 65 in 14 pages) have
   no definition in the tree.
+- ``tekton``: every ``teps/**/*.md`` of tektoncd/community at 1f8ddde5add3 but ``teps/tools/`` (the TEP
+  automation script's README: ``--exclude tools``; the template is ``tools/tep-template.md.template`` and the
+  index's ``README.md.mustache``, neither read) — the Tekton Enhancement Proposals, 146 TEPs (3–64 KB, 2.7 MB in all:
+  Pipelines, Triggers, Results, Chains and supply-chain security, the catalog and hub, the CLI, the process) and
+  the generated ``README.md`` index, a table of number, title, status and last update for every TEP, kept as the
+  project's overview. KEP-style YAML front matter on every TEP (``title``, ``authors``, ``creation-date``,
+  ``last-updated``, ``status``: 84 implemented, 36 proposed, 19 implementable, 3 deferred, 3 withdrawn, 1
+  implementing, none ``replaced``; ``see-also`` on 21, ``collaborators``, ``contributors``); ``superseded-by`` on
+  two (0023 ``[TEP-0107]``, 0033 ``[TEP-0138]``) and ``replaces`` on one (0107 ``[TEP-0023]``), written as TEP
+  numbers in lists (``replaces`` is not a key the link graph reads: 0107's makes no edge, 0023's
+  ``superseded-by`` makes the one); the withdrawn and deferred TEPs say why in an italic note under the front
+  matter (0044: StepActions cover its use cases) or in their summary (0092: deferred for queueing in
+  TEP-0132); 277 table-of-contents links name template headings left empty (their body only an HTML comment,
+  or none) whose anchors the index does not keep, so they are reported dangling; later TEPs name the earlier ones
+  they refine in the text (0121 changes 0069's retry timeouts, 0114 renames 0002's ``Run`` to ``CustomRun``, 0115
+  replaces 0003's directory versioning); HTML comments (template guidance, ``<!-- toc -->``) in 143, links to other TEPs
+  written as files (``0090-matrix.md``), as GitHub URLs of ``tektoncd/community`` (some to files since renamed,
+  ``0044-decouple-task-composition-from-scheduling.md``) or as pull requests; diagrams in ``images/``, which holds
+  no Markdown; 7 current-vs-replaced pairs in 12 phrasings (``tekton.pairs.jsonl``), 4 marked (8 phrasings).
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
