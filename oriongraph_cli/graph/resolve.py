@@ -1128,6 +1128,8 @@ def resolve_refs(
                     keys.add(FS_KEY)
                 if status == "missing" and kind == "md" and RULE_ID_RE.fullmatch(target):
                     keys.add(XREF_KEY)  # LinkResolver.rule_target
+                if anchor and kind == "md" and dst is not None and resolver.anchor(dst, anchor) is None:
+                    keys.add(XREF_KEY)  # an anchor no heading names: the labels were looked up (_link_edge)
             elif target:
                 _name_keys(path, target, keys)
                 if kind.startswith(("fm:", "stated:")) and (m := SERIES_NUMBER_RE.fullmatch(md_unescape(target).strip())):
@@ -1243,6 +1245,10 @@ def _link_edge(edges: list[Edge], dangling_out: list[DanglingLink], resolver: Li
     dst_span = None
     if r.anchor:
         dst_span = resolver.anchor(dst, r.anchor)
+        if dst_span is None and (label := resolver.sphinx_ref(md_unescape(r.anchor))) is not None and (label[0] == dst or dst == r.path):
+            # a label's line, MyST's "(label)=" or ".. _label:", on the page the link names;
+            # a link to this page's "#label" names it on any page, as MyST resolves "[](#label)"
+            dst, dst_span = label
         if dst_span is None:
             dangling_out.append(DanglingLink(r.path, r.line, written, "anchor"))
     if dst == r.path and dst_span is None:

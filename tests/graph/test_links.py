@@ -1989,6 +1989,29 @@ def test_anchors_of_headings_with_no_text_of_their_own(mini, tmp_path):
     assert LinkResolver.from_registry(reg, None).anchor(tep, "non-goals") is None  # without the project's files: none read
     reg.close()
 
+
+def test_a_myst_label_is_an_anchor_on_its_page_and_from_any_page(mini, tmp_path):
+    """MyST sets targets with ``(label)=`` lines and resolves ``[](#label)`` across the whole
+    project: an anchor no heading names lands on the label's section — on the page the link
+    names, or, from a link to its own page, on whichever page sets it; a label no page sets
+    still dangles, and a link naming another page does not jump to a third."""
+    conf, deploy, other = "02_knowledge/myst/configuration.md", "02_knowledge/myst/deployment.md", "02_knowledge/myst/other.md"
+    body = " ".join(f"Sentence {i} about the project configuration file." for i in range(40))
+    write(mini, conf, f"# Configuration\n\n{body}\n\n(field-behavior)=\n## How fields behave\n\n{body}\n\n"
+                      f"(site-options)=\n## Site options\n\n{body}\n\nSee [](#field-behavior).\n")
+    write(mini, deploy, "# Deployment\n\nSet the [site options](#site-options) first, see [](configuration.md#field-behavior), "
+                        "[nothing](#no-such-label) and [wrong page](other.md#site-options).\n")
+    write(mini, other, "# Other\n\nNothing here.\n")
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    fields, site = span_of(reg, conf, "How fields behave"), span_of(reg, conf, "Site options")
+    out = {(e.src_path, e.detail, e.dst_path, e.dst_span) for e in edge_set_edges(reg.conn)
+           if e.src_path in (conf, deploy) and e.type == "REF"}
+    assert (deploy, "#site-options", conf, site) in out  # a link to its own page: the label on another
+    assert (deploy, "configuration.md#field-behavior", conf, fields) in out
+    assert (conf, "#field-behavior", conf, fields) in out
+    assert sorted(d.target for d in result.dangling if d.path == deploy) == ["#no-such-label", "other.md#site-options"]
+    reg.close()
+
 def test_a_pep_role_names_the_pep_the_project_holds(mini, tmp_path):
     """``:pep:`8``` (``{pep}``, ``:pep:`the style guide <8>```, ``:pep:`8#naming```) names the
     document whose id is PEP-0008 when the project holds it (the PEPs' own repository), its
