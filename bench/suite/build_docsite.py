@@ -185,6 +185,10 @@ projects no default was chosen on.
     git -C /tmp/src/tekton checkout 1f8ddde5add3a4db23d857282ff6b734a831b1c9
     python bench/suite/build_docsite.py /tmp/src/tekton --docs teps --exclude tools --name tekton --out /tmp/suite/tekton
 
+    git clone https://github.com/jupyter-book/mystmd /tmp/src/myst
+    git -C /tmp/src/myst checkout 1ad857c61d787bfcfa02da2af88cff7a93c214e6
+    python bench/suite/build_docsite.py /tmp/src/myst --docs docs --name myst --out /tmp/suite/myst
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -492,6 +496,31 @@ Sources (only the Markdown is read):
   written as files (``0090-matrix.md``), as GitHub URLs of ``tektoncd/community`` (some to files since renamed,
   ``0044-decouple-task-composition-from-scheduling.md``) or as pull requests; diagrams in ``images/``, which holds
   no Markdown; 7 current-vs-replaced pairs in 12 phrasings (``tekton.pairs.jsonl``), 4 marked (8 phrasings).
+- ``myst``: every ``docs/*.md`` of jupyter-book/mystmd at 1ad857c61d78 — the MyST Markdown guide
+  (mystmd.org/guide) written in MyST itself, 89 pages in one flat folder, 621 KB: the tutorials,
+  configuration and front matter (a 27 KB field reference), the authoring pages (typography,
+  admonitions, figures, math, tables, code, cross-references, external references, embedding,
+  citations, proofs, exercises, glossaries, LaTeX input), executable content (notebooks, Markdown
+  notebooks, in-page execution, launch buttons), the website pages (themes, navigation, metadata,
+  styles, downloads, six deployment targets, landing pages), the exports (PDF with LaTeX or Typst,
+  Word, JATS, CITATION.cff), plugins, the reference and "about" pages, and the contributor and
+  developer guides (``developer.md``, 43 KB), several of which the site's ``myst.yml`` table of
+  contents leaves out; no folder needs leaving out (``images/``, ``thumbnails/``, ``videos/``,
+  ``public/``, ``equations/`` hold no Markdown) and the one notebook (``interactive-notebooks.ipynb``)
+  is not Markdown, so not copied. Front matter (``title``, ``short_title``, ``subtitle``,
+  ``description``, ``thumbnail``, ``numbering``, ``kernelspec``) on 84 pages; directives in colon
+  fences (``:::{note}``, 425 in 73 pages) and backtick fences (`` ```{code-block} ``, 540 in 67),
+  often shown inside ````` ````{myst} ````` demo fences; 207 ``(label)=`` targets in 52 pages,
+  356 links to a ``#label`` target (``[](#label)``, ``[text](#label)``) in 59 pages beside relative
+  ``[](./page.md)`` links, ``xref:`` links into other MyST projects and Sphinx inventories (44 in
+  13 pages), ``<wiki:…>`` links, 201 ``{myst:directive}``/``{myst:role}`` roles, a few ``{ref}`` and
+  ``{doc}`` roles, ``%`` comment lines and ``+++`` block breaks. Eight pages hold directives that
+  the site's own plugins (``directives.mjs``, ``templates.mjs``, ``versions.mjs``,
+  ``error-rules.mjs``) fill at build time, so their text is absent from the tree: ``directives.md``
+  and ``roles.md`` are lists of empty ``:::{myst:directive} figure`` blocks, ``versions.md`` a
+  ``{myst:versions}`` block, and the option tables of some directives (card, grid, tabs, exercise,
+  solution, proof), of the two themes (``website-templates.md``) and of the error rules
+  (``settings.md``) are missing.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
