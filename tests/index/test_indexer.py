@@ -560,6 +560,7 @@ def test_an_index_parsed_by_older_front_matter_rules_is_rebuilt_with_its_vectors
     """A TOML front matter note indexed by an orion that read only YAML had its +++ block as
     text: after the upgrade the next run rebuilds (status says why first), reads its fields,
     and reuses the vectors of every embedding text it had; the run after finds nothing changed."""
+    from oriongraph_cli import blocks
     from oriongraph_cli.index import parse
     from oriongraph_cli.index.rebuild import pending_rebuild
     from oriongraph_cli.store.manifest import Manifest
@@ -568,7 +569,7 @@ def test_an_index_parsed_by_older_front_matter_rules_is_rebuilt_with_its_vectors
     note.write_text('+++\ntitle = "Rotate keys"\ntags = ["security"]\n+++\n\n# Rotate keys\n\nRotate every 90 days.\n')
     cfg = load_config(project)
     monkeypatch.setattr(parse, "PARSE_RULES", 1)  # the generation an older orion wrote
-    monkeypatch.setattr(parse, "TOML_FM_RE", re.compile(r"(?!)"))  # ... which read no TOML
+    monkeypatch.setattr(blocks, "TOML_FM_RE", re.compile(r"(?!)"))  # ... which read no TOML
     r1 = index_project(cfg)
     assert r1.rebuild_reason == "first index"
     monkeypatch.undo()
