@@ -86,7 +86,9 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # from the note's outline and numbered over all its headings as GitHub numbers them — 277 of
 # Tekton's enhancement proposals' table-of-contents links dangled; 29: an anchor no heading
 # names is a label's, MyST's ``(label)=`` or ``.. _label:``, on the page the link names — or on
-# any page from a link to its own page, as MyST resolves ``[](#label)`` across a project.
+# any page from a link to its own page, as MyST resolves ``[](#label)`` across a project; 30: a
+# MyST directive's ``:label: x`` option is a label too (``{figure}``, ``{table}``), for anchors
+# and ``{ref}`` alike.
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 29
+LINK_RULES = 30

@@ -50,8 +50,8 @@ _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}$")
 # the suffixes a Sphinx document may have (a :doc: target is written without one)
 SPHINX_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".txt")
 # a label's line: reStructuredText's ``.. _label:`` (not a hyperlink target, which has a URL
-# after the colon) and MyST's ``(label)=``
-_LABEL_LINE = re.compile(r"^\s*(?:\.\.\s+_([^`:\n][^:\n]*):|\(([^()\s]+)\)=)\s*$")
+# after the colon), MyST's ``(label)=``, and a MyST directive's ``:label: x`` option
+_LABEL_LINE = re.compile(r"^\s*(?:\.\.\s+_([^`:\n][^:\n]*):|\(([^()\s]+)\)=|:label:[ \t]+([^\s`]+))\s*$")
 
 if TYPE_CHECKING:
     from oriongraph_cli.store.registry import Registry
@@ -223,9 +223,10 @@ RULE_ID_RE = re.compile(r"[a-z][a-z0-9_-]*(?:\.[a-z0-9_-]+)+")
 
 
 def _label_of(line: str) -> str | None:
-    """The label a Sphinx label line sets (``.. _label:``, ``(label)=``), lower-cased."""
+    """The label a Sphinx label line sets (``.. _label:``, ``(label)=``, or a MyST directive's
+    ``:label: x`` option, which labels the figure, table or block it opens), lower-cased."""
     m = _LABEL_LINE.match(line)
-    return (m.group(1) or m.group(2)).strip().lower() if m else None
+    return next(g for g in m.groups() if g).strip().lower() if m else None
 
 
 def _rule_of(line: str) -> str | None:
@@ -723,7 +724,7 @@ class LinkResolver:
         holds the line, or the next one when nothing but labels follows it in its span; the
         first in path order; case ignored, as Sphinx ignores it."""
         if self._sphinx_labels is None:
-            self._sphinx_labels = self._marker_table((".. _", ")="), _label_of)
+            self._sphinx_labels = self._marker_table((".. _", ")=", ":label:"), _label_of)
         return self._sphinx_labels.get(label.strip().lower())
 
     def rule_target(self, rule: str) -> tuple[str, str] | None:

@@ -1991,7 +1991,7 @@ def test_anchors_of_headings_with_no_text_of_their_own(mini, tmp_path):
 
 
 def test_a_myst_label_is_an_anchor_on_its_page_and_from_any_page(mini, tmp_path):
-    """MyST sets targets with ``(label)=`` lines and resolves ``[](#label)`` across the whole
+    """MyST sets targets with ``(label)=`` lines (and a directive's ``:label:`` option) and resolves ``[](#label)`` across the whole
     project: an anchor no heading names lands on the label's section — on the page the link
     names, or, from a link to its own page, on whichever page sets it; a label no page sets
     still dangles, and a link naming another page does not jump to a third."""
@@ -2000,7 +2000,8 @@ def test_a_myst_label_is_an_anchor_on_its_page_and_from_any_page(mini, tmp_path)
     write(mini, conf, f"# Configuration\n\n{body}\n\n(field-behavior)=\n## How fields behave\n\n{body}\n\n"
                       f"(site-options)=\n## Site options\n\n{body}\n\nSee [](#field-behavior).\n")
     write(mini, deploy, "# Deployment\n\nSet the [site options](#site-options) first, see [](configuration.md#field-behavior), "
-                        "[nothing](#no-such-label) and [wrong page](other.md#site-options).\n")
+                        "[nothing](#no-such-label) and [wrong page](other.md#site-options). Compare [](#deployment-comparison).\n\n"
+                        "## Hosts\n\n```{table} Where to deploy\n:label: deployment-comparison\n\n| host | cost |\n|---|---|\n| a | 1 |\n```\n")
     write(mini, other, "# Other\n\nNothing here.\n")
     reg, result = index(mini, tmp_path / "r.sqlite")
     fields, site = span_of(reg, conf, "How fields behave"), span_of(reg, conf, "Site options")
@@ -2009,6 +2010,7 @@ def test_a_myst_label_is_an_anchor_on_its_page_and_from_any_page(mini, tmp_path)
     assert (deploy, "#site-options", conf, site) in out  # a link to its own page: the label on another
     assert (deploy, "configuration.md#field-behavior", conf, fields) in out
     assert (conf, "#field-behavior", conf, fields) in out
+    assert (deploy, "#deployment-comparison", deploy, span_of(reg, deploy, "Hosts")) in out  # a directive's :label: option
     assert sorted(d.target for d in result.dangling if d.path == deploy) == ["#no-such-label", "other.md#site-options"]
     reg.close()
 
