@@ -440,13 +440,7 @@ class LinkResolver:
                         continue
                     seen.add(prefix)
                     text = heading_text(prefix[-1])
-                    given = heading_id(prefix[-1])
-                    if given is not None:  # an id written on the heading is its anchor too
-                        table.setdefault(given.lower(), s.span_id)
-                    slug = slugify(text)
-                    n = counts[slug]
-                    counts[slug] += 1
-                    table.setdefault(slug if n == 0 else f"{slug}-{n}", s.span_id)
+                    slug = _add_heading_anchors(table, counts, prefix[-1], s.span_id)
                     if (other := toc_slug(text)) != slug:
                         toc.append((other, s.span_id))
                     loose.setdefault(loose_anchor(text), []).append(s.span_id)
@@ -560,14 +554,7 @@ class LinkResolver:
             owner[m] = spans[-1].span_id
         counts: Counter[str] = Counter()
         for title, span_id in zip(titles, owner):
-            text_of = heading_text(title)
-            given = heading_id(title)
-            if given is not None:
-                table.setdefault(given.lower(), span_id)
-            slug = slugify(text_of)
-            n = counts[slug]
-            counts[slug] += 1
-            table.setdefault(slug if n == 0 else f"{slug}-{n}", span_id)
+            _add_heading_anchors(table, counts, title, span_id)
         return table
 
     def heading_chain(self, path: str, chain: list[str]) -> str | None:
@@ -976,6 +963,20 @@ def _by_tail(hits, path: str, rooted: bool = False) -> str | None:
         if ends:
             return ends[0] if len(ends) == 1 else None
     return None
+
+
+def _add_heading_anchors(table: dict[str, str], counts: Counter[str], heading: str, span_id: str) -> str:
+    """A heading's anchors into ``table`` (the first place to set one keeps it): the id written
+    on it, and its GitHub slug, numbered ``-1``, ``-2`` by ``counts`` when repeated; returns
+    the slug."""
+    given = heading_id(heading)
+    if given is not None:  # an id written on the heading is its anchor too
+        table.setdefault(given.lower(), span_id)
+    slug = slugify(heading_text(heading))
+    n = counts[slug]
+    counts[slug] += 1
+    table.setdefault(slug if n == 0 else f"{slug}-{n}", span_id)
+    return slug
 
 
 def _first_line_is(text: str, title: str) -> bool:

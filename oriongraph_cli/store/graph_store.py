@@ -156,7 +156,7 @@ class GraphStore:
             follows, sections = totals["spans"] - totals["span_documents"], totals["sections"]
         else:
             follows = q("SELECT count(*) - count(DISTINCT doc) FROM spans").fetchone()[0]
-            sections = q("SELECT count(*) FROM spans WHERE ordinal > 0 AND json_array_length(heading_path) > 0").fetchone()[0]
+            sections = q(f"SELECT count(*) FROM spans WHERE {schema.UNDER_SECTION}").fetchone()[0]
         return {"NEXT": follows, "PREV": follows, "PARENT_SECTION": sections, "CHILD_SECTION": sections}
 
     def neighbour_edges(self, path: str, span: str | None, *, doc_edges: bool = True) -> list[tuple[tuple[str, str | None], str, bool, str]]:

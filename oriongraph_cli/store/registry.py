@@ -78,7 +78,7 @@ class Registry:
                 self._totals = recorded
             else:
                 row = self.conn.execute(
-                    "SELECT coalesce(sum(token_cost), 0), coalesce(sum(ordinal > 0 AND json_array_length(heading_path) > 0), 0),"
+                    f"SELECT coalesce(sum(token_cost), 0), coalesce(sum({schema.UNDER_SECTION}), 0),"
                     " count(DISTINCT doc) FROM spans").fetchone()
                 self._totals = dict(zip(_TOTAL_KEYS, row))
         return self._totals
@@ -122,9 +122,9 @@ class Registry:
 
     def remove_document(self, path: str) -> None:
         gone = self.conn.execute(
-            "SELECT coalesce(sum(token_cost), 0), coalesce(sum(ordinal > 0 AND json_array_length(heading_path) > 0), 0), count(*)"
+            f"SELECT coalesce(sum(token_cost), 0), coalesce(sum({schema.UNDER_SECTION}), 0), count(*)"
             " FROM spans WHERE doc = (SELECT id FROM documents WHERE path = ?)", (path,)).fetchone()
-        self.totals()
+        self.totals()  # loaded (or counted) before the rows go
         self.conn.execute("DELETE FROM documents WHERE path = ?", (path,))
         self._add_totals(*gone, sign=-1)
 

@@ -13,6 +13,10 @@ import sqlite3
 
 from oriongraph_cli.store.sql import has_table, run_ddl
 
+# a span after its document's first that sits under a heading: it has a PARENT_SECTION edge
+# (``graph.extract.structural_edges``), counted by ``Registry.totals`` and ``GraphStore.structural_counts``
+UNDER_SECTION = "ordinal > 0 AND json_array_length(heading_path) > 0"
+
 REGISTRY = """
 CREATE TABLE IF NOT EXISTS info(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS documents(
