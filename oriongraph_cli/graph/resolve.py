@@ -1,5 +1,7 @@
 """Where a reference points: the resolver over the indexed documents, and raw references
-turned into typed edges and dangling links (edge types in :mod:`graph.edges`).
+turned into typed edges and dangling links (edge types in :mod:`graph.edges`). What a written
+address may name before any lookup is :mod:`graph.addresses`'; the anchors a page defines,
+:mod:`graph.anchors`'.
 """
 
 from __future__ import annotations
@@ -7,21 +9,40 @@ from __future__ import annotations
 import json
 import os
 import posixpath
-import re
-from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, NamedTuple, Sequence
-from urllib.parse import unquote
 
-from oriongraph_cli.blocks import front_matter_end, is_rst, read_blocks
+from oriongraph_cli.graph.addresses import (
+    SERIES_NUMBER_RE,
+    SPHINX_SUFFIXES,
+    at_site_root,
+    by_tail,
+    file_number,
+    folder_candidates,
+    is_attachment,
+    is_site_ref,
+    md_unescape,
+    page_candidates,
+    page_files,
+    page_url,
+    page_url_dir,
+    relative,
+    site_candidates,
+    site_ref_shown,
+    site_ref_target,
+    unnumbered,
+)
+from oriongraph_cli.graph.anchors import (
+    PageAnchors,
+    RULE_ID_RE,
+    label_of,
+    rule_of,
+)
 from oriongraph_cli.graph.extract import (
     ADR_RE,
     ARTIFACTS_DIR,
-    FOLDER_PAGE_STEMS,
     FRONT_MATTER_TYPES,
-    HEADING_TEXT_MAX,
     MD_SUFFIXES,
-    PATHISH_RE,
     SCHEME_RE,
     SPHINX_ROLE_RE,
     DanglingLink,
@@ -31,223 +52,17 @@ from oriongraph_cli.graph.extract import (
     SpanInfo,
     folder_name,
     heading_id,
-    heading_text,
-    loose_anchor,
     looks_like_path,
-    mask_code,
     own_url_key,
     role_target,
     site_url_key,
-    slugify,
-    toc_slug,
 )
 from oriongraph_cli.models import TOP_FOLDERS, Document, Span
-
-# a note read for its outline (``LinkResolver.outline_anchors``) is at most this long
-OUTLINE_MAX_BYTES = 16 * 1024 * 1024
-# an e-mail address written as a link's target without ``mailto:``
-_EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}$")
-# the suffixes a Sphinx document may have (a :doc: target is written without one)
-SPHINX_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".txt")
-# a label's line: reStructuredText's ``.. _label:`` (not a hyperlink target, which has a URL
-# after the colon), MyST's ``(label)=``, and a MyST directive's ``:label: x`` option
-_LABEL_LINE = re.compile(r"^\s*(?:\.\.\s+_([^`:\n][^:\n]*):|\(([^()\s]+)\)=|:label:[ \t]+([^\s`]+))\s*$")
 
 if TYPE_CHECKING:
     from oriongraph_cli.store.registry import Registry
 
 # --------------------------------------------------------------------------- resolver
-
-SITE_SUFFIXES = (".html", ".htm")
-# CommonMark: a backslash before ASCII punctuation in a link destination stands for the
-# character itself, so "[aws](#requirement\\_aws)" (as terraform-docs writes it) names "#requirement_aws"
-_MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
-# a block id, as Obsidian marks a paragraph a link may name (``[[Note#^block-id]]``): "^id" ending a line
-_BLOCK_ID = re.compile(r"(?:^|[ \t]|(?<=\]\]))\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
-# a definition list's definition line (``: text`` under its term, PHP Markdown Extra's and
-# goldmark's syntax): a site that gives each term an id (Hugo's ``autoDefinitionTermID``)
-# lets a link name the term
-_DEFINITION_LINE = re.compile(r"^ {0,3}:[ \t]+\S")
-_ANY_DEFINITION_LINE = re.compile(_DEFINITION_LINE.pattern, re.MULTILINE)
-# an anchor written in HTML, as generated documentation sets them: <a name="x"></a>, <h3 id="x">
-_HTML_ANCHOR = re.compile(r"<[A-Za-z][\w-]*\s[^<>]*?(?<![\w-])(?:id|name)\s*=\s*([\"'])([^\"'<>]+)\1")
-# an id set by an attribute list alone on its line, as Python-Markdown's attr_list (MkDocs)
-# gives it to the block above — "{#field-after-validator}" under a list item's text —, or by
-# mkdocs-autorefs' empty link, "[](){#pattern-constraint-note}"
-_ATTR_LIST_ANCHOR = re.compile(r"^[ \t]*(?:\[\]\(\))?\{:?[ \t]*#([^\s{}\"']+)(?:[ \t]+[^{}\n]*)?\}[ \t]*$", re.MULTILINE)
-# an ATX heading inside a list item or a block quote (``  ### Details {#details}`` under
-# ``- **Type**``, as API references write them): a heading where it renders, with the
-# anchor a site gives it, but no section of the outline (its code blanked first). Indented,
-# quoted or after a list marker: a heading at the margin the outline did not read is in code
-# (a fence left open in an earlier passage, which a passage's own text cannot show)
-_LIST_MARKER = r"(?:[-*+]|\d{1,9}[.)])[ \t]+"
-_NESTED_HEADING = re.compile(
-    rf"^(?:(?:[ \t]*>[ \t]*|[ \t]+)(?:{_LIST_MARKER})?|{_LIST_MARKER})#{{1,6}}[ \t]+(\S.*?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
-# ... or one that begins a span's text: a long section's part begins at the block such a
-# heading opens, its indentation left out (Vue's ``  ### Note on webpack Treeshaking {#…}``)
-_SPAN_FIRST_HEADING = re.compile(r"#{1,6}[ \t]+(\S.*?)(?:[ \t]+#+)?[ \t]*")  # (on the first line, at most HEADING_TEXT_MAX long)
-
-
-def folder_candidates(rel: str) -> tuple[str, ...]:
-    """The paths a link to ``rel`` may name, in order: the file, with ``.md`` or ``.mdx``
-    implied, then a folder's page (``README.md``, ``index.md``, Hugo's ``_index.md``,
-    Docusaurus's ``index.mdx``)."""
-    return (rel, rel + ".md", rel + ".mdx", rel + "/README.md", rel + "/index.md", rel + "/_index.md", rel + "/index.mdx")
-
-
-# a page reference a site generator resolves, by kind: how a dangling one is shown (and
-# ``tag:<name>``, any other template tag as a link target: ``{% <name> "…" %}``)
-SITE_REF_KINDS = {"hugo": '{{{{< ref "{}" >}}}}', "jekyll": "{{% link {} %}}", "site": "{{{{ site.baseurl }}}}{}"}
-
-
-def is_site_ref(kind: str) -> bool:
-    return kind in SITE_REF_KINDS or kind.startswith("tag:")
-
-
-def site_ref_shown(kind: str, written: str) -> str:
-    """A dangling site reference as the page shows it: the tag with its argument; a URL made
-    from ``{{ site.baseurl }}`` or a ``relative_url`` filter as ``{{ site.baseurl }}/x/``."""
-    if kind.startswith("tag:"):
-        return f'{{% {kind[4:]} "{written}" %}}'
-    return SITE_REF_KINDS[kind].format(written)
-
-
-def site_ref_target(kind: str, target: str) -> str:
-    """The link target a site generator's page reference stands for: Hugo's ``ref`` as
-    written (from the page, or from the root with a leading ``/``); Jekyll's ``link``, a
-    ``{{ site.baseurl }}`` URL and any other tag always from the site's root (a full URL
-    stays one: ``{% link "https://…" %}`` is external)."""
-    if kind == "hugo" or SCHEME_RE.match(target) or target.startswith("//"):
-        return target
-    return "/" + target.lstrip("/")
-
-
-def page_url(target: str) -> str:
-    """A site generator's page reference as the URL of its page: ``docs/setup.md`` -> ``docs/setup``."""
-    base = target[: -len(".md")] if target.lower().endswith(".md") else target
-    return base or target
-
-
-def page_url_dir(src_path: str, target: str) -> str | None:
-    """The folder a static site serves ``src_path`` as, for a relative URL written in it
-    (``tools/slack.md`` -> ``tools/slack``, the page's own URL ``/tools/slack/``); None for a
-    folder's page (served at its folder's URL, which is its file's folder) and for a target
-    that is a root path, a Markdown file's path or an anchor alone — written as files are
-    named, not as URLs, so read from the file's folder only."""
-    t = target.split("#", 1)[0].split("?", 1)[0].strip()
-    if not t or t.startswith("/") or t.lower().endswith(MD_SUFFIXES) or SCHEME_RE.match(t):
-        return None
-    stem = posixpath.splitext(posixpath.basename(src_path))[0]
-    if stem.lower() in FOLDER_PAGE_STEMS:
-        return None
-    return posixpath.join(posixpath.dirname(src_path), stem)
-
-
-def page_candidates(page_dir: str, target: str) -> tuple[str, ...]:
-    """The paths a relative URL names read from the page's own URL (``page_dir``, from
-    :func:`page_url_dir`): as a path (``.md`` implied, a folder's page), then as a site URL's
-    page (``x.html`` -> ``x.md``)."""
-    rel, _why = LinkResolver.relative(page_dir, target)
-    if rel is None:
-        return ()
-    site = site_candidates(rel)
-    return (*folder_candidates(rel), *(_page_files(site[0]) if site else ()))
-
-
-def _page_files(page: str) -> tuple[str, str]:
-    """A site URL's page (``x.md``) as a Markdown or an MDX file."""
-    return page, page[: -len(".md")] + ".mdx"
-
-
-def is_attachment(name: str) -> bool:
-    """A wiki target naming a file that is not a note: ``diagram.png``, ``spec.pdf``."""
-    ext = posixpath.splitext(posixpath.basename(name.strip()))[1].lower()
-    return bool(ext) and ext not in MD_SUFFIXES and ext[1:].isalnum()
-
-
-def _in_order(wanted: list[str], found: list[str]) -> bool:
-    """Whether every item of ``wanted`` is in ``found``, in that order (others between)."""
-    rest = iter(found)
-    return all(any(w == f for f in rest) for w in wanted)
-
-
-def md_unescape(target: str) -> str:
-    """A Markdown link destination with its backslash escapes undone."""
-    return _MD_ESCAPE.sub(r"\1", target) if "\\" in target else target
-
-
-def site_candidates(rel: str) -> tuple[str, str] | None:
-    """(the Markdown path, the lower-cased file stem) a site URL's page may be: for
-    ``manual/dns.html`` or ``manual/dns`` (a trailing slash is gone after ``normpath``)
-    ``("manual/dns.md", "dns")``; None for a path with any other suffix."""
-    base = posixpath.basename(rel)
-    stem, ext = posixpath.splitext(base)
-    if ext.lower() not in SITE_SUFFIXES and (ext or not base or base.startswith(".")):
-        return None
-    if not PATHISH_RE.search(stem):
-        return None  # "[Ca(2+)](i)" in an abstract is text, not a page
-    return posixpath.join(posixpath.dirname(rel), stem + ".md"), stem.lower()
-
-
-def definition_terms(text: str) -> list[str]:
-    """The terms of ``text``'s definition lists, in order: a line directly above a ``: ``
-    definition line that is not itself one, outside code blocks (a term written as a code
-    span, ``publishDir``, is read as written), never a heading, list item, table row or quote."""
-    if ":" not in text:
-        return []
-    lines, masked = text.split("\n"), mask_code(text).split("\n")
-    out = []
-    for i in range(1, min(len(lines), len(masked))):
-        term = lines[i - 1].strip()
-        if (_DEFINITION_LINE.match(masked[i]) and term and not _DEFINITION_LINE.match(lines[i - 1])
-                and not term.startswith(("#", "|", ">", "- ", "* ", "+ "))):
-            out.append(term)
-    return out
-
-
-# the number a site orders its pages by, which it leaves out of their URLs (Docusaurus's
-# "number prefixes": 01-intro.md, 02_setup.md, 3. Usage.md)
-_NUMBER_PREFIX = re.compile(r"[0-9]+\s*[-_.]+\s*")
-
-
-# a record of a numbered series named by its number alone in a front matter link field, with the
-# series' name or not: ``supersedes: 0015``, ``supersedes: SIMD-0387``, ``superseded-by: '0118'``
-SERIES_NUMBER_RE = re.compile(r"(?:[A-Za-z]{2,10}[- ]?)?0*([0-9]{1,6})")
-
-
-# a rule id as mdBook's spec preprocessor writes it (the Rust Reference): a line ``r[expr.deref]``
-# before the paragraph or heading it names, and links that name the rule instead of a file,
-# ``[dereference expression]: expr.deref``
-_RULE_LINE = re.compile(r"r\[([a-z][a-z0-9_-]*(?:\.[a-z0-9_-]+)+)\][ \t]*")
-RULE_ID_RE = re.compile(r"[a-z][a-z0-9_-]*(?:\.[a-z0-9_-]+)+")
-
-
-def _label_of(line: str) -> str | None:
-    """The label a Sphinx label line sets (``.. _label:``, ``(label)=``, or a MyST directive's
-    ``:label: x`` option, which labels the figure, table or block it opens), lower-cased."""
-    m = _LABEL_LINE.match(line)
-    return next(g for g in m.groups() if g).strip().lower() if m else None
-
-
-def _rule_of(line: str) -> str | None:
-    """The rule id a line ``r[expr.deref]`` marks."""
-    m = _RULE_LINE.fullmatch(line)
-    return m.group(1) if m else None
-
-
-def file_number(path: str) -> str | None:
-    """``dir/N`` for a file whose name begins with the number N that orders it
-    (``proposals/0015-partitioned-rewards.md`` -> ``proposals/15``), else None."""
-    m = _NUMBER_PREFIX.match(posixpath.basename(path))
-    return f"{posixpath.dirname(path)}/{int(m.group().rstrip(' -_.'))}" if m else None
-
-
-def unnumbered(stem: str) -> str | None:
-    """``stem`` without the number that orders it (``02-testing`` -> ``testing``), or None
-    when it has none or is nothing else (``2024``, ``01-``)."""
-    m = _NUMBER_PREFIX.match(stem)
-    return stem[m.end():] or None if m else None
-
 
 class DocumentNames(NamedTuple):
     """The names by which links find a document, built from every document's link info and
@@ -353,13 +168,8 @@ class LinkResolver:
         self.ids, self.stems, self.titles, self.urls = self.names.ids, self.names.stems, self.names.titles, self.names.urls
         self.unnumbered = self.names.unnumbered
         self._spans: dict[str, list[SpanInfo]] = {}
-        self._slugs: dict[str, dict[str, str]] = {}
-        # a heading's letters and digits alone -> its span, where no other heading of the page has them
-        self._loose: dict[str, dict[str, str]] = {}
-        self._toc: dict[str, dict[str, str]] = {}  # path -> Python-Markdown's anchors (slugs)
-        self._outline: dict[str, dict[str, str]] = {}  # path -> outline_anchors
-        self._text_anchors: dict[str, dict[str, str]] = {}
-        self._term_anchors: dict[str, dict[str, str]] = {}
+        # each page's anchors, read from its spans (and its file, for an outline) when a link names one
+        self.anchors = PageAnchors(self.spans_of, lambda path: self._load_texts(path), root)
         self._file_names: set[str] | None = None  # every file name in the stage folders, lower-cased
         self._doxygen: tuple[dict[str, tuple[str, str]], dict[str, list[str]]] | None = None  # doxygen_target's tables
         self._sphinx_paths: dict[str, list[str]] | None = None  # sphinx_doc's table
@@ -419,189 +229,9 @@ class LinkResolver:
             self._spans[path] = sorted(self._load_spans(path), key=lambda s: s.ordinal)
         return self._spans[path]
 
-    def slugs(self, path: str) -> dict[str, str]:
-        """Heading slug -> span_id of the first span under that heading (GitHub numbering
-        ``-1``, ``-2`` for repeated headings), or the heading's own id where one is written on
-        it (``## Review {#supervisor-review}``, ``{ id=review }``); fills :attr:`_toc` (the
-        anchor Python-Markdown's ``toc`` makes where it differs: ``caret-mark-tilde`` for
-        "Caret, Mark & Tilde", :func:`toc_slug`, unless a GitHub anchor of the page is that)
-        and :attr:`_loose` too."""
-        table = self._slugs.get(path)
-        if table is None:
-            table = {}
-            loose: dict[str, list[str]] = {}
-            toc: list[tuple[str, str]] = []  # Python-Markdown's anchors, where GitHub's differ
-            seen: set[tuple[str, ...]] = set()
-            counts: Counter[str] = Counter()
-            for s in self.spans_of(path):
-                for depth in range(1, len(s.heading_path) + 1):
-                    prefix = s.heading_path[:depth]
-                    if prefix in seen:
-                        continue
-                    seen.add(prefix)
-                    text = heading_text(prefix[-1])
-                    slug = _add_heading_anchors(table, counts, prefix[-1], s.span_id)
-                    if (other := toc_slug(text)) != slug:
-                        toc.append((other, s.span_id))
-                    loose.setdefault(loose_anchor(text), []).append(s.span_id)
-            gh = set(table)
-            self._toc[path] = {}
-            for other, span_id in toc:  # never one a GitHub anchor of the page is
-                if other not in gh:
-                    self._toc[path].setdefault(other, span_id)
-            self._slugs[path] = table
-            self._loose[path] = {k: v[0] for k, v in loose.items() if k and len(v) == 1}
-        return table
-
-    def text_anchors(self, path: str) -> dict[str, str]:
-        """Anchor -> span_id of the first span that sets it in its text, outside code: in HTML
-        (``<a name="x">``, ``id="x"`` on an element) as ``x``, an attribute list alone on its
-        line (``{#x}``, ``[](){#x}``) as ``x``, a block id (a line ending in ``^x``) as ``^x``,
-        a heading inside a list item or a quote by the id written on it and
-        by its slug (read only for an anchor the outline's headings do not name)."""
-        table = self._text_anchors.get(path)
-        if table is None:
-            table = {}
-            for span_id, text in self._load_texts(path):
-                if "<" in text or "^" in text or "#" in text:
-                    masked = mask_code(text)
-                    for m in _HTML_ANCHOR.finditer(masked):
-                        table.setdefault(m.group(2), span_id)
-                    for m in _BLOCK_ID.finditer(masked):
-                        table.setdefault("^" + m.group(1), span_id)
-                    for m in _ATTR_LIST_ANCHOR.finditer(masked):
-                        table.setdefault(m.group(1), span_id)
-                    line = masked.split("\n", 1)[0] if masked.startswith("#") else ""
-                    first = _SPAN_FIRST_HEADING.fullmatch(line) if len(line) <= HEADING_TEXT_MAX else None
-                    for m in ([first] if first else []) + list(_NESTED_HEADING.finditer(masked)):
-                        title = m.group(1)
-                        given = heading_id(title)
-                        if given is not None:
-                            table.setdefault(given, span_id)
-                        slug = slugify(heading_text(title))
-                        if slug:
-                            table.setdefault(slug, span_id)
-            self._text_anchors[path] = table
-        return table
-
     def anchor(self, path: str, anchor: str) -> str | None:
-        """span_id of the place ``#anchor`` names in ``path``: a section by its heading's
-        slug, else an anchor set in HTML; a block id (``#^x``) only by its block; None when
-        it is not there."""
-        anchor = md_unescape(anchor)
-        if anchor.startswith("^"):
-            return self.text_anchors(path).get(anchor)
-        table = self.slugs(path)
-        hit = table.get(anchor.lower()) or table.get(slugify(unquote(anchor)))
-        if hit is None:
-            found = self.text_anchors(path)
-            hit = found.get(anchor) or found.get(unquote(anchor))
-        if hit is None:  # as Python-Markdown's toc (MkDocs) makes it: "#caret-mark-tilde"
-            hit = self._toc[path].get(anchor.lower()) or self._toc[path].get(toc_slug(unquote(anchor)))
-        if hit is None:  # as another site generator slugs: "#cloud-gov", "#508-accessibility", "#m-and-ie"
-            hit = self._loose[path].get(loose_anchor(unquote(anchor)))
-        if hit is None:  # a definition list's term, as a site that gives terms ids numbers them
-            found = self.term_anchors(path)
-            hit = found.get(anchor.lower()) or found.get(slugify(unquote(anchor)))
-        if hit is None and "#" in anchor:  # Obsidian's heading chain: [[Note#Setup#Linux]]
-            hit = self.heading_chain(path, [slugify(part) for part in anchor.split("#") if part.strip()])
-        if hit is None:  # a heading with no text of its own, which no span is under
-            found = self.outline_anchors(path)
-            hit = found.get(anchor.lower()) or found.get(slugify(unquote(anchor)))
-        return hit
-
-    def outline_anchors(self, path: str) -> dict[str, str]:
-        """Anchor -> span of every heading of the note as its file has it, read only for an
-        anchor nothing else names: a heading whose section holds no text but a comment
-        (a template's ``### Non-Goals`` over ``<!-- … -->``) is under no span, and GitHub
-        still gives it an anchor — numbered over every heading of the file, empty ones too
-        (``-8`` for the ninth of nine alike). Each heading lands on the span that holds it,
-        or the first span under a heading after it (the last span when none follows). Read
-        from the project's file (the index run has just read it); empty without a root."""
-        table = self._outline.get(path)
-        if table is not None:
-            return table
-        table = self._outline[path] = {}
-        spans = self.spans_of(path)
-        if self.root is None or not spans:
-            return table
-        try:
-            file = self.root / path
-            if file.is_symlink() or file.stat().st_size > OUTLINE_MAX_BYTES:
-                return table
-            text = file.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            return table
-        titles = [h.title for h in read_blocks(text, front_matter_end(text), is_rst(path)).headings]
-        owner: list[str | None] = [None] * len(titles)
-        j = 0  # the first heading no span has claimed
-        prev: tuple[str, ...] = ()
-        for s in spans:
-            # a span opens a section when its heading path changes or its text begins with
-            # the heading (a section's later spans, and a section under a heading repeated
-            # just above, share the path)
-            opens = s.heading_path != prev or _first_line_is(s.text, s.heading_path[-1] if s.heading_path else "")
-            prev = s.heading_path
-            if not s.heading_path or not opens:
-                continue
-            k = next((k for k in range(j, len(titles)) if titles[k] == s.heading_path[-1]), None)
-            if k is None:
-                continue
-            for m in range(j, k + 1):  # the headings before it with no span of their own lead into it
-                owner[m] = s.span_id
-            j = k + 1
-        for m in range(j, len(titles)):
-            owner[m] = spans[-1].span_id
-        counts: Counter[str] = Counter()
-        for title, span_id in zip(titles, owner):
-            _add_heading_anchors(table, counts, title, span_id)
-        return table
-
-    def heading_chain(self, path: str, chain: list[str]) -> str | None:
-        """span_id of the first span under the section a chain of heading slugs names, as
-        Obsidian writes a heading under another (``Setup#Linux``): the last heading, under
-        the others in that order (not necessarily directly)."""
-        if not chain:
-            return None
-        *outer, last = chain
-        for s in self.spans_of(path):
-            slugs = [slugify(heading_text(h)) for h in s.heading_path]
-            for i, slug in enumerate(slugs):
-                if slug == last and _in_order(outer, slugs[:i]):
-                    return s.span_id
-        return None
-
-    def term_anchors(self, path: str) -> dict[str, str]:
-        """Anchor -> span_id for a page whose definition lists' terms have ids (goldmark's
-        ``autoDefinitionTermID``, as Hugo sites set it): each term (the line above a ``: ``
-        definition, outside code) by its slug, numbered in one series with the headings in
-        document order as the renderer numbers them — a term ``cascade`` before a section
-        ``## Cascade`` makes the section ``#cascade-1``. Empty for a page without definitions;
-        read only for an anchor nothing else names."""
-        table = self._term_anchors.get(path)
-        if table is None:
-            table = {}
-            texts = dict(self._load_texts(path))
-            if any(":" in t and _ANY_DEFINITION_LINE.search(t) for t in texts.values()):
-                seen: set[tuple[str, ...]] = set()
-                counts: Counter[str] = Counter()
-
-                def add(name: str, span_id: str) -> None:
-                    slug = slugify(heading_text(name))
-                    if slug:
-                        n = counts[slug]
-                        counts[slug] += 1
-                        table.setdefault(slug if n == 0 else f"{slug}-{n}", span_id)
-
-                for s in self.spans_of(path):
-                    for depth in range(1, len(s.heading_path) + 1):
-                        if s.heading_path[:depth] not in seen:
-                            seen.add(s.heading_path[:depth])
-                            add(s.heading_path[depth - 1], s.span_id)
-                    for term in definition_terms(texts.get(s.span_id, "")):
-                        add(term, s.span_id)
-            self._term_anchors[path] = table
-        return table
+        """span_id of the place ``#anchor`` names in ``path`` (:meth:`PageAnchors.find`)."""
+        return self.anchors.find(path, anchor)
 
     def ref_page(self, src_path: str, target: str) -> str | None:
         """The document a site generator's page reference (Hugo's ``ref``, Jekyll's ``link``)
@@ -616,10 +246,10 @@ class LinkResolver:
         its name anywhere in the stage folders."""
         if self.root is None:
             return False
-        rel, _why = self.relative(posixpath.dirname(src_path), name)
+        rel, _why = relative(posixpath.dirname(src_path), name)
         if rel is not None and (self.root / rel).is_file():
             return True
-        rel, _why = self.relative("", name)
+        rel, _why = relative("", name)
         if rel is not None and (self.root / rel).is_file():
             return True
         if self._file_names is None:
@@ -686,7 +316,7 @@ class LinkResolver:
         document whose path ends as the target does from a folder on, or, of several that a
         target from the root fits, the one at the documentation's root (Flask's
         ``:doc:`/gevent``` is ``flask/gevent.rst``, not ``flask/deploying/gevent.rst``:
-        :func:`_at_site_root`); None when none, or two as near the root."""
+        :func:`at_site_root`); None when none, or two as near the root."""
         if self._sphinx_paths is None:
             self._sphinx_paths = self._path_tails("/")
         tails = self._sphinx_paths  # a whole path is its own longest end
@@ -703,7 +333,7 @@ class LinkResolver:
             return None
         hits = tails.get(rel, ())
         # from the root, of several the one at the documentation's root (link rules 26)
-        return _only(hits) or (_at_site_root(hits) if t.startswith("/") and hits else None)
+        return _only(hits) or (at_site_root(hits) if t.startswith("/") and hits else None)
 
     def sphinx_ref(self, label: str) -> tuple[str, str] | None:
         """(path, span id) of the place Sphinx's ``:ref:`label``` names: the section after a
@@ -711,7 +341,7 @@ class LinkResolver:
         holds the line, or the next one when nothing but labels follows it in its span; the
         first in path order; case ignored, as Sphinx ignores it."""
         if self._sphinx_labels is None:
-            self._sphinx_labels = self._marker_table((".. _", ")=", ":label:"), _label_of)
+            self._sphinx_labels = self._marker_table((".. _", ")=", ":label:"), label_of)
         return self._sphinx_labels.get(label.strip().lower())
 
     def rule_target(self, rule: str) -> tuple[str, str] | None:
@@ -719,7 +349,7 @@ class LinkResolver:
         line ``r[expr.deref]`` (mdBook's spec preprocessor marks each rule so), or the next one
         when nothing but rule lines follows it in its span; the first in path order."""
         if self._rules is None:
-            self._rules = self._marker_table(("r[",), _rule_of)
+            self._rules = self._marker_table(("r[",), rule_of)
         return self._rules.get(rule)
 
     def _marker_table(self, needles: tuple[str, ...], name_of: Callable[[str], str | None]) -> dict[str, tuple[str, str]]:
@@ -772,25 +402,12 @@ class LinkResolver:
             hit = self._path_cache[key] = self._resolve_path(key[0], target, key[2])
         return (src_path, "ok") if hit == ("", "self") else hit
 
-    @staticmethod
-    def relative(src_dir: str, target: str) -> tuple[str | None, str]:
-        """(root-relative path a link target names, "") or (None, why it names no project
-        file: "self" | "external" | "outside-root"). Pure: no lookup, no file system."""
-        target = unquote(target.split("?", 1)[0]).strip()
-        if not target:
-            return None, "self"
-        if SCHEME_RE.match(target) or target.startswith("//") or _EMAIL.match(target):
-            return None, "external"  # [Reto Lehmann](rlehmann@redhat.com): an address, mailto: left out
-        rel = posixpath.normpath(target.lstrip("/") if target.startswith("/") else posixpath.join(src_dir, target))
-        if rel == ".." or rel.startswith("../"):
-            return None, "outside-root"
-        return rel, ""
 
     def _resolve_path(self, src_dir: str, target: str, page_dir: str | None = None) -> tuple[str | None, str]:
         """As :meth:`resolve_path`; ``page_dir`` the folder a static site serves the linking
         page as (:func:`page_url_dir`), read after the file's folder and before any page
         found by its name alone."""
-        rel, why = self.relative(src_dir, target)
+        rel, why = relative(src_dir, target)
         if rel is None:
             if why == "external" and (own := self.own_url(target)) is not None:
                 return own, "ok"
@@ -813,13 +430,13 @@ class LinkResolver:
         under a stage folder (VitePress, Docusaurus: ``/config/server-options.md`` names
         ``02_knowledge/vite/config/server-options.md``): the one document whose path ends as
         the link's does, or with its longest tail that any document's path ends with, its
-        folder at least (:func:`_by_tail`: ``/docs/config/server-options.md`` names it too), or —
+        folder at least (:func:`by_tail`: ``/docs/config/server-options.md`` names it too), or —
         a file named alone at the site's root, ``/overview.md`` — the one of that name whose
         folder holds every other's (Helm's ``helm/overview.md``, not ``helm/plugins/overview.md``).
         A relative path that names no file stays dangling."""
         if not rel.lower().endswith(MD_SUFFIXES):
             return None
-        return _by_tail(self.stems.get(posixpath.splitext(posixpath.basename(rel))[0].lower(), ()), rel, rooted=True)
+        return by_tail(self.stems.get(posixpath.splitext(posixpath.basename(rel))[0].lower(), ()), rel, rooted=True)
 
     def _site_page(self, rel: str, page_dir: str | None = None, target: str = "") -> str | None:
         """The document a site URL names when no file has its path: ``manual/dns.html`` or
@@ -833,7 +450,7 @@ class LinkResolver:
         Never for a ``.md`` path (a root-absolute one: :meth:`_rooted_page`) or a file of
         another kind: a moved file stays dangling."""
         cands = site_candidates(rel)
-        if cands is not None and (hit := next((c for c in _page_files(cands[0]) if c in self.paths), None)) is not None:
+        if cands is not None and (hit := next((c for c in page_files(cands[0]) if c in self.paths), None)) is not None:
             return hit
         if page_dir is not None:
             hit = next((c for c in page_candidates(page_dir, target) if c in self.paths), None)
@@ -854,12 +471,12 @@ class LinkResolver:
         # root kept under a stage folder: /manual/get-started.html -> 02_knowledge/manual/get-started.md;
         # the folder a site serves its pages from need not be kept: /docs/visualization/consoles/
         # -> 02_knowledge/prometheus/visualization/consoles.md)
-        hit = _by_tail(hits, path)
+        hit = by_tail(hits, path)
         if hit is not None:
             return hit
         # a folder's page under a stage folder: /docs/guide/ -> 02_knowledge/site/docs/guide/index.md
         for page in folder_candidates(rel)[3:]:
-            hit = _by_tail(self.stems.get(posixpath.splitext(posixpath.basename(page))[0].lower(), ()), page)
+            hit = by_tail(self.stems.get(posixpath.splitext(posixpath.basename(page))[0].lower(), ()), page)
             if hit is not None:
                 return hit
         return None
@@ -935,75 +552,6 @@ FS_KEY = "fs"
 XREF_KEY = "xref"
 
 
-def _by_tail(hits, path: str, rooted: bool = False) -> str | None:
-    """Of the documents ``hits`` (they share ``path``'s file name), the one whose path ends
-    with the longest tail of ``path`` that any of them ends with — ``docs/visualization/consoles.md``,
-    else ``visualization/consoles.md`` — when it is the only one there, or, of several, the
-    one nearest the top when the tail holds a folder (a site's root-absolute URL is read from
-    its root: Nushell's ``/book/installation.html`` is ``nushell/book/installation.md``, not
-    its translations' ``nushell/zh-CN/book/installation.md``); None when none ends so, or two
-    do and the tail is the name alone, or two as near the top do
-    (a site's URLs carry the folder it serves its pages from, ``/docs/``, which a project that
-    keeps the pages need not keep). The file's folder is always part of the tail: the name
-    alone does not decide (a moved file stays dangling, and a folder's ``index.md`` is not
-    any folder's). Paths are compared without their Markdown suffix: a site's URL names an
-    MDX page as it names a Markdown one. ``rooted``: ``path`` is a root-absolute link's
-    (``/overview.md``): a name alone then names the one file of that name whose folder holds
-    every other's — the site's root, under which the others sit (``helm/overview.md`` against
-    ``helm/plugins/overview.md``; two in folders side by side name none)."""
-    parts = _without_page_suffix(path.lower()).split("/")
-    for k in range(max(1, len(parts) - 1)):
-        suffix = "/" + "/".join(parts[k:])
-        ends = [h for h in hits if _without_page_suffix(h.lower()).endswith(suffix)]
-        if len(ends) > 1 and len(parts) - k > 1:  # a tail with a folder in it, never a name alone
-            top = min(h.count("/") for h in ends)
-            ends = [h for h in ends if h.count("/") == top]
-        elif len(ends) > 1 and rooted and (top := _at_site_root(ends)) is not None:
-            ends = [top]
-        if ends:
-            return ends[0] if len(ends) == 1 else None
-    return None
-
-
-def _add_heading_anchors(table: dict[str, str], counts: Counter[str], heading: str, span_id: str) -> str:
-    """A heading's anchors into ``table`` (the first place to set one keeps it): the id written
-    on it, and its GitHub slug, numbered ``-1``, ``-2`` by ``counts`` when repeated; returns
-    the slug."""
-    given = heading_id(heading)
-    if given is not None:  # an id written on the heading is its anchor too
-        table.setdefault(given.lower(), span_id)
-    slug = slugify(heading_text(heading))
-    n = counts[slug]
-    counts[slug] += 1
-    table.setdefault(slug if n == 0 else f"{slug}-{n}", span_id)
-    return slug
-
-
-def _first_line_is(text: str, title: str) -> bool:
-    """Whether ``text`` begins with the heading ``title``: an ATX line (``## Title``), or the
-    title's own line over a setext or reStructuredText underline."""
-    first = text.lstrip("\n").split("\n", 1)[0].strip()
-    return bool(title) and (first == title or first.lstrip("#").strip().rstrip("#").strip() == title)
-
-
-def _at_site_root(paths) -> str | None:
-    """Of several documents a root-absolute link's name fits, the one whose folder holds every
-    other's — the site's root, under which the others sit (``helm/overview.md`` against
-    ``helm/plugins/overview.md``); None when two are as near the top or the nearest's folder
-    does not hold them all (two sites side by side)."""
-    top = min(paths, key=lambda h: h.count("/"))
-    folder = posixpath.dirname(top) + "/"
-    if sum(h.count("/") == top.count("/") for h in paths) == 1 and all(h == top or h.startswith(folder) for h in paths):
-        return top
-    return None
-
-
-def _without_page_suffix(path: str) -> str:
-    """``path`` without its Markdown suffix (``.md``, ``.mdx``, ``.markdown``): a site serves
-    ``select.mdx`` at ``/docs/pg/select`` as it serves ``select.md``."""
-    stem, ext = posixpath.splitext(path)
-    return stem if ext in MD_SUFFIXES else path
-
 
 def _only(paths) -> str | None:
     """The one path of ``paths``; None for none or several (a name two pages fit names none)."""
@@ -1057,7 +605,7 @@ def _path_keys(src_path: str, target: str, keys: set[str]) -> None:
         keys.add(f"own:{own}")
     if (page_dir := page_url_dir(src_path, target)) is not None:
         keys.update(f"path:{c}" for c in page_candidates(page_dir, target))
-    rel, _why = LinkResolver.relative(posixpath.dirname(src_path), target)
+    rel, _why = relative(posixpath.dirname(src_path), target)
     if rel is not None:
         keys.update(f"path:{c}" for c in folder_candidates(rel))
         keys.add(f"lower:{rel.lower()}")
@@ -1065,7 +613,7 @@ def _path_keys(src_path: str, target: str, keys: set[str]) -> None:
             keys.add("stem:" + posixpath.splitext(posixpath.basename(rel))[0].lower())  # LinkResolver._rooted_page
         site = site_candidates(rel)
         if site is not None:
-            keys.update((*(f"path:{f}" for f in _page_files(site[0])), f"stem:{site[1]}"))
+            keys.update((*(f"path:{f}" for f in page_files(site[0])), f"stem:{site[1]}"))
             if (url := site_url_key(rel)) is not None:
                 keys.add(f"url:{url}")
             keys.update("stem:" + posixpath.splitext(posixpath.basename(page))[0].lower() for page in folder_candidates(rel)[3:])

@@ -9,7 +9,7 @@ import pytest
 from conftest import SAMPLE
 
 from oriongraph_cli.graph import edges as graph_edges
-from oriongraph_cli.graph import extract, resolve
+from oriongraph_cli.graph import anchors, extract, resolve
 from oriongraph_cli.graph import terms as graph_terms
 from oriongraph_cli.graph.extract import DanglingLink, Edge, RawRef, SpanInfo
 from oriongraph_cli.graph.resolve import LinkResolver
@@ -1657,7 +1657,7 @@ def test_an_anchor_names_a_definition_lists_term():
              SpanInfo("c.md", "c2", 2, ("Configure", "Cascade"), 3, "## Cascade\n\nHow values cascade.")]
     docs = {p: extract.DocInfo(p, p, None, None) for p in ("c.md", "x.md")}
     r = LinkResolver(docs, {"c.md": "c0"}, lambda p: spans if p == "c.md" else [])
-    assert resolve.definition_terms(settings) == ["`cascade`", "`publishDir`", "Build options"]
+    assert anchors.definition_terms(settings) == ["`cascade`", "`publishDir`", "Build options"]
     assert r.anchor("c.md", "publishdir") == "c1" and r.anchor("c.md", "build-options") == "c1"
     assert r.anchor("c.md", "cascade-1") == "c2"  # the section, numbered after the term
     assert r.anchor("c.md", "cascade") == "c2"  # a heading's slug first, as before
@@ -1666,7 +1666,7 @@ def test_an_anchor_names_a_definition_lists_term():
     assert Edge("x.md", "x0", "c.md", "c1", "REF", "c.md#publishDir", 3) in edges
     assert [(d.target, d.kind) for d in dangling] == [("c.md#staticdir", "anchor")]
     plain = LinkResolver(docs, {"c.md": "c0"}, lambda p: spans[:1] if p == "c.md" else [])
-    assert plain.term_anchors("c.md") == {}  # no definition lists: nothing read beyond the texts
+    assert plain.anchors.term_anchors("c.md") == {}  # no definition lists: nothing read beyond the texts
 
 
 def test_an_anchor_names_a_heading_inside_a_list_item():
@@ -1975,7 +1975,7 @@ def test_anchors_of_headings_with_no_text_of_their_own(mini, tmp_path):
           "and [nothing](0155-events.md#no-such-heading).\n")
     reg, result = index(mini, tmp_path / "r.sqlite")
     r = LinkResolver.from_registry(reg, mini)
-    assert not r.slugs(tep).get("non-goals")  # under no span
+    assert not r.anchors.slugs(tep).get("non-goals")  # under no span
     use_cases = span_of(reg, tep, "Use Cases")
     rows = reg.conn.execute("SELECT span_id, heading_path FROM spans WHERE path = ? ORDER BY ordinal", (tep,)).fetchall()
     third = [sid for sid, hp in rows if hp.endswith('"Applicability"]')][-1]
