@@ -189,6 +189,10 @@ projects no default was chosen on.
     git -C /tmp/src/myst checkout 1ad857c61d787bfcfa02da2af88cff7a93c214e6
     python bench/suite/build_docsite.py /tmp/src/myst --docs docs --name myst --out /tmp/suite/myst
 
+    git clone https://github.com/openshift/runbooks /tmp/src/runbooks
+    git -C /tmp/src/runbooks checkout 82bd2d9d3789e76f8a8202f8a9ee0f0639cc5b73
+    python bench/suite/build_docsite.py /tmp/src/runbooks --docs alerts --name runbooks --out /tmp/suite/runbooks
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -521,6 +525,26 @@ Sources (only the Markdown is read):
   ``{myst:versions}`` block, and the option tables of some directives (card, grid, tabs, exercise,
   solution, proof), of the two themes (``website-templates.md``) and of the error rules
   (``settings.md``) are missing.
+
+- ``runbooks``: every ``alerts/**/*.md`` of openshift/runbooks at 82bd2d9d3789 — OpenShift's alert
+  runbooks, 272 pages, 658 KB, in one folder per operator (17: the virtualization operator's 89, the
+  storage operator's 63 with 12 ``helpers/`` pages the runbooks link to, monitoring 34, network
+  observability 14, etcd 10, machine config 10, cluster network 10, ...) and one at the top: nearly
+  every page one template (``# AlertName``, ``## Meaning``, ``## Impact``, ``## Diagnosis``,
+  ``## Mitigation``), no front matter, so pages differ in their alert's name and a few lines, and whole
+  families are near copies (``virt-api``/``virt-controller``/``virt-handler``/``virt-operator`` each
+  with ``*Down``, ``NoReady*``, ``LowReady*``, ``*RESTErrorsBurst``/``*RESTErrorsHigh``; three NooBaa
+  capacity pages at 85/95/100%; fourteen network observability health-rule pages sharing their
+  configuration sections word for word); thirteen virtualization pages titled ``[Deprecated]``
+  (three a one-line stub, "This alert is deprecated. You can safely ignore or silence it.", ten
+  keeping their runbook under that line: the four ``*RESTErrorsHigh``, ``KubeMacPoolDuplicateMacsFound``,
+  ``OperatorConditionsUnhealthy`` beside its near copy ``HCOOperatorConditionsUnhealthy``,
+  ``SSPOperatorDown`` naming ``SSPDown`` as its duplicate), two moved stubs in the monitoring folder ("This alert has been moved
+  to [alerts/cluster-kube-apiserver-operator/KubeAPIDown.md](https://github.com/…)", an absolute URL),
+  two OVN pages that apply only to OCP 4.13 and earlier beside their successors (not named); two
+  etcd pages in another form (an impact table, "Alert Expression", links to an internal SOP
+  repository); links to ``./hierarchy/alerts-hierarchy.svg`` (not Markdown, not copied); 10
+  current-vs-replaced pairs (``runbooks.pairs.jsonl``), 5 marked.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
