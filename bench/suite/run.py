@@ -101,6 +101,7 @@ UNSEEN = {
     "mkmat": ("mkmat", HERE / "mkmat.intents.jsonl"),
     "tekton": ("tekton", HERE / "tekton.intents.jsonl"),
     "myst": ("myst", HERE / "myst.intents.jsonl"),
+    "tfrfcs": ("tfrfcs", HERE / "tfrfcs.intents.jsonl"),
 }
 # the same projects with their lifecycle told only in the text (strip_stated.py): measured
 # against the trees above, never part of a choice
@@ -114,7 +115,8 @@ PAIRS = {"peps": HERE / "peps.pairs.jsonl", "adr-moj": HERE / "adr_moj.pairs.jso
          "neps": HERE / "neps.pairs.jsonl", "ember": HERE / "ember.pairs.jsonl",
          "csharplang": HERE / "csharplang.pairs.jsonl", "libp2p": HERE / "libp2p.pairs.jsonl",
          "cips": HERE / "cips.pairs.jsonl", "simd": HERE / "simd.pairs.jsonl",
-         "sips": HERE / "sips.pairs.jsonl", "tekton": HERE / "tekton.pairs.jsonl"}
+         "sips": HERE / "sips.pairs.jsonl", "tekton": HERE / "tekton.pairs.jsonl",
+         "tfrfcs": HERE / "tfrfcs.pairs.jsonl"}
 
 
 def _open(suite: Path, project: str):
