@@ -193,6 +193,10 @@ projects no default was chosen on.
     git -C /tmp/src/runbooks checkout 82bd2d9d3789e76f8a8202f8a9ee0f0639cc5b73
     python bench/suite/build_docsite.py /tmp/src/runbooks --docs alerts --name runbooks --out /tmp/suite/runbooks
 
+    git clone https://github.com/tensorflow/community /tmp/src/tfrfcs
+    git -C /tmp/src/tfrfcs checkout 185530183d8f3734795beb520d02b8265c230a12
+    python bench/suite/build_docsite.py /tmp/src/tfrfcs --docs rfcs --name tfrfcs --out /tmp/suite/tfrfcs
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -525,6 +529,22 @@ Sources (only the Markdown is read):
   ``{myst:versions}`` block, and the option tables of some directives (card, grid, tabs, exercise,
   solution, proof), of the two themes (``website-templates.md``) and of the error rules
   (``settings.md``) are missing.
+- ``tfrfcs``: every ``rfcs/**/*.md`` of tensorflow/community at 185530183d8f — TensorFlow's design
+  RFCs (2018–2023), 127 pages, 2.6 MB: 118 dated RFCs (2–104 KB: TF 2.0's functions, variables,
+  SavedModel and namespaces, tf.data, Keras, distribution strategies and parameter servers, modular
+  TensorFlow's C APIs for filesystems, kernels, devices, graph optimizers and profilers, TFX, TF
+  Lite, SIG charters), seven companion pages in per-RFC folders (a filesystem review, the
+  StreamExecutor C API's versioning strategy, a device plugin tutorial and sample README, two
+  tables of kernel methods, FuncGraph user journeys), the README and the template. No front
+  matter: each opens with a table of Status (Accepted, Approved, Implemented, Proposed), RFC #,
+  Author(s), Sponsor, Updated — written without its outer pipes on 16 pages, once with
+  non-breaking spaces after a byte-order mark (``20181116-saved-model.md``), once with ``:``
+  continuation rows (``20210307-tfx-api-artifact-compat.md``); no page is marked superseded: one
+  says it is "published for historical informational purposes only", one was "merged into another
+  planned update", later RFCs name the earlier ones they rework in the text; ``{#id}`` heading
+  ids on two pages, ``<a id>`` table anchors in the TFX IR page; 131 images and the plugin
+  sample's code in folders not copied (59 dangling image links); 8 current-vs-replaced pairs
+  (``tfrfcs.pairs.jsonl``), 3 marked.
 
 - ``runbooks``: every ``alerts/**/*.md`` of openshift/runbooks at 82bd2d9d3789 — OpenShift's alert
   runbooks, 272 pages, 658 KB, in one folder per operator (17: the virtualization operator's 89, the
