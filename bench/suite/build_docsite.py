@@ -197,6 +197,10 @@ projects no default was chosen on.
     git -C /tmp/src/tfrfcs checkout 185530183d8f3734795beb520d02b8265c230a12
     python bench/suite/build_docsite.py /tmp/src/tfrfcs --docs rfcs --name tfrfcs --out /tmp/suite/tfrfcs
 
+    git clone https://github.com/kubernetes/website /tmp/src/k8sdocs
+    git -C /tmp/src/k8sdocs checkout 5f35e270f9c25053f8f6e1e33cdaad836a7f4ceb
+    python bench/suite/build_docsite.py /tmp/src/k8sdocs --docs content/en/docs --exclude contribute,doc-contributor-tools,home,images,reference,setup,tutorials,_index.md,test.md --name k8sdocs --out /tmp/suite/k8sdocs
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -565,6 +569,26 @@ Sources (only the Markdown is read):
   etcd pages in another form (an impact table, "Alert Expression", links to an internal SOP
   repository); links to ``./hierarchy/alerts-hierarchy.svg`` (not Markdown, not copied); 10
   current-vs-replaced pairs (``runbooks.pairs.jsonl``), 5 marked.
+
+- ``k8sdocs``: every ``content/en/docs/concepts/**/*.md`` and ``content/en/docs/tasks/**/*.md`` of
+  kubernetes/website at 5f35e270f9c2 (2023-09-26; the other folders of ``content/en/docs`` and its two root
+  files left out with ``--exclude``) — the Kubernetes documentation's concepts (135 pages) and tasks (202), 337
+  pages, 3.9 MB: architecture, workloads, services and networking, storage, configuration, security,
+  policies, scheduling and eviction, cluster administration, extending Kubernetes, Windows; the task pages
+  for configuring pods, administering clusters (kubeadm, etcd, DNS, encryption, dockershim migration),
+  debugging, jobs, TLS and installing kubectl. Hugo front matter (``title``, ``content_type`` on 296,
+  ``weight``, ``reviewers`` on 168, ``description``, ``card``, ``headless: true`` on the nine
+  ``tasks/tools/included/`` fragments other pages pull in with ``{{< include >}}`` and ``{{< tab include=… >}}``);
+  the site's shortcodes in the text (569 ``{{< glossary_tooltip >}}`` in 167 pages, 586 ``{{< note >}}``/
+  ``{{< caution >}}``/``{{< warning >}}`` in 192, 197 ``{{< feature-state >}}`` in 102, 365
+  ``{{% heading "whatsnext" %}}`` headings, 155 ``{{< skew >}}`` version placeholders), ``<!-- overview -->``
+  and ``<!-- body -->`` section comments, and 216 ``{{% code_sample file="…" %}}`` lines in 91 pages whose
+  YAML lives in ``content/en/examples/``, which the tree lacks; 2,369 links written as the site's URLs
+  (``/docs/concepts/storage/volumes/#secret``), many into the excluded reference, setup and tutorial pages.
+  Lifecycle stated in the text only: PodSecurityPolicy removed in favour of Pod Security Admission,
+  ReplicationController superseded by ReplicaSet and Deployment (its ``description``), a moved page left as a
+  one-line pointer (``concepts/cluster-administration/certificates.md``); 3 current-vs-replaced pairs in 5
+  phrasings (``k8sdocs.pairs.jsonl``), all stated.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
