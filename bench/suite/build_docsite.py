@@ -201,6 +201,10 @@ projects no default was chosen on.
     git -C /tmp/src/k8sdocs checkout 5f35e270f9c25053f8f6e1e33cdaad836a7f4ceb
     python bench/suite/build_docsite.py /tmp/src/k8sdocs --docs content/en/docs --exclude contribute,doc-contributor-tools,home,images,reference,setup,tutorials,_index.md,test.md --name k8sdocs --out /tmp/suite/k8sdocs
 
+    git clone https://github.com/basecamp/handbook /tmp/src/basecamp
+    git -C /tmp/src/basecamp checkout c9536061f26d0b5bd9f2f900d63e27e9f4deb4ed
+    python bench/suite/build_docsite.py /tmp/src/basecamp --docs . --name basecamp --out /tmp/suite/basecamp
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -589,6 +593,16 @@ Sources (only the Markdown is read):
   ReplicationController superseded by ReplicaSet and Deployment (its ``description``), a moved page left as a
   one-line pointer (``concepts/cluster-administration/certificates.md``); 3 current-vs-replaced pairs in 5
   phrasings (``k8sdocs.pairs.jsonl``), all stated.
+
+- ``basecamp``: every ``*.md`` of basecamp/handbook at c9536061f26d (2026-05-01) — the 37signals employee
+  handbook, 16 pages in one flat folder, 108 KB: the README index, getting started, benefits and perks
+  (insurance, PTO, sabbatical, summer hours, leave, profit sharing, stipends, expenses), how we work
+  (remote, 6-week cycles, cooldown, check-ins, heartbeats and kickoffs), career levels and pay, work
+  devices, internal systems, moonlighting, rituals, state leave provisions, severance, and five titles
+  pages that are one wide table each (a level per column, a proficiency per row, cells of 100–700
+  characters). No front matter; each page opens with an ``#`` title. Links written as absolute
+  ``github.com/basecamp/handbook/blob/master/…`` URLs (one pinned to an older commit), none relative; a
+  tool replaced in the text only (Shipshape "gradually being superceded by Kandji", both on one page).
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
