@@ -104,6 +104,7 @@ UNSEEN = {
     "runbooks": ("runbooks", HERE / "runbooks.intents.jsonl"),
     "tfrfcs": ("tfrfcs", HERE / "tfrfcs.intents.jsonl"),
     "k8sdocs": ("k8sdocs", HERE / "k8sdocs.intents.jsonl"),
+    "basecamp": ("basecamp", HERE / "basecamp.intents.jsonl"),
 }
 # the same projects with their lifecycle told only in the text (strip_stated.py): measured
 # against the trees above, never part of a choice
