@@ -201,6 +201,10 @@ projects no default was chosen on.
     git -C /tmp/src/k8sdocs checkout 5f35e270f9c25053f8f6e1e33cdaad836a7f4ceb
     python bench/suite/build_docsite.py /tmp/src/k8sdocs --docs content/en/docs --exclude contribute,doc-contributor-tools,home,images,reference,setup,tutorials,_index.md,test.md --name k8sdocs --out /tmp/suite/k8sdocs
 
+    git clone https://github.com/wezterm/wezterm /tmp/src/wezterm
+    git -C /tmp/src/wezterm checkout 4ff581a8aa3460d04f859fdadb50f29b3c507763
+    python bench/suite/build_docsite.py /tmp/src/wezterm --docs docs --name wezterm --out /tmp/suite/wezterm
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -589,6 +593,17 @@ Sources (only the Markdown is read):
   ReplicationController superseded by ReplicaSet and Deployment (its ``description``), a moved page left as a
   one-line pointer (``concepts/cluster-administration/certificates.md``); 3 current-vs-replaced pairs in 5
   phrasings (``k8sdocs.pairs.jsonl``), all stated.
+- ``wezterm``: every ``docs/**/*.md`` of wezterm/wezterm at 4ff581a8aa34 (2025-02-23) — a terminal
+  emulator's user documentation, 596 pages, 3.5 MB: installation, configuration guides (files, fonts,
+  appearance, keys, key tables, mouse, launching, plugins), multiplexing and SSH, shell integration,
+  scrollback, copy mode, quick select, FAQ and troubleshooting, the CLI, and ~480 short reference pages,
+  one per Lua config option, key assignment action, event, function and object method
+  (``config/lua/**``; one 664 KB table of nerd font glyphs). Front matter (``tags``, some ``title``) on
+  217; MkDocs macros in the text (``{{since('…')}}`` on 485, ``{% include "../examples/…" %}`` of
+  CLI help files the tree lacks on 30), ``!!! note`` admonitions, links to folder ``index.md`` pages
+  the site generates. Deprecated actions, options, events and functions name their replacement
+  (``wezterm.pairs.jsonl``, all stated). Taken for microsoft/vscode-docs, whose snapshot (1.08 GB) is
+  too large to fetch.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
