@@ -205,6 +205,10 @@ projects no default was chosen on.
     git -C /tmp/src/basecamp checkout c9536061f26d0b5bd9f2f900d63e27e9f4deb4ed
     python bench/suite/build_docsite.py /tmp/src/basecamp --docs . --name basecamp --out /tmp/suite/basecamp
 
+    git clone https://github.com/wezterm/wezterm /tmp/src/wezterm
+    git -C /tmp/src/wezterm checkout 4ff581a8aa3460d04f859fdadb50f29b3c507763
+    python bench/suite/build_docsite.py /tmp/src/wezterm --docs docs --name wezterm --out /tmp/suite/wezterm
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -593,6 +597,17 @@ Sources (only the Markdown is read):
   ReplicationController superseded by ReplicaSet and Deployment (its ``description``), a moved page left as a
   one-line pointer (``concepts/cluster-administration/certificates.md``); 3 current-vs-replaced pairs in 5
   phrasings (``k8sdocs.pairs.jsonl``), all stated.
+- ``wezterm``: every ``docs/**/*.md`` of wezterm/wezterm at 4ff581a8aa34 (2025-02-23) — a terminal
+  emulator's user documentation, 596 pages, 3.5 MB: installation, configuration guides (files, fonts,
+  appearance, keys, key tables, mouse, launching, plugins), multiplexing and SSH, shell integration,
+  scrollback, copy mode, quick select, FAQ and troubleshooting, the CLI, and ~480 short reference pages,
+  one per Lua config option, key assignment action, event, function and object method
+  (``config/lua/**``; one 664 KB table of nerd font glyphs). Front matter (``tags``, some ``title``) on
+  217; MkDocs macros in the text (``{{since('…')}}`` on 485, ``{% include "../examples/…" %}`` of
+  CLI help files the tree lacks on 30), ``!!! note`` admonitions, links to folder ``index.md`` pages
+  the site generates. Deprecated actions, options, events and functions name their replacement
+  (``wezterm.pairs.jsonl``, all stated). Taken for microsoft/vscode-docs, whose snapshot (1.08 GB) is
+  too large to fetch.
 
 - ``basecamp``: every ``*.md`` of basecamp/handbook at c9536061f26d (2026-05-01) — the 37signals employee
   handbook, 16 pages in one flat folder, 108 KB: the README index, getting started, benefits and perks
