@@ -53,9 +53,11 @@ TERM_MIN_CHARS = 3
 # a destination holds parentheses escaped, "#delivery-\(tlc\)", or balanced, "Foo_(bar)", as
 # CommonMark reads them (each alternative starts with a different character: no backtracking);
 # the text holds brackets one level deep, "[see [1]](x.md)", and a bracket inside those ends
-# the try: "[a[a[a…" on one line, each "[" scanning to the line's end, was quadratic
+# the try: "[a[a[a…" on one line, each "[" scanning to the line's end, was quadratic. The text
+# may run on over a line break as a paragraph's does ("[Alert\nhierarchy](x.svg)"), never over
+# a blank line
 MD_LINK_RE = re.compile(
-    r"(!?)\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\(\s*<?((?:\\.|\([^()\s]*\)|[^()\s>\\])+)>?"
+    r"(!?)\[((?:[^\[\]\n]|\n(?![ \t]*\n)|\[[^\[\]\n]*\])*)\]\(\s*<?((?:\\.|\([^()\s]*\)|[^()\s>\\])+)>?"
     r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)"
 )
 # a reference definition, [x]: target "title" (the target may start the next line; the

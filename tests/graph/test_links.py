@@ -140,6 +140,17 @@ Inline `[no](code.md)` too. [ref-style][r1]
 """
 
 
+def test_a_link_whose_text_runs_over_a_line_break_is_a_link():
+    """A link's text may run on over a line break, as a paragraph's words do (OpenShift's
+    runbooks wrap "[Alert\nhierarchy](./hierarchy/alerts-hierarchy.svg)"); the link is on the
+    line its text opens. A blank line ends a paragraph: no link runs over one."""
+    doc, spans = parse("02_knowledge/alert.md", (
+        "# Alert\n\nSee the [Alert\nhierarchy](./hierarchy/h.svg) and [the\nrunbook\nindex](index.md#top).\n\n"
+        "A [broken\n\nlink](nowhere.md) is text.\n"))
+    refs = [(r.target, r.anchor, r.line) for r in extract.extract_refs(doc, spans) if r.kind == "md"]
+    assert refs == [("./hierarchy/h.svg", None, 3), ("index.md", "top", 4)]
+
+
 def test_links_in_code_are_text_wherever_the_code_sits():
     """Code is what CommonMark calls code: a fence inside a list item (closed less indented
     than it opened) and indented code hold no links; the links after them are links."""
