@@ -127,7 +127,7 @@ class Document(_ToDict):
     workstream: str | None
     stage: str | None
     created_at: int
-    created_source: str  # "front-matter" | "git" | "mtime"
+    created_source: str  # "front-matter" | "name" (a date the file name begins with) | "git" | "mtime"
     tags: tuple[str, ...]
     size_bytes: int
     status: str | None = None  # front matter ``status`` (lower case), else the one its first lines state

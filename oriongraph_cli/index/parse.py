@@ -115,8 +115,18 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # in no span, and every link to it dangled; and an MkDocs admonition's or tab's first line
 # (``!!! note``, ``=== "Elvish"``) opens the body under it: no span ends on it; 34: a front
 # matter number written with a leading zero is the text it is written as, not YAML 1.1's
-# octal — Solana's ``supersedes: 0161`` was the integer 113 — and neither is ``1:30`` base 60
-PARSE_RULES = 34
+# octal — Solana's ``supersedes: 0161`` was the integer 113 — and neither is ``1:30`` base 60;
+# 35: a date the file's name begins with (``2025-12-02-release.md``, ``20181116-saved-model.md``)
+# is the note's date where its front matter gives none — blogs, meeting notes and TensorFlow's
+# RFCs were dated by the copy —; a key-value table written without its outer bars, as GitHub
+# renders it ("Status | Accepted" over ":--- | :---"), with no-break spaces in its cells or
+# its first row over ":"-continued rows, gives the state — 18 of TensorFlow's RFCs had none —,
+# and a template's choices in parentheses, "(Proposed / Accepted / Implemented)", give none;
+# a notice naming its record in up to three words ("This alert runbook has been deprecated"),
+# "considered to be deprecated", a lead paragraph opening with "Deprecated" ("*Deprecated
+# since …; use [x](x.md) instead*") and "This function has moved to [x](…)" say the record is
+# gone — WezTerm's reference pages and OpenShift's runbooks
+PARSE_RULES = 35
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 STAGE_ALIASES = {
@@ -457,6 +467,23 @@ def parse_date(value: Any) -> int | None:
         return None
 
 
+# a date the file's name begins with, as blogs and dated records name their files: Jekyll's
+# ``2025-12-02-release.md``, a daily note's ``2023-11-01.md``, TensorFlow's RFCs'
+# ``20181116-saved-model.md`` (written without dashes only before a dash and a word, so a
+# number that names a document, ``19950412.md``, is no date)
+_NAME_DATE_RE = re.compile(r"((?:19|20)[0-9]{2})(?:-([01][0-9])-([0-3][0-9])(?=$|[-_ .])|([01][0-9])([0-3][0-9])(?=[-_][A-Za-z]))")
+
+
+def name_date(rel: str) -> int | None:
+    """The date ``rel``'s file name begins with (:data:`_NAME_DATE_RE`), as a unix timestamp
+    (UTC midnight), or None when it begins with none or with no real day (``2023-02-30``)."""
+    m = _NAME_DATE_RE.match(PurePosixPath(rel).stem)
+    if m is None:
+        return None
+    year, month, day = m.group(1), m.group(2) or m.group(4), m.group(3) or m.group(5)
+    return parse_date(f"{year}-{month}-{day}")
+
+
 _SCALAR_FIELDS = ("title", "id", "stage", "workstream", "status")
 
 
@@ -594,6 +621,8 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
         stated_refs = tuple(dict.fromkeys((*stated_refs, *(r for r in reason_refs(meta, text[:body_start]) if r[0] in stated_keys))))
     if created is not None:
         created_source = "front-matter"
+    elif (named := name_date(rel)) is not None:
+        created, created_source = named, "name"
     elif git_time is not None:
         created, created_source = git_time, "git"
     else:

@@ -84,7 +84,7 @@ _LINE_RE = re.compile(rf"^ {{0,3}}(?:[-*+] +)?:?{_EMPH}{_KEY}{_EMPH}[ \t]*:{_EMP
 _ROW_RE = re.compile(rf"^ {{0,3}}\|?[ \t]*{_EMPH}{_KEY}{_EMPH}[ \t]*:?{_EMPH}[ \t]*\|[ \t]*([^|]*?)[ \t]*(?:\||$)", re.IGNORECASE)
 _BLANK_RE = re.compile(r"[^\n]")
 _ADORNMENT_RE = re.compile(r"^[ \t]*([=\-~^\"'`#*+:._])\1+[ \t]*$")
-_BY_RE = re.compile(r"\b(?:super[sc]eded|replaced)\s+(?:by|with)\b", re.IGNORECASE)
+_BY_RE = re.compile(r"\b(?:super[sc]eded|replaced)\s+(?:by|with)\b|\bmoved\s+to\b(?=\s+\[)", re.IGNORECASE)
 _SUPERSEDES_RE = re.compile(r"\b(?:super[sc]edes|replaces)\b", re.IGNORECASE)
 _FAVOUR_RE = re.compile(r"\bin\s+favou?r\s+of\b", re.IGNORECASE)
 # the states whose record may say in a sentence what took its place (:func:`_sentence_successors`)
@@ -94,12 +94,24 @@ GONE = frozenset({"superseded", "replaced", "withdrawn", "rejected", "deprecated
 NOTICE_STATES = frozenset({"superseded", "superceded", "replaced", "deprecated", "obsolete", "withdrawn", "discontinued",
                            "abandoned", "retired", "rejected"})
 # "This RFC has been discontinued", "> Note: This command is deprecated", "**Note: this PEP was
-# superseded by** …": at a line's start (after a quote's marks and a "Note:" or alert label)
-# or a sentence's
+# superseded by** …", "This action is considered to be deprecated": at a line's start (after a
+# quote's marks and a "Note:" or alert label) or a sentence's
 _NOTICE_RE = re.compile(
     r"(?:^[ \t>]*(?:\[![a-z]+\][ \t]*)?(?:[*_]*(?:note|warning|important|caution|disclaimer|deprecated|notice)[*_]*[ \t]*:?[*_]*[ \t]+)?"
-    r"|[.!?][ \t]+)[*_]*(?:this|the)[ \t]+[a-z][a-z-]*[ \t]+(?:(?:has|had)[ \t]+(?:now[ \t]+)?been|is(?:[ \t]+now)?|was)[ \t]+"
-    r"(?:now[ \t]+|officially[ \t]+|formally[ \t]+)?([a-z]+)\b",
+    r"|[.!?][ \t]+)[*_]*(?:this(?:[ \t]+[a-z][a-z-]*){1,3}|the[ \t]+[a-z][a-z-]*)[ \t]+(?:(?:has|had)[ \t]+(?:now[ \t]+)?been|is(?:[ \t]+now)?|was)[ \t]+"
+    r"(?:considered[ \t]+(?:to[ \t]+be[ \t]+)?)?(?:now[ \t]+|officially[ \t]+|formally[ \t]+)?([a-z]+)\b",
+    re.IGNORECASE | re.MULTILINE)
+# a paragraph of the lead that opens with the word, as reference pages mark an option or a
+# call: "*Deprecated starting in version 2021…; … Use [x](x.md) instead*", "**Deprecated:** use
+# …", "Deprecated since 1.4." (not "Deprecated features are listed below")
+_DEPRECATED_LEAD_RE = re.compile(
+    r"(?:\A|\n[ \t>]*\n)[ \t>]*(?:\[![a-z]+\][ \t]*\n[ \t>]*)?[*_]{0,2}(deprecated)[*_]{0,2}"
+    r"(?=[ \t]+(?:since|starting|as[ \t]+of|in[ \t]+(?:version|v?[0-9]|favou?r))\b|[*_]{0,2}[ \t]*[:.;,—–(])",
+    re.IGNORECASE)
+# a lead saying the record now lives elsewhere, the place linked: "This function has moved to
+# [wezterm.color.gradient](…)", "This alert has been moved to [x](…)", "This page moved to [x](…)"
+_MOVED_RE = re.compile(
+    r"(?:^[ \t>]*|[.!?][ \t]+)[*_]*(?:this|the)(?:[ \t]+[a-z][\w-]*){1,3}[ \t]+(?:(?:has|had)[ \t]+(?:been[ \t]+)?|was[ \t]+)?(moved)[ \t]+to\s+(?=\[)",
     re.IGNORECASE | re.MULTILINE)
 # a sentence of a record no longer in force saying what to use or read in its place: "Users
 # should **prefer QUIC or Yamux**", "Use `pamscale` instead.", "please refer to
@@ -109,7 +121,7 @@ _NOTICE_RE = re.compile(
 # "from now on" later in its sentence. "should use" alone is a specification's wording
 _INSTEAD = r"(?:instead(?![ \t]+of\b)|from[ \t]+now[ \t]+on)\b"
 _PREFER_RE = re.compile(
-    r"\b(?:should|must|please)[ \t]+(?:[*_]{1,2})?(?:prefer|switch[ \t]+to|migrate[ \t]+to|move[ \t]+to|refer[ \t]+to)\b"
+    r"\b(?:should|must|please)\s+(?:[*_]{1,2})?(?:prefer|switch\s+to|migrate\s+to|move\s+to|refer\s+to)\b"
     r"|\bplease[ \t]+(?:use|see)\b"
     r"|\b(?:use|see|refer[ \t]+to)\b(?=(?:[^.!?\n]|[.!?](?!\s)){0,200}?\b" + _INSTEAD + r")",
     re.IGNORECASE)
@@ -134,7 +146,7 @@ SENTENCE_SCAN = 32_768
 _SENTENCE_END_RE = re.compile(r"[.!?](?=\s)|\n[ \t]*\n")
 # a front matter field giving a reason for the record's state (EIPs' ``withdrawal-reason``)
 _REASON_KEY_RE = re.compile(r"reason", re.IGNORECASE)
-_CHOICES_RE = re.compile(r"^\s*(?:\{([^{}]*)\}|\[([^\[\]]*)\])\s*$")
+_CHOICES_RE = re.compile(r"^\s*(?:\{([^{}]*)\}|\[([^\[\]]*)\]|\(([^()]*)\))\s*$")
 _NONE_RE = re.compile(r"^\W*(?:n/?a|none|nothing|-+|—|tbd)?\W*$", re.IGNORECASE)
 # a line that may hold one of the forms: anything else skips the head's line-by-line read
 # (a table whose header row has a Status cell anywhere in it too)
@@ -177,7 +189,9 @@ def read_stated(text: str, body_start: int = 0, rst: bool = False, status: str |
             head_end = len(text)
             break
         head_end = nl + 1
-    head = text[body_start:head_end]
+    # a no-break space is space here ("| Status\xa0\xa0 | Accepted\xa0 |"), as a table's
+    # cells read: one character for one, so offsets and lines stay
+    head = text[body_start:head_end].replace("\xa0", " ")
     given = status_word(status) if status else None
     if (not _CUE_RE.search(head) and not (given in GONE and _successor_cue(head))
             and not _notice_cue(head)):
@@ -226,11 +240,11 @@ def read_stated(text: str, body_start: int = 0, rst: bool = False, status: str |
             elif plain.startswith("status:"):  # "## Status: Accepted"
                 found = ("status", title.split(":", 1)[1], i)
             i = max(after, i + 1) - 1  # a heading's own lines hold no other form
-        elif (col := _status_column(lines, i)) is not None:  # "| Stage | Status |", "|---|---|", "| 3A | Active |"
+        elif (col := _status_column(lines, i)) is not None and not _status_row(lines[i]):  # "| Stage | Status |", "|---|---|", "| 3A | Active |"
             row = _cells(lines[i + 2])
             found = ("status", row[col] if col < len(row) else "", i + 2)
             i += 2
-        elif (r := _ROW_RE.match(lines[i])) is not None and lines[i].lstrip().startswith("|"):
+        elif (r := _ROW_RE.match(lines[i])) is not None and _table_row(lines, i):
             found = (_KEYS[_norm(r.group(1))], r.group(2), i)
         elif (kv := _LINE_RE.match(lines[i])) is not None:
             found = (_KEYS[_norm(kv.group(1))], kv.group(2), i)
@@ -266,7 +280,8 @@ def read_stated(text: str, body_start: int = 0, rst: bool = False, status: str |
 
 def _notice_cue(head: str) -> bool:
     """Whether ``head`` may hold a notice :func:`_notice_status` reads (the cheap test first)."""
-    return any(m.group(1).lower() in NOTICE_STATES for m in _NOTICE_RE.finditer(head)) or _refer_notice(head) is not None
+    return (any(m.group(1).lower() in NOTICE_STATES for m in _NOTICE_RE.finditer(head)) or _refer_notice(head) is not None
+            or _DEPRECATED_LEAD_RE.search(head) is not None or _MOVED_RE.search(head) is not None)
 
 
 def _successor_cue(head: str) -> bool:
@@ -298,12 +313,18 @@ def _refer_notice(lead: str) -> re.Match[str] | None:
 def _notice_status(lead: str, first_line: int) -> tuple[str, int] | None:
     """(state, line) of the first notice in ``lead`` saying the record is gone (the module's
     last form), None when it holds none; a notice sending its reader elsewhere for good
-    (:func:`_refer_notice`) says it is superseded."""
+    (:func:`_refer_notice`) or saying the record has moved to a linked place (``_MOVED_RE``)
+    says it is superseded, a paragraph opening with "Deprecated" (``_DEPRECATED_LEAD_RE``)
+    that it is deprecated."""
     words = ((m.start(1), _SPELLINGS.get(m.group(1).lower(), m.group(1).lower())) for m in _NOTICE_RE.finditer(lead))
     found = [next(((at, w) for at, w in words if w in NOTICE_STATES and w in STATUS_WORDS), None)]
     refer = _refer_notice(lead)
     if refer is not None:
         found.append((refer.start(), "superseded"))
+    if (m := _DEPRECATED_LEAD_RE.search(lead)) is not None:
+        found.append((m.start(1), "deprecated"))
+    if (m := _MOVED_RE.search(lead)) is not None:
+        found.append((m.start(1), "superseded"))  # its successor: the place linked (_BY_RE)
     hits = [hit for hit in found if hit is not None]
     if not hits:
         return None
@@ -359,6 +380,38 @@ def _cells(row: str) -> list[str]:
     """A pipe table row's cells, stripped (the outer bars optional)."""
     row = row.strip()
     return [c.strip() for c in row.removeprefix("|").removesuffix("|").split("|")]
+
+
+def _table_row(lines: list[str], i: int) -> bool:
+    """Whether ``lines[i]`` is a pipe table's row: it opens with a bar, or — written without
+    its outer bars, as GitHub still renders it ("Status | Accepted" over ":--- | :---") — a
+    delimiter row is under it or above it in the same table."""
+    if lines[i].lstrip().startswith("|"):
+        return True
+    if i + 1 < len(lines) and _delimiter_row(lines[i + 1]):
+        return True
+    j = i - 1
+    while j >= 0 and "|" in lines[j]:
+        if _delimiter_row(lines[j]):
+            return True
+        j -= 1
+    return False
+
+
+def _delimiter_row(line: str) -> bool:
+    """A pipe table's delimiter row (``|---|:--:|``, ``:--- | :---``): a bar in it, so a
+    thematic break or a setext underline is not one."""
+    return "|" in line and _DELIMITER_ROW_RE.match(line) is not None
+
+
+def _status_row(line: str) -> bool:
+    """Whether ``line`` is a "Status | state" row naming a known state (a key-value table's
+    first row is its header: "| Status | Accepted |" over a delimiter and the author's row)."""
+    r = _ROW_RE.match(line)
+    if r is None or _norm(r.group(1)) != "status":
+        return False
+    word = status_word(r.group(2))  # a known state: "| Status | Date |" heads a column
+    return word is not None and (word in STATUS_WORDS or word in STATUS_PHRASES)
 
 
 def _status_column(lines: list[str], i: int) -> int | None:
@@ -441,15 +494,15 @@ def status_word(value: str) -> str | None:
 def _choices(value: str) -> list[str] | None:
     """The choices of a value wrapped whole in braces or brackets, as a template offers them
     — the gRPC proposals' "{Draft, In Review, Ready for Implementation, Implemented}",
-    MADR's "[proposed | rejected | accepted | … | superseded by [ADR-0005](0005-example.md)]"
-    — or one kept of them ("{In Review}"); None for any other value (a link, "[Accepted](x.md)",
+    MADR's "[proposed | rejected | accepted | … | superseded by [ADR-0005](0005-example.md)]",
+    TensorFlow's "(Proposed / Accepted / Implemented / Obsolete)" — or one kept of them ("{In Review}"); None for any other value (a link, "[Accepted](x.md)",
     is its text). Left unfilled, a template names no state: read as its first choice, an
     unfilled "{Rejected, Accepted}" would demote the record, and MADR's a supersession."""
     m = _CHOICES_RE.match(MD_LINK_RE.sub(lambda m: m.group(2), value))
     if m is None:
         return None
-    inner = m.group(1) if m.group(1) is not None else m.group(2)
-    return [c for c in (c.strip() for c in re.split(r"[,|]", inner)) if c and c not in ("…", "...")]
+    inner = next(g for g in m.groups() if g is not None)
+    return [c for c in (c.strip() for c in re.split(r"[,|/]", inner)) if c and c not in ("…", "...")]
 
 
 def _targets(value: str) -> list[str]:

@@ -13,7 +13,8 @@ A candidate document D is *likely replaced* by a document S when
 - both are decisions in force: an accepted-like status (accepted, final, active, ...), not
   marked superseded, rejected or withdrawn, and neither links the other by supersession;
 - they belong to the same workstream and S was created at least ``MIN_DAYS_APART`` days
-  after D (both dated);
+  after D (both dated by their authors: front matter, or a file name that begins with the
+  date);
 - they share a subject: the cosine of their document centroids (mean span embedding) is at
   least ``SUBJECT_COS``, and either their titles share content words (Jaccard at least
   ``TITLE_JACCARD``) or S refers to D (a link or a mention of its id), or the cosine is at
@@ -63,6 +64,10 @@ def title_words(title: str) -> set[str]:
     return {w for w in _WORD.findall(t) if w not in _TITLE_STOP and not w.isdigit()}
 
 
+# the date sources an author wrote (not git's or the file system's times)
+STATED_DATES = ("front-matter", "name")
+
+
 def jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
 
@@ -77,7 +82,7 @@ class _Decisions:
 
     def __init__(self, reader):
         docs = [d for d in reader.lookups.document_dicts() if _in_force(d.get("status")) and int(d.get("created_at") or 0) > 0
-                and d.get("created_source") == "front-matter"]
+                and d.get("created_source") in STATED_DATES]
         self.by_path = {d["path"]: d for d in docs}
         ids = {d["id"]: d["path"] for d in docs}
         rows_of: dict[str, list[int]] = {}

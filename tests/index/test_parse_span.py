@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import json
 import os
 
@@ -696,6 +698,29 @@ def test_a_date_written_year_first_with_slashes_is_that_date():
     assert doc.created_at != 1733356800 and [w.line for w in warnings if "date" in w.message] == [3]
     meta, _start, warnings = split_front_matter("02_knowledge/x.md", "---\ndate: 2024/02/30\n---\nbody\n")
     assert "date" not in meta and "not a valid date" in warnings[0].message
+
+
+def test_a_date_the_file_name_begins_with_is_the_notes_date_where_front_matter_gives_none():
+    """Blogs name a post by its date (Jekyll's ``2025-12-02-release.md``), meeting notes by
+    theirs (``2020-07-01.md``), TensorFlow's RFCs ``20181116-saved-model.md``: that is the
+    note's date, ahead of git's and the file's times, behind a date its front matter gives.
+    Eight digits count only before a dash and a word: ``19950412.md`` is a document's number."""
+    from oriongraph_cli.index.parse import name_date
+
+    day = lambda y, m, d: int(dt.datetime(y, m, d, tzinfo=dt.timezone.utc).timestamp())  # noqa: E731
+    assert name_date("02_knowledge/blog/2025-12-02-nushell_v0_109_1.md") == day(2025, 12, 2)
+    assert name_date("02_knowledge/meetings/2020-07-01.md") == day(2020, 7, 1)
+    assert name_date("02_knowledge/rfcs/20181116-saved-model.md") == day(2018, 11, 16)
+    assert name_date("02_knowledge/rfcs/20181116_saved_model.md") == day(2018, 11, 16)
+    for undated in ("02_knowledge/scifact/19950412.md", "02_knowledge/x/2023-02-30-leap.md", "02_knowledge/x/20181316-x.md",
+                    "02_knowledge/x/2019.md", "02_knowledge/x/201811-x.md", "02_knowledge/x/2024-05-06T12.md", "02_knowledge/x/notes-2024-05-06.md"):
+        assert name_date(undated) is None, undated
+    text = "# Saved model\n\nText.\n"
+    doc, _w = parse_document("02_knowledge/rfcs/20181116-saved-model.md", text.encode(), text, mtime=0.0, git_time=1_700_000_000)
+    assert (doc.created_at, doc.created_source) == (day(2018, 11, 16), "name")
+    text = "---\ndate: 2019-01-02\n---\n# Saved model\n\nText.\n"
+    doc, _w = parse_document("02_knowledge/rfcs/20181116-saved-model.md", text.encode(), text, mtime=0.0)
+    assert (doc.created_at, doc.created_source) == (day(2019, 1, 2), "front-matter")
 
 
 def test_front_matter_yaml_rejects_is_read_as_its_site_reads_its_lines():

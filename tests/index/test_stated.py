@@ -60,6 +60,18 @@ def _doc(rel: str, text: str):
     ("# mplex\n\n| Lifecycle Stage | Maturity | Status | Latest Revision |\n|---|---|---|---|\n| 3A | Recommendation | Deprecated | r0 |\n",
      "deprecated", ()),
     ("| Status | Date |\n| :--- | ---: |\n| **Accepted** | 2020-01-02 |\n", "accepted", ()),
+    # TensorFlow's RFCs: a key-value table without its outer bars, as GitHub renders it; with
+    # no-break spaces in its cells; its first row over ":"-continued rows of a long cell
+    ("# New tf.print\n\nStatus        | Accepted\n:------------ | :-----\n**Author(s)** | A\n**Updated**   | 2018-08-24\n",
+     "accepted", ()),
+    ("# X\n\n| Status\xa0\xa0 | Accepted\xa0 |\n:-------- |:------ |\n| **Sponsor**\xa0| K |\n", "accepted", ()),
+    ("# X\n\n| Status | Accepted |\n| :--- | :--- |\n| **Author(s)** | Z, J |\n:  : (j@x.com) :\n| **Updated** | 2021 |\n",
+     "accepted", ()),
+    # ... but no prose line with a bar in it, and no row over a thematic break
+    ("# X\n\nStatus | an idea we had\n\nText.\n", None, ()),
+    ("# X\n\nStatus | Accepted\n-----\n\nText.\n", None, ()),
+    # a template's choices in parentheses: no state
+    ("# Title of RFC\n\n| Status | (Proposed / Accepted / Implemented / Obsolete) |\n| :--- | :--- |\n| **RFC #** | NNN |\n", None, ()),
     # NumPy's NEPs: the other records named by Sphinx cross-references
     (":Status: Superseded\n:Replaced-By: :ref:`NEP56`\n", "superseded", (("superseded_by", ":ref:`NEP56`", 2),)),
     (":Status: Final\n:Replaces: :ref:`NEP30`, :ref:`NEP31`\n", "final",
@@ -350,6 +362,25 @@ def test_numpy_style_records_name_their_successors_by_cross_references_end_to_en
      "case) has been replaced with [RFC#1071](1071-tracked.md)\n\n## Summary\n", "discontinued", (("superseded_by", "1071-tracked.md", 4),)),
     ("# X\n\n**Note:** this tool has been deprecated. Use [y](y.md) instead.\n", "deprecated", (("superseded_by", "y.md", 3),)),
     ("Intro sentence. This document is now obsolete.\n\n# Body\n", "obsolete", ()),  # before the first heading
+    # WezTerm's reference pages: "considered to be", a paragraph opening with "Deprecated", a
+    # record that has moved to a linked place; "should migrate to" over a line break
+    ("# `Copy`\n\nCopy the selection.\n\nThis action is considered to be deprecated and will be removed in\n"
+     "a future release; please use [CopyTo](CopyTo.md) instead.\n", "deprecated", (("superseded_by", "CopyTo.md", 6),)),
+    ("# `font_antialias`\n\n*Deprecated starting in version 2021; this option no longer does anything. "
+     "Use [freetype_load_target](freetype_load_target.md) instead*\n\nAdjusts it.\n", "deprecated",
+     (("superseded_by", "freetype_load_target.md", 3),)),
+    ("# `pane:mux_pane()`\n\n*Deprecated Since: 20221119*\n\nReturns it.\n", "deprecated", ()),
+    ("# `update-right-status`\n\nText.\n\nThis event is considered to be deprecated and you should migrate\n"
+     "to using [update-status](update-status.md), which behaves the same.\n", "deprecated", (("superseded_by", "update-status.md", 5),)),
+    ("# `gradient_colors`\n\nText.\n\nThis function has moved to\n[wezterm.color.gradient](../color/gradient.md) and that "
+     "name should be used.\n", "superseded", (("superseded_by", "../color/gradient.md", 5),)),
+    ("# KubeAPIDown\n\nThis alert has been moved to [KubeAPIDown.md](../api/KubeAPIDown.md).\n", "superseded",
+     (("superseded_by", "../api/KubeAPIDown.md", 3),)),
+    # "this" and up to three words naming the record (OpenShift's runbooks); its successor named
+    # in a link whose text runs over a line break
+    ("# SSPOperatorDown [Deprecated]\n\nThis alert runbook has been deprecated; since it is a duplicate of the SSPDown\n"
+     "alert runbook.\n\n**Note:** this runbook will no longer be supported. For a supported runbook, please see [SSPDown\n"
+     "Runbook](SSPDown.md).\n", "deprecated", (("superseded_by", "SSPDown.md", 6),)),
     # a notice sending its reader elsewhere for good: libp2p's old gossipsub page
     ("# gossipsub v1.0 (OLD)\n\n> `DISCLAIMER:` This is the original specification, please refer to "
      "[gossipsub-v1.0](gossipsub-v1.0.md) from now on\n\n## Overview\n", "superseded", (("superseded_by", "gossipsub-v1.0.md", 3),)),
@@ -367,6 +398,10 @@ def test_a_notice_in_the_lead_says_the_record_is_gone(text, status, refs):
     "# X\n\n> The old API was replaced by the new one in version 2, which this page describes.\n",  # not a gone word after
     "# X\n\n```\nThis command has been superseded by y.\n```\n",  # code
     "# X\n\nThe thing we built was deprecatedish.\n",
+    "# X\n\nThe old logging API is deprecated.\n",  # "the" and more than one word: another thing
+    "# X\n\nDeprecated features are listed below.\n",  # "Deprecated" opening a sentence about others
+    "# X\n\nThe project has moved to GitHub.\n",  # moved, no place linked
+    "# X\n\nThis means the old API was deprecated.\n",  # this: not the record
     "# X\n\nIf you are on Windows, see [the other page](w.md) instead.\n",  # "instead" alone: no word saying it is old
     "# X\n\nPlease refer to [the guide](g.md) for details.\n",  # pointing elsewhere, not for good
     "# X\n\n## Usage\n\nThis is outdated, please refer to [y](y.md) from now on.\n",  # in a section, not the lead

@@ -97,3 +97,24 @@ def test_unrelated_and_explicitly_linked_decisions_are_left_alone(adr_project):
     pg = [s for d in data["explanation"]["documents"] if d["path"].endswith("ADR-0012-postgres.md") for q in d["quotes"] for s in q["spans"]]
     assert pg and not any("likely" in r for s in pg for r in s.get("reasons", []))
     assert "likely replaced by ADR-0012" not in proc.stdout and "likely replaces ADR-0012" not in proc.stdout
+
+
+def test_decisions_dated_by_their_file_names_are_dated(tmp_path):
+    """A record's date written in its file name (``2022-06-01-github-actions.md``) is the
+    author's as much as a front matter date: the pair is found and its reason dated."""
+    root = tmp_path / "proj"
+    for name, title, date, decision in (
+            ("2018-03-01-concourse-ci.md", "Use Concourse for CI pipelines", "2018-03-01",
+             "We run Concourse CI for every team's pipelines: build images, run tests, deploy to the cluster."),
+            ("2022-06-01-github-actions.md", "Use GitHub Actions for CI pipelines", "2022-06-01",
+             "Teams run their CI pipelines in GitHub Actions: build images, run tests, deploy to the cluster.")):
+        p = root / "03_workstreams" / "ws-platform" / "decisions" / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(ADR.format(title=title, id="x", status="accepted", date=date, context=CI_CONTEXT, decision=decision)
+                     .replace(f"date: {date}\n", "").replace("id: x\n", ""), encoding="utf-8")
+    proc = run_orion("index", "--root", str(root), "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    proc = run_orion("compile", "which CI system builds and deploys our services", "--root", str(root),
+                     "--json", "--explain", "--budget", "3000", env=ON)
+    assert proc.returncode == 0, proc.stderr
+    assert "(same subject, 2022-06 vs 2018-03)" in proc.stdout
