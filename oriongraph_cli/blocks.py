@@ -97,6 +97,10 @@ LINK_DEFINITION = re.compile(r"[ ]{0,3}\[(?!\^)(?:[^\]\\\n]|\\.)+\]:[ \t]*\S")
 _HUGO_TAG = re.compile(r"^[ \t]*\{\{([<%])\s*(/?)\s*([\w.-]+)[^\n]*?(/?)\s*[>%]\}\}[ \t]*$")
 _LIQUID_TAG = re.compile(r"^[ \t]*\{%-?\s*(end)?([\w-]+)[^\n]*?-?%\}[ \t]*$")
 _TAG_OPENING = re.compile(r"\{\{[<%]|\{%")  # "{{%" is one opening, not two
+# ... or one template expression alone on its line, which the site replaces with what it
+# renders — mkdocs-macros' ``{{since('20210203-095643-70a364eb')}}`` (a version badge on each of
+# WezTerm's reference pages), ``{{ organisations }}``: no sentence of the page's own
+_EXPRESSION_LINE = re.compile(r"^[ \t]*\{\{[^{}<%][^{}]*\}\}[ \t]*$")
 
 
 @dataclass(frozen=True)
@@ -351,8 +355,12 @@ def quotes_in_lists(text: str) -> set[int]:
 def _template_tag(line: str) -> tuple[str, str] | None:
     """For a line that is one template tag: its kind and name and its role — "open" (it
     may open a block), "close" (``{{< /name >}}``, ``{% endname %}``) or "alone" (a
-    self-closing shortcode); None for any other line."""
-    if "{" not in line or len(_TAG_OPENING.findall(line)) != 1:
+    self-closing shortcode, an expression ``{{ x }}``); None for any other line."""
+    if "{" not in line:
+        return None
+    if _EXPRESSION_LINE.match(line) is not None:
+        return "{{", "alone"
+    if len(_TAG_OPENING.findall(line)) != 1:
         return None
     if (m := _HUGO_TAG.match(line)) is not None:
         return m.group(1) + m.group(3), "close" if m.group(2) else "alone" if m.group(4) else "open"

@@ -197,6 +197,13 @@ def test_a_site_templates_blocks_are_kept_as_written_or_left_out_never_read_as_s
     unclosed = "{{< figure src=a.png >}}\n\nA permalink pattern for posts."
     assert compress.COMPRESSORS["sentences"].shorten(unclosed, None, focus) == "A permalink pattern for posts."
     assert compress._blocks("{{< a >}}{{< /a >}} inline text") == [("para", "{{< a >}}{{< /a >}} inline text")]
+    # an expression alone on its line, which the site replaces with what it renders (WezTerm's
+    # version badge, mkdocs-macros' ``{{since('…')}}``): no sentence, and nothing skipped
+    badge = "# `use_fancy_tab_bar = true`\n\n{{since('20220101-133340-7edc5b5a')}}\n\nWhen set to `true`, the tab bar is native.\n"
+    assert [k for k, _ in compress._blocks(badge)] == ["heading", "para"]
+    short = compress.COMPRESSORS["sentences"].shorten(badge, None)
+    assert short.startswith("# `use_fancy_tab_bar = true`\n\nWhen set to `true`, the tab bar is native.") and "since" not in short
+    assert compress._blocks("Read {{ name }} here.") == [("para", "Read {{ name }} here.")]  # in a sentence: text
 
 
 def test_html_comments_are_not_text_a_shortened_quote_keeps():
