@@ -100,9 +100,37 @@ def _gap(doc_text: str | None, a_end: int, b_start: int, lines: tuple[int, int],
     if doc_text is not None and 0 <= a_end <= b_start <= len(doc_text):
         heads = _headings_between(doc_text, a_end, b_start, blocks)
     if heads:  # up to GAP_HEADINGS named; past that, those the next quote lies under
-        shown = ", ".join(t for _, t in heads) if len(heads) <= GAP_HEADINGS else _framing(heads, _level_at(doc_text, b_start, blocks))
+        own = _level_at(doc_text, b_start, blocks)
+        shown = _named(heads, own) if len(heads) <= GAP_HEADINGS else _framing(heads, own)
         return f"{where}: {shown}"
     return where
+
+
+def _framing_chain(heads: list[tuple[int, str]], own: int | None) -> list[int]:
+    """Of the headings skipped (in order), the indexes of those the next quote lies under:
+    each above the next in the outline, the nearest last. ``own``: the level of the heading
+    the quote begins with (its siblings skipped do not frame it; None when it begins
+    mid-section)."""
+    chain: list[int] = []
+    limit = own or 7
+    for i in range(len(heads) - 1, -1, -1):
+        if heads[i][0] < limit:
+            chain.append(i)
+            limit = heads[i][0]
+    return chain[::-1]
+
+
+def _named(heads: list[tuple[int, str]], own: int | None) -> str:
+    """``Massachusetts, New Jersey, then Oregon``: a few headings skipped, each named, and —
+    where the next quote begins inside the last of them, not with a heading of its own — the
+    ones it lies under said after "then", so its text is not read as the section before
+    (``Commits, then Version 1.1 › Notable changes``)."""
+    chain = _framing_chain(heads, own) if own is None else []
+    if not chain or chain[-1] != len(heads) - 1 or len(chain) == len(heads):
+        return ", ".join(t for _, t in heads)
+    framing = set(chain)
+    return (", ".join(t for i, (_, t) in enumerate(heads) if i not in framing)
+            + ", then " + " › ".join(heads[i][1] for i in chain))
 
 
 def _framing(heads: list[tuple[int, str]], own: int | None) -> str:
@@ -111,13 +139,7 @@ def _framing(heads: list[tuple[int, str]], own: int | None) -> str:
     most ``GAP_HEADINGS``), the others counted: what the quote is about the reader can then
     tell, which the first two headings of a long skip never said. ``own``: the level of the
     heading the quote begins with (its siblings skipped do not frame it)."""
-    chain: list[str] = []
-    limit = own or 7
-    for level, title in reversed(heads):
-        if level < limit:
-            chain.append(title)
-            limit = level
-    chain = chain[::-1][-GAP_HEADINGS:]
+    chain = [heads[i][1] for i in _framing_chain(heads, own)][-GAP_HEADINGS:]
     rest = len(heads) - len(chain)
     return f"{rest} sections, then " + " › ".join(chain) if chain else f"{rest} sections"
 

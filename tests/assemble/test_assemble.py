@@ -531,11 +531,22 @@ def test_a_long_gap_names_the_headings_the_next_quote_lies_under():
     docs = layout([item("a", first, first + 18, 1, lines=(7, 7)), item("c", own, own + 22, 2, lines=(59, 61))],
                   {"02_knowledge/d.md": log}, {})
     assert docs[0].quotes[1].elided_before == "L8-L58: 14 sections, then Version 1.5"
-    # three or fewer skipped: all of them, as before
+    # three or fewer skipped: all of them, those the next quote lies under after "then" where
+    # it begins inside them (its text is not the section's before); with its own heading, all
     two = log.index("Change 1")
     docs = layout([item("a", first, first + 18, 1, lines=(7, 7)), item("d", two, two + 18, 2, lines=(17, 17))],
                   {"02_knowledge/d.md": log}, {})
-    assert docs[0].quotes[1].elided_before == "L8-L16: Commits, Version 1.1, Notable changes"
+    assert docs[0].quotes[1].elided_before == "L8-L16: Commits, then Version 1.1 › Notable changes"
+    own2 = log.index("### Commits", two)
+    docs = layout([item("a", first, first + 18, 1, lines=(7, 7)), item("e", own2, own2 + 22, 2, lines=(19, 21))],
+                  {"02_knowledge/d.md": log}, {})
+    assert docs[0].quotes[1].elided_before == "L8-L18: Commits, Version 1.1, Notable changes"
+    # the states of a handbook: two skipped, the quote inside the third
+    states = "# Leave\n\n## California\n\nCA text.\n\n## Colorado\n\nCO text.\n\n## Oregon\n\nIntro.\n\n* Safe leave.\n"
+    ca, safe = states.index("CA text."), states.index("* Safe leave.")
+    docs = layout([item("a", ca, ca + 8, 1, lines=(5, 5)), item("b", safe, len(states), 2, lines=(15, 15))],
+                  {"02_knowledge/d.md": states}, {})
+    assert docs[0].quotes[1].elided_before == "L6-L14: Colorado, then Oregon"
 
 
 CODE_DOC = ("# Deploy\n\nIntro.\n\n```bash\n# step one\nrun --one\n# step two\nrun --two\n# step three\nrun --three\n```\n\n"
