@@ -209,6 +209,10 @@ projects no default was chosen on.
     git -C /tmp/src/wezterm checkout 4ff581a8aa3460d04f859fdadb50f29b3c507763
     python bench/suite/build_docsite.py /tmp/src/wezterm --docs docs --name wezterm --out /tmp/suite/wezterm
 
+    git clone https://github.com/icco/postmortems /tmp/src/postmortems
+    git -C /tmp/src/postmortems checkout f901e76eb5f41ccd62bbb0eb1bbad705acfa8f4c
+    python bench/suite/build_docsite.py /tmp/src/postmortems --docs data --name postmortems --out /tmp/suite/postmortems
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -618,6 +622,14 @@ Sources (only the Markdown is read):
   characters). No front matter; each page opens with an ``#`` title. Links written as absolute
   ``github.com/basecamp/handbook/blob/master/…`` URLs (one pinned to an older commit), none relative; a
   tool replaced in the text only (Shipshape "gradually being superceded by Kandji", both on one page).
+- ``postmortems``: every ``data/*.md`` of icco/postmortems at f901e76eb5f4 (2026-08-06) — a collection of
+  public incident postmortems, 242 pages in one flat folder named by UUID, 545 KB: one outage, breach or
+  engineering disaster each (cloud providers, CDNs, SaaS, databases, power grids, spacecraft), a few
+  paragraphs retelling the company's report. YAML front matter on every page (``uuid``, ``url`` of the
+  original report, ``categories``, ``company``, ``product``, most with ``title``, ``keywords`` and a
+  one-paragraph ``summary``; 46 have no title, 47 no summary); no headings, no relative links, 28 inline
+  links out. Some incidents kept twice under two UUIDs (Knight Capital, Basecamp, Kickstarter, Netflix,
+  Allegro, ARPANET, Travis CI, OWASA, Slack, Google's quota service, Azure storage). No lifecycle.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
