@@ -106,6 +106,7 @@ UNSEEN = {
     "k8sdocs": ("k8sdocs", HERE / "k8sdocs.intents.jsonl"),
     "basecamp": ("basecamp", HERE / "basecamp.intents.jsonl"),
     "wezterm": ("wezterm", HERE / "wezterm.intents.jsonl"),
+    "discordapi": ("discordapi", HERE / "discordapi.intents.jsonl"),
 }
 # the same projects with their lifecycle told only in the text (strip_stated.py): measured
 # against the trees above, never part of a choice
