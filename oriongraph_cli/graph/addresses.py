@@ -128,7 +128,6 @@ _NUMBER_PREFIX = re.compile(r"[0-9]+\s*[-_.]+\s*")
 SERIES_NUMBER_RE = re.compile(r"(?:[A-Za-z]{2,10}[- ]?)?0*([0-9]{1,6})")
 
 
-
 def file_number(path: str) -> str | None:
     """``dir/N`` for a file whose name begins with the number N that orders it
     (``proposals/0015-partitioned-rewards.md`` -> ``proposals/15``), else None."""
@@ -190,7 +189,6 @@ def without_page_suffix(path: str) -> str:
     ``select.mdx`` at ``/docs/pg/select`` as it serves ``select.md``."""
     stem, ext = posixpath.splitext(path)
     return stem if ext in MD_SUFFIXES else path
-
 
 
 def relative(src_dir: str, target: str) -> tuple[str | None, str]:

@@ -52,7 +52,6 @@ NESTED_HEADING = re.compile(
 SPAN_FIRST_HEADING = re.compile(r"#{1,6}[ \t]+(\S.*?)(?:[ \t]+#+)?[ \t]*")  # (on the first line, at most HEADING_TEXT_MAX long)
 
 
-
 def definition_terms(text: str) -> list[str]:
     """The terms of ``text``'s definition lists, in order: a line directly above a ``: ``
     definition line that is not itself one, outside code blocks (a term written as a code
@@ -67,7 +66,6 @@ def definition_terms(text: str) -> list[str]:
                 and not term.startswith(("#", "|", ">", "- ", "* ", "+ "))):
             out.append(term)
     return out
-
 
 
 # a rule id as mdBook's spec preprocessor writes it (the Rust Reference): a line ``r[expr.deref]``
@@ -88,7 +86,6 @@ def rule_of(line: str) -> str | None:
     """The rule id a line ``r[expr.deref]`` marks."""
     m = _RULE_LINE.fullmatch(line)
     return m.group(1) if m else None
-
 
 
 def add_heading_anchors(table: dict[str, str], counts: Counter[str], heading: str, span_id: str) -> str:
@@ -305,20 +302,12 @@ class PageAnchors:
             if any(":" in t and ANY_DEFINITION_LINE.search(t) for t in texts.values()):
                 seen: set[tuple[str, ...]] = set()
                 counts: Counter[str] = Counter()
-
-                def add(name: str, span_id: str) -> None:
-                    slug = slugify(heading_text(name))
-                    if slug:
-                        n = counts[slug]
-                        counts[slug] += 1
-                        table.setdefault(slug if n == 0 else f"{slug}-{n}", span_id)
-
                 for s in self.spans_of(path):
                     for depth in range(1, len(s.heading_path) + 1):
                         if s.heading_path[:depth] not in seen:
                             seen.add(s.heading_path[:depth])
-                            add(s.heading_path[depth - 1], s.span_id)
+                            add_heading_anchors(table, counts, s.heading_path[depth - 1], s.span_id)
                     for term in definition_terms(texts.get(s.span_id, "")):
-                        add(term, s.span_id)
+                        add_heading_anchors(table, counts, term, s.span_id)
             self._term_anchors[path] = table
         return table

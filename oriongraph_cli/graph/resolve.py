@@ -169,7 +169,7 @@ class LinkResolver:
         self.unnumbered = self.names.unnumbered
         self._spans: dict[str, list[SpanInfo]] = {}
         # each page's anchors, read from its spans (and its file, for an outline) when a link names one
-        self.anchors = PageAnchors(self.spans_of, lambda path: self._load_texts(path), root)
+        self.anchors = PageAnchors(self.spans_of, self._load_texts, root)
         self._file_names: set[str] | None = None  # every file name in the stage folders, lower-cased
         self._doxygen: tuple[dict[str, tuple[str, str]], dict[str, list[str]]] | None = None  # doxygen_target's tables
         self._sphinx_paths: dict[str, list[str]] | None = None  # sphinx_doc's table
