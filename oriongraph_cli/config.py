@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import tomllib
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
@@ -49,6 +50,11 @@ class Config:
     # below that size an exact search costs a few ms), "flat" always exact, "hnsw" always the graph
     # (docs/BENCHMARKS.md, "A vector store that scales"; store/vectors.py ANN_MIN_SPANS)
     vector_index: str = "auto"
+    # the repositories the project's files belong to, as web or git addresses separated by
+    # commas or spaces (a list in .orion.toml): a link to one of their files by the forge's
+    # address (https://github.com/o/r/blob/main/docs/setup.md) names that file. Empty: the
+    # remotes of the git work tree the project is in (index/remotes.py)
+    repository: str = ""
     # compile
     budget: int = 4000
     # ranking defaults chosen leave-one-project-out on five real projects (docs/BENCHMARKS.md,
@@ -270,6 +276,10 @@ def _coerce(name: str, value: Any, source: str, label: str | None = None) -> Any
         raise fail("true or false")
     if kind is Path:
         return Path(value)
+    if name == "repository" and isinstance(value, (list, tuple)):  # .orion.toml: repository = ["…", "…"]
+        if not all(isinstance(v, str) for v in value):
+            raise fail("web or git addresses (a list of strings)")
+        return ", ".join(v.strip() for v in value)
     if rule is None:
         if kind is str and not isinstance(value, str):
             raise fail("a string")
@@ -442,6 +452,15 @@ def _validate(cfg: Config, sources: dict[str, str] | None = None) -> None:
             f"{cfg.span_target_tokens} / {cfg.span_max_tokens})",
             hint="defaults: 24 / 160 / 200",
         )
+    if cfg.repository.strip():
+        from oriongraph_cli.graph.own_repo import repository_key
+
+        bad = next((a for a in re.split(r"[\s,]+", cfg.repository.strip()) if a and repository_key(a) is None), None)
+        if bad is not None:
+            raise ConfigError(
+                f"{src('repository')}={cfg.repository}: {bad!r} is not a repository's web or git address",
+                hint='e.g. repository = "https://github.com/OWNER/NAME" (several: a list); empty: the git remotes',
+            )
     try:  # KEY=NUMBER lists; the keys are checked where they are used (graph / usage)
         for spec in (cfg.graph_edge_weights, cfg.usage_weights):
             for item in filter(None, (p.strip() for p in spec.split(","))):

@@ -62,6 +62,7 @@ from oriongraph_cli.graph.extract import (
     structural_edges,
     workstream_edges,
 )
+from oriongraph_cli.graph.own_repo import OwnRepository
 from oriongraph_cli.graph.resolve import FS_KEY, LinkResolver, document_keys, kept_registry_written, resolve_refs
 from oriongraph_cli.graph.terms import Term, TermIndex, collect_terms, defines_edges, term_key, users_limit
 from oriongraph_cli.models import Document, Span
@@ -472,6 +473,7 @@ def rebuild_edges(
     generation: str | None = None,
     keep: bool = False,
     base_registry: Any = None,
+    repository: OwnRepository | None = None,
 ) -> GraphBuildResult:
     """Phase 2: resolve the stored references against the current documents, recompute the
     DEFINES edges, rewrite the global edges and ``dangling_links``.
@@ -487,7 +489,8 @@ def rebuild_edges(
     serve``, ``orion watch``): what the document rows gave is kept for the next run
     (``LinkResolver.from_registry``, ``collect_terms``); ``base_registry``: the checksum of
     the registry ``reg`` was copied from (with ``change``): when the last run kept the rows
-    of that very registry, only the changed documents' rows are read.
+    of that very registry, only the changed documents' rows are read. ``repository``: the
+    repositories the project's files belong to (a link by their web address names the file).
 
     Call once per index run, after the registry holds every current document and span and
     :func:`store_document` ran for each changed one. Rows of documents no longer in the
@@ -503,7 +506,7 @@ def rebuild_edges(
     stale = reg.graph.unextracted_documents()
     t = time.perf_counter()
     since = (base_registry, change.paths) if change is not None and base_registry is not None else None
-    resolver = LinkResolver.from_registry(reg, root, keep=keep, since=since)
+    resolver = LinkResolver.from_registry(reg, root, keep=keep, since=since, repository=repository)
     deps: dict[str, set[str]] = {}
     if incremental:
         assert change is not None

@@ -57,6 +57,7 @@ from oriongraph_cli.graph.extract import (
     role_target,
     site_url_key,
 )
+from oriongraph_cli.graph.own_repo import OwnRepository
 from oriongraph_cli.models import TOP_FOLDERS, Document, Span
 
 if TYPE_CHECKING:
@@ -153,8 +154,11 @@ class LinkResolver:
         texts_loader: Callable[[str], list[tuple[str, str]]] | None = None,
         marked_loader: Callable[..., list[tuple[str, str, int, str, str, str | None]]] | None = None,
         names: DocumentNames | None = None,
+        repository: OwnRepository | None = None,
     ):
         self.docs = docs
+        # the repositories the project's files belong to: a link by such an address names the file
+        self.repository = repository or OwnRepository()
         self.first_span = first_span
         self._load_spans = spans_loader
         # (span_id, text) of a document's spans, read only for an anchor no heading has
@@ -187,7 +191,8 @@ class LinkResolver:
 
     @classmethod
     def from_registry(cls, registry: "Registry", root: Path | None = None, *, keep: bool = False,
-                      since: tuple[Any, Collection[str]] | None = None) -> "LinkResolver":
+                      since: tuple[Any, Collection[str]] | None = None,
+                      repository: OwnRepository | None = None) -> "LinkResolver":
         """``keep``: the process reads again (``orion serve``, ``orion watch``): what each
         row gave, and the names they gave, are kept for the next read, and taken from the
         last one where it kept them. ``since`` (with ``keep``): (checksum, paths): this
@@ -217,7 +222,7 @@ class LinkResolver:
         def load(path: str) -> list[SpanInfo]:
             return [SpanInfo(path, r[1], r[2], tuple(json.loads(r[3])), r[4], "", r[0]) for r in registry.document_outline(path)]
 
-        resolver = cls(docs, first, load, root, registry.document_texts, registry.spans_holding, names)
+        resolver = cls(docs, first, load, root, registry.document_texts, registry.spans_holding, names, repository)
         if keep:
             _READ_ROWS = (read, resolver.names)
             _LAST_REGISTRY = (None, first)
@@ -411,6 +416,8 @@ class LinkResolver:
         if rel is None:
             if why == "external" and (own := self.own_url(target)) is not None:
                 return own, "ok"
+            if why == "external" and (hit := self.own_repository_file(target)) is not None:
+                return hit
             return ("", "self") if why == "self" else (None, why)
         for cand in folder_candidates(rel):
             if cand in self.paths:
@@ -481,6 +488,28 @@ class LinkResolver:
                 return hit
         return None
 
+    def own_repository_file(self, target: str) -> tuple[str, str] | None:
+        """(document, status) a web address names when it is a file of the project's own
+        repository (``https://github.com/o/r/blob/main/docs/setup.md``: :class:`OwnRepository`),
+        found as the root-absolute path ``/docs/setup.md`` is; None for any other address and
+        for a file the index does not hold, which stays an external link (never a dangling one).
+        A Markdown file no document's path ends with is the one document of its file name, if
+        one alone has it (the project keeps it under other folders, or it moved since)."""
+        rel = self.repository.path_of(target)
+        if rel is None:
+            return None
+        dst, status = self._resolve_path("", "/" + rel)
+        if dst is not None and status in ("ok", "page"):
+            return dst, status
+        # a Markdown file the project keeps under other folders (or moved since the link was
+        # written): the one document of that file name
+        base = posixpath.basename(rel)
+        if base.lower().endswith(MD_SUFFIXES):
+            named = [p for p in self.stems.get(posixpath.splitext(base)[0].lower(), ()) if posixpath.basename(p).lower() == base.lower()]
+            if len(named) == 1:
+                return named[0], "page"
+        return None
+
     def own_url(self, target: str) -> str | None:
         """The one page whose front matter gives ``target`` (a full web address) as its own:
         a link to Ember's RFC 1071 by its pull request, ``https://github.com/emberjs/rfcs/pull/1071``,
@@ -500,8 +529,8 @@ class LinkResolver:
         hit = self.ids.get(name.lower())
         if hit:
             return hit
-        if SCHEME_RE.match(name):  # a web address: the page giving it as its own, if one does
-            return self.own_url(name)
+        if SCHEME_RE.match(name):  # a web address: the page giving it as its own, or a file of the project's repository
+            return self.own_url(name) or ((self.own_repository_file(name) or (None,))[0])
         lower = name.lower()
         if "/" in name or lower.endswith(MD_SUFFIXES):
             for base in (name, "/" + name.lstrip("/")):
@@ -673,6 +702,8 @@ def resolve_refs(
                     keys.add(FS_KEY)
             elif kind == "md" or kind == "img":
                 _path_keys(path, md_unescape(target), keys)
+                if (in_repo := resolver.repository.path_of(md_unescape(target))) is not None:
+                    _path_keys("", "/" + in_repo, keys)  # LinkResolver.own_repository_file
                 dst, status = resolver.resolve_path(path, md_unescape(target))
                 if status in ("not-indexed", "missing", "page"):
                     keys.add(FS_KEY)
@@ -682,6 +713,8 @@ def resolve_refs(
                     keys.add(XREF_KEY)  # an anchor no heading names: the labels were looked up (_link_edge)
             elif target:
                 _name_keys(path, target, keys)
+                if (in_repo := resolver.repository.path_of(target)) is not None:
+                    _path_keys("", "/" + in_repo, keys)  # LinkResolver.own_repository_file
                 if kind.startswith(("fm:", "stated:")) and (m := SERIES_NUMBER_RE.fullmatch(md_unescape(target).strip())):
                     keys.add(f"num:{posixpath.dirname(path)}/{int(m.group(1))}")  # LinkResolver.series_record
                 if kind == "wiki" and is_attachment(target):
@@ -799,7 +832,7 @@ def _link_edge(edges: list[Edge], dangling_out: list[DanglingLink], resolver: Li
             # a label's line, MyST's "(label)=" or ".. _label:", on the page the link names;
             # a link to this page's "#label" names it on any page, as MyST resolves "[](#label)"
             dst, dst_span = label
-        if dst_span is None:
+        if dst_span is None and not SCHEME_RE.match(r.target):  # a web address's heading may be another revision's
             dangling_out.append(DanglingLink(r.path, r.line, written, "anchor"))
     if dst == r.path and dst_span is None:
         return

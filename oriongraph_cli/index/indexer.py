@@ -25,6 +25,8 @@ from oriongraph_cli.index import parse as doc_parse
 from oriongraph_cli.index.history import git_times
 from oriongraph_cli.index.parse import ParseWarning, decode, parse_document
 from oriongraph_cli.index.rebuild import other_files_changed, rebuild_reason, relink_reason
+from oriongraph_cli.index.remotes import own_repository
+from oriongraph_cli.graph.own_repo import OwnRepository
 from oriongraph_cli.index.span import embed_text, split_document
 from oriongraph_cli.index.spool import ParsedSpool, TextSpool
 from oriongraph_cli.index.walk import FoundFile, OtherFiles, check_project, walk
@@ -178,6 +180,7 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
     with layout.writer_lock(cfg.lock_timeout, on_wait=on_wait):
         # walk only once the lock is held: a writer that waited must index the files as
         # they are now, not the list it saw before waiting
+        repository_future = loader.submit(own_repository, cfg.root, cfg.repository)  # git, beside the walk
         others = OtherFiles()
         files, walk_warnings = walk(cfg.root, others)
         other_files = others.digest()
@@ -226,7 +229,8 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
             # a generation built before the BM25 arrays existed gets them (and nothing else
             # changes: no re-parse, no re-embedding) on the next run
             # and one whose links were resolved by other rules has them resolved again
-            relink = relink_reason(scan.manifest) if not changes.reason else None
+            repository = repository_future.result()
+            relink = relink_reason(scan.manifest, repository.state()) if not changes.reason else None
             result.other_files_changed = others_moved = other_files_changed(scan.manifest, other_files) and not changes.reason and not relink
             if (not changes.reason and not changes.changed and not changes.removed and not damaged and postings.present(cur_path)
                     and not relink and not others_moved):
@@ -253,7 +257,7 @@ def _index_locked(cfg, layout, spec, loader, counter_future, full, strict, progr
                     embedder_source=scan.embedder_source,
                     stats=scan.stats, file_warnings=file_warnings,
                     base_id_length=scan.manifest.id_length if base and scan.manifest else None,
-                    cache_manifest=scan.manifest if cur_path else None, other_files=other_files,
+                    cache_manifest=scan.manifest if cur_path else None, other_files=other_files, repository=repository,
                 )
                 written = _build_generation(plan, result, progress)
                 layout.promote(staging, gen)
@@ -509,6 +513,7 @@ class _Plan:
     base_id_length: int | None = None  # the base generation's span id prefix length (None: count it afresh)
     cache_manifest: Manifest | None = None  # the manifest of cache_path, as the run read it
     other_files: str | None = None  # digest of the other files' paths in the stage folders (walk.OtherFiles)
+    repository: OwnRepository = field(default_factory=OwnRepository)  # the repositories the project's files belong to
     embedder_source: Any = None  # cfg -> the index model, when ``embedder`` is None (default: loaded for this run)
 
     def base_checksum(self, name: str) -> Any:
@@ -755,7 +760,7 @@ def _rebuild_graph(registry, plan: _Plan, result: IndexResult, progress: Progres
     key = lambda d: (d.path, d.line, d.target, d.kind)  # noqa: E731
     before = {key(d) for d in edges.dangling(registry)} if edges.has_tables(registry) else set()
     built = edges.rebuild_edges(registry, plan.cfg.root, defines=plan.cfg.graph_defines, change=change, generation=plan.gen,
-                                keep=plan.keeps, base_registry=plan.base_checksum(REGISTRY))
+                                keep=plan.keeps, base_registry=plan.base_checksum(REGISTRY), repository=plan.repository)
     indexed = frozenset(plan.changed)
     told = [d for d in built.dangling if d.path in indexed or key(d) not in before]
     for d in told:
@@ -825,4 +830,5 @@ def _manifest(plan: _Plan, counts: dict[str, int], edges: int, dim: int, id_leng
         link_rules=graph.LINK_RULES,
         parse_rules=doc_parse.PARSE_RULES,
         other_files=plan.other_files,
+        repository=plan.repository.state(),
     )

@@ -46,13 +46,19 @@ def pending_rebuild(cfg: Config, manifest: Manifest) -> str | None:
     return rebuild_reason(manifest, cfg, model_id, expected_name(cfg.tokenizer) or manifest.tokenizer, False)
 
 
-def relink_reason(manifest: Manifest | None) -> str | None:
+def relink_reason(manifest: Manifest | None, repository: list[str] | None = None) -> str | None:
     """Why the next ``orion index`` resolves every stored link again: the index's links were
     resolved by other rules than this orion's (``graph.LINK_RULES``; an index written before
-    the rules were versioned has version 1), or None. A rebuild resolves them anyway."""
-    if manifest is None or manifest.link_rules == graph.LINK_RULES:
+    the rules were versioned has version 1), or against other repositories than the project's
+    now (``repository``: ``OwnRepository.state()``), or None. A rebuild resolves them anyway."""
+    if manifest is None:
         return None
-    return f"link rules changed ({manifest.link_rules or 1} -> {graph.LINK_RULES})"
+    if manifest.link_rules != graph.LINK_RULES:
+        return f"link rules changed ({manifest.link_rules or 1} -> {graph.LINK_RULES})"
+    if manifest.repository != repository:
+        now = [k for k in repository or () if not k.startswith("prefix:")]
+        return f"the project's repositories changed (now {', '.join(now) or 'none'})"
+    return None
 
 
 def other_files_changed(manifest: Manifest | None, digest: str) -> bool:

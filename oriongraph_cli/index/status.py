@@ -10,6 +10,7 @@ from typing import Any
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import NoIndexError
 from oriongraph_cli.index.rebuild import other_files_changed, pending_rebuild, relink_reason
+from oriongraph_cli.index.remotes import own_repository
 from oriongraph_cli.index.walk import OtherFiles, walk
 from oriongraph_cli.models import SCHEMA_VERSION
 from oriongraph_cli.safeio import UnsafeFile, read_project_file, unchanged_since
@@ -58,7 +59,7 @@ def project_status(cfg: Config) -> dict[str, Any]:
     counts = manifest.counts
     created = manifest.created_at
     rebuild = pending_rebuild(cfg, manifest)
-    relink = None if rebuild else relink_reason(manifest)
+    relink = None if rebuild else relink_reason(manifest, own_repository(cfg.root, cfg.repository).state())
     other_files = not (rebuild or relink) and other_files_changed(manifest, others.digest())
     return {
         "schema_version": SCHEMA_VERSION,

@@ -47,6 +47,12 @@ class Counts:
         return {"documents": self.documents, "spans": self.spans, "tokens": self.tokens, "edges": self.edges}
 
 
+def _strings(value: list | None, key: str) -> list[str] | None:
+    if value is not None and not all(isinstance(v, str) for v in value):
+        raise ManifestError(f"manifest field {key!r} holds a value that is not text", hint="run `orion index` to rebuild the index")
+    return value
+
+
 @dataclass(frozen=True)
 class Manifest:
     generation: str
@@ -67,6 +73,7 @@ class Manifest:
     link_rules: int | None = None  # the link resolution rules its edges were resolved by (None: before they were versioned)
     parse_rules: int | None = None  # the rules its files were parsed by (index.parse.PARSE_RULES; None: before they were versioned)
     other_files: str | None = None  # digest of the paths of the other files in the stage folders (index.walk.OtherFiles; None: not recorded)
+    repository: list[str] | None = None  # the repositories its links by web address were resolved against (graph.own_repo.OwnRepository.state; None: none)
     extra: dict[str, Any] = field(default_factory=dict)  # keys of a newer or older orion, kept as they are
 
     # ------------------------------------------------------------ reading
@@ -111,6 +118,7 @@ class Manifest:
             link_rules=want("link_rules", (int,)),
             parse_rules=want("parse_rules", (int,)),
             other_files=want("other_files", (str,)),
+            repository=_strings(want("repository", (list,)), "repository"),
             extra={k: v for k, v in raw.items() if k not in known},
         )
 
@@ -175,6 +183,8 @@ class Manifest:
             out["parse_rules"] = self.parse_rules
         if self.other_files is not None:
             out["other_files"] = self.other_files
+        if self.repository is not None:
+            out["repository"] = self.repository
         return out
 
     def to_bytes(self) -> bytes:

@@ -620,3 +620,43 @@ def test_a_site_url_link_resolves_and_a_quote_names_the_page(project, fake_embed
     assert r.exit_code == 0, r.stderr
     assert "[purge it](02_knowledge/ops/purge-cache.md#one-page)" in r.stdout
     assert invoke("show", "02_knowledge/ops/purge-cache.md", "--root", str(project)).exit_code == 0
+
+
+def test_a_link_to_the_projects_own_repository_by_web_address_is_an_edge(project, fake_embedder):
+    """In a git work tree whose remote is the forge's repository, a link to one of its files by
+    its web address is an edge to the file (a quote keeps the address as written); the remote
+    removed, status says every link is resolved again, and the index run makes it external; the
+    ``repository`` setting names the repository without git, a list in .orion.toml."""
+    import subprocess
+
+    subprocess.run(["git", "-C", str(project), "init", "-q"], check=True)
+    subprocess.run(["git", "-C", str(project), "remote", "add", "origin", "git@github.com:acme/lumen.git"], check=True)
+    src = project / "02_knowledge/research/token-budgets.md"
+    address = "https://github.com/acme/lumen/blob/main/03_workstreams/ws-ingestion/design/worker.md"
+    src.write_text(src.read_text() + f"\n## Zanzibar quokka retries\n\nA zanzibar quokka retries as [the worker does]({address}).\n")
+    assert invoke("index", "--root", str(project), "--quiet").exit_code == 0
+
+    def targets():
+        r = invoke("links", "02_knowledge/research/token-budgets.md", "--json", "--root", str(project))
+        return {e["dst_path"] for e in json.loads(r.stdout)["out"].get("REF", [])}
+
+    assert "03_workstreams/ws-ingestion/design/worker.md" in targets()
+    r = invoke("compile", "zanzibar quokka retries", "--root", str(project), "--format", "markdown", "--budget", "2000", "--no-usage-log")
+    assert f"[the worker does]({address})" in r.stdout  # a web address is quoted as written
+    subprocess.run(["git", "-C", str(project), "remote", "remove", "origin"], check=True)
+    st = json.loads(invoke("status", "--root", str(project), "--json").stdout)
+    assert st["relink"] == "the project's repositories changed (now none)" and not st["up_to_date"]
+    r = invoke("index", "--root", str(project))
+    assert "Links resolved again: the project's repositories changed (now none)." in r.stdout and "embedded 0 spans" in r.stdout
+    assert "03_workstreams/ws-ingestion/design/worker.md" not in targets()
+    assert "acme/lumen" not in r.stdout + r.stderr  # external again, not dangling
+    assert "acme/lumen" not in invoke("links", "--dangling", "--root", str(project)).stdout
+    (project / ".orion.toml").write_text('repository = ["https://github.com/acme/lumen", "https://gitlab.com/acme/mirror"]\n')
+    assert invoke("config", "repository", "--root", str(project)).stdout.strip() == "https://github.com/acme/lumen, https://gitlab.com/acme/mirror"
+    assert invoke("index", "--root", str(project), "--quiet").exit_code == 0
+    assert "03_workstreams/ws-ingestion/design/worker.md" in targets()
+    for bad in ('repository = "not a repository"\n', "repository = [1]\n", 'repository = "/srv/git/lumen"\n'):
+        (project / ".orion.toml").write_text(bad)
+        r = invoke("index", "--root", str(project))
+        assert r.exit_code == ExitStatus.USAGE and "repository" in r.stderr and "Traceback" not in r.stderr, bad
+        assert len(r.stderr.strip().splitlines()) <= 2

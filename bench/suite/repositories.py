@@ -1,0 +1,118 @@
+"""The repository each suite project's files come from, written into its tree's `.orion.toml`
+as the `repository` setting — what a clone's git remote tells `orion index` in a real
+project, which the trees (copies, not clones) lack. A link to one of the repository's files by
+its web address (`https://github.com/emberjs/rfcs/blob/master/text/0226-named-blocks.md`)
+then names the file.
+
+    python bench/suite/repositories.py SUITE                  # every project of SUITE listed here
+    python bench/suite/repositories.py SUITE --projects keep,runbooks
+    python bench/suite/repositories.py SUITE --remove          # the trees as they were built
+
+Then `orion index --root SUITE/P` resolves every link again (nothing is parsed or embedded).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+# project -> the repository its tree is built from (bench/README.md's clone commands); the
+# projects built from several collections, from a site's copy of another repository's files
+# (Cosmos: cosmos-sdk-docs) or from a dataset (SciFact, the sample) are not listed
+REPOSITORIES = {
+    "argocd": "https://github.com/argoproj/argo-cd",
+    "basecamp": "https://github.com/basecamp/handbook",
+    "cargo": "https://github.com/rust-lang/cargo",
+    "cips": "https://github.com/cardano-foundation/CIPs",
+    "cosmos": "https://github.com/cosmos/cosmos-sdk-docs",
+    "csharplang": "https://github.com/dotnet/csharplang",
+    "cspecs": "https://github.com/ethereum/consensus-specs",
+    "devguide": "https://github.com/python/devguide",
+    "discordapi": "https://github.com/discord/discord-api-docs",
+    "dotnetdesigns": "https://github.com/dotnet/designs",
+    "drizzle": "https://github.com/drizzle-team/drizzle-orm-docs",
+    "eips": "https://github.com/ethereum/EIPs",
+    "ember": "https://github.com/emberjs/rfcs",
+    "fastapi": "https://github.com/fastapi/fastapi",
+    "fastify": "https://github.com/fastify/fastify",
+    "flask": "https://github.com/pallets/flask",
+    "goproposal": "https://github.com/golang/proposal",
+    "govuk": "https://github.com/alphagov/govuk-developer-docs",
+    "grpc": "https://github.com/grpc/proposal",
+    "handbook": "https://github.com/18F/handbook",
+    "hass": "https://github.com/home-assistant/architecture",
+    "helm": "https://github.com/helm/helm-www",
+    "hugo": "https://github.com/gohugoio/hugoDocs",
+    "k8sdocs": "https://github.com/kubernetes/website",
+    "keep": "https://github.com/Kotlin/KEEP",
+    "libp2p": "https://github.com/libp2p/specs",
+    "mkmat": "https://github.com/squidfunk/mkdocs-material",
+    "modplat": "https://github.com/ministryofjustice/modernisation-platform",
+    "myst": "https://github.com/jupyter-book/mystmd",
+    "neps": "https://github.com/numpy/numpy",
+    "nodebp": "https://github.com/goldbergyoni/nodebestpractices",
+    "nushell": "https://github.com/nushell/nushell.github.io",
+    "obsidian": "https://github.com/obsidianmd/obsidian-help",
+    "otel": "https://github.com/open-telemetry/opentelemetry-specification",
+    "peps": "https://github.com/python/peps",
+    "playbook": "https://github.com/microsoft/code-with-engineering-playbook",
+    "postmortems": "https://github.com/icco/postmortems",
+    "prometheus": "https://github.com/prometheus/docs",
+    "pydantic": "https://github.com/pydantic/pydantic",
+    "reactdev": "https://github.com/reactjs/react.dev",
+    "redux": "https://github.com/reduxjs/redux",
+    "rfcs": "https://github.com/rust-lang/rfcs",
+    "runbooks": "https://github.com/openshift/runbooks",
+    "rustbook": "https://github.com/rust-lang/book",
+    "rustcdev": "https://github.com/rust-lang/rustc-dev-guide",
+    "rustref": "https://github.com/rust-lang/reference",
+    "simd": "https://github.com/solana-foundation/solana-improvement-documents",
+    "sips": "https://github.com/scala/docs.scala-lang",
+    "svelte": "https://github.com/sveltejs/svelte",
+    "swift": "https://github.com/swiftlang/swift-evolution",
+    "tekton": "https://github.com/tektoncd/community",
+    "tfrfcs": "https://github.com/tensorflow/community",
+    "tldr": "https://github.com/tldr-pages/tldr",
+    "uv": "https://github.com/astral-sh/uv",
+    "vue": "https://github.com/vuejs/docs",
+    "wezterm": "https://github.com/wezterm/wezterm",
+}
+_LINE = re.compile(r"^repository\s*=.*\n?", re.M)
+
+
+def write(tree: Path, address: str | None) -> None:
+    """``tree``'s .orion.toml with ``repository = address`` (None: without the setting),
+    its other lines kept; the file removed when nothing is left."""
+    conf = tree / ".orion.toml"
+    text = _LINE.sub("", conf.read_text()) if conf.exists() else ""
+    if address is not None:
+        text = f'repository = "{address}"\n' + text
+    if text.strip():
+        conf.write_text(text)
+    elif conf.exists():
+        conf.unlink()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("suite", type=Path)
+    ap.add_argument("--projects", default=None, help="comma-separated (default: every listed project SUITE holds)")
+    ap.add_argument("--remove", action="store_true", help="take the setting out again")
+    args = ap.parse_args()
+    names = args.projects.split(",") if args.projects else sorted(REPOSITORIES)
+    for name in names:
+        if name not in REPOSITORIES:
+            sys.exit(f"{name}: no repository listed for it in {Path(__file__).name}")
+        tree = args.suite / name
+        if not tree.is_dir():
+            if args.projects:
+                sys.exit(f"{tree}: no such tree")
+            continue
+        write(tree, None if args.remove else REPOSITORIES[name])
+        print(f"{name}\t{'-' if args.remove else REPOSITORIES[name]}")
+
+
+if __name__ == "__main__":
+    main()
