@@ -79,7 +79,7 @@ REPOSITORIES = {
     "vue": "https://github.com/vuejs/docs",
     "wezterm": "https://github.com/wezterm/wezterm",
 }
-_LINE = re.compile(r"^repository\s*=.*\n?", re.M)
+_LINE = re.compile(r"^repository\s*=.*\n?", re.MULTILINE)
 
 
 def write(tree: Path, address: str | None) -> None:

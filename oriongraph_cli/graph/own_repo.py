@@ -20,8 +20,8 @@ _REMOTE_RE = re.compile(
 )
 # a file of a repository by its web address: https://host/<repo>/blob/<ref>/<path> (tree, raw,
 # edit; GitLab's /-/blob/), or GitHub's raw host, https://raw.githubusercontent.com/o/r/<ref>/<path>
-_FILE_RE = re.compile(r"^https?://([^/?#\s@]+)/([^?#\s]+?)/(?:-/)?(?:blob|tree|raw|edit)/([^/?#\s]+)(?:/([^?#\s]*))?$", re.I)
-_RAW_RE = re.compile(r"^https?://raw\.githubusercontent\.com/([^/?#\s]+/[^/?#\s]+)/([^/?#\s]+)(?:/([^?#\s]*))?$", re.I)
+_FILE_RE = re.compile(r"^https?://([^/?#\s@]+)/([^?#\s]+?)/(?:-/)?(?:blob|tree|raw|edit)/([^/?#\s]+)(?:/([^?#\s]*))?$", re.IGNORECASE)
+_RAW_RE = re.compile(r"^https?://raw\.githubusercontent\.com/([^/?#\s]+/[^/?#\s]+)/([^/?#\s]+)(?:/([^?#\s]*))?$", re.IGNORECASE)
 
 
 def repository_key(address: str) -> str | None:
@@ -51,7 +51,7 @@ class OwnRepository:
     prefix: str = ""
 
     @classmethod
-    def of(cls, addresses: str | list[str] | tuple[str, ...], prefix: str = "") -> "OwnRepository":
+    def of(cls, addresses: str | list[str] | tuple[str, ...], prefix: str = "") -> OwnRepository:
         if isinstance(addresses, str):
             addresses = re.split(r"[\s,]+", addresses)
         keys = frozenset(k for k in map(repository_key, addresses) if k is not None)
