@@ -126,7 +126,11 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # "considered to be deprecated", a lead paragraph opening with "Deprecated" ("*Deprecated
 # since …; use [x](x.md) instead*") and "This function has moved to [x](…)" say the record is
 # gone — WezTerm's reference pages and OpenShift's runbooks
-PARSE_RULES = 35
+# 36: a self-closing JSX component alone on its line (``<ManualAnchor id="x" />``) is a block
+# of its own, as MDX reads it: the heading on the next line is a heading, not part of an HTML
+# block running to the next blank line; an element that only sets an id renders nothing and
+# begins the section under it — Discord's reference pages
+PARSE_RULES = 36
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 STAGE_ALIASES = {

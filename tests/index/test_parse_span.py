@@ -494,6 +494,29 @@ def test_an_anchor_above_a_heading_begins_its_section_and_comments_end_no_span()
     assert not any("Old headings" in s.text for s in spans)
 
 
+def test_a_jsx_component_line_does_not_take_the_heading_under_it():
+    """MDX reads a self-closing component alone on its line as a block of its own:
+    ``<ManualAnchor id="custom-id" />`` right above ``###### Custom ID`` (Discord's reference
+    pages) leaves the heading a heading — CommonMark's HTML block would run on to the next
+    blank line and take it into the span before. An element that only sets an id renders
+    nothing, so the section begins at it, as at ``<a id="x"></a>``. A lower-case tag is
+    HTML, read as CommonMark reads it, and a delivered quote is read as CommonMark alone."""
+    prose = "The id field is optional and identifies components in an interaction's response. " * 30
+    raw = ("# Components\n\n## Anatomy\n\n" + prose + "\n\n<ManualAnchor id=\"anatomy-custom-id\" />\n###### Custom ID\n\n"
+           "Interactive components must have a custom_id field.\n\n<Image src=\"a.png\" />\n## Next\n\nMore.\n")
+    doc, _ = doc_of(raw)
+    spans = split_document(doc, COUNTER)
+    custom = next(s for s in spans if "custom_id field" in s.text)
+    assert custom.text.startswith('<ManualAnchor id="anatomy-custom-id" />\n###### Custom ID') and custom.heading_path[-1] == "Custom ID"
+    assert not any(s.text.rstrip().endswith(("Custom ID", 'custom-id" />')) for s in spans)
+    assert custom.text.endswith('<Image src="a.png" />')  # a component that renders something is its section's text
+    assert next(s for s in spans if "More." in s.text).heading_path[-1] == "Next"
+    assert [h.title for h in read_blocks(raw).headings] == ["Components", "Anatomy", "Custom ID", "Next"]
+    html = "# Page\n\n<img src=\"a.png\" />\n## Not a heading\n"
+    assert [h.title for h in read_blocks(html).headings] == ["Page"]
+    assert [h.title for h in read_blocks(raw, plain=True).headings] == ["Components", "Anatomy"]
+
+
 def test_an_opening_tag_begins_the_span_of_what_it_opens():
     """``<Listing caption="…">`` (mdBook), ``<details>`` or ``<div class="rules">`` opens what
     follows, as a heading does: a long section's part never ends with one (even across a
