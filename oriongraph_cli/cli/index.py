@@ -234,6 +234,8 @@ def _print_status(st) -> None:
         f"Tokenizer:   {st['tokenizer']}",
         f"Generations: {', '.join(st['generations'])}",
     ]
+    if st.get("repositories"):  # a link to one of their files by its web address names the file
+        lines.append(f"Repository:  {', '.join(st['repositories'])}")
     stale = st["stale"]
     if any(stale.values()):
         lines.append(

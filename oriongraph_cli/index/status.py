@@ -59,7 +59,8 @@ def project_status(cfg: Config) -> dict[str, Any]:
     counts = manifest.counts
     created = manifest.created_at
     rebuild = pending_rebuild(cfg, manifest)
-    relink = None if rebuild else relink_reason(manifest, own_repository(cfg.root, cfg.repository).state())
+    repository = own_repository(cfg.root, cfg.repository)
+    relink = None if rebuild else relink_reason(manifest, repository.state())
     other_files = not (rebuild or relink) and other_files_changed(manifest, others.digest())
     return {
         "schema_version": SCHEMA_VERSION,
@@ -81,6 +82,7 @@ def project_status(cfg: Config) -> dict[str, Any]:
         "damaged": damaged,
         "rebuild": rebuild,
         "relink": relink,
+        "repositories": sorted(repository.keys),
         "other_files_changed": other_files,
         "up_to_date": not (modified or new or deleted or damaged or rebuild or relink or other_files),
     }

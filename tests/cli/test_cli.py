@@ -641,6 +641,8 @@ def test_a_link_to_the_projects_own_repository_by_web_address_is_an_edge(project
         return {e["dst_path"] for e in json.loads(r.stdout)["out"].get("REF", [])}
 
     assert "03_workstreams/ws-ingestion/design/worker.md" in targets()
+    assert json.loads(invoke("status", "--root", str(project), "--json").stdout)["repositories"] == ["github.com/acme/lumen"]
+    assert "Repository:  github.com/acme/lumen" in invoke("status", "--root", str(project)).stdout
     r = invoke("compile", "zanzibar quokka retries", "--root", str(project), "--format", "markdown", "--budget", "2000", "--no-usage-log")
     assert f"[the worker does]({address})" in r.stdout  # a web address is quoted as written
     subprocess.run(["git", "-C", str(project), "remote", "remove", "origin"], check=True)
