@@ -530,7 +530,10 @@ class LinkResolver:
         if hit:
             return hit
         if SCHEME_RE.match(name):  # a web address: the page giving it as its own, or a file of the project's repository
-            return self.own_url(name) or ((self.own_repository_file(name) or (None,))[0])
+            own = self.own_url(name)
+            if own is None and (found := self.own_repository_file(name)) is not None:
+                own = found[0]
+            return own
         lower = name.lower()
         if "/" in name or lower.endswith(MD_SUFFIXES):
             for base in (name, "/" + name.lstrip("/")):
