@@ -73,7 +73,7 @@ class OwnRepository:
         file outside the project's folder or a path leaving it."""
         if not self.keys:
             return None
-        address = address.strip()
+        address = address.split("?", 1)[0].strip()  # ?plain=1: a view of the same file
         m = _RAW_RE.match(address)
         if m is not None:
             key, path = f"github.com/{m.group(1).lower()}", m.group(3)

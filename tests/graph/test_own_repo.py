@@ -57,6 +57,10 @@ def test_a_repository_is_known_by_its_host_owner_and_name(address, key):
     ("https://github.com/acme/handbook/blob/main/", None),
     ("https://github.com/acme/handbook/blob/main/../../etc/passwd", None),  # leaving the repository
     ("https://github.com/acme/handbook/blob/main/a/../../x.md", None),
+    ("https://github.com/acme/handbook/blob/main/%2e%2e/%2E%2E/etc/passwd", None),  # escaped, as an attacker writes it
+    ("https://github.com/acme/handbook/blob/main//etc/passwd", "etc/passwd"),  # from the project's root, never the disk's
+    ("https://github.com/acme/handbook/blob/main/docs/setup.md?plain=1", "docs/setup.md"),  # a view of the same file
+    ("https://github.com/acme/handbook/blob/main/" + "a/" * 5000 + "x.md", "a/" * 5000 + "x.md"),
     ("https://github.com/acme/other/blob/main/docs/setup.md", None),  # another repository
     ("https://github.com/acme/handbook-old/blob/main/docs/setup.md", None),
     ("https://example.org/acme/handbook/blob/main/docs/setup.md", None),  # another host
