@@ -130,7 +130,9 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # of its own, as MDX reads it: the heading on the next line is a heading, not part of an HTML
 # block running to the next blank line; an element that only sets an id renders nothing and
 # begins the section under it — Discord's reference pages
-PARSE_RULES = 36
+# 37: a long block holding an HTML table is cut between its rows, never inside one
+# (``span.ROW_CUT_RE``) — OpenTelemetry's, TensorFlow's and Ember's proposals, the Kubernetes docs
+PARSE_RULES = 37
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 STAGE_ALIASES = {

@@ -33,6 +33,9 @@ SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 # sentence, or before a line that starts a list item — so a hard-wrapped paragraph or list
 # is not cut mid-sentence or mid-item when a line that ends one is near
 LINE_END_CUT_RE = re.compile(r"(?:(?<=[.!?:])[\"')\]*_`]*[ \t]*\n|\n(?=[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]))")
+# where a long block holding an HTML table is cut, before anything else: before a row, and
+# after the table — never inside a row, whose cells a quote would then show without their row
+ROW_CUT_RE = re.compile(r"\n(?=[ \t]*<tr[\s>])|(?<=</table>)[ \t]*\n", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -132,10 +135,12 @@ _NEWLINE_RE = re.compile(r"\n")
 
 def _split_oversized(text: str, start: int, end: int, counter: TokenCounter, target: int, max_tokens: int,
                      blocks: Blocks | None = None) -> list[tuple[int, int]]:
-    """Split one paragraph that exceeds max_tokens: outside code at the lines that end a
-    sentence or start a list item, then lines, then sentences, then characters."""
+    """Split one paragraph that exceeds max_tokens: outside code between the rows of an HTML
+    table it holds, else at the lines that end a sentence or start a list item, then lines,
+    then sentences, then characters."""
     prose = blocks is None or not blocks.in_code(start)
-    for pattern in ((LINE_END_CUT_RE,) if prose else ()) + (_NEWLINE_RE, SENTENCE_RE):
+    rows = (ROW_CUT_RE,) if prose and "<tr" in text[start:end].lower() else ()
+    for pattern in rows + ((LINE_END_CUT_RE,) if prose else ()) + (_NEWLINE_RE, SENTENCE_RE):
         cuts = [start] + [start + m.end() for m in pattern.finditer(text[start:end])] + [end]
         pieces = [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
         if len(pieces) > 1:

@@ -517,6 +517,21 @@ def test_a_jsx_component_line_does_not_take_the_heading_under_it():
     assert [h.title for h in read_blocks(raw, plain=True).headings] == ["Components", "Anatomy"]
 
 
+def test_a_long_html_table_is_cut_between_its_rows():
+    """An HTML table longer than a span, with no blank line in it, is cut before a row (or
+    after the table), never inside one: a cell's sentence ending with a full stop is no place
+    to cut, and a quote of a part shows whole rows (OpenTelemetry's proposals cut 75 rows)."""
+    rows = "\n".join(f"  <tr>\n   <td>Field {i}\n   </td>\n   <td>Holds value {i} of the record. It is optional.\n   </td>\n  </tr>" for i in range(40))
+    raw = "# Mapping\n\n## Fields\n\nThe fields map as follows.\n<table>\n" + rows + "\n</table>\nAfter the table.\n"
+    doc, _ = doc_of(raw)
+    spans = split_document(doc, COUNTER)
+    assert len(spans) > 2
+    for s in spans:
+        body = s.text
+        assert body.count("<tr>") == body.count("</tr>"), body[:80]  # whole rows only
+    assert spans[-1].text.endswith("After the table.") and max(COUNTER.count(s.text) for s in spans) <= 200
+
+
 def test_an_opening_tag_begins_the_span_of_what_it_opens():
     """``<Listing caption="…">`` (mdBook), ``<details>`` or ``<div class="rules">`` opens what
     follows, as a heading does: a long section's part never ends with one (even across a
