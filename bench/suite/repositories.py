@@ -40,6 +40,7 @@ REPOSITORIES = {
     "flask": "https://github.com/pallets/flask",
     "goproposal": "https://github.com/golang/proposal",
     "govuk": "https://github.com/alphagov/govuk-developer-docs",
+    "govukaws": "https://github.com/alphagov/govuk-aws",
     "grpc": "https://github.com/grpc/proposal",
     "handbook": "https://github.com/18F/handbook",
     "hass": "https://github.com/home-assistant/architecture",

@@ -46,7 +46,7 @@ PROJECTS = {
     "adr-moj": ("adr-moj", HERE / "adr_moj.intents.jsonl"),
 }
 # never part of a choice: built and judged after the defaults were fixed, measured with the
-# shipped defaults only (budgets.py --projects govuk,swift,playbook,modplat,fastify,redux,hugo,rustbook,obsidian,handbook,vite,wikibase,packaging,odh,devguide,prometheus,grpc,nodebp,hass,goproposal,tldr,otel,vue,cargo,eips,fastapi,cosmos,reactdev,keep,svelte,dotnetdesigns,pydantic,neps,ember,csharplang,rustcdev,laravel,nushell,libp2p,cspecs,cips,uv,drizzle,simd,argocd,rustref,sips,helm,flask,mkmat,tekton,myst,runbooks,tfrfcs,k8sdocs,basecamp,wezterm,postmortems,discordapi); see
+# shipped defaults only (budgets.py --projects govuk,swift,playbook,modplat,fastify,redux,hugo,rustbook,obsidian,handbook,vite,wikibase,packaging,odh,devguide,prometheus,grpc,nodebp,hass,goproposal,tldr,otel,vue,cargo,eips,fastapi,cosmos,reactdev,keep,svelte,dotnetdesigns,pydantic,neps,ember,csharplang,rustcdev,laravel,nushell,libp2p,cspecs,cips,uv,drizzle,simd,argocd,rustref,sips,helm,flask,mkmat,tekton,myst,runbooks,tfrfcs,k8sdocs,basecamp,wezterm,postmortems,discordapi,govukaws); see
 # build_govuk.py, build_swift.py, build_playbook.py, build_modplat.py, build_docsite.py
 UNSEEN = {
     "govuk": ("govuk", HERE / "govuk.intents.jsonl"),
@@ -108,6 +108,7 @@ UNSEEN = {
     "wezterm": ("wezterm", HERE / "wezterm.intents.jsonl"),
     "postmortems": ("postmortems", HERE / "postmortems.intents.jsonl"),
     "discordapi": ("discordapi", HERE / "discordapi.intents.jsonl"),
+    "govukaws": ("govukaws", HERE / "govukaws.intents.jsonl"),
 }
 # the same projects with their lifecycle told only in the text (strip_stated.py): measured
 # against the trees above, never part of a choice
@@ -123,7 +124,8 @@ PAIRS = {"peps": HERE / "peps.pairs.jsonl", "adr-moj": HERE / "adr_moj.pairs.jso
          "cips": HERE / "cips.pairs.jsonl", "simd": HERE / "simd.pairs.jsonl",
          "sips": HERE / "sips.pairs.jsonl", "tekton": HERE / "tekton.pairs.jsonl",
          "runbooks": HERE / "runbooks.pairs.jsonl", "tfrfcs": HERE / "tfrfcs.pairs.jsonl",
-         "k8sdocs": HERE / "k8sdocs.pairs.jsonl", "wezterm": HERE / "wezterm.pairs.jsonl"}
+         "k8sdocs": HERE / "k8sdocs.pairs.jsonl", "wezterm": HERE / "wezterm.pairs.jsonl",
+         "govukaws": HERE / "govukaws.pairs.jsonl"}
 
 
 def _open(suite: Path, project: str):
