@@ -132,7 +132,10 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # begins the section under it — Discord's reference pages
 # 37: a long block holding an HTML table is cut between its rows, never inside one
 # (``span.ROW_CUT_RE``) — OpenTelemetry's, TensorFlow's and Ember's proposals, the Kubernetes docs
-PARSE_RULES = 37
+# 38: "Partly superseded" is superseded; a record saying in its head "This ADR in part supersedes
+# [0003](…)" supersedes it; "*DEPRECATED*" alone on the lead's first line is a notice — GOV.UK's
+# AWS decision records and guides
+PARSE_RULES = 38
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 STAGE_ALIASES = {

@@ -87,6 +87,14 @@ _ADORNMENT_RE = re.compile(r"^[ \t]*([=\-~^\"'`#*+:._])\1+[ \t]*$")
 _BY_RE = re.compile(r"\b(?:super[sc]eded|replaced)\s+(?:by|with)\b|\bmoved\s+to\b(?=\s+\[)", re.IGNORECASE)
 _SUPERSEDES_RE = re.compile(r"\b(?:super[sc]edes|replaces)\b", re.IGNORECASE)
 _FAVOUR_RE = re.compile(r"\bin\s+favou?r\s+of\b", re.IGNORECASE)
+# a record saying in a sentence of its head that it replaces a linked one: "This ADR in part
+# supersedes [0003](0003-aws-networking-outline.md)", "This RFC replaces [RFC 12](…)"
+_SELF_SUPERSEDES_RE = re.compile(
+    r"(?:^[ \t>]*|[.!?][ \t]+)[*_]*this(?:[ \t]+[a-z][\w-]*){1,3}?[ \t]+"
+    r"(?:(?:in[ \t]+part|partly|partially|fully|hereby)[ \t]+)?(?:super[sc]edes|replaces|obsoletes)[ \t]+(?=\[)",
+    re.IGNORECASE | re.MULTILINE)
+# a state said to hold in part: "Partly superseded", "Partially replaced", "In part deprecated"
+_PART_RE = re.compile(r"^(?:partly|partially|in part)\s+(?=[a-z])")
 # the states whose record may say in a sentence what took its place (:func:`_sentence_successors`)
 GONE = frozenset({"superseded", "replaced", "withdrawn", "rejected", "deprecated", "obsolete", "abandoned", "discontinued",
                   "inactive"})
@@ -103,10 +111,11 @@ _NOTICE_RE = re.compile(
     re.IGNORECASE | re.MULTILINE)
 # a paragraph of the lead that opens with the word, as reference pages mark an option or a
 # call: "*Deprecated starting in version 2021…; … Use [x](x.md) instead*", "**Deprecated:** use
-# …", "Deprecated since 1.4." (not "Deprecated features are listed below")
+# …", "Deprecated since 1.4.", the word alone and emphasised on its line, "*DEPRECATED*" (not
+# "Deprecated features are listed below")
 _DEPRECATED_LEAD_RE = re.compile(
     r"(?:\A|\n[ \t>]*\n)[ \t>]*(?:\[![a-z]+\][ \t]*\n[ \t>]*)?[*_]{0,2}(deprecated)[*_]{0,2}"
-    r"(?=[ \t]+(?:since|starting|as[ \t]+of|in[ \t]+(?:version|v?[0-9]|favou?r))\b|[*_]{0,2}[ \t]*[:.;,—–(])",
+    r"(?=[ \t]+(?:since|starting|as[ \t]+of|in[ \t]+(?:version|v?[0-9]|favou?r))\b|[*_]{0,2}[ \t]*[:.;,—–(]|(?<=[*_])[ \t]*(?:\n|$))",
     re.IGNORECASE)
 # a lead saying the record now lives elsewhere, the place linked: "This function has moved to
 # [wezterm.color.gradient](…)", "This alert has been moved to [x](…)", "This page moved to [x](…)"
@@ -272,10 +281,24 @@ def read_stated(text: str, body_start: int = 0, rst: bool = False, status: str |
             status, notice = gone, True
     if (status[0] if status else given) in GONE and not any(key == "superseded_by" for key, _t, _l in refs):
         refs.extend(_sentence_successors(head, first_line))
+    if "supersedes" not in keys_seen:
+        refs.extend(_self_supersedes(head, first_line))
     out_refs = tuple(dict.fromkeys(refs))
     if status is None and not out_refs:
         return NOTHING
     return Stated(status[0] if status else None, status[1] if status else None, out_refs, notice)
+
+
+def _self_supersedes(head: str, first_line: int) -> list[tuple[str, str, int]]:
+    """The records a sentence of ``head`` says this one replaces (:data:`_SELF_SUPERSEDES_RE`):
+    the links in the rest of that sentence."""
+    out: list[tuple[str, str, int]] = []
+    for m in _SELF_SUPERSEDES_RE.finditer(head):
+        rest = head[m.end():]
+        stop = re.search(r"[.!?](?:\s|$)|\n[ \t]*\n", rest)
+        line = first_line + head.count("\n", 0, m.end())
+        out.extend(("supersedes", t, line) for t in _links(rest[: stop.start() if stop else len(rest)]))
+    return out
 
 
 def _notice_cue(head: str) -> bool:
@@ -477,6 +500,7 @@ def status_word(value: str) -> str | None:
     plain = _plain(value)
     if not plain:
         return None
+    plain = _PART_RE.sub("", plain)  # "Partly superseded" is superseded: a later record holds in its place
     for phrase in STATUS_PHRASES:
         if plain == phrase or plain.startswith(phrase + " "):
             return phrase

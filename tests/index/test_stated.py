@@ -452,3 +452,23 @@ def test_a_gone_record_names_its_successor_in_a_sentence(sentence, names):
     assert got.status == "deprecated" and tuple(t for _k, t, _l in got.refs) == names
     assert all(k == "superseded_by" and line == 5 for k, _t, line in got.refs)
     assert read_stated(f"# X\n\nStatus: accepted\n\n{sentence}\n").refs == ()
+
+
+def test_a_state_held_in_part_a_record_replacing_another_in_a_sentence_and_a_bare_deprecated_mark():
+    """GOV.UK's AWS decision records: "Partly superseded" under "## Status" is superseded; the
+    later record says in its context "This ADR in part supersedes [0003](…)", which names what
+    it replaces; a guide whose lead opens "*DEPRECATED*" alone on its line is deprecated. Not:
+    the word unemphasised, a sentence about deprecated features, a section that supersedes."""
+    old = "# 3. Networking Outline\n\nDate: 2017-06-30\n\n## Status\n\nPartly superseded\n\n## Context\n\nRanges.\n"
+    assert read_stated(old).status == "superseded" and status_word("Partially replaced") == "replaced"
+    new = ("# 3. Networking Outline\n\nDate: 2018-09-26\n\n## Status\n\nPending\n\n## Context\n\n"
+           "This ADR in part supersedes [0003](0003-aws-networking-outline.md). It also cites [0010](0010-x.md).\n")
+    got = read_stated(new)
+    assert got.status == "pending" and got.refs == (("supersedes", "0003-aws-networking-outline.md", 11),)
+    assert read_stated("# R\n\n## Status\n\nAccepted\n\nThis RFC replaces [RFC 12](12.md) and [RFC 14](14.md).\n").refs == (
+        ("supersedes", "12.md", 7), ("supersedes", "14.md", 7))
+    guide = "# Certificate Validation\n\n*DEPRECATED*\nNew environments should manage validation with DNS.\n"
+    assert read_stated(guide).status == "deprecated" and read_stated(guide).notice
+    for text in ("# T\n\nDeprecated\nfoo\n", "# T\n\nDeprecated features are listed below.\n",
+                 "# T\n\n## Status\n\nAccepted\n\n## Design\n\nThis section supersedes the draft's table.\n"):
+        assert read_stated(text).status in (None, "accepted") and not read_stated(text).refs, text
