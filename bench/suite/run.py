@@ -108,6 +108,7 @@ UNSEEN = {
     "wezterm": ("wezterm", HERE / "wezterm.intents.jsonl"),
     "postmortems": ("postmortems", HERE / "postmortems.intents.jsonl"),
     "discordapi": ("discordapi", HERE / "discordapi.intents.jsonl"),
+    "astro": ("astro", HERE / "astro.intents.jsonl"),
 }
 # the same projects with their lifecycle told only in the text (strip_stated.py): measured
 # against the trees above, never part of a choice
@@ -123,7 +124,8 @@ PAIRS = {"peps": HERE / "peps.pairs.jsonl", "adr-moj": HERE / "adr_moj.pairs.jso
          "cips": HERE / "cips.pairs.jsonl", "simd": HERE / "simd.pairs.jsonl",
          "sips": HERE / "sips.pairs.jsonl", "tekton": HERE / "tekton.pairs.jsonl",
          "runbooks": HERE / "runbooks.pairs.jsonl", "tfrfcs": HERE / "tfrfcs.pairs.jsonl",
-         "k8sdocs": HERE / "k8sdocs.pairs.jsonl", "wezterm": HERE / "wezterm.pairs.jsonl"}
+         "k8sdocs": HERE / "k8sdocs.pairs.jsonl", "wezterm": HERE / "wezterm.pairs.jsonl",
+         "astro": HERE / "astro.pairs.jsonl"}
 
 
 def _open(suite: Path, project: str):
