@@ -213,6 +213,10 @@ projects no default was chosen on.
     git -C /tmp/src/postmortems checkout f901e76eb5f41ccd62bbb0eb1bbad705acfa8f4c
     python bench/suite/build_docsite.py /tmp/src/postmortems --docs data --name postmortems --out /tmp/suite/postmortems
 
+    git clone https://github.com/withastro/docs /tmp/src/astro
+    git -C /tmp/src/astro checkout 741c1b89ba13cf9b4ac4087ef09dc269e113fa77
+    python bench/suite/build_docsite.py /tmp/src/astro --docs src/content/docs/en --name astro --out /tmp/suite/astro
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -630,6 +634,16 @@ Sources (only the Markdown is read):
   one-paragraph ``summary``; 46 have no title, 47 no summary); no headings, no relative links, 28 inline
   links out. Some incidents kept twice under two UUIDs (Knight Capital, Basecamp, Kickstarter, Netflix,
   Allegro, ARPANET, Travis CI, OWASA, Slack, Google's quota service, Azure storage). No lifecycle.
+- ``astro``: every ``src/content/docs/en/**/*.mdx`` of withastro/docs at 741c1b8 (2026-08-21) — Astro's
+  English documentation as its Starlight site keeps it (420 pages, 4.0 MB; the other languages' folders
+  left out; Tailwind's site, tailwindlabs/tailwindcss.com, was too large to fetch): guides, 19
+  integration pages, 33 deploy and 55 CMS/backend service pages of one shape, 15 migration guides, seven
+  upgrade guides (v1–v7), recipes, the tutorial in numbered files (``tutorial/2-pages/3.mdx``), the API
+  and configuration reference, and 148 generated error pages (``reference/errors/*.mdx``). MDX ``import``
+  lines on 396 pages and site components in the text (``<Since v="6.0.0" />``, ``<Steps>``,
+  ``<ReadMore>``, ``<PackageManagerTabs>``, ``<SourcePR number=…/>``), ``:::caution[Deprecated]`` asides,
+  links written as the site's URLs (``/en/guides/prefetch/#…``); four integration pages deprecated or
+  removed in favour of a guide; 6 current-vs-replaced pairs (``astro.pairs.jsonl``), all marked in the text.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by

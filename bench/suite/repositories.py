@@ -23,6 +23,7 @@ from pathlib import Path
 # (Cosmos: cosmos-sdk-docs) or from a dataset (SciFact, the sample) are not listed
 REPOSITORIES = {
     "argocd": "https://github.com/argoproj/argo-cd",
+    "astro": "https://github.com/withastro/docs",
     "basecamp": "https://github.com/basecamp/handbook",
     "cargo": "https://github.com/rust-lang/cargo",
     "cips": "https://github.com/cardano-foundation/CIPs",
