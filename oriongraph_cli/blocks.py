@@ -417,10 +417,12 @@ UNSEEN_LINE = re.compile(
     r"""^[ \t]*(?:<a\s+(?:id|name)\s*=\s*(?:"[^"\n]*"|'[^'\n]*')\s*>\s*</a>"""
     r"""|<[A-Za-z][\w.:-]*\s+(?:id|name)\s*=\s*(?:"[^"\n]*"|'[^'\n]*')\s*/>|<!--.*?-->)[ \t]*$"""
 )
-# a line that is one JSX component, self-closing, and nothing else (``<ManualAnchor id="x" />``,
-# ``<Image src="a.png" />``): MDX reads it as a block of its own, so a heading on the next line
-# is a heading — where CommonMark's HTML block would run on to the next blank line and take it
-JSX_LINE = re.compile(r"^[ \t]{0,3}<[A-Z][\w.]*(?:\s[^<>]*)?/>[ \t]*$")
+# a line that is one JSX component's tag and nothing else — self-closing (``<ManualAnchor id="x"
+# />``), opening (``<PackageManagerTabs>``, ``<Box icon="check-list">``) or closing (``</Tabs>``):
+# MDX reads it as a block of its own, so a heading on the next line is a heading and a fence a
+# fence — where CommonMark's HTML block would run on to the next blank line and take them
+_JSX_CUE = re.compile(r"^[ \t]{0,3}</?[A-Z]", re.MULTILINE)
+JSX_LINE = re.compile(r"^[ \t]{0,3}(?:<[A-Z][\w.]*(?:\s[^<>]*)?/?>|</[A-Z][\w.]*\s*>)[ \t]*$")
 # a line that is one HTML element's opening tag and nothing else (``<Listing number="4-1"
 # caption="…">``, ``<details>``, ``<div class="rules">``), which opens what follows — not a
 # void element's (``<img …>``, ``<br>``) nor a self-closing one's (``<Badge />``) — or its
@@ -707,8 +709,8 @@ def read_blocks(text: str, start: int = 0, rst: bool = False, plain: bool = Fals
     elif not plain:
         if "!!!" in src or "???" in src or "===" in src:
             src = "\n".join(_admonitions_as_quotes(_LINE_END.split(src)))
-        if "/>" in src:  # line for line: the offsets stay
-            src = "\n".join("" if "/>" in ln and JSX_LINE.match(ln) else ln for ln in _LINE_END.split(src))
+        if "<" in src and _JSX_CUE.search(src):  # line for line: the offsets stay
+            src = "\n".join("" if "<" in ln and JSX_LINE.match(ln) else ln for ln in _LINE_END.split(src))
     tokens = (_rst_parser() if rst else _plain_parser() if plain else _parser()).parse(src)
     lines = _line_starts(text, start)
 

@@ -135,7 +135,10 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # 38: "Partly superseded" is superseded; a record saying in its head "This ADR in part supersedes
 # [0003](…)" supersedes it; "*DEPRECATED*" alone on the lead's first line is a notice — GOV.UK's
 # AWS decision records and guides
-PARSE_RULES = 38
+# 39: a JSX component's opening or closing tag alone on its line (``<PackageManagerTabs>``,
+# ``</Tabs>``) is a block of its own too: the fence and the heading under it are read as MDX
+# reads them — Astro's documentation
+PARSE_RULES = 39
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 STAGE_ALIASES = {

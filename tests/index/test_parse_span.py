@@ -512,6 +512,11 @@ def test_a_jsx_component_line_does_not_take_the_heading_under_it():
     assert custom.text.endswith('<Image src="a.png" />')  # a component that renders something is its section's text
     assert next(s for s in spans if "More." in s.text).heading_path[-1] == "Next"
     assert [h.title for h in read_blocks(raw).headings] == ["Components", "Anatomy", "Custom ID", "Next"]
+    tabs = ("# Install\n\n<PackageManagerTabs>\n  <Fragment slot=\"npm\">\n  ```shell\n  # create a project\n  npm create astro\n\n"
+            "  # from a template\n  npm create astro -- --template x\n  ```\n  </Fragment>\n</PackageManagerTabs>\n\n## Manual Setup\n\n"
+            "Install by hand.\n\n<Box icon=\"check-list\">\n## Checklist\n</Box>\n")
+    blocks = read_blocks(tabs)  # an opening or closing component tag alone on its line is a block of its own too
+    assert [h.title for h in blocks.headings] == ["Install", "Manual Setup", "Checklist"] and len(blocks.fences) == 1
     html = "# Page\n\n<img src=\"a.png\" />\n## Not a heading\n"
     assert [h.title for h in read_blocks(html).headings] == ["Page"]
     assert [h.title for h in read_blocks(raw, plain=True).headings] == ["Components", "Anatomy"]
