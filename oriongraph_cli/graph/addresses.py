@@ -108,13 +108,14 @@ def md_unescape(target: str) -> str:
 def site_candidates(rel: str) -> tuple[str, str] | None:
     """(the Markdown path, the lower-cased file stem) a site URL's page may be: for
     ``manual/dns.html`` or ``manual/dns`` (a trailing slash is gone after ``normpath``)
-    ``("manual/dns.md", "dns")``; None for a path with any other suffix."""
+    ``("manual/dns.md", "dns")``; None for a path with any other suffix, and for a name of
+    one letter or digit alone (``i``: text) — in a folder it is a page (``tutorial/1-setup/5``)."""
     base = posixpath.basename(rel)
     stem, ext = posixpath.splitext(base)
     if ext.lower() not in SITE_SUFFIXES and (ext or not base or base.startswith(".")):
         return None
-    if not PATHISH_RE.search(stem):
-        return None  # "[Ca(2+)](i)" in an abstract is text, not a page
+    if not PATHISH_RE.search(stem) and not ("/" in rel and PATHISH_RE.search(rel)):
+        return None  # "[Ca(2+)](i)" in an abstract is text, not a page; "/tutorial/1-setup/5/" is one
     return posixpath.join(posixpath.dirname(rel), stem + ".md"), stem.lower()
 
 

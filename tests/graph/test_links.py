@@ -565,10 +565,13 @@ def test_resolver_name_rules():
 def test_a_site_url_names_the_page_it_is_built_from():
     """Static-site projects (Jekyll, Middleman, MkDocs, Hugo) link pages by their URL:
     ``/manual/dns.html`` or ``/manual/dns/`` names the page built from ``dns.md``."""
-    paths = ["02_knowledge/manual/dns.md", "02_knowledge/ops/purge-cache.md", "02_knowledge/a/notes.md", "02_knowledge/b/notes.md", "02_knowledge/x.md"]
+    paths = ["02_knowledge/manual/dns.md", "02_knowledge/ops/purge-cache.md", "02_knowledge/a/notes.md", "02_knowledge/b/notes.md", "02_knowledge/x.md",
+             "02_knowledge/astro/tutorial/1-setup/5.mdx"]
     docs = {p: extract.DocInfo(p, p, None, None) for p in paths}
     r = LinkResolver(docs, {}, lambda p: [])
     src = "02_knowledge/x.md"
+    # a page named by one digit in its folder, as Astro's tutorial links its units (link rules 32)
+    assert r.resolve_path(src, "/en/tutorial/1-setup/5/") == ("02_knowledge/astro/tutorial/1-setup/5.mdx", "page")
     assert r.resolve_path(src, "/02_knowledge/manual/dns.html") == ("02_knowledge/manual/dns.md", "page")  # same folder, .html for .md
     assert r.resolve_path(src, "/manual/purge-cache.html") == ("02_knowledge/ops/purge-cache.md", "page")  # a unique stem anywhere
     assert r.resolve_path(src, "/manual/purge-cache/") == ("02_knowledge/ops/purge-cache.md", "page")  # directory-style URL
