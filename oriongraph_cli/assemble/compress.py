@@ -84,10 +84,28 @@ def priority(base: float, best: float, *, first: bool = False, named: bool = Fal
     return "low"
 
 
+def _sentences(text: str) -> list[str]:
+    """``text``'s sentences (:data:`_SENTENCE_END`), never cut inside an inline code span: a
+    full stop in `` `Error: Not enough RAM. Puppet Server requires…` `` ends no sentence, so a
+    shortened quote keeps the span whole or leaves it out, never a half with an unmatched
+    backtick (which a renderer reads as code to the next backtick)."""
+    parts = _SENTENCE_END.split(text)
+    if len(parts) == 1 or "`" not in text:
+        return parts
+    out: list[str] = []
+    for part in parts:
+        if out and out[-1].count("`") % 2:  # the last one ended inside a code span: it goes on
+            out[-1] += " " + part
+        else:
+            out.append(part)
+    return out
+
+
 def first_sentence(paragraph: str) -> str:
     text = " ".join(paragraph.split())
-    parts = _SENTENCE_END.split(text, maxsplit=1)
-    return parts[0]
+    if "`" in text:
+        return _sentences(text)[0]
+    return _SENTENCE_END.split(text, maxsplit=1)[0]
 
 
 def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
@@ -284,7 +302,7 @@ def _units(text: str, rst: bool = False) -> tuple[_Unit, ...]:
         elif kind == "lines" and not block.lstrip().startswith("|"):
             out.append(_Unit(i, heading, block, item=True))
         elif kind == "para":
-            out.extend(_Unit(i, heading, sent) for sent in _SENTENCE_END.split(" ".join(block.split())) if sent)
+            out.extend(_Unit(i, heading, sent) for sent in _sentences(" ".join(block.split())) if sent)
     return tuple(out)
 
 

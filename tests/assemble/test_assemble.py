@@ -365,6 +365,20 @@ def test_sentences_keep_what_matches_the_intent_in_document_order_with_elision_m
     assert "Filler" not in short and short.endswith(compress.TRIM_MARK)
 
 
+def test_a_shortened_quote_never_cuts_an_inline_code_span():
+    """A full stop inside `` `…` `` ends no sentence: the shortened quote keeps the code span
+    whole or leaves it out, never "Puppet Server requires … RAM.`" with an unmatched backtick
+    (GOV.UK's AWS guide; a renderer reads everything after it as code)."""
+    span = ("## Build the Puppet Master\n\n> **Warning:** Try to keep the instance sizes consistent with production. "
+            "You may see `Exception in thread main: Not enough RAM. Puppet Server requires at least 10904MB of RAM.` "
+            "if you try to use too small an instance. Filler text about something else entirely. More filler here.\n")
+    focus = compress.Focus.of("puppet server ram", lambda terms: {t: 1.0 for t in terms})
+    short = compress.COMPRESSORS["sentences"].shorten(span, "Guide", focus)
+    assert "Puppet Server requires" in short and short.count("`") % 2 == 0, short
+    assert "`Exception in thread main: Not enough RAM. Puppet Server requires at least 10904MB of RAM.`" in short
+    assert compress.first_sentence("Run `a. B` now. Then stop.") == "Run `a. B` now."
+
+
 def test_rare_terms_weigh_more_and_no_match_falls_back_to_the_first_sentences():
     rare = compress.Focus.of("worker jitter", lambda terms: {t: (5.0 if t.startswith("jitter") else 0.1) for t in terms})
     assert "Jitter spreads" in compress.COMPRESSORS["heading"].shorten(SPAN, None, rare)
