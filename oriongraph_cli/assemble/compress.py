@@ -211,18 +211,26 @@ def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
     return out
 
 
+# a line that begins a block of its own, so it cannot continue a quote's paragraph lazily:
+# a heading, a list item, a fence, a table row, an HTML line or a thematic break
+_BLOCK_START = re.compile(r"^[ \t]{0,3}(?:#{1,6}(?:[ \t]|$)|[-*+][ \t]|\d{1,9}[.)][ \t]|```|~~~|\||<|(?:[-*_][ \t]*){3,}$)")
+
+
 def _unquote(lines: list[str]) -> set[int]:
     """Strips the block quote markers of ``lines`` in place, outside fences that open
     outside the quote (a shell prompt's ``> `` in code stays), and those of a quote a list
     item holds (``16. > text``, ``    > text`` under it; CommonMark's reading, so an indented
-    code block's ``>>>`` stays), and returns the indices of the lines that were quoted."""
+    code block's ``>>>`` stays), and returns the indices of the lines that were quoted — a
+    line without a marker that continues a quote's paragraph lazily too, as CommonMark reads it."""
     quoted: set[int] = set()
     in_lists = quotes_in_lists("\n".join(lines)) if any(_LIST_QUOTE.match(line) for line in lines) else set()
     fence = ""  # "": none open; "raw": opened outside a quote; "quoted": inside one
+    lazy = False  # the last line was a quote's paragraph text, which a line without ">" may continue
     for n, line in enumerate(lines):
         if n in in_lists:  # a list item's quote: its markers go, the item's marker and indentation stay
             lines[n] = _LIST_QUOTE_MARK.sub(r"\1", line, count=1)
             quoted.add(n)
+            lazy = False
             continue
         m = (_ONE_MARK if fence == "quoted" else _QUOTE_MARK).match(line)  # in a quote's code, one level
         if fence == "raw":
@@ -230,12 +238,17 @@ def _unquote(lines: list[str]) -> set[int]:
                 fence = ""
             continue
         if m is None:
+            if lazy and line.strip() and not _BLOCK_START.match(line):
+                quoted.add(n)  # a lazy continuation line: the quote's paragraph goes on
+                continue
+            lazy = False
             fence = "raw" if _FENCE.match(line) else ""  # a quote's open fence ends with the quote
             continue
         lines[n] = body = line[m.end():]
         quoted.add(n)
         if _FENCE.match(body):
             fence = "" if fence == "quoted" else "quoted"
+        lazy = fence == "" and bool(body.strip()) and not _BLOCK_START.match(body)
     return quoted
 
 

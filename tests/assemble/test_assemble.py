@@ -379,6 +379,18 @@ def test_a_shortened_quote_never_cuts_an_inline_code_span():
     assert compress.first_sentence("Run `a. B` now. Then stop.") == "Run `a. B` now."
 
 
+def test_a_quotes_lazy_continuation_line_stays_in_its_paragraph():
+    """A line without ">" that goes on with a quote's paragraph is the quote's (CommonMark's
+    lazy continuation): "…used to communicate with" / "puppet. This relies on…" is one
+    paragraph, not two with a blank line between (GOV.UK's AWS guide). A heading, a list item
+    or a blank line ends the quote as before."""
+    span = ("## Build\n\n> **Warning:** The puppet hostname is used to communicate with\npuppet. This relies on resolv.conf files.\n"
+            "- a list item after it\n\nAfter the quote.\n")
+    blocks = compress._blocks(span)
+    assert ("para", "**Warning:** The puppet hostname is used to communicate with\npuppet. This relies on resolv.conf files.") in blocks
+    assert ("para", "After the quote.") in blocks and not any(b == ("para", "puppet. This relies on resolv.conf files.") for b in blocks)
+
+
 def test_rare_terms_weigh_more_and_no_match_falls_back_to_the_first_sentences():
     rare = compress.Focus.of("worker jitter", lambda terms: {t: (5.0 if t.startswith("jitter") else 0.1) for t in terms})
     assert "Jitter spreads" in compress.COMPRESSORS["heading"].shorten(SPAN, None, rare)
