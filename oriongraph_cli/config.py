@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import tomllib
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
@@ -453,9 +452,9 @@ def _validate(cfg: Config, sources: dict[str, str] | None = None) -> None:
             hint="defaults: 24 / 160 / 200",
         )
     if cfg.repository.strip():
-        from oriongraph_cli.graph.own_repo import repository_key
+        from oriongraph_cli.graph.own_repo import addresses_of, repository_key
 
-        bad = next((a for a in re.split(r"[\s,]+", cfg.repository.strip()) if a and repository_key(a) is None), None)
+        bad = next((a for a in addresses_of(cfg.repository) if repository_key(a) is None), None)
         if bad is not None:
             raise ConfigError(
                 f"{src('repository')}={cfg.repository}: {bad!r} is not a repository's web or git address",

@@ -24,6 +24,11 @@ _FILE_RE = re.compile(r"^https?://([^/?#\s@]+)/([^?#\s]+?)/(?:-/)?(?:blob|tree|r
 _RAW_RE = re.compile(r"^https?://raw\.githubusercontent\.com/([^/?#\s]+/[^/?#\s]+)/([^/?#\s]+)(?:/([^?#\s]*))?$", re.IGNORECASE)
 
 
+def addresses_of(setting: str) -> list[str]:
+    """The addresses a ``repository`` setting lists, separated by commas or spaces."""
+    return [a for a in re.split(r"[\s,]+", setting.strip()) if a]
+
+
 def repository_key(address: str) -> str | None:
     """A repository's address as a key: ``host/owner/name``, lower case, from a web address or
     a git remote (``git@github.com:o/r.git`` -> ``github.com/o/r``); None for anything that
@@ -53,7 +58,7 @@ class OwnRepository:
     @classmethod
     def of(cls, addresses: str | list[str] | tuple[str, ...], prefix: str = "") -> OwnRepository:
         if isinstance(addresses, str):
-            addresses = re.split(r"[\s,]+", addresses)
+            addresses = addresses_of(addresses)
         keys = frozenset(k for k in map(repository_key, addresses) if k is not None)
         prefix = posixpath.normpath(prefix.strip("/")) if prefix.strip("/") else "."
         return cls(keys, "" if prefix == "." else prefix + "/")

@@ -20,13 +20,13 @@ from oriongraph_cli import __version__
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import StrictError
 from oriongraph_cli import graph
+from oriongraph_cli.graph.own_repo import OwnRepository
 from oriongraph_cli.blocks import has_fence_before, has_table_before, is_rst, read_blocks
 from oriongraph_cli.index import parse as doc_parse
 from oriongraph_cli.index.history import git_times
 from oriongraph_cli.index.parse import ParseWarning, decode, parse_document
 from oriongraph_cli.index.rebuild import other_files_changed, rebuild_reason, relink_reason
 from oriongraph_cli.index.remotes import own_repository
-from oriongraph_cli.graph.own_repo import OwnRepository
 from oriongraph_cli.index.span import embed_text, split_document
 from oriongraph_cli.index.spool import ParsedSpool, TextSpool
 from oriongraph_cli.index.walk import FoundFile, OtherFiles, check_project, walk

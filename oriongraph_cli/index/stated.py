@@ -294,10 +294,9 @@ def _self_supersedes(head: str, first_line: int) -> list[tuple[str, str, int]]:
     the links in the rest of that sentence."""
     out: list[tuple[str, str, int]] = []
     for m in _SELF_SUPERSEDES_RE.finditer(head):
-        rest = head[m.end():]
-        stop = re.search(r"[.!?](?:\s|$)|\n[ \t]*\n", rest)
+        end = _SENTENCE_END_RE.search(head, m.end())
         line = first_line + head.count("\n", 0, m.end())
-        out.extend(("supersedes", t, line) for t in _links(rest[: stop.start() if stop else len(rest)]))
+        out.extend(("supersedes", t, line) for t in _links(head[m.end(): end.start() if end else len(head)]))
     return out
 
 
