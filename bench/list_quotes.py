@@ -7,7 +7,7 @@ text blocks a shortened quote reads from them that keep a ``>`` mark, with the r
 import sys, sqlite3, re
 from pathlib import Path
 from oriongraph_cli.assemble import compress
-from oriongraph_cli.blocks import quotes_in_lists, without_comments
+from oriongraph_cli.blocks import quotes_in_lists, without_unseen
 MARK = re.compile(r"(^|\n)\s*(?:(?:[-*+]|\d+[.)])\s+)?>(?!>)")
 real = compress._LIST_QUOTE
 for root in sys.argv[1:]:
@@ -16,7 +16,7 @@ for root in sys.argv[1:]:
     out = {"before": 0, "after": 0}
     spans = 0
     for (text,) in con.execute("SELECT text FROM spans"):
-        ls = without_comments(text).split("\n")
+        ls = without_unseen(text).split("\n")
         if not (any(real.match(l) for l in ls) and quotes_in_lists("\n".join(ls))):
             continue
         spans += 1

@@ -560,9 +560,109 @@ def comment_ranges(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def without_comments(text: str) -> str:
-    """``text`` without its HTML comments (``comment_ranges``)."""
-    ranges = comment_ranges(text)
+# a line that may begin an MDX module statement (``import Tabs from '@theme/Tabs';``, ``export
+# const meta = {``) or a script or style element, which the page runs or applies but does not show
+_STATEMENT_CUE = re.compile(r"^(?:import|export)[ \t]|^ {0,3}<(?:script|style)(?=[\s>]|$)", re.MULTILINE | re.IGNORECASE)
+_IMPORT_START = re.compile(r"^import[ \t]+[\w${*]")
+_IMPORT_FROM = re.compile(r"""\bfrom[ \t]*['"][^'"\n]+['"]""")
+_EXPORT_START = re.compile(r"^export[ \t]+(?:const|let|var|function|class|default|async|type|interface)\b|^export[ \t]*[{*]")
+_ELEMENT_START = re.compile(r"^ {0,3}<(script|style)(?=[\s>]|$)", re.IGNORECASE)
+
+
+def _statement_end(lines: list[str], i: int) -> int:
+    """The last line of the module statement that begins at line ``i``: the line before the
+    next blank one — or, while its brackets are open, the blank lines are the statement's
+    when the line after them goes on with it (indented, or closing a bracket)."""
+    j, depth = i, 0
+    while j < len(lines):
+        line = lines[j]
+        if not line.strip():
+            k = j
+            while k < len(lines) and not lines[k].strip():
+                k += 1
+            if depth <= 0 or k == len(lines) or not (lines[k][:1] in " \t" or lines[k].lstrip()[:1] in "})]"):
+                return j - 1
+            j = k
+            continue
+        depth += line.count("{") + line.count("(") + line.count("[") - line.count("}") - line.count(")") - line.count("]")
+        j += 1
+    return j - 1
+
+
+def statement_ranges(text: str) -> list[tuple[int, int]]:
+    """The lines of ``text`` that hold code the page runs or applies but does not show, in
+    order, each to the end of its last line (its newline too):
+
+    - an MDX module statement — ``import Tabs from '@theme/Tabs';``, ``export const meta =
+      {…}`` — at the margin, where a block begins (the text's start, or after a blank line, a
+      heading or a front matter's ``---``), to the next blank line, or on past blank lines
+      while its brackets are open and the code goes on after them (``_statement_end``). A
+      line a paragraph runs on to is text, as is an import without ``from '…'`` (Python's
+      ``import os``, Go's ``import "fmt"``);
+    - a ``<script>`` or ``<style>`` element beginning a line (CommonMark's raw HTML block):
+      to the line holding its closing tag, or the text's end (a VitePress page's ``<script
+      setup>`` that imports its components).
+
+    None in fenced code. A line scan, not a parse: ``text`` may be a span cut from a page."""
+    if not ("mport" in text or "xport" in text or "<" in text) or not _STATEMENT_CUE.search(text):
+        return []
+    lines = text.split("\n")
+    starts = [0]
+    for ln in lines:
+        starts.append(starts[-1] + len(ln) + 1)
+    code: list[tuple[int, int]] | None = None
+
+    def in_code(pos: int) -> bool:
+        nonlocal code
+        if code is None:
+            code = _code_in(text) if ("`" in text or "~~~" in text) else []
+        k = bisect.bisect_right(code, (pos, math.inf)) - 1
+        return k >= 0 and code[k][0] <= pos < code[k][1]
+
+    out: list[tuple[int, int]] = []
+    i, prev_open = 0, True  # prev_open: the line before lets a block begin here
+    while i < len(lines):
+        line = lines[i]
+        end = None
+        if line[:1] in ("i", "e") and prev_open and (_IMPORT_START.match(line) or _EXPORT_START.match(line)) and not in_code(starts[i]):
+            last = _statement_end(lines, i)
+            if line[0] != "e" and not _IMPORT_FROM.search("\n".join(lines[i : last + 1])):
+                prev_open, i = False, last + 1  # a paragraph of text: no line of it begins a block
+                continue
+            end = last
+        elif "<" in line[:4] and (m := _ELEMENT_START.match(line)) is not None and not in_code(starts[i]):
+            close, end = "</" + m.group(1).lower(), i
+            while end < len(lines) - 1 and close not in lines[end].lower():
+                end += 1
+        if end is not None:
+            out.append((starts[i], min(starts[end + 1], len(text))))
+            prev_open, i = True, end + 1
+            continue
+        stripped = line.strip()
+        prev_open = not stripped or stripped.startswith("#") or stripped == "---"
+        i += 1
+    return out
+
+
+def unseen_ranges(text: str) -> list[tuple[int, int]]:
+    """What a reader of the page does not see, in order and apart: its HTML comments
+    (:func:`comment_ranges`) and the code it runs or applies (:func:`statement_ranges`). A
+    comment inside a statement is the statement's."""
+    comments, statements = comment_ranges(text), statement_ranges(text)
+    if not statements:
+        return comments
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(comments + statements):
+        if out and a < out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def without_unseen(text: str) -> str:
+    """``text`` without what the page does not show (:func:`unseen_ranges`)."""
+    ranges = unseen_ranges(text)
     if not ranges:
         return text
     parts, prev = [], 0

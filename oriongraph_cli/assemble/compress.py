@@ -31,7 +31,7 @@ from typing import Mapping, Protocol
 
 from oriongraph_cli.blocks import (LINK_DEFINITION, RST_ADORNMENT, SETEXT_UNDERLINE, UNSEEN_LINE, is_rst, is_rst_literal_directive, is_tag_line,
                                    is_template_tag,
-                                   quotes_in_lists, rst_underlines, template_ranges, without_comments)
+                                   quotes_in_lists, rst_underlines, template_ranges, without_unseen)
 from oriongraph_cli.store.postings import analyzer
 
 PRIORITY_HIGH = 0.85
@@ -120,15 +120,16 @@ def _blocks(text: str, rst: bool = False) -> list[tuple[str, str]]:
     reStructuredText directive's line is not, and nor is a container's fence line,
     ``:::tip Summary`` or ``:::``, whose Markdown is read as usual, nor a line that only
     sets an anchor, ``<a id="old-name"></a>``, or is one element's tag, ``<Listing
-    caption="…">`` or ``</Listing>``: ``blocks.is_tag_line``). An HTML comment is not there at all
-    (``blocks.without_comments``): a reader of the page never sees it.
+    caption="…">`` or ``</Listing>``: ``blocks.is_tag_line``). An HTML comment is not there at all,
+    nor an MDX module statement or a script element (``blocks.without_unseen``): a reader of
+    the page never sees them.
     ``rst``: reStructuredText, where a line of backticks or tildes is no fence, a title under
     any adornment is a heading (``blocks.read_blocks`` reads it so), a directive's line is not
     text, and the indented block after ``::`` or a code directive is literal (code, not
     sentences)."""
     out: list[tuple[str, str]] = []
     para: list[str] = []
-    lines = (text if rst else without_comments(text)).split("\n")
+    lines = (text if rst else without_unseen(text)).split("\n")
     quoted = set() if rst or ">" not in text else _unquote(lines)
     i = 0
     literal_next = False  # reStructuredText: the next indented block is literal

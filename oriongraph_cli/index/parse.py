@@ -138,7 +138,11 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # 39: a JSX component's opening or closing tag alone on its line (``<PackageManagerTabs>``,
 # ``</Tabs>``) is a block of its own too: the fence and the heading under it are read as MDX
 # reads them — Astro's documentation
-PARSE_RULES = 39
+# 40: what a page runs but does not show — an MDX module statement (``import Tabs from
+# '@theme/Tabs';``, ``export const meta = {…}``) and a ``<script>`` or ``<style>`` element — is
+# neither embedded nor indexed, and no span begins or ends with it (``blocks.unseen_ranges``)
+# — Drizzle's, Astro's, Discord's and Helm's MDX pages, Vue's and Vite's VitePress pages
+PARSE_RULES = 40
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 STAGE_ALIASES = {

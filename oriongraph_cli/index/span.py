@@ -24,7 +24,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from oriongraph_cli.blocks import LINK_DEFINITION, UNSEEN_LINE, Blocks, admonition_line, comment_ranges, is_rst, opening_tag, read_blocks, without_comments
+from oriongraph_cli.blocks import LINK_DEFINITION, UNSEEN_LINE, Blocks, admonition_line, is_rst, opening_tag, read_blocks, unseen_ranges, without_unseen
 from oriongraph_cli.models import Document, Span, SpanRef
 from oriongraph_cli.tokens import TokenCounter
 
@@ -96,8 +96,9 @@ def sections(text: str, body_start: int, rst: bool = False) -> list[Section]:
 
 
 def _trim(text: str, start: int, end: int, comments: list[tuple[int, int]] | None = None) -> tuple[int, int]:
-    """[start,end) without the blank space, and the HTML comments (``comments``: the note's),
-    at either end."""
+    """[start,end) without the blank space, and what the page does not show (``comments``: the
+    note's ``blocks.unseen_ranges``: HTML comments, module statements, script elements), at
+    either end."""
     while True:
         while start < end and text[start].isspace():
             start += 1
@@ -320,7 +321,7 @@ def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int =
             continue
         pending_start = None
         groups.append((start, sec))
-    comments = comment_ranges(text)
+    comments = unseen_ranges(text)
     ranges: list[tuple[int, int, Section]] = []
     for start, sec in groups:
         a, b = _trim(text, start, sec.end, comments)
@@ -374,10 +375,11 @@ def embed_text(span: Span, doc_title: str, summary: str = "") -> str:
     """What the embedding model reads: the document title and heading path give the span
     its context (short spans like "## Retention\\n30 days" are meaningless alone); the
     page's own summary (``Document.summary``) follows the title in its first span. Its HTML
-    comments are not read (``blocks.without_comments``): the page does not show them."""
+    comments and the code the page runs (an MDX ``import``, a ``<script>``) are not read
+    (``blocks.without_unseen``): the page does not show them."""
     heading = " > ".join(h for h in span.heading_path if h != doc_title)
     prefix = doc_title if not heading else f"{doc_title} — {heading}"
-    body = without_comments(span.text)
+    body = without_unseen(span.text)
     text = body if body.lstrip("# ").startswith(doc_title) else f"{prefix}\n{body}"
     if summary and span.ordinal == 0:
         first, _, rest = text.partition("\n")

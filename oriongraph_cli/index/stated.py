@@ -51,7 +51,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from oriongraph_cli.blocks import comment_ranges, read_blocks
+from oriongraph_cli.blocks import read_blocks, unseen_ranges
 from oriongraph_cli.graph.extract import ID_TOKEN_RE, MD_LINK_RE, SPHINX_ROLE_RE, front_matter_line, line_starts
 
 HEAD_LINES = 60
@@ -206,7 +206,7 @@ def read_stated(text: str, body_start: int = 0, rst: bool = False, status: str |
             and not _notice_cue(head)):
         return NOTHING
     blocks = read_blocks(text, body_start, rst)
-    hidden = sorted([(max(a - body_start, 0), b - body_start) for a, b in blocks.code if a < head_end] + comment_ranges(head))
+    hidden = sorted([(max(a - body_start, 0), b - body_start) for a, b in blocks.code if a < head_end] + unseen_ranges(head))
     if hidden:  # code and comments blanked, lines kept: in one pass (a line may hold many comments)
         parts, pos = [], 0
         for a, b in hidden:

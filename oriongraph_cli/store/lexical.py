@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from oriongraph_cli.blocks import without_comments
+from oriongraph_cli.blocks import without_unseen
 from oriongraph_cli.store.clone import link_or_clone
 
 # Whoosh is imported where it is used: a compile answered by the numpy postings never
@@ -108,11 +108,12 @@ def _marked_letters_joined(text: str) -> str:
 
 def lexical_text(d: LexicalDoc) -> str:
     """What BM25 reads for one span: title, the page's summary (first span only), heading
-    path (minus the title), body without its HTML comments (the page does not show them),
-    tags, path words; a word with letters marked in brackets read as the word ("[c]reate"
-    is "create": the tokenizer split it into "c" and "reate")."""
+    path (minus the title), body without its HTML comments and module statements (the page
+    does not show them: ``blocks.without_unseen``), tags, path words; a word with letters
+    marked in brackets read as the word ("[c]reate" is "create": the tokenizer split it into
+    "c" and "reate")."""
     heads = [h.strip() for h in d.headings.split(" / ") if h.strip() and h.strip() != d.title.strip()]
-    parts = [d.title, d.summary, " / ".join(heads), without_comments(d.body), " ".join(d.tags), path_words(d.path)]
+    parts = [d.title, d.summary, " / ".join(heads), without_unseen(d.body), " ".join(d.tags), path_words(d.path)]
     text = "\n".join(p for p in parts if p)
     return _marked_letters_joined(text) if "]" in text and _MARKED_LETTERS.search(text) else text
 

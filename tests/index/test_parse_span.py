@@ -464,14 +464,14 @@ def test_comments_and_code_spans_are_found_in_one_pass_on_hostile_notes():
     minutes): nothing is a comment after an unclosed one, and a run is code only up to the
     next run of its length."""
     from oriongraph_cli.assemble import compress
-    from oriongraph_cli.blocks import comment_ranges, without_comments
+    from oriongraph_cli.blocks import comment_ranges, without_unseen
 
     unclosed = "# T\n\n" + "word <!-- " * 60000 + "\n"
-    assert comment_ranges(unclosed) == [] and without_comments(unclosed) == unclosed
+    assert comment_ranges(unclosed) == [] and without_unseen(unclosed) == unclosed
     runs = "".join("`" * (i % 40 + 1) + " x " for i in range(60000)) + "<!-- gone -->"
-    assert without_comments(runs).endswith(" x ")
+    assert without_unseen(runs).endswith(" x ")
     one_line = "x <!-- c --> " * 60000  # many comments on one long line: each read outward, not the whole line
-    assert len(comment_ranges(one_line)) == 60000 and without_comments(one_line) == "x  " * 60000
+    assert len(comment_ranges(one_line)) == 60000 and without_unseen(one_line) == "x  " * 60000
     doc, _ = doc_of(unclosed + runs + "\n\nEnd.\n")
     spans = split_document(doc, COUNTER)
     assert spans and embed_text(spans[-1], doc.title)
@@ -520,6 +520,57 @@ def test_a_jsx_component_line_does_not_take_the_heading_under_it():
     html = "# Page\n\n<img src=\"a.png\" />\n## Not a heading\n"
     assert [h.title for h in read_blocks(html).headings] == ["Page"]
     assert [h.title for h in read_blocks(raw, plain=True).headings] == ["Components", "Anatomy"]
+
+
+def test_what_a_page_runs_but_does_not_show_is_neither_read_nor_a_span_edge():
+    """An MDX page's module statements (``import Tabs from '@theme/Tabs';``, ``export const
+    meta = {…}``) and a page's ``<script>`` or ``<style>`` element are code the site runs, not
+    text a reader sees: no span begins or ends with them, and neither the embedding model nor
+    BM25 reads them (Drizzle's pages open with up to a dozen imports). In a fence, after a
+    paragraph's line, or without ``from '…'`` (Python's ``import os``), an import is text."""
+    from oriongraph_cli.blocks import statement_ranges, unseen_ranges, without_unseen
+    from oriongraph_cli.store.lexical import LexicalDoc, lexical_text
+
+    raw = ("---\ntitle: Editor setup\n---\nimport Tabs from '@theme/Tabs';\nimport { Steps } from \"@astrojs/starlight/components\"\n\n"
+           "Customize your code editor to improve the developer experience.\n\nimport ReadMore from '~/components/ReadMore.astro';\n\n"
+           "## VS Code\n\nInstall the extension.\nimport this from 'paragraph'\n\n"
+           "export const meta = {\n  title: 'x',\n\n  tags: ['a'],\n}\n\n```js\nimport { defineConfig } from 'astro/config';\n```\n\n"
+           "import os\n\n<script setup>\nimport Demo from './Demo.vue'\n\nconst n = 1\n</script>\n\n<style>\n.big { font-size: 3em; }\n</style>\n\nThe end.\n")
+    hidden = [raw[a:b] for a, b in statement_ranges(raw)]
+    assert hidden == ["import Tabs from '@theme/Tabs';\nimport { Steps } from \"@astrojs/starlight/components\"\n",
+                      "import ReadMore from '~/components/ReadMore.astro';\n",
+                      "export const meta = {\n  title: 'x',\n\n  tags: ['a'],\n}\n",
+                      "<script setup>\nimport Demo from './Demo.vue'\n\nconst n = 1\n</script>\n",
+                      "<style>\n.big { font-size: 3em; }\n</style>\n"]
+    shown = without_unseen(raw)
+    assert "import this from 'paragraph'" in shown and "import { defineConfig }" in shown and "\nimport os\n" in shown
+    doc, _ = doc_of(raw, "02_knowledge/editor-setup.mdx")
+    spans = split_document(doc, COUNTER)
+    assert spans[0].text.startswith("Customize your code editor") and not spans[0].text.rstrip().endswith("';")
+    for sp in spans:
+        read = embed_text(sp, doc.title) + lexical_text(LexicalDoc(0, sp.ref.span_id, doc.path, doc.title, "", sp.text, (), None, None, "knowledge"))
+        assert "@theme/Tabs" not in read and "ReadMore" not in read and "Demo.vue" not in read and "font-size" not in read
+    # the comments it merges with stay found, and a comment inside a statement is the statement's
+    mixed = "<!-- a -->\n\n<script>\n<!-- b -->\n</script>\nText.\n"
+    assert [mixed[a:b] for a, b in unseen_ranges(mixed)] == ["<!-- a -->\n", "<script>\n<!-- b -->\n</script>\n"]
+    # an element that never closes runs to the end, as CommonMark's raw HTML block does; a
+    # statement whose brackets never close ends at its blank line
+    assert without_unseen("Text.\n\n<script>\nlet a = 1\n\nlet b = 2\n") == "Text.\n\n"
+    assert without_unseen("export const a = {\n\nNext paragraph.\n") == "\nNext paragraph.\n"
+
+
+def test_statement_ranges_stay_linear_on_hostile_notes():
+    """Lines that look like statements but never end, or end nowhere, are read in one pass:
+    60,000 of them in a fence, unclosed, or alternating with blank lines take well under a
+    second each, not the minutes a scan from every line to the text's end would."""
+    from oriongraph_cli.blocks import statement_ranges
+
+    assert statement_ranges("import os\n" * 60000) == []
+    assert len(statement_ranges("export const x = {\n\n" * 30000)) == 30000
+    assert statement_ranges("```\n" + "<script>\n" * 60000 + "```\n") == []
+    assert statement_ranges("```\n" + "import a from 'b'\n" * 60000 + "```\n") == []
+    assert len(statement_ranges("<script>\n" * 60000)) == 1
+    assert len(statement_ranges("export const x = {\n" + "\n  y\n" * 60000)) == 1
 
 
 def test_a_long_html_table_is_cut_between_its_rows():
