@@ -65,6 +65,12 @@ class Config:
     w_structural: float = 0.1  # applies when the intent carries a structural hint ...
     w_structural_no_hint: float = 0.0  # ... and this when it does not (ids, stages, workstreams, tags)
     w_graph: float = 0.0  # the graph channel lost on 4 of 5 projects; --weight graph=0.1 turns it on
+    # when the lexical channel's best match is weak — its BM25 score at most weak_lexical_score
+    # (the intent's words are common, or few of them occur) — weak_lexical_shift of the lexical
+    # weight goes to the semantic channel (0.5/0.5 becomes 0.7/0.3; 0 turns it off): chosen
+    # leave-one-project-out over 66 projects, every fold the same rule (docs/BENCHMARKS.md)
+    weak_lexical_score: float = 22.8
+    weak_lexical_shift: float = 0.2
     w_recency: float = 0.05
     w_stage: float = 0.05
     w_usage: float = 0.05  # usage score (how often and how recently a document was used) from the usage snapshot
@@ -219,6 +225,8 @@ _RULES: dict[str, tuple[type, float, float, bool]] = {
     "doc_evidence": (float, 0, 10, False),
     "doc_evidence_spread": (float, 0, 1, False),
     "doc_evidence_peer": (float, 0, 1, False),
+    "weak_lexical_score": (float, 0, 1e6, False),
+    "weak_lexical_shift": (float, 0, 1e6, False),
     "lead_whole_ratio": (float, 0, 1, False),
     "lead_whole_tokens": (int, 0, 10_000_000, False),
     "strong_whole_ratio": (float, 0, 1, False),

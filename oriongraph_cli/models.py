@@ -257,6 +257,9 @@ class DerivedSignals(_ToDict):
     episode_context: str | None = None
     # the embedding is kept out of to_dict (large); generators read it from here
     intent_embedding: Any = field(default=None, repr=False, compare=False)
+    # the lexical channel's best raw BM25 score, once the generators have run (None before;
+    # 0.0 when it found nothing): ``rank.weights.effective_weights`` reads it
+    lexical_best: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d = super().to_dict()

@@ -85,7 +85,8 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
 
     t = time.perf_counter()
     hits, errors, relaxed, filters = candidates.generate(request, reader, sig, embed, timings)
-    sig = replace(sig, intent_embedding=embed())
+    lexical = hits.get("lexical") or ()
+    sig = replace(sig, intent_embedding=embed(), lexical_best=max((h.score for h in lexical), default=0.0))
     timings["generate"] = (time.perf_counter() - t) * 1000
 
     t = time.perf_counter()

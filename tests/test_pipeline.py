@@ -127,7 +127,9 @@ def test_document_evidence_counts_each_documents_spans_from_the_index(project, f
     rows = [r for r, *_ in outline]
     _install(monkeypatch, [MockGen("lexical", "lexical", [(r, 5.0 + (r % 7)) for r in rows])])
     try:
-        resp = api.compile_workingset(request, replace(cfg, doc_evidence=0.3), reader)
+        # the mocked lexical channel ranks (its scores, 5–11, would count as a weak match and
+        # hand part of its weight to the fake embedder's)
+        resp = api.compile_workingset(request, replace(cfg, doc_evidence=0.3, weak_lexical_score=0.0), reader)
     finally:
         reader.close()
     reasons = {e.path: e.reasons for e in resp.rationale}

@@ -243,10 +243,24 @@ def test_the_ranking_space_tries_the_meaning_channels_share_from_0_3_to_0_9():
     ranking (the lexical channel taking the rest), each otherwise the shipped settings."""
     from oriongraph_cli import tune
 
-    shipped = {k: v for k, v in tune._CHOSEN.items() if k not in ("w_semantic", "w_lexical")}
+    shipped = {k: v for k, v in tune._FUSED.items() if k not in ("w_semantic", "w_lexical")}
     shares = {}
     for v in tune.RANKING_SPACE:
         d = v.as_dict()
         if all(d.get(k) == val for k, val in shipped.items()) and "rrf_k" not in d:
             shares[d["w_semantic"]] = d["w_lexical"]
     assert shares == {0.3: 0.7, 0.4: 0.6, 0.5: 0.5, 0.6: 0.4, 0.7: 0.3, 0.8: 0.2, 0.9: 0.1}
+
+
+def test_the_ranking_space_holds_the_shipped_ranking_as_configured():
+    """The variant the suite reports as shipped (``tune._CHOSEN``) is one of the ranking space's
+    and names the configuration's own defaults — the weak-lexical rule among them — so what the
+    suite and ``--tune`` measure as "shipped" is what a compile runs; the variants measured
+    before that rule name it off."""
+    from oriongraph_cli import tune
+    from oriongraph_cli.config import Config
+
+    (shipped,) = [v for v in tune.RANKING_SPACE if v.as_dict() == tune._CHOSEN]
+    assert "weak lexical" in shipped.name
+    assert all(getattr(Config(), k) == v for k, v in tune._CHOSEN.items())
+    assert all(v.as_dict()["weak_lexical_score"] == 0.0 for v in tune.RANKING_SPACE if v is not shipped)

@@ -17,6 +17,15 @@ whether anything a compile can see without judgements predicts the better split:
     python bench/suite/adaptive_weights.py --suite /tmp/suite --out bench/results/adaptive_weights.json
     python bench/suite/adaptive_weights.py --suite SUITE --projects P1,P2,… --splits 0.8/0.2,…,0.3/0.7 --out OUT
 
+With ``--absolute`` the rules' thresholds are values of the feature, not quantiles of the held-out
+project's own intents (which no single compile can know): each fold takes the pooled 10th, 25th,
+50th, 75th and 90th percentiles of the other projects' intents as candidate thresholds, so the
+chosen rule is one a compile can apply. ``--cache DIR`` keeps each project's measurement (one
+JSON file per project) so that a run over many projects can be split across processes and the
+report made once they are all there (``--report-only``):
+
+    python bench/suite/adaptive_weights.py --suite SUITE --projects P1,… --splits 0.9/0.1,…,0.2/0.8 --cache DIR --absolute --out OUT
+
 Any project of ``run.py`` may be named (the unseen ones too). A split whose rows ``run.py``
 already cached for a project (``<suite>/results/<project>.json``, the shipped ranking with that
 split: ``run.py ranking`` measures them) is read from there, not measured again.
@@ -150,15 +159,91 @@ def report(data: dict[str, dict]) -> dict:
     return out
 
 
+def report_absolute(data: dict[str, dict], quantiles=(0.1, 0.25, 0.5, 0.75, 0.9)) -> dict:
+    """Leave-one-project-out with rules whose threshold is a value of the feature: each fold
+    chooses, on the other projects (each counting once), one static split and one rule
+    "split A when the feature > t, else split B", t among the pooled quantiles of the other
+    projects' intents; both are measured on the held-out project against the shipped split."""
+    import numpy as np
+    from oriongraph_cli import tune
+
+    projects = sorted(data)
+    splits = list(data[projects[0]]["ndcg"])
+    names = list(data[projects[0]]["features"][0])
+    mean = {p: {s: st.mean(data[p]["ndcg"][s]) for s in splits} for p in projects}
+    feat = {p: {n: np.array([f[n] for f in data[p]["features"]]) for n in names} for p in projects}
+    nd = {p: {s: np.array(data[p]["ndcg"][s]) for s in splits} for p in projects}
+    out: dict = {"projects": len(projects), "per_project": {p: {s: round(mean[p][s], 4) for s in splits} for p in projects},
+                 "held_out": {}}
+    for p in projects:
+        others = [o for o in projects if o != p]
+        static = max(splits, key=lambda s: st.mean(mean[o][s] for o in others))
+        best, best_v = None, -1.0
+        for n in names:
+            pooled = np.concatenate([feat[o][n] for o in others])
+            for q in quantiles:
+                t = float(np.quantile(pooled, q))
+                above = {o: feat[o][n] > t for o in others}
+                for a in splits:
+                    for b in splits:
+                        if a != b:
+                            v = st.mean(float(np.where(above[o], nd[o][a], nd[o][b]).mean()) for o in others)
+                            if v > best_v:
+                                best, best_v = (n, round(t, 3), a, b), v
+        n, t, a, b = best
+        delta = np.where(feat[p][n] > t, nd[p][a], nd[p][b]) - nd[p][SHIPPED]
+        lo, hi = tune.bootstrap_interval(list(delta))
+        out["held_out"][p] = {"static_split_chosen": static, "static_delta": round(mean[p][static] - mean[p][SHIPPED], 4),
+                              "rule": list(best), "rule_on_others": round(best_v, 4),
+                              "shipped_on_others": round(st.mean(mean[o][SHIPPED] for o in others), 4),
+                              "delta": [round(float(delta.mean()), 4), round(lo, 4), round(hi, 4)]}
+    pooled = [r["delta"][0] for r in out["held_out"].values()]
+    lo, hi = tune.bootstrap_interval(pooled)
+    out["mean_delta_over_projects"] = [round(st.mean(pooled), 4), round(lo, 4), round(hi, 4)]
+    static = [r["static_delta"] for r in out["held_out"].values()]
+    lo, hi = tune.bootstrap_interval(static)
+    out["static_mean_delta_over_projects"] = [round(st.mean(static), 4), round(lo, 4), round(hi, 4)]
+    out["mean_by_split"] = {s: round(st.mean(mean[p][s] for p in projects), 4) for s in splits}
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--suite", type=Path, default=Path("/tmp/suite"))
     ap.add_argument("--projects", default=",".join(PROJECTS))
     ap.add_argument("--splits", default=",".join(f"{a}/{b}" for a, b in SPLITS), help="meaning/word splits tried (the shipped 0.5/0.5 among them)")
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--cache", type=Path, help="keep each project's measurement here (DIR/PROJECT.json) and reuse it")
+    ap.add_argument("--report-only", action="store_true", help="report on every project --cache holds, measure nothing")
+    ap.add_argument("--absolute", action="store_true", help="rules with a feature value as threshold (report_absolute)")
     a = ap.parse_args()
     splits = [tuple(float(x) for x in sp.split("/")) for sp in a.splits.split(",")]
-    data = {p: measure(a.suite, p, splits) for p in a.projects.split(",")}
+    if a.report_only:
+        if a.cache is None:
+            ap.error("--report-only needs --cache")
+        data = {f.stem: json.loads(f.read_text()) for f in sorted(a.cache.glob("*.json"))}
+    else:
+        data = {}
+        for p in a.projects.split(","):
+            cached = a.cache / f"{p}.json" if a.cache is not None else None
+            if cached is not None and cached.exists():
+                data[p] = json.loads(cached.read_text())
+                continue
+            data[p] = measure(a.suite, p, splits)
+            if cached is not None:
+                cached.parent.mkdir(parents=True, exist_ok=True)
+                cached.write_text(json.dumps(data[p]) + "\n")
+    if a.absolute:
+        sys.path.insert(1, str(HERE.parent))
+        from results_file import header  # noqa: E402  (machine, date, commit, command)
+
+        rep = {**header("python bench/suite/adaptive_weights.py " + " ".join(sys.argv[1:])), **report_absolute(data)}
+        a.out.write_text(json.dumps(rep, indent=1) + "\n")
+        for p, r in rep["held_out"].items():
+            print(f"held out {p}: static {r['static_split_chosen']} {r['static_delta']:+.4f}; rule {r['rule']} {r['delta'][0]:+.4f} "
+                  f"[{r['delta'][1]:+.4f}, {r['delta'][2]:+.4f}]")
+        print(f"rule: mean over projects {rep['mean_delta_over_projects']}; static: {rep['static_mean_delta_over_projects']}")
+        return
     rep = report(data)
     pooled = [r["delta"][0] for r in rep["held_out"].values()]
     rep["mean_delta_over_projects"] = round(st.mean(pooled), 4)

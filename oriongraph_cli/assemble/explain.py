@@ -8,13 +8,17 @@ from typing import Any
 
 from oriongraph_cli.config import Config
 from oriongraph_cli.models import CompileRequest, DerivedSignals, SpanExplanation
-from oriongraph_cli.rank.weights import effective_weights
+from oriongraph_cli.rank.weights import effective_weights, weak_lexical
 
 
 def effective_defaults(cfg: Config, request: CompileRequest, signals: DerivedSignals | None = None) -> dict[str, Any]:
     w = effective_weights(request, cfg, signals)
     return {
         "weights": w.to_dict(),
+        # the lexical channel's best match at most ``score``: ``shift`` of its weight went to the
+        # semantic channel (``applied``: for this intent; absent before ranking)
+        "weak_lexical": {"score": cfg.weak_lexical_score, "shift": cfg.weak_lexical_shift,
+                         **({"applied": weak_lexical(cfg, signals)} if signals is not None and signals.lexical_best is not None else {})},
         "fusion": request.fusion or cfg.fusion,
         "rrf_k": cfg.rrf_k,
         "doc_evidence": cfg.doc_evidence,

@@ -358,3 +358,26 @@ def test_applied_reasons_read_the_same_before_or_after_the_copy(reg):
     for c in scored:
         own = c.reasons
         assert out[c.row].reasons == own + tuple(r for r in plan.adjust[c.row].reasons if r not in own)
+
+
+def test_a_successor_the_hard_filters_exclude_stays_out(project, fake_embedder):
+    """A replaced decision's successor is pulled in as a candidate, but only where the hard
+    filters allow it: with ``--path`` naming the replaced record alone, ADR-0007 is not in the
+    working set though ADR-0003 names it as its successor (without the filter it is)."""
+    from oriongraph_cli import api
+    from oriongraph_cli.config import load_config
+    from oriongraph_cli.models import CompileRequest, HardFilters
+
+    cfg = load_config(project)
+    api.index_project(cfg)
+    reader = api.open_index(cfg)
+    try:
+        def paths(filters: HardFilters) -> set[str]:
+            req = CompileRequest("fixed interval retries in the ingestion worker", budget_tokens=3000, hard_filters=filters,
+                                 record_usage=False)
+            return {d.path for d in api.compile_workingset(req, cfg, reader).workingset.documents}
+
+        assert ADR7 in paths(HardFilters(paths=(DEC,)))
+        assert paths(HardFilters(paths=(ADR3,))) == {ADR3}
+    finally:
+        reader.close()

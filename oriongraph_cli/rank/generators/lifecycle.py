@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from oriongraph_cli.models import CandidateSpan, GenHit
 from oriongraph_cli.rank import implicit, lifecycle
-from oriongraph_cli.rank.generators.base import GenContext
+from oriongraph_cli.rank.generators.base import GenContext, filter_hits
 
 
 class LifecycleGen:
@@ -37,7 +37,9 @@ class LifecycleGen:
             successors_of=reader.memo("document-successors", lambda: lifecycle.successor_map(reader.registry)),
         )
         present = {c.row for c in cands}
-        return [h for h in self.plan.extra_hits() if h.row not in present]
+        # a successor the hard filters exclude (another stage, path or status) stays out, as
+        # any other generator's hit would
+        return filter_hits(reader, [h for h in self.plan.extra_hits() if h.row not in present], ctx.filters)
 
     def adjust(self, scored: list[CandidateSpan]) -> list[CandidateSpan]:
         return scored if self.plan is None else lifecycle.apply_lifecycle(scored, self.plan)
