@@ -9,7 +9,9 @@ import statistics
 import sys
 import time
 from pathlib import Path
+
 from oriongraph_cli.index.remotes import own_repository
+
 root = Path(sys.argv[1])
 walls = []
 for _ in range(30):

@@ -95,8 +95,8 @@ def sections(text: str, body_start: int, rst: bool = False) -> list[Section]:
     return out
 
 
-def _trim(text: str, start: int, end: int, comments: list[tuple[int, int]] | None = None) -> tuple[int, int]:
-    """[start,end) without the blank space, and what the page does not show (``comments``: the
+def _trim(text: str, start: int, end: int, unseen: list[tuple[int, int]] | None = None) -> tuple[int, int]:
+    """[start,end) without the blank space, and what the page does not show (``unseen``: the
     note's ``blocks.unseen_ranges``: HTML comments, module statements, script elements), at
     either end."""
     while True:
@@ -104,14 +104,14 @@ def _trim(text: str, start: int, end: int, comments: list[tuple[int, int]] | Non
             start += 1
         while end > start and text[end - 1].isspace():
             end -= 1
-        if not comments or start >= end:
+        if not unseen or start >= end:
             return start, end
-        i = bisect.bisect_right(comments, (start, math.inf)) - 1
-        j = bisect.bisect_left(comments, (end, -1)) - 1
-        if i >= 0 and comments[i][0] <= start < comments[i][1]:
-            start = comments[i][1]
-        elif j >= 0 and comments[j][0] < end <= comments[j][1]:
-            end = comments[j][0]
+        i = bisect.bisect_right(unseen, (start, math.inf)) - 1
+        j = bisect.bisect_left(unseen, (end, -1)) - 1
+        if i >= 0 and unseen[i][0] <= start < unseen[i][1]:
+            start = unseen[i][1]
+        elif j >= 0 and unseen[j][0] < end <= unseen[j][1]:
+            end = unseen[j][0]
         else:
             return start, end
 
@@ -152,7 +152,7 @@ def _split_oversized(text: str, start: int, end: int, counter: TokenCounter, tar
 
 
 def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, target: int, max_tokens: int,
-          blocks: Blocks | None = None, comments: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
+          blocks: Blocks | None = None, unseen: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
     """Greedily join consecutive pieces up to ``target`` tokens (never over max_tokens). A
     heading belongs with what follows it: a part of headings alone (a section's heading and
     the small parents merged into it) takes the next piece in — or the first part of a piece
@@ -160,7 +160,7 @@ def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, targe
     says nothing, and its section's first paragraph would lose its heading. So do the pieces
     that only open what follows at the end of a part (a heading, an opening tag such as
     ``<Listing caption="…">`` or ``<details>``: ``_opens_only``): they begin the next part
-    instead, while it fits. A piece of HTML comments alone (``comments``: the note's; what
+    instead, while it fits. A piece of HTML comments alone (``unseen``: the note's; what
     ``_trim`` leaves nothing of) is a part of its own, whatever its size, so that no span
     holds a part of a comment (which the search could not tell from text)."""
     heads = [(h.start, h.content_start) for h in blocks.headings] if blocks is not None else []
@@ -180,7 +180,7 @@ def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, targe
         return k
 
     for a, b in pieces:
-        if comments and (bounds := _trim(text, a, b, comments))[0] >= bounds[1]:  # comments alone
+        if unseen and (bounds := _trim(text, a, b, unseen))[0] >= bounds[1]:  # comments alone
             if not (cur and cur[-1][3]):  # (a comment after a heading or tag: what they open follows it)
                 close()
             out.append((a, b))
@@ -321,10 +321,10 @@ def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int =
             continue
         pending_start = None
         groups.append((start, sec))
-    comments = unseen_ranges(text)
+    unseen = unseen_ranges(text)
     ranges: list[tuple[int, int, Section]] = []
     for start, sec in groups:
-        a, b = _trim(text, start, sec.end, comments)
+        a, b = _trim(text, start, sec.end, unseen)
         if a >= b:
             continue
         total = counter.count(text[a:b])
@@ -335,8 +335,8 @@ def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int =
         parts = math.ceil(total / target_tokens)
         goal = min(max_tokens, math.ceil(total / parts * 1.1))
         paras = [_trim(text, p, q) for p, q in _paragraphs(text, a, b, blocks)]  # comments alone: parts of their own
-        for p, q in _pack(text, [x for x in paras if x[0] < x[1]], counter, goal, max_tokens, blocks, comments):
-            p, q = _trim(text, p, q, comments)
+        for p, q in _pack(text, [x for x in paras if x[0] < x[1]], counter, goal, max_tokens, blocks, unseen):
+            p, q = _trim(text, p, q, unseen)
             if p < q:
                 ranges.append((p, q, sec))
     # a heading with nothing under it carries no information of its own, nor does a run of
