@@ -29,14 +29,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, os.environ.get("ORION_BENCH_SRC", str(HERE.parent.parent)))
 
+sys.path.insert(1, str(HERE))
+from standing import METRICS, TARGETS, under_best  # noqa: E402  (the targets, and the gap to the best baseline)
+
 BUDGETS = (1000, 4000)
-METRICS = ("ndcg", "ws@1000", "share@1000", "util@1000", "ws@4000", "share@4000", "util@4000")
-TARGETS = (("ndcg", ("bm25", "dense", "rrf")), ("ws@1000", ("bm25", "dense", "rrf")), ("ws@4000", ("bm25", "dense", "rrf")),
-           ("share@4000", ("rrf",)))
 
 
 def measure(suite: Path, projects: list[str], cache: Path, which: list[str]) -> None:
-    sys.path.insert(1, str(HERE))
     import run as suite_run  # noqa: E402  (the suite's projects and queries)
     from oriongraph_cli import tune
 
@@ -81,13 +80,7 @@ def report(cache: Path) -> dict:
             base = json.loads(base_file.read_text())
             entry["baselines"] = {s: {m: round(st.mean(r[m] for r in base[s]), 4) for m in METRICS} for s in base}
             for w in ("off", "on"):
-                under = {}
-                for m, systems in TARGETS:
-                    best_system = max(systems, key=lambda s: st.mean(r[m] for r in base[s]))
-                    gap = st.mean(r[m] for r in rows[w]) - st.mean(r[m] for r in base[best_system])
-                    if gap < -1e-9:
-                        under[m] = [round(gap, 4), best_system]
-                out["under_best_baseline"][w][p] = under
+                out["under_best_baseline"][w][p] = under_best(rows[w], base)
         out["projects"][p] = entry
     for m in METRICS:
         lo, hi = tune.bootstrap_interval(means[m])
