@@ -324,6 +324,18 @@ def _plain_parser() -> Any:
 
 
 @lru_cache(maxsize=1)
+def _mdx_parser() -> Any:
+    """CommonMark without indented code, as MDX reads a page: indentation is a component's
+    layout there, so a fence, a heading or a list indented four spaces or more inside
+    ``<Steps>`` or ``<TabItem>`` is one, and prose indented so is prose."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("code")
+    md.core.ruler.disable(["inline"])
+    return md
+
+
+@lru_cache(maxsize=1)
 def _rst_parser() -> Any:
     """CommonMark without fences or pipe tables, for reStructuredText: a line of backticks or
     tildes there is a section title's adornment, a ``|`` line a line block; literal blocks
@@ -674,8 +686,14 @@ def without_unseen(text: str) -> str:
 
 
 def is_rst(path: str) -> bool:
-    """Whether a note is reStructuredText (read by :func:`read_blocks` with ``rst=True``)."""
+    """Whether a note is reStructuredText (read by :func:`read_blocks` as ``"rst"``)."""
     return path.lower().endswith(".rst")
+
+
+def syntax_of(path: str) -> str:
+    """How :func:`read_blocks` reads the note at ``path``: ``"rst"`` (reStructuredText),
+    ``"mdx"`` (MDX: Markdown without indented code) or ``"markdown"`` (CommonMark)."""
+    return "rst" if is_rst(path) else "mdx" if path.lower().endswith(".mdx") else "markdown"
 
 
 # a reStructuredText adornment: one punctuation character repeated, three times or more
@@ -792,15 +810,17 @@ def _line_starts(text: str, start: int) -> list[int]:
 
 
 @lru_cache(maxsize=64)
-def read_blocks(text: str, start: int = 0, rst: bool = False, plain: bool = False) -> Blocks:
+def read_blocks(text: str, start: int = 0, syntax: str = "markdown", plain: bool = False) -> Blocks:
     """The headings and code blocks of ``text[start:]``, as offsets into ``text``. Cached for
     the last texts read: the splitter and the link extractor read the same document, and a
-    compile lays its working set out again each time it fits it to the budget. ``rst``: the
-    note is reStructuredText (``is_rst``): its section titles are the outline, and nothing
-    is a fence or a pipe table. ``plain``: as CommonMark alone reads it, MkDocs's admonitions
-    and tabs not known (as the reader of delivered Markdown renders it)."""
+    compile lays its working set out again each time it fits it to the budget. ``syntax``
+    (``syntax_of`` the note's path): ``"rst"``, reStructuredText, whose section titles are
+    the outline and where nothing is a fence or a pipe table; ``"mdx"``, where nothing is
+    indented code. ``plain``: as CommonMark alone reads it, MkDocs's admonitions and tabs not
+    known (as the reader of delivered Markdown renders it)."""
     if start >= len(text):
         return Blocks((), ())
+    rst = syntax == "rst"
     src = text[start:]
     overlined: set[int] = set()  # reStructuredText: lines of titles with an adornment above them
     if rst:
@@ -811,7 +831,8 @@ def read_blocks(text: str, start: int = 0, rst: bool = False, plain: bool = Fals
             src = "\n".join(_admonitions_as_quotes(_LINE_END.split(src)))
         if "<" in src and _JSX_CUE.search(src):  # line for line: the offsets stay
             src = "\n".join("" if "<" in ln and JSX_LINE.match(ln) else ln for ln in _LINE_END.split(src))
-    tokens = (_rst_parser() if rst else _plain_parser() if plain else _parser()).parse(src)
+    parser = _rst_parser() if rst else _plain_parser() if plain else _mdx_parser() if syntax == "mdx" else _parser()
+    tokens = parser.parse(src)
     lines = _line_starts(text, start)
 
     def offset(line: int) -> int:

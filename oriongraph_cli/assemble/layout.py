@@ -11,7 +11,7 @@ import posixpath
 import re
 from typing import Mapping
 
-from oriongraph_cli.blocks import Blocks, front_matter_end, has_fence_before, is_rst, open_fence_closer, quote_fences, quote_table_head, read_blocks
+from oriongraph_cli.blocks import Blocks, front_matter_end, has_fence_before, is_rst, open_fence_closer, quote_fences, quote_table_head, read_blocks, syntax_of
 from oriongraph_cli.graph.extract import DOXYGEN_LINK_RE, SPHINX_ROLE_RE, heading_text, looks_like_path, role_target, role_title
 from oriongraph_cli.graph.site_links import TEMPLATE_LINKS, written
 from oriongraph_cli.models import Quote, WSDocument, WSItem
@@ -187,8 +187,8 @@ def layout(
         text = doc_texts.get(path)
         resolved = links.get(path) if links else None
         blocks = kept.get(path) if kept else None
-        if blocks is None and text is not None and is_rst(path):  # its outline, for the gaps' names
-            blocks = read_blocks(text, front_matter_end(text), True)
+        if blocks is None and text is not None and syntax_of(path) != "markdown":  # its outline, for the gaps' names
+            blocks = read_blocks(text, front_matter_end(text), syntax_of(path))
         groups: list[list[WSItem]] = []
         for it in members:
             prev = groups[-1][-1] if groups else None

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import unquote
 
-from oriongraph_cli.blocks import front_matter_end, is_rst, read_blocks
+from oriongraph_cli.blocks import front_matter_end, read_blocks, syntax_of
 from oriongraph_cli.graph.addresses import md_unescape
 from oriongraph_cli.graph.extract import HEADING_TEXT_MAX, SpanInfo, heading_id, heading_text, loose_anchor, mask_code, slugify, toc_slug
 
@@ -249,7 +249,7 @@ class PageAnchors:
             text = file.read_text(encoding="utf-8", errors="replace")
         except OSError:
             return table
-        titles = [h.title for h in read_blocks(text, front_matter_end(text), is_rst(path)).headings]
+        titles = [h.title for h in read_blocks(text, front_matter_end(text), syntax_of(path)).headings]
         owner: list[str | None] = [None] * len(titles)
         j = 0  # the first heading no span has claimed
         prev: tuple[str, ...] = ()

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, NamedTuple, Sequence
 from urllib.parse import unquote
 
-from oriongraph_cli.blocks import HEADING_ATTRS, RST_ADORNMENT, is_rst, read_blocks, template_blocks
+from oriongraph_cli.blocks import HEADING_ATTRS, RST_ADORNMENT, read_blocks, syntax_of, template_blocks
 from oriongraph_cli.graph.site_links import HUGO_REF_RE, SITE_URL_RE, TAG_LINK_RE
 from oriongraph_cli.models import Document, Span
 
@@ -454,13 +454,14 @@ def _blank(s: str) -> str:
     return re.sub(r"[^\n]", " ", s)
 
 
-def mask_code(text: str, start: int = 0, rst: bool = False, end: int | None = None) -> str:
+def mask_code(text: str, start: int = 0, syntax: str = "markdown", end: int | None = None) -> str:
     """``text[start:end]`` with code blocks (fenced or indented, at any depth, as CommonMark reads
-    them) and inline code spans blanked out (offsets kept). ``rst``: a reStructuredText page,
-    read as the splitter reads it (``read_blocks(rst=True)``), its adornment lines blanked
+    them; an MDX page has no indented code) and inline code spans blanked out (offsets kept), read as the splitter reads the
+    page (``read_blocks(syntax=…)``); a reStructuredText page's adornment lines blanked
     first (two lines of backticks would otherwise read as one code span around a section).
     ``end``: only the text before it (the blocks are still read from the whole page)."""
-    blocks = read_blocks(text, start, rst)
+    blocks = read_blocks(text, start, syntax)
+    rst = syntax == "rst"
     end = len(text) if end is None else min(end, len(text))
     masked = text[start:end]
     if rst:
@@ -562,7 +563,7 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
         sid = spans[max(i, 0)].ref.span_id if spans else None
         return bisect.bisect_right(starts, offset), sid
 
-    masked = mask_code(text, body_start, is_rst(doc.path))
+    masked = mask_code(text, body_start, syntax_of(doc.path))
     for m in MD_LINK_RE.finditer(masked):
         target = m.group(3).strip()
         if target.startswith(("{{", "{%")):

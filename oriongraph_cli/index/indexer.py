@@ -21,7 +21,7 @@ from oriongraph_cli.config import Config
 from oriongraph_cli.errors import StrictError
 from oriongraph_cli import graph
 from oriongraph_cli.graph.own_repo import OwnRepository
-from oriongraph_cli.blocks import has_fence_before, has_table_before, is_rst, read_blocks
+from oriongraph_cli.blocks import has_fence_before, has_table_before, read_blocks, syntax_of
 from oriongraph_cli.index import parse as doc_parse
 from oriongraph_cli.index.history import git_times
 from oriongraph_cli.index.parse import ParseWarning, decode, parse_document
@@ -732,7 +732,7 @@ def _kept_blocks(doc) -> str | None:
     which a compile never parses."""
     if not has_fence_before(doc.text, len(doc.text)) and not has_table_before(doc.text, len(doc.text)):
         return None  # (a reStructuredText note with such lines is kept too: a compile reads it as one)
-    return read_blocks(doc.text, doc.body_start, is_rst(doc.path)).to_json()
+    return read_blocks(doc.text, doc.body_start, syntax_of(doc.path)).to_json()
 
 
 def _graph_change(registry, plan: _Plan):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from oriongraph_cli.blocks import front_matter_block, is_rst, read_blocks
+from oriongraph_cli.blocks import front_matter_block, read_blocks, syntax_of
 from oriongraph_cli.graph.extract import front_matter_key, mask_code
 from oriongraph_cli.index.stated import GONE, STATUS_WORDS, read_stated, reason_refs, status_word
 from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
@@ -142,7 +142,10 @@ from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 # '@theme/Tabs';``, ``export const meta = {…}``) and a ``<script>`` or ``<style>`` element — is
 # neither embedded nor indexed, and no span begins or ends with it (``blocks.unseen_ranges``)
 # — Drizzle's, Astro's, Discord's and Helm's MDX pages, Vue's and Vite's VitePress pages
-PARSE_RULES = 40
+# 41: an MDX page (``.mdx``) has no indented code, as MDX reads it: a fence, a heading, a
+# list or prose indented four spaces or more inside a component (``<Steps>``, ``<TabItem>``)
+# is one (``blocks.syntax_of``) — Astro's, Discord's and Drizzle's pages
+PARSE_RULES = 41
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 STAGE_ALIASES = {
@@ -619,7 +622,7 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
     if not title:
         # the outline's first level-1 heading (``# x`` or ``x`` over ``===``), never a
         # ``# comment`` in a code block
-        title = next((h.title for h in read_blocks(text, body_start, is_rst(rel)).headings if h.level == 1), None) or PurePosixPath(rel).stem
+        title = next((h.title for h in read_blocks(text, body_start, syntax_of(rel)).headings if h.level == 1), None) or PurePosixPath(rel).stem
     created = parse_date(meta.get("created")) or parse_date(meta.get("date"))
     status = str(meta["status"]).lower() if meta.get("status") is not None else None
     if status is None and stage and stage not in STAGES and stage in STATUS_WORDS:
@@ -628,7 +631,7 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
     stated_keys = {"supersedes", "superseded_by"} - {front_matter_key(k) for k in meta}
     folder = folder_status(rel) if status is None else None
     if status is None or stated_keys:
-        stated = read_stated(text, body_start, is_rst(rel), status=status or folder)
+        stated = read_stated(text, body_start, syntax_of(rel), status=status or folder)
         if stated.notice and (status is None or status_word(status) not in GONE):
             status = stated.status  # "This RFC has been discontinued" under a stale `stage: accepted`
         status = status if status is not None else (stated.status or folder)
@@ -661,7 +664,7 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
         size_bytes=len(data),
         status=status,
         stated_refs=stated_refs,
-        language=stated_language or _language_of(text, body_start, is_rst(rel)),
+        language=stated_language or _language_of(text, body_start, syntax_of(rel)),
     )
     return doc, warnings
 
@@ -683,10 +686,10 @@ def _stated_language(rel: str, meta: dict[str, Any], warnings: list[ParseWarning
     return lang or normalise(meta.get("language"), known=True) or of_path(rel, extensions=False)
 
 
-def _language_of(text: str, body_start: int, rst: bool) -> str | None:
+def _language_of(text: str, body_start: int, syntax: str) -> str | None:
     """The language of the note's prose: the first ``LANGUAGE_SAMPLE`` characters of its
     body with code blanked out (the link extractor's ``mask_code``, on the outline's cached
     reading)."""
     from oriongraph_cli.language import detect  # its patterns cost ~5 ms to compile: not on a no-change run's path
 
-    return detect(mask_code(text, body_start, rst, end=body_start + LANGUAGE_SAMPLE))
+    return detect(mask_code(text, body_start, syntax, end=body_start + LANGUAGE_SAMPLE))

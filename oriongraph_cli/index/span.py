@@ -24,7 +24,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from oriongraph_cli.blocks import LINK_DEFINITION, UNSEEN_LINE, Blocks, admonition_line, is_rst, opening_tag, read_blocks, unseen_ranges, without_unseen
+from oriongraph_cli.blocks import LINK_DEFINITION, UNSEEN_LINE, Blocks, admonition_line, opening_tag, read_blocks, syntax_of, unseen_ranges, without_unseen
 from oriongraph_cli.models import Document, Span, SpanRef
 from oriongraph_cli.tokens import TokenCounter
 
@@ -71,14 +71,16 @@ def _heading_start(text: str, start: int, floor: int) -> int:
     return moved
 
 
-def sections(text: str, body_start: int, rst: bool = False) -> list[Section]:
+def sections(text: str, body_start: int, syntax: str = "markdown") -> list[Section]:
     """The outline of the body: one Section per heading of the outline (plus a preamble if
-    non-empty), as CommonMark reads it (``blocks.read_blocks``; ``rst``: the section titles
-    of a reStructuredText note). A section begins with the anchors and comments right above
-    its heading (``_heading_start``)."""
+    non-empty), as CommonMark reads it (``blocks.read_blocks``; ``syntax``: ``"rst"``, the
+    section titles of a reStructuredText note; ``"mdx"``, an MDX page's headings, indented
+    ones too). A section begins with the anchors and comments right above its heading
+    (``_heading_start``)."""
     heads = []
     floor = body_start
-    for h in read_blocks(text, body_start, rst).headings:
+    rst = syntax == "rst"
+    for h in read_blocks(text, body_start, syntax).headings:
         heads.append((h.start if rst else _heading_start(text, h.start, floor), h.content_start, h.level, h.title))
         floor = h.content_start
     out: list[Section] = []
@@ -306,9 +308,10 @@ def _rst_targets_joined(text: str, ranges: list[tuple[int, int, Section]]) -> li
 
 def split_document(doc: Document, counter: TokenCounter, *, target_tokens: int = 160, max_tokens: int = 200, min_tokens: int = 24) -> list[Span]:
     text = doc.text
-    rst = is_rst(doc.path)
-    blocks = read_blocks(text, doc.body_start, rst)
-    secs = sections(text, doc.body_start, rst)
+    syntax = syntax_of(doc.path)
+    rst = syntax == "rst"
+    blocks = read_blocks(text, doc.body_start, syntax)
+    secs = sections(text, doc.body_start, syntax)
     # merge tiny parents into their first subsection
     groups: list[tuple[int, Section]] = []  # (group start, innermost section)
     pending_start: int | None = None

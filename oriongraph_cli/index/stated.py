@@ -184,11 +184,11 @@ class Stated:
 NOTHING = Stated()
 
 
-def read_stated(text: str, body_start: int = 0, rst: bool = False, status: str | None = None) -> Stated:
+def read_stated(text: str, body_start: int = 0, syntax: str = "markdown", status: str | None = None) -> Stated:
     """:class:`Stated` from the head of ``text[body_start:]`` (the module's forms), its
     outline and code read as the splitter reads them (``blocks.read_blocks``: the same call,
-    so its cached reading; ``rst``: a reStructuredText note, whose section titles are its
-    outline). ``status``: the state known otherwise (front matter, the folder), which a
+    so its cached reading; ``syntax``: ``blocks.syntax_of`` the note's path — a
+    reStructuredText note's section titles are its outline, an MDX page has no indented code). ``status``: the state known otherwise (front matter, the folder), which a
     state the head writes overrides; when either says the record is gone, a sentence of the
     head may name its successor (:func:`_sentence_successors`)."""
     head_end = body_start
@@ -205,7 +205,7 @@ def read_stated(text: str, body_start: int = 0, rst: bool = False, status: str |
     if (not _CUE_RE.search(head) and not (given in GONE and _successor_cue(head))
             and not _notice_cue(head)):
         return NOTHING
-    blocks = read_blocks(text, body_start, rst)
+    blocks = read_blocks(text, body_start, syntax)
     hidden = sorted([(max(a - body_start, 0), b - body_start) for a, b in blocks.code if a < head_end] + unseen_ranges(head))
     if hidden:  # code and comments blanked, lines kept: in one pass (a line may hold many comments)
         parts, pos = [], 0

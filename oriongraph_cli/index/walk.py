@@ -1,9 +1,9 @@
 """Walk the four OrionFS stage folders safely.
 
 - Only ``01_context/``, ``02_knowledge/``, ``03_workstreams/``, ``04_artifacts/`` are read.
-- Accepted files: ``.md``, ``.markdown``, ``.mdx`` (Markdown with front matter) and ``.txt``/``.rst``
+- Accepted files: ``.md``, ``.markdown``, ``.mdx`` (Markdown with front matter; an ``.mdx`` page without indented code, as MDX reads it) and ``.txt``/``.rst``
   (plain text notes people keep beside them; read as Markdown, and a ``.rst`` page's section
-  titles under any adornment as its outline: ``blocks.read_blocks(rst=True)``).
+  titles under any adornment as its outline: ``blocks.read_blocks(syntax="rst")``).
 - Hidden files and folders (``.git``, ``.oriongraph``), ``node_modules`` and ``__pycache__``
   are skipped.
 - Only regular files are listed: a FIFO, device or socket with an accepted name is

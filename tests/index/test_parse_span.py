@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from oriongraph_cli.errors import NotAProjectError
 from oriongraph_cli.index.parse import decode, parse_document, split_front_matter
-from oriongraph_cli.blocks import Blocks, open_fence_closer, quote_fences, quote_table_head, read_blocks
+from oriongraph_cli.blocks import Blocks, open_fence_closer, quote_fences, quote_table_head, read_blocks, syntax_of
 from oriongraph_cli.index.span import embed_text, sections, split_document
 from oriongraph_cli.index.walk import walk
 from oriongraph_cli.graph.extract import extract_refs
@@ -253,17 +253,17 @@ def test_a_restructuredtext_notes_section_titles_are_its_outline_and_backticks_n
     outline, each adornment style a level in the order styles first appear; a line of
     backticks or tildes there is an adornment, not a fence; a literal block is code. A
     Markdown note is read as before."""
-    b = read_blocks(RST, 0, rst=True)
+    b = read_blocks(RST, 0, syntax="rst")
     assert [(h.level, h.title) for h in b.headings] == [(1, "Handling Errors"), (2, "Error Handlers"), (3, "Registering"),
                                                         (4, "Generic Handlers"), (2, "Logging")]
     assert b.fences == () and [RST[a:b].strip().split("\n")[0] for a, b in b.code] == ["@app.errorhandler(404)"]
-    assert [s.path[-1] for s in sections(RST, 0, rst=True)] == ["Handling Errors", "Error Handlers", "Registering", "Generic Handlers", "Logging"]
+    assert [s.path[-1] for s in sections(RST, 0, syntax="rst")] == ["Handling Errors", "Error Handlers", "Registering", "Generic Handlers", "Logging"]
     assert read_blocks(RST, 0).fences  # as Markdown, the backticks open a fence
     doc, _ = doc_of(RST, "02_knowledge/errors.rst")
     assert doc.title == "Handling Errors"
     spans = split_document(doc, COUNTER, min_tokens=1)
     assert ("Handling Errors", "Error Handlers", "Registering", "Generic Handlers") in [s.heading_path for s in spans]
-    assert not read_blocks("Title\n```\ncode\n```\n", 0, rst=True).fences
+    assert not read_blocks("Title\n```\ncode\n```\n", 0, syntax="rst").fences
 
 
 def test_a_restructuredtext_literal_block_is_code_however_little_it_is_indented():
@@ -274,13 +274,13 @@ def test_a_restructuredtext_literal_block_is_code_however_little_it_is_indented(
     text = ("Building\n========\n\nDefine it:\n\n.. code-block:: c\n   :caption: Definition\n\n   #ifndef X\n"
             "   #  define Py_BUILD_CORE_MODULE 1\n   #endif\n\n* Run it::\n\n    # comment, not a title\n    make\n\n"
             ".. note::\n\n   Read the **docs** first.\n\nTips\n----\n\nMore.\n")
-    b = read_blocks(text, 0, rst=True)
+    b = read_blocks(text, 0, syntax="rst")
     assert [h.title for h in b.headings] == ["Building", "Tips"]
     code = [text[a:z] for a, z in b.code]
     assert any("#  define Py_BUILD_CORE_MODULE 1" in c and "#ifndef X" in c for c in code)
     assert any("make" in c and "# comment" in c for c in code)
     assert not any("Read the" in c for c in code)  # a note's body is text
-    assert [s.path[-1] for s in sections(text, 0, rst=True)] == ["Building", "Tips"]
+    assert [s.path[-1] for s in sections(text, 0, syntax="rst")] == ["Building", "Tips"]
     # as Markdown, the same lines read as CommonMark reads them
     assert "define Py_BUILD_CORE_MODULE 1" in [h.title for h in read_blocks(text, 0).headings]
 
@@ -292,7 +292,7 @@ def test_a_restructuredtext_directives_body_is_text_however_far_it_is_indented()
     text = ("NEP 16\n======\n\n.. note::\n\n    This NEP has been withdrawn in favor of\n    :doc:`nep-0022`.\n\n"
             "    Example::\n\n        nested_literal()\n\n    .. code-block:: python\n\n        nested_code()\n\n"
             ".. versionadded:: 1.2\n\n      Deeply indented text.\n\nAbstract\n--------\n\nMore.\n")
-    b = read_blocks(text, 0, rst=True)
+    b = read_blocks(text, 0, syntax="rst")
     code = [text[a:z] for a, z in b.code]
     assert not any("withdrawn" in c or "Deeply" in c for c in code)
     assert any("nested_literal()" in c for c in code) and any("nested_code()" in c for c in code)
@@ -520,6 +520,32 @@ def test_a_jsx_component_line_does_not_take_the_heading_under_it():
     html = "# Page\n\n<img src=\"a.png\" />\n## Not a heading\n"
     assert [h.title for h in read_blocks(html).headings] == ["Page"]
     assert [h.title for h in read_blocks(raw, plain=True).headings] == ["Components", "Anatomy"]
+
+
+def test_an_mdx_page_has_no_indented_code():
+    """MDX reads no indented code: inside ``<Steps>`` or ``<TabItem>`` a fence, a heading or
+    prose indented four spaces is one (Astro's and Discord's pages), and the page is split
+    and linked so. A ``.md`` page keeps CommonMark's indented code, and a delivered quote is
+    read as CommonMark alone."""
+    page = ("# Deploy\n\n<Tabs>\n  <TabItem label=\"npm\">\n    ```shell\n    npm run build\n    ```\n\n"
+            "    Then read [the adapter guide](adapters.md) for your host.\n\n    ## Preview\n\n"
+            "    Run the preview server before you publish.\n  </TabItem>\n</Tabs>\n")
+    mdx, md = read_blocks(page, 0, "mdx"), read_blocks(page)
+    assert [h.title for h in mdx.headings] == ["Deploy", "Preview"] and [h.title for h in md.headings] == ["Deploy"]
+    assert len(mdx.fences) == 1 and page[mdx.code[0][0]:mdx.code[0][1]].strip().startswith("```shell")
+    assert not any(a <= page.index("adapter guide") < b for a, b in mdx.code)
+    assert any(a <= page.index("adapter guide") < b for a, b in md.code)  # CommonMark: indented code
+    assert [s.path[-1] for s in sections(page, 0, "mdx")] == ["Deploy", "Preview"]
+    doc, _ = doc_of(page, "02_knowledge/deploy.mdx")
+    spans = split_document(doc, COUNTER)
+    assert next(s for s in spans if "preview server" in s.text).heading_path[-1] == "Preview"
+    from oriongraph_cli.graph import extract
+
+    assert [r.target for r in extract.extract_refs(doc, spans) if r.kind == "md"] == ["adapters.md"]
+    doc, _ = doc_of(page, "02_knowledge/deploy.md")
+    assert [r.target for r in extract.extract_refs(doc, split_document(doc, COUNTER)) if r.kind == "md"] == []
+    assert syntax_of("a/B.MDX") == "mdx" and syntax_of("a/b.rst") == "rst" and syntax_of("a/b.markdown") == "markdown"
+    assert any(a <= page.index("adapter guide") < b for a, b in read_blocks(page, 0, "mdx", plain=True).code)  # delivered: CommonMark
 
 
 def test_what_a_page_runs_but_does_not_show_is_neither_read_nor_a_span_edge():

@@ -84,7 +84,7 @@ def _doc(rel: str, text: str):
      "superseded", (("superseded_by", "0009-y.md", 6),)),
 ])
 def test_the_forms_records_write(text, status, refs):
-    got = read_stated(text, 0, rst=".. note::" in text)  # a reStructuredText note read as one
+    got = read_stated(text, 0, syntax="rst" if ".. note::" in text else "markdown")  # a reStructuredText note read as one
     assert got.status == status
     assert got.refs == refs
 
@@ -125,8 +125,8 @@ def test_what_is_no_status(text):
 
 def test_a_restructuredtext_section_titled_status():
     text = "=====\nTitle\n=====\n\nStatus\n------\n\nAccepted\n\nBody\n----\n\nStatus: rejected\n"
-    assert read_stated(text, 0, rst=True).status == "accepted"
-    assert read_stated(":Status: Final\n:Created: 2020\n", 0, rst=True).status == "final"
+    assert read_stated(text, 0, syntax="rst").status == "accepted"
+    assert read_stated(":Status: Final\n:Created: 2020\n", 0, syntax="rst").status == "final"
 
 
 def test_status_words():
