@@ -71,7 +71,20 @@ def report(cache: Path) -> dict:
         base = json.loads((cache / "base" / f"{p}.json").read_text())
         rows[p] = {**standing(orion, base), "under": under_best(orion, base)}
     count = {m: sorted(p for p, r in rows.items() if m in r["under"]) for m, _s in TARGETS}
-    return {"projects": rows, "under": count, "count_under": {m: len(v) for m, v in count.items()}}
+    return {"projects": rows, "pooled": pooled(rows), "under": count, "count_under": {m: len(v) for m, v in count.items()}}
+
+
+def pooled(rows: dict[str, dict]) -> dict:
+    """Per target, the mean over the projects (each counting once) of orion's gap to the best
+    baseline, with its 95 % bootstrap interval over the projects."""
+    from oriongraph_cli import tune
+
+    out = {}
+    for m, _systems in TARGETS:
+        gaps = [r[m]["gap"][0] for r in rows.values()]
+        lo, hi = tune.bootstrap_interval(gaps)
+        out[m] = {"mean": round(st.mean(gaps), 4), "interval": [round(lo, 4), round(hi, 4)]} if gaps else {}
+    return out
 
 
 def main() -> None:
@@ -86,6 +99,7 @@ def main() -> None:
 
         a.out.write_text(json.dumps({**header("python bench/suite/standing.py " + " ".join(sys.argv[1:])), **rep}, indent=1) + "\n")
     print(f"{len(rep['projects'])} projects; under the best baseline: {json.dumps(rep['count_under'])}")
+    print("mean gap to the best baseline over the projects:", json.dumps(rep["pooled"]))
     for p, r in rep["projects"].items():
         for m, (gap, system) in r["under"].items():
             lo, hi = r[m]["gap"][1:]
