@@ -435,6 +435,10 @@ UNSEEN_LINE = re.compile(
 # fence — where CommonMark's HTML block would run on to the next blank line and take them
 _JSX_CUE = re.compile(r"^[ \t]{0,3}</?[A-Z]", re.MULTILINE)
 JSX_LINE = re.compile(r"^[ \t]{0,3}(?:<[A-Z][\w.]*(?:\s[^<>]*)?/?>|</[A-Z][\w.]*\s*>)[ \t]*$")
+# on an MDX page, where nothing is indented code, at any indentation (``    <Fragment slot="npm">``
+# inside ``<PackageManagerTabs>``)
+_MDX_JSX_CUE = re.compile(r"^[ \t]*</?[A-Z]", re.MULTILINE)
+_MDX_JSX_LINE = re.compile(r"^[ \t]*(?:<[A-Z][\w.]*(?:\s[^<>]*)?/?>|</[A-Z][\w.]*\s*>)[ \t]*$")
 # a line that is one HTML element's opening tag and nothing else (``<Listing number="4-1"
 # caption="…">``, ``<details>``, ``<div class="rules">``), which opens what follows — not a
 # void element's (``<img …>``, ``<br>``) nor a self-closing one's (``<Badge />``) — or its
@@ -829,8 +833,9 @@ def read_blocks(text: str, start: int = 0, syntax: str = "markdown", plain: bool
     elif not plain:
         if "!!!" in src or "???" in src or "===" in src:
             src = "\n".join(_admonitions_as_quotes(_LINE_END.split(src)))
-        if "<" in src and _JSX_CUE.search(src):  # line for line: the offsets stay
-            src = "\n".join("" if "<" in ln and JSX_LINE.match(ln) else ln for ln in _LINE_END.split(src))
+        cue, jsx = (_MDX_JSX_CUE, _MDX_JSX_LINE) if syntax == "mdx" else (_JSX_CUE, JSX_LINE)
+        if "<" in src and cue.search(src):  # line for line: the offsets stay
+            src = "\n".join("" if "<" in ln and jsx.match(ln) else ln for ln in _LINE_END.split(src))
     parser = _rst_parser() if rst else _plain_parser() if plain else _mdx_parser() if syntax == "mdx" else _parser()
     tokens = parser.parse(src)
     lines = _line_starts(text, start)

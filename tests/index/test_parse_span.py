@@ -544,6 +544,10 @@ def test_an_mdx_page_has_no_indented_code():
     assert [r.target for r in extract.extract_refs(doc, spans) if r.kind == "md"] == ["adapters.md"]
     doc, _ = doc_of(page, "02_knowledge/deploy.md")
     assert [r.target for r in extract.extract_refs(doc, split_document(doc, COUNTER)) if r.kind == "md"] == []
+    tabs = ("# Install\n\n  <PackageManagerTabs>\n    <Fragment slot=\"npm\">\n    ```shell\n    npm create astro\n\n"
+            "    # from a template\n    npm create astro -- --template x\n    ```\n    </Fragment>\n  </PackageManagerTabs>\n")
+    b = read_blocks(tabs, 0, "mdx")  # a component's tag at any indentation is a block of its own there
+    assert [h.title for h in b.headings] == ["Install"] and len(b.fences) == 1 and b.in_code(tabs.index("from a template"))
     assert syntax_of("a/B.MDX") == "mdx" and syntax_of("a/b.rst") == "rst" and syntax_of("a/b.markdown") == "markdown"
     assert any(a <= page.index("adapter guide") < b for a, b in read_blocks(page, 0, "mdx", plain=True).code)  # delivered: CommonMark
 
