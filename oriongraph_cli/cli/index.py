@@ -248,6 +248,10 @@ def _print_status(st) -> None:
         lines.append("Stale:       no note changed")
     else:
         lines.append("Stale:       none — the index matches the files")
+    if st.get("skipped"):  # read and skipped by every `orion index`: not stale, but not indexed either
+        lines.append(f"Skipped:     {len(st['skipped'])} file(s) `orion index` cannot read — fix or remove them")
+        for s in st["skipped"][:20]:
+            lines.append(f"  {s['path']}: {s['message']}")
     if st.get("other_files_changed"):
         lines.append("Links:       files other than notes were added or removed — the next `orion index` looks up the links to them again")
     if st["rebuild"]:

@@ -24,13 +24,13 @@ from oriongraph_cli.graph.own_repo import OwnRepository
 from oriongraph_cli.blocks import has_fence_before, has_table_before, read_blocks, syntax_of
 from oriongraph_cli.index import parse as doc_parse
 from oriongraph_cli.index.history import git_times
-from oriongraph_cli.index.parse import ParseWarning, decode, parse_document
+from oriongraph_cli.index.parse import ParseWarning, parse_document, read_note
 from oriongraph_cli.index.rebuild import other_files_changed, rebuild_reason, relink_reason
 from oriongraph_cli.index.remotes import own_repository
 from oriongraph_cli.index.span import embed_text, split_document
 from oriongraph_cli.index.spool import ParsedSpool, TextSpool
 from oriongraph_cli.index.walk import FoundFile, OtherFiles, check_project, walk
-from oriongraph_cli.safeio import UnsafeFile, read_project_file, stat_key, unchanged_since
+from oriongraph_cli.safeio import stat_key, unchanged_since
 from oriongraph_cli.store.layout import Layout
 from oriongraph_cli.store.manifest import INDEX_SCHEMA_VERSION, Counts, Manifest
 from oriongraph_cli.store.registry import ID_LENGTH_MIN
@@ -280,12 +280,7 @@ def _read_file(cfg: Config, f: FoundFile, scan: _Scan, keep: bool = True) -> Non
     """Read one file into ``scan`` (or record why it cannot be read). ``keep`` False: a
     build from the files, which parses every file; its content is read again when parsed
     (``_content``) instead of every file's bytes and text being held until then."""
-    try:
-        got = read_project_file(cfg.root, f.rel, cfg.max_file_bytes, expect=f.identity)
-    except UnsafeFile as exc:
-        scan.warnings.append(ParseWarning(f.rel, exc.kind, exc.reason, skipped=True))
-        return
-    text, warn = decode(f.rel, got.data, cfg.max_file_bytes)
+    got, text, warn = read_note(cfg.root, f, cfg.max_file_bytes)
     if warn is not None:
         scan.warnings.append(warn)
         return

@@ -13,13 +13,18 @@ import hashlib
 import math
 import re
 from dataclasses import dataclass
-from pathlib import PurePosixPath
-from typing import Any
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
 
 from oriongraph_cli.blocks import front_matter_block, read_blocks, syntax_of
 from oriongraph_cli.graph.extract import front_matter_key, mask_code
 from oriongraph_cli.index.stated import GONE, STATUS_WORDS, read_stated, reason_refs, status_word
 from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
+from oriongraph_cli.safeio import UnsafeFile, read_project_file
+
+if TYPE_CHECKING:
+    from oriongraph_cli.index.walk import FoundFile
+    from oriongraph_cli.safeio import FileRead
 
 # the version of the rules a file is read by (front matter formats and fields here, the link
 # forms ``graph.extract`` finds in it), kept in each generation's manifest: an index read by
@@ -272,6 +277,18 @@ class ParseWarning:
 
 def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def read_note(root: Path, f: FoundFile, max_bytes: int) -> tuple[FileRead | None, str | None, ParseWarning | None]:
+    """A note as ``orion index`` reads it: the file read safely (``safeio``) and its text
+    decoded (:func:`decode`) — or the warning saying why the index skips it (unsafe, too
+    large, binary, not UTF-8, empty)."""
+    try:
+        got = read_project_file(root, f.rel, max_bytes, expect=f.identity)
+    except UnsafeFile as exc:
+        return None, None, ParseWarning(f.rel, exc.kind, exc.reason, skipped=True)
+    text, warn = decode(f.rel, got.data, max_bytes)
+    return got, text, warn
 
 
 def decode(rel: str, data: bytes, max_bytes: int) -> tuple[str | None, ParseWarning | None]:

@@ -18,6 +18,14 @@ from oriongraph_cli.store.layout import Layout
 from oriongraph_cli.store.manifest import Manifest
 
 
+def _skipped(cfg: Config, f):
+    """Why ``orion index`` skips the file ``f`` (a ParseWarning: empty, binary, not UTF-8,
+    too large, unsafe), or None when it would index it."""
+    from oriongraph_cli.index.parse import read_note  # only for a file the index does not hold
+
+    return read_note(cfg.root, f, cfg.max_file_bytes)[2]
+
+
 def project_status(cfg: Config) -> dict[str, Any]:
     layout = Layout(cfg.index_dir)
     others = OtherFiles()
@@ -35,10 +43,14 @@ def project_status(cfg: Config) -> dict[str, Any]:
     manifest = Manifest.load(layout.gen_dir / gen)
     indexed = manifest.files
     stats = manifest.stats
-    modified, new = [], []
+    modified, new, skipped = [], [], []
     for f in files:
         if f.rel not in indexed:
-            new.append(f.rel)
+            why = _skipped(cfg, f)
+            if why is None:
+                new.append(f.rel)
+            else:  # `orion index` reads it and skips it again: nothing to run it for
+                skipped.append({"path": f.rel, "kind": why.kind, "message": why.message})
             continue
         try:  # an unchanged stat (git's rules, as `orion index` applies them) needs no read
             st = os.stat(f.abs_path)
@@ -79,6 +91,7 @@ def project_status(cfg: Config) -> dict[str, Any]:
         "index_schema_version": manifest.index_schema_version,
         "tool_version": manifest.tool_version,
         "stale": {"modified": sorted(modified), "new": sorted(new), "deleted": deleted},
+        "skipped": sorted(skipped, key=lambda s: s["path"]),
         "damaged": damaged,
         "rebuild": rebuild,
         "relink": relink,

@@ -142,6 +142,30 @@ def test_status_before_and_after_index(project, fake_embedder):
     assert "1 modified, 1 new, 1 deleted" in text
 
 
+def test_a_file_the_index_skips_is_not_stale_for_status(project, fake_embedder):
+    """An empty note, or one that is not UTF-8, is read and skipped by every `orion index`
+    (with a warning): status lists it as skipped, with the reason, and --check passes —
+    it used to say "new — run `orion index`" however often the index ran, so a CI gate or
+    a hook on `orion status --check` failed for good."""
+    k = project / "02_knowledge"
+    (k / "empty.md").write_bytes(b"")
+    (k / "latin1.md").write_bytes("# Caf\xe9\n".encode("latin-1"))
+    r = invoke("index", "--root", str(project))
+    assert r.exit_code == 0 and "empty file; skipped" in r.stderr
+    st = json.loads(invoke("status", "--root", str(project), "--json").stdout)
+    assert st["up_to_date"] and st["stale"]["new"] == []
+    assert [(s["path"], s["kind"]) for s in st["skipped"]] == [("02_knowledge/empty.md", "empty"), ("02_knowledge/latin1.md", "encoding")]
+    text = invoke("status", "--root", str(project)).stdout
+    assert "Skipped:     2 file(s) `orion index` cannot read" in text and "02_knowledge/empty.md: empty file; skipped" in text
+    assert invoke("status", "--check", "--root", str(project)).exit_code == 0
+    (k / "empty.md").write_text("# Now a note\n\nWith text.\n")  # written: new, until indexed
+    st = json.loads(invoke("status", "--root", str(project), "--json").stdout)
+    assert st["stale"]["new"] == ["02_knowledge/empty.md"] and not st["up_to_date"]
+    invoke("index", "--root", str(project), "--quiet")
+    st = json.loads(invoke("status", "--root", str(project), "--json").stdout)
+    assert st["up_to_date"] and [s["path"] for s in st["skipped"]] == ["02_knowledge/latin1.md"]
+
+
 def test_status_says_when_the_next_index_run_resolves_every_link_again(project, fake_embedder, monkeypatch):
     """After an upgrade whose link rules differ from the index's, status says so, --check
     fails, and one index run (nothing re-parsed or embedded) clears it."""
