@@ -149,7 +149,9 @@ if TYPE_CHECKING:
 # — Drizzle's, Astro's, Discord's and Helm's MDX pages, Vue's and Vite's VitePress pages
 # 41: an MDX page (``.mdx``) has no indented code, as MDX reads it: a fence, a heading, a
 # list or prose indented four spaces or more inside a component (``<Steps>``, ``<TabItem>``)
-# is one (``blocks.syntax_of``) — Astro's, Discord's and Drizzle's pages
+# is one (``blocks.syntax_of``) — Astro's, Discord's and Drizzle's pages; and a ``date`` written
+# as a mapping, ``{created: 2026-02-18, updated: …}``, is its ``created`` (``date_value``) —
+# Material for MkDocs' blog posts
 PARSE_RULES = 41
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
@@ -471,6 +473,13 @@ MAX_TIMESTAMP = 253402300799  # 9999-12-31 23:59:59
 _DATE_FORMS = ("%Y-%m-%d", "%Y/%m/%d")  # a date's first ten characters; day-first ``05/12/2024`` is ambiguous: never read
 
 
+def date_value(value: Any) -> Any:
+    """The date a front matter ``date`` (or ``created``) field gives: itself, or the
+    ``created`` of a mapping — Material for MkDocs' blog posts write ``date: {created:
+    2026-02-18, updated: 2026-04-13}``."""
+    return value.get("created") if isinstance(value, dict) else value
+
+
 def parse_date(value: Any) -> int | None:
     """Front matter date (ISO string/date, year first with slashes as react.dev's blog and
     others write it, ``2024/12/05``, or unix seconds) -> unix timestamp (UTC), or None when it
@@ -547,7 +556,7 @@ def validate_meta(rel: str, meta: dict[str, Any], lines: dict[str, int]) -> tupl
                 bad(key, value, "is not a short one-line value")
                 continue
         elif key in ("created", "date"):
-            if value is not None and value != "" and parse_date(value) is None:
+            if value is not None and value != "" and parse_date(date_value(value)) is None:
                 bad(key, value, "is not a valid date (YYYY-MM-DD)")
                 continue
         elif key == "priority":
@@ -640,7 +649,7 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
         # the outline's first level-1 heading (``# x`` or ``x`` over ``===``), never a
         # ``# comment`` in a code block
         title = next((h.title for h in read_blocks(text, body_start, syntax_of(rel)).headings if h.level == 1), None) or PurePosixPath(rel).stem
-    created = parse_date(meta.get("created")) or parse_date(meta.get("date"))
+    created = parse_date(date_value(meta.get("created"))) or parse_date(date_value(meta.get("date")))
     status = str(meta["status"]).lower() if meta.get("status") is not None else None
     if status is None and stage and stage not in STAGES and stage in STATUS_WORDS:
         status = stage  # Ember's RFCs keep their state as `stage: discontinued`

@@ -824,6 +824,18 @@ def test_a_date_written_year_first_with_slashes_is_that_date():
     assert "date" not in meta and "not a valid date" in warnings[0].message
 
 
+def test_a_date_written_as_created_and_updated_is_the_created_one():
+    """Material for MkDocs' blog posts write ``date:`` as a mapping, ``created:`` and
+    ``updated:``: the note's date is the ``created`` one, with no warning, and the mapping
+    stays in the front matter (``--where``). A mapping without ``created`` is no date."""
+    text = "---\ndate:\n  created: 2026-02-18\n  updated: 2026-04-13\n---\n# MkDocs 2.0\n\nA rewrite.\n"
+    doc, warnings = parse_document("02_knowledge/blog/posts/mkdocs-2.0.md", text.encode(), text, mtime=0.0)
+    assert not warnings and doc.created_at == 1771372800 and doc.meta["date"]["updated"] is not None
+    text = "---\ndate:\n  updated: 2026-04-13\n---\n# X\n\nText.\n"
+    doc, warnings = parse_document("02_knowledge/blog/posts/x.md", text.encode(), text, mtime=0.0)
+    assert doc.created_at != 1776038400 and [w.line for w in warnings if "date" in w.message] == [2]
+
+
 def test_a_date_the_file_name_begins_with_is_the_notes_date_where_front_matter_gives_none():
     """Blogs name a post by its date (Jekyll's ``2025-12-02-release.md``), meeting notes by
     theirs (``2020-07-01.md``), TensorFlow's RFCs ``20181116-saved-model.md``: that is the
