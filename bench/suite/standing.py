@@ -10,6 +10,7 @@ bootstrap interval over the project's intents (paired, intent by intent):
 
     python bench/suite/weak_lexical.py measure --suite SUITE --projects P1,P2,… --cache DIR --which on,base
     python bench/suite/standing.py --cache DIR --out bench/results/standing_66.json
+    python bench/suite/standing.py --cache AFTER --against BEFORE --out …   # orion's change between two runs
 
 Re-index every tree with the code measured first (``orion index --root TREE``): a tree
 indexed by older parse rules reads its notes as those rules did.
@@ -87,11 +88,46 @@ def pooled(rows: dict[str, dict]) -> dict:
     return out
 
 
+def compare(before: Path, after: Path) -> dict:
+    """orion after − before (two caches of the same projects and intents, say two reading
+    rules), per project and metric: the paired mean over its intents with its interval; and
+    over the projects, the mean of those means with its interval and how many rose or fell."""
+    from oriongraph_cli import tune
+
+    projects = sorted(f.stem for f in (after / "on").glob("*.json") if (before / "on" / f.name).exists())
+    rows, means = {}, {m: [] for m in METRICS}
+    for p in projects:
+        a = json.loads((before / "on" / f"{p}.json").read_text())["orion"]
+        b = json.loads((after / "on" / f"{p}.json").read_text())["orion"]
+        rows[p] = {}
+        for m in METRICS:
+            d = [y[m] - x[m] for x, y in zip(a, b)]
+            lo, hi = tune.bootstrap_interval(d)
+            rows[p][m] = [round(st.mean(d), 4), round(lo, 4), round(hi, 4)]
+            means[m].append(st.mean(d))
+    pooled = {}
+    for m, v in means.items():
+        lo, hi = tune.bootstrap_interval(v)
+        pooled[m] = {"mean": round(st.mean(v), 4), "interval": [round(lo, 4), round(hi, 4)],
+                     "higher": sum(x > 1e-9 for x in v), "lower": sum(x < -1e-9 for x in v)}
+    return {"projects": rows, "pooled": pooled}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cache", type=Path, required=True)
+    ap.add_argument("--against", type=Path, help="another run's cache: report orion's change from it (--cache after, --against before)")
     ap.add_argument("--out", type=Path)
     a = ap.parse_args()
+    if a.against is not None:
+        rep = compare(a.against, a.cache)
+        if a.out is not None:
+            sys.path.insert(1, str(HERE.parent))
+            from results_file import header  # noqa: E402  (machine, date, commit, command)
+
+            a.out.write_text(json.dumps({**header("python bench/suite/standing.py " + " ".join(sys.argv[1:])), **rep}, indent=1) + "\n")
+        print(json.dumps(rep["pooled"], indent=1))
+        return
     rep = report(a.cache)
     if a.out is not None:
         sys.path.insert(1, str(HERE.parent))
