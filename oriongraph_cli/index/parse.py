@@ -152,11 +152,7 @@ if TYPE_CHECKING:
 # is one (``blocks.syntax_of``) — Astro's, Discord's and Drizzle's pages; and a ``date`` written
 # as a mapping, ``{created: 2026-02-18, updated: …}``, is its ``created`` (``date_value``) —
 # Material for MkDocs' blog posts
-# 42: a span does not end on a line that introduces what follows — a sentence or a list item
-# ending with a colon ("Run the following command:", tldr-pages' "- Create an encrypted
-# archive:" above its command): it begins the next span, with what it introduces
-# (``span._introduces``) — 61 % of tldr-pages' span boundaries fell there, 9–13 % elsewhere
-PARSE_RULES = 42
+PARSE_RULES = 41
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 STAGE_ALIASES = {

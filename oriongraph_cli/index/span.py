@@ -161,10 +161,8 @@ def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, targe
     too long for one span — while the part fits under ``max_tokens``: a span of headings alone
     says nothing, and its section's first paragraph would lose its heading. So do the pieces
     that only open what follows at the end of a part (a heading, an opening tag such as
-    ``<Listing caption="…">`` or ``<details>``: ``_opens_only``), and a piece whose last line
-    introduces what follows (``_introduces``: "Run the following command:", tldr-pages' "-
-    Create an encrypted archive:" above its command): they begin the next part instead, while
-    it fits, and a part of them alone takes the next piece in. A piece of HTML comments alone (``unseen``: the note's; what
+    ``<Listing caption="…">`` or ``<details>``: ``_opens_only``): they begin the next part
+    instead, while it fits. A piece of HTML comments alone (``unseen``: the note's; what
     ``_trim`` leaves nothing of) is a part of its own, whatever its size, so that no span
     holds a part of a comment (which the search could not tell from text)."""
     heads = [(h.start, h.content_start) for h in blocks.headings] if blocks is not None else []
@@ -208,7 +206,7 @@ def _pack(text: str, pieces: list[tuple[int, int]], counter: TokenCounter, targe
             del cur[len(cur) - len(carried):]
             close()
             cur.extend(carried)
-        cur.append((a, b, n, _opens_only(text, a, b, heads) or _introduces(text, a, b, blocks)))
+        cur.append((a, b, n, _opens_only(text, a, b, heads)))
     close()
     # avoid a tiny tail: merge it back when the result still fits
     if len(out) >= 2:
@@ -240,21 +238,6 @@ def _opens_only(text: str, start: int, end: int, headings: list[tuple[int, int]]
             return False
         pos = line_end
     return True
-
-
-def _introduces(text: str, start: int, end: int, blocks: Blocks | None) -> bool:
-    """[start,end) of ``text`` ends with a line that introduces what comes next — a sentence
-    or a list item that ends with a colon ("…as follows:", "For example:", "- Create an
-    encrypted archive:", reStructuredText's "::" before its literal block) — outside code.
-    A span that ends there would part the introduction from what it introduces. A line of
-    colons alone (``:::``, a container's closing fence) introduces nothing."""
-    seg = text[start:end].rstrip()
-    if not seg.endswith(":"):
-        return False
-    nl = seg.rfind("\n") + 1
-    if not seg[nl:].strip().strip(":"):
-        return False
-    return blocks is None or not blocks.in_code(start + nl)
 
 
 def _heading_only(start: int, end: int, headings: list[tuple[int, int]]) -> bool:

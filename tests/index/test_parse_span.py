@@ -522,32 +522,6 @@ def test_a_jsx_component_line_does_not_take_the_heading_under_it():
     assert [h.title for h in read_blocks(raw, plain=True).headings] == ["Components", "Anatomy"]
 
 
-def test_a_span_does_not_part_an_introduction_from_what_it_introduces():
-    """A sentence or list item that ends with a colon introduces what follows: tldr-pages'
-    "- Create an encrypted archive:" above its command, "…as follows:" above a list or a
-    fence. A long section is split before it, not after it, so the span that holds the
-    command holds what it does. A container's closing ``:::`` introduces nothing."""
-    items = "".join(f"- Create an archive of kind {i} with a specific password and a compression level:\n\n"
-                    f"`zip -r -e -{i} path/to/compressed_{i}.zip path/to/file_or_directory_{i} path/to/other_{i}`\n\n" for i in range(14))
-    doc, _ = doc_of("# zip\n\n> Package and compress files into a Zip archive.\n\n" + items)
-    spans = split_document(doc, COUNTER)
-    assert len(spans) > 2
-    assert not any(s.text.rstrip().endswith(":") for s in spans)
-    for i in range(14):
-        assert next(s for s in spans if f"compressed_{i}.zip" in s.text).text.count(f"kind {i} ") == 1
-    prose = "The scheduler weighs every node before it binds a pod, and the weights it uses are set in its profile. " * 12
-    text = f"# Setup\n\n{prose}\n\nRun the following command, then restart the service as follows:\n\n```sh\nsystemctl restart kubelet\n```\n"
-    doc, _ = doc_of(text)
-    spans = split_document(doc, COUNTER)
-    assert len(spans) == 2 and not spans[0].text.rstrip().endswith(":")
-    assert "Run the following command" in next(s for s in spans if "systemctl restart" in s.text).text
-    from oriongraph_cli.index.span import _introduces
-
-    for piece, intro in (("For example:\n", True), ("See the literal block::\n", True), (":::\n", False),
-                         ("A sentence.\n", False), ("```yaml\nkey:\n", False)):
-        assert _introduces(piece, 0, len(piece), read_blocks(piece)) is intro, piece
-
-
 def test_an_mdx_page_has_no_indented_code():
     """MDX reads no indented code: inside ``<Steps>`` or ``<TabItem>`` a fence, a heading or
     prose indented four spaces is one (Astro's and Discord's pages), and the page is split
