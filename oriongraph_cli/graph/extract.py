@@ -455,10 +455,11 @@ def _blank(s: str) -> str:
 
 
 def mask_code(text: str, start: int = 0, syntax: str = "markdown", end: int | None = None) -> str:
-    """``text[start:end]`` with code blocks (fenced or indented, at any depth, as CommonMark reads
-    them; an MDX page has no indented code) and inline code spans blanked out (offsets kept), read as the splitter reads the
-    page (``read_blocks(syntax=…)``); a reStructuredText page's adornment lines blanked
-    first (two lines of backticks would otherwise read as one code span around a section).
+    """``text[start:end]`` with code blocks (fenced or indented, at any depth, as CommonMark
+    reads them; an MDX page has no indented code) and inline code spans blanked out (offsets
+    kept), read as the splitter reads the page (``read_blocks(syntax=…)``); a
+    reStructuredText page's adornment lines blanked first (two lines of backticks would
+    otherwise read as one code span around a section).
     ``end``: only the text before it (the blocks are still read from the whole page)."""
     blocks = read_blocks(text, start, syntax)
     rst = syntax == "rst"
