@@ -34,16 +34,11 @@ TARGETS = (("ndcg", ("bm25", "dense", "rrf")), ("ws@1000", ("bm25", "dense", "rr
            ("share@4000", ("rrf",)))
 
 
-def under_best(orion: list[dict], base: dict[str, list[dict]]) -> dict[str, list]:
+def under_best(orion: list[dict], base: dict[str, list[dict]], rows: dict | None = None) -> dict[str, list]:
     """The targets ``orion``'s rows (one per intent) miss against the best of ``base``'s
-    systems: metric -> [gap, best system]."""
-    under = {}
-    for m, systems in TARGETS:
-        best = max(systems, key=lambda s: st.mean(r[m] for r in base[s]))
-        gap = st.mean(r[m] for r in orion) - st.mean(r[m] for r in base[best])
-        if gap < -1e-9:
-            under[m] = [round(gap, 4), best]
-    return under
+    systems: metric -> [gap, best system]. ``rows``: their :func:`standing`, when read."""
+    rows = rows or standing(orion, base)
+    return {m: [rows[m]["gap"][0], rows[m]["best"]] for m, _s in TARGETS if rows[m]["gap"][0] < -1e-9}
 
 
 def standing(orion: list[dict], base: dict[str, list[dict]]) -> dict:
@@ -70,7 +65,8 @@ def report(cache: Path) -> dict:
     for p in projects:
         orion = json.loads((cache / "on" / f"{p}.json").read_text())["orion"]
         base = json.loads((cache / "base" / f"{p}.json").read_text())
-        rows[p] = {**standing(orion, base), "under": under_best(orion, base)}
+        row = standing(orion, base)
+        rows[p] = {**row, "under": under_best(orion, base, row)}
     count = {m: sorted(p for p, r in rows.items() if m in r["under"]) for m, _s in TARGETS}
     return {"projects": rows, "pooled": pooled(rows), "under": count, "count_under": {m: len(v) for m, v in count.items()}}
 
