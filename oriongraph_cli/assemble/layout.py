@@ -11,6 +11,7 @@ import posixpath
 import re
 from typing import Mapping
 
+from oriongraph_cli.assemble import introductions
 from oriongraph_cli.blocks import Blocks, front_matter_end, has_fence_before, is_rst, open_fence_closer, quote_fences, quote_table_head, read_blocks, syntax_of
 from oriongraph_cli.graph.extract import DOXYGEN_LINK_RE, SPHINX_ROLE_RE, heading_text, looks_like_path, role_target, role_title
 from oriongraph_cli.graph.site_links import TEMPLATE_LINKS, written
@@ -195,20 +196,36 @@ def layout(
             mergeable = (
                 prev is not None and prev.compression is None and it.compression is None
                 and not prev.stale and not it.stale and text is not None
-                and it.span_ref.char_start <= _next_content(text, prev.span_ref.char_end)
+                and it.span_ref.char_start <= introductions.next_content(text, prev.span_ref.char_end)  # touching across blank lines
             )
             if mergeable:
                 groups[-1].append(it)
             else:
                 groups.append([it])
         quotes: list[Quote] = []
-        for g in groups:
+        outline = _Outline(path, text, blocks)
+        ranges = [(g[0].span_ref.char_start, max(i.span_ref.char_end for i in g)) for g in groups]
+        for k, g in enumerate(groups):
             first = g[0]
-            start, end = first.span_ref.char_start, max(i.span_ref.char_end for i in g)
+            start, end = ranges[k]
+            line_start, line_end = first.span_ref.line_start, max(i.span_ref.line_end for i in g)
             if len(g) > 1:
                 body = text[start:end]  # type: ignore[index]
             else:
                 body = first.text
+            if text is not None and first.compression is None and not any(i.stale for i in g):
+                # a quote never ends on an introduction without what it introduces, nor
+                # begins with a block without its introduction (``introductions``)
+                floor = quotes[-1].char_end if quotes else front_matter_end(text)
+                stop = ranges[k + 1][0] if k + 1 < len(groups) else len(text)
+                new_start, new_end = introductions.mend(text, start, end, floor, stop, outline)
+                if new_end != end:
+                    last = text.count("\n", start, max(new_end - 1, start))
+                    body, line_end = (body + text[end:new_end] if new_end > end else text[start:new_end]), line_start + last
+                    end = new_end
+                if new_start != start:
+                    body, line_start = text[new_start:start] + body, line_start - text.count("\n", new_start, start)
+                    start = new_start
             if text is not None and first.compression is None and not any(i.stale for i in g):
                 # a quote that begins or ends inside fenced code is fenced as the code it is;
                 # one that begins among a table's rows gets the table's header and delimiter rows
@@ -219,10 +236,10 @@ def layout(
             gap = None
             if quotes:
                 p = quotes[-1]
-                gap = _gap(text, p.char_end, start, (p.line_end + 1, first.span_ref.line_start - 1), blocks)
+                gap = _gap(text, p.char_end, start, (p.line_end + 1, line_start - 1), blocks)
             quotes.append(Quote(
                 items=tuple(g), text=rewrite_links(body, path, resolved),
-                line_start=first.span_ref.line_start, line_end=max(i.span_ref.line_end for i in g),
+                line_start=line_start, line_end=line_end,
                 char_start=start, char_end=end, section_title=first.section_title, elided_before=gap,
             ))
         lead = members[0]
@@ -233,10 +250,13 @@ def layout(
     return tuple(sorted(docs, key=lambda d: d.best_rank))
 
 
-def _next_content(text: str, pos: int) -> int:
-    """The first non-whitespace offset at or after ``pos`` (spans that touch across blank
-    lines are adjacent)."""
-    n = len(text)
-    while pos < n and text[pos] in " \t\r\n":
-        pos += 1
-    return pos
+class _Outline:
+    """A note's blocks as the index read them, else parsed when first asked for."""
+
+    def __init__(self, path: str, text: str | None, kept: Blocks | None):
+        self.path, self.text, self.blocks = path, text, kept
+
+    def __call__(self) -> Blocks:
+        if self.blocks is None:
+            self.blocks = read_blocks(self.text or "", front_matter_end(self.text or ""), syntax_of(self.path))
+        return self.blocks

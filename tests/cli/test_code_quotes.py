@@ -45,3 +45,35 @@ def test_a_quote_from_among_a_long_tables_rows_carries_the_tables_header(tmp_pat
     first_row = md.split(head, 1)[1].split("\n", 1)[0]
     assert not first_row.startswith("| `region_0`")  # the quote began among the rows: the header came with it
     assert md.count("| Name | Description | Default |") == len([line for line in md.split("\n") if line.startswith("|---")])
+
+
+def test_a_quote_never_ends_on_an_introduction_without_what_it_introduces(tmp_path):
+    """README, "Reading order": a cheat sheet long enough to be split into several spans,
+    whose span boundaries fall between a command's description and the command; whatever
+    the compile quotes of it, no quote ends on a description, and each quote's line range is
+    the lines it shows."""
+    import json
+
+    items = "".join(
+        f"- Create a backup of volume {i} with compression level {i % 9} and label {i}:\n\n"
+        f"`backup create --volume vol{i} --level {i % 9} --label nightly-{i}`\n\n"
+        for i in range(80)
+    )
+    sheet = f"# backup\n\n> Back up volumes.\n\n{items}"
+    root = tmp_path / "proj"
+    (root / "02_knowledge").mkdir(parents=True)
+    (root / "02_knowledge" / "backup.md").write_text(sheet)
+    assert run_orion("index", "--root", str(root), "-q").returncode == 0
+    out = run_orion("compile", "back up volume 41 with its compression level", "--root", str(root),
+                    "--budget", "1500", "--json", "--no-usage-log")
+    assert out.returncode == 0, out.stderr
+    docs = json.loads(out.stdout)["documents"]
+    quotes = [q for d in docs for q in d["quotes"]]
+    assert quotes and any("vol41 " in q["text"] for q in quotes)
+    lines = sheet.split("\n")
+    for q in quotes:
+        assert not q["text"].rstrip().endswith(":"), q["text"][-120:]
+        start, end = q["lines"]
+        shown = "\n".join(lines[start - 1 : end]).strip()
+        if not q.get("shortened"):
+            assert shown == q["text"].strip()
