@@ -1,5 +1,5 @@
-"""A quote never ends on what introduces a block it does not deliver, nor begins with a
-block whose introduction it leaves out.
+"""A quote that ends on what introduces a short block is given the block, and one that
+begins with a block is given its short introduction.
 
 An *introduction* is a line of prose that ends with a colon, outside code and headings
 ("- Print the last column of each line:", "let's look at this example:", ``.. warning::``):
@@ -9,9 +9,10 @@ manual's "for example::" and its code — and then a quote delivers one without 
 At delivery (the ranking and the spans are untouched):
 
 - a quote ending on an introduction is extended through the block it introduces when that
-  block is short (``INTRODUCED_MAX`` characters) and no other quote holds it; when the
-  block is longer and the introduction is a line or paragraph of its own, the quote ends
-  before the introduction (which then says nothing the reader is given);
+  block is short (``INTRODUCED_MAX`` characters) and no other quote holds it; before a
+  longer block it stays as it is: an introduction often names what answers ("you can use
+  `getColumns()` like this:"), and ending the quote before it was measured to drop such
+  lines and leave their room unspent;
 - a quote beginning with what a short introduction just above it introduces
   (``INTRODUCTION_MAX`` characters, the paragraph or list item it ends) begins with that
   introduction;
@@ -120,10 +121,6 @@ def mend(text: str, start: int, end: int, floor: int, stop: int, blocks: Callabl
         block_end = _block_end(text, pos, b) if pos < stop else None
         if block_end is not None and block_end <= stop and block_end - pos <= INTRODUCED_MAX:
             end = block_end
-        else:
-            para = _paragraph_start(text, line_start, start)
-            if para is not None and para > start and text[start:para].strip():
-                end = _content_end(text, para)
     # an introduction just above the quote's first block
     above = _content_end(text, start)
     if above > floor:
