@@ -36,7 +36,7 @@ INTRODUCTION_MAX = 320  # characters of an introduction a quote is given before 
 _ANCHOR_LINE = re.compile(r"^[ \t]*(?:\.\. _[^:\n]+:|\([\w.:-]+\)=|<a\s+(?:id|name)=[\"'][^\"']*[\"']\s*>\s*</a>)[ \t]*$")
 _INTRODUCTION = re.compile(r"\w[^\n]*:[ \t]*$")
 _NOT_PROSE = re.compile(r"^[ \t]*(?:#|\||```|~~~|:::)")
-_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
 _CONTENT = re.compile(r"[^ \t\r\n]")
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])[ \t]")
 

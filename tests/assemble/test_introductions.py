@@ -143,3 +143,12 @@ def test_an_introduction_the_quote_before_holds_part_of_is_not_given_again():
     (alone,) = quotes(text, span(text, c, len(text) - 1))
     assert alone.text.startswith("Build first, then run the\ncommand below:\n\n`make run`")
     assert lines_of(text, alone) == alone.text
+
+
+def test_a_note_written_with_crlf_line_ends_is_mended_the_same_way():
+    text = SHEET.replace("\n", "\r\n")
+    a = text.index("- Create a gzipped")
+    b = text.index("- Extract") + len("- Extract a compressed archive into a directory:")
+    (q,) = quotes(text, span(text, a, b))
+    assert q.text.endswith("directory:\r\n\r\n`tar xf path/to/source.tar.gz -C path/to/dir`")
+    assert lines_of(text, q).replace("\r", "") == text[a:q.char_end].replace("\r", "")
