@@ -1,9 +1,10 @@
 """Layout (after hydration): the reading order. Documents ordered by their best span, spans
 in document order within each, adjacent or overlapping whole spans merged into one quote,
 a quote that begins or ends inside fenced code given its fence (and one that would leave a
-fence open closed, so nothing after it reads as its code), the gap between two quotes
-named (lines and the headings skipped), relative links rewritten relative to the project
-root."""
+fence open closed, so nothing after it reads as its code), a quote ending on a line that
+introduces a short block given the block and one beginning with a block given its short
+introduction (``introductions``), the gap between two quotes named (lines and the headings
+skipped), relative links rewritten relative to the project root."""
 
 from __future__ import annotations
 
@@ -213,9 +214,10 @@ def layout(
                 body = text[start:end]  # type: ignore[index]
             else:
                 body = first.text
-            if text is not None and first.compression is None and not any(i.stale for i in g):
-                # a quote never ends on an introduction without what it introduces, nor
-                # begins with a block without its introduction (``introductions``)
+            whole = text is not None and first.compression is None and not any(i.stale for i in g)
+            if whole:
+                # a quote ending on an introduction is given the short block it introduces,
+                # one beginning with a block its short introduction (``introductions``)
                 floor = quotes[-1].char_end if quotes else front_matter_end(text)
                 stop = ranges[k + 1][0] if k + 1 < len(groups) else len(text)
                 new_start, new_end = introductions.mend(text, start, end, floor, stop, outline)
@@ -226,7 +228,7 @@ def layout(
                 if new_start != start:
                     body, line_start = text[new_start:start] + body, line_start - text.count("\n", new_start, start)
                     start = new_start
-            if text is not None and first.compression is None and not any(i.stale for i in g):
+            if whole:
                 # a quote that begins or ends inside fenced code is fenced as the code it is;
                 # one that begins among a table's rows gets the table's header and delimiter rows
                 opener, closer = quote_fences(text, start, end, front_matter_end(text), blocks)
