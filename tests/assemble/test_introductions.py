@@ -152,3 +152,42 @@ def test_a_note_written_with_crlf_line_ends_is_mended_the_same_way():
     (q,) = quotes(text, span(text, a, b))
     assert q.text.endswith("directory:\r\n\r\n`tar xf path/to/source.tar.gz -C path/to/dir`")
     assert lines_of(text, q).replace("\r", "") == text[a:q.char_end].replace("\r", "")
+
+
+def test_a_quote_that_is_only_an_introduction_gets_the_head_of_the_long_code_it_introduces():
+    """A span of one line, "Download Python versions as needed:", before a long example: the
+    quote would say nothing; it is given the example's first lines (whole lines, within the
+    limit), its fence closed, and its line range covers them."""
+    out = "\n".join(f"Using CPython 3.12.{i} from the managed installs" for i in range(30))
+    text = f"# Python\n\nDownload Python versions as needed:\n\n```console\n$ uv venv --python 3.12.0\n{out}\n```\n\nMore.\n"
+    a = text.index("Download")
+    b = text.index("needed:") + len("needed:")
+    (q,) = quotes(text, span(text, a, b))
+    assert q.text.startswith("Download Python versions as needed:\n\n```console\n$ uv venv --python 3.12.0\nUsing CPython 3.12.0")
+    assert q.text.endswith("\n```") and q.text.count("```") == 2
+    shown = text[a:q.char_end]
+    assert len(shown) - len("Download Python versions as needed:\n\n") <= INTRODUCED_MAX
+    assert lines_of(text, q) == shown and shown.endswith("managed installs")
+    # a quote with more than its introduction keeps to its own text before a long block
+    more = text.replace("# Python\n\n", "# Python\n\nuv finds Python for you.\n\n")
+    c = more.index("uv finds")
+    (q2,) = quotes(more, span(more, c, more.index("needed:") + len("needed:")))
+    assert q2.text == "uv finds Python for you.\n\nDownload Python versions as needed:"
+    # nor is prose brought in pieces
+    prose = "# P\n\nSee the following:\n\n" + "A long paragraph of prose. " * 20 + "\n\nEnd.\n"
+    d = prose.index("See")
+    (q3,) = quotes(prose, span(prose, d, d + len("See the following:")))
+    assert q3.text == "See the following:"
+
+
+def test_the_head_of_an_indented_code_block_stays_inside_it():
+    code = "\n".join(f"    run_step({i})" for i in range(5))
+    text = f"# Steps\n\nRun these:\n\n{code}\n\n" + "Afterwards the service is up. " * 20 + "\n"
+    a = text.index("Run these:")
+    (q,) = quotes(text, span(text, a, a + len("Run these:")))
+    assert q.text == f"Run these:\n\n{code}"  # short: the whole block
+    long_code = "\n".join(f"    run_step({i}, with_a_long_argument_list='value')" for i in range(40))
+    text = f"# Steps\n\nRun these:\n\n{long_code}\n\nAfterwards the service is up.\n"
+    (q,) = quotes(text, span(text, a, a + len("Run these:")))
+    assert q.text.startswith("Run these:\n\n    run_step(0,") and "Afterwards" not in q.text
+    assert len(q.text) <= len("Run these:\n\n") + INTRODUCED_MAX
