@@ -12,10 +12,7 @@ At delivery (the ranking and the spans are untouched):
   block is short (``INTRODUCED_MAX`` characters) and no other quote holds it; before a
   longer block it stays as it is: an introduction often names what answers ("you can use
   `getColumns()` like this:"), and ending the quote before it was measured to drop such
-  lines and leave their room unspent — unless the quote is nothing but the introduction
-  (a span of one line, "Download Python versions as needed:", before a long example): then
-  it is given the head of the code it introduces, its whole lines up to ``INTRODUCED_MAX``
-  characters (the fence closed by layout);
+  lines and leave their room unspent;
 - a quote beginning with what a short introduction just above it introduces
   (``INTRODUCTION_MAX`` characters, the paragraph or list item it ends) begins with that
   introduction;
@@ -101,24 +98,6 @@ def _block_end(text: str, pos: int, blocks: Blocks) -> int | None:
     return _content_end(text, end)
 
 
-def _code_head(text: str, pos: int, block_end: int, blocks: Blocks) -> int | None:
-    """The end of the whole lines of the code block ``text[pos:block_end]`` that fit in
-    ``INTRODUCED_MAX`` characters (a fence's opening line and at least one line of its code),
-    None when it is not code or its first line does not fit."""
-    fence = blocks.fence_opening_at(pos)
-    first = fence.code_start if fence is not None else pos
-    if fence is None and not blocks.in_code(pos):
-        return None
-    limit, end = min(pos + INTRODUCED_MAX, block_end), None
-    while first < len(text):
-        eol = text.find("\n", first)
-        eol = len(text) if eol < 0 else eol
-        if eol > limit or (fence is not None and fence.close_start is not None and first >= fence.close_start):
-            break
-        end, first = eol, eol + 1
-    return _content_end(text, end) if end is not None and end > pos else None
-
-
 def next_content(text: str, pos: int) -> int:
     """The first non-whitespace offset at or after ``pos`` (``len(text)`` when none)."""
     m = _CONTENT.search(text, pos)
@@ -142,8 +121,6 @@ def mend(text: str, start: int, end: int, floor: int, stop: int, blocks: Callabl
         block_end = _block_end(text, pos, b) if pos < stop else None
         if block_end is not None and block_end <= stop and block_end - pos <= INTRODUCED_MAX:
             end = block_end
-        elif block_end is not None and block_end <= stop and _paragraph_start(text, line_start, start) == start:
-            end = _code_head(text, pos, block_end, b) or end  # the quote is nothing but the introduction
     # an introduction just above the quote's first block
     above = _content_end(text, start)
     if above > floor:
