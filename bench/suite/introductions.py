@@ -6,7 +6,8 @@ An introduction here is judged from the note's text alone, not by orion's rule
 (``assemble.introductions``): a line ending with a colon that holds a word, outside code, not a
 heading, a table row, a container's ``:::`` line or a section's anchor (``.. _name:``,
 ``(name)=``, ``<a id=…></a>``). A quote "begins after" one when the line with content just
-above it is one and the quote does not begin with a heading.
+above it is one and the quote does not begin with a heading; it is "only an introduction"
+when it ends on one and is a single paragraph.
 
     python bench/suite/introductions.py --suite SUITE --projects tldr,django,… [--limit 30] --out F.json
     ORION_BENCH_SRC=CHECKOUT python bench/suite/introductions.py …   # another checkout's orion
@@ -67,7 +68,7 @@ def project(suite: Path, name: str, limit: int | None) -> dict:
     try:
         qs = suite_run._queries(name, limit)
         for budget in (1000, 4000):
-            n, ending, beginning, after, before = 0, 0, 0, [], []
+            n, ending, beginning, alone, after, before = 0, 0, 0, 0, [], []
             for q in qs:
                 resp = compile_workingset(replace(default_request(cfg, q.text, budget), explain=False, record_usage=False), cfg, reader)
                 for d in resp.workingset.documents:
@@ -84,6 +85,7 @@ def project(suite: Path, name: str, limit: int | None) -> dict:
                         _, line = last_line(body)
                         if is_introduction(line) and not blocks.in_code(quote.char_start + len(body) - 1):
                             ending += 1
+                            alone += len([p for p in re.split(r"\n\s*\n", body) if p.strip()]) == 1
                             after.append(next_block(text, quote.char_end))
                         above = text[:quote.char_start].rstrip()
                         _, line = last_line(above)
@@ -92,7 +94,8 @@ def project(suite: Path, name: str, limit: int | None) -> dict:
                             beginning += 1
                             before.append(len(above) - (above.rfind("\n\n") + 2))
             out[str(budget)] = {
-                "whole_quotes": n, "end_on_introduction": ending, "begin_after_introduction": beginning,
+                "whole_quotes": n, "end_on_introduction": ending, "only_an_introduction": alone,
+                "begin_after_introduction": beginning,
                 "share_ending": round(ending / max(n, 1), 4), "share_beginning": round(beginning / max(n, 1), 4),
                 "introduced_chars_median": st.median(after) if after else 0,
                 "introduction_chars_median": st.median(before) if before else 0,
