@@ -63,13 +63,13 @@ def _is_introduction(text: str, line_start: int, line: str, blocks: Blocks) -> b
     )
 
 
-def _paragraph_start(text: str, line_start: int, floor: int, longest: int | None = None) -> int | None:
+def _paragraph_start(text: str, line_start: int, floor: int, longest: int) -> int | None:
     """Where the paragraph or list item holding the line at ``line_start`` begins (not
     before ``floor``), read back line by line; None when it begins more than ``longest``
     characters back, or runs on before ``floor``."""
     pos = line_start
     while pos > floor and not _LIST_ITEM.match(text, pos):
-        if longest is not None and line_start - pos > longest:
+        if line_start - pos > longest:
             return None
         above = text.rfind("\n", 0, pos - 1) + 1
         if not text[above:pos].strip():
@@ -83,7 +83,7 @@ def _paragraph_start(text: str, line_start: int, floor: int, longest: int | None
 def _block_end(text: str, pos: int, blocks: Blocks) -> int | None:
     """The end of the block that begins at ``pos`` (its code block's, else its paragraph's),
     trailing whitespace left out; None when a heading begins there."""
-    if any(h.start == pos or h.start <= pos < h.content_start for h in blocks.headings):
+    if any(h.start <= pos < h.content_start for h in blocks.headings):
         return None
     fence = blocks.fence_opening_at(pos)
     if fence is not None:

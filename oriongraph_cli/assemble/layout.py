@@ -205,6 +205,7 @@ def layout(
                 groups.append([it])
         quotes: list[Quote] = []
         outline = _Outline(path, text, blocks)
+        body_start = front_matter_end(text) if text is not None else 0
         ranges = [(g[0].span_ref.char_start, max(i.span_ref.char_end for i in g)) for g in groups]
         for k, g in enumerate(groups):
             first = g[0]
@@ -218,7 +219,7 @@ def layout(
             if whole:
                 # a quote ending on an introduction is given the short block it introduces,
                 # one beginning with a block its short introduction (``introductions``)
-                floor = quotes[-1].char_end if quotes else front_matter_end(text)
+                floor = quotes[-1].char_end if quotes else body_start
                 stop = ranges[k + 1][0] if k + 1 < len(groups) else len(text)
                 new_start, new_end = introductions.mend(text, start, end, floor, stop, outline)
                 if new_end != end:
@@ -228,11 +229,11 @@ def layout(
                 if new_start != start:
                     body, line_start = text[new_start:start] + body, line_start - text.count("\n", new_start, start)
                     start = new_start
-            if whole:
+                blocks = outline.blocks  # the note's outline if the mend read it: not parsed again below
                 # a quote that begins or ends inside fenced code is fenced as the code it is;
                 # one that begins among a table's rows gets the table's header and delimiter rows
-                opener, closer = quote_fences(text, start, end, front_matter_end(text), blocks)
-                body = quote_table_head(text, start, front_matter_end(text), blocks) + opener + body + closer
+                opener, closer = quote_fences(text, start, end, body_start, blocks)
+                body = quote_table_head(text, start, body_start, blocks) + opener + body + closer
             if not is_rst(path):  # nothing after a quote reads as its code, whatever its fences
                 body += open_fence_closer(body)
             gap = None
