@@ -13,6 +13,7 @@ from typing import Any
 
 SCHEMA_VERSION = 1  # version of the --json contract, per kind (docs/JSON.md)
 COMPILE_SCHEMA_VERSION = 5  # compile: 4 = compact: quotes with their lines and text, details only with --explain; 5 = span ids by their unique prefix (docs/JSON.md)
+LEAN_SCHEMA_VERSION = 1  # compile --format json-lean: documents as {"source", "text"}, as the XML (docs/JSON.md)
 
 STAGES = ("requirements", "design", "research", "impl", "eval", "final")
 CHANNELS = ("semantic", "lexical", "structural", "graph")

@@ -139,7 +139,7 @@ def compile_cmd(
 ) -> None:
     """Compile the Working Set for INTENT: ordered, token-budgeted, diverse, explained spans with provenance."""
     fmt = "json" if as_json else fmt.lower()
-    with handled(fmt == "json", output, page=True):
+    with handled(fmt in ("json", "json-lean"), output, page=True):
         intent = read_intent(intent)
 
         if fmt not in COMPILE_FORMATS:
@@ -149,7 +149,7 @@ def compile_cmd(
         prefetch_model(cfg)
         from oriongraph_cli.api import compile_workingset
 
-        deliver = (fmt if fmt in ("markdown", "xml", "json") else "markdown",) + (("brief",) if brief is not None else ())
+        deliver = (fmt if fmt in DELIVERED_FORMATS else "markdown",) + (("brief",) if brief is not None else ())
         request = _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstream, source_type, tag, since,
                                  where, prefer_stage, lam, max_source_ratio, fusion, weight, True, top_k, timings,
                                  episode=episode, expand=expand, record=not no_usage_log, relax=not no_relax,

@@ -67,7 +67,7 @@ def build_server(cfg):
         workstream: Annotated[str, Field(description="only this workstream")] = "",
         path: Annotated[str, Field(description="only paths matching this glob")] = "",
         where: Annotated[str, WHERE] = "",
-        format: Literal["markdown", "xml", "json"] = "markdown",
+        format: Literal["markdown", "xml", "json", "json-lean"] = "markdown",
     ) -> str:
         from oriongraph_cli.api import compile_workingset
         from oriongraph_cli.render import render_text

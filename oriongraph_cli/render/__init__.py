@@ -53,6 +53,12 @@ def _json(resp: Any, *, explain: bool, out: IO[str]) -> None:
     out.write(dumps_compact(compile_payload(resp, explain=explain)))
 
 
+def _json_lean(resp: Any, *, explain: bool, out: IO[str]) -> None:
+    from oriongraph_cli.render.json import dumps_compact, lean_payload
+
+    out.write(dumps_compact(lean_payload(resp, explain=explain)))
+
+
 def _markdown(resp: Any, *, explain: bool, out: IO[str]) -> None:
     from oriongraph_cli.render.markdown import workingset_markdown
 
@@ -85,10 +91,12 @@ def _plain(resp: Any, *, explain: bool, out: IO[str]) -> None:
 
 
 COMPILE_FORMATS: dict[str, CompileRenderer] = {
-    "table": _table, "plain": _plain, "markdown": _markdown, "xml": _xml, "json": _json,
+    "table": _table, "plain": _plain, "markdown": _markdown, "xml": _xml, "json": _json, "json-lean": _json_lean,
 }
 # what the budget counts: the whole output of these, as delivered (``brief``: TASK_BRIEF.md)
-DELIVERED_FORMATS: dict[str, CompileRenderer] = {"markdown": _markdown, "brief": _brief, "xml": _xml, "json": _json}
+DELIVERED_FORMATS: dict[str, CompileRenderer] = {
+    "markdown": _markdown, "brief": _brief, "xml": _xml, "json": _json, "json-lean": _json_lean,
+}
 
 
 def render_text(resp: Any, fmt: str, explain: bool = False) -> str:

@@ -13,7 +13,7 @@ import json as _json
 import math
 from typing import Any, Iterable
 
-__all__ = ["dumps", "dumps_compact", "dumps_dict", "search_payload", "compile_payload"]
+__all__ = ["dumps", "dumps_compact", "dumps_dict", "search_payload", "compile_payload", "lean_payload"]
 
 
 def _finite(value: Any) -> Any:
@@ -84,9 +84,58 @@ def compile_payload(resp: Any, explain: bool = False) -> dict[str, Any]:
     out["stats"] = stats
     _put(out, generation=resp.index.get("generation"))
     if explain:
-        full = resp.to_dict()
-        out["explanation"] = {"counted": False, "index": dict(resp.index), "documents": [d.to_dict() for d in resp.workingset.documents],
-                              **{k: full[k] for k in ("request", "signals", "stats", "rationale", "rejected", "defaults")}}
+        out["explanation"] = _explanation(resp)
+    return out
+
+
+def _explanation(resp: Any) -> dict[str, Any]:
+    """What ``--explain`` adds to either JSON (not counted in the budget)."""
+    full = resp.to_dict()
+    return {"counted": False, "index": dict(resp.index), "documents": [d.to_dict() for d in resp.workingset.documents],
+            **{k: full[k] for k in ("request", "signals", "stats", "rationale", "rejected", "defaults")}}
+
+
+def lean_payload(resp: Any, explain: bool = False) -> dict[str, Any]:
+    """The ``orion compile --format json-lean`` document: what the XML says, as JSON — for a
+    reader (an agent's tool result, a prompt) more than for a script. Each document is
+    ``{"source", "text"}``: ``source`` as the XML's (the path, and from 1,000 tokens the
+    lines of its quotes in order: ``orion show`` and the MCP ``get_span`` take it), ``text``
+    its quotes in order with Markdown's mark between two (``[… skipped Consequences …]``),
+    ``status`` and ``stale`` only where they hold something. No span ids, per-quote keys or
+    counts: in ``--json`` they were over a fifth of a 1,000-token output. From 3,000 tokens
+    it carries the intent, the counts, ``about``, ``summary`` and ``left_out``, as the XML
+    does; ``--explain`` adds ``explanation`` (not counted)."""
+    from oriongraph_cli.models import LEAN_SCHEMA_VERSION
+    from oriongraph_cli.render.markdown import (
+        gap_mark, header_lines_pay, intent_echo, one_line, preamble, quote_lines, summary_line, summary_pays, title_echoes,
+    )
+
+    st = resp.stats
+    full = summary_pays(resp)
+    out: dict[str, Any] = {"schema_version": LEAN_SCHEMA_VERSION, "kind": "compile-lean"}
+    _put(out, intent=intent_echo(resp) if title_echoes(resp) else None, task_id=resp.request.task_id)
+    if full:
+        out.update(budget=st.budget, delivered_tokens=st.delivered.get("json-lean", st.delivered_tokens), quoted_tokens=st.tokens_used)
+    _put(out, about=None if resp.compact else preamble(resp), summary=summary_line(resp, "json-lean") if full else None)
+    ranges = header_lines_pay(resp)
+    documents = []
+    for doc in resp.workingset.documents:
+        lines = quote_lines(doc) if ranges else ""
+        entry: dict[str, Any] = {"source": f"{doc.path}:{lines}" if lines else doc.path}
+        _put(entry, status=one_line(doc.status) if doc.status else None,
+             stale=",".join(q.lines for q in doc.quotes if any(i.stale for i in q.items)))
+        parts = []
+        for q in doc.quotes:
+            mark = gap_mark(q)
+            if mark:
+                parts.append(mark)
+            parts.append(q.text.strip("\n"))
+        entry["text"] = "\n\n".join(parts)
+        documents.append(entry)
+    out["documents"] = documents
+    _put(out, left_out=[{"path": lo.path, "score": round(lo.score, 4), "detail": one_line(lo.detail)} for lo in resp.left_out])
+    if explain:
+        out["explanation"] = _explanation(resp)
     return out
 
 

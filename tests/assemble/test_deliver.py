@@ -21,7 +21,7 @@ from oriongraph_cli.tokens import get_counter
 
 QUERIES = Path(__file__).resolve().parents[2] / "bench" / "fixture_queries.jsonl"
 INTENTS = [json.loads(line)["text"] for line in QUERIES.read_text().splitlines() if line.strip()]
-FORMATS = ("markdown", "brief", "xml", "json")
+FORMATS = ("markdown", "brief", "xml", "json", "json-lean")
 
 
 @dataclass(frozen=True)

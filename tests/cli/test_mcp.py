@@ -43,6 +43,7 @@ def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
         ("compile", "compile_context", {"intent": "add retry logic to the ingestion worker", "budget_tokens": 1200}),
         ("compile_json", "compile_context", {"intent": "retry storms", "budget_tokens": 2500, "format": "json", "workstream": "ws-ingestion"}),
         ("compile_xml", "compile_context", {"intent": "retry storms", "budget_tokens": 900, "format": "xml"}),
+        ("compile_lean", "compile_context", {"intent": "retry storms", "budget_tokens": 1100, "format": "json-lean"}),
         ("search", "search", {"query": "per-tenant rate limits", "limit": 3}),
         ("span_bad", "get_span", {"ref": "ffffffffffff"}),
         ("lines", "get_span", {"ref": "01_context/glossary.md:L1-L3"}),
@@ -76,6 +77,11 @@ def test_every_tool_through_the_sdk_client(sample_index, tmp_path):
     assert counter.count(xml_reply) <= 900 and ET.fromstring(xml_reply).findall("document")
     # under 1,000 tokens a document is named by its path alone; get_span takes it for the whole file
     assert all(":L" not in d.get("source") for d in ET.fromstring(xml_reply).findall("document"))
+
+    lean = _text(out["compile_lean"])  # the lean JSON: one {"source", "text"} a document, sources get_span reads
+    assert counter.count(lean) <= 1100 and json.loads(lean)["kind"] == "compile-lean"
+    source = json.loads(lean)["documents"][0]["source"]
+    assert ":L" in source and not _session_calls(root, [("s", "get_span", {"ref": source})])["s"].is_error
 
     data = json.loads(_text(out["compile_json"]))
     in_ws = lambda path: path.startswith("03_workstreams/ws-ingestion/") or "workstream: ws-ingestion" in (root / path).read_text()  # noqa: E731

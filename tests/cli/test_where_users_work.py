@@ -243,7 +243,7 @@ def test_option_values_complete_from_the_index_and_the_choices(sample_index, tmp
     assert code == 0 and "retry" in tags and all(t.startswith("ret") for t in tags)
     _, stages, _ = _complete("orion compile x --stage ", cwd=sample_index / "03_workstreams")  # the root found from here
     assert {"design", "impl", "requirements"} <= set(stages)
-    assert _complete("orion compile x --format ")[1] == ["json", "markdown", "plain", "table", "xml"]
+    assert _complete("orion compile x --format ")[1] == ["json", "json-lean", "markdown", "plain", "table", "xml"]
     assert _complete("orion compile x --fusion r")[1] == ["rrf"]
     assert _complete("orion --color ")[1] == ["always", "auto", "never"]
     assert _complete("orion help c")[1] == ["compile", "config"]
