@@ -116,7 +116,7 @@ def build_server(cfg):
         )
 
     @server.tool(annotations=read_only, structured_output=False, description="The exact text of a span, or of a document's lines.")
-    def get_span(ref: Annotated[str, Field(description="a span id (or prefix), path:L12-L40[,L50-L60], a path (the whole file), or a document id such as ADR-0007 (its whole file)")]) -> str:
+    def get_span(ref: Annotated[str, Field(description="a span id (or prefix), path:L12-L40[,L50-L60], or a path or document id such as ADR-0007 (its whole file)")]) -> str:
         from oriongraph_cli.api import show
 
         try:
