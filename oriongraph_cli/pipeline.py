@@ -141,6 +141,8 @@ def compile_workingset(request: CompileRequest, cfg: Config, reader: IndexReader
     (the budget included: document evidence reads it), for a caller that has ranked
     already — ``orion eval`` and tuning read the ranking's nDCG first — so it is not
     worked out twice; the output is the same."""
+    formats = tuple(dict.fromkeys(request.deliver)) or ("markdown",)
+    deliver.check_formats(formats)
     own = reader is None
     started = time.perf_counter()
     timings: dict[str, float] = {}
@@ -159,7 +161,6 @@ def compile_workingset(request: CompileRequest, cfg: Config, reader: IndexReader
         weights = rank_weights.effective_weights(request, cfg, sig)
         defaults = explain.effective_defaults(cfg, request, sig)
         assembly = Assembly(request, cfg, reader, sig, scored, hits, errors, relaxed, weights, defaults, counter)
-        formats = tuple(dict.fromkeys(request.deliver)) or ("markdown",)
         # the episode id the usage log will record is printed in the JSON document: decided
         # now, so the budget counts it (recorded after delivery, it went over by its length)
         episode = usage.planned_episode(cfg, request)

@@ -193,3 +193,38 @@ def test_a_compile_on_a_ranking_the_caller_read_is_the_compile(indexed, monkeypa
         assert [(i.span_ref.span_id, i.selection_rank) for i in on_ranked.workingset.spans] == \
             [(i.span_ref.span_id, i.selection_rank) for i in plain.workingset.spans]
         assert [(e.span_ref.span_id, e.reasons) for e in on_ranked.rationale] == [(e.span_ref.span_id, e.reasons) for e in plain.rationale]
+
+
+def test_a_format_no_renderer_delivers_is_a_usage_error_before_anything_is_ranked(tmp_path):
+    """A library caller's ``deliver=("yaml",)`` is named as the setting at fault, with the
+    formats that work — before the index is even opened (there is none here)."""
+    cfg = load_config(tmp_path)
+    request = CompileRequest("retry", budget_tokens=1000, deliver=("markdown", "yaml"), record_usage=False)
+    with pytest.raises(OrionError) as err:
+        api.compile_workingset(request, cfg)
+    assert err.value.exit_code == 2 and "'yaml' is not a delivered format" in err.value.message
+    assert "json-lean" in err.value.hint and "markdown" in err.value.hint
+
+
+def test_a_library_script_ending_while_the_model_loads_exits_normally(sample_index):
+    """The query model loads in a background thread from the moment the index opens; a
+    script that fails early and ends then used to abort in onnxruntime's shutdown
+    ("terminate called without an active exception", exit 134). Real model, real index."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from oriongraph_cli import api\n"
+        "from oriongraph_cli.config import load_config\n"
+        "from oriongraph_cli.errors import OrionError\n"
+        "cfg = load_config(sys.argv[1]); reader = api.open_index(cfg)\n"
+        "request = api.build_request(cfg, 'retry', budget=1000, deliver=('yaml',), record_usage=False)\n"
+        "try:\n    api.compile_workingset(request, cfg, reader)\n"
+        "except OrionError as err:\n    print(err.message)\n"
+        "reader.close()\n"
+    )
+    for _ in range(3):  # the load is in flight at a different point each time
+        r = subprocess.run([sys.executable, "-c", script, str(sample_index)], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0 and "terminate called" not in r.stderr, r.stderr
+        assert "is not a delivered format" in r.stdout

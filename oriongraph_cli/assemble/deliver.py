@@ -58,6 +58,17 @@ def _render(resp: CompileResponse, fmt: str) -> str:
     return render_text(resp, fmt)
 
 
+def check_formats(formats: tuple[str, ...]) -> None:
+    """A usage error naming the formats that are not delivered ones (a library caller's
+    ``deliver=("yaml",)``), before anything is ranked."""
+    from oriongraph_cli.render import DELIVERED_FORMATS
+
+    unknown = [f for f in formats if f not in DELIVERED_FORMATS]
+    if unknown:
+        raise OrionError(f"deliver: {', '.join(map(repr, unknown))} is not a delivered format",
+                         hint=f"deliver one or more of {', '.join(DELIVERED_FORMATS)}", exit_code=ExitStatus.USAGE)
+
+
 def measure(resp: CompileResponse, formats: tuple[str, ...], count: Callable[[str], int]) -> dict[str, int]:
     """Each format's size rendered once (the printed count may be off by a digit or two:
     good enough to measure framing, not to deliver)."""

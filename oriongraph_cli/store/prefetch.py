@@ -23,7 +23,7 @@ def _key(cfg) -> tuple:
 
 
 def start(cfg) -> None:
-    """Begin loading ``cfg``'s query embedder in a daemon thread (once per model)."""
+    """Begin loading ``cfg``'s query embedder in a background thread (once per model)."""
     key = _key(cfg)
     with _lock:
         if key in _pending:
@@ -38,7 +38,11 @@ def start(cfg) -> None:
             except BaseException as exc:  # handed to whoever takes it
                 box.append(exc)
 
-        thread = threading.Thread(target=run, name="orion-embedder-prefetch", daemon=True)
+        # not a daemon: a library script that ends while onnxruntime is still creating the
+        # session (an early usage error) would abort in the interpreter's shutdown ("terminate
+        # called without an active exception", exit 134); the interpreter waits for the load
+        # instead (the CLI leaves with os._exit and never waits)
+        thread = threading.Thread(target=run, name="orion-embedder-prefetch", daemon=False)
         _pending[key] = (thread, box)
         thread.start()
 
