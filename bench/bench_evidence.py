@@ -16,6 +16,9 @@ Systems (the same index, opened once; the same intent keywords and intent embedd
   request from ``api.build_request`` with the project's config (as the CLI builds it, usage log
   left alone), the text ``render_text(resp, "markdown")`` — what the CLI prints to stdout;
 - ``orion-nc`` — the same with ``--no-compress``;
+- ``orion-xml``, ``orion-json``, ``orion-lean`` — the same in ``--format xml``, ``json`` and
+  ``json-lean``, charged the whole rendered output and matched on the text a reader of that
+  format reads (the XML's character data, the JSON's quote texts, unescaped);
 - ``rrf`` / ``dense`` / ``bm25`` — naive top-k chunks (the index's spans, ranked as
   ``orion eval``'s baselines rank them), each preceded by one line with its path, packed
   greedily in rank order, skipping a chunk that does not fit;
@@ -61,12 +64,32 @@ DATA = REPO.parent / "shared" / "datasets" / "scifact"
 SYSTEMS = {  # id -> label
     "orion": "orion",
     "orion-nc": "orion --no-compress",
+    "orion-xml": "orion --format xml",
+    "orion-json": "orion --json",
+    "orion-lean": "orion --format json-lean",
     "rrf": "RRF chunks",
     "dense": "dense chunks",
     "bm25": "BM25 chunks",
     "doc": "RRF whole docs",
 }
 DOC_PREFIX = "02_knowledge/scifact/"
+
+
+FORMATS = {"orion": "markdown", "orion-nc": "markdown", "orion-xml": "xml", "orion-json": "json", "orion-lean": "json-lean"}
+
+
+def readable(fmt: str, rendered: str) -> str:
+    """What a reader of ``fmt`` reads of ``rendered``: the text its parser gives back."""
+    if fmt == "markdown":
+        return rendered
+    if fmt == "xml":
+        import xml.etree.ElementTree as ET
+
+        return "\n".join(ET.fromstring(rendered).itertext())
+    data = json.loads(rendered)
+    if fmt == "json":
+        return "\n".join(q["text"] for d in data["documents"] for q in d["quotes"])
+    return "\n".join(d["text"] for d in data["documents"])
 
 
 def norm(text: str) -> str:
@@ -162,7 +185,7 @@ class Bench:
         return self.files[path]
 
     # ------------------------------------------------------------------ orion
-    def orion(self, claim: Claim, budget: int, compress: bool, sid: str) -> Delivery:
+    def orion(self, claim: Claim, budget: int, compress: bool, sid: str, fmt: str = "markdown") -> Delivery:
         from oriongraph_cli.api import build_request, compile_workingset
         from oriongraph_cli.errors import NoCandidatesError, OrionError
         from oriongraph_cli.render import render_text
@@ -170,7 +193,7 @@ class Bench:
         # as `orion compile CLAIM --budget N --format markdown [--no-compress]` builds it (the CLI
         # asks explain=True for the rationale it renders only with --explain: same markdown)
         request = build_request(self.cfg, claim.text, budget=budget, explain=False, record_usage=False,
-                                deliver=("markdown",), compress=compress)
+                                deliver=(fmt,), compress=compress)
         t = time.perf_counter()
         try:
             resp = compile_workingset(request, self.cfg, self.reader)
@@ -180,7 +203,7 @@ class Bench:
         except OrionError as exc:  # e.g. a budget under the format's own title and summary
             self.latencies[sid].append(time.perf_counter() - t)
             return Delivery("", 0, 0, set(), f"error: {str(exc)[:80]}")
-        text = render_text(resp, "markdown")  # what the CLI writes to stdout
+        text = render_text(resp, fmt)  # what the CLI writes to stdout
         self.latencies[sid].append(time.perf_counter() - t)
         quoted, docs = 0, set()
         for d in resp.workingset.documents:
@@ -198,7 +221,7 @@ class Bench:
                         if len(self.verbatim["examples"]) < 3:
                             diff = next(((a, b) for a, b in zip(src.splitlines(), q.text.splitlines()) if a != b), (src, q.text))
                             self.verbatim["examples"].append({"path": d.path, "file": diff[0][:400], "quote": diff[1][:400]})
-        return Delivery(text, self.count(text), quoted, docs)
+        return Delivery(readable(fmt, text), self.count(text), quoted, docs)
 
     # ------------------------------------------------------------------ baselines
     def rankings(self, claim: Claim, names: set[str]) -> dict[str, list[int]]:
@@ -316,7 +339,7 @@ def main() -> None:
     ap.add_argument("--budgets", default="150,300,600,1000,2000")
     ap.add_argument("--limit", type=int, default=None, help="first N claims (by id) of the split")
     ap.add_argument("--split", choices=("dev", "held", "all"), default="all", help="dev = even claim ids, held = odd")
-    ap.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated: " + ", ".join(SYSTEMS))
+    ap.add_argument("--systems", default="orion,orion-nc,rrf,dense,bm25,doc", help="comma-separated: " + ", ".join(SYSTEMS))
     ap.add_argument("--settings", default="{}", help="orion settings overrides as JSON, e.g. '{\"compress\": false}' (orion systems only)")
     ap.add_argument("--out", default=None, help="JSON file name under bench/results/")
     ap.add_argument("--no-claims", action="store_true", help="leave the per-claim figures out of --out")
@@ -348,8 +371,8 @@ def main() -> None:
             for s in systems:
                 per[s] = {}
                 for b in budgets:
-                    if s in ("orion", "orion-nc"):
-                        d = bench.orion(c, b, compress=(s == "orion"), sid=s)
+                    if s in FORMATS:
+                        d = bench.orion(c, b, compress=(s != "orion-nc"), sid=s, fmt=FORMATS[s])
                     elif s == "doc":
                         d = bench.documents(lists["rrf"], b)
                     else:
