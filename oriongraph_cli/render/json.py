@@ -107,7 +107,8 @@ def lean_payload(resp: Any, explain: bool = False) -> dict[str, Any]:
     does; ``--explain`` adds ``explanation`` (not counted)."""
     from oriongraph_cli.models import LEAN_SCHEMA_VERSION
     from oriongraph_cli.render.markdown import (
-        gap_mark, header_lines_pay, intent_echo, one_line, preamble, quote_lines, summary_line, summary_pays, title_echoes,
+        document_source, gap_mark, header_lines_pay, intent_echo, one_line, preamble, stale_lines, summary_line, summary_pays,
+        title_echoes,
     )
 
     st = resp.stats
@@ -120,10 +121,8 @@ def lean_payload(resp: Any, explain: bool = False) -> dict[str, Any]:
     ranges = header_lines_pay(resp)
     documents = []
     for doc in resp.workingset.documents:
-        lines = quote_lines(doc) if ranges else ""
-        entry: dict[str, Any] = {"source": f"{doc.path}:{lines}" if lines else doc.path}
-        _put(entry, status=one_line(doc.status) if doc.status else None,
-             stale=",".join(q.lines for q in doc.quotes if any(i.stale for i in q.items)))
+        entry: dict[str, Any] = {"source": document_source(doc, ranges)}
+        _put(entry, status=one_line(doc.status) if doc.status else None, stale=stale_lines(doc))
         parts = []
         for q in doc.quotes:
             mark = gap_mark(q)

@@ -288,14 +288,27 @@ def quote_lines(doc: Any) -> str:
     return ",".join(lines_label(a, b) for a, b in ranges)
 
 
+def document_source(doc: Any, lines: bool = True) -> str:
+    """``path:L12-L40,L61-L64`` (the path alone without ``lines``): how the XML's ``source``
+    and the lean JSON's name a document's text — what Markdown's header says before its
+    status, and what ``orion show`` and ``get_span`` read back."""
+    ranges = quote_lines(doc) if lines else ""
+    return f"{doc.path}:{ranges}" if ranges else doc.path
+
+
+def stale_lines(doc: Any) -> str:
+    """``L12-L40,L61-L64``: the lines of a document's quotes that are the indexed version of
+    a file changed since (``""`` when none)."""
+    return ",".join(q.lines for q in doc.quotes if _stale(q))
+
+
 def document_header(doc: Any, lines: bool = True) -> str:
     """``## path:L12-L40,L61-L64 · superseded by ADR-0007``: the path with the lines of each
     quote in the order they follow (``orion show path:L12-L40`` brings one whole; a shortened
     quote shows ``[…]`` where text was left out; not with ``lines`` false, :func:`header_lines_pay`),
     and the status only where the document has one; titles, span ids and scores are in
     ``--json`` and ``--explain``."""
-    lines = quote_lines(doc) if lines else ""
-    parts = [f"## {doc.path}:{lines}" if lines else f"## {doc.path}"]
+    parts = ["## " + document_source(doc, lines)]
     if doc.status:
         parts.append(one_line(doc.status))
     return DOT.join(parts)

@@ -38,8 +38,8 @@ from typing import Any
 from xml.sax.saxutils import quoteattr
 
 from oriongraph_cli.render.markdown import (
-    fmt, gap_mark, header_lines_pay, intent_echo, one_line, preamble, quote_lines, summary_line, summary_pays,
-    title_echoes,
+    document_source, fmt, gap_mark, header_lines_pay, intent_echo, one_line, preamble, stale_lines, summary_line,
+    summary_pays, title_echoes,
 )
 
 
@@ -84,9 +84,7 @@ def workingset_xml(resp: Any, explain: bool = False) -> str:
         out.append(f"<summary>{escape(summary)}</summary>\n")
     ranges = header_lines_pay(resp)
     for doc in resp.workingset.documents:
-        stale = ",".join(q.lines for q in doc.quotes if any(i.stale for i in q.items))
-        lines = quote_lines(doc) if ranges else ""
-        out.append(f"<document{_attrs(source=f'{doc.path}:{lines}' if lines else doc.path, status=doc.status, stale=stale)}>\n")
+        out.append(f"<document{_attrs(source=document_source(doc, ranges), status=doc.status, stale=stale_lines(doc))}>\n")
         for n, q in enumerate(doc.quotes):
             if n:  # a blank line between two quotes, as between their blocks in the note: a
                 out.append("\n")  # paragraph after a list item is not read as part of the item
