@@ -146,8 +146,21 @@ class Blocks:
     tables: tuple[Table, ...] = ()  # the tables with rows under their header, in order
 
     def in_code(self, offset: int) -> bool:
+        return self.code_at(offset) is not None
+
+    def code_at(self, offset: int) -> tuple[int, int] | None:
+        """The ``[start, end)`` of the code block holding ``offset``."""
         i = bisect.bisect_right(self.code, (offset, math.inf)) - 1
-        return i >= 0 and offset < self.code[i][1]
+        return self.code[i] if i >= 0 and offset < self.code[i][1] else None
+
+    @cached_property
+    def _heading_starts(self) -> list[int]:
+        return [h.start for h in self.headings]
+
+    def heading_at(self, offset: int) -> Heading | None:
+        """The heading whose line (or lines: a setext or reStructuredText title) holds ``offset``."""
+        i = bisect.bisect_right(self._heading_starts, offset) - 1
+        return self.headings[i] if i >= 0 and offset < self.headings[i].content_start else None
 
     @cached_property
     def _fence_starts(self) -> list[int]:

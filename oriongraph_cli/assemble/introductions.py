@@ -59,7 +59,7 @@ def _is_introduction(text: str, line_start: int, line: str, blocks: Blocks) -> b
     return (
         bool(_INTRODUCTION.search(line)) and not _ANCHOR_LINE.match(line) and not _NOT_PROSE.match(line)
         and not blocks.in_code(line_start + len(line) - 1)
-        and not any(h.start <= line_start < h.content_start for h in blocks.headings)
+        and blocks.heading_at(line_start) is None
     )
 
 
@@ -83,15 +83,15 @@ def _paragraph_start(text: str, line_start: int, floor: int, longest: int) -> in
 def _block_end(text: str, pos: int, blocks: Blocks) -> int | None:
     """The end of the block that begins at ``pos`` (its code block's, else its paragraph's),
     trailing whitespace left out; None when a heading begins there."""
-    if any(h.start <= pos < h.content_start for h in blocks.headings):
+    if blocks.heading_at(pos) is not None:
         return None
     fence = blocks.fence_opening_at(pos)
     if fence is not None:
         end = fence.end
     else:
-        code = next((e for s, e in blocks.code if s <= pos < e), None)
+        code = blocks.code_at(pos)
         if code is not None:
-            end = code
+            end = code[1]
         else:
             m = _BLANK_LINE.search(text, pos)
             end = m.start() if m else len(text)
@@ -126,7 +126,7 @@ def mend(text: str, start: int, end: int, floor: int, stop: int, blocks: Callabl
     if above > floor:
         line_start, line = _line_at(text, above)
         if (line.rstrip().endswith(":") and line_start >= floor and _is_introduction(text, line_start, line, b := blocks())
-                and not any(h.start == start for h in b.headings)):
+                and ((h := b.heading_at(start)) is None or h.start != start)):  # not a section's own start
             para = _paragraph_start(text, line_start, floor, INTRODUCTION_MAX)
             if para is not None and above - para <= INTRODUCTION_MAX:
                 start = para

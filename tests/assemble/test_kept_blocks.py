@@ -141,3 +141,18 @@ def test_an_edited_note_keeps_its_new_blocks_and_a_removed_one_none(indexed):
         assert reader.registry.conn.execute("SELECT count(*) FROM blocks").fetchone()[0] == 2  # deploy.md, table.md: no row left behind
     finally:
         reader.close()
+
+
+def test_blocks_find_the_heading_and_the_code_block_holding_an_offset():
+    """``heading_at`` and ``code_at`` answer by bisection what a scan of every heading or
+    code block would: each offset of a note, setext headings and indented code included."""
+    from oriongraph_cli.blocks import read_blocks
+
+    text = "# One\n\ntext\n\nTwo\n===\n\n    indented code\n\n```sh\nls\n```\n\n## Three\nend\n"
+    blocks = read_blocks(text)
+    assert len(blocks.headings) == 3 and len(blocks.code) == 2
+    for offset in range(len(text) + 1):
+        head = next((h for h in blocks.headings if h.start <= offset < h.content_start), None)
+        code = next(((s, e) for s, e in blocks.code if s <= offset < e), None)
+        assert blocks.heading_at(offset) == head and blocks.code_at(offset) == code, offset
+        assert blocks.in_code(offset) == (code is not None)
