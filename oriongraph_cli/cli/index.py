@@ -94,7 +94,8 @@ def index_cmd(
     Incremental: unchanged documents cost nothing, edited documents re-embed only changed spans.
 
     Progress goes to stderr: a bar with the time left on a terminal; off one (CI logs) a plain
-    line every 10 s once the run lasts that long.
+    line every 10 s once the run lasts that long. Warnings go there too, at most five of one
+    kind for one file, then a line counting the rest (--json holds every one).
     """
     if hook:
         return _index_for_hook(root, full, lock_timeout, max_file_bytes)
@@ -117,10 +118,28 @@ def index_cmd(
             sys.stdout.write(_index_summary(result) + "\n")
 
 
+# warnings of one kind for one file printed on a line each; the rest of them are counted on one
+# line (a generated page with thousands of broken anchors would bury every other warning)
+WARNINGS_PER_FILE = 5
+_LISTS_THEM = {"dangling-link": "`orion links --dangling` lists them all"}
+
+
 def print_warnings(warnings) -> None:
+    """Each warning on a line of its own, at most :data:`WARNINGS_PER_FILE` of one kind for
+    one file; then, for each file and kind past it, one line saying how many were not shown
+    and where to read them (``--json`` holds every warning)."""
+    shown: dict[tuple[str, str], int] = {}
     for w in warnings:
-        loc = w["path"] + (f":{w['line']}" if w.get("line") else "") + (f":{w['col']}" if w.get("col") else "")
-        warn(f"{loc}: {w['message']}")
+        key = (w["path"], w.get("kind", ""))
+        shown[key] = shown.get(key, 0) + 1
+        if shown[key] <= WARNINGS_PER_FILE:
+            loc = w["path"] + (f":{w['line']}" if w.get("line") else "") + (f":{w['col']}" if w.get("col") else "")
+            warn(f"{loc}: {w['message']}")
+    for (path, kind), n in shown.items():
+        if n > WARNINGS_PER_FILE:
+            more = n - WARNINGS_PER_FILE
+            what = (kind.replace("-", " ") if kind == "dangling-link" else f"{kind} warning") + ("s" if more > 1 else "")
+            warn(f"{path}: {more:,} more {what} not shown ({_LISTS_THEM.get(kind, '`orion index --json` lists every warning of a run')})")
 
 
 HOOK_LOCK_TIMEOUT = 10.0

@@ -121,6 +121,21 @@ def test_index_warnings_go_to_stderr_and_strict_fails(project, fake_embedder):
     assert r.exit_code == ExitStatus.STRICT and "--strict" in r.stderr
 
 
+def test_many_warnings_for_one_file_are_counted_not_listed(project, fake_embedder):
+    # a generated page with many broken links: five lines for it, then one counting the rest;
+    # the JSON still holds every warning
+    links = " ".join(f"[x{i}](missing-{i}.md)" for i in range(8))
+    (project / "02_knowledge" / "generated.md").write_text(f"# Generated\n\n{links}\n")
+    r = invoke("index", "--root", str(project), "--json")
+    assert r.exit_code == 0
+    mine = [line for line in r.stderr.splitlines() if "02_knowledge/generated.md" in line]
+    assert len(mine) == 6 and all("dangling" in line for line in mine[:5])
+    assert mine[5] == "warning: 02_knowledge/generated.md: 3 more dangling links not shown (`orion links --dangling` lists them all)"
+    report = json.loads(r.stdout)
+    assert report["warning_counts"]["dangling-link"] == 10  # the sample's two as well
+    assert sum(w["path"] == "02_knowledge/generated.md" for w in report["warnings"]) == 8
+
+
 def test_status_before_and_after_index(project, fake_embedder):
     r = invoke("status", "--root", str(project))
     assert r.exit_code == ExitStatus.NO_INDEX and "orion index" in r.stderr
