@@ -315,6 +315,8 @@ def _coerce(name: str, value: Any, source: str, label: str | None = None) -> Any
             raise fail(expected)
     _kind, low, high, open_low = rule
     if number < low or number > high or (open_low and number == low):
+        if number > high and expected == "a positive integer":  # a whole number, only too large
+            raise fail(f"a positive integer no larger than {high:,}")
         raise fail(expected)
     return number
 

@@ -106,7 +106,7 @@ def fit(build: Callable[..., CompileResponse], budget: int, formats: tuple[str, 
     if fixed + SETTLE_SLACK > budget:
         worst = max(n_empty, key=lambda f: n_empty[f])
         raise OrionError(
-            f"a budget of {budget} tokens is smaller than the {worst} output's own framing ({fixed} tokens: title and summary)",
+            f"a budget of {budget} token{'' if budget == 1 else 's'} is smaller than the {worst} output's own framing ({fixed} tokens: title and summary)",
             hint=f"ask for at least {fixed + SETTLE_SLACK + 100} tokens (--budget {fixed + SETTLE_SLACK + 100})",
             exit_code=ExitStatus.USAGE,
         )

@@ -487,6 +487,7 @@ def test_full_disk_is_one_line_and_keeps_the_previous_index(world, monkeypatch):
     ("toml", "span_max_tokens = 4000", "model's window"),
     ("flag", ["--top-k", "-1"], "--top-k=-1"),
     ("flag", ["--budget", "0"], "--budget=0"),
+    ("flag", ["--budget", "99999999999999999999"], "budget must be a positive integer no larger than 10,000,000"),
     ("flag", ["--lambda", "nan"], "--lambda=nan"),
     ("flag", ["--weight", "graph=inf"], "--weight graph=inf"),
 ])
@@ -624,7 +625,8 @@ def test_a_model_that_is_not_cached_fails_at_once_with_the_fix(world):
 @pytest.mark.parametrize("args, setting", [
     (["--floor", "2"], "--relevance-floor=2.0"),
     (["--floor", "nan"], "--relevance-floor=nan"),
-    (["--budget", "12"], "smaller than the markdown output's own framing"),
+    (["--budget", "12"], "a budget of 12 tokens is smaller than the markdown output's own framing"),
+    (["--budget", "1"], "a budget of 1 token is smaller than"),
 ])
 def test_assembly_settings_out_of_range_are_one_line_usage_errors(project, fake_embedder, args, setting):
     from oriongraph_cli.cli import app
