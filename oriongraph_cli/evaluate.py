@@ -94,6 +94,8 @@ def parse_queries(lines: Iterable[str], source: Path) -> list[EvalQuery]:
             obj = json.loads(raw)
         except json.JSONDecodeError as exc:
             raise _bad(source, n, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+        except RecursionError:  # "[[[[…" a hundred thousand deep
+            raise _bad(source, n, "not valid JSON (nested too deeply)") from None
         if not isinstance(obj, dict):
             raise _bad(source, n, f"expected a JSON object, got {type(obj).__name__}")
         missing = [k for k in ("id", "text", "relevant") if k not in obj]

@@ -111,6 +111,7 @@ def test_load_queries_good_file_skips_blank_lines(tmp_path):
     "line, message, hint",
     [
         ("{not json", "not valid JSON", '"relevant"'),
+        ('{"id": "q2", "text": "t", "relevant": ' + "[" * 100_000 + "]" * 100_000 + "}", "not valid JSON (nested too deeply)", '"relevant"'),
         ("[1, 2]", "expected a JSON object, got list", '"relevant"'),
         ('{"id": "q2", "text": "t"}', 'missing "relevant"', '"relevant"'),
         ('{"id": "", "text": "t", "relevant": {"a.md": 1}}', '"id" must be a non-empty', '"relevant"'),

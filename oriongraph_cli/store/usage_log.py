@@ -153,7 +153,7 @@ def read_log(index_dir: Path | str) -> tuple[list[dict[str, Any]], int]:
             continue
         try:
             rec = json.loads(line)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             bad += 1
             continue
         if (
@@ -223,5 +223,5 @@ def read_snapshot(index_dir: Path | str) -> tuple[int | None, dict[str, UsageSta
         snap = json.loads(read_regular(Path(index_dir) / SNAPSHOT_FILE, MAX_LOG_BYTES))
         docs = {p: UsageStats(int(d["usage_count"]), d.get("last_accessed_at")) for p, d in snap["documents"].items()}
         return int(snap["cutoff"]), docs
-    except (OSError, UnsafeFile, ValueError, KeyError, TypeError, AttributeError, OverflowError):
+    except (OSError, UnsafeFile, ValueError, KeyError, TypeError, AttributeError, OverflowError, RecursionError):
         return None, {}

@@ -138,6 +138,11 @@ def test_truncated_last_line_is_tolerated(tmp_path):
     with open(log, "ab") as f:
         f.write(b'[1, 2]\n{"episode_id": 5}\n\n')  # valid JSON, wrong shape: skipped
     assert usage_log.read_log(tmp_path)[1] == 3
+    with open(log, "ab") as f:  # nested past the parser's recursion limit: skipped too
+        f.write(b"[" * 100_000 + b"]" * 100_000 + b"\n")
+    assert usage_log.read_log(tmp_path)[1] == 4
+    usage_log.usage_path(tmp_path).with_name(usage_log.SNAPSHOT_FILE).write_bytes(b"[" * 100_000 + b"]" * 100_000)
+    assert usage_log.read_snapshot(tmp_path) == (None, {})
     assert usage_log.read_log(tmp_path / "missing") == ([], 0)
 
 
