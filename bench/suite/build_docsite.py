@@ -217,6 +217,14 @@ projects no default was chosen on.
     git -C /tmp/src/astro checkout 741c1b89ba13cf9b4ac4087ef09dc269e113fa77
     python bench/suite/build_docsite.py /tmp/src/astro --docs src/content/docs/en --name astro --out /tmp/suite/astro
 
+    git clone https://github.com/npm/rfcs /tmp/src/npmrfcs
+    git -C /tmp/src/npmrfcs checkout 520fe7d8a0e9c4ccbaf20acbbc73d954dd6f19f3
+    python bench/suite/build_docsite.py /tmp/src/npmrfcs --docs . --exclude .github,test,docs,CODE_OF_CONDUCT.md,SECURITY.md,CONTRIBUTING.md --name npmrfcs --out /tmp/suite/npmrfcs
+
+    git clone https://github.com/matrix-org/matrix-spec-proposals /tmp/src/msc
+    git -C /tmp/src/msc checkout 82e3177050e684fd4839edcc6a61583262f31c99
+    python bench/suite/build_docsite.py /tmp/src/msc --docs proposals --name msc --out /tmp/suite/msc
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -644,6 +652,67 @@ Sources (only the Markdown is read):
   ``<ReadMore>``, ``<PackageManagerTabs>``, ``<SourcePR number=…/>``), ``:::caution[Deprecated]`` asides,
   links written as the site's URLs (``/en/guides/prefetch/#…``); four integration pages deprecated or
   removed in favour of a guide; 6 current-vs-replaced pairs (``astro.pairs.jsonl``), all marked in the text.
+- ``npmrfcs``: every ``*.md`` of npm/rfcs at 520fe7d8a0e9 (2026-06-23) but ``.github/``, ``test/``, the two
+  automation pages of ``docs/`` and the code of conduct, security and contributing pages (``--exclude``) — the
+  npm CLI's RFCs and the notes of its Open RFC calls, 158 pages, 1.06 MB: the README (the process: drafting,
+  ratification, the ``accepted/`` → ``implemented/`` move, withdrawal by an amendment section) and a generated
+  ``INDEX.md`` table; 54 numbered RFCs (0001–0056; 0040 and 0041 do not exist) and two templates in three
+  status folders, ``accepted/`` (6 and the template), ``implemented/`` (42) and ``withdrawn/`` (6 and the
+  template), 1.9–67 KB (package aliases, peer-dependency installation and conflicts, workspaces, overrides,
+  lockfile and lifecycle-script changes of npm 7, isolated mode, provenance and signatures, and five long 2026
+  RFCs: install scripts opt-in, native patching, ``packageExtensions``, ``.npm-extension.mjs``, 40–67 KB); and
+  100 dated meeting notes in ``meetings/`` (2019-09-04 to 2022-08-17, 1–12 KB, 450 KB in all). YAML front
+  matter on the 56 RFC files, filled by a bot (``title``, ``number``, ``status``: 42 implemented, 6 accepted,
+  7 withdrawn counting its template, 1 proposed — the other template; ``created``/``accepted_at`` on 6,
+  ``implemented_at`` and ``implementation`` on 12, all dated 2026 by the backfill, ``withdrawn_at`` on one);
+  five titles written as quoted YAML strings (backticks, colons), one holding a Markdown link (0046); 0050's body has no ``#`` title. The meeting
+  notes have no front matter: each opens with an ``####`` date line above the ``#`` title ("Open RFC Meeting
+  (npm)", "Deep Dive"), then attendees, an agenda of PRs and issues named by number (``#343``, ``#488``, not by
+  RFC number) and notes keyed to agenda numbers (``[4]``) or headings; HTML entities left in titles (``&#x60;``,
+  414 in 56 notes), 1,015 links to npm/rfcs, npm/cli and npm/arborist issues and PRs, date lines that
+  disagree with the file name (``2020-09-09.md``–``2020-09-23.md`` say 2019, ``2020-04-16.md`` April 15th,
+  ``2022-02-09.md`` February 2nd, ``2020-03-11.md`` March 10th). Lifecycle is stated by folder and
+  ``status``, by ``**IMPLEMENTED**`` lines in three early RFCs and by the ``# Withdrawal Amendment`` section at
+  the top of each withdrawn RFC (four naming the June 16, 2021 call that withdrew them, 0006's left as
+  template comments, 0009 "Overridden by 0036-overrides"); 0036 says it "supercedes and replaces" 0009 through
+  a link to ``../unaccepted/``, a folder that no longer exists, and other RFCs link to each other as
+  ``github.com/npm/rfcs/blob/<ref>/accepted/…`` URLs whose files have since moved to ``implemented/``;
+  template placeholders (``{{…}}``) left in 0007; the decisions on many proposals that never became RFCs
+  (npx deprecation, nohoist, ``npm query``, engine-strict, save-prefix) are only in the notes. 4
+  current-vs-replaced pairs in 8 phrasings (``npmrfcs.pairs.jsonl``), 1 marked (3 phrasings).
+- ``msc``: every ``proposals/*.md`` of matrix-org/matrix-spec-proposals at 82e317705068 (2026-07-13) — the
+  Matrix spec proposals (MSCs) merged into the repository, 260 pages in one flat folder named
+  ``<number>-<slug>.md``, 1.75 MB, 420 B–43 KB (``4186-simplified-sliding-sync.md``, ``4284-policy-servers.md``,
+  ``2312-matrix-uri.md`` the longest): end-to-end encryption (key backup, secret storage, cross-signing,
+  verification, one-time and fallback keys, withheld keys, history sharing), room versions 2–12 and the
+  proposals that made each the default, state resolution, redaction rules, upgrades, restricted and knock
+  join rules, spaces, threads, relations (edits, reactions, aggregations), mentions and push rules, media,
+  the OAuth 2.0 "next-generation auth" family, federation discovery, application services, identity
+  servers, moderation and reporting, VoIP, the governance and process proposals, and the template
+  (``0000-proposal-template.md``). No front matter and no status line: an MSC's state lives in the
+  GitHub pull request's labels, not the file (one, 1779, says it "exists for historical reference"). Most pages
+  open ``# MSCnnnn: Title`` and follow the template's sections (Proposal, Potential issues, Alternatives,
+  Security considerations, Unstable prefix); two use setext headings (1219, 1543), one opens with an author
+  and dates list (1442), two open with ``##`` (4289, 4291), and 1812's title says "MSC 1813". Links are
+  nearly all absolute: ~580 to ``github.com/matrix-org/matrix-doc`` or ``matrix-spec-proposals``
+  ``pull/<n>``/``issues/<n>`` (an MSC is cited by its pull request number, which is the file's number
+  prefix, so the link graph has no edge to the file), 28 ``blob/<ref>/proposals/<file>.md`` URLs, ~570
+  ``spec.matrix.org`` and ~160 old ``matrix.org/docs/spec`` pages; one relative link between pages (2077 to
+  ``./2002-rooms-v4.md``); 186 reference-style link definitions in 44 pages, footnotes in 20, GitHub
+  alerts (``> [!Note]``) in 3, mermaid diagrams in 4. The diagrams (24 files in ``proposals/images/``: PNG, GIF, SVG
+  and their ``.dot``/``.txt`` sources, and ``1501-split-dag.png`` beside the pages) are not copied: the 9
+  Markdown image links (one remote) and the HTML ``<img>`` tags (11 in 4297 with root-absolute
+  ``src="/proposals/images/…"``, one in 4291) dangle. Lifecycle is stated in the text only: 2229 "has been
+  made obsolete by MSC2290" (and 2290 "obsoletes MSC2229"), deprecations later removed by their own MSC
+  (4126→4127 query-string auth, 4156→4213 ``server_name``, 3700→4381 ``sender_key``, 1802→4376 v1
+  ``send_join``), amendments that change an earlier MSC (2472 drops 1219's ``passthrough``, 1831 reorders
+  1708's lookups, 1884 changes 1659's event ID alphabet, 2557 relaxes 2010, 3844 removes 2313's sharing,
+  3916 drops 3860's ``allow_redirect``), the default room version moving 2334→2788→3589→3904→4239→4304, and
+  later MSCs that replace an earlier one's behaviour without naming it (3925 on 2676's server-side edit
+  replacement, 4190 on 2778's appservice login, 4297 on 1442's state resolution, 4142 and 4210 on 3952); several
+  "supersedes" lines name proposals that are not in the tree (MSC455, 1215, 1318, 1849,
+  1888, 1902, 3061, 3575). 27 current-vs-replaced pairs in 36 phrasings (``msc.pairs.jsonl``), 13 marked
+  (18 phrasings).
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
