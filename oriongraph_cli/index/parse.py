@@ -152,7 +152,11 @@ if TYPE_CHECKING:
 # is one (``blocks.syntax_of``) — Astro's, Discord's and Drizzle's pages; and a ``date`` written
 # as a mapping, ``{created: 2026-02-18, updated: …}``, is its ``created`` (``date_value``) —
 # Material for MkDocs' blog posts
-PARSE_RULES = 41
+# 42: a notice may be the heading that ends the lead ("## Note: This MSC has been made obsolete
+# by MSC2290."), "made obsolete" and "rendered obsolete" say the record is, "obsoleted by",
+# "made obsolete by" name its successor, and "Obsoleted" as a state is obsolete — the Matrix
+# spec proposals
+PARSE_RULES = 42
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 STAGE_ALIASES = {

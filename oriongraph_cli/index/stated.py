@@ -66,7 +66,7 @@ STATUS_WORDS = frozenset({
     "inactive",  # Cardano's proposals: "Inactive (superseded by CIP-0121 and CIP-0122)"
 })
 STATUS_PHRASES = ("in progress", "in review", "under review", "under discussion", "on hold")
-_SPELLINGS = {"superceded": "superseded"}
+_SPELLINGS = {"superceded": "superseded", "obsoleted": "obsolete"}  # the IETF's "Obsoleted by" as a state
 _KEYS = {
     "status": "status",
     "supersedes": "supersedes", "supercedes": "supersedes", "replaces": "supersedes", "obsoletes": "supersedes",
@@ -84,7 +84,8 @@ _LINE_RE = re.compile(rf"^ {{0,3}}(?:[-*+] +)?:?{_EMPH}{_KEY}{_EMPH}[ \t]*:{_EMP
 _ROW_RE = re.compile(rf"^ {{0,3}}\|?[ \t]*{_EMPH}{_KEY}{_EMPH}[ \t]*:?{_EMPH}[ \t]*\|[ \t]*([^|]*?)[ \t]*(?:\||$)", re.IGNORECASE)
 _BLANK_RE = re.compile(r"[^\n]")
 _ADORNMENT_RE = re.compile(r"^[ \t]*([=\-~^\"'`#*+:._])\1+[ \t]*$")
-_BY_RE = re.compile(r"\b(?:super[sc]eded|replaced)\s+(?:by|with)\b|\bmoved\s+to\b(?=\s+\[)", re.IGNORECASE)
+_BY_RE = re.compile(r"\b(?:super[sc]eded|replaced)\s+(?:by|with)\b|\b(?:obsoleted|(?:made|rendered)\s+obsolete)\s+by\b"
+                    r"|\bmoved\s+to\b(?=\s+\[)", re.IGNORECASE)
 _SUPERSEDES_RE = re.compile(r"\b(?:super[sc]edes|replaces)\b", re.IGNORECASE)
 _FAVOUR_RE = re.compile(r"\bin\s+favou?r\s+of\b", re.IGNORECASE)
 # a record saying in a sentence of its head that it replaces a linked one: "This ADR in part
@@ -105,9 +106,9 @@ NOTICE_STATES = frozenset({"superseded", "superceded", "replaced", "deprecated",
 # superseded by** …", "This action is considered to be deprecated": at a line's start (after a
 # quote's marks and a "Note:" or alert label) or a sentence's
 _NOTICE_RE = re.compile(
-    r"(?:^[ \t>]*(?:\[![a-z]+\][ \t]*)?(?:[*_]*(?:note|warning|important|caution|disclaimer|deprecated|notice)[*_]*[ \t]*:?[*_]*[ \t]+)?"
+    r"(?:^[ \t>]*(?:\#{1,6}[ \t]+)?(?:\[![a-z]+\][ \t]*)?(?:[*_]*(?:note|warning|important|caution|disclaimer|deprecated|notice)[*_]*[ \t]*:?[*_]*[ \t]+)?"
     r"|[.!?][ \t]+)[*_]*(?:this(?:[ \t]+[a-z][a-z-]*){1,3}|the[ \t]+[a-z][a-z-]*)[ \t]+(?:(?:has|had)[ \t]+(?:now[ \t]+)?been|is(?:[ \t]+now)?|was)[ \t]+"
-    r"(?:considered[ \t]+(?:to[ \t]+be[ \t]+)?)?(?:now[ \t]+|officially[ \t]+|formally[ \t]+)?([a-z]+)\b",
+    r"(?:considered[ \t]+(?:to[ \t]+be[ \t]+)?)?(?:now[ \t]+|officially[ \t]+|formally[ \t]+)?(?:(?:made|rendered)[ \t]+(?=obsolete\b))?([a-z]+)\b",
     re.IGNORECASE | re.MULTILINE)
 # a paragraph of the lead that opens with the word, as reference pages mark an option or a
 # call: "*Deprecated starting in version 2021…; … Use [x](x.md) instead*", "**Deprecated:** use
@@ -276,7 +277,9 @@ def read_stated(text: str, body_start: int = 0, syntax: str = "markdown", status
         lead_end = heads[0][0] if heads else len(lines)  # over a state line still in force (a
         if heads and not "".join(lines[:lead_end]).strip():  # template's "| 3A | … | Active |"):
             lead_end = heads[1][0] if len(heads) > 1 else len(lines)  # the first heading is the title
-        gone = _notice_status("\n".join(lines[:lead_end]), first_line)
+        # and the heading that ends it, which may be the notice itself: "## Note: This MSC has
+        # been made obsolete by MSC2290."
+        gone = _notice_status("\n".join(lines[:lead_end + 1]), first_line)
         if gone is not None:
             status, notice = gone, True
     if (status[0] if status else given) in GONE and not any(key == "superseded_by" for key, _t, _l in refs):

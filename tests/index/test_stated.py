@@ -53,6 +53,7 @@ def _doc(rel: str, text: str):
      (("superseded_by", "A88-xds.md", 4),)),
     ("Obsoletes: [RFC 2616](rfc2616.md)\nStatus: Proposed Standard\n", "proposed", (("supersedes", "rfc2616.md", 1),)),
     ("| Status | Draft |\n| Obsoleted-by | [RFC 9110](rfc9110.md) |\n", "draft", (("superseded_by", "rfc9110.md", 2),)),
+    ("Status: Obsoleted by [RFC 9110](rfc9110.md)\n", "obsolete", (("superseded_by", "rfc9110.md", 1),)),  # the state word as the IETF writes it
     # a template's braces kept around the one state chosen (gRPC proposals)
     ("Title\n----\n* Author(s): x\n* Status: {In Review}\n", "in review", ()),
     ("* Status: In Review {Draft, In Review, Ready for Implementation, Implemented}\n", "in review", ()),
@@ -385,6 +386,11 @@ def test_numpy_style_records_name_their_successors_by_cross_references_end_to_en
     ("# gossipsub v1.0 (OLD)\n\n> `DISCLAIMER:` This is the original specification, please refer to "
      "[gossipsub-v1.0](gossipsub-v1.0.md) from now on\n\n## Overview\n", "superseded", (("superseded_by", "gossipsub-v1.0.md", 3),)),
     ("# X\n\nThis page is outdated, see [the new guide](guide.md) instead.\n\n## A\n", "superseded", (("superseded_by", "guide.md", 3),)),
+    # the notice is the heading that ends the lead, "made obsolete by" naming the successor by
+    # its series id (the Matrix spec proposals); "rendered obsolete by" a link
+    ("# Allowing 3PID Owners to Rebind\n\n## Note: This MSC has been made obsolete by MSC2290.\n\nMSC2290 provides two "
+     "endpoints.\n", "obsolete", (("superseded_by", "MSC2290", 3),)),
+    ("# X\n\nThis RFC was rendered obsolete by [RFC 9](0009-x.md).\n\n## Body\n", "obsolete", (("superseded_by", "0009-x.md", 3),)),
 ])
 def test_a_notice_in_the_lead_says_the_record_is_gone(text, status, refs):
     got = read_stated(text)
@@ -405,6 +411,8 @@ def test_a_notice_in_the_lead_says_the_record_is_gone(text, status, refs):
     "# X\n\nIf you are on Windows, see [the other page](w.md) instead.\n",  # "instead" alone: no word saying it is old
     "# X\n\nPlease refer to [the guide](g.md) for details.\n",  # pointing elsewhere, not for good
     "# X\n\n## Usage\n\nThis is outdated, please refer to [y](y.md) from now on.\n",  # in a section, not the lead
+    "# X\n\n## Summary\n\nThis API has been made available to everyone.\n",  # "made", but not obsolete
+    "# X\n\nIntro.\n\n## Background\n\n### This design was rejected in 2019\n",  # the third heading: past the lead
 ])
 def test_what_is_no_notice(text):
     got = read_stated(text)
