@@ -52,6 +52,7 @@ from oriongraph_cli.graph.extract import (
     SpanInfo,
     folder_name,
     heading_id,
+    title_series_id,
     looks_like_path,
     own_url_key,
     role_target,
@@ -106,12 +107,15 @@ class DocumentNames(NamedTuple):
         for path in order:  # front matter aliases name a document after every title does
             for alias in docs[path].aliases:
                 out.titles.setdefault(alias.lower(), path)
-        # ADR-0007 also names ADR-0007-foo.md / a document titled "ADR-0007: ..." without an `id`
+        # ADR-0007 also names ADR-0007-foo.md / a document titled "ADR-0007: ..." without an `id`,
+        # and MSC2290 the document ``2290-….md`` titled "MSC2290: …"
         for path in order:
             for source in (names[path], docs[path].title):
                 m = ADR_RE.match(source.strip())
                 if m:
                     out.ids.setdefault(m.group(1).lower(), path)
+            if (series := title_series_id(path, docs[path].title, file_number(path))) is not None:
+                out.ids.setdefault(series.lower(), path)
         return out
 
 
@@ -620,6 +624,8 @@ def document_keys(doc: DocInfo) -> set[str]:
         m = ADR_RE.match(source.strip())
         if m:
             keys.add(f"id:{m.group(1).lower()}")
+    if (series := title_series_id(path, doc.title, number)) is not None:
+        keys.add(f"id:{series.lower()}")
     return keys
 
 

@@ -2324,6 +2324,25 @@ def test_a_lifecycle_field_names_a_record_of_its_series_by_its_number(mini, tmp_
     reg.close()
 
 
+def test_a_series_id_in_a_title_names_its_document_and_is_mentioned_by_it(mini, tmp_path):
+    """The Matrix spec proposals are ``proposals/2290-separate-bind.md`` titled "MSC2290:
+    Separate endpoints…" and cite each other as MSC2290 in their text. A title opening with
+    capitals and digits that carry the file's number gives the document that id, and the
+    token in another page's text mentions it. A title whose number is not its file's gives
+    none, and a token no document has (SHA256, UTF8) is no mention and no dangling link."""
+    d = "02_knowledge/msc"
+    old, new, other = f"{d}/2229-rebind.md", f"{d}/2290-separate-bind.md", f"{d}/0017-mentions.md"
+    write(mini, old, "# MSC2229: Allowing owners to rebind\n\nA flag on the bind endpoint.\n")
+    write(mini, new, "# MSC2290: Separate endpoints for binding\n\nThis replaces the flag of MSC2229 with two endpoints.\n")
+    write(mini, other, "# MSC4 support\n\nSee MSC2290, hashed with SHA256 and sent as UTF8; not MSC4.\n")
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    mentions = {(e.src_path, e.dst_path, e.detail) for e in edge_set_edges(reg.conn) if e.type == "MENTIONS"}
+    assert (new, old, "MSC2229") in mentions and (other, new, "MSC2290") in mentions
+    assert not any(dst == other for _src, dst, _d in mentions)  # "MSC4 support" in 0017-…: no id
+    assert not any(x.target in ("SHA256", "UTF8", "MSC4") for x in result.dangling)
+    reg.close()
+
+
 def test_a_link_naming_a_rule_id_lands_on_the_rule(mini, tmp_path):
     """The Rust Reference marks each rule with a line ``r[expr.deref]`` before what it names,
     and links the rule rather than a file: ``[dereference]: expr.deref``. Such a link lands on
