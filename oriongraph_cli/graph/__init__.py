@@ -95,7 +95,8 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # units as ``/en/tutorial/1-setup/5/``); a name alone, ``(i)``, is still text. 33: a title
 # opening with a series id of capitals and digits that carries its file's number ("MSC2290: …"
 # in ``2290-….md``) gives the document that id, and such a token in the text (MSC2290) is a
-# mention of it, as ADR-0007 is — the Matrix spec proposals cite each other so.
+# mention of it, as ADR-0007 is (the token read by parse rules 43) — the Matrix spec proposals
+# cite each other so.
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
 LINK_RULES = 33

@@ -156,7 +156,9 @@ if TYPE_CHECKING:
 # by MSC2290."), "made obsolete" and "rendered obsolete" say the record is, "obsoleted by",
 # "made obsolete by" name its successor, and "Obsoleted" as a state is obsolete — the Matrix
 # spec proposals
-PARSE_RULES = 42
+# 43: a token of capitals and digits in the text (MSC2290) is kept as a possible mention of the
+# document a series id names (link rules 33) — the Matrix spec proposals
+PARSE_RULES = 43
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 STAGE_ALIASES = {
