@@ -198,6 +198,20 @@ GLOBAL_VALUE_OPTIONS = ("--color",)  # global options also accepted after the co
 GLOBAL_FLAGS = ("--no-pager", "-P")
 
 
+def _one_line_paragraphs(doc: str) -> str:
+    """A command's docstring with each paragraph on one line: typer keeps the line breaks of
+    every paragraph after the first, so help written at 92 columns broke mid-sentence on an
+    80-column terminal ("… and kept. Running it" / "again changes nothing.")."""
+    import inspect
+
+    return "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(doc).split("\n\n"))
+
+
+for _info in app.registered_commands:
+    if _info.help is None and _info.callback is not None and _info.callback.__doc__:
+        _info.help = _one_line_paragraphs(_info.callback.__doc__)
+
+
 def global_options_first(argv: list[str]) -> list[str]:
     """``orion compile X --color never`` as ``orion --color never compile X``: global
     options given after the command move in front of it (up to a ``--``, after which every

@@ -34,6 +34,15 @@ def test_every_command_has_help(cmd):
     assert r.exit_code == 0 and "Usage" in r.stdout and len(r.stdout) > 200
 
 
+def test_help_paragraphs_wrap_to_the_terminal_not_to_the_source():
+    """typer keeps the line breaks of a help's later paragraphs: written at 92 columns, they
+    broke mid-sentence on an 80-column terminal ("Running it" / "again changes nothing.")."""
+    for info in app.registered_commands:
+        assert all("\n" not in p for p in (info.help or "").split("\n\n")), info.name
+    r = CliRunner().invoke(app, ["init", "--help"], env={"COLUMNS": "80"}, catch_exceptions=False)
+    assert r.exit_code == 0 and "Running it again changes nothing." in r.stdout
+
+
 @pytest.mark.parametrize("cmd", COMMANDS)
 def test_a_commands_help_names_only_options_it_has(cmd):
     """The help of a command names --format only when the command takes it (the shared
