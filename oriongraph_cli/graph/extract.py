@@ -15,6 +15,7 @@ import posixpath
 import re
 import unicodedata
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Iterable, NamedTuple, Sequence
 from urllib.parse import unquote
 
@@ -110,7 +111,7 @@ SERIES_TOKEN_RE = re.compile(r"(?<![\w/.-])([A-Z]{2,10}[0-9]{1,6})(?![\w-])")
 _TITLE_SERIES_RE = re.compile(r"\s*([A-Z]{2,10}[0-9]{1,6})(?=[\s:.,;)\]–—-]|$)")
 
 
-def title_series_id(path: str, title: str, number: str | None) -> str | None:
+def title_series_id(title: str, number: str | None) -> str | None:
     """The series id a title opens with ("MSC2290: Separate endpoints…") when it carries the
     number the file's name begins with (``number``: :func:`addresses.file_number`'s
     ``dir/N``), else None — so "MSC4" in "MSC4 support" under ``0017-….md`` names nothing."""
@@ -119,6 +120,8 @@ def title_series_id(path: str, title: str, number: str | None) -> str | None:
         return None
     digits = m.group(1).lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
     return m.group(1) if int(digits) == int(number.rsplit("/", 1)[1]) else None
+
+
 # the file stems of a folder's page, served at the folder's own URL
 FOLDER_PAGE_STEMS = frozenset({"readme", "index", "_index"})
 SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
@@ -646,16 +649,11 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
         line, sid = locate(body_start + m.start())
         refs.append(RawRef(doc.path, sid, line, "wiki", target, anchor))
     seen: set[tuple[str | None, str]] = set()
-    for m in ID_TOKEN_RE.finditer(text, body_start):
+    # ADR-0007, and MSC2290 (a series id; UTF8 or SHA256 names nothing and is dropped unresolved)
+    for m in chain(ID_TOKEN_RE.finditer(text, body_start), SERIES_TOKEN_RE.finditer(text, body_start)):
         token = m.group(1)
         if not any(c.isdigit() for c in token) and token.upper() != token:
             continue  # "Foo-bar" prose, not an id
-        line, sid = locate(m.start())
-        if (sid, token) not in seen:
-            seen.add((sid, token))
-            refs.append(RawRef(doc.path, sid, line, "id", token, None))
-    for m in SERIES_TOKEN_RE.finditer(text, body_start):  # MSC2290; UTF8 or SHA256 name nothing
-        token = m.group(1)
         line, sid = locate(m.start())
         if (sid, token) not in seen:
             seen.add((sid, token))

@@ -52,11 +52,11 @@ from oriongraph_cli.graph.extract import (
     SpanInfo,
     folder_name,
     heading_id,
-    title_series_id,
     looks_like_path,
     own_url_key,
     role_target,
     site_url_key,
+    title_series_id,
 )
 from oriongraph_cli.graph.own_repo import OwnRepository
 from oriongraph_cli.models import TOP_FOLDERS, Document, Span
@@ -114,7 +114,7 @@ class DocumentNames(NamedTuple):
                 m = ADR_RE.match(source.strip())
                 if m:
                     out.ids.setdefault(m.group(1).lower(), path)
-            if (series := title_series_id(path, docs[path].title, file_number(path))) is not None:
+            if (series := title_series_id(docs[path].title, file_number(path))) is not None:
                 out.ids.setdefault(series.lower(), path)
         return out
 
@@ -624,7 +624,7 @@ def document_keys(doc: DocInfo) -> set[str]:
         m = ADR_RE.match(source.strip())
         if m:
             keys.add(f"id:{m.group(1).lower()}")
-    if (series := title_series_id(path, doc.title, number)) is not None:
+    if (series := title_series_id(doc.title, number)) is not None:
         keys.add(f"id:{series.lower()}")
     return keys
 
