@@ -88,8 +88,9 @@ def show(cfg: Config, ref: str) -> dict[str, Any]:
 
 def show_file(cfg: Config, path: str) -> dict[str, Any]:
     """Every line of a project file, as :func:`show_lines` gives a range of them; a name
-    that is no file may be an indexed document's front matter ``id`` (``ADR-0031``, as
-    ``--explain`` and ``orion links`` name documents)."""
+    that is no file may be an indexed document's id (``ADR-0031``, as ``--explain`` and
+    ``orion links`` name documents: its front matter ``id``, else one its file name or title
+    gives, ``MSC2290``)."""
     try:
         lines = _file_lines(cfg, path)
     except NotFoundError as exc:
@@ -109,13 +110,19 @@ def show_file(cfg: Config, path: str) -> dict[str, Any]:
 
 
 def _paths_with_id(cfg: Config, doc_id: str) -> list[str]:
-    """The indexed documents whose ``id`` is ``doc_id``; none without an index."""
+    """The indexed documents whose front matter ``id`` is ``doc_id``, else those its file
+    name or title give that id as the link graph reads them (``ADR-0007``, ``MSC2290``:
+    ``addresses.named_ids``); none without an index."""
+    from oriongraph_cli.graph.addresses import named_ids
+
     try:
         reader = IndexReader(cfg, load_embedder=False)
     except OrionError:
         return []
     try:
-        return reader.paths_with_id(doc_id)
+        key = doc_id.strip().lower()
+        return reader.paths_with_id(doc_id) or [
+            d["path"] for d in reader.documents if any(i.lower() == key for i in named_ids(d["path"], d["title"] or ""))]
     finally:
         reader.close()
 

@@ -11,7 +11,7 @@ import posixpath
 import re
 from urllib.parse import unquote
 
-from oriongraph_cli.graph.extract import FOLDER_PAGE_STEMS, MD_SUFFIXES, PATHISH_RE, SCHEME_RE
+from oriongraph_cli.graph.extract import ADR_RE, FOLDER_PAGE_STEMS, MD_SUFFIXES, PATHISH_RE, SCHEME_RE, title_series_id
 
 # an e-mail address written as a link's target without ``mailto:``
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}$")
@@ -134,6 +134,16 @@ def file_number(path: str) -> str | None:
     (``proposals/0015-partitioned-rewards.md`` -> ``proposals/15``), else None."""
     m = _NUMBER_PREFIX.match(posixpath.basename(path))
     return f"{posixpath.dirname(path)}/{int(m.group().rstrip(' -_.'))}" if m else None
+
+
+def named_ids(path: str, title: str) -> list[str]:
+    """The ids a document is known by without a front matter ``id``: ``ADR-0007`` from its
+    file name or title, ``MSC2290`` from a title that carries its file's number
+    (:func:`extract.title_series_id`)."""
+    out = [m.group(1) for source in (posixpath.basename(path), title) if (m := ADR_RE.match(source.strip()))]
+    if (series := title_series_id(title, file_number(path))) is not None:
+        out.append(series)
+    return out
 
 
 def unnumbered(stem: str) -> str | None:

@@ -22,6 +22,7 @@ from oriongraph_cli.graph.addresses import (
     is_attachment,
     is_site_ref,
     md_unescape,
+    named_ids,
     page_candidates,
     page_files,
     page_url,
@@ -56,7 +57,6 @@ from oriongraph_cli.graph.extract import (
     own_url_key,
     role_target,
     site_url_key,
-    title_series_id,
 )
 from oriongraph_cli.graph.own_repo import OwnRepository
 from oriongraph_cli.models import TOP_FOLDERS, Document, Span
@@ -110,12 +110,8 @@ class DocumentNames(NamedTuple):
         # ADR-0007 also names ADR-0007-foo.md / a document titled "ADR-0007: ..." without an `id`,
         # and MSC2290 the document ``2290-….md`` titled "MSC2290: …"
         for path in order:
-            for source in (names[path], docs[path].title):
-                m = ADR_RE.match(source.strip())
-                if m:
-                    out.ids.setdefault(m.group(1).lower(), path)
-            if (series := title_series_id(docs[path].title, file_number(path))) is not None:
-                out.ids.setdefault(series.lower(), path)
+            for doc_id in named_ids(path, docs[path].title):
+                out.ids.setdefault(doc_id.lower(), path)
         return out
 
 
@@ -620,12 +616,7 @@ def document_keys(doc: DocInfo) -> set[str]:
         keys.add("stem:" + folder)  # LinkResolver.resolve_name, a folder's own page
     if doc.doc_id:
         keys.add(f"id:{str(doc.doc_id).lower()}")
-    for source in (posixpath.basename(path), doc.title):
-        m = ADR_RE.match(source.strip())
-        if m:
-            keys.add(f"id:{m.group(1).lower()}")
-    if (series := title_series_id(doc.title, number)) is not None:
-        keys.add(f"id:{series.lower()}")
+    keys.update(f"id:{doc_id.lower()}" for doc_id in named_ids(path, doc.title))
     return keys
 
 

@@ -43,3 +43,19 @@ def test_a_document_id_brings_its_file_and_an_unknown_or_shared_one_is_one_line(
         show(cfg, "NOTE-9")
     with pytest.raises(NotFoundError, match="cannot read 02_knowledge/ADR-0007: no such file"):
         show(cfg, "02_knowledge/ADR-0007")  # a path is never read as an id
+
+
+def test_a_series_id_a_title_gives_brings_its_file(project, fake_embedder):
+    """`orion show MSC2290`: a proposal titled "MSC2290: …" in ``2290-….md`` has no front
+    matter id, but the link graph knows it by that one; so does `orion show`. A title whose
+    number is not its file's gives none."""
+    from oriongraph_cli.index.indexer import index_project
+
+    (project / "02_knowledge" / "msc").mkdir()
+    (project / "02_knowledge" / "msc" / "2290-separate-bind.md").write_text("# MSC2290: Separate endpoints\n\nTwo endpoints.\n")
+    (project / "02_knowledge" / "msc" / "0017-other.md").write_text("# MSC4 support\n\nText.\n")
+    cfg = load_config(project)
+    index_project(cfg)
+    assert show(cfg, "msc2290")["path"] == "02_knowledge/msc/2290-separate-bind.md"
+    with pytest.raises(NotFoundError, match="neither a project file nor an indexed document's id"):
+        show(cfg, "MSC4")
