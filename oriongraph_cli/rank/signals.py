@@ -19,6 +19,8 @@ STOPWORDS = frozenset(
 )
 TOKEN_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*|\d+(?:\.\d+)?")
 DOC_ID_RE = re.compile(r"\b([A-Z]{2,}[A-Z0-9]*-\d[\w-]*)\b")
+# a series id without a dash (MSC2290): an id only where a document is known by it
+SERIES_ID_RE = re.compile(r"\b([A-Z]{2,10}[0-9]{1,6})\b")
 QUOTED_RE = re.compile(r"\"([^\"]{2,80})\"")
 STAGE_WORDS = {
     "requirement": "requirements", "requirements": "requirements", "spec": "requirements", "specification": "requirements",
@@ -67,9 +69,11 @@ def derive(
     tags: set[str] = frozenset(),
     doc_keys: set[str] | None = None,
 ) -> DerivedSignals:
-    """``doc_keys`` (lower-case front matter ids of the indexed documents) grounds the
-    id hints: "PD-1" or "HIV-1" in an intent looks like an id but names no document, and
-    must not switch the structural channel on (with ``None`` every id-shaped word counts)."""
+    """``doc_keys`` (the lower-case ids of the indexed documents: front matter ``id``s and
+    those a file name or title gives, ``lookups.by_key``) grounds the id hints: "PD-1" or
+    "HIV-1" in an intent looks like an id but names no document, and must not switch the
+    structural channel on (with ``None`` every id-shaped word with a dash counts; one
+    without, MSC2290, counts only where a document is known by it)."""
     intent = normalise_intent(request.intent)
     kws = keywords(intent, request.keywords)
     words = {k.lower() for k in kws}
@@ -82,7 +86,8 @@ def derive(
     tag_hits = sorted(t for t in tags if t.lower() in words)
     doc_ids = tuple(dict.fromkeys(m.group(1) for m in DOC_ID_RE.finditer(intent)))
     if doc_keys is not None:
-        doc_ids = tuple(i for i in doc_ids if id_forms(i) & doc_keys)
+        series = (m.group(1) for m in SERIES_ID_RE.finditer(intent))
+        doc_ids = tuple(dict.fromkeys(i for i in (*doc_ids, *series) if id_forms(i) & doc_keys))
     sources = tuple(dict.fromkeys(SOURCE_WORDS[w] for w in kws if w in SOURCE_WORDS))
     hints = StructHints(stages=tuple(s for s in stages if s in STAGES), workstreams=tuple(ws_hits), tags=tuple(tag_hits), doc_ids=doc_ids, source_types=sources)
     return DerivedSignals(intent=intent, keywords=kws, struct_hints=hints, episode_context=request.episode_id)

@@ -7,7 +7,8 @@ there it is covered by the manifest's checksums. It holds
 - ``documents``: one column per field the compile path reads (id, path, title, stage,
   workstream, source type, front matter id, status, creation time and its source, tags),
   in path order, and each document's number of spans;
-- ``structural``: word and value -> documents (title words, tags, front matter ids,
+- ``structural``: word and value -> documents (title words, tags, front matter ids and
+  the ids a file name or title gives — ``ADR-0007``, ``MSC2290``: ``addresses.named_ids`` —,
   stages, workstreams, source types), a tag's stem -> tags, and a section heading's
   words (below the title) -> spans.
 
@@ -30,7 +31,8 @@ from pathlib import Path
 from typing import Any
 
 FILE = "lookups.json"
-VERSION = 1  # bump when a table's content or the stemming changes: older files are then ignored
+VERSION = 2  # bump when a table's content or the stemming changes: older files are then ignored
+# 2: ``by_key`` also holds the ids a document's file name or title gives (ADR-0007, MSC2290)
 
 _STEM_RE = re.compile(r"[a-z0-9]+")
 DOC_FIELDS = ("id", "path", "title", "stage", "workstream", "source_type", "doc_key", "status", "created_at",
@@ -144,9 +146,8 @@ def build(registry) -> Lookups:
     source_type_docs: dict[str, list[int]] = {}
     for i in range(len(cols["id"])):  # path order, as the registry lists documents
         doc = cols["id"][i]
-        key = cols["doc_key"][i]
-        if key:
-            by_key.setdefault(key.lower(), []).append(doc)
+        for key in _ids(cols, i):
+            by_key.setdefault(key, []).append(doc)
         for w in words(cols["title"][i] or ""):
             title_words.setdefault(w, []).append(doc)
         for t in cols["tags"][i]:
@@ -166,14 +167,23 @@ def build(registry) -> Lookups:
                    source_type_docs, heading_words)
 
 
+def _ids(cols: dict[str, list], i: int) -> list[str]:
+    """The lower-case ids document ``i`` of ``cols`` is known by: its front matter ``id``, and
+    those its file name or title give as the link graph reads them (``ADR-0007``, ``MSC2290``)."""
+    from oriongraph_cli.graph.addresses import named_ids
+
+    key = cols["doc_key"][i]
+    out = [key.lower()] if key else []
+    return out + [n for n in dict.fromkeys(x.lower() for x in named_ids(cols["path"][i], cols["title"][i] or "")) if n not in out]
+
+
 _DOC_TABLES = ("by_key", "title_words", "tag_docs", "stage_docs", "workstream_docs", "source_type_docs")
 
 
 def _doc_keys(cols: dict[str, list], i: int) -> dict[str, list[str]]:
     """table -> the keys under which :func:`build` lists document ``i`` of ``cols``."""
-    key = cols["doc_key"][i]
     return {
-        "by_key": [key.lower()] if key else [],
+        "by_key": _ids(cols, i),
         "title_words": list(words(cols["title"][i] or "")),
         "tag_docs": list(cols["tags"][i]),
         "stage_docs": [cols["stage"][i]] if cols["stage"][i] else [],

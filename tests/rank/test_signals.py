@@ -37,6 +37,14 @@ def test_id_hints_are_grounded_in_the_indexed_document_keys():
     assert derive(req("PD-1 blockade in melanoma"), doc_keys=keys).struct_hints.doc_ids == ()
 
 
+def test_a_series_id_without_a_dash_is_a_hint_only_where_a_document_is_known_by_it():
+    # MSC2290 names the proposal a title gives that id; SHA256 and UTF8 name nothing
+    keys = {"msc2290", "adr-040"}
+    h = derive(req("does MSC2290 replace ADR-040, hashed with SHA256 in UTF8?"), doc_keys=keys).struct_hints
+    assert h.doc_ids == ("ADR-040", "MSC2290")
+    assert derive(req("MSC2290 endpoints")).struct_hints.doc_ids == ()  # ungrounded: only ids with a dash
+
+
 def test_an_id_that_names_no_document_does_not_switch_the_structural_channel_on(project, fake_embedder):
     cfg = load_config(project)
     api.index_project(cfg)

@@ -195,3 +195,27 @@ def test_kept_tables_are_taken_once_and_only_for_their_bytes(tmp_path):
         assert got is not tables and got == tables and lookups._WRITTEN is None
     finally:
         lookups._WRITTEN = None
+
+
+def test_the_ids_a_file_name_or_title_gives_are_keys_as_front_matter_ids_are(project, fake_embedder):
+    """A decision record named ``adr-040-….md`` or a proposal titled "MSC2290: …" in
+    ``2290-….md`` has no front matter id; the link graph knows it by that id, and so do the
+    structural channel's keys: an intent naming it is a hint, and the reason names the id."""
+    from oriongraph_cli import api
+    from oriongraph_cli.rank import signals
+
+    (project / "02_knowledge" / "adr-040-storage.md").write_text("# Storage and commitments\n\nA sparse merkle tree.\n")
+    (project / "02_knowledge" / "2290-bind.md").write_text("# MSC2290: Separate endpoints\n\nTwo endpoints.\n")
+    cfg = load_config(project)
+    api.index_project(cfg)
+    reader = api.open_index(cfg)
+    try:
+        by_key = reader.lookups.by_key
+        assert {"adr-040", "msc2290", "adr-0007"} <= set(by_key)
+        named = signals.from_index(CompileRequest(intent="was ADR-040 replaced, and what does MSC2290 say?"), reader)
+        assert named.struct_hints.doc_ids == ("ADR-040", "MSC2290")
+        resp = api.compile_workingset(CompileRequest(intent="was ADR-040 replaced?", record_usage=False, explain=True), cfg, reader)
+        reasons = [r for s in resp.workingset.spans if s.path == "02_knowledge/adr-040-storage.md" for r in s.reasons]
+        assert "document id ADR-040 named in the intent" in reasons
+    finally:
+        reader.close()

@@ -98,7 +98,7 @@ class StructuralGen(FromIntent):
             for key in id_forms(ident):
                 for doc in o.by_key.get(key, ()):
                     if doc not in doc_score or not any("named in the intent" in w for w in doc_score[doc][1]):
-                        add(doc, 3.0, f"document id {o.doc_key[doc]} named in the intent")
+                        add(doc, 3.0, f"document id {o.doc_key[doc] or ident} named in the intent")
         overlap: dict[int, set[str]] = {}
         for w in kw:
             for doc in o.title_words.get(w, ()):
