@@ -113,7 +113,7 @@ def _paths_with_id(cfg: Config, doc_id: str) -> list[str]:
     """The indexed documents whose front matter ``id`` is ``doc_id``, else those its file
     name or title give that id as the link graph reads them (``ADR-0007``, ``MSC2290``:
     ``addresses.named_ids``); none without an index."""
-    from oriongraph_cli.graph.addresses import named_ids
+    from oriongraph_cli.docids import named_ids
 
     try:
         reader = IndexReader(cfg, load_embedder=False)

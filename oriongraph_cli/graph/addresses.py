@@ -11,7 +11,8 @@ import posixpath
 import re
 from urllib.parse import unquote
 
-from oriongraph_cli.graph.extract import ADR_RE, FOLDER_PAGE_STEMS, MD_SUFFIXES, PATHISH_RE, SCHEME_RE, title_series_id
+from oriongraph_cli.docids import NUMBER_PREFIX as _NUMBER_PREFIX, file_number, named_ids  # noqa: F401  (file_number, named_ids: part of addresses' API)
+from oriongraph_cli.graph.extract import FOLDER_PAGE_STEMS, MD_SUFFIXES, PATHISH_RE, SCHEME_RE
 
 # an e-mail address written as a link's target without ``mailto:``
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}$")
@@ -119,31 +120,9 @@ def site_candidates(rel: str) -> tuple[str, str] | None:
     return posixpath.join(posixpath.dirname(rel), stem + ".md"), stem.lower()
 
 
-# the number a site orders its pages by, which it leaves out of their URLs (Docusaurus's
-# "number prefixes": 01-intro.md, 02_setup.md, 3. Usage.md)
-_NUMBER_PREFIX = re.compile(r"[0-9]+\s*[-_.]+\s*")
-
-
 # a record of a numbered series named by its number alone in a front matter link field, with the
 # series' name or not: ``supersedes: 0015``, ``supersedes: SIMD-0387``, ``superseded-by: '0118'``
 SERIES_NUMBER_RE = re.compile(r"(?:[A-Za-z]{2,10}[- ]?)?0*([0-9]{1,6})")
-
-
-def file_number(path: str) -> str | None:
-    """``dir/N`` for a file whose name begins with the number N that orders it
-    (``proposals/0015-partitioned-rewards.md`` -> ``proposals/15``), else None."""
-    m = _NUMBER_PREFIX.match(posixpath.basename(path))
-    return f"{posixpath.dirname(path)}/{int(m.group().rstrip(' -_.'))}" if m else None
-
-
-def named_ids(path: str, title: str) -> list[str]:
-    """The ids a document is known by without a front matter ``id``: ``ADR-0007`` from its
-    file name or title, ``MSC2290`` from a title that carries its file's number
-    (:func:`extract.title_series_id`)."""
-    out = [m.group(1) for source in (posixpath.basename(path), title) if (m := ADR_RE.match(source.strip()))]
-    if (series := title_series_id(title, file_number(path))) is not None:
-        out.append(series)
-    return out
 
 
 def unnumbered(stem: str) -> str | None:

@@ -20,6 +20,7 @@ from typing import Any, Iterable, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from oriongraph_cli.blocks import HEADING_ATTRS, RST_ADORNMENT, read_blocks, syntax_of, template_blocks
+from oriongraph_cli.docids import ADR_RE, SERIES_TOKEN_RE  # noqa: F401  (ADR_RE: part of extract's API, read by resolve)
 from oriongraph_cli.graph.site_links import HUGO_REF_RE, SITE_URL_RE, TAG_LINK_RE
 from oriongraph_cli.models import Document, Span
 
@@ -104,24 +105,6 @@ def role_title(m: re.Match) -> str:
 _INTERSPHINX = re.compile(r"^[A-Za-z][\w.-]*:(?!/)")
 # id-shaped tokens: ADR-0007, ADR-20251113-retrieval-as-compilation, DES-ING-WORKER, INC-2025-031
 ID_TOKEN_RE = re.compile(r"(?<![\w/.-])([A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+)(?![\w-])")
-ADR_RE = re.compile(r"^(ADR-\d+)", re.IGNORECASE)
-# a series id written as capitals and digits, without a dash: the Matrix spec proposals cite
-# each other as MSC2290 and title themselves "MSC2290: …" in ``2290-….md``
-SERIES_TOKEN_RE = re.compile(r"(?<![\w/.-])([A-Z]{2,10}[0-9]{1,6})(?![\w-])")
-_TITLE_SERIES_RE = re.compile(r"\s*([A-Z]{2,10}[0-9]{1,6})(?=[\s:.,;)\]–—-]|$)")
-
-
-def title_series_id(title: str, number: str | None) -> str | None:
-    """The series id a title opens with ("MSC2290: Separate endpoints…") when it carries the
-    number the file's name begins with (``number``: :func:`addresses.file_number`'s
-    ``dir/N``), else None — so "MSC4" in "MSC4 support" under ``0017-….md`` names nothing."""
-    m = _TITLE_SERIES_RE.match(title)
-    if m is None or number is None:
-        return None
-    digits = m.group(1).lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-    return m.group(1) if int(digits) == int(number.rsplit("/", 1)[1]) else None
-
-
 # the file stems of a folder's page, served at the folder's own URL
 FOLDER_PAGE_STEMS = frozenset({"readme", "index", "_index"})
 SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from oriongraph_cli.docids import SERIES_TOKEN_RE
 from oriongraph_cli.models import STAGES, CompileRequest, DerivedSignals, StructHints
 
 STOPWORDS = frozenset(
@@ -19,8 +20,6 @@ STOPWORDS = frozenset(
 )
 TOKEN_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*|\d+(?:\.\d+)?")
 DOC_ID_RE = re.compile(r"\b([A-Z]{2,}[A-Z0-9]*-\d[\w-]*)\b")
-# a series id without a dash (MSC2290): an id only where a document is known by it
-SERIES_ID_RE = re.compile(r"\b([A-Z]{2,10}[0-9]{1,6})\b")
 QUOTED_RE = re.compile(r"\"([^\"]{2,80})\"")
 STAGE_WORDS = {
     "requirement": "requirements", "requirements": "requirements", "spec": "requirements", "specification": "requirements",
@@ -86,7 +85,7 @@ def derive(
     tag_hits = sorted(t for t in tags if t.lower() in words)
     doc_ids = tuple(dict.fromkeys(m.group(1) for m in DOC_ID_RE.finditer(intent)))
     if doc_keys is not None:
-        series = (m.group(1) for m in SERIES_ID_RE.finditer(intent))
+        series = (m.group(1) for m in SERIES_TOKEN_RE.finditer(intent))  # MSC2290: an id only where a document has it
         doc_ids = tuple(dict.fromkeys(i for i in (*doc_ids, *series) if id_forms(i) & doc_keys))
     sources = tuple(dict.fromkeys(SOURCE_WORDS[w] for w in kws if w in SOURCE_WORDS))
     hints = StructHints(stages=tuple(s for s in stages if s in STAGES), workstreams=tuple(ws_hits), tags=tuple(tag_hits), doc_ids=doc_ids, source_types=sources)

@@ -170,7 +170,7 @@ def build(registry) -> Lookups:
 def _ids(cols: dict[str, list], i: int) -> list[str]:
     """The lower-case ids document ``i`` of ``cols`` is known by: its front matter ``id``, and
     those its file name or title give as the link graph reads them (``ADR-0007``, ``MSC2290``)."""
-    from oriongraph_cli.graph.addresses import named_ids
+    from oriongraph_cli.docids import named_ids
 
     key = cols["doc_key"][i]
     out = [key.lower()] if key else []
