@@ -225,6 +225,17 @@ projects no default was chosen on.
     git -C /tmp/src/msc checkout 82e3177050e684fd4839edcc6a61583262f31c99
     python bench/suite/build_docsite.py /tmp/src/msc --docs proposals --name msc --out /tmp/suite/msc
 
+    git clone https://github.com/opentofu/opentofu /tmp/src/tofu
+    git -C /tmp/src/tofu checkout f831fa1aa4b90cdbdb1e0b5a8d5815f9e74646a5
+    python bench/suite/build_docsite.py /tmp/src/tofu/website --docs docs --name tofu --out /tmp/suite2/tofu-docs
+    python bench/suite/build_docsite.py /tmp/src/tofu --docs rfc --name tofu-rfc --out /tmp/suite2/tofu-rfc
+    mkdir -p /tmp/suite/tofu/02_knowledge
+    cp -r /tmp/suite2/tofu-docs/02_knowledge/tofu /tmp/suite2/tofu-rfc/02_knowledge/tofu-rfc /tmp/suite/tofu/02_knowledge/
+
+    git clone https://github.com/kubernetes/community /tmp/src/k8scomm
+    git -C /tmp/src/k8scomm checkout 24e7d8f5409c1a0121394a613746e524f781e044
+    python bench/suite/build_docsite.py /tmp/src/k8scomm --docs . --exclude .github,hack,generator --name k8scomm --out /tmp/suite/k8scomm
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -713,6 +724,101 @@ Sources (only the Markdown is read):
   "supersedes" lines name proposals that are not in the tree (MSC455, 1215, 1318, 1849,
   1888, 1902, 3061, 3575). 27 current-vs-replaced pairs in 36 phrasings (``msc.pairs.jsonl``), 13 marked
   (18 phrasings).
+- ``tofu``: every ``website/docs/**/*.mdx`` and every ``rfc/**/*.md`` of opentofu/opentofu at f831fa1aa4b9
+  (2026-08-22), built twice from one checkout and merged into one tree, the user documentation under
+  ``02_knowledge/tofu/`` and the RFCs under ``02_knowledge/tofu-rfc/`` (the repository's ``docs/`` folder of
+  developer notes, which some RFCs link to, is not copied) — OpenTofu's user documentation as its Docusaurus site
+  keeps it, 324 pages, 1.49 MB: the introduction (what it is, the core workflow, use cases, TACOS, comparisons,
+  what's new in 1.11, upgrading, the Terraform migration guides, eleven install pages), the CLI (41 command pages,
+  the CLI configuration file and environment variables, workspaces, state manipulation, import, cloud backend,
+  OCI registry integrations, plugin signing), the language (213 pages: syntax, files and the ``.tofu`` extension
+  precedence, expressions, 125 one-function pages, meta-arguments with ``enabled``, modules, providers with
+  ``for_each``, resources and provisioners, ephemerality, checks, import blocks, state and state encryption,
+  twelve backend pages, the v1.x compatibility promises) and the internals (JSON formats, machine-readable UI,
+  registry, network-mirror, login and service-discovery protocols, tracing, debugging); beside them the 52 RFCs,
+  0.79 MB, 0.8–67 KB: 39 dated proposals named ``yyyymmdd-title.md`` (one ``2025-07-22-…``), the README (the
+  process), the template, and two proposals with a folder beside them (the OCI registries RFC, an index and ten chapters
+  with « Previous / Up / Next » tables; an ancillary page of the static evaluation RFC) — the registry design of
+  2023 (Homebrew-like repository, GPG keys, version bumping, pre-generated responses, submission by issue), static
+  evaluation, ``.tofu`` overrides, ``-exclude``, the provider cache lock, module variable deprecation, OCI, S3 and
+  Postgres locking, tracing, ephemeral resources, the ``enabled`` field, provider lock hashes, the new
+  evaluation/plan/apply architecture, the CLI library switch, linting, security advisories, the ``convert`` and
+  ``assume…`` functions, ``provider_meta``, and the process RFCs. Front matter on every page but none of the RFCs:
+  ``description`` on 322 (folded ``>-`` and ``|-`` blocks; ``index.mdx`` and ``language/providers/builtin.mdx``
+  have none), ``sidebar_label`` on 160, ``sidebar_position`` on 29, ``title`` on 6; ``language/state/encryption.mdx``
+  and seven OCI chapters have CRLF line endings (the page's front matter opens ``---\r``), and one chapter
+  (``5-modules.md``) opens with a blank line. MDX: ``import`` lines on 16 pages, 99 ``!!raw-loader!`` imports on
+  11 pages whose code (``.tf``, ``.tofu``, ``.sh``, ``.ps1``, ``.json``, ``.go``, ``.py`` examples in
+  ``examples/`` folders the tree lacks) is shown through ``<CodeBlock>{AWSKMS}</CodeBlock>`` inside
+  ``<Tabs>``/``<TabItem>``, so the state encryption page (34 imports), the ``tofu test`` page (36) and the
+  install pages carry their prose but none of their configuration examples; ``<DocCardList items={[…]}>`` as
+  the whole body of ``index.mdx`` and ``intro/install/index.mdx``, ``<Admonition>``, ``<Button>`` and a
+  ``<Buildkite />`` component from a ``.jsx`` file; Docusaurus admonitions (``:::note``, ``:::warning`` with
+  titles such as ``:::warning Experimental Feature!``, ``:::danger``, ``:::tip``, ``:::info``: 234 in 116 pages);
+  MDX comments used as heading anchors (``### External {/* #external-key-provider */}``), two ``{#id}`` heading
+  ids, reference definitions that name in-page anchors (``[inpage-const]: #marking-variable-as-const``, whose
+  heading says "constant"); ``#`` comment lines in shell fences (14 in the Docker page) that read as headings
+  outside a fence-aware parser. Links written as relative files with the suffix (``../../cli/commands/plan.mdx#replace-address``,
+  1,433), beside site paths without suffix (``../state/encryption/``, ``migration-guide``,
+  ``../../files/#extension-precedence``), root-absolute paths with and without ``/docs`` and suffix
+  (``/language/modules/sources.mdx``, ``/docs/intro/install``) and 377 absolute URLs; the RFCs link to each
+  other by file name, to ``opentofu.org/docs/…`` pages, to GitHub issues, and to the repository's ``docs/``,
+  ``CONTRIBUTING.md`` and ``MAINTAINERS`` outside the tree, and four of their relative links dangle by typo
+  (``20230303-linter-policy.md``, ``2024113-pragmatic-complexity-linting.md``, ``9-auth-implementation-details.md``,
+  the ancillary page's ``20240513-static-evaluation.md`` missing ``../``). The RFCs have no front matter and no
+  status line: each opens with ``# Title`` and usually an ``Issue:`` line (22), seven say they were "ported from the
+  old RFC process", GitHub alerts (``> [!NOTE]``, ``[!IMPORTANT]``, 97 in 36 files), mermaid diagrams in three.
+  Lifecycle is stated in the text only: the cobra RFC "has been superseded by" the urfave one (and the urfave RFC
+  "has superseded" it), the complexity-linting RFC "was later superseded by [Linter Policy]" through a mistyped
+  link, the RFC process RFC points to the "subsequent proposal" of tracking issues, the ``provider_meta`` RFC
+  decides what the module-settings RFC deferred, the 2023 "temporary" GPG-key workaround precedes the key
+  verification design without naming it; in the user docs ``tofu env``, ``tofu taint`` and ``tofu refresh`` are
+  marked deprecated in favour of ``tofu workspace``, ``-replace`` and ``-refresh-only``, the ``remote`` backend
+  points to the ``cloud`` block, and ``language/state/import.mdx`` is a stub pointing to the import page; 18
+  current-vs-replaced phrasings of 11 pairs (``tofu.pairs.jsonl``), 6 pairs marked (13 phrasings).
+- ``k8scomm``: every ``**/*.md`` of kubernetes/community at 24e7d8f5409c (2026-08-21) but ``.github/``,
+  ``hack/`` and ``generator/`` (``--exclude``: the PR template, the scripts, and the README generator's
+  templates and test data) — the Kubernetes contributor community's own repository, 960 pages, 11.6 MB: the
+  governance pages at the root (governance, community membership, the SIG/WG lifecycle checklist, values,
+  liaisons, the generated ``sig-list.md``, CLA, security policy), ``contributors/`` (98: the contributor guide
+  with its cheat sheet and eleven translations ``README-xx.md``, and ``devel/`` developer pages by SIG: API
+  conventions at 116 KB, API changes, feature gates, conformance, e2e and flaky tests, logging and metrics,
+  cherry picks, the scheduler), ``committee-steering/`` (17: the SIG charter guide, SIG and WG governance,
+  annual reports, six yearly meeting-note archives), ``committee-code-of-conduct/`` (9: charter, incident
+  process, elections, transparency reports), ``communication/`` (45: Slack, Zoom, YouTube, mailing list,
+  calendar and moderation guidelines, contributor comms handbooks, four community meeting note dumps),
+  ``github-management/`` (13), ``mentoring/`` (41), ``events/`` (99: contributor summit notes and retros
+  2014–2024, the events team handbooks, awards), ``elections/`` (180: a voters' guide per steering election
+  2017–2026 with 123 candidate bios, results and message templates, the election HOWTO, the Code of Conduct
+  committee elections of 2023 and 2025), 24 ``sig-*`` and 9 ``wg-*`` folders (README, charter, CONTRIBUTING,
+  position statements, the scalability SLO pages, and 182 ``annual-report-YYYY.md`` in all, counting the
+  archive's) and ``archive/`` (66: 28 retired SIGs, WGs and user groups, the incubator process). 62 READMEs,
+  ``sig-list.md`` and ``liaisons.md`` are generated from ``sigs.yaml`` (a "This is an autogenerated file!"
+  comment, hand-written text only between ``<!-- BEGIN CUSTOM CONTENT -->`` and ``<!-- END CUSTOM CONTENT -->``);
+  76 meeting-note archives exported from
+  Google Docs hold 6.3 MB, more than half the bytes (``sig-node/archive/ci-subgroup-notes-2020.md`` is 1.38 MB,
+  nearly all of it 23 base64 PNGs in ``[imageN]: <data:image/png;base64,…>`` definitions). YAML front matter on
+  43 pages (``title``, ``weight``, ``description``, ``aliases``: the contributor site's Hugo keys); the 79
+  candidate bios and ballot descriptions in ``elections/`` open instead with an Elekto ``name:``/``ID:``/``info:``
+  block between lines of dashes, which Markdown reads as rules and text; 32 pages have no ``#`` heading. Links:
+  ~3,000 reference-style definitions, root-absolute paths (``/community-membership.md``: 267 inline, 405
+  definitions) beside relative ones and ``git.k8s.io/community/…`` and ``github.com/kubernetes/community/blob/
+  master/…`` URLs to pages that are in the tree, ~2,400 Google Docs links (agendas, notes, recordings); of ~1,570
+  in-repo link targets ~360 dangle (192 PNG diagrams not copied, ``/sigs.yaml``, the excluded ``/generator``, 35
+  moved or removed pages). One page is not UTF-8
+  (``events/2017/05-leadership-summit/session-notes/1345-1430_SIGGOVERNANCE.md``), one has CRLF line ends, exported
+  notes keep HTML entities (``isn&#39;t``) and stray HTML in titles (``Retrospective</p>``), the election
+  templates ``{{YEAR}}`` placeholders. Lifecycle is stated in the text: tombstones ("This file has moved to …",
+  ``godep.md`` "Kubernetes now manages dependencies using go modules. See current documentation …",
+  ``cri-validation.md`` "DEPRECATED and WILL BE REMOVED", "Design proposals have been archived"), "IMPORTANT -
+  The Kubernetes Incubator process is now deprecated and has been superseded by Kubernetes subprojects", WG Apply
+  "Superseded by [wg-api-expression](/wg-api-expression/README.md)" (a link that dangles now that both sit in
+  ``archive/``), "This SIG replaces the Security Audit Working Group", "Flexvolume is deprecated", the community
+  meeting's "⚠️ DEPRECATED", the Submit Queue "replaced by Tide", the election HOWTO that "replaces older
+  documentation where present", discontinued and paused mentoring programmes; retired groups are moved to
+  ``archive/`` without a pointer to their successor, a re-formed WG LTS sits beside its archived predecessor, and
+  each year's election folder beside the last. 13 current-vs-replaced pairs in 25 phrasings
+  (``k8scomm.pairs.jsonl``), 7 marked (15 phrasings).
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
