@@ -158,7 +158,10 @@ if TYPE_CHECKING:
 # spec proposals
 # 43: a token of capitals and digits in the text (MSC2290) is kept as a possible mention of the
 # document a series id names (link rules 33) — the Matrix spec proposals
-PARSE_RULES = 43
+# 44: a notice may name the page's subject in code as its title names it ("The `tofu env`
+# command is deprecated." under "Command: env"), and a successor may be named before "should be
+# used instead" in its sentence — OpenTofu's command pages
+PARSE_RULES = 44
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 STAGE_ALIASES = {

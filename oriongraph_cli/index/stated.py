@@ -110,6 +110,15 @@ _NOTICE_RE = re.compile(
     r"|[.!?][ \t]+)[*_]*(?:this(?:[ \t]+[a-z][a-z-]*){1,3}|the[ \t]+[a-z][a-z-]*)[ \t]+(?:(?:has|had)[ \t]+(?:now[ \t]+)?been|is(?:[ \t]+now)?|was)[ \t]+"
     r"(?:considered[ \t]+(?:to[ \t]+be[ \t]+)?)?(?:now[ \t]+|officially[ \t]+|formally[ \t]+)?(?:(?:made|rendered)[ \t]+(?=obsolete\b))?([a-z]+)\b",
     re.IGNORECASE | re.MULTILINE)
+# the same said of the page's subject by its name in code, "The `tofu env` command is
+# deprecated." — a notice only when the title names it too ("Command: env"), so a command
+# page saying one of its flags is deprecated ("The `-refresh` flag is deprecated") is none
+_WORD_RE = re.compile(r"[\w-]+")
+_CODE_NOTICE_RE = re.compile(
+    r"(?:^[ \t>]*(?:\[![a-z]+\][ \t]*)?(?:[*_]*(?:note|warning|important|caution|deprecated|notice)[*_]*[ \t]*:?[*_]*[ \t]+)?|[.!?][ \t]+)"
+    r"[*_]*the[ \t]+`([^`\n]{1,60})`(?:[ \t]+[a-z][a-z-]*)?[ \t]+(?:(?:has|had)[ \t]+(?:now[ \t]+)?been|is(?:[ \t]+now)?|was)[ \t]+"
+    r"(?:considered[ \t]+(?:to[ \t]+be[ \t]+)?)?(?:now[ \t]+|officially[ \t]+|formally[ \t]+)?([a-z]+)\b",
+    re.IGNORECASE | re.MULTILINE)
 # a paragraph of the lead that opens with the word, as reference pages mark an option or a
 # call: "*Deprecated starting in version 2021…; … Use [x](x.md) instead*", "**Deprecated:** use
 # …", "Deprecated since 1.4.", the word alone and emphasised on its line, "*DEPRECATED*" (not
@@ -130,6 +139,10 @@ _MOVED_RE = re.compile(
 # "instead of": "users should use `==` instead of `elementsEqual`" compares two things) or
 # "from now on" later in its sentence. "should use" alone is a specification's wording
 _INSTEAD = r"(?:instead(?![ \t]+of\b)|from[ \t]+now[ \t]+on)\b"
+# a sentence naming what to use before saying so: "[The `tofu workspace` command](workspace/index.mdx)
+# should be used instead."
+_USED_INSTEAD_RE = re.compile(r"\b(?:should|must|can|is|are)[ \t]+(?:now[ \t]+)?(?:be[ \t]+)?used[ \t]+instead\b(?![ \t]+of\b)",
+                              re.IGNORECASE)
 _PREFER_RE = re.compile(
     r"\b(?:should|must|please)\s+(?:[*_]{1,2})?(?:prefer|switch\s+to|migrate\s+to|move\s+to|refer\s+to)\b"
     r"|\bplease[ \t]+(?:use|see)\b"
@@ -279,7 +292,8 @@ def read_stated(text: str, body_start: int = 0, syntax: str = "markdown", status
             lead_end = heads[1][0] if len(heads) > 1 else len(lines)  # the first heading is the title
         # and the heading that ends it, which may be the notice itself: "## Note: This MSC has
         # been made obsolete by MSC2290."
-        gone = _notice_status("\n".join(lines[:lead_end + 1]), first_line)
+        title = heads[0][2] if heads and not "".join(lines[:heads[0][0]]).strip() else None
+        gone = _notice_status("\n".join(lines[:lead_end + 1]), first_line, title)
         if gone is not None:
             status, notice = gone, True
     if (status[0] if status else given) in GONE and not any(key == "superseded_by" for key, _t, _l in refs):
@@ -305,7 +319,8 @@ def _self_supersedes(head: str, first_line: int) -> list[tuple[str, str, int]]:
 
 def _notice_cue(head: str) -> bool:
     """Whether ``head`` may hold a notice :func:`_notice_status` reads (the cheap test first)."""
-    return (any(m.group(1).lower() in NOTICE_STATES for m in _NOTICE_RE.finditer(head)) or _refer_notice(head) is not None
+    return (any(m.group(1).lower() in NOTICE_STATES for m in _NOTICE_RE.finditer(head))
+            or any(m.group(2).lower() in NOTICE_STATES for m in _CODE_NOTICE_RE.finditer(head)) or _refer_notice(head) is not None
             or _DEPRECATED_LEAD_RE.search(head) is not None or _MOVED_RE.search(head) is not None)
 
 
@@ -316,8 +331,8 @@ def _successor_cue(head: str) -> bool:
 
 def _successor_cues(head: str) -> list[re.Match[str]]:
     """The first "superseded by", "in favor of" and use-instead cue of ``head``, in order."""
-    return sorted((m for m in (_BY_RE.search(head), _FAVOUR_RE.search(head), _PREFER_RE.search(head)) if m is not None),
-                  key=lambda m: m.start())
+    return sorted((m for m in (_BY_RE.search(head), _FAVOUR_RE.search(head), _PREFER_RE.search(head), _USED_INSTEAD_RE.search(head))
+                   if m is not None), key=lambda m: m.start())
 
 
 def _refer_notice(lead: str) -> re.Match[str] | None:
@@ -335,14 +350,22 @@ def _refer_notice(lead: str) -> re.Match[str] | None:
     return None
 
 
-def _notice_status(lead: str, first_line: int) -> tuple[str, int] | None:
+def _notice_status(lead: str, first_line: int, title: str | None = None) -> tuple[str, int] | None:
     """(state, line) of the first notice in ``lead`` saying the record is gone (the module's
     last form), None when it holds none; a notice sending its reader elsewhere for good
     (:func:`_refer_notice`) or saying the record has moved to a linked place (``_MOVED_RE``)
     says it is superseded, a paragraph opening with "Deprecated" (``_DEPRECATED_LEAD_RE``)
-    that it is deprecated."""
+    that it is deprecated. ``title``: the record's title, which a notice naming its subject in
+    code (``_CODE_NOTICE_RE``, "The `tofu env` command is deprecated") must name too."""
     words = ((m.start(1), _SPELLINGS.get(m.group(1).lower(), m.group(1).lower())) for m in _NOTICE_RE.finditer(lead))
     found = [next(((at, w) for at, w in words if w in NOTICE_STATES and w in STATUS_WORDS), None)]
+    title_words = set(_WORD_RE.findall(title.lower())) if title else set()
+    for m in _CODE_NOTICE_RE.finditer(lead):
+        state = _SPELLINGS.get(m.group(2).lower(), m.group(2).lower())
+        named = _WORD_RE.findall(m.group(1).lower())
+        if state in NOTICE_STATES and state in STATUS_WORDS and named and named[-1] in title_words:
+            found.append((m.start(2), state))
+            break
     refer = _refer_notice(lead)
     if refer is not None:
         found.append((refer.start(), "superseded"))
@@ -367,9 +390,15 @@ def _sentence_successors(head: str, first_line: int) -> list[tuple[str, str, int
     stated status says it is no longer in force."""
     head = head[:SENTENCE_SCAN]
     for m in _successor_cues(head):
-        end = _SENTENCE_END_RE.search(head, m.end())
-        value = head[m.end(): end.start() if end else len(head)]
-        targets = _targets(value) or _names(value)
+        if _USED_INSTEAD_RE.fullmatch(m.group(0)):  # the successor before the cue, in its sentence
+            start = max((e.end() for e in _SENTENCE_END_RE.finditer(head, max(0, m.start() - 400), m.start())),
+                        default=max(0, m.start() - 400))
+            value = head[start: m.start()]
+            targets = _targets(value)
+        else:
+            end = _SENTENCE_END_RE.search(head, m.end())
+            value = head[m.end(): end.start() if end else len(head)]
+            targets = _targets(value) or _names(value)
         if targets:
             line = first_line + head.count("\n", 0, m.start())
             return [("superseded_by", t, line) for t in targets]

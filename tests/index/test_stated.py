@@ -391,6 +391,10 @@ def test_numpy_style_records_name_their_successors_by_cross_references_end_to_en
     ("# Allowing 3PID Owners to Rebind\n\n## Note: This MSC has been made obsolete by MSC2290.\n\nMSC2290 provides two "
      "endpoints.\n", "obsolete", (("superseded_by", "MSC2290", 3),)),
     ("# X\n\nThis RFC was rendered obsolete by [RFC 9](0009-x.md).\n\n## Body\n", "obsolete", (("superseded_by", "0009-x.md", 3),)),
+    # the page's subject named in code, as its title names it (OpenTofu's command pages), and
+    # its successor named before "should be used instead"
+    ("# Command: env\n\nThe `tofu env` command is deprecated.\n[The `tofu workspace` command](workspace/index.mdx)\n"
+     "should be used instead.\n", "deprecated", (("superseded_by", "workspace/index.mdx", 5),)),
 ])
 def test_a_notice_in_the_lead_says_the_record_is_gone(text, status, refs):
     got = read_stated(text)
@@ -412,6 +416,8 @@ def test_a_notice_in_the_lead_says_the_record_is_gone(text, status, refs):
     "# X\n\nPlease refer to [the guide](g.md) for details.\n",  # pointing elsewhere, not for good
     "# X\n\n## Usage\n\nThis is outdated, please refer to [y](y.md) from now on.\n",  # in a section, not the lead
     "# X\n\n## Summary\n\nThis API has been made available to everyone.\n",  # "made", but not obsolete
+    "# Command: plan\n\nThe `-refresh` flag is deprecated.\n",  # a flag of the page, not the page: the title does not name it
+    "# Command: plan\n\nThe `tofu env` command is deprecated.\n",  # another command than the title's
     "# X\n\nIntro.\n\n## Background\n\n### This design was rejected in 2019\n",  # the third heading: past the lead
 ])
 def test_what_is_no_notice(text):
