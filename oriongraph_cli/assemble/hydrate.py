@@ -112,7 +112,7 @@ def show_file(cfg: Config, path: str) -> dict[str, Any]:
 def _paths_with_id(cfg: Config, doc_id: str) -> list[str]:
     """The indexed documents whose front matter ``id`` is ``doc_id``, else those its file
     name or title give that id as the link graph reads them (``ADR-0007``, ``MSC2290``:
-    ``addresses.named_ids``); none without an index."""
+    ``docids.named_ids``); none without an index."""
     from oriongraph_cli.docids import named_ids
 
     try:

@@ -8,7 +8,7 @@ there it is covered by the manifest's checksums. It holds
   workstream, source type, front matter id, status, creation time and its source, tags),
   in path order, and each document's number of spans;
 - ``structural``: word and value -> documents (title words, tags, front matter ids and
-  the ids a file name or title gives — ``ADR-0007``, ``MSC2290``: ``addresses.named_ids`` —,
+  the ids a file name or title gives — ``ADR-0007``, ``MSC2290``: ``docids.named_ids`` —,
   stages, workstreams, source types), a tag's stem -> tags, and a section heading's
   words (below the title) -> spans.
 
