@@ -110,19 +110,14 @@ def show_file(cfg: Config, path: str) -> dict[str, Any]:
 
 
 def _paths_with_id(cfg: Config, doc_id: str) -> list[str]:
-    """The indexed documents whose front matter ``id`` is ``doc_id``, else those its file
-    name or title give that id as the link graph reads them (``ADR-0007``, ``MSC2290``:
-    ``docids.named_ids``); none without an index."""
-    from oriongraph_cli.docids import named_ids
-
+    """The indexed documents ``doc_id`` names (``IndexReader.paths_with_id``); none without
+    an index."""
     try:
         reader = IndexReader(cfg, load_embedder=False)
     except OrionError:
         return []
     try:
-        key = doc_id.strip().lower()
-        return reader.paths_with_id(doc_id) or [
-            d["path"] for d in reader.documents if any(i.lower() == key for i in named_ids(d["path"], d["title"] or ""))]
+        return reader.paths_with_id(doc_id)
     finally:
         reader.close()
 

@@ -103,22 +103,22 @@ GONE = frozenset({"superseded", "replaced", "withdrawn", "rejected", "deprecated
 NOTICE_STATES = frozenset({"superseded", "superceded", "replaced", "deprecated", "obsolete", "withdrawn", "discontinued",
                            "abandoned", "retired", "rejected"})
 # "This RFC has been discontinued", "> Note: This command is deprecated", "**Note: this PEP was
-# superseded by** …", "This action is considered to be deprecated": at a line's start (after a
-# quote's marks and a "Note:" or alert label) or a sentence's
-_NOTICE_RE = re.compile(
-    r"(?:^[ \t>]*(?:\#{1,6}[ \t]+)?(?:\[![a-z]+\][ \t]*)?(?:[*_]*(?:note|warning|important|caution|disclaimer|deprecated|notice)[*_]*[ \t]*:?[*_]*[ \t]+)?"
-    r"|[.!?][ \t]+)[*_]*(?:this(?:[ \t]+[a-z][a-z-]*){1,3}|the[ \t]+[a-z][a-z-]*)[ \t]+(?:(?:has|had)[ \t]+(?:now[ \t]+)?been|is(?:[ \t]+now)?|was)[ \t]+"
-    r"(?:considered[ \t]+(?:to[ \t]+be[ \t]+)?)?(?:now[ \t]+|officially[ \t]+|formally[ \t]+)?(?:(?:made|rendered)[ \t]+(?=obsolete\b))?([a-z]+)\b",
-    re.IGNORECASE | re.MULTILINE)
+# superseded by** …", "This action is considered to be deprecated". Where a notice begins — a line's start (after a quote's marks, a heading's, an alert label or a
+# "Note:") or a sentence's — and what it says after its subject: "has been", "is" or "was", then
+# maybe "considered to be", "now", "officially", "made"/"rendered" (obsolete), and the state's word
+_NOTICE_LEAD = (r"(?:^[ \t>]*(?:\#{1,6}[ \t]+)?(?:\[![a-z]+\][ \t]*)?"
+                r"(?:[*_]*(?:note|warning|important|caution|disclaimer|deprecated|notice)[*_]*[ \t]*:?[*_]*[ \t]+)?|[.!?][ \t]+)[*_]*")
+_NOTICE_IS = (r"[ \t]+(?:(?:has|had)[ \t]+(?:now[ \t]+)?been|is(?:[ \t]+now)?|was)[ \t]+"
+              r"(?:considered[ \t]+(?:to[ \t]+be[ \t]+)?)?(?:now[ \t]+|officially[ \t]+|formally[ \t]+)?"
+              r"(?:(?:made|rendered)[ \t]+(?=obsolete\b))?([a-z]+)\b")
+_NOTICE_RE = re.compile(_NOTICE_LEAD + r"(?:this(?:[ \t]+[a-z][a-z-]*){1,3}|the[ \t]+[a-z][a-z-]*)" + _NOTICE_IS,
+                        re.IGNORECASE | re.MULTILINE)
 # the same said of the page's subject by its name in code, "The `tofu env` command is
 # deprecated." — a notice only when the title names it too ("Command: env"), so a command
 # page saying one of its flags is deprecated ("The `-refresh` flag is deprecated") is none
 _WORD_RE = re.compile(r"[\w-]+")
-_CODE_NOTICE_RE = re.compile(
-    r"(?:^[ \t>]*(?:\[![a-z]+\][ \t]*)?(?:[*_]*(?:note|warning|important|caution|deprecated|notice)[*_]*[ \t]*:?[*_]*[ \t]+)?|[.!?][ \t]+)"
-    r"[*_]*the[ \t]+`([^`\n]{1,60})`(?:[ \t]+[a-z][a-z-]*)?[ \t]+(?:(?:has|had)[ \t]+(?:now[ \t]+)?been|is(?:[ \t]+now)?|was)[ \t]+"
-    r"(?:considered[ \t]+(?:to[ \t]+be[ \t]+)?)?(?:now[ \t]+|officially[ \t]+|formally[ \t]+)?([a-z]+)\b",
-    re.IGNORECASE | re.MULTILINE)
+_CODE_NOTICE_RE = re.compile(_NOTICE_LEAD + r"the[ \t]+`([^`\n]{1,60})`(?:[ \t]+[a-z][a-z-]*)?" + _NOTICE_IS,
+                             re.IGNORECASE | re.MULTILINE)
 # a paragraph of the lead that opens with the word, as reference pages mark an option or a
 # call: "*Deprecated starting in version 2021…; … Use [x](x.md) instead*", "**Deprecated:** use
 # …", "Deprecated since 1.4.", the word alone and emphasised on its line, "*DEPRECATED*" (not

@@ -30,6 +30,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from oriongraph_cli.docids import named_ids
+
 FILE = "lookups.json"
 VERSION = 2  # bump when a table's content or the stemming changes: older files are then ignored
 # 2: ``by_key`` also holds the ids a document's file name or title gives (ADR-0007, MSC2290)
@@ -170,8 +172,6 @@ def build(registry) -> Lookups:
 def _ids(cols: dict[str, list], i: int) -> list[str]:
     """The lower-case ids document ``i`` of ``cols`` is known by: its front matter ``id``, and
     those its file name or title give as the link graph reads them (``ADR-0007``, ``MSC2290``)."""
-    from oriongraph_cli.docids import named_ids
-
     key = cols["doc_key"][i]
     out = [key.lower()] if key else []
     return out + [n for n in dict.fromkeys(x.lower() for x in named_ids(cols["path"][i], cols["title"][i] or "")) if n not in out]

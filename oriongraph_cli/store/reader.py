@@ -150,9 +150,16 @@ class IndexReader:
         return out
 
     def paths_with_id(self, doc_id: str) -> list[str]:
-        """The paths of the documents whose front matter ``id`` is ``doc_id`` (any case)."""
+        """The paths of the documents whose front matter ``id`` is ``doc_id`` (any case), else
+        of those whose file name or title gives it (``adr-040-….md``, "MSC2290: …" in
+        ``2290-….md``): the ids the lookup tables list under ``by_key``, as an intent's id hint
+        and the link graph read them."""
         key = doc_id.strip().lower()
-        return [d["path"] for d in self.documents if (d["doc_key"] or "").lower() == key]
+        look = self.lookups
+        rows = set(look.by_key.get(key, ()))
+        docs = look.documents
+        hits = [(path, (own or "").lower() == key) for row, path, own in zip(docs["id"], docs["path"], docs["doc_key"]) if row in rows]
+        return [path for path, own in hits if own] or [path for path, _own in hits]
 
     @cached_property
     def lookups(self):

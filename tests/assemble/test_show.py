@@ -57,5 +57,8 @@ def test_a_series_id_a_title_gives_brings_its_file(project, fake_embedder):
     cfg = load_config(project)
     index_project(cfg)
     assert show(cfg, "msc2290")["path"] == "02_knowledge/msc/2290-separate-bind.md"
+    from oriongraph_cli import api  # `orion links` takes the same ids, through the same lookup
+
+    assert api.links(cfg, "MSC2290")["target"] == "02_knowledge/msc/2290-separate-bind.md"
     with pytest.raises(NotFoundError, match="neither a project file nor an indexed document's id"):
         show(cfg, "MSC4")
