@@ -462,7 +462,7 @@ def _validate(cfg: Config, sources: dict[str, str] | None = None) -> None:
             hint="defaults: 24 / 160 / 200",
         )
     if cfg.repository.strip():
-        from oriongraph_cli.graph.own_repo import addresses_of, repository_key
+        from oriongraph_cli.repository import addresses_of, repository_key
 
         bad = next((a for a in addresses_of(cfg.repository) if repository_key(a) is None), None)
         if bad is not None:

@@ -154,3 +154,18 @@ def test_the_wire_protocol_sits_below_the_client_and_the_cli():
     client's protocol through it: no import runs from the CLI back up to the entry point."""
     assert _imports(PACKAGE / "wire.py") <= {"oriongraph_cli.__version__"}  # for the identity
     assert not {m for p in (PACKAGE / "cli").glob("*.py") for m in _imports(p) if m == "oriongraph_cli.client"}
+
+
+def test_the_modules_below_the_packages_import_none_of_them():
+    """Settings, the data model and the shared readers sit below every package: none of them
+    imports one (a deferred import too), so no import runs back up the layers."""
+    bottom = ("config", "fusion", "normalise", "models", "errors", "tokens", "blocks", "docids",
+              "safeio", "textsafe", "repository", "request", "language", "wire")
+    packages = ("cli", "api", "tune", "evaluate", "pipeline", "assemble", "rank", "index", "graph", "store", "render", "parallel", "scaffold", "client")
+    wrong = {
+        f"{name}.py: {m}"
+        for name in bottom
+        for m in _imports(PACKAGE / f"{name}.py")
+        if any(m == f"oriongraph_cli.{p}" or m.startswith(f"oriongraph_cli.{p}.") for p in packages)
+    }
+    assert not wrong, sorted(wrong)

@@ -62,7 +62,7 @@ from oriongraph_cli.graph.extract import (
     structural_edges,
     workstream_edges,
 )
-from oriongraph_cli.graph.own_repo import OwnRepository
+from oriongraph_cli.repository import OwnRepository
 from oriongraph_cli.graph.resolve import FS_KEY, LinkResolver, document_keys, kept_registry_written, resolve_refs
 from oriongraph_cli.graph.terms import Term, TermIndex, collect_terms, defines_edges, term_key, users_limit
 from oriongraph_cli.models import Document, Span

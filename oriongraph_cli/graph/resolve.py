@@ -58,7 +58,7 @@ from oriongraph_cli.graph.extract import (
     role_target,
     site_url_key,
 )
-from oriongraph_cli.graph.own_repo import OwnRepository
+from oriongraph_cli.repository import OwnRepository
 from oriongraph_cli.models import TOP_FOLDERS, Document, Span
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ from oriongraph_cli import __version__
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import StrictError
 from oriongraph_cli import graph
-from oriongraph_cli.graph.own_repo import OwnRepository
+from oriongraph_cli.repository import OwnRepository
 from oriongraph_cli.blocks import has_fence_before, has_table_before, read_blocks, syntax_of
 from oriongraph_cli.index import parse as doc_parse
 from oriongraph_cli.index.history import git_times

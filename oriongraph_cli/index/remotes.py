@@ -10,7 +10,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from oriongraph_cli.graph.own_repo import OwnRepository
+from oriongraph_cli.repository import OwnRepository
 
 TIMEOUT = 5.0  # seconds each git command may take
 _GIT = ("git", "-c", "core.quotepath=off")

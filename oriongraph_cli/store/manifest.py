@@ -73,7 +73,7 @@ class Manifest:
     link_rules: int | None = None  # the link resolution rules its edges were resolved by (None: before they were versioned)
     parse_rules: int | None = None  # the rules its files were parsed by (index.parse.PARSE_RULES; None: before they were versioned)
     other_files: str | None = None  # digest of the paths of the other files in the stage folders (index.walk.OtherFiles; None: not recorded)
-    repository: list[str] | None = None  # the repositories its links by web address were resolved against (graph.own_repo.OwnRepository.state; None: none)
+    repository: list[str] | None = None  # the repositories its links by web address were resolved against (repository.OwnRepository.state; None: none)
     extra: dict[str, Any] = field(default_factory=dict)  # keys of a newer or older orion, kept as they are
 
     # ------------------------------------------------------------ reading

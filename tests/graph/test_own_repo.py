@@ -1,5 +1,5 @@
 """A link to the project's own repository by the forge's web address names the file: the
-address rules (``graph.own_repo``), the resolver, the incremental re-index, and where the
+address rules (``repository``), the resolver, the incremental re-index, and where the
 repositories come from (the ``repository`` setting, else the git remotes)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from oriongraph_cli.graph import edges as graph_edges
-from oriongraph_cli.graph.own_repo import OwnRepository, repository_key
+from oriongraph_cli.repository import OwnRepository, repository_key
 from oriongraph_cli.index.parse import decode, parse_document
 from oriongraph_cli.index.remotes import own_repository
 from oriongraph_cli.index.span import split_document
