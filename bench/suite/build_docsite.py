@@ -236,6 +236,14 @@ projects no default was chosen on.
     git -C /tmp/src/k8scomm checkout 24e7d8f5409c1a0121394a613746e524f781e044
     python bench/suite/build_docsite.py /tmp/src/k8scomm --docs . --exclude .github,hack,generator --name k8scomm --out /tmp/suite/k8scomm
 
+    git clone https://github.com/stellar/stellar-protocol /tmp/src/stellar
+    git -C /tmp/src/stellar checkout d186cf3187722ebcdbd647e782449e543f9d0ef3
+    python bench/suite/build_docsite.py /tmp/src/stellar --docs . --exclude .github,.claude --name stellar --out /tmp/suite/stellar
+
+    git clone https://github.com/mastodon/documentation /tmp/src/mastodon
+    git -C /tmp/src/mastodon checkout 2903485da54a20f1da5e7dfb8b34712e6196e8f7
+    python bench/suite/build_docsite.py /tmp/src/mastodon --docs content/en --name mastodon --out /tmp/suite/mastodon
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -819,6 +827,31 @@ Sources (only the Markdown is read):
   ``archive/`` without a pointer to their successor, a re-formed WG LTS sits beside its archived predecessor, and
   each year's election folder beside the last. 13 current-vs-replaced pairs in 25 phrasings
   (``k8scomm.pairs.jsonl``), 7 marked (15 phrasings).
+- ``stellar``: every ``**/*.md`` of stellar/stellar-protocol at d186cf3187722 (2026-08-20) but ``.github/`` and
+  ``.claude/`` — Stellar's protocol proposals, 170 pages, 3.3 MB: 100 Core Advancement Proposals (``core/``,
+  protocol and Soroban smart-contract changes, with the split-up ``cap-0046-01…12`` and ``cap-0071-01/02``), 59
+  Ecosystem Proposals (``ecosystem/``: wallet, anchor and token standards), 6 Limits Proposals (``limits/``), the
+  index READMEs with their status tables, two templates, the root README and CONTRIBUTING. No YAML front matter:
+  each proposal opens with a fenced preamble under ``## Preamble`` (``CAP:``/``SEP:``/``SLP:``, ``Title``,
+  ``Author``, ``Status``, ``Created``); 68 Final, 51 Draft, 17 Active, 9 Rejected, 9 Implemented, 4 Accepted.
+  Lifecycle is stated in the status line ("Rejected (In favor of CAP-0018)", "Abandoned (in favor of SEP-6)",
+  "Active (Interactive components are deprecated in favor of SEP-24)") or in a section ("## Rejected" /
+  "Superceded by [CAP23](https://github.com/stellar/stellar-protocol/blob/master/core/cap-0023.md)", a
+  deprecation notice in SEP-0003 recommending SEP-0024); later accepted proposals absorb earlier rejected ones
+  on the same subject without saying so. 15 current-vs-replaced pairs in 18 phrasings (``stellar.pairs.jsonl``),
+  7 marked (10 phrasings).
+- ``mastodon``: every ``**/*.md`` of mastodon/documentation's ``content/en`` at 2903485da54a (2026-07-02) —
+  Mastodon's documentation site, 193 pages, 1.8 MB: the admin guide (install, a 49 KB environment-variable
+  reference, scaling, ``tootctl``, troubleshooting, object storage), API guidelines (OAuth scopes, rate limits,
+  datetime formats), client tutorials, developer and frontend guides, the federation specs (ActivityPub, HTTP
+  signatures, WebFinger), the user guide, 73 entity and 56 method reference pages (the zh-cn, ja and pl
+  translations live elsewhere and are not copied). Hugo front matter (``title``, ``description``, ``menu``,
+  ``aliases``) on every page, ~1,850 shortcodes (``{{< relref >}}``, ``{{<required>}}``, ``{{< caption-link >}}``, ``{{< hint >}}``) and
+  ``{{%deprecated%}}``/``{{%removed%}}`` markers on 17 pages. Lifecycle: ``V1_NotificationPolicy.md`` says it is
+  deprecated and points to the current entity, ``notifications_alpha.md`` is "kept for historical purposes only"
+  beside ``grouped_notifications.md``; ``V1_Filter`` and ``V1_Instance`` are deprecated only on the methods
+  pages ("4.0.0 - deprecated"). 4 current-vs-replaced pairs in 8 phrasings (``mastodon.pairs.jsonl``), 2 marked
+  (4 phrasings).
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by

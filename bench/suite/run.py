@@ -46,7 +46,7 @@ PROJECTS = {
     "adr-moj": ("adr-moj", HERE / "adr_moj.intents.jsonl"),
 }
 # never part of a choice: built and judged after the defaults were fixed, measured with the
-# shipped defaults only (budgets.py --projects govuk,swift,playbook,modplat,fastify,redux,hugo,rustbook,obsidian,handbook,vite,wikibase,packaging,odh,devguide,prometheus,grpc,nodebp,hass,goproposal,tldr,otel,vue,cargo,eips,fastapi,cosmos,reactdev,keep,svelte,dotnetdesigns,pydantic,neps,ember,csharplang,rustcdev,laravel,nushell,libp2p,cspecs,cips,uv,drizzle,simd,argocd,rustref,sips,helm,flask,mkmat,tekton,myst,runbooks,tfrfcs,k8sdocs,basecamp,wezterm,postmortems,discordapi,govukaws,astro,npmrfcs,msc,tofu,k8scomm); see
+# shipped defaults only (budgets.py --projects govuk,swift,playbook,modplat,fastify,redux,hugo,rustbook,obsidian,handbook,vite,wikibase,packaging,odh,devguide,prometheus,grpc,nodebp,hass,goproposal,tldr,otel,vue,cargo,eips,fastapi,cosmos,reactdev,keep,svelte,dotnetdesigns,pydantic,neps,ember,csharplang,rustcdev,laravel,nushell,libp2p,cspecs,cips,uv,drizzle,simd,argocd,rustref,sips,helm,flask,mkmat,tekton,myst,runbooks,tfrfcs,k8sdocs,basecamp,wezterm,postmortems,discordapi,govukaws,astro,npmrfcs,msc,tofu,k8scomm,stellar,mastodon); see
 # build_govuk.py, build_swift.py, build_playbook.py, build_modplat.py, build_docsite.py
 UNSEEN = {
     "govuk": ("govuk", HERE / "govuk.intents.jsonl"),
@@ -114,6 +114,8 @@ UNSEEN = {
     "msc": ("msc", HERE / "msc.intents.jsonl"),
     "tofu": ("tofu", HERE / "tofu.intents.jsonl"),
     "k8scomm": ("k8scomm", HERE / "k8scomm.intents.jsonl"),
+    "stellar": ("stellar", HERE / "stellar.intents.jsonl"),
+    "mastodon": ("mastodon", HERE / "mastodon.intents.jsonl"),
 }
 # the same projects with their lifecycle told only in the text (strip_stated.py): measured
 # against the trees above, never part of a choice
@@ -132,7 +134,8 @@ PAIRS = {"peps": HERE / "peps.pairs.jsonl", "adr-moj": HERE / "adr_moj.pairs.jso
          "k8sdocs": HERE / "k8sdocs.pairs.jsonl", "wezterm": HERE / "wezterm.pairs.jsonl",
          "govukaws": HERE / "govukaws.pairs.jsonl", "astro": HERE / "astro.pairs.jsonl",
          "npmrfcs": HERE / "npmrfcs.pairs.jsonl", "msc": HERE / "msc.pairs.jsonl",
-         "tofu": HERE / "tofu.pairs.jsonl", "k8scomm": HERE / "k8scomm.pairs.jsonl"}
+         "tofu": HERE / "tofu.pairs.jsonl", "k8scomm": HERE / "k8scomm.pairs.jsonl",
+         "stellar": HERE / "stellar.pairs.jsonl", "mastodon": HERE / "mastodon.pairs.jsonl"}
 
 
 def _open(suite: Path, project: str):
