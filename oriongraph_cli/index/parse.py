@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from oriongraph_cli.blocks import front_matter_block, read_blocks, syntax_of
 from oriongraph_cli.graph.extract import front_matter_key, mask_code
+from oriongraph_cli.index.preamble import preamble_fields
 from oriongraph_cli.index.stated import GONE, STATUS_WORDS, read_stated, reason_refs, status_word
 from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 from oriongraph_cli.safeio import UnsafeFile, read_project_file
@@ -161,7 +162,12 @@ if TYPE_CHECKING:
 # 44: a notice may name the page's subject in code as its title names it ("The `tofu env`
 # command is deprecated." under "Command: env"), and a successor may be named before "should be
 # used instead" in its sentence — OpenTofu's command pages
-PARSE_RULES = 44
+# 45: a note without front matter whose body opens with a header block in code ("CAP: 0013",
+# "Title: …", "Status: Rejected (In favor of CAP-0018)": Stellar's and Bitcoin's proposals)
+# has it read as its front matter, and its status line read for the successor it names
+# (index/preamble.py); front matter YAML rejects only for tabs before a line's text (inside
+# a flow list, as Hugo reads it) is read with those tabs as spaces
+PARSE_RULES = 45
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 STAGE_ALIASES = {
@@ -350,6 +356,16 @@ def _toml_front_matter(rel: str, raw: str, body_start: int) -> tuple[dict[str, A
     return meta, body_start, warnings
 
 
+# tabs before a line's text: YAML 1.2 (Go's yaml, so Hugo) takes them as space inside a flow
+# collection (Mastodon's docs: 'aliases: [' then '\t"/entities/announcement",'); PyYAML refuses
+# them there, so front matter it rejects for a tab is read again with each such tab a space
+_LEADING_TABS = re.compile(r"^[ \t]*\t[ \t]*", re.MULTILINE)
+
+
+def _spaces(m: re.Match[str]) -> str:
+    return " " * len(m.group(0))
+
+
 def split_front_matter(rel: str, text: str) -> tuple[dict[str, Any], int, list[ParseWarning]]:
     """Return (metadata, body_start, warnings). Malformed YAML keeps the body indexable."""
     found = front_matter_block(text)
@@ -363,7 +379,15 @@ def split_front_matter(rel: str, text: str) -> tuple[dict[str, Any], int, list[P
     import yaml
 
     try:
-        meta, key_lines = load_yaml(raw) if raw.strip() else ({}, {})
+        try:
+            meta, key_lines = load_yaml(raw) if raw.strip() else ({}, {})
+        except yaml.MarkedYAMLError as exc:
+            if "'\\t'" not in str(exc.problem) or (untabbed := _LEADING_TABS.sub(_spaces, raw)) == raw:
+                raise
+            try:
+                meta, key_lines = load_yaml(untabbed)
+            except yaml.YAMLError:
+                raise exc from None  # the error of the text as written
     except (yaml.YAMLError, ValueError, TypeError) as exc:
         # a syntax error only: front matter over a bound (size, depth, aliases) keeps its warning
         bound = str(getattr(exc, "problem", "")).startswith(_DEPTH_BOUND)  # (the size and alias bounds are no MarkedYAMLError)
@@ -645,6 +669,10 @@ def normalise_stage(value: Any) -> str | None:
 
 def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: int | None = None) -> tuple[Document, list[ParseWarning]]:
     meta, body_start, warnings = split_front_matter(rel, text)
+    if not body_start and (fields := preamble_fields(text, 0, syntax_of(rel))) is not None:
+        # a proposal's header block, read as its front matter; a field orion cannot read is
+        # left out quietly (the block was written for the site's readers, not as front matter)
+        meta, _dropped = validate_meta(rel, *_read_keys_lowered(*fields))
     parts = PurePosixPath(rel).parts
     source_type = TOP_FOLDERS[parts[0]]
     workstream = meta.get("workstream")

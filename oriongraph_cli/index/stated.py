@@ -53,6 +53,7 @@ from dataclasses import dataclass
 
 from oriongraph_cli.blocks import read_blocks, unseen_ranges
 from oriongraph_cli.graph.extract import ID_TOKEN_RE, MD_LINK_RE, SPHINX_ROLE_RE, front_matter_line, line_starts
+from oriongraph_cli.index.preamble import preamble_range
 
 HEAD_LINES = 60
 # the words decision records, PEPs and RFCs use for a state (lower case); two-word ones too
@@ -220,7 +221,9 @@ def read_stated(text: str, body_start: int = 0, syntax: str = "markdown", status
             and not _notice_cue(head)):
         return NOTHING
     blocks = read_blocks(text, body_start, syntax)
-    hidden = sorted([(max(a - body_start, 0), b - body_start) for a, b in blocks.code if a < head_end] + unseen_ranges(head))
+    pre = preamble_range(text, body_start, syntax)  # a record's fields in a code block are no code here
+    hidden = sorted([(max(a - body_start, 0), b - body_start) for a, b in blocks.code if a < head_end and (a, b) != pre]
+                    + unseen_ranges(head))
     if hidden:  # code and comments blanked, lines kept: in one pass (a line may hold many comments)
         parts, pos = [], 0
         for a, b in hidden:

@@ -896,3 +896,18 @@ def test_a_front_matter_number_with_a_leading_zero_is_read_as_written():
     # a priority written with its zero is still the number
     doc, warnings = doc_of("---\npriority: 05\n---\n# Body\n\nText.\n")
     assert doc.meta["priority"] == 5 and not warnings
+
+
+def test_front_matter_with_tabs_before_a_lines_text_is_read_as_hugo_reads_it():
+    """Mastodon's documentation lists a page's old addresses with tab-indented items inside a
+    flow list; YAML 1.2 (Go's yaml, so Hugo) takes those tabs as space, PyYAML refuses them.
+    Read again with the tabs as spaces, the page keeps its title and description; YAML that
+    is malformed otherwise still gets its warning, at the line the text as written has it."""
+    text = ('---\ntitle: Announcement\ndescription: Represents an announcement.\naliases: [\n\t"/entities/announcement",\n'
+            '  "/api/entities/announcement",\n]\n---\n\n## Attributes\n\nText.\n')
+    meta, _start, warnings = split_front_matter("02_knowledge/entities/Announcement.md", text)
+    assert meta["title"] == "Announcement" and meta["aliases"] == ["/entities/announcement", "/api/entities/announcement"]
+    assert warnings == []
+    meta, _start, warnings = split_front_matter("02_knowledge/x.md", "---\ntitle: a\ntags: [\n\tb,\n  c: [\n---\nx\n")
+    assert meta == {} and [(w.kind, w.line) for w in warnings] == [("yaml", 4)]
+    assert "'\\t'" in warnings[0].message  # the error of the text as written
