@@ -21,6 +21,18 @@ _TITLE_SERIES_RE = re.compile(r"\s*([A-Z]{2,10}[0-9]{1,6})(?=[\s:.,;)\]–—-]|
 NUMBER_PREFIX = re.compile(r"[0-9]+\s*[-_.]+\s*")
 
 
+# a series' record by its name and number, zero padding aside: "SEP-6" for ``sep-0006.md``
+_PREFIXED_RE = re.compile(r"([A-Za-z]{2,10})[- ]?0*([0-9]{1,6})")
+
+
+def prefixed_number(name: str) -> str | None:
+    """``sep-6`` for a name or file stem that is a series' name and a number (``SEP-6``,
+    ``SEP-0006``, ``sep-0006``), else None: the key a record is found by whatever zeros its
+    file name or the text naming it pads the number with."""
+    m = _PREFIXED_RE.fullmatch(name.strip())
+    return f"{m.group(1).lower()}-{int(m.group(2))}" if m else None
+
+
 def file_number(path: str) -> str | None:
     """``dir/N`` for a file whose name begins with the number N that orders it
     (``proposals/0015-partitioned-rewards.md`` -> ``proposals/15``), else None."""

@@ -96,7 +96,10 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # opening with a series id of capitals and digits that carries its file's number ("MSC2290: …"
 # in ``2290-….md``) gives the document that id, and such a token in the text (MSC2290) is a
 # mention of it, as ADR-0007 is (the token read by parse rules 43) — the Matrix spec proposals
-# cite each other so.
+# cite each other so. 34: a front matter link or a name a record's state gives its successor,
+# a series' name and number ("in favor of SEP-6"), names the file of its own folder whose stem
+# is that name and number with any zeros (``sep-0006.md``), as a bare number names the file
+# it begins (Stellar's proposals).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 33
+LINK_RULES = 34

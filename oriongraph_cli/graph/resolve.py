@@ -58,6 +58,7 @@ from oriongraph_cli.graph.extract import (
     role_target,
     site_url_key,
 )
+from oriongraph_cli.docids import prefixed_number
 from oriongraph_cli.repository import OwnRepository
 from oriongraph_cli.models import TOP_FOLDERS, Document, Span
 
@@ -81,11 +82,12 @@ class DocumentNames(NamedTuple):
     own_urls: dict[str, list[str]]  # a web address a page's front matter gives as its own -> those pages
     folders: dict[str, list[str]]  # a folder's name -> the folder's own pages (README.md, index.md, _index.md)
     numbered: dict[str, list[str]]  # "dir/N" -> the files of dir whose names begin with the number N (file_number)
+    prefixed: dict[str, list[str]]  # "dir/sep-6" -> the files of dir whose stem is that series' name and number (sep-0006.md)
 
     @classmethod
     def of(cls, docs: dict[str, DocInfo]) -> "DocumentNames":
         order = sorted(docs)
-        out = cls(set(docs), {p.lower(): p for p in order}, {}, {}, {}, {}, {}, {}, {}, {})
+        out = cls(set(docs), {p.lower(): p for p in order}, {}, {}, {}, {}, {}, {}, {}, {}, {})
         names = {path: posixpath.basename(path) for path in order}
         for path in order:
             d = docs[path]
@@ -97,6 +99,8 @@ class DocumentNames(NamedTuple):
                 out.folders.setdefault(folder, []).append(path)
             if (number := file_number(path)) is not None:
                 out.numbered.setdefault(number, []).append(path)
+            if (series := prefixed_number(stem)) is not None:
+                out.prefixed.setdefault(f"{posixpath.dirname(path)}/{series}", []).append(path)
             for url in d.urls:
                 out.urls.setdefault(url, []).append(path)
             for url in d.own_urls:
@@ -391,11 +395,17 @@ class LinkResolver:
     def series_record(self, src_path: str, name: str) -> str | None:
         """The one file of ``src_path``'s folder whose name begins with the number ``name``
         gives, written alone or after the series' name (``0015``, ``SIMD-0387``): a front matter
-        link field's way (``supersedes``, ``related``…) of naming a record of its own series (:data:`SERIES_NUMBER_RE`)."""
+        link field's way (``supersedes``, ``related``…) of naming a record of its own series (:data:`SERIES_NUMBER_RE`);
+        else the one whose file stem is the series' name and that number with any zeros
+        (a status's "in favor of SEP-6" for ``sep-0006.md``)."""
         m = SERIES_NUMBER_RE.fullmatch(name.strip())
         if m is None:
             return None
-        return _only(self.names.numbered.get(f"{posixpath.dirname(src_path)}/{int(m.group(1))}", ()))
+        folder = posixpath.dirname(src_path)
+        hit = _only(self.names.numbered.get(f"{folder}/{int(m.group(1))}", ()))
+        if hit is None and (series := prefixed_number(name)) is not None:  # "SEP-6" for sep-0006.md
+            hit = _only(self.names.prefixed.get(f"{folder}/{series}", ()))
+        return hit
 
     def resolve_path(self, src_path: str, target: str) -> tuple[str | None, str]:
         """Resolve a link path written in ``src_path``: (indexed path | None, status) with
@@ -572,7 +582,8 @@ class LinkResolver:
 # What a reference's resolution looked up, as keys: "path:P" (P in the indexed paths),
 # "lower:P" (case-insensitive path), "stem:S", "title:T", "id:I" (ids, ADR numbers),
 # "url:U" (a site URL a page was moved from), "own:W" (a web address a page gives as its own),
-# "num:D/N" (the files of folder D whose names begin with the number N),
+# "num:D/N" (the files of folder D whose names begin with the number N), "pnum:D/sep-6" (the
+# files of folder D whose stem is that series' name and number, sep-0006.md),
 # "doc:P" (anything of document P: its headings, for an anchor) and "fs" (the file
 # system was asked: a link to a file that is not indexed). A reference resolves the same
 # against two document sets that agree on every key it looked up (and, for "fs", the
@@ -608,6 +619,8 @@ def document_keys(doc: DocInfo) -> set[str]:
     keys.update(f"own:{url}" for url in doc.own_urls)
     if (number := file_number(path)) is not None:
         keys.add(f"num:{number}")  # LinkResolver.series_record
+    if (series := prefixed_number(posixpath.splitext(posixpath.basename(path))[0])) is not None:
+        keys.add(f"pnum:{posixpath.dirname(path)}/{series}")  # LinkResolver.series_record
     stem = posixpath.splitext(posixpath.basename(path))[0].lower()
     keys.add("stem:" + stem)
     if (bare := unnumbered(stem)) is not None:
@@ -717,6 +730,8 @@ def resolve_refs(
                     _path_keys("", "/" + in_repo, keys)  # LinkResolver.own_repository_file
                 if kind.startswith(("fm:", "stated:")) and (m := SERIES_NUMBER_RE.fullmatch(md_unescape(target).strip())):
                     keys.add(f"num:{posixpath.dirname(path)}/{int(m.group(1))}")  # LinkResolver.series_record
+                    if (series := prefixed_number(md_unescape(target))) is not None:
+                        keys.add(f"pnum:{posixpath.dirname(path)}/{series}")
                 if kind == "wiki" and is_attachment(target):
                     keys.add(FS_KEY)
             # the other end of an edge: an anchor reads its headings

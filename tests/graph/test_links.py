@@ -2324,6 +2324,29 @@ def test_a_lifecycle_field_names_a_record_of_its_series_by_its_number(mini, tmp_
     reg.close()
 
 
+def test_a_successor_named_by_its_series_and_number_names_the_file_padded_with_zeros(mini, tmp_path):
+    """Stellar's proposals are ``ecosystem/sep-0026.md`` and say "Status: Abandoned (in favor
+    of SEP-6)" of ``sep-0006.md``: a name that is a series' name and a number names the one
+    file of the same folder whose stem is that name and number with any zeros. Added later, the
+    successor is found by a re-index of it alone, as a full build finds it; a name two files
+    fit, or a file in another folder, is no successor."""
+    d = "02_knowledge/stellar/ecosystem"
+    old, new = f"{d}/sep-0026.md", f"{d}/sep-0006.md"
+    head = "## Preamble\n\n```\nSEP: {n}\nTitle: {title}\nStatus: {status}\n```\n\n## Summary\n\nText.\n"
+    write(mini, old, head.format(n="0026", title="Non-interactive transfer", status="Abandoned (in favor of SEP-6)"))
+    write(mini, f"{d}/cap-0013.md", head.format(n="0013", title="Balances", status="Rejected (In favor of CAP-23)"))
+    write(mini, "02_knowledge/stellar/core/cap-0023.md", head.format(n="0023", title="Two-part payments", status="Final"))
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    assert (old, "SEP-6") in {(x.path, x.target) for x in result.dangling} or not any(
+        e.src_path == old for e in edge_set_edges(reg.conn) if e.type == "SUPERSEDED_BY")
+    write(mini, new, head.format(n="0006", title="Deposit and withdrawal", status="Active"))
+    reg, result = reindexed_as_rebuilt(mini, tmp_path, reg, only={new})
+    lifecycle = {(e.src_path, e.dst_path) for e in edge_set_edges(reg.conn) if e.type == "SUPERSEDED_BY"}
+    assert (old, new) in lifecycle
+    assert not any(src == f"{d}/cap-0013.md" for src, _dst in lifecycle)  # CAP-23 is in another folder
+    reg.close()
+
+
 def test_a_series_id_in_a_title_names_its_document_and_is_mentioned_by_it(mini, tmp_path):
     """The Matrix spec proposals are ``proposals/2290-separate-bind.md`` titled "MSC2290:
     Separate endpoints…" and cite each other as MSC2290 in their text. A title opening with

@@ -419,3 +419,38 @@ def test_a_pep_role_resolves_incrementally_by_the_id_it_names(project, fake_embe
         assert {r[0] for r in reg.conn.execute("SELECT dst_path FROM edges WHERE src_path = ? AND type = 'REF'", (holder,))} == {pep}
     finally:
         reg.close()
+
+
+def test_a_successor_named_by_series_and_number_resolves_incrementally(project, fake_embedder, monkeypatch, resolved):
+    """"Status: Abandoned (in favor of SEP-6)" names ``sep-0006.md`` of the same folder: when
+    that file is added later, the abandoned record is resolved again, and the index equals a
+    full rebuild."""
+    monkeypatch.setattr(indexer, "time", _FixedTime)
+    folder = "02_knowledge/ecosystem"
+    old, new = f"{folder}/sep-0026.md", f"{folder}/sep-0006.md"
+    head = "## Preamble\n\n```\nSEP: {n}\nTitle: {title}\nStatus: {status}\n```\n\n## Summary\n\n{title}.\n"
+    _write(project, old, head.format(n="0026", title="Non-interactive transfer", status="Abandoned (in favor of SEP-6)"))
+    _pin_mtimes(project)
+    cfg = load_config(project)
+    indexer.index_project(cfg)
+    _edit_body(project)
+    _pin_mtimes(project)
+    resolved.clear()
+    indexer.index_project(cfg)
+    assert old not in resolved[0]  # an edit elsewhere touches no name it gives
+    _write(project, new, head.format(n="0006", title="Deposit and withdrawal", status="Active"))
+    _pin_mtimes(project)
+    resolved.clear()
+    indexer.index_project(cfg)
+    assert old in resolved[0]
+    full = project.parent / "full-sep"
+    shutil.copytree(project, full, symlinks=True)
+    indexer.index_project(load_config(full), full=True)
+    a, b = snapshot(project), snapshot(full)
+    for key in a:
+        assert a[key] == b[key], key
+    reg = Registry.open(Layout(project / ".oriongraph").current_path() / "registry.sqlite")
+    try:
+        assert {r[0] for r in reg.conn.execute("SELECT dst_path FROM edges WHERE src_path = ? AND type = 'SUPERSEDED_BY'", (old,))} == {new}
+    finally:
+        reg.close()
