@@ -25,11 +25,12 @@ imports what it runs when called, so ``orion --help`` and completions stay fast,
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from oriongraph_cli import __version__
-from oriongraph_cli.request import build_request, parse_where
+from oriongraph_cli.request import build_request, check_intent, parse_where
 from oriongraph_cli.models import (
     CHANNELS,
     SCHEMA_VERSION,
@@ -175,6 +176,21 @@ def current_generation(cfg: Config) -> str | None:
     from oriongraph_cli.store.layout import Layout
 
     return Layout(cfg.index_dir).current()
+
+
+def generation_stamp(cfg: Config, generation: str | None) -> tuple | None:
+    """What tells a generation from another of the same name (an index deleted and built
+    again starts at 000001 again): its folder's identity on the file system; None when
+    there is none."""
+    from oriongraph_cli.store.layout import Layout
+
+    if not generation:
+        return None
+    try:
+        st = os.stat(Layout(cfg.index_dir).gen_dir / generation)
+    except OSError:
+        return None
+    return (generation, st.st_dev, st.st_ino, st.st_ctime_ns)
 
 
 def prefetch_model(cfg: Config) -> None:
@@ -362,6 +378,7 @@ __all__ = [
     "SoftPreferences",
     "SourceType",
     "build_request",
+    "check_intent",
     "parse_where",
     "check_project",
     "check_setting",
@@ -371,6 +388,7 @@ __all__ = [
     "compile_workingset",
     "config_origins",
     "current_generation",
+    "generation_stamp",
     "evaluate",
     "index_project",
     "indexed_values",

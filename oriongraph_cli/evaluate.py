@@ -109,8 +109,13 @@ def parse_queries(lines: Iterable[str], source: Path) -> list[EvalQuery]:
             raise _bad(source, n, f"duplicate id {qid!r} (first on line {seen[qid]})", hint="give every query a unique id")
         seen[qid] = n
         text = obj["text"]
-        if not isinstance(text, str) or not text.strip():
+        if not isinstance(text, str) or not any(ch.isprintable() and not ch.isspace() for ch in text):
             raise _bad(source, n, f'"text" must be a non-empty string (query {qid!r})')
+        if not text.isascii():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:
+                raise _bad(source, n, f'"text" is not UTF-8 text: a lone surrogate escape (query {qid!r})') from None
         rel = obj["relevant"]
         if not isinstance(rel, dict):
             raise _bad(source, n, f'"relevant" must be an object mapping paths to grades (query {qid!r}), got {type(rel).__name__}')

@@ -26,6 +26,23 @@ def parse_where(values) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+def check_intent(intent: str) -> str:
+    """``intent`` when it says something: an intent of blanks and control characters is empty,
+    and one holding text that is not UTF-8 (a command line's undecodable bytes, a lone
+    surrogate from JSON) is refused, the same through every door."""
+    from oriongraph_cli.errors import ExitStatus, OrionError
+
+    if not isinstance(intent, str) or not any(ch.isprintable() and not ch.isspace() for ch in intent):
+        raise OrionError("the intent is empty", hint='say what you are about to do, e.g. orion compile "add retry logic to the worker"',
+                         exit_code=ExitStatus.USAGE)
+    try:
+        intent.encode("utf-8")
+    except UnicodeEncodeError:
+        raise OrionError("the intent is not UTF-8 text", hint="write it in UTF-8 (a terminal's or file's other encoding: convert it with iconv)",
+                         exit_code=ExitStatus.USAGE) from None
+    return intent
+
+
 def build_request(
     cfg: Config,
     intent: str,
@@ -57,18 +74,26 @@ def build_request(
     applies the configured weights itself (with the structural channel's no-hint rule)."""
     from dataclasses import replace
 
+    check_intent(intent)
     w = None
     if weights:
         w = replace(cfg.weights(), **weights)
+    filters = hard_filters or HardFilters()
+    # stages and tags are matched in lower case, and a request for final documents only
+    # also prefers them (so "final" ranks as every door's --stage final)
+    filters = replace(filters, stages=tuple(s.lower() for s in filters.stages), tags=tuple(t.lower() for t in filters.tags))
+    prefer = tuple(s.lower() for s in prefer_stages)
+    if "final" in filters.stages and "final" not in prefer:
+        prefer += ("final",)
     return CompileRequest(
         intent=intent,
         budget_tokens=cfg.budget if budget is None else budget,
         task_id=task_id,
         keywords=tuple(keywords),
         episode_id=episode_id,
-        hard_filters=hard_filters or HardFilters(),
+        hard_filters=filters,
         soft_prefs=SoftPreferences(
-            prefer_stages=tuple(prefer_stages),
+            prefer_stages=prefer,
             diversity_lambda=cfg.diversity_lambda if diversity_lambda is None else diversity_lambda,
             max_single_source_ratio=cfg.max_source_ratio if max_source_ratio is None else max_source_ratio,
         ),

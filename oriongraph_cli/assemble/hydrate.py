@@ -122,7 +122,17 @@ def _paths_with_id(cfg: Config, doc_id: str) -> list[str]:
         reader.close()
 
 
+_SHOW_HINT = "give a span id, a document id (ADR-0007) or a path relative to the project root, e.g. 02_knowledge/notes.md or 02_knowledge/notes.md:L12-L40"
+
+
 def _file_lines(cfg: Config, path: str) -> list[str]:
+    """The lines of a text file of the project: never orion's own index, a binary file or a
+    name no file can have (a NUL byte)."""
+    if "\x00" in path:
+        raise NotFoundError(f"cannot read {path!r}: a path holds no NUL byte", hint=_SHOW_HINT)
+    index_dir, target = Path(cfg.index_dir).resolve(), (Path(cfg.root) / path).resolve()
+    if target == index_dir or index_dir in target.parents:
+        raise NotFoundError(f"cannot read {path}: it is orion's index, not a project file", hint="`orion status` tells what the index holds")
     try:
         got = read_project_file(cfg.root, path, cfg.max_file_bytes)
     except UnsafeFile as exc:
@@ -130,8 +140,9 @@ def _file_lines(cfg: Config, path: str) -> list[str]:
         # skipped"), without what only a skipped file needs
         why = exc.reason.replace("; skipped", "")
         why = why[len("cannot read ("):-1].lower() if why.startswith("cannot read (") else why
-        raise NotFoundError(f"cannot read {path}: {why}",
-                            hint="give a span id, a document id (ADR-0007) or a path relative to the project root, e.g. 02_knowledge/notes.md or 02_knowledge/notes.md:L12-L40") from None
+        raise NotFoundError(f"cannot read {path}: {why}", hint=_SHOW_HINT) from None
+    if b"\x00" in got.data[:8192]:
+        raise NotFoundError(f"cannot show {path}: a binary file, not text", hint=_SHOW_HINT)
     return got.data.decode("utf-8", "replace").splitlines()
 
 

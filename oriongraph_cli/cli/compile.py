@@ -53,8 +53,9 @@ def _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstrea
                    record=True, relax=True, deliver=("markdown",), compress=True):
     from oriongraph_cli.api import HardFilters, check_setting
 
-    if not intent or not intent.strip():
-        raise OrionError("the intent is empty", hint='say what you are about to do, e.g. orion compile "add retry logic to the worker"', exit_code=ExitStatus.USAGE)
+    from oriongraph_cli.api import check_intent
+
+    check_intent(intent)  # before the weights are read: an empty intent is the first thing to say
     overrides: dict[str, float] = {}
     if weights:
         known = cfg.weights().to_dict()
@@ -66,14 +67,13 @@ def _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstrea
             overrides[key] = check_setting("w_semantic", v, f"--weight {k.strip()}", label=f"the {k.strip()} weight")
     from oriongraph_cli.api import build_request, parse_where
 
-    stages = tuple(s.lower() for s in stage)
     return build_request(
         cfg, intent, task_id=task_id, keywords=tuple(keyword), episode_id=episode,
         hard_filters=HardFilters(
-            paths=tuple(path), stages=stages, workstreams=tuple(workstream), source_types=tuple(source_type),
-            tags=tuple(t.lower() for t in tag), since=_since(since), where=parse_where(where),
+            paths=tuple(path), stages=tuple(stage), workstreams=tuple(workstream), source_types=tuple(source_type),
+            tags=tuple(tag), since=_since(since), where=parse_where(where),
         ),
-        prefer_stages=tuple(s.lower() for s in prefer_stage) + (("final",) if "final" in stages else ()),
+        prefer_stages=tuple(prefer_stage),
         diversity_lambda=lam, max_source_ratio=max_source_ratio, weights=overrides or None, fusion=fusion,
         explain=explain, top_k=top_k, timings=timings, expand=expand, record_usage=record, relax=relax,
         deliver=deliver, compress=compress,

@@ -324,6 +324,7 @@ class ResidentIndex:
 
         self.cfg = cfg
         self._reader = None
+        self._stamp: tuple | None = None  # the open generation: its name and its folder's identity
         self._lock = threading.Lock()
         self.index_model = kept_index_model()  # loaded by the first `orion index` that embeds, then kept
 
@@ -334,13 +335,16 @@ class ResidentIndex:
 
     def reader(self, cfg=None):
         """The open reader (``cfg``, when given, must need this same one: NotResident else)."""
-        from oriongraph_cli.api import current_generation, open_index
+        from oriongraph_cli.api import current_generation, generation_stamp, open_index
 
         if cfg is not None and self.key(cfg) != self.key(self.cfg):
             raise NotResident("the settings need another index or model than the one kept open")
         with self._lock:
             current = current_generation(self.cfg)  # warns of a damaged generation, once, as opening does
-            if self._reader is not None and self._reader.generation != current:
+            # a generation is its name and its folder: an index deleted and built again
+            # names its first generation 000001 again
+            stamp = generation_stamp(self.cfg, current)
+            if self._reader is not None and self._stamp != stamp:
                 self._reader.close()
                 self._reader = None
             if self._reader is None:
@@ -349,6 +353,7 @@ class ResidentIndex:
                 with warnings.catch_warnings():  # said just above
                     warnings.simplefilter("ignore")
                     self._reader = open_index(self.cfg)
+                self._stamp = generation_stamp(self.cfg, self._reader.generation)
             return self._reader
 
     def close(self) -> None:

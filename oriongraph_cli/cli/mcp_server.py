@@ -42,7 +42,24 @@ def build_server(cfg):
             "and a token budget; fetch more with get_span (span id, path:L12-L40, or a path for the whole file)."
         ),
     )
-    index = ResidentIndex(cfg)
+    state = {"cfg": cfg, "stamp": _settings_stamp(cfg.root), "index": ResidentIndex(cfg)}
+
+    def current():
+        """(settings, open index) as the project's settings files say now: a client's session
+        compiles with what a command run now would, the settings read again when they change."""
+        from oriongraph_cli.api import load_config
+
+        stamp = _settings_stamp(state["cfg"].root)
+        if stamp != state["stamp"]:
+            fresh = load_config(state["cfg"].root)
+            if ResidentIndex.key(fresh) != ResidentIndex.key(state["cfg"]):
+                state["index"].close()
+                state["index"] = ResidentIndex(fresh)
+            else:
+                state["index"].cfg = fresh
+            state["cfg"], state["stamp"] = fresh, stamp
+        return state["cfg"], state["index"]
+
     # read-only (the destructive and idempotent hints only mean something for tools that write)
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
@@ -62,18 +79,21 @@ def build_server(cfg):
         "most budget_tokens."))
     def compile_context(
         intent: Annotated[str, Field(description="what you are about to do")],
-        budget_tokens: Annotated[int, Field(description="tokens for the whole reply, 1-20000")] = 4000,
+        budget_tokens: Annotated[int, Field(description="tokens for the whole reply, 1-20000; 0: the project's budget")] = 0,
         stage: Annotated[str, Field(description="only this stage")] = "",
         workstream: Annotated[str, Field(description="only this workstream")] = "",
         path: Annotated[str, Field(description="only paths matching this glob")] = "",
         where: Annotated[str, WHERE] = "",
-        format: Literal["markdown", "xml", "json", "json-lean"] = "markdown",
+        format: Annotated[Literal["markdown", "xml", "json", "json-lean"], Field(description="of the reply")] = "markdown",
     ) -> str:
         from oriongraph_cli.api import compile_workingset
         from oriongraph_cli.render import render_text
 
         try:
-            if not 1 <= budget_tokens <= MAX_BUDGET:
+            cfg, index = current()
+            if budget_tokens == 0 and not isinstance(budget_tokens, bool):
+                budget_tokens = min(cfg.budget, MAX_BUDGET)  # the project's budget, as the CLI's default
+            if isinstance(budget_tokens, bool) or not 1 <= budget_tokens <= MAX_BUDGET:
                 raise ValueError(f"budget_tokens must be from 1 to {MAX_BUDGET}")
             # the whole reply, framing included, fits budget_tokens: the pipeline renders
             # and counts this format while it selects. Read-only: nothing is appended to
@@ -91,7 +111,7 @@ def build_server(cfg):
     @server.tool(annotations=read_only, structured_output=False, description=(
         "Ranked spans for a query, one per line, tab-separated: path:lines, span id, score, section, preview."))
     def search(
-        query: str,
+        query: Annotated[str, Field(description="what to look for")],
         limit: Annotated[int, Field(description="hits, 1-100")] = 10,
         stage: Annotated[str, Field(description="only this stage")] = "",
         workstream: Annotated[str, Field(description="only this workstream")] = "",
@@ -101,7 +121,8 @@ def build_server(cfg):
         from oriongraph_cli.api import search as run_search
 
         try:
-            if not 1 <= limit <= 100:
+            cfg, index = current()
+            if isinstance(limit, bool) or not 1 <= limit <= 100:
                 raise ValueError("limit must be from 1 to 100")
             request = build_request(cfg, query, hard_filters=filters(stage, workstream, "", where), record_usage=False)
             _signals, hits, _info = run_search(request, cfg, index.reader())
@@ -117,14 +138,15 @@ def build_server(cfg):
 
     @server.tool(annotations=read_only, structured_output=False, description="The exact text of a span, or of a document's lines.")
     def get_span(ref: Annotated[str, Field(description="a span id (or prefix), path:L12-L40[,L50-L60], or a path or document id such as ADR-0007 (its whole file)")]) -> str:
-        from oriongraph_cli.api import show
+        from oriongraph_cli.api import clean, show
 
         try:
-            info = show(cfg, ref)
-            where = f"{info['path']}:{info.get('lines') or 'L%d-L%d' % (info['line_start'], info['line_end'])}"
+            info = show(current()[0], ref)
+            where = clean(f"{info['path']}:{info.get('lines') or 'L%d-L%d' % (info['line_start'], info['line_end'])}")
+            text = clean(info["text"])  # a terminal's control characters escaped, as orion show prints them
             if info["span_id"] is None:
-                return f"{where}\n\n{info['text']}"
-            return f"{where} ({info['span_id']}{', stale' if info['stale'] else ''})\n\n{info['text']}"
+                return f"{where}\n\n{text}"
+            return f"{where} ({info['span_id']}{', stale' if info['stale'] else ''})\n\n{text}"
         except Exception as exc:  # noqa: BLE001
             raise fail(exc) from None
 
@@ -134,7 +156,7 @@ def build_server(cfg):
         from oriongraph_cli.api import status as project_status
 
         try:
-            st = project_status(cfg)
+            st = project_status(current()[0])
         except Exception as exc:  # noqa: BLE001
             raise fail(exc) from None
         keep = ("root", "generation", "indexed_at_iso", "documents", "spans", "tokens", "model", "up_to_date", "stale", "damaged", "rebuild")
@@ -142,6 +164,20 @@ def build_server(cfg):
 
     _lean_schemas(server)
     return server
+
+
+def _settings_stamp(root) -> tuple:
+    """What the settings files are now (size, times, inode), to tell when they changed."""
+    import os
+
+    out = []
+    for name in (".orion.toml", "pyproject.toml"):
+        try:
+            st = os.stat(os.path.join(root, name))
+            out.append((st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+        except OSError:
+            out.append(None)
+    return tuple(out)
 
 
 def _lean_schemas(server) -> None:

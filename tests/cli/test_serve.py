@@ -501,3 +501,26 @@ def test_the_collector_is_off_only_for_a_one_shot_compile_or_search():
             assert gc.isenabled() is not off, argv
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_an_index_deleted_and_built_again_is_read_again_though_its_generation_has_the_same_name(project, fake_embedder):
+    """`orion serve` and `orion mcp` keep one reader open and reopen it when `orion index`
+    publishes a new generation. An index deleted and built again starts at 000001 again:
+    the open reader must not take the new 000001 for the one it read."""
+    import shutil
+
+    from oriongraph_cli.api import index_project, load_config
+    from oriongraph_cli.cli.context import ResidentIndex
+
+    cfg = load_config(project)
+    index_project(cfg)
+    resident = ResidentIndex(cfg)
+    first = resident.reader()
+    assert resident.reader() is first  # nothing changed: the same reader
+    shutil.rmtree(project / ".oriongraph")
+    (project / "02_knowledge" / "zanzibar.md").write_text("# Zanzibar quokka policy\n\nEvery quokka gets a zanzibar.\n")
+    index_project(cfg)
+    again = resident.reader()
+    assert again is not first and again.generation == first.generation == "000001"
+    assert "02_knowledge/zanzibar.md" in {d["path"] for d in again.documents}
+    resident.close()
