@@ -80,11 +80,15 @@ def served(argv: list[str]) -> int | None:
     if os.environ.get(wire.OFF_ENV, ""):
         raise NotServed(wire.OFF_ENV)
     command, rest, chdir = wire.command_of(argv)
+    if sys.stdout is None or sys.stderr is None:  # closed (>&-): the CLI says so itself
+        raise NotServed("no stdout")
     try:
         if os.isatty(1) and command not in wire.TERMINAL_COMMANDS:
             raise NotServed("stdout is a terminal")
     except OSError:
         raise NotServed("no stdout") from None
+    if _output_in_place(rest):
+        raise NotServed("-o names a pipe or a device, which only this process can open as its own")
     try:
         cwd = os.getcwd()
         base = os.path.join(cwd, chdir) if chdir is not None else cwd
@@ -124,8 +128,13 @@ def served(argv: list[str]) -> int | None:
         _write_all(1, out)
     except BrokenPipeError:  # `| head`: the reader left, as the CLI reports it
         code = code or 141
-    except OSError:
+    except OSError as exc:  # a full device: said as the CLI says it
         code = code or 1
+        try:
+            _write_all(2, f"error: cannot write the output ({exc.strerror or exc})\n"
+                          "  hint: free space where stdout goes, or write to a file with -o FILE\n".encode())
+        except OSError:
+            pass
     return code
 
 
@@ -150,11 +159,38 @@ def _exchange(path: str, request: dict) -> tuple[dict, bytes, bytes]:
             return head, out, err
         if status == "stdin" and request["stdin"] is None:
             global _stdin_read
+            if sys.stdin is None:  # closed (<&-): the CLI says so itself
+                raise NotServed("no stdin")
             _stdin_read = [sys.stdin.read(wire.STDIN_LIMIT)]
             request = {**request, "stdin": _stdin_read[0]}
             continue
         raise NotServed(str(head.get("reason") or status))
     raise NotServed("stdin asked twice")
+
+
+def _output_in_place(args: list[str]) -> bool:
+    """Whether ``-o``/``--output`` names something that is there and is no regular file — a
+    FIFO, a device, ``/dev/stdout`` —, which the server would open as its own (its own
+    stdout, or a FIFO that blocks it) rather than this process's."""
+    import stat
+
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg in ("-o", "--output"):
+            value = args[i + 1] if i + 1 < len(args) else None
+        elif arg.startswith("--output="):
+            value = arg.split("=", 1)[1]
+        elif arg.startswith("-o") and not arg.startswith("--"):
+            value = arg[2:]
+        else:
+            continue
+        try:
+            if value and not stat.S_ISREG(os.stat(value).st_mode):
+                return True
+        except (OSError, ValueError):
+            continue
+    return False
 
 
 def _isatty(fd: int) -> bool:

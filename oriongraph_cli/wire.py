@@ -125,9 +125,18 @@ def send_frame(sock, doc: dict) -> None:
     sock.sendall(len(data).to_bytes(4, "big") + data)
 
 
-def recv_exact(sock, n: int) -> bytes:
+def recv_exact(sock, n: int, deadline: float | None = None) -> bytes:
+    """``n`` bytes from ``sock``; with ``deadline`` (a ``time.monotonic()`` time) all of them
+    by then, however slowly they trickle in (TimeoutError otherwise)."""
+    import time
+
     chunks = []
     while n > 0:
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the request came too slowly")
+            sock.settimeout(left)
         chunk = sock.recv(min(n, 1 << 20))
         if not chunk:
             raise ConnectionError("the connection closed early")
@@ -136,14 +145,15 @@ def recv_exact(sock, n: int) -> bytes:
     return b"".join(chunks)
 
 
-def recv_frame(sock, limit: int) -> dict:
-    """One length-prefixed JSON object of at most ``limit`` bytes (ValueError otherwise)."""
+def recv_frame(sock, limit: int, deadline: float | None = None) -> dict:
+    """One length-prefixed JSON object of at most ``limit`` bytes (ValueError otherwise),
+    whole by ``deadline`` when one is given."""
     import json
 
-    size = int.from_bytes(recv_exact(sock, 4), "big")
+    size = int.from_bytes(recv_exact(sock, 4, deadline), "big")
     if size > limit:
         raise ValueError(f"a message of {size} bytes (at most {limit})")
-    doc = json.loads(recv_exact(sock, size).decode("utf-8"))
+    doc = json.loads(recv_exact(sock, size, deadline).decode("utf-8"))
     if not isinstance(doc, dict):
         raise ValueError("a message that is not a JSON object")
     return doc

@@ -314,6 +314,18 @@ def run_command(argv: list[str]) -> int:
         return 143 if isinstance(exc, Terminated) else 130
 
 
+def _closed_streams() -> None:
+    """A closed stdout has nowhere to put a command's output: say so on stderr (when it is
+    open) and exit 1 before any work; a closed stderr alone is a sink for messages."""
+    if sys.stdout is None:
+        if sys.stderr is not None:
+            sys.stderr.write("error: stdout is closed: nowhere to write the output\n"
+                             "  hint: run it with stdout open, or write to a file with -o FILE\n")
+            sys.stderr.flush()
+        os._exit(1)
+    sys.stderr = open(os.devnull, "w", encoding="utf-8")
+
+
 def main() -> None:
     import signal
 
@@ -326,6 +338,8 @@ def main() -> None:
     # (docs/BENCHMARKS.md, "Threads that don't spin"); a value the user set is kept.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     signal.signal(signal.SIGTERM, _on_sigterm)
+    if sys.stdout is None or sys.stderr is None:  # started with a stream closed (>&-, 2>&-)
+        _closed_streams()
     code = run_command(sys.argv[1:])
     # the query model may still be loading in a background thread (onnxruntime): a normal
     # interpreter shutdown under it can abort ("terminate called without an active
@@ -334,8 +348,13 @@ def main() -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         code = code or 141
-    except (OSError, ValueError):
+    except (OSError, ValueError) as exc:  # a full device, a descriptor closed under us
         code = code or 1
+        try:
+            sys.stderr.write(f"error: cannot write the output ({getattr(exc, 'strerror', None) or exc})\n"
+                             "  hint: free space where stdout goes, or write to a file with -o FILE\n")
+        except (OSError, ValueError):
+            pass
     try:
         sys.stderr.flush()
     except (OSError, ValueError):

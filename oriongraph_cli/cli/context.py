@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import stat
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -69,6 +70,12 @@ def progress_lines(as_json: bool = False) -> bool:
     return not (as_json or _output["quiet"]) and not sys.stderr.isatty()
 
 
+def _first_leaf(group: BaseExceptionGroup) -> BaseException:
+    """The first exception a group holds, however deep: what went wrong, said as any other."""
+    first = group.exceptions[0]
+    return _first_leaf(first) if isinstance(first, BaseExceptionGroup) else first
+
+
 @contextmanager
 def handled(as_json: bool = False, output: Optional[Path] = None, page: bool = False) -> Iterator[None]:
     """Every failure becomes one message + hint on stderr (and JSON on stdout with --json)
@@ -76,8 +83,6 @@ def handled(as_json: bool = False, output: Optional[Path] = None, page: bool = F
     ``output`` (``-o FILE``): what stdout gets goes to that file instead (:func:`stdout_to`);
     ``page``: output longer than the terminal goes through a pager (:func:`paged`)."""
     import warnings
-
-    from oriongraph_cli.errors import CheckFailed, as_orion_error
 
     def show(message, category, filename, lineno, file=None, line=None):
         warn(str(message))
@@ -90,23 +95,36 @@ def handled(as_json: bool = False, output: Optional[Path] = None, page: bool = F
         raise
     except BrokenPipeError:  # `orion … | head`: the reader left; stop quietly, as SIGPIPE would
         raise typer.Exit(141) from None
+    except BaseExceptionGroup as group:  # an async server's task group (orion mcp): its client left
+        if group.subgroup(lambda e: isinstance(e, (BrokenPipeError, ConnectionResetError))) is not None and \
+                group.subgroup(lambda e: not isinstance(e, (BrokenPipeError, ConnectionResetError, BaseExceptionGroup))) is None:
+            raise typer.Exit(141) from None
+        _fail(_first_leaf(group), as_json)
     except KeyboardInterrupt as exc:
         # a library may re-raise a plain KeyboardInterrupt for our SIGTERM: the flag tells
         term = isinstance(exc, Terminated) or _signals["terminated"]
         sys.stderr.write("terminated\n" if term else "interrupted\n")
         raise typer.Exit(143 if term else 130) from None
     except Exception as exc:  # noqa: BLE001 — the one place every failure is translated
-        if os.environ.get("ORION_DEBUG"):
-            import traceback
+        _fail(exc, as_json)
 
-            traceback.print_exc()
-        err = as_orion_error(exc)
-        sys.stderr.write(f"error: {clean_line(err.message)}\n")
-        if err.hint:
-            sys.stderr.write(f"  hint: {clean_line(err.hint)}\n")
-        if as_json and not isinstance(err, CheckFailed):  # a failed check is already in the document
-            sys.stdout.write(json.dumps({"schema_version": 1, "kind": "error", **err.to_dict()}, indent=2) + "\n")
-        raise typer.Exit(int(err.exit_code)) from None
+
+def _fail(exc: BaseException, as_json: bool):
+    """``exc`` said as one message and hint on stderr (and JSON on stdout with --json), and
+    its exit code."""
+    from oriongraph_cli.errors import CheckFailed, as_orion_error
+
+    if os.environ.get("ORION_DEBUG"):
+        import traceback
+
+        traceback.print_exception(exc)
+    err = as_orion_error(exc)
+    sys.stderr.write(f"error: {clean_line(err.message)}\n")
+    if err.hint:
+        sys.stderr.write(f"  hint: {clean_line(err.hint)}\n")
+    if as_json and not isinstance(err, CheckFailed):  # a failed check is already in the document
+        sys.stdout.write(json.dumps({"schema_version": 1, "kind": "error", **err.to_dict()}, indent=2) + "\n")
+    raise typer.Exit(int(err.exit_code)) from None
 
 
 NULL_OPT = typer.Option(
@@ -137,6 +155,12 @@ class _Captured(io.StringIO):
 def check_output_path(path: Path, flag: str = "-o") -> Path:
     """The file ``-o`` will write (symlinks followed), refused before any work is done when
     it is inside an index directory, a directory, or in a directory that cannot be written."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        st = None
+    if st is not None and not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
+        return Path(path)  # a FIFO, a device, /dev/stdout (a pipe's magic link): written in place, as given
     target = Path(os.path.realpath(path))
     if ".oriongraph" in target.parts:
         raise OrionError(f"{flag} {path}: inside orion's index directory", hint="write the file elsewhere, e.g. -o out.txt", exit_code=ExitStatus.USAGE)
@@ -463,6 +487,9 @@ def read_intent(intent: str) -> str:
     """``-`` reads the intent from stdin (at most 64 KiB)."""
     if intent != "-":
         return intent
+    if sys.stdin is None:  # closed (<&-)
+        raise OrionError("stdin is closed: no intent to read", hint='pipe the intent in, or give it as an argument: orion compile "…"',
+                         exit_code=ExitStatus.USAGE)
     data = sys.stdin.read(64 * 1024 + 1)
     if len(data) > 64 * 1024:
         raise OrionError("the intent on stdin is longer than 64 KiB", hint="say what you are about to do in a few sentences", exit_code=ExitStatus.USAGE)

@@ -185,10 +185,14 @@ class Server:
 
     # -------------------------------------------------------------- one connection
     def handle(self, conn) -> None:
+        import time
+
         conn.settimeout(READ_TIMEOUT)
         try:
             self._check_peer(conn)
-            req = wire.recv_frame(conn, wire.MAX_REQUEST)
+            # the whole request within READ_TIMEOUT: a client trickling a byte at a time
+            # would otherwise hold the server (it answers one connection at a time)
+            req = wire.recv_frame(conn, wire.MAX_REQUEST, deadline=time.monotonic() + READ_TIMEOUT)
             head, out, err = self.answer(req)
         except Refused as exc:
             head, out, err = {"status": "refused", "reason": " ".join(str(exc).split())[:500]}, b"", b""

@@ -278,3 +278,32 @@ def test_one_request_builder_for_the_tools_and_the_commands(sample_index, tmp_pa
     assert "\\x1b[31m" in _text(out["ansi"]) and "\x1b" not in _text(out["ansi"]) and "\x07" not in _text(out["ansi"])
     assert out["index_file"].is_error and "index" in _text(out["index_file"])
     assert _text(out["after"]).rstrip("\n") == cli("retry storms") != default_cli  # 900 tokens now
+
+
+def test_a_client_that_leaves_mid_request_ends_the_server_quietly(sample_index, tmp_path):
+    """A client that closes the pipe the server answers on: exit 141, as any reader leaving,
+    not an internal error."""
+    import json
+    import subprocess
+    import time
+
+    root = tmp_path / "p"
+    shutil.copytree(sample_index, root)
+    proc = subprocess.Popen([sys.executable, "-m", "oriongraph_cli", "mcp", "--root", str(root)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def send(doc):
+        proc.stdin.write((json.dumps(doc) + "\n").encode())
+        proc.stdin.flush()
+
+    send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+          "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
+    proc.stdout.readline()
+    send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+          "params": {"name": "compile_context", "arguments": {"intent": "retry storms", "budget_tokens": 4000}}})
+    proc.stdout.close()
+    time.sleep(5)
+    proc.stdin.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141 and "internal error" not in err, err

@@ -524,3 +524,63 @@ def test_an_index_deleted_and_built_again_is_read_again_though_its_generation_ha
     assert again is not first and again.generation == first.generation == "000001"
     assert "02_knowledge/zanzibar.md" in {d["path"] for d in again.documents}
     resident.close()
+
+
+def _shell(root: Path, script: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    orion = f"{sys.executable} -m oriongraph_cli"
+    return subprocess.run(["bash", "-c", script.replace("ORION", orion)], capture_output=True, text=True, cwd=root,
+                          env={**os.environ, **(env or {})}, timeout=120)
+
+
+@pytest.mark.parametrize("env", [IN_PROCESS, {}], ids=["in-process", "served"])
+def test_closed_streams_a_full_device_and_output_in_place(served, env):
+    """Served or not: a closed stdout or stdin is one message and its exit code (never a
+    traceback), a full device says so, and ``-o`` naming a pipe or a device is written by
+    this process as itself (``-o /dev/stdout`` into a pipe, a FIFO another process reads) —
+    the server would open its own, or block on the FIFO."""
+    r = _shell(served, "ORION compile retry --json --no-usage-log >&-", env)
+    assert r.returncode == 1 and r.stderr.startswith("error: stdout is closed") and "Traceback" not in r.stderr, r.stderr
+    r = _shell(served, "ORION compile - --no-usage-log <&-", env)
+    assert r.returncode == 2 and r.stderr.startswith("error: stdin is closed"), r.stderr
+    r = _shell(served, "ORION compile retry --no-usage-log >/dev/full", env)
+    assert r.returncode == 1 and "No space left on device" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    whole = _shell(served, "ORION compile retry --no-usage-log -f markdown", env).stdout
+    r = _shell(served, "ORION compile retry --no-usage-log -f markdown -o /dev/stdout | cat", env)
+    assert r.returncode == 0 and r.stdout == whole, r.stderr
+    r = _shell(served, "rm -f ff && mkfifo ff && (cat ff > got &) && ORION compile retry --no-usage-log -f markdown -o ff"
+                       " && sleep 0.5 && cat got && rm -f ff got", env)
+    assert r.returncode == 0 and r.stdout == whole, r.stderr
+
+
+def test_a_client_trickling_its_request_is_cut_off_and_others_are_answered(served):
+    """The server reads one request at a time: a client sending a byte every few seconds
+    gets the whole request's deadline, not one per byte, and the next command is answered."""
+    import threading
+
+    from oriongraph_cli.cli import serve as serve_mod
+
+    path = str(served / ".oriongraph" / wire.SERVE_DIR / wire.SOCKET_NAME)
+    done = threading.Event()
+
+    def trickle():
+        with wire.connect(path, timeout=60) as sock:
+            sock.sendall((1000).to_bytes(4, "big"))
+            for _ in range(int(serve_mod.READ_TIMEOUT) * 6):
+                if done.is_set():
+                    break
+                try:
+                    sock.sendall(b" ")
+                except OSError:
+                    break
+                time.sleep(1)
+
+    t = threading.Thread(target=trickle, daemon=True)
+    t.start()
+    time.sleep(0.5)
+    start = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "oriongraph_cli", "compile", "retry storm", "--no-usage-log", "-f", "markdown"],
+                          capture_output=True, text=True, cwd=served, timeout=120)
+    waited = time.monotonic() - start
+    done.set()
+    assert proc.returncode == 0 and proc.stdout.startswith("# Working set"), proc.stderr
+    assert waited < serve_mod.READ_TIMEOUT * 4, waited  # not held for as long as the trickle lasts (60 s)
