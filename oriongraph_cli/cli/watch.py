@@ -57,14 +57,44 @@ def watch(cfg, *, debounce_ms: int, once_ready=None, quiet: bool = False) -> Non
     run("start")
     if once_ready is not None:
         once_ready()
-    watched = [str(cfg.root / top) for top in ("01_context", "02_knowledge", "03_workstreams", "04_artifacts") if (cfg.root / top).is_dir()]
+
+    def stage_folders() -> list[str]:
+        return [str(cfg.root / top) for top in ("01_context", "02_knowledge", "03_workstreams", "04_artifacts") if (cfg.root / top).is_dir()]
+
     ready = False
-    for changes in watch_files(*watched, watch_filter=_relevant(cfg.root), debounce=debounce_ms, raise_interrupt=True,
-                               rust_timeout=1000, yield_on_timeout=True):
-        if not ready:  # the first yield: the watches are in place
-            ready = True
-            say("watching for changes")
-        if not changes:
+    while True:
+        # the stage folders are watched as they are now; one created, moved away or replaced
+        # (a checkout) is seen by the check each second and watched from then on
+        watched = stage_folders()
+        ids = {path: _folder_id(path) for path in watched}
+        if not watched:  # none yet: look again each second
+            if not ready:
+                ready = True
+                say("watching for changes")
+            time.sleep(1)
+            if stage_folders():
+                run("stage folders changed")
             continue
-        n = len({p for _c, p in changes})
-        run(f"{n} file(s) changed")
+        for changes in watch_files(*watched, watch_filter=_relevant(cfg.root), debounce=debounce_ms, raise_interrupt=True,
+                                   rust_timeout=1000, yield_on_timeout=True):
+            if not ready:  # the first yield: the watches are in place
+                ready = True
+                say("watching for changes")
+            if stage_folders() != watched or any(_folder_id(path) != ids[path] for path in watched):
+                run("stage folders changed")
+                break
+            if not changes:
+                continue
+            n = len({p for _c, p in changes})
+            run(f"{n} file(s) changed")
+
+
+def _folder_id(path: str) -> tuple | None:
+    """A folder's identity, to tell one moved away and another made under its name."""
+    import os
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)

@@ -49,6 +49,22 @@ def test_watch_reindexes_a_new_note_and_stops_on_sigterm(sample_index, tmp_path)
         wait_for("links to other files looked up again")
         st = json.loads(run_orion("status", "--json", "--root", str(root)).stdout)
         assert st["up_to_date"] and not st["other_files_changed"], st
+        # a stage folder moved away, and one made after the watch began: both seen
+        shutil.move(str(root / "04_artifacts"), str(tmp_path / "artifacts-elsewhere"))
+        wait_for("stage folders changed")
+        (root / "04_artifacts").mkdir()
+        (root / "04_artifacts" / "report.md").write_text("# Report\n\nThe okapi report.\n")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            st = json.loads(run_orion("status", "--json", "--root", str(root)).stdout)
+            if st["up_to_date"]:
+                break
+            time.sleep(1)
+        assert st["up_to_date"], st["stale"]
+        out = run_orion("show", "04_artifacts/report.md", "--root", str(root))
+        assert "okapi" in out.stdout
+        (root / "04_artifacts" / "later.md").write_text("# Later\n\nA note in the folder made after the watch began.\n")
+        wait_for("1 added")
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
