@@ -89,18 +89,21 @@ def summary_line(resp: Any, fmt: str | None = None) -> str:
 
 SUMMARY_MIN = 1000  # below this budget a brief names only the intent's first words
 TITLE_WORDS = 8  # ... (those words)
+ECHO_MAX_WORDS = 200  # an intent repeated whole stops here (a pasted page is no title): what it costs stays bounded
 SUMMARY_LINE_MIN = 3000  # below this budget the summary line and the intent in the title cost more than they tell
 HEADER_LINES_MIN = 1000  # below this budget a document header names no line ranges
 GAP_MARK = "[…]"  # between two quotes of a document when the text skipped holds no heading
 
 
 def intent_echo(resp: Any) -> str:
-    """The intent as a title or brief repeats it: whole from ``SUMMARY_MIN`` tokens, else its
-    first ``TITLE_WORDS`` words and ``…``."""
+    """The intent as a title or brief repeats it: whole from ``SUMMARY_MIN`` tokens (up to
+    ``ECHO_MAX_WORDS`` words), else its first ``TITLE_WORDS`` words and ``…``."""
     words = one_line(resp.request.intent).split(" ")
-    if resp.stats.budget >= SUMMARY_MIN or len(words) <= TITLE_WORDS:
-        return " ".join(words)
-    return " ".join(words[:TITLE_WORDS]) + " …"
+    keep = ECHO_MAX_WORDS if resp.stats.budget >= SUMMARY_MIN else TITLE_WORDS
+    text = " ".join(words[:keep])
+    if len(text) > keep * 10:  # words of no spaces: as many characters as those words would hold
+        text = text[: keep * 10]
+    return text if text == " ".join(words) else text + " …"
 
 
 def title_echoes(resp: Any) -> bool:

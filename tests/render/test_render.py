@@ -282,6 +282,12 @@ def test_title_echoes_the_intent_only_from_3000_tokens(resp):
     assert "**Intent:** Anthrax spores are very difficult to dispose once …\n" in rmd.task_brief(tiny)
     short = replace(resp, stats=replace(resp.stats, budget=300))
     assert "**Intent:** How does the ingestion worker retry failed fetches?\n" in rmd.task_brief(short)
+    # a pasted page as the intent is no title: its first 200 words (or 2,000 characters)
+    pasted = replace(resp, request=replace(resp.request, intent="retry " * 100_000))
+    title = rmd.workingset_markdown(pasted).split("\n", 1)[0]
+    assert title == "# Working set: " + " ".join(["retry"] * rmd.ECHO_MAX_WORDS) + " …"
+    one_word = replace(resp, request=replace(resp.request, intent="x" * 1_000_000))
+    assert len(rmd.workingset_markdown(one_word).split("\n", 1)[0]) == len("# Working set: ") + 10 * rmd.ECHO_MAX_WORDS + 2
 
 
 # --------------------------------------------------------------------------- TASK_BRIEF.md
