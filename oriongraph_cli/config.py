@@ -382,7 +382,11 @@ def resolve_root_origin(root: Path | str | None) -> tuple[Path, Origin]:
     env = os.environ.get("ORION_ROOT")
     if env:
         return Path(env), Origin("env", "ORION_ROOT")
-    return discover_root("."), Origin("cwd", os.getcwd())
+    try:
+        cwd = os.getcwd()
+    except FileNotFoundError:
+        raise ConfigError("the current directory no longer exists", hint="cd into the project, or give --root PATH") from None
+    return discover_root(cwd), Origin("cwd", cwd)
 
 
 def load_config(root: Path | str = ".", **overrides: Any) -> Config:

@@ -15,7 +15,11 @@ def follow_cwd(root: Path | str, cwd: Path | str | None = None) -> None:
     """Show paths relative to ``cwd`` (the current directory) from now on, when it is inside
     ``root`` or above it."""
     r = Path(os.path.realpath(root))
-    c = Path(os.path.realpath(cwd if cwd is not None else os.getcwd()))
+    try:
+        c = Path(os.path.realpath(cwd if cwd is not None else os.getcwd()))
+    except OSError:  # the current directory was removed: paths from the root, as elsewhere
+        _state["root"] = _state["cwd"] = None
+        return
     related = c != r and (c.is_relative_to(r) or r.is_relative_to(c))
     _state["root"], _state["cwd"] = (r, c) if related else (None, None)
 

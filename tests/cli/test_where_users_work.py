@@ -402,3 +402,19 @@ def test_readme_documents_the_columns_the_code_writes():
         row = rows["-l -0" if key == "-l" else f"orion {key}"]
         assert row[: len(cols)] == list(cols), (key, row)
     assert rows["orion compile"][len(COLUMNS["compile"]):] == ["reasons", "--explain"]
+
+
+def test_a_current_directory_removed_under_the_shell(sample_index, tmp_path):
+    """A shell left in a folder someone removed: with --root the command works, paths from
+    the root; without, one message saying so, not "No such file or directory"."""
+    import subprocess
+    import sys
+
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    script = (f"cd {gone} && rmdir {gone} && {sys.executable} -m oriongraph_cli search retry -n 2 --root {sample_index}; "
+              f"echo rc=$?; {sys.executable} -m oriongraph_cli search retry -n 2; echo rc=$?")
+    r = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=120)
+    first, _, second = r.stdout.partition("rc=0\n")
+    assert first.startswith("03_workstreams/") or first.startswith("0"), r.stdout
+    assert second.strip() == "rc=2" and "the current directory no longer exists" in r.stderr and "Traceback" not in r.stderr, (r.stdout, r.stderr)
