@@ -254,10 +254,8 @@ def _describe(name: str) -> str:
     if low == -_INF:
         return "a finite number"
     if open_low:
-        return f"a number above {low:g} and at most {high:g}"
-    if high >= 1e6:
-        return f"a finite number >= {low:g}"
-    return f"a number from {low:g} to {high:g}"
+        return f"a number above {low:g} and at most {high:,.10g}"
+    return f"a number from {low:g} to {high:,.10g}"  # the limit named, large or not (1e300 is finite and >= 0)
 
 
 def _coerce(name: str, value: Any, source: str, label: str | None = None) -> Any:

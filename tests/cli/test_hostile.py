@@ -476,7 +476,7 @@ def test_full_disk_is_one_line_and_keeps_the_previous_index(world, monkeypatch):
     ("toml", "budget = 2.9", "budget=2.9: budget must be"),
     ("toml", "budget = true", "budget=true: budget must be"),
     ("toml", "budget = inf", "budget must be"),
-    ("toml", "[weights]\nsemantic = nan", "w_semantic must be a finite number"),
+    ("toml", "[weights]\nsemantic = nan", "w_semantic must be a number from 0 to 1,000,000"),
     ("env", ("ORION_W_LEXICAL", "-1"), "ORION_W_LEXICAL=-1"),
     ("env", ("ORION_EMBED_BATCH_SIZE", "0"), "embed_batch_size must be"),
     ("env", ("ORION_LOCK_TIMEOUT", "nan"), "lock_timeout must be"),
@@ -659,3 +659,10 @@ def test_index_compile_eval_and_status_write_nothing_outside_the_project(world, 
         r = run(*args)
         assert r.returncode == 0 and "Traceback" not in r.stderr, (args, r.stderr)
     assert [p.relative_to(tmp_path).as_posix() for d in (tmp, home, cache) for p in d.rglob("*")] == []
+
+
+def test_a_setting_too_large_names_its_limit(world):
+    """1e300 is finite and at least 0: the message names the largest value instead."""
+    root, _ = world
+    r = run_orion("serve", "--idle-timeout", "1e300", "--root", str(root))
+    assert r.returncode == 2 and "must be a number from 0 to 31,536,000" in r.stderr, r.stderr
