@@ -2401,3 +2401,21 @@ def test_a_link_naming_a_rule_id_lands_on_the_rule(mini, tmp_path):
     dangling = {x.target for x in result.dangling if x.path == "02_knowledge/ref/types.md"}
     assert dangling == {"expr.nothing", "config.yaml"}
     reg.close()
+
+
+def test_inline_code_is_read_as_commonmark_pairs_backtick_runs_in_one_pass():
+    """A run of n backticks opens a code span that the next run of exactly n closes; runs of
+    other lengths are its text, and a run nothing closes is text. A line of thousands of
+    backticks (a regex of backreferences took minutes on 2,000 and hung `orion index`) is
+    read in one pass."""
+    from oriongraph_cli.graph.extract import code_spans, mask_code
+
+    assert code_spans("a `b` c") == [(2, 5)]
+    assert code_spans("`sql``.mapWith()`") == [(0, 17)]  # the run of two is the span's text
+    assert code_spans("`` ` `` and ``` x") == [(0, 7)]  # the run of three is closed by none: text
+    text = "Use ```yaml, ```bash, ```go\nand `[text](../path/to/page.md)` as written.\n"
+    assert "[text]" not in mask_code(text, 0, "markdown")  # a link shown in code is no link
+    for n in (2_000, 20_001):
+        assert code_spans("Some text " + "`" * n + "\n") == []  # one run: text
+    assert len(code_spans("`a` " * 50_000)) == 50_000
+    assert code_spans("`" * 3 + "x" + "``" * 10_000) == []
