@@ -100,6 +100,7 @@ class InitResult:
     created: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)  # existed with other content: not overwritten
+    linked: list[str] = field(default_factory=list)  # a link, or under one: nothing written through it
 
 
 def init_project(directory: Path | str, today: str | None = None) -> InitResult:
@@ -110,13 +111,18 @@ def init_project(directory: Path | str, today: str | None = None) -> InitResult:
     root.mkdir(parents=True, exist_ok=True)
     result = InitResult(root=root.resolve())
     for top in TOP_FOLDERS:
-        if not (root / top).is_dir():
+        if os.path.islink(root / top):  # its files live where the link points: nothing is written there
+            result.linked.append(top + "/")
+        elif not (root / top).is_dir():
             (root / top).mkdir()
             result.created.append(top + "/")
     created = today or datetime.date.today().isoformat()
     files = {str(EXAMPLE_NOTE): EXAMPLE_TEXT.format(created=created), ".orion.toml": orion_toml()}
     for rel, text in files.items():
         path = root / rel
+        if not _inside(root, path):  # under a link (a stage folder linked elsewhere): not ours to write
+            result.linked.append(rel)
+            continue
         if os.path.lexists(path):
             try:
                 same = path.read_text(encoding="utf-8") == text or (rel == str(EXAMPLE_NOTE) and _same_but_date(path, text))
@@ -142,10 +148,29 @@ def _same_but_date(path: Path, text: str) -> bool:
     return undated(path.read_text(encoding="utf-8")) == undated(text)
 
 
+def _inside(root: Path, path: Path) -> bool:
+    """Whether writing ``path`` writes inside ``root``: no link on the way from the root to it
+    (the file itself included), so nothing outside the project is written."""
+    rel = path.relative_to(root)
+    here = root
+    for part in rel.parts:
+        here = here / part
+        if os.path.islink(here):
+            return False
+    return True
+
+
 def _ignore_index(root: Path, result: InitResult) -> None:
-    """``.oriongraph/`` in .gitignore: added to the file (created when missing), once."""
+    """``.oriongraph/`` in .gitignore: added to the file (created when missing), once; a
+    .gitignore that is a link or no file is left as it is."""
     path = root / ".gitignore"
     entry = ".oriongraph/"
+    if os.path.islink(path):
+        result.linked.append(".gitignore")
+        return
+    if os.path.lexists(path) and not path.is_file():
+        result.kept.append(".gitignore")
+        return
     if path.exists():
         text = path.read_text(encoding="utf-8", errors="replace")
         if any(line.strip() in (entry, ".oriongraph", "/.oriongraph", "/.oriongraph/") for line in text.splitlines()):

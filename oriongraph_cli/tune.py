@@ -560,9 +560,9 @@ def write_settings(root: Path, settings: Mapping[str, Any]) -> Path:
                 placed = True
         if not placed:
             table[key] = value
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(tomlkit.dumps(doc), encoding="utf-8")
-    tmp.replace(target)
+    from oriongraph_cli.store.layout import atomic_write
+
+    atomic_write(target, tomlkit.dumps(doc).encode("utf-8"))  # a temp file of its own (never a fixed name a link may hold)
     return target
 
 

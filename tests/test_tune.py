@@ -264,3 +264,21 @@ def test_the_ranking_space_holds_the_shipped_ranking_as_configured():
     assert "weak lexical" in shipped.name
     assert all(getattr(Config(), k) == v for k, v in tune._CHOSEN.items())
     assert all(v.as_dict()["weak_lexical_score"] == 0.0 for v in tune.RANKING_SPACE if v is not shipped)
+
+
+def test_write_never_writes_through_a_link(tmp_path):
+    """The settings are written through a temp file of their own in the project: a link
+    planted at a fixed temp name, or as the settings file, leads nothing out of it."""
+    from oriongraph_cli.errors import ConfigError
+
+    root, outside = tmp_path / "p", tmp_path / "outside.txt"
+    root.mkdir()
+    outside.write_text("precious\n")
+    (root / ".orion.toml.tmp").symlink_to(outside)
+    tune.write_settings(root, {"fusion": "rrf"})
+    assert outside.read_text() == "precious\n" and not (root / ".orion.toml").is_symlink()
+    (root / ".orion.toml").unlink()
+    (root / ".orion.toml").symlink_to(outside)
+    with pytest.raises(ConfigError):
+        tune.write_settings(root, {"fusion": "rrf"})
+    assert outside.read_text() == "precious\n"

@@ -33,6 +33,8 @@ def init_cmd(
         result = init_project(target)
         for rel in result.kept:
             warn(f"kept {rel}: it exists and differs from what orion init writes (not overwritten)")
+        for rel in result.linked:
+            warn(f"kept {rel}: a symbolic link, or inside one; nothing is written through it (it may lead out of the project)")
         for rel in result.created:
             note(f"created {rel}")
         if not result.created:

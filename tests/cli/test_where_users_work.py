@@ -418,3 +418,21 @@ def test_a_current_directory_removed_under_the_shell(sample_index, tmp_path):
     first, _, second = r.stdout.partition("rc=0\n")
     assert first.startswith("03_workstreams/") or first.startswith("0"), r.stdout
     assert second.strip() == "rc=2" and "the current directory no longer exists" in r.stderr and "Traceback" not in r.stderr, (r.stdout, r.stderr)
+
+
+def test_init_writes_nothing_through_a_link(tmp_path):
+    """A .gitignore or a stage folder that is a link leading out of the project: orion init
+    names it and writes nothing through it, and everything else is made as usual."""
+    outside = tmp_path / "victim.txt"
+    outside.write_text("precious\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / ".gitignore").symlink_to(outside)
+    (root / "03_workstreams").symlink_to(elsewhere)
+    r = run_orion("init", str(root))
+    assert r.returncode == 0, r.stderr
+    assert outside.read_text() == "precious\n" and list(elsewhere.iterdir()) == []
+    assert "kept .gitignore: a symbolic link" in r.stderr and "kept 03_workstreams/: a symbolic link" in r.stderr
+    assert (root / ".orion.toml").is_file() and (root / "01_context").is_dir()
