@@ -337,12 +337,16 @@ def _file_settings(root: Path) -> tuple[dict[str, Any], str | None]:
         except UnsafeFile as exc:
             raise ConfigError(f"{path}: {exc.reason}", hint=f"make {path.name} a regular file in the project (at most 1 MB)") from None
         try:
-            data = tomllib.loads(raw.decode("utf-8"))
+            data = tomllib.loads(raw.decode("utf-8").removeprefix("\ufeff"))  # a byte order mark, as editors on Windows write it
         except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
-            raise ConfigError(f"{path}: invalid TOML ({exc})", hint="fix the syntax or remove the file") from None
+            raise ConfigError(f"{path}: invalid TOML ({exc})",
+                              hint="fix the syntax" + (" or remove the file" if table is None else "")) from None
         if table:
             for key in table:
                 data = data.get(key, {}) if isinstance(data, dict) else {}
+            if not isinstance(data, dict):  # [tool] oriongraph = "x", [[tool.oriongraph]]
+                raise ConfigError(f"{path}: [tool.oriongraph] is a {type(data).__name__}, not a table of settings",
+                                  hint="write the settings under a [tool.oriongraph] table")
             if not data:
                 continue
         # allow [weights] and [compile]/[index] sub-tables for readability

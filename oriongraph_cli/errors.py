@@ -102,6 +102,10 @@ def as_orion_error(exc: BaseException) -> OrionError:
         if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             return OrionError(f"permission denied: {exc.filename or exc}", hint="check the permissions of that path")
         return OrionError(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), hint="check that path and run again")
+    if isinstance(exc, sqlite3.Error) and (getattr(exc, "sqlite_errorcode", None) == getattr(sqlite3, "SQLITE_FULL", 13)
+                                           or "database or disk is full" in str(exc)):
+        return OrionError("no space left on device while writing the index; the previous index is intact",
+                          hint="free some disk space and run the command again")
     if isinstance(exc, sqlite3.Error):
         return OrionError(
             f"the index database cannot be read ({exc})",

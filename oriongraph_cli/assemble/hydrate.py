@@ -143,7 +143,12 @@ def _file_lines(cfg: Config, path: str) -> list[str]:
         raise NotFoundError(f"cannot read {path}: {why}", hint=_SHOW_HINT) from None
     if b"\x00" in got.data[:8192]:
         raise NotFoundError(f"cannot show {path}: a binary file, not text", hint=_SHOW_HINT)
-    return got.data.decode("utf-8", "replace").splitlines()
+    # lines end at "\n" alone (a CRLF's "\r" dropped), as the index counts them: a form feed,
+    # a vertical tab or U+2028 in a line is text of that line (str.splitlines() split there)
+    lines = got.data.decode("utf-8", "replace").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
 def _lines_record(path: str, lines: list[str], a: int, b: int) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from oriongraph_cli.config import Config
-from oriongraph_cli.errors import NotFoundError, OrionError
+from oriongraph_cli.errors import ExitStatus, NotFoundError, OrionError
 from oriongraph_cli.store.reader import IndexReader
 
 
@@ -43,7 +43,8 @@ def links_of(cfg: Config, target: str | None, *, dangling: bool = False, structu
             items = edges.dangling(registry, _resolve(reader, target) if target else None)
             return {"schema_version": 1, "kind": "dangling-links", "generation": reader.generation, "dangling": [d.to_dict() for d in items]}
         if not target:
-            raise OrionError("name a document path, document id or span id — or pass --dangling", hint="e.g. orion links ADR-0007")
+            raise OrionError("name a document path, document id or span id — or pass --dangling", hint="e.g. orion links ADR-0007",
+                             exit_code=ExitStatus.USAGE)
         report = edges.links_report(registry, _resolve(reader, target), include_structural=structural)
         report["generation"] = reader.generation
         return report

@@ -19,7 +19,7 @@ from typing import Iterable
 
 NAMED = 200  # up to this many files are named to git (pathspecs); more: the log is read for all
 TIMEOUT = 10.0  # seconds git may take in all; what was read by then is kept
-_GIT = ("git", "-c", "core.quotepath=off", "--literal-pathspecs")
+_GIT = ("git", "-c", "core.quotepath=off", "-c", "core.fsmonitor=false", "--literal-pathspecs")
 
 
 def git_times(root: Path, paths: Iterable[str] | None = None) -> dict[str, int]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from oriongraph_cli.repository import OwnRepository
 
 TIMEOUT = 5.0  # seconds each git command may take
-_GIT = ("git", "-c", "core.quotepath=off")
+_GIT = ("git", "-c", "core.quotepath=off", "-c", "core.fsmonitor=false")
 
 
 def _git(root: Path, *args: str) -> str | None:

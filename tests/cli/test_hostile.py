@@ -666,3 +666,45 @@ def test_a_setting_too_large_names_its_limit(world):
     root, _ = world
     r = run_orion("serve", "--idle-timeout", "1e300", "--root", str(root))
     assert r.returncode == 2 and "must be a number from 0 to 31,536,000" in r.stderr, r.stderr
+
+
+def test_settings_files_as_editors_and_other_tools_leave_them(tmp_path):
+    """A byte order mark before .orion.toml's first line is read past, as notes' are; a
+    pyproject.toml whose tool.oriongraph is no table is one message naming it, not an
+    internal error, and a broken pyproject.toml is not to be removed."""
+    root = tmp_path / "p"
+    (root / "02_knowledge").mkdir(parents=True)
+    (root / ".orion.toml").write_bytes(b"\xef\xbb\xbfbudget = 1500\n")
+    r = run_orion("config", "budget", "--root", str(root))
+    assert r.returncode == 0 and r.stdout.strip() == "1500", r.stderr
+    (root / ".orion.toml").unlink()
+    for body in ('[tool]\noriongraph = "s"\n', "[[tool.oriongraph]]\nbudget = 1\n"):
+        (root / "pyproject.toml").write_text(body)
+        r = run_orion("config", "budget", "--root", str(root))
+        assert r.returncode == 2 and "pyproject.toml: [tool.oriongraph] is a" in r.stderr and "internal" not in r.stderr, r.stderr
+    (root / "pyproject.toml").write_text("[tool.oriongraph\n")
+    r = run_orion("config", "budget", "--root", str(root))
+    assert r.returncode == 2 and "invalid TOML" in r.stderr and "remove the file" not in r.stderr, r.stderr
+
+
+def test_a_full_disk_while_sqlite_writes_is_no_damaged_index():
+    import sqlite3
+
+    from oriongraph_cli.errors import as_orion_error
+
+    err = as_orion_error(sqlite3.OperationalError("database or disk is full"))
+    assert "no space left on device" in err.message and "intact" in err.message and int(err.exit_code) == 1
+    assert int(as_orion_error(sqlite3.DatabaseError("file is not a database")).exit_code) == 4
+
+
+def test_show_counts_lines_as_the_index_does(world, sample_index):
+    """A form feed or U+2028 inside a line is that line's text: `orion show PATH:Lx-Ly` gives
+    the lines grep -n and the index number, and `orion links` without a target is a usage
+    error (exit 2)."""
+    root, _ = world
+    (root / "02_knowledge" / "ff.md").write_text("# T\n\nform\x0cfeed and line\u2028sep\r\n\n## Target\n\ntarget text\n")
+    r = run_orion("show", "02_knowledge/ff.md:L5-L7", "--root", str(root))
+    assert r.returncode == 0 and r.stdout == "## Target\n\ntarget text\n", (r.stdout, r.stderr)
+    r = run_orion("show", "02_knowledge/ff.md:L3", "--root", str(root))
+    assert "form" in r.stdout and "sep" in r.stdout and "\r" not in r.stdout
+    assert run_orion("links", "--root", str(sample_index)).returncode == 2

@@ -94,3 +94,16 @@ def test_an_index_run_dates_a_note_without_a_date_by_its_last_commit(project, fa
         reader.close()
     assert (docs["02_knowledge/undated.md"]["created_source"], docs["02_knowledge/undated.md"]["created_at"]) == ("git", 1_650_000_000)
     assert docs["02_knowledge/fresh.md"]["created_source"] == "mtime"
+
+
+def test_a_checkouts_fsmonitor_command_is_never_run(repo, tmp_path):
+    """A repository's own configuration may name a command git runs to list changed files
+    (core.fsmonitor): reading commit times never runs it — a checkout from elsewhere is not
+    trusted to run commands."""
+    from oriongraph_cli.index.remotes import own_repository
+
+    ran = tmp_path / "fsmonitor-ran"
+    _git(repo, "config", "core.fsmonitor", f"touch {ran}")
+    git_times(repo, ["notes/a.md", "notes/new.md"])
+    own_repository(repo)
+    assert not ran.exists()
