@@ -61,11 +61,15 @@ def project_status(cfg: Config) -> dict[str, Any]:
         try:
             got = read_project_file(cfg.root, f.rel, cfg.max_file_bytes, expect=f.identity)
         except UnsafeFile as exc:
-            if exc.kind == "too-large":
-                modified.append(f.rel)
+            if exc.kind == "too-large":  # `orion index` skips it and keeps the version it indexed
+                skipped.append({"path": f.rel, "kind": exc.kind, "message": f"{exc.reason} (its indexed version kept)"})
             continue
         if indexed[f.rel] != hashlib.sha256(got.data).hexdigest():
-            modified.append(f.rel)
+            why = _skipped(cfg, f)  # emptied, made binary or not UTF-8: skipped, its indexed version kept
+            if why is None:
+                modified.append(f.rel)
+            else:
+                skipped.append({"path": f.rel, "kind": why.kind, "message": f"{why.message} (its indexed version kept)"})
     on_disk = {f.rel for f in files}
     deleted = sorted(p for p in indexed if p not in on_disk)
     counts = manifest.counts

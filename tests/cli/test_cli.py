@@ -188,6 +188,15 @@ def test_a_file_the_index_skips_is_not_stale_for_status(project, fake_embedder):
     invoke("index", "--root", str(project), "--quiet")
     st = json.loads(invoke("status", "--root", str(project), "--json").stdout)
     assert st["up_to_date"] and [s["path"] for s in st["skipped"]] == ["02_knowledge/latin1.md"]
+    # an indexed note made unreadable later: every `orion index` skips it and keeps the
+    # version it indexed, so it is skipped for status too, not modified for good
+    with open(k / "empty.md", "ab") as fh:
+        fh.write(b"\xff")
+    assert "previous indexed version kept" in invoke("index", "--root", str(project)).stderr
+    st = json.loads(invoke("status", "--root", str(project), "--json").stdout)
+    assert st["up_to_date"] and st["stale"]["modified"] == [], st["stale"]
+    assert [s["message"].endswith("(its indexed version kept)") for s in st["skipped"] if s["path"] == "02_knowledge/empty.md"] == [True]
+    assert invoke("status", "--check", "--root", str(project)).exit_code == 0
 
 
 def test_status_says_when_the_next_index_run_resolves_every_link_again(project, fake_embedder, monkeypatch):
