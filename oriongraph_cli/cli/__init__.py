@@ -308,6 +308,8 @@ def run_command(argv: list[str]) -> int:
         _app_for(argv)(args=argv, prog_name="orion", standalone_mode=True)
         return 0
     except SystemExit as exc:
+        if exc.code == 1 and isinstance(exc.__context__, BrokenPipeError):
+            return 141  # click's answer to a reader gone (`orion help | head`) is 1; the CLI's is 141
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except KeyboardInterrupt as exc:  # outside a command (e.g. while importing)
         sys.stderr.write("terminated\n" if isinstance(exc, Terminated) else "interrupted\n")

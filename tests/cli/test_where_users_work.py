@@ -436,3 +436,15 @@ def test_init_writes_nothing_through_a_link(tmp_path):
     assert outside.read_text() == "precious\n" and list(elsewhere.iterdir()) == []
     assert "kept .gitignore: a symbolic link" in r.stderr and "kept 03_workstreams/: a symbolic link" in r.stderr
     assert (root / ".orion.toml").is_file() and (root / "01_context").is_dir()
+
+
+def test_help_into_a_reader_that_leaves_exits_as_any_output_does():
+    """`orion help | head -1`: the reader left, so 141 (or 0 when all was written first),
+    never click's 1 with nothing said."""
+    import subprocess
+    import sys
+
+    for args in ("help", "compile --help"):
+        r = subprocess.run(["bash", "-c", f"set -o pipefail; {sys.executable} -m oriongraph_cli {args} | head -1 >/dev/null; "
+                                          "echo ${PIPESTATUS[0]}"], capture_output=True, text=True, timeout=60)
+        assert r.stdout.strip() in ("141", "0") and "Traceback" not in r.stderr, (args, r.stdout, r.stderr)
