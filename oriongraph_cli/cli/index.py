@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import Optional
@@ -24,7 +25,7 @@ from oriongraph_cli.cli.context import (
 )
 from oriongraph_cli.cli.progress import LineProgress
 from oriongraph_cli.errors import CheckFailed, ExitStatus, OrionError, StrictError, check_result
-from oriongraph_cli.api import clean
+from oriongraph_cli.api import clean, clean_line
 
 # ============================================================================ index
 
@@ -233,7 +234,7 @@ def status_cmd(
             if st.get("other_files_changed"):
                 what.append("files other than notes were added or removed; the next index run looks up the links to them again")
             problem = "the index is out of date: " + "; ".join(what)
-        hint = f"run `orion index --root {cfg.root}`"
+        hint = f"run `orion index --root {shlex.quote(str(cfg.root))}`"
         if as_json:
             doc = {**st, "check": check_result(problem, hint)} if check else st
             sys.stdout.write(json.dumps(doc, indent=2) + "\n")
@@ -245,7 +246,7 @@ def status_cmd(
 
 def _print_status(st) -> None:
     lines = [
-        f"Project:     {st['root']}",
+        f"Project:     {clean_line(st['root'])}",  # a newline in a folder's name is escaped, not a line
         f"Generation:  {st['generation']}  (indexed {st['indexed_at_iso']})",
         f"Documents:   {st['documents']}",
         f"Spans:       {st['spans']}  ({st['tokens']:,} tokens)",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 from typing import Optional
@@ -40,6 +41,6 @@ def init_cmd(
         if not result.created:
             note(f"nothing to do: {result.root} is already an OrionFS project")
         else:
-            where = "" if directory is None else f" --root {target}"
+            where = "" if directory is None else f" --root {shlex.quote(str(target))}"
             note(f"next: orion index{where}")
         sys.stdout.flush()

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import io
 import os
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -452,7 +453,7 @@ def detach(cfg, idle_timeout: float, wait: float = 120.0) -> int:
         if proc.poll() is not None:
             last = _last_line(log_path)
             raise OrionError(f"orion serve did not start: {last or f'exit {proc.returncode}'}",
-                             hint=f"run `orion serve --root {cfg.root}` in the foreground to see why",
+                             hint=f"run `orion serve --root {shlex.quote(str(cfg.root))}` in the foreground to see why",
                              exit_code=proc.returncode if proc.returncode in set(ExitStatus) else None)
         head = query(cfg, "status", timeout=1.0)
         if head is not None and head.get("pid") == proc.pid:

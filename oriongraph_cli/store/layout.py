@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shlex
 import shutil
 import tempfile
 import time
@@ -259,11 +260,11 @@ class Layout:
                 bad, why = self.damaged[0]
                 raise NoIndexError(
                     f"the index in {self.dir} is damaged (generation {bad}: {why}) and no earlier generation verifies",
-                    hint=f"run `orion index --root {self.dir.parent}` to rebuild it",
+                    hint=f"run `orion index --root {shlex.quote(str(self.dir.parent))}` to rebuild it",
                 )
             raise NoIndexError(
                 f"no index in {self.dir}",
-                hint=f"run `orion index --root {self.dir.parent}` first",
+                hint=f"run `orion index --root {shlex.quote(str(self.dir.parent))}` first",
             )
         return self.gen_dir / gen
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import sys
 
 import pytest
 from conftest import REPO, run_orion, ws_spans
@@ -448,3 +449,25 @@ def test_help_into_a_reader_that_leaves_exits_as_any_output_does():
         r = subprocess.run(["bash", "-c", f"set -o pipefail; {sys.executable} -m oriongraph_cli {args} | head -1 >/dev/null; "
                                           "echo ${PIPESTATUS[0]}"], capture_output=True, text=True, timeout=60)
         assert r.stdout.strip() in ("141", "0") and "Traceback" not in r.stderr, (args, r.stdout, r.stderr)
+
+
+def test_a_project_folder_with_a_space_or_a_newline_in_its_name(tmp_path):
+    """A hint naming the root is a command that runs as pasted (the path quoted), and the
+    status line escapes a newline in the folder's name instead of breaking the line."""
+    import shlex
+    import subprocess
+
+    spaced = tmp_path / "my proj"
+    (spaced / "02_knowledge").mkdir(parents=True)
+    (spaced / "02_knowledge" / "a.md").write_text("# A\n\nText.\n")
+    r = run_orion("status", "--root", str(spaced))
+    assert r.returncode == 4 and f"orion index --root {shlex.quote(str(spaced))}" in r.stderr, r.stderr
+    hint = r.stderr.split("`")[1]
+    assert subprocess.run(["bash", "-c", hint.replace("orion", f"{sys.executable} -m oriongraph_cli", 1)],
+                          capture_output=True, text=True, timeout=300).returncode == 0
+    lined = tmp_path / "nl\nproj"
+    (lined / "02_knowledge").mkdir(parents=True)
+    (lined / "02_knowledge" / "a.md").write_text("# A\n\nText.\n")
+    assert run_orion("index", "--root", str(lined), "--quiet").returncode == 0
+    out = run_orion("status", "--root", str(lined)).stdout
+    assert out.splitlines()[0] == "Project:     " + str(lined).replace("\n", "\\x0a"), out
