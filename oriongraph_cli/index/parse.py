@@ -169,7 +169,9 @@ if TYPE_CHECKING:
 # a flow list, as Hugo reads it) is read with those tabs as spaces; inline code is read as
 # CommonMark pairs backtick runs (the next run of the same length closes one), in one pass:
 # a regex of backreferences hung on a line of 2,000 backticks and mis-paired runs of other
-# lengths (49 of 21,689 pages with backticks mask other characters, their links read right)
+# lengths (49 of 21,689 pages with backticks mask other characters, their links read right);
+# a front matter date is read whole ("2024-01-01garbage", an hour of 25: none, with a
+# warning) and 1970-01-01 is a date, not a missing one
 PARSE_RULES = 45
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
@@ -507,6 +509,19 @@ MAX_TIMESTAMP = 253402300799  # 9999-12-31 23:59:59
 
 
 _DATE_FORMS = ("%Y-%m-%d", "%Y/%m/%d")  # a date's first ten characters; day-first ``05/12/2024`` is ambiguous: never read
+# ... when what follows them is a time of day (and a zone) as blogs write it — Jekyll's
+# "2011-12-31 23:59:59 -0500" — or nothing: "2024-01-01garbage" and "25:99" are no dates
+_TIME_TAIL = re.compile(r"(?:[ T]+\d{1,2}:\d\d(?::\d\d(?:\.\d+)?)?(?:[ ]*(?:Z|[+-]\d\d:?\d\d|[A-Z]{2,5}))?)?[ ]*")
+
+
+def _valid_time(tail: str) -> bool:
+    """Whether the time of day after a date is one (hours under 24, minutes and seconds under
+    60, a zone offset under 24 hours)."""
+    m = re.match(r"[ T]+(\d{1,2}):(\d\d)(?::(\d\d))?", tail)
+    if m is None or int(m.group(1)) > 23 or int(m.group(2)) > 59 or int(m.group(3) or 0) > 60:
+        return False
+    zone = re.search(r"[+-](\d\d):?(\d\d)\s*$", tail)
+    return zone is None or (int(zone.group(1)) < 24 and int(zone.group(2)) < 60)
 
 
 def date_value(value: Any) -> Any:
@@ -532,6 +547,9 @@ def parse_date(value: Any) -> int | None:
     try:
         when = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
+        tail = _TIME_TAIL.fullmatch(text[10:])
+        if tail is None or (tail.group(0).strip() and not _valid_time(tail.group(0))):
+            return None
         for form in _DATE_FORMS:
             try:
                 when = dt.datetime.strptime(text[:10], form)
@@ -689,7 +707,9 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
         # the outline's first level-1 heading (``# x`` or ``x`` over ``===``), never a
         # ``# comment`` in a code block
         title = next((h.title for h in read_blocks(text, body_start, syntax_of(rel)).headings if h.level == 1), None) or PurePosixPath(rel).stem
-    created = parse_date(date_value(meta.get("created"))) or parse_date(date_value(meta.get("date")))
+    created = parse_date(date_value(meta.get("created")))
+    if created is None:  # (1970-01-01 is a date: 0, not missing)
+        created = parse_date(date_value(meta.get("date")))
     status = str(meta["status"]).lower() if meta.get("status") is not None else None
     if status is None and stage and stage not in STAGES and stage in STATUS_WORDS:
         status = stage  # Ember's RFCs keep their state as `stage: discontinued`

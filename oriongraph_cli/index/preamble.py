@@ -33,6 +33,7 @@ HEAD_LINES = 60  # the block begins within the body's first lines
 # "Key: value" at the block's margin (a key of words, digits, dashes: "Protocol version",
 # "Superseded-By"), the value any text; "Key:" alone opens a value on the next lines
 _FIELD_RE = re.compile(r"([A-Za-z][A-Za-z0-9_-]*(?: [A-Za-z0-9_-]+){0,3})[ \t]*:(?:[ \t]+(.*))?")
+_SLIPPED_RE = re.compile(r"[A-Z][A-Za-z-]*[ \t]+\S")  # a capitalised key, a space, a value
 _FENCE_RE = re.compile(r"^[ \t]{0,3}(?:`{3,}|~{3,})")
 _NEEDED = frozenset({"title", "status"})
 
@@ -100,10 +101,11 @@ def _fields(block: str) -> tuple[dict[str, Any], dict[str, int]] | None:
         if m is None:
             if key is None:
                 return None  # the block opens with a field
-            # a value going on (deeper, or at the margin as hand-written headers slip:
-            # a second address under "Discussion:", "Version 4.3.0" without its colon)
-            out[key] = f"{out[key]} {line.strip()}".strip()
             others += indent <= margin
+            if indent <= margin and out[key] and _SLIPPED_RE.match(line.strip()):
+                continue  # "Version 4.3.0": a field that lost its colon, not the value above going on
+            # a value going on (deeper, or at the margin: a second address under "Discussion:")
+            out[key] = f"{out[key]} {line.strip()}".strip()
             continue
         key = m.group(1)
         out[key] = (m.group(2) or "").strip()

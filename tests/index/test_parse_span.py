@@ -911,3 +911,20 @@ def test_front_matter_with_tabs_before_a_lines_text_is_read_as_hugo_reads_it():
     meta, _start, warnings = split_front_matter("02_knowledge/x.md", "---\ntitle: a\ntags: [\n\tb,\n  c: [\n---\nx\n")
     assert meta == {} and [(w.kind, w.line) for w in warnings] == [("yaml", 4)]
     assert "'\\t'" in warnings[0].message  # the error of the text as written
+
+
+def test_a_date_is_a_date_whole_or_none():
+    """A front matter date is read whole: a time of day and a zone may follow it as blogs
+    write them ("2011-12-31 23:59:59 -0500"), but "2024-01-01garbage", an hour of 25 or a zone
+    25 hours off is no date (a warning at its line, the field dropped), and 1970-01-01 is a
+    date, not a missing one."""
+    from oriongraph_cli.index.parse import parse_date
+
+    assert parse_date("2011-12-31 23:59:59 -0500") is not None and parse_date("2024/12/05") == 1733356800
+    assert parse_date("2024-01-01 10:00") == 1704103200 and parse_date("2024-01-01 10:00:00 UTC") == 1704067200
+    for bad in ("2024-01-01garbage", "2024-01-01 25:99:99", "2024-01-01T00:00:00+25:00", "2024-01-01 10:00 +2500"):
+        assert parse_date(bad) is None, bad
+        doc, warnings = doc_of(f"---\ncreated: {bad}\n---\n# Note\n\nText.\n")
+        assert doc.created_source != "front-matter" and [w.kind for w in warnings] == ["front-matter"], (bad, warnings)
+    doc, warnings = doc_of("---\ncreated: 1970-01-01\n---\n# Note\n\nText.\n")
+    assert (doc.created_at, doc.created_source, warnings) == (0, "front-matter", [])

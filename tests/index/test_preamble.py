@@ -42,7 +42,7 @@ def test_a_header_block_is_read_as_the_notes_front_matter():
     assert doc.stated_refs == (("superseded_by", "CAP-0018", 7),)  # the status line names the successor
     # a value going on under its key, or a slipped line at the margin, joins its value
     assert doc.meta["Discussion"] == ("https://github.com/stellar/stellar-protocol/issues/1 "
-                                      "https://github.com/stellar/stellar-protocol/issues/2 Version 0.2")
+                                      "https://github.com/stellar/stellar-protocol/issues/2")  # "Version 0.2": a slipped field
     assert doc.meta["created"] == "2019-01-02" and doc.meta["CAP"] == "0016"
     assert warnings == []
     # Bitcoin's Markdown proposals: the block at the top, indented, with no heading before it
