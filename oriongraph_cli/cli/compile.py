@@ -290,7 +290,10 @@ def show_cmd(
 
         if not span_id.strip():
             raise OrionError("the span id is empty", hint="span ids come from `orion search` or `orion compile --json --explain`; a compiled quote's PATH:L12-L40, or a PATH alone, works too", exit_code=ExitStatus.USAGE)
-        info = show(project_config(root), span_id)
+        cfg = project_config(root)
+        from oriongraph_cli.render.paths import from_shown
+
+        info = show(cfg, from_shown(span_id))  # a path as line output showed it from this folder, too
         if info["stale"] and as_json:
             warn(f"{info['path']} changed since indexing; quoting the indexed version — run `orion index`")
         if as_json:

@@ -34,3 +34,23 @@ def shown(path: str) -> str:
     if root is None or cwd is None or not path:
         return path
     return Path(os.path.relpath(root / path, cwd)).as_posix()
+
+
+def from_shown(ref: str) -> str:
+    """The root-relative path of ``ref`` (``PATH`` or ``PATH:L12-L40``) as line output showed
+    it from where the reader stands (:func:`shown`), when it names a file there and not from
+    the root; else ``ref`` as given. So ``orion show`` takes what ``orion search | cut -f1``
+    printed, in any subfolder."""
+    root, cwd = _state["root"], _state["cwd"]
+    if root is None or cwd is None:
+        return ref
+    path, sep, lines = ref.rpartition(":L") if ":L" in ref else (ref, "", "")
+    try:
+        if (root / path).is_file() or not (cwd / path).is_file():
+            return ref
+        rel = Path(os.path.relpath(os.path.realpath(cwd / path), root))
+    except (OSError, ValueError):
+        return ref
+    if rel.parts[:1] == ("..",):
+        return ref
+    return rel.as_posix() + (sep + lines if sep else "")

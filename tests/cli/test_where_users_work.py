@@ -471,3 +471,16 @@ def test_a_project_folder_with_a_space_or_a_newline_in_its_name(tmp_path):
     assert run_orion("index", "--root", str(lined), "--quiet").returncode == 0
     out = run_orion("status", "--root", str(lined)).stdout
     assert out.splitlines()[0] == "Project:     " + str(lined).replace("\n", "\\x0a"), out
+
+
+def test_show_takes_the_paths_line_output_prints_from_where_the_reader_stands(sample_index):
+    """From a subfolder (or above the root) search prints paths as the reader would type
+    them there; `orion show` takes those same paths, lines and all."""
+    import subprocess
+
+    orion = f"{sys.executable} -m oriongraph_cli"
+    for cwd, extra in ((sample_index / "03_workstreams", ""), (sample_index.parent, f" --root {sample_index.name}")):
+        script = f'ref=$({orion} search retry{extra} | head -1 | cut -f1); echo "$ref"; {orion} show "$ref"{extra}'
+        r = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=cwd, timeout=120)
+        ref, _, quoted = r.stdout.partition("\n")
+        assert r.returncode == 0 and ":L" in ref and quoted.strip(), (r.stdout, r.stderr)
