@@ -297,6 +297,8 @@ class Layout:
         files: dict[str, str] = {}
         now = time.time_ns()
         for rel, expected in (manifest.checksums or {}).items():
+            if not _inside_generation(rel):
+                continue
             try:
                 st = os.stat(gen_path / rel, follow_symlinks=False)
                 if settled(st, now):
@@ -466,6 +468,8 @@ def check_files(gen_path: Path, checksums: dict, *, full: bool, known: dict[str,
     ``known`` ({stat key: checksum}, :meth:`Layout.remember`): a file found there unchanged,
     with the checksum the manifest records, is not read whole again."""
     for rel, expected in checksums.items():
+        if not _inside_generation(rel):
+            return f"the manifest names {rel!r}, which is no file of the generation"
         path = gen_path / rel
         try:
             size, digest, sample = expected
@@ -482,6 +486,14 @@ def check_files(gen_path: Path, checksums: dict, *, full: bool, known: dict[str,
         except (OSError, TypeError, ValueError) as exc:
             return f"{rel} unreadable ({exc.__class__.__name__})"
     return None
+
+
+def _inside_generation(rel: object) -> bool:
+    """Whether a manifest's file name stays in its generation's folder: relative, no ``..``,
+    no NUL (a hand-edited manifest must not have a check read files elsewhere)."""
+    if not isinstance(rel, str) or not rel or "\x00" in rel or rel.startswith(("/", "\\")):
+        return False
+    return ".." not in rel.replace("\\", "/").split("/")
 
 
 def _is_gen_name(name: str) -> bool:

@@ -255,3 +255,18 @@ def test_a_registry_written_before_documents_had_a_language_is_read_without_one(
     rows = reg.documents()
     assert [(r["path"], r["lang"]) for r in rows] == [("02_knowledge/a.md", None)]
     assert [r["lang"] for r in reg.documents_at(["02_knowledge/a.md"])] == [None]
+
+
+def test_a_manifest_naming_a_file_outside_its_generation_is_damage_not_a_read(tmp_path):
+    """A manifest edited to name ``../../../etc/passwd`` (or an absolute path) is a damaged
+    generation: the check reads nothing outside the generation's folder."""
+    from oriongraph_cli.store.layout import check_files
+
+    gen = tmp_path / "gen" / "000001"
+    gen.mkdir(parents=True)
+    (gen / "ok.bin").write_bytes(b"x")
+    outside = tmp_path / "secret.txt"
+    outside.write_text("secret\n")
+    for rel in ("../../secret.txt", str(outside), "a/../../../secret.txt", "x\x00y"):
+        why = check_files(gen, {rel: [7, "0" * 64, "0" * 64]}, full=True)
+        assert why is not None and "no file of the generation" in why, (rel, why)
