@@ -572,6 +572,9 @@ def test_json_with_the_usage_log_on_counts_its_episode_id(sample_index, tmp_path
         assert isinstance(doc["episode_id"], str) and len(doc["episode_id"]) == 32
         log = (root / ".oriongraph" / "usage.jsonl").read_text()
         assert doc["episode_id"] in log  # the printed id is the one recorded
+    # with --no-usage-log there is no record to name: the key is absent, as the README says
+    r = run("compile", "retry budget", "--root", str(root), "--json", "--no-usage-log")
+    assert "episode_id" not in json.loads(r.stdout)
 
 
 def test_version_short_flag_and_help_command():
