@@ -300,16 +300,56 @@ def _app_for(argv: list[str]) -> typer.Typer:
     return one if len(one.registered_commands) == 1 else app
 
 
+def _click_exceptions() -> tuple[tuple, tuple, tuple]:
+    """(usage and other command-line errors, usage errors, aborts) as the installed typer
+    raises them: its own copy of click's (typer 0.28) or click's."""
+    errors, usage, aborts = [], [], []
+    try:
+        from typer._click.exceptions import ClickException, UsageError
+
+        errors.append(ClickException)
+        usage.append(UsageError)
+    except ImportError:
+        pass
+    try:
+        import click
+
+        errors.append(click.ClickException)
+        usage.append(click.UsageError)
+        aborts.append(click.exceptions.Abort)
+    except ImportError:
+        pass
+    from typer.exceptions import Abort
+
+    aborts.append(Abort)
+    return tuple(errors), tuple(usage), tuple(aborts)
+
+
 def run_command(argv: list[str]) -> int:
     """``orion ARGV`` on this process's sys.stdout and sys.stderr: its exit code. What
     ``main`` runs, and what ``orion serve`` runs for a client (cli/serve.py)."""
+    click_error, usage_error, abort = _click_exceptions()
     try:
         argv = global_options_first(argv)
-        _app_for(argv)(args=argv, prog_name="orion", standalone_mode=True)
-        return 0
+        # not standalone: a usage error comes back here, to be said as every error is
+        rv = _app_for(argv)(args=argv, prog_name="orion", standalone_mode=False)
+        return rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
+    except click_error as exc:  # an unknown option, a value of the wrong type, a missing argument
+        from oriongraph_cli.api import clean_line
+
+        where = exc.ctx.command_path if getattr(exc, "ctx", None) is not None else "orion"
+        sys.stderr.write(f"error: {clean_line(exc.format_message())}\n")
+        if isinstance(exc, usage_error):
+            sys.stderr.write(f"  hint: {where} --help lists what it takes\n")
+        return exc.exit_code
+    except abort:  # end of input at a prompt
+        sys.stderr.write("aborted\n")
+        return 1
+    except BrokenPipeError:  # help or a message into a reader that left (`orion help | head`)
+        return 141
     except SystemExit as exc:
         if exc.code == 1 and isinstance(exc.__context__, BrokenPipeError):
-            return 141  # click's answer to a reader gone (`orion help | head`) is 1; the CLI's is 141
+            return 141  # click's answer to a reader gone is 1; the CLI's is 141
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except KeyboardInterrupt as exc:  # outside a command (e.g. while importing)
         sys.stderr.write("terminated\n" if isinstance(exc, Terminated) else "interrupted\n")

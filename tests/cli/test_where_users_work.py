@@ -484,3 +484,19 @@ def test_show_takes_the_paths_line_output_prints_from_where_the_reader_stands(sa
         r = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=cwd, timeout=120)
         ref, _, quoted = r.stdout.partition("\n")
         assert r.returncode == 0 and ":L" in ref and quoted.strip(), (r.stdout, r.stderr)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["compile", "x", "--budget", "abc"], "'abc' is not a valid int"),
+    (["compile", "x", "--bogus"], "No such option: --bogus"),
+    (["nosuch"], "No such command 'nosuch'"),
+    (["show"], "Missing argument 'REF'"),
+])
+def test_a_command_line_error_is_one_message_and_a_hint(args, words):
+    """What the command line parser refuses is said as every other error is: one `error:`
+    line, a hint naming the help to read, exit 2 — not a boxed usage block."""
+    r = run_orion(*args)
+    assert r.returncode == 2 and r.stdout == "", (r.stdout, r.stderr)
+    lines = r.stderr.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("error: ") and words in lines[0], r.stderr
+    assert lines[1].startswith("  hint: orion") and lines[1].endswith("--help lists what it takes"), r.stderr
