@@ -111,10 +111,12 @@ def show_file(cfg: Config, path: str) -> dict[str, Any]:
 
 def _paths_with_id(cfg: Config, doc_id: str) -> list[str]:
     """The indexed documents ``doc_id`` names (``IndexReader.paths_with_id``); none without
-    an index."""
+    an index (a damaged one is said as such, not taken for a name no document has)."""
     try:
         reader = IndexReader(cfg, load_embedder=False)
     except OrionError:
+        if (Path(cfg.index_dir) / "CURRENT").exists():
+            raise
         return []
     try:
         return reader.paths_with_id(doc_id)

@@ -708,3 +708,15 @@ def test_show_counts_lines_as_the_index_does(world, sample_index):
     r = run_orion("show", "02_knowledge/ff.md:L3", "--root", str(root))
     assert "form" in r.stdout and "sep" in r.stdout and "\r" not in r.stdout
     assert run_orion("links", "--root", str(sample_index)).returncode == 2
+
+
+def test_a_damaged_index_is_said_as_such_by_show_not_taken_for_an_unknown_id(sample_index, tmp_path):
+    import shutil
+
+    root = tmp_path / "p"
+    shutil.copytree(sample_index, root)
+    gen = max((root / ".oriongraph" / "gen").iterdir())
+    reg = gen / "registry.sqlite"
+    reg.write_bytes(reg.read_bytes()[:4096])  # cut short: no generation verifies
+    r = run_orion("show", "ADR-0007", "--root", str(root))
+    assert r.returncode == 4 and "damaged" in r.stderr and "neither" not in r.stderr, r.stderr
