@@ -62,26 +62,35 @@ def watch(cfg, *, debounce_ms: int, once_ready=None, quiet: bool = False) -> Non
         return [str(cfg.root / top) for top in ("01_context", "02_knowledge", "03_workstreams", "04_artifacts") if (cfg.root / top).is_dir()]
 
     ready = False
+    pending: str | None = None  # a run owed once the new watches are in place
     while True:
         # the stage folders are watched as they are now; one created, moved away or replaced
-        # (a checkout) is seen by the check each second and watched from then on
+        # (a checkout) is seen by the check each second and watched from then on — the run
+        # it causes waits for the new watches, so nothing written meanwhile goes unseen
         watched = stage_folders()
         ids = {path: _folder_id(path) for path in watched}
         if not watched:  # none yet: look again each second
             if not ready:
                 ready = True
                 say("watching for changes")
+            if pending:
+                run(pending)
+                pending = None
             time.sleep(1)
             if stage_folders():
-                run("stage folders changed")
+                pending = "stage folders changed"
             continue
         for changes in watch_files(*watched, watch_filter=_relevant(cfg.root), debounce=debounce_ms, raise_interrupt=True,
                                    rust_timeout=1000, yield_on_timeout=True):
             if not ready:  # the first yield: the watches are in place
                 ready = True
                 say("watching for changes")
+            if pending:
+                run(pending)
+                pending = None
+                continue
             if stage_folders() != watched or any(_folder_id(path) != ids[path] for path in watched):
-                run("stage folders changed")
+                pending = "stage folders changed"
                 break
             if not changes:
                 continue
