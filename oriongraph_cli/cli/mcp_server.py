@@ -9,8 +9,11 @@ text carries orion's message and hint.
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import re
+import sys
 from typing import Annotated, Literal
 
 from pydantic import Field
@@ -213,6 +216,60 @@ def for_agents(text: str) -> str:
     return text
 
 
+# a JSON-RPC message longer than this is cut there (and dropped as malformed by the SDK):
+# the SDK reads a whole line before it parses it, so a client writing without a newline
+# grew the server by gigabytes
+MAX_LINE = 16 << 20
+
+
+class BoundedLines(io.RawIOBase):
+    """A file descriptor read as lines of at most ``limit`` bytes: a longer line is cut
+    there, ended with a newline, and the rest of it up to its own newline skipped."""
+
+    def __init__(self, fd: int, limit: int = MAX_LINE):
+        super().__init__()
+        self._fd, self._limit = fd, limit
+        self._run = 0  # bytes of the current line passed on so far
+        self._skipping = False
+        self._out = bytearray()
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b) -> int:
+        while not self._out:
+            data = os.read(self._fd, 1 << 16)
+            if not data:
+                return 0
+            self._out += self._filter(data)
+        n = min(len(b), len(self._out))
+        b[:n] = self._out[:n]
+        del self._out[:n]
+        return n
+
+    def _filter(self, data: bytes) -> bytes:
+        out = bytearray()
+        i = 0
+        while i < len(data):
+            nl = data.find(b"\n", i)
+            end = len(data) if nl < 0 else nl + 1
+            if self._skipping:
+                self._skipping = nl < 0
+            else:
+                body = end - i - (nl >= 0)
+                room = self._limit - self._run
+                if body > room:  # too long: cut, end it, skip the rest of the line
+                    out += data[i:i + room] + b"\n"
+                    self._skipping, self._run = nl < 0, 0
+                else:
+                    out += data[i:end]
+                    self._run = 0 if nl >= 0 else self._run + body
+            i = end
+        return bytes(out)
+
+
 def serve(cfg) -> None:
-    """Run the server on stdin/stdout until the client closes it."""
+    """Run the server on stdin/stdout until the client closes it. Its stdin is read through
+    :class:`BoundedLines` (the SDK takes a stdin not backed by descriptor 0 as it is)."""
+    sys.stdin = io.TextIOWrapper(io.BufferedReader(BoundedLines(0)), encoding="utf-8", errors="replace")
     build_server(cfg).run("stdio")

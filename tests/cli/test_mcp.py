@@ -307,3 +307,38 @@ def test_a_client_that_leaves_mid_request_ends_the_server_quietly(sample_index, 
     proc.stdin.close()
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 141 and "internal error" not in err, err
+
+
+def test_a_line_without_end_is_cut_and_the_server_answers_on(sample_index, tmp_path):
+    """A client writing 256 MiB with no newline: the server reads lines of at most
+    ``MAX_LINE`` bytes (the SDK would hold the whole line), drops the cut one as malformed
+    and answers the next request; its memory stays far below what it was sent."""
+    import json
+    import subprocess
+
+    from oriongraph_cli.cli.mcp_server import MAX_LINE
+
+    root = tmp_path / "p"
+    shutil.copytree(sample_index, root)
+    proc = subprocess.Popen([sys.executable, "-m", "oriongraph_cli", "mcp", "--root", str(root)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def send(doc):
+        proc.stdin.write((json.dumps(doc) + "\n").encode())
+        proc.stdin.flush()
+
+    send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+          "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
+    proc.stdout.readline()
+    send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    chunk = b"x" * (1 << 20)
+    for _ in range(256):
+        proc.stdin.write(chunk)
+    proc.stdin.write(b"\n")
+    send({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+    reply = json.loads(proc.stdout.readline())
+    rss = int(next(line.split()[1] for line in open(f"/proc/{proc.pid}/status") if line.startswith("VmHWM:")))  # KiB, the peak
+    proc.stdin.close()
+    proc.wait(timeout=60)
+    assert reply["id"] == 2 and len(reply["result"]["tools"]) == 4
+    assert rss * 1024 < 256 * (1 << 20), rss  # not the line held whole (and copied): ~120 MiB against ~0.8 GiB
