@@ -710,6 +710,13 @@ def test_show_counts_lines_as_the_index_does(world, sample_index):
     r = run_orion("show", "02_knowledge/ff.md:L3", "--root", str(root))
     assert "form" in r.stdout and "sep" in r.stdout and "\r" not in r.stdout
     assert run_orion("links", "--root", str(sample_index)).returncode == 2
+    # the index itself and a binary file are no text `orion show` quotes
+    for ref in (".oriongraph/CURRENT", "02_knowledge/../.oriongraph/CURRENT"):
+        r = run_orion("show", ref, "--root", str(sample_index))
+        assert r.returncode == 7 and "orion's index, not a project file" in r.stderr, r.stderr
+    (root / "02_knowledge" / "blob.md").write_bytes(b"# x\x00\x01binary")
+    r = run_orion("show", "02_knowledge/blob.md", "--root", str(root))
+    assert r.returncode == 7 and "a binary file, not text" in r.stderr, r.stderr
 
 
 def test_a_damaged_index_is_said_as_such_by_show_not_taken_for_an_unknown_id(sample_index, tmp_path):
