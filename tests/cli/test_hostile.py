@@ -491,6 +491,8 @@ def test_full_disk_is_one_line_and_keeps_the_previous_index(world, monkeypatch):
     ("flag", ["--budget", "0"], "--budget=0"),
     ("flag", ["--budget", "99999999999999999999"], "budget must be a positive integer no larger than 10,000,000"),
     ("flag", ["--lambda", "nan"], "--lambda=nan"),
+    ("toml", 'tokenizer = "bogus"', "tokenizer=bogus: tokenizer must be tiktoken, tiktoken:ENCODING or heuristic"),
+    ("env", ("ORION_TOKENIZER", "tiktoken:"), "tokenizer must be"),
     ("flag", ["--weight", "graph=inf"], "--weight graph=inf"),
 ])
 def test_every_setting_is_validated_whatever_its_source(world, source, value, words):
