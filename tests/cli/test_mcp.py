@@ -318,6 +318,7 @@ def test_a_line_without_end_is_cut_and_the_server_answers_on(sample_index, tmp_p
 
     from oriongraph_cli.cli.mcp_server import MAX_LINE
 
+    assert MAX_LINE < 256 << 20  # the line sent is longer than what is kept of it
     root = tmp_path / "p"
     shutil.copytree(sample_index, root)
     proc = subprocess.Popen([sys.executable, "-m", "oriongraph_cli", "mcp", "--root", str(root)],
