@@ -392,44 +392,29 @@ def test_cross_references_resolve_incrementally_as_a_full_rebuild_does(project, 
 def test_a_pep_role_resolves_incrementally_by_the_id_it_names(project, fake_embedder, monkeypatch, resolved):
     """``:pep:`N``` looks up one id: a page holding only such roles is resolved again when the
     PEP it names is added, not on every run, and the index equals a full rebuild."""
-    monkeypatch.setattr(indexer, "time", _FixedTime)
     holder, pep = "02_knowledge/howto/pep-roles.md", "01_context/pep-0042-feature-requests.md"
     _write(project, holder, "# PEP roles\n\nAs :pep:`42` and :pep:`the style guide <8>` say.\n")
-    _pin_mtimes(project)
-    cfg = load_config(project)
-    indexer.index_project(cfg)
-    _edit_body(project)
-    _pin_mtimes(project)
-    resolved.clear()
-    indexer.index_project(cfg)
-    assert holder not in resolved[0]  # an edit elsewhere touches no id it names
-    _write(project, pep, "---\nid: PEP-0042\n---\n# PEP 42 – Feature Requests\n\nA list of feature requests.\n")
-    _pin_mtimes(project)
-    resolved.clear()
-    indexer.index_project(cfg)
-    assert holder in resolved[0]
-    full = project.parent / "full-pep"
-    shutil.copytree(project, full, symlinks=True)
-    indexer.index_project(load_config(full), full=True)
-    a, b = snapshot(project), snapshot(full)
-    for key in a:
-        assert a[key] == b[key], key
-    reg = Registry.open(Layout(project / ".oriongraph").current_path() / "registry.sqlite")
-    try:
-        assert {r[0] for r in reg.conn.execute("SELECT dst_path FROM edges WHERE src_path = ? AND type = 'REF'", (holder,))} == {pep}
-    finally:
-        reg.close()
+    assert _named_later(project, monkeypatch, resolved, holder, pep,
+                        "---\nid: PEP-0042\n---\n# PEP 42 – Feature Requests\n\nA list of feature requests.\n", "REF") == {pep}
 
 
 def test_a_successor_named_by_series_and_number_resolves_incrementally(project, fake_embedder, monkeypatch, resolved):
     """"Status: Abandoned (in favor of SEP-6)" names ``sep-0006.md`` of the same folder: when
     that file is added later, the abandoned record is resolved again, and the index equals a
     full rebuild."""
-    monkeypatch.setattr(indexer, "time", _FixedTime)
     folder = "02_knowledge/ecosystem"
     old, new = f"{folder}/sep-0026.md", f"{folder}/sep-0006.md"
     head = "## Preamble\n\n```\nSEP: {n}\nTitle: {title}\nStatus: {status}\n```\n\n## Summary\n\n{title}.\n"
     _write(project, old, head.format(n="0026", title="Non-interactive transfer", status="Abandoned (in favor of SEP-6)"))
+    assert _named_later(project, monkeypatch, resolved, old, new,
+                        head.format(n="0006", title="Deposit and withdrawal", status="Active"), "SUPERSEDED_BY") == {new}
+
+
+def _named_later(project, monkeypatch, resolved, holder: str, target: str, target_text: str, edge_type: str) -> set[str]:
+    """``holder`` (written) names ``target``, which does not exist yet: an index, an edit
+    elsewhere that must not resolve ``holder`` again, then ``target`` added, which must; the
+    index then equals a full rebuild. The paths ``holder``'s ``edge_type`` edges lead to."""
+    monkeypatch.setattr(indexer, "time", _FixedTime)
     _pin_mtimes(project)
     cfg = load_config(project)
     indexer.index_project(cfg)
@@ -437,13 +422,13 @@ def test_a_successor_named_by_series_and_number_resolves_incrementally(project, 
     _pin_mtimes(project)
     resolved.clear()
     indexer.index_project(cfg)
-    assert old not in resolved[0]  # an edit elsewhere touches no name it gives
-    _write(project, new, head.format(n="0006", title="Deposit and withdrawal", status="Active"))
+    assert holder not in resolved[0]  # an edit elsewhere touches no name it gives
+    _write(project, target, target_text)
     _pin_mtimes(project)
     resolved.clear()
     indexer.index_project(cfg)
-    assert old in resolved[0]
-    full = project.parent / "full-sep"
+    assert holder in resolved[0]
+    full = project.parent / f"full-{Path(target).stem}"
     shutil.copytree(project, full, symlinks=True)
     indexer.index_project(load_config(full), full=True)
     a, b = snapshot(project), snapshot(full)
@@ -451,6 +436,6 @@ def test_a_successor_named_by_series_and_number_resolves_incrementally(project, 
         assert a[key] == b[key], key
     reg = Registry.open(Layout(project / ".oriongraph").current_path() / "registry.sqlite")
     try:
-        assert {r[0] for r in reg.conn.execute("SELECT dst_path FROM edges WHERE src_path = ? AND type = 'SUPERSEDED_BY'", (old,))} == {new}
+        return {r[0] for r in reg.conn.execute("SELECT dst_path FROM edges WHERE src_path = ? AND type = ?", (holder, edge_type))}
     finally:
         reg.close()
