@@ -33,6 +33,16 @@ def prefixed_number(name: str) -> str | None:
     return f"{m.group(1).lower()}-{int(m.group(2))}" if m else None
 
 
+# a title that is only a series' id: "NIP-12", "NIP-B7", "RFC 1234", "PEP 8"
+_ID_ONLY_RE = re.compile(r"[A-Z]{2,10}(?:-[0-9A-Z]{1,8}|[ ]?[0-9]{1,6})")
+
+
+def id_only_title(title: str) -> bool:
+    """Whether ``title`` is a series' id and nothing more ("NIP-12", "RFC 1234"): a title
+    that names its record without saying what it is about."""
+    return _ID_ONLY_RE.fullmatch(title.strip()) is not None
+
+
 def file_number(path: str) -> str | None:
     """``dir/N`` for a file whose name begins with the number N that orders it
     (``proposals/0015-partitioned-rewards.md`` -> ``proposals/15``), else None."""

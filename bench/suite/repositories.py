@@ -57,6 +57,7 @@ REPOSITORIES = {
     "msc": "https://github.com/matrix-org/matrix-spec-proposals",
     "myst": "https://github.com/jupyter-book/mystmd",
     "neps": "https://github.com/numpy/numpy",
+    "nips": "https://github.com/nostr-protocol/nips",
     "nodebp": "https://github.com/goldbergyoni/nodebestpractices",
     "npmrfcs": "https://github.com/npm/rfcs",
     "nushell": "https://github.com/nushell/nushell.github.io",

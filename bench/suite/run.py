@@ -116,6 +116,7 @@ UNSEEN = {
     "k8scomm": ("k8scomm", HERE / "k8scomm.intents.jsonl"),
     "stellar": ("stellar", HERE / "stellar.intents.jsonl"),
     "mastodon": ("mastodon", HERE / "mastodon.intents.jsonl"),
+    "nips": ("nips", HERE / "nips.intents.jsonl"),
 }
 # the same projects with their lifecycle told only in the text (strip_stated.py): measured
 # against the trees above, never part of a choice
@@ -135,7 +136,8 @@ PAIRS = {"peps": HERE / "peps.pairs.jsonl", "adr-moj": HERE / "adr_moj.pairs.jso
          "govukaws": HERE / "govukaws.pairs.jsonl", "astro": HERE / "astro.pairs.jsonl",
          "npmrfcs": HERE / "npmrfcs.pairs.jsonl", "msc": HERE / "msc.pairs.jsonl",
          "tofu": HERE / "tofu.pairs.jsonl", "k8scomm": HERE / "k8scomm.pairs.jsonl",
-         "stellar": HERE / "stellar.pairs.jsonl", "mastodon": HERE / "mastodon.pairs.jsonl"}
+         "stellar": HERE / "stellar.pairs.jsonl", "mastodon": HERE / "mastodon.pairs.jsonl",
+         "nips": HERE / "nips.pairs.jsonl"}
 
 
 def _open(suite: Path, project: str):
@@ -427,7 +429,8 @@ def cmd_pairs(args) -> None:
             try:
                 for label, settings in (("on", {"likely_replaced": True}), ("off", {"likely_replaced": False})):
                     c = tune.with_settings(cfg, settings)
-                    res = {"marked": [0, 0], "unmarked": [0, 0], "rrf_marked": [0, 0], "rrf_unmarked": [0, 0], "reasons": []}
+                    res = {"marked": [0, 0], "unmarked": [0, 0], "rrf_marked": [0, 0], "rrf_unmarked": [0, 0], "reasons": [],
+                           "missed": []}
                     for pr in pairs:
                         req = default_request(c, pr["text"], 4000)
                         sig, scored, *_ = pipeline.rank_candidates(req, c, reader)
@@ -441,6 +444,15 @@ def cmd_pairs(args) -> None:
 
                         res[kind][1] += 1
                         res[kind][0] += first(ranked)
+                        if not first(ranked):
+                            # which pair, where each document ranked (1-based; absent: none) and what
+                            # the replaced one was told, for reading a miss without running it again
+                            def place(path):
+                                return ranked.index(path) + 1 if path in ranked else None
+
+                            told = next((list(x.reasons) for x in scored if x.metadata.filepath == pr["superseded"]), [])
+                            res["missed"].append({"id": pr["id"], "marked": pr["marked"], "current": place(pr["current"]),
+                                                  "superseded": place(pr["superseded"]), "superseded_reasons": told[:6]})
                         rrf_rows = baseline_span_lists(reader, sig, ["rrf"])["rrf"]
                         meta = reader.rows(rrf_rows)
                         rr = doc_ranking(meta[r].meta.filepath for r in rrf_rows if r in meta)
@@ -452,7 +464,7 @@ def cmd_pairs(args) -> None:
                                 break
                     res["reasons"] = sorted(set(res["reasons"]))[:10]
                     out[f"{tree}:{label}"] = res
-                    print(tree, label, {k: v for k, v in res.items() if k != "reasons"}, flush=True)
+                    print(tree, label, {k: v for k, v in res.items() if k not in ("reasons", "missed")}, flush=True)
             finally:
                 reader.close()
     from results_file import header  # noqa: E402  (machine, date, commit, command)

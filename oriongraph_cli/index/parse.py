@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from oriongraph_cli.blocks import front_matter_block, read_blocks, syntax_of
 from oriongraph_cli.graph.extract import front_matter_key, mask_code
 from oriongraph_cli.index.preamble import preamble_fields
-from oriongraph_cli.index.stated import GONE, STATUS_WORDS, read_stated, reason_refs, status_word
+from oriongraph_cli.index.stated import GONE, STATUS_WORDS, read_stated, reason_refs, status_word, subtitle
 from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 from oriongraph_cli.safeio import UnsafeFile, read_project_file
 
@@ -172,7 +172,15 @@ if TYPE_CHECKING:
 # lengths (49 of 21,689 pages with backticks mask other characters, their links read right);
 # a front matter date is read whole ("2024-01-01garbage", an hour of 25: none, with a
 # warning) and 1970-01-01 is a date, not a missing one
-PARSE_RULES = 45
+# 46: a paragraph of the lead opening with a state's word as its label, after an alert's
+# label maybe ("> __Warning__ `unrecommended`: deprecated in favor of [NIP-17](17.md)"), says
+# the record's state — "unrecommended" a state, demoted as "deprecated" is — unless it labels
+# a thing named in code the title does not name ("Deprecated: `kind:30024` was used …", as a
+# "Deprecated" paragraph now does too); a paragraph "Moved to [x](…)" (or 'Renamed to "…" and
+# moved to [x](…)') says it is superseded by x; "try [x](…) instead" names a successor as
+# "use … instead" does; a title that is only a series' id ("NIP-12") takes the subtitle under
+# it ("NIP-12: Generic Tag Queries"), and the record's lead runs past that subtitle — Nostr's NIPs
+PARSE_RULES = 46
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 STAGE_ALIASES = {
@@ -705,8 +713,13 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
     title = meta.get("title")
     if not title:
         # the outline's first level-1 heading (``# x`` or ``x`` over ``===``), never a
-        # ``# comment`` in a code block
-        title = next((h.title for h in read_blocks(text, body_start, syntax_of(rel)).headings if h.level == 1), None) or PurePosixPath(rel).stem
+        # ``# comment`` in a code block; a title that is only an id with the subtitle under
+        # it ("NIP-12: Generic Tag Queries")
+        heads = read_blocks(text, body_start, syntax_of(rel)).headings
+        at = next((i for i, h in enumerate(heads) if h.level == 1), None)
+        title = (heads[at].title if at is not None else "") or PurePosixPath(rel).stem
+        if at is not None and heads[at].title and (sub := subtitle(text, heads, at)) is not None:
+            title = f"{title}: {sub.title}"
     created = parse_date(date_value(meta.get("created")))
     if created is None:  # (1970-01-01 is a date: 0, not missing)
         created = parse_date(date_value(meta.get("date")))

@@ -51,7 +51,10 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from oriongraph_cli.blocks import read_blocks, unseen_ranges
+from typing import Sequence
+
+from oriongraph_cli.blocks import Heading, read_blocks, unseen_ranges
+from oriongraph_cli.docids import id_only_title
 from oriongraph_cli.graph.extract import ID_TOKEN_RE, MD_LINK_RE, SPHINX_ROLE_RE, front_matter_line, line_starts
 from oriongraph_cli.index.preamble import preamble_range
 
@@ -65,6 +68,7 @@ STATUS_WORDS = frozenset({
     "wip", "tbd", "reverted", "revoked", "rescinded", "retracted", "cancelled", "canceled",
     "discontinued", "released", "recommended",  # Ember's RFCs' stages
     "inactive",  # Cardano's proposals: "Inactive (superseded by CIP-0121 and CIP-0122)"
+    "unrecommended",  # Nostr's NIPs: "> __Warning__ `unrecommended`: deprecated in favor of [NIP-17](17.md)"
 })
 STATUS_PHRASES = ("in progress", "in review", "under review", "under discussion", "on hold")
 _SPELLINGS = {"superceded": "superseded", "obsoleted": "obsolete"}  # the IETF's "Obsoleted by" as a state
@@ -99,10 +103,10 @@ _SELF_SUPERSEDES_RE = re.compile(
 _PART_RE = re.compile(r"^(?:partly|partially|in part)\s+(?=[a-z])")
 # the states whose record may say in a sentence what took its place (:func:`_sentence_successors`)
 GONE = frozenset({"superseded", "replaced", "withdrawn", "rejected", "deprecated", "obsolete", "abandoned", "discontinued",
-                  "inactive"})
+                  "inactive", "unrecommended"})
 # the states a notice in a record's lead may say it is in (:func:`_notice_status`)
 NOTICE_STATES = frozenset({"superseded", "superceded", "replaced", "deprecated", "obsolete", "withdrawn", "discontinued",
-                           "abandoned", "retired", "rejected"})
+                           "abandoned", "retired", "rejected", "unrecommended"})
 # "This RFC has been discontinued", "> Note: This command is deprecated", "**Note: this PEP was
 # superseded by** …", "This action is considered to be deprecated". Where a notice begins — a line's start (after a quote's marks, a heading's, an alert label or a
 # "Note:") or a sentence's — and what it says after its subject: "has been", "is" or "was", then
@@ -128,10 +132,22 @@ _DEPRECATED_LEAD_RE = re.compile(
     r"(?:\A|\n[ \t>]*\n)[ \t>]*(?:\[![a-z]+\][ \t]*\n[ \t>]*)?[*_]{0,2}(deprecated)[*_]{0,2}"
     r"(?=[ \t]+(?:since|starting|as[ \t]+of|in[ \t]+(?:version|v?[0-9]|favou?r))\b|[*_]{0,2}[ \t]*[:.;,—–(]|(?<=[*_])[ \t]*(?:\n|$))",
     re.IGNORECASE)
+# a paragraph of the lead that opens with a state's word as its label, after an alert's label
+# maybe: "> __Warning__  `unrecommended`: deprecated in favor of [NIP-17](17.md)", "**Obsolete:**
+# see …", "> [!WARNING]" over "`Deprecated`: …" — the word plain, emphasised or in code, then a
+# colon or a dash (the word alone as a paragraph's first, "Deprecated since …", is the rule above)
+_LABELLED_STATE_RE = re.compile(
+    r"(?:\A|\n[ \t>]*\n)[ \t>]*(?:\[![a-z]+\][ \t]*\n[ \t>]*)?"
+    r"(?:[*_]{1,2}(?:note|warning|important|caution|notice)[ \t]*:?[*_]{1,2}[ \t]*:?[ \t]+)?"
+    r"(?:`|[*_]{0,2})([a-z]+)(?:`|[*_]{0,2})[ \t]*(?::|—|–|[*_]{1,2}:)",
+    re.IGNORECASE)
 # a lead saying the record now lives elsewhere, the place linked: "This function has moved to
-# [wezterm.color.gradient](…)", "This alert has been moved to [x](…)", "This page moved to [x](…)"
+# [wezterm.color.gradient](…)", "This alert has been moved to [x](…)", "This page moved to [x](…)",
+# and a paragraph saying so without its subject: "Moved to [NIP-01](01.md).", 'Renamed to
+# "Addressable events" and moved to [NIP-01](01.md).'
 _MOVED_RE = re.compile(
-    r"(?:^[ \t>]*|[.!?][ \t]+)[*_]*(?:this|the)(?:[ \t]+[a-z][\w-]*){1,3}[ \t]+(?:(?:has|had)[ \t]+(?:been[ \t]+)?|was[ \t]+)?(moved)[ \t]+to\s+(?=\[)",
+    r"(?:^[ \t>]*|[.!?][ \t]+)[*_]*(?:(?:this|the)(?:[ \t]+[a-z][\w-]*){1,3}[ \t]+(?:(?:has|had)[ \t]+(?:been[ \t]+)?|was[ \t]+)?"
+    r"|(?-i:R)enamed[ \t]+to[ \t]+[^\n.!?]{1,80}?[ \t]+and[ \t]+|(?-i:(?=M)))(moved)[ \t]+to\s+(?=\[)",
     re.IGNORECASE | re.MULTILINE)
 # a sentence of a record no longer in force saying what to use or read in its place: "Users
 # should **prefer QUIC or Yamux**", "Use `pamscale` instead.", "please refer to
@@ -147,7 +163,7 @@ _USED_INSTEAD_RE = re.compile(r"\b(?:should|must|can|is|are)[ \t]+(?:now[ \t]+)?
 _PREFER_RE = re.compile(
     r"\b(?:should|must|please)\s+(?:[*_]{1,2})?(?:prefer|switch\s+to|migrate\s+to|move\s+to|refer\s+to)\b"
     r"|\bplease[ \t]+(?:use|see)\b"
-    r"|\b(?:use|see|refer[ \t]+to)\b(?=(?:[^.!?\n]|[.!?](?!\s)){0,200}?\b" + _INSTEAD + r")",
+    r"|\b(?:use|see|try|refer[ \t]+to)\b(?=(?:[^.!?\n]|[.!?](?!\s)){0,200}?\b" + _INSTEAD + r")",
     re.IGNORECASE)
 # a notice in the lead pointing elsewhere for good: "This is the original specification, please
 # refer to [gossipsub-v1.0](gossipsub-v1.0.md) from now on" — a link read "from now on", or
@@ -292,7 +308,9 @@ def read_stated(text: str, body_start: int = 0, syntax: str = "markdown", status
     if status is None or status[0] not in GONE:  # a notice in the lead may say the record is gone,
         lead_end = heads[0][0] if heads else len(lines)  # over a state line still in force (a
         if heads and not "".join(lines[:lead_end]).strip():  # template's "| 3A | … | Active |"):
-            lead_end = heads[1][0] if len(heads) > 1 else len(lines)  # the first heading is the title
+            # the first heading is the title, with the subtitle under it when it is an id
+            n = 2 if subtitle(text, blocks.headings) is not None else 1
+            lead_end = heads[n][0] if len(heads) > n else len(lines)
         # and the heading that ends it, which may be the notice itself: "## Note: This MSC has
         # been made obsolete by MSC2290."
         title = heads[0][2] if heads and not "".join(lines[:heads[0][0]]).strip() else None
@@ -307,6 +325,18 @@ def read_stated(text: str, body_start: int = 0, syntax: str = "markdown", status
     if status is None and not out_refs:
         return NOTHING
     return Stated(status[0] if status else None, status[1] if status else None, out_refs, notice)
+
+
+def subtitle(text: str, headings: Sequence[Heading], i: int = 0) -> Heading | None:
+    """The heading completing the title ``headings[i]`` when that title is only a series' id
+    (:func:`docids.id_only_title`): "NIP-12" over "Generic Tag Queries", the next heading, a
+    level deeper, with nothing but blank lines between. None for any other outline."""
+    if i + 1 >= len(headings):
+        return None
+    first, second = headings[i], headings[i + 1]
+    if second.level > first.level and id_only_title(first.title) and not text[first.content_start:second.start].strip():
+        return second
+    return None
 
 
 def _self_supersedes(head: str, first_line: int) -> list[tuple[str, str, int]]:
@@ -324,7 +354,15 @@ def _notice_cue(head: str) -> bool:
     """Whether ``head`` may hold a notice :func:`_notice_status` reads (the cheap test first)."""
     return (any(m.group(1).lower() in NOTICE_STATES for m in _NOTICE_RE.finditer(head))
             or any(m.group(2).lower() in NOTICE_STATES for m in _CODE_NOTICE_RE.finditer(head)) or _refer_notice(head) is not None
-            or _DEPRECATED_LEAD_RE.search(head) is not None or _MOVED_RE.search(head) is not None)
+            or _DEPRECATED_LEAD_RE.search(head) is not None or _MOVED_RE.search(head) is not None
+            or _labelled_state(head) is not None)
+
+
+def _labelled_state(lead: str) -> re.Match[str] | None:
+    """The first paragraph of ``lead`` opening with a state's word as its label
+    (``_LABELLED_STATE_RE``) when the word is one a notice may say (:data:`NOTICE_STATES`)."""
+    return next((m for m in _LABELLED_STATE_RE.finditer(lead[:SENTENCE_SCAN])
+                 if _SPELLINGS.get(m.group(1).lower(), m.group(1).lower()) in NOTICE_STATES), None)
 
 
 def _successor_cue(head: str) -> bool:
@@ -372,15 +410,33 @@ def _notice_status(lead: str, first_line: int, title: str | None = None) -> tupl
     refer = _refer_notice(lead)
     if refer is not None:
         found.append((refer.start(), "superseded"))
-    if (m := _DEPRECATED_LEAD_RE.search(lead)) is not None:
+    # a label over a thing named in code is that thing's state, not the record's unless the
+    # title names it too: "Deprecated: `kind:30024` was used for long-form drafts" in NIP-23
+    if (m := _DEPRECATED_LEAD_RE.search(lead)) is not None and not _labels_other(lead, m.end(), title_words):
         found.append((m.start(1), "deprecated"))
     if (m := _MOVED_RE.search(lead)) is not None:
         found.append((m.start(1), "superseded"))  # its successor: the place linked (_BY_RE)
+    if (m := _labelled_state(lead)) is not None and not _labels_other(lead, m.end(), title_words):
+        found.append((m.start(1), _SPELLINGS.get(m.group(1).lower(), m.group(1).lower())))
     hits = [hit for hit in found if hit is not None]
     if not hits:
         return None
     at, word = min(hits)
     return word, first_line + lead.count("\n", 0, at)
+
+
+# what a state's label is followed by when it labels a thing named in code
+_LABELLED_CODE_RE = re.compile(r"[*_]*[ \t]*[:—–]?[*_]*[ \t]*`([^`\n]{1,60})`")
+
+
+def _labels_other(lead: str, at: int, title_words: set[str]) -> bool:
+    """Whether the state's label ending at ``at`` is followed by a thing named in code that
+    the title does not name (its last word not among ``title_words``)."""
+    m = _LABELLED_CODE_RE.match(lead, at)
+    if m is None:
+        return False
+    named = _WORD_RE.findall(m.group(1).lower())
+    return not (named and named[-1] in title_words)
 
 
 def _sentence_successors(head: str, first_line: int) -> list[tuple[str, str, int]]:

@@ -45,7 +45,7 @@ SUCCESSOR_FLOOR = 1.0
 MIN_SEMANTIC = 0.25
 MAX_SUCCESSOR_SPANS = 2
 MAX_CHAIN = 8
-DEMOTED_STATUSES = ("superseded", "deprecated")
+DEMOTED_STATUSES = ("superseded", "deprecated", "unrecommended")  # "unrecommended": Nostr's NIPs' word for deprecated
 # in force: the words decision records (accepted), PEPs (final, active) and RFCs use
 ACCEPTED_STATUSES = ("accepted", "approved", "adopted", "decided", "final", "active")
 # not in force: with a recorded successor such a document counts as replaced by it; without

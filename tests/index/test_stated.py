@@ -352,6 +352,48 @@ def test_numpy_style_records_name_their_successors_by_cross_references_end_to_en
         assert "superseded by" in reasons
 
 
+def _nips(root):
+    nips = root / "02_knowledge" / "nips"
+    nips.mkdir(parents=True)
+    (nips / "04.md").write_text(
+        "> __Warning__  `unrecommended`: deprecated in favor of [NIP-17](17.md)\n\nNIP-04\n======\n\nEncrypted Direct Message\n"
+        "------------------------\n\n`final` `optional`\n\nA special event with kind `4` means an encrypted direct message. The "
+        "content is base64-encoded, aes-256-cbc encrypted with a shared secret from ECDH of the sender's and receiver's keys.\n")
+    (nips / "17.md").write_text(
+        "NIP-17\n======\n\nPrivate Direct Messages\n-----------------------\n\n`draft` `optional`\n\nThis NIP defines an "
+        "encrypted chat scheme: messages are sealed and gift-wrapped so relays do not learn who talks to whom.\n")
+    (nips / "12.md").write_text(
+        "NIP-12\n======\n\nGeneric Tag Queries\n-------------------\n\n`final` `mandatory`\n\nMoved to [NIP-01](01.md).\n")
+    (nips / "01.md").write_text(
+        "NIP-01\n======\n\nBasic protocol flow description\n-------------------------------\n\n`draft` `mandatory`\n\n"
+        "Filters select events by ids, authors, kinds and generic tag queries: any single-letter tag as `#e` or `#p`.\n")
+
+
+@pytest.mark.slow
+def test_nostr_style_records_name_their_successors_end_to_end(tmp_path):
+    """Nostr's NIPs as written: a warning labelled `unrecommended` above an id title names the
+    successor "in favor of"; a stub "Moved to [NIP-01](01.md)" under its id title and subtitle
+    is superseded by NIP-01. The titles carry their subtitles, and the replaced records are
+    demoted below their successors with the reason."""
+    _nips(tmp_path)
+    assert run_orion("index", cwd=tmp_path).returncode == 0
+    for path, succ in (("04.md", "17.md"), ("12.md", "01.md")):
+        links = run_orion("links", f"02_knowledge/nips/{path}", cwd=tmp_path)
+        assert f"SUPERSEDED_BY\t02_knowledge/nips/{succ}" in links.stdout, links.stdout
+    for intent, first, reason, title in (
+            ("send an encrypted direct message to another user", "17.md", "04.md superseded by 17.md (demoted",
+             "NIP-04: Encrypted Direct Message"),
+            ("query events by a single-letter generic tag", "01.md", "12.md superseded by 01.md (demoted", "NIP-12: Generic Tag Queries")):
+        out = run_orion("compile", intent, "--budget", "800", "--json", "--explain", cwd=tmp_path)
+        assert out.returncode == 0, out.stderr
+        data = json.loads(out.stdout)
+        assert data["documents"][0]["path"].endswith(first), [d["path"] for d in data["documents"]]
+        hits = json.loads(run_orion("search", intent, "--json", cwd=tmp_path).stdout)["hits"]
+        assert title in {h["title"] for h in hits}, [h["title"] for h in hits]
+        reasons = " ".join(r for e in data["explanation"]["rationale"] for r in e["reasons"])
+        assert reason in reasons, reasons
+
+
 @pytest.mark.parametrize("text, status, refs", [
     # tldr pages: the notice is the page's description, a quote under its title
     ("# pnmscale\n\n> This command has been superseded by `pamscale`.\n> More information: <https://x.org>.\n\n- Scale:\n\n`pnmscale 2 in.pnm`\n",
@@ -395,6 +437,22 @@ def test_numpy_style_records_name_their_successors_by_cross_references_end_to_en
     # its successor named before "should be used instead"
     ("# Command: env\n\nThe `tofu env` command is deprecated.\n[The `tofu workspace` command](workspace/index.mdx)\n"
      "should be used instead.\n", "deprecated", (("superseded_by", "workspace/index.mdx", 5),)),
+    # Nostr's NIPs: a state's word as the label of a warning above the title, the successor
+    # "in favor of" a link or to "try … instead"; a subject-less "Moved to [x](…)" under an id
+    # title and its subtitle (the lead runs past the subtitle)
+    ("> __Warning__  `unrecommended`: deprecated in favor of [NIP-17](17.md)\n\nNIP-04\n======\n\nEncrypted Direct Message\n"
+     "------------------------\n\n`final` `optional`\n\nText.\n", "unrecommended", (("superseded_by", "17.md", 1),)),
+    ("> __Warning__  `unrecommended`: too complicated, try [99](99.md) instead\n\nNIP-15\n======\n", "unrecommended",
+     (("superseded_by", "99.md", 1),)),
+    ("NIP-12\n======\n\nGeneric Tag Queries\n-------------------\n\n`final` `mandatory`\n\nMoved to [NIP-01](01.md).\n",
+     "superseded", (("superseded_by", "01.md", 9),)),
+    ('NIP-33\n======\n\nParameterized Replaceable Events\n---\n\nRenamed to "Addressable events" and moved to [NIP-01](01.md).\n',
+     "superseded", (("superseded_by", "01.md", 7),)),
+    ("Moved to [2071-impl-trait-existential-types.md](2071-impl-trait-existential-types.md).\n", "superseded",
+     (("superseded_by", "2071-impl-trait-existential-types.md", 1),)),  # a stub left where a file was (Rust's RFCs)
+    ("# X\n\n> [!WARNING]\n> **Obsolete:** see [the new guide](guide.md) instead.\n", "obsolete", (("superseded_by", "guide.md", 4),)),
+    ("# `old_call`\n\n**Deprecated**: `old_call` is kept for a year; use [new_call](new_call.md) instead.\n", "deprecated",
+     (("superseded_by", "new_call.md", 3),)),  # the label over the thing the title names
 ])
 def test_a_notice_in_the_lead_says_the_record_is_gone(text, status, refs):
     got = read_stated(text)
@@ -403,7 +461,8 @@ def test_a_notice_in_the_lead_says_the_record_is_gone(text, status, refs):
 
 @pytest.mark.parametrize("text", [
     "# Relref\n\n> When working with Markdown this shortcode is obsolete.\n",  # not the sentence's subject
-    "# EIP-1102\n\n## Methods\n\nThis method is deprecated in favor of [x](x.md).\n",  # in a section, not the lead
+    # in a section, not the lead (an id title straight over a heading reads it as its subtitle)
+    "# EIP-1102\n\nIntro.\n\n## Methods\n\nThis method is deprecated in favor of [x](x.md).\n",
     "# X\n\n> This RFC has been accepted.\n",  # a state in force is no notice
     "# X\n\n> The old API was replaced by the new one in version 2, which this page describes.\n",  # not a gone word after
     "# X\n\n```\nThis command has been superseded by y.\n```\n",  # code
@@ -419,10 +478,34 @@ def test_a_notice_in_the_lead_says_the_record_is_gone(text, status, refs):
     "# Command: plan\n\nThe `-refresh` flag is deprecated.\n",  # a flag of the page, not the page: the title does not name it
     "# Command: plan\n\nThe `tofu env` command is deprecated.\n",  # another command than the title's
     "# X\n\nIntro.\n\n## Background\n\n### This design was rejected in 2019\n",  # the third heading: past the lead
+    # a state's label over a thing named in code the title does not name (NIP-23's lead)
+    "NIP-23\n======\n\nLong-form Content\n---\n\nThis NIP defines `kind:30023`.\n\nDeprecated: `kind:30024` was used for drafts. "
+    "Use [NIP-37](37.md) instead.\n",
+    "# X\n\n**Note:** `legacy`: kept for old clients.\n",  # a label that is no state's word
+    "# X\n\nFiles moved to [the archive](a.md) in 2020.\n",  # moved, but the files, not the record
+    "# Overview\n\n## Moved pages\n\nMoved to [x](x.md).\n",  # a subtitle under a title that is no id: past the lead
 ])
 def test_what_is_no_notice(text):
     got = read_stated(text)
     assert got.status is None and not got.notice
+
+
+def test_a_title_that_is_only_an_id_takes_its_subtitle():
+    """"NIP-12" over "Generic Tag Queries" is one title; "Overview" over "Usage" is not, nor an
+    id with text between it and the next heading."""
+    from oriongraph_cli.blocks import read_blocks
+    from oriongraph_cli.index.stated import subtitle
+
+    def sub(text):
+        got = subtitle(text, read_blocks(text, 0, "markdown").headings)
+        return got.title if got else None
+
+    assert sub("NIP-12\n======\n\nGeneric Tag Queries\n-------------------\n\nText.\n") == "Generic Tag Queries"
+    assert sub("# RFC 1234\n\n## Streams\n") == "Streams"
+    assert sub("# NIP-B7\n## Blossom\n") == "Blossom"
+    assert sub("# Overview\n\n## Usage\n") is None
+    assert sub("# NIP-12\n\nIntro.\n\n## Usage\n") is None
+    assert sub("## NIP-12\n\n# Title\n") is None  # not a level deeper
 
 
 def test_a_gone_notice_wins_over_a_state_in_force_and_a_gone_state_over_a_notice():
