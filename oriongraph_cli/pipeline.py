@@ -170,8 +170,10 @@ def compile_workingset(request: CompileRequest, cfg: Config, reader: IndexReader
             from oriongraph_cli.errors import NoCandidatesError
 
             why = resp.stats.stop.removeprefix("nothing fits: ") if resp.stats.stop else "no candidate fits with its framing"
+            least = deliver.least_budget(build, formats, remembered(counter), request.budget_tokens)
             raise NoCandidatesError(f"nothing fits in a budget of {request.budget_tokens:,} tokens: {why}",
-                                    hint="raise --budget, or narrow the intent so a shorter span answers it")
+                                    hint=(deliver.least_hint(least) + ", or narrow the intent so a shorter span answers it")
+                                    if least is not None else "raise --budget, or narrow the intent so a shorter span answers it")
         timings["assemble"] = (time.perf_counter() - t) * 1000
         timings["total"] = (time.perf_counter() - started) * 1000
         st = resp.stats

@@ -50,6 +50,7 @@ SETTLE_ROUNDS = 4
 SETTLE_SLACK = 4  # the printed count's own digits, unknown when the framing is measured
 GROW_MIN = 8  # unspent tokens worth another build (step 6)
 GROW_ROUNDS = 4
+LEAST_BUDGET_LIMIT = 1_000_000  # the largest budget a hint's search tries
 
 
 def _render(resp: CompileResponse, fmt: str) -> str:
@@ -105,9 +106,10 @@ def fit(build: Callable[..., CompileResponse], budget: int, formats: tuple[str, 
         fixed = max(n_empty.values())
     if fixed + SETTLE_SLACK > budget:
         worst = max(n_empty, key=lambda f: n_empty[f])
+        least = least_budget(build, formats, count, fixed + SETTLE_SLACK - 1)
         raise OrionError(
             f"a budget of {budget} token{'' if budget == 1 else 's'} is smaller than the {worst} output's own framing ({fixed} tokens: title and summary)",
-            hint=f"ask for at least {fixed + SETTLE_SLACK + 100} tokens (--budget {fixed + SETTLE_SLACK + 100})",
+            hint=least_hint(least) if least is not None else f"raise --budget above {fixed + SETTLE_SLACK}",
             exit_code=ExitStatus.USAGE,
         )
     room = budget - fixed
@@ -142,6 +144,33 @@ def fit(build: Callable[..., CompileResponse], budget: int, formats: tuple[str, 
         overhead = 0
         best, q, n = _bisect(build, budget, formats, count, overhead, compact, room + 1)
     return _grow(build, best, n, q, overhead, budget, formats, count, compact)
+
+
+def least_budget(build, formats: tuple[str, ...], count: Callable[[str], int], above: int,
+                 limit: int = LEAST_BUDGET_LIMIT) -> int | None:
+    """The least budget over ``above`` at which :func:`fit` delivers at least one span (budgets
+    doubled until one does, then bisected), or None when none up to ``limit`` does. Asked only
+    when a budget delivered nothing, for a hint that names the budget that works."""
+    def delivers(budget: int) -> bool:
+        try:
+            return bool(fit(build, budget, formats, count).workingset.spans)
+        except OrionError:  # still under the framing
+            return False
+
+    lo, hi = max(above, 0), max(2 * above, 64)
+    while not delivers(hi):
+        lo, hi = hi, 2 * hi
+        if hi > limit:
+            return None
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if delivers(mid) else (mid, hi)
+    return hi
+
+
+def least_hint(least: int) -> str:
+    """The hint naming the least budget that delivers a quote (:func:`least_budget`)."""
+    return f"ask for at least {least:,} tokens (--budget {least}), the least that delivers any quote for this intent"
 
 
 def _grow(build, best: CompileResponse, n: dict[str, int], q: int, overhead: int, budget: int, formats, count,

@@ -53,6 +53,27 @@ def reader(sample_index):
     r.close()
 
 
+@pytest.mark.parametrize("fmt, budget", [("markdown", 1), ("markdown", 30), ("json", 40), ("xml", 20)])
+def test_a_budget_that_delivers_nothing_names_the_least_that_delivers_a_quote(reader, fmt, budget):
+    """Under the framing (a usage error) or with room for framing but no span (no
+    candidates), the hint names a budget: that budget delivers a quote and one token less
+    does not — not a guess of framing plus a hundred."""
+    import re
+
+    def attempt(b):
+        return api.compile_workingset(CompileRequest("how do we rotate credentials", budget_tokens=b, deliver=(fmt,),
+                                                     record_usage=False), reader.cfg, reader)
+
+    with pytest.raises(OrionError) as info:
+        attempt(budget)
+    m = re.search(r"--budget (\d+)\), the least that delivers any quote", info.value.hint or "")
+    assert m, info.value.hint
+    least = int(m.group(1))
+    assert attempt(least).workingset.spans
+    with pytest.raises(OrionError):
+        attempt(least - 1)
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     budget=st.integers(min_value=150, max_value=9000),
