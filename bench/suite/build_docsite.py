@@ -244,6 +244,10 @@ projects no default was chosen on.
     git -C /tmp/src/mastodon checkout 2903485da54a20f1da5e7dfb8b34712e6196e8f7
     python bench/suite/build_docsite.py /tmp/src/mastodon --docs content/en --name mastodon --out /tmp/suite/mastodon
 
+    git clone https://github.com/nostr-protocol/nips /tmp/src/nips
+    git -C /tmp/src/nips checkout db5fe3de8c5d1443b634c9bbf66ecb004f337057
+    python bench/suite/build_docsite.py /tmp/src/nips --docs . --exclude .github --name nips --out /tmp/suite/nips
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -852,6 +856,16 @@ Sources (only the Markdown is read):
   beside ``grouped_notifications.md``; ``V1_Filter`` and ``V1_Instance`` are deprecated only on the methods
   pages ("4.0.0 - deprecated"). 4 current-vs-replaced pairs in 8 phrasings (``mastodon.pairs.jsonl``), 2 marked
   (4 phrasings).
+- ``nips``: every ``**/*.md`` of nostr-protocol/nips at db5fe3de8c5d (2026-07-22) — Nostr's Implementation
+  Possibilities, 99 pages (98 NIPs and the README), 0.63 MB, flat and named by a hex-ish number (``01.md``,
+  ``5A.md``, ``B7.md``). No front matter: each NIP opens with a setext title that is only its id (``NIP-17`` over
+  ``======``), its name as a second-level heading under it, then a line of tags in code (`` `draft` `optional` ``).
+  Lifecycle: a warning above the title on 13 pages, "> __Warning__ `unrecommended`: deprecated in favor of
+  [NIP-17](17.md)", "… try [NIP-29](29.md) instead", "… superseded by the [Marmot Protocol](…)" (outside the
+  corpus); four stubs merged into NIP-01 ("Moved to [NIP-01](01.md).", 'Renamed to "Addressable events" and moved
+  to [NIP-01](01.md).'); parts deprecated inside a page (``23.md``: "Deprecated: `kind:30024` was used for
+  long-form drafts … use [NIP-37](37.md) instead"; ``24.md``'s deprecated fields). 15 current-vs-replaced pairs in
+  22 phrasings (``nips.pairs.jsonl``), 13 marked (20 phrasings; two of them a part of the older page replaced).
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by

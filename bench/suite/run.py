@@ -117,6 +117,8 @@ UNSEEN = {
     "stellar": ("stellar", HERE / "stellar.intents.jsonl"),
     "mastodon": ("mastodon", HERE / "mastodon.intents.jsonl"),
     "nips": ("nips", HERE / "nips.intents.jsonl"),
+    "bazelprop": ("bazelprop", HERE / "bazelprop.intents.jsonl"),
+    "fips": ("fips", HERE / "fips.intents.jsonl"),
 }
 # the same projects with their lifecycle told only in the text (strip_stated.py): measured
 # against the trees above, never part of a choice
@@ -137,7 +139,8 @@ PAIRS = {"peps": HERE / "peps.pairs.jsonl", "adr-moj": HERE / "adr_moj.pairs.jso
          "npmrfcs": HERE / "npmrfcs.pairs.jsonl", "msc": HERE / "msc.pairs.jsonl",
          "tofu": HERE / "tofu.pairs.jsonl", "k8scomm": HERE / "k8scomm.pairs.jsonl",
          "stellar": HERE / "stellar.pairs.jsonl", "mastodon": HERE / "mastodon.pairs.jsonl",
-         "nips": HERE / "nips.pairs.jsonl"}
+         "nips": HERE / "nips.pairs.jsonl", "bazelprop": HERE / "bazelprop.pairs.jsonl",
+         "fips": HERE / "fips.pairs.jsonl"}
 
 
 def _open(suite: Path, project: str):

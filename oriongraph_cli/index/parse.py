@@ -179,7 +179,10 @@ if TYPE_CHECKING:
 # "Deprecated" paragraph now does too); a paragraph "Moved to [x](…)" (or 'Renamed to "…" and
 # moved to [x](…)') says it is superseded by x; "try [x](…) instead" names a successor as
 # "use … instead" does; a title that is only a series' id ("NIP-12") takes the subtitle under
-# it ("NIP-12: Generic Tag Queries"), and the record's lead runs past that subtitle — Nostr's NIPs
+# it ("NIP-12: Generic Tag Queries"), and the record's lead runs past that subtitle — Nostr's NIPs;
+# front matter YAML rejects is read again with each value it reserves quoted whole (one opening
+# with "@" or a backtick, or a Markdown link: "- @gregestren", "status: [Implemented](…)"),
+# and a front matter status written as a link is its text — Bazel's proposals
 PARSE_RULES = 46
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
@@ -379,6 +382,21 @@ def _spaces(m: re.Match[str]) -> str:
     return " " * len(m.group(0))
 
 
+# a value YAML reserves or reads as something else than its author wrote, on a line of its
+# own: one opening with ``@`` or a backtick (``- @gregestren``, ``title: `--flag` Respects…``:
+# reserved indicators), or a Markdown link (``status: [Implemented](https://…)``: a flow list
+# and then more). Front matter YAML rejects is read again with each such value quoted whole.
+_RESERVED_VALUE = re.compile(r"^([ \t]*(?:-[ \t]+|[^\s:#\[\]{},\"'][^:#\n]*:[ \t]+))((?:[@`]|\[[^\]\n]*\]\()[^\n]*?)[ \t]*$",
+                             re.MULTILINE)
+
+
+_LINKED = re.compile(r"\[([^\[\]\n]*)\]\([^()\s]*\)")
+
+
+def _quoted(m: re.Match[str]) -> str:
+    return m.group(1) + "'" + m.group(2).replace("'", "''") + "'"
+
+
 def split_front_matter(rel: str, text: str) -> tuple[dict[str, Any], int, list[ParseWarning]]:
     """Return (metadata, body_start, warnings). Malformed YAML keeps the body indexable."""
     found = front_matter_block(text)
@@ -395,10 +413,14 @@ def split_front_matter(rel: str, text: str) -> tuple[dict[str, Any], int, list[P
         try:
             meta, key_lines = load_yaml(raw) if raw.strip() else ({}, {})
         except yaml.MarkedYAMLError as exc:
-            if "'\\t'" not in str(exc.problem) or (untabbed := _LEADING_TABS.sub(_spaces, raw)) == raw:
+            # read again as its author meant it: tabs before a line's text as spaces, values
+            # YAML reserves quoted (``_RESERVED_VALUE``)
+            again = _LEADING_TABS.sub(_spaces, raw) if "'\\t'" in str(exc.problem) else raw
+            again = _RESERVED_VALUE.sub(_quoted, again)
+            if again == raw:
                 raise
             try:
-                meta, key_lines = load_yaml(untabbed)
+                meta, key_lines = load_yaml(again)
             except yaml.YAMLError:
                 raise exc from None  # the error of the text as written
     except (yaml.YAMLError, ValueError, TypeError) as exc:
@@ -723,7 +745,8 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
     created = parse_date(date_value(meta.get("created")))
     if created is None:  # (1970-01-01 is a date: 0, not missing)
         created = parse_date(date_value(meta.get("date")))
-    status = str(meta["status"]).lower() if meta.get("status") is not None else None
+    # a status written as a link is its text: "[Implemented](https://…/commit/cdf01a3)"
+    status = _LINKED.sub(r"\1", str(meta["status"])).strip().lower() if meta.get("status") is not None else None
     if status is None and stage and stage not in STAGES and stage in STATUS_WORDS:
         status = stage  # Ember's RFCs keep their state as `stage: discontinued`
     stated_refs: tuple[tuple[str, str, int], ...] = ()

@@ -913,6 +913,24 @@ def test_front_matter_with_tabs_before_a_lines_text_is_read_as_hugo_reads_it():
     assert "'\\t'" in warnings[0].message  # the error of the text as written
 
 
+def test_front_matter_values_yaml_reserves_are_read_as_written():
+    """Bazel's proposals list reviewers as ``- @gregestren``, title one ``title: `--flag`
+    Respects …`` and state another ``status: [Implemented](https://…)``: YAML reserves ``@``
+    and the backtick, and reads a Markdown link as a list and more. Read again with those
+    values quoted whole, the pages keep their titles and states (a link's text the state);
+    YAML malformed otherwise keeps its warning."""
+    text = ("---\ncreated: 2022-03-06\nstatus: [Implemented](https://github.com/bazelbuild/bazel/commit/cdf01a3)\n"
+            "reviewers:\n  - @gregestren\ntitle: \"Representing repeatable Starlark flags\"\nauthors:\n  - @fmeum\n---\n\n# Abstract\n\nText.\n")
+    meta, _start, warnings = split_front_matter("02_knowledge/designs/flags.md", text)
+    assert warnings == [] and meta["reviewers"] == ["@gregestren"] and meta["title"] == "Representing repeatable Starlark flags"
+    doc, warnings = doc_of(text)
+    assert (doc.title, doc.status, warnings) == ("Representing repeatable Starlark flags", "implemented", [])
+    meta, _start, warnings = split_front_matter("02_knowledge/x.md", "---\ntitle: `--remote_local_fallback` Respects It's Declarations\n---\nx\n")
+    assert meta["title"] == "`--remote_local_fallback` Respects It's Declarations" and warnings == []
+    meta, _start, warnings = split_front_matter("02_knowledge/x.md", "---\ntitle: a\ntags: [@b\n  c: [\n---\nx\n")
+    assert meta == {} and [w.kind for w in warnings] == ["yaml"] and "'@'" in warnings[0].message  # the error as written
+
+
 def test_a_date_is_a_date_whole_or_none():
     """A front matter date is read whole: a time of day and a zone may follow it as blogs
     write them ("2011-12-31 23:59:59 -0500"), but "2024-01-01garbage", an hour of 25 or a zone
