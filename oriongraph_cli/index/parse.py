@@ -182,7 +182,9 @@ if TYPE_CHECKING:
 # it ("NIP-12: Generic Tag Queries"), and the record's lead runs past that subtitle — Nostr's NIPs;
 # front matter YAML rejects is read again with each value it reserves quoted whole (one opening
 # with "@" or a backtick, or a Markdown link: "- @gregestren", "status: [Implemented](…)"),
-# and a front matter status written as a link is its text — Bazel's proposals
+# and a front matter status written as a link is its text — Bazel's proposals; a sentence of the
+# head saying the record replaces a linked one is read without a state line in the head too, a
+# verb maybe before "and" ("This proposal builds on and supersedes [FIP-0047](…)") — Filecoin's FIPs
 PARSE_RULES = 46
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")

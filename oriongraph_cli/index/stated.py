@@ -97,6 +97,7 @@ _FAVOUR_RE = re.compile(r"\bin\s+favou?r\s+of\b", re.IGNORECASE)
 # supersedes [0003](0003-aws-networking-outline.md)", "This RFC replaces [RFC 12](…)"
 _SELF_SUPERSEDES_RE = re.compile(
     r"(?:^[ \t>]*|[.!?][ \t]+)[*_]*this(?:[ \t]+[a-z][\w-]*){1,3}?[ \t]+"
+    r"(?:[a-z]+(?:[ \t]+[a-z]+)?[ \t]+and[ \t]+)?"  # "This proposal builds on and supersedes [FIP-0047](…)"
     r"(?:(?:in[ \t]+part|partly|partially|fully|hereby)[ \t]+)?(?:super[sc]edes|replaces|obsoletes)[ \t]+(?=\[)",
     re.IGNORECASE | re.MULTILINE)
 # a state said to hold in part: "Partly superseded", "Partially replaced", "In part deprecated"
@@ -234,7 +235,7 @@ def read_stated(text: str, body_start: int = 0, syntax: str = "markdown", status
     head = text[body_start:head_end].replace("\xa0", " ")
     given = status_word(status) if status else None
     if (not _CUE_RE.search(head) and not (given in GONE and _successor_cue(head))
-            and not _notice_cue(head)):
+            and not _notice_cue(head) and not _SELF_SUPERSEDES_RE.search(head[:SENTENCE_SCAN])):
         return NOTHING
     blocks = read_blocks(text, body_start, syntax)
     pre = preamble_range(text, body_start, syntax)  # a record's fields in a code block are no code here

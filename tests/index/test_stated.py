@@ -564,6 +564,12 @@ def test_a_state_held_in_part_a_record_replacing_another_in_a_sentence_and_a_bar
     assert got.status == "pending" and got.refs == (("supersedes", "0003-aws-networking-outline.md", 11),)
     assert read_stated("# R\n\n## Status\n\nAccepted\n\nThis RFC replaces [RFC 12](12.md) and [RFC 14](14.md).\n").refs == (
         ("supersedes", "12.md", 7), ("supersedes", "14.md", 7))
+    # without a state line in the head, and with a verb before "and" (Filecoin's FIP-0067 and
+    # FIP-0092, whose state is in their front matter)
+    fip = ("# FIP-0092: Non-Interactive PoRep\n\n## Simple Summary\n\nThis proposal presents a new protocol. This proposal "
+           "builds on and supersedes  [FIP-0090: Non-Interactive PoRep](fip-0090.md).\n")
+    assert read_stated(fip, status="final").refs == (("supersedes", "fip-0090.md", 5),)
+    assert read_stated("# X\n\nThis page describes and never replaces [y](y.md) quickly and badly.\n").refs == ()
     guide = "# Certificate Validation\n\n*DEPRECATED*\nNew environments should manage validation with DNS.\n"
     assert read_stated(guide).status == "deprecated" and read_stated(guide).notice
     for text in ("# T\n\nDeprecated\nfoo\n", "# T\n\nDeprecated features are listed below.\n",
