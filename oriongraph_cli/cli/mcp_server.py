@@ -204,6 +204,7 @@ _FOR_AGENTS = (
     (re.compile(r"`?orion show (\S+?)`?(?=[\s,.;)]|$)"), r"get_span(ref=\1)"),
     (re.compile(r"`?orion search`?"), "the search tool"),
     (re.compile(r"`?orion compile`?"), "compile_context"),
+    (re.compile(r"--budget[ =](\d+)"), r"budget_tokens=\1"),
     (re.compile(r"--budget\b"), "budget_tokens"),
     (re.compile(r"--(stage|workstream|path|where)\b"), r"\1"),
 )
