@@ -248,6 +248,14 @@ projects no default was chosen on.
     git -C /tmp/src/nips checkout db5fe3de8c5d1443b634c9bbf66ecb004f337057
     python bench/suite/build_docsite.py /tmp/src/nips --docs . --exclude .github --name nips --out /tmp/suite/nips
 
+    git clone https://github.com/filecoin-project/FIPs /tmp/src/fips
+    git -C /tmp/src/fips checkout dd5075fe097672b2af4e72d16507efdc7f03f1c7
+    python bench/suite/build_docsite.py /tmp/src/fips --docs . --exclude .github --name fips --out /tmp/suite/fips
+
+    git clone https://github.com/bazelbuild/proposals /tmp/src/bazelprop
+    git -C /tmp/src/bazelprop checkout f6f439964ad9b5fa0f620b34a318dff184b11ea7
+    python bench/suite/build_docsite.py /tmp/src/bazelprop --docs . --exclude .github --name bazelprop --out /tmp/suite/bazelprop
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -866,6 +874,24 @@ Sources (only the Markdown is read):
   to [NIP-01](01.md).'); parts deprecated inside a page (``23.md``: "Deprecated: `kind:30024` was used for
   long-form drafts … use [NIP-37](37.md) instead"; ``24.md``'s deprecated fields). 15 current-vs-replaced pairs in
   22 phrasings (``nips.pairs.jsonl``), 13 marked (20 phrasings; two of them a part of the older page replaced).
+- ``fips``: every ``**/*.md`` of filecoin-project/FIPs at dd5075fe0976 (2026-08-05) — Filecoin's improvement
+  proposals, 125 pages, 2.0 MB: 97 FIPs (``FIPS/``), 17 Filecoin Requests for Comment (``FRCs/``, numbered in the
+  same sequence), the README's status table, the process pages and template, two governance charters and five
+  supporting notes. YAML front matter on every proposal (``fip``, ``title``, ``status``, ``type``, ``created``,
+  ``replaces``, ``superseded-by``; keys in other cases, template keys left in, five impossible dates). Lifecycle
+  in front matter and prose: ``superseded-by: "0015"``, ``status: Superseded by FIP-0067``, "This proposal builds
+  on and supersedes [FIP-0090](…)", ``replaces: "FIP-OO35"`` (letters O) beside "a simpler replacement for
+  FIP-0035" on its 108th line, methods "superseded by the more flexible `ProveReplicaUpdates3`". 14
+  current-vs-replaced pairs in 18 phrasings (``fips.pairs.jsonl``), 11 marked (15 phrasings).
+- ``bazelprop``: every ``**/*.md`` of bazelbuild/proposals at f6f439964ad9 (2026-04-22) — Bazel's design
+  proposals, 50 pages, 0.46 MB: 47 dated proposals (``designs/YYYY-MM-DD-slug.md``), the template, the README
+  (an index of every design document in status tables, most of them Google Docs) and CONTRIBUTING. YAML front
+  matter (``created``, ``status``, ``reviewers``, ``title``, ``authors``) that YAML rejects in three (``-
+  @gregestren``, a title opening with a backtick, ``status: [Implemented](…)``); the README's states newer than
+  the front matter's for 17 pages. Lifecycle: "**NOTE: OBSOLETE** See the new migration plan in [Toolchain
+  Transition Migration](…)", "A [previous proposal was submitted](…) … This proposal instead suggests", "This
+  proposal has been dropped". 6 current-vs-replaced pairs in 9 phrasings (``bazelprop.pairs.jsonl``), 4 marked (6
+  phrasings).
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
