@@ -308,27 +308,35 @@ def test_a_folder_named_for_a_state_gives_it_and_a_gone_record_names_its_success
     assert doc.stated_refs == ()  # in force: no sentence is read
 
 
+def _tree(root, folder, files):
+    """Notes written under ``02_knowledge/<folder>/``, name -> text."""
+    where = root / "02_knowledge" / folder
+    where.mkdir(parents=True)
+    for name, text in files.items():
+        (where / name).write_text(text)
+
+
 def _neps(root):
-    neps = root / "02_knowledge" / "neps"
-    neps.mkdir(parents=True)
-    (neps / "nep-0031-uarray.rst").write_text(
-        ".. _NEP31:\n\n======================================\nNEP 31 — Overrides of the NumPy API\n"
-        "======================================\n\n:Author: A. Author\n:Status: Superseded\n:Replaced-By: :ref:`NEP56`\n"
-        ":Created: 2019-08-22\n\nAbstract\n--------\n\nThis NEP proposes to make all of NumPy's public API overridable "
-        "with a set_backend context manager and uarray multimethods.\n")
-    (neps / "nep-0056-array-api-main-namespace.rst").write_text(
-        ".. _NEP56:\n\n============================================\nNEP 56 — Array API standard support\n"
-        "============================================\n\n:Status: Final\n:Replaces: :ref:`NEP30`, :ref:`NEP31`\n"
-        ":Created: 2023-12-19\n\nAbstract\n--------\n\nNumPy's main namespace supports the array API standard: "
-        "libraries write code once with __array_namespace__ instead of overriding NumPy's API.\n")
-    (neps / "nep-0016-abstract-array.rst").write_text(
-        ".. _NEP16:\n\n=====================================\nNEP 16 — An abstract base class for duck arrays\n"
-        "=====================================\n\n:Status: Withdrawn\n\n.. note::\n\n    This NEP has been withdrawn in favor of "
-        "the protocol based approach\n    described in :doc:`nep-0022-duck-typing`\n\nAbstract\n--------\n\n"
-        "We propose an AbstractArray base class for duck arrays.\n")
-    (neps / "nep-0022-duck-typing.rst").write_text(
-        "==========================\nNEP 22 — Duck typing for arrays\n==========================\n\n:Status: Final\n\n"
-        "Abstract\n--------\n\nDuck arrays implement protocols such as __array_function__ rather than an abstract base class.\n")
+    _tree(root, "neps", {
+        "nep-0031-uarray.rst": (
+            ".. _NEP31:\n\n======================================\nNEP 31 — Overrides of the NumPy API\n"
+            "======================================\n\n:Author: A. Author\n:Status: Superseded\n:Replaced-By: :ref:`NEP56`\n"
+            ":Created: 2019-08-22\n\nAbstract\n--------\n\nThis NEP proposes to make all of NumPy's public API overridable "
+            "with a set_backend context manager and uarray multimethods.\n"),
+        "nep-0056-array-api-main-namespace.rst": (
+            ".. _NEP56:\n\n============================================\nNEP 56 — Array API standard support\n"
+            "============================================\n\n:Status: Final\n:Replaces: :ref:`NEP30`, :ref:`NEP31`\n"
+            ":Created: 2023-12-19\n\nAbstract\n--------\n\nNumPy's main namespace supports the array API standard: "
+            "libraries write code once with __array_namespace__ instead of overriding NumPy's API.\n"),
+        "nep-0016-abstract-array.rst": (
+            ".. _NEP16:\n\n=====================================\nNEP 16 — An abstract base class for duck arrays\n"
+            "=====================================\n\n:Status: Withdrawn\n\n.. note::\n\n    This NEP has been withdrawn in favor of "
+            "the protocol based approach\n    described in :doc:`nep-0022-duck-typing`\n\nAbstract\n--------\n\n"
+            "We propose an AbstractArray base class for duck arrays.\n"),
+        "nep-0022-duck-typing.rst": (
+            "==========================\nNEP 22 — Duck typing for arrays\n==========================\n\n:Status: Final\n\n"
+            "Abstract\n--------\n\nDuck arrays implement protocols such as __array_function__ rather than an abstract base class.\n"),
+    })
 
 
 @pytest.mark.slow
@@ -353,20 +361,20 @@ def test_numpy_style_records_name_their_successors_by_cross_references_end_to_en
 
 
 def _nips(root):
-    nips = root / "02_knowledge" / "nips"
-    nips.mkdir(parents=True)
-    (nips / "04.md").write_text(
-        "> __Warning__  `unrecommended`: deprecated in favor of [NIP-17](17.md)\n\nNIP-04\n======\n\nEncrypted Direct Message\n"
-        "------------------------\n\n`final` `optional`\n\nA special event with kind `4` means an encrypted direct message. The "
-        "content is base64-encoded, aes-256-cbc encrypted with a shared secret from ECDH of the sender's and receiver's keys.\n")
-    (nips / "17.md").write_text(
-        "NIP-17\n======\n\nPrivate Direct Messages\n-----------------------\n\n`draft` `optional`\n\nThis NIP defines an "
-        "encrypted chat scheme: messages are sealed and gift-wrapped so relays do not learn who talks to whom.\n")
-    (nips / "12.md").write_text(
-        "NIP-12\n======\n\nGeneric Tag Queries\n-------------------\n\n`final` `mandatory`\n\nMoved to [NIP-01](01.md).\n")
-    (nips / "01.md").write_text(
-        "NIP-01\n======\n\nBasic protocol flow description\n-------------------------------\n\n`draft` `mandatory`\n\n"
-        "Filters select events by ids, authors, kinds and generic tag queries: any single-letter tag as `#e` or `#p`.\n")
+    _tree(root, "nips", {
+        "04.md": (
+            "> __Warning__  `unrecommended`: deprecated in favor of [NIP-17](17.md)\n\nNIP-04\n======\n\nEncrypted Direct Message\n"
+            "------------------------\n\n`final` `optional`\n\nA special event with kind `4` means an encrypted direct message. The "
+            "content is base64-encoded, aes-256-cbc encrypted with a shared secret from ECDH of the sender's and receiver's keys.\n"),
+        "17.md": (
+            "NIP-17\n======\n\nPrivate Direct Messages\n-----------------------\n\n`draft` `optional`\n\nThis NIP defines an "
+            "encrypted chat scheme: messages are sealed and gift-wrapped so relays do not learn who talks to whom.\n"),
+        "12.md": (
+            "NIP-12\n======\n\nGeneric Tag Queries\n-------------------\n\n`final` `mandatory`\n\nMoved to [NIP-01](01.md).\n"),
+        "01.md": (
+            "NIP-01\n======\n\nBasic protocol flow description\n-------------------------------\n\n`draft` `mandatory`\n\n"
+            "Filters select events by ids, authors, kinds and generic tag queries: any single-letter tag as `#e` or `#p`.\n"),
+    })
 
 
 @pytest.mark.slow
