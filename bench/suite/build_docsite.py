@@ -256,6 +256,14 @@ projects no default was chosen on.
     git -C /tmp/src/bazelprop checkout f6f439964ad9b5fa0f620b34a318dff184b11ea7
     python bench/suite/build_docsite.py /tmp/src/bazelprop --docs . --exclude .github --name bazelprop --out /tmp/suite/bazelprop
 
+    git clone https://github.com/vuejs/rfcs /tmp/src/vuerfcs
+    git -C /tmp/src/vuerfcs checkout 2c62d12d0b8dc53018ed6ab6fbc5aea336d8eea6
+    python bench/suite/build_docsite.py /tmp/src/vuerfcs --docs . --exclude .github --name vuerfcs --out /tmp/suite/vuerfcs
+
+    git clone https://github.com/aptos-foundation/AIPs /tmp/src/aips
+    git -C /tmp/src/aips checkout d93009a559800bb45cbfed3afd8a058be917a8f6
+    python bench/suite/build_docsite.py /tmp/src/aips --docs . --exclude .github --name aips --out /tmp/suite/aips
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -892,6 +900,20 @@ Sources (only the Markdown is read):
   Transition Migration](…)", "A [previous proposal was submitted](…) … This proposal instead suggests", "This
   proposal has been dropped". 6 current-vs-replaced pairs in 9 phrasings (``bazelprop.pairs.jsonl``), 4 marked (6
   phrasings).
+- ``vuerfcs``: every ``**/*.md`` of vuejs/rfcs at 2c62d12d0b8d (2023-10-13) but ``.github/`` — Vue's RFCs, 45 pages,
+  0.30 MB: the README, the template and 43 RFCs in ``active-rfcs/`` (Vue 3's core changes and migrations, Vue
+  Router, Test Utils). No front matter and no state: a bullet header of start date, target version, issues and
+  PR. Replacements said in prose only ("`reactive` is the equivalent of the current `Vue.observable()` API",
+  "This outdates https://github.com/vuejs/rfcs/pull/37"), most predecessors by a pull request not in the tree.
+  8 current-vs-replaced pairs in 10 phrasings (``vuerfcs.pairs.jsonl``), 3 marked (4 phrasings).
+- ``aips``: every ``**/*.md`` of aptos-foundation/AIPs at d93009a55980 (2026-08-19) but ``.github/`` — Aptos's
+  improvement proposals, 148 pages, 1.6 MB: the README, the template and 146 AIPs (``aips/aip-NNN-slug.md``:
+  consensus, gas, Move, the framework's objects and assets, accounts and keyless sign-in, staking, governance).
+  YAML front matter (``aip``, ``title``, ``Status``, ``created``, ``requires``; one block in a ```` ```yaml ````
+  fence; dates as ``01/09/2026``); states Accepted, Draft, In Review, Rejected and Final only. Replacements said in
+  the later record's prose ("Safe burn was originally described in AIP-45 … This AIP seeks to disable safe object
+  burn", "builds on the recent reduction to 5.19% that was proposed in AIP-119"). 14 current-vs-replaced pairs in
+  17 phrasings (``aips.pairs.jsonl``), 7 marked (9 phrasings).
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by

@@ -22,6 +22,7 @@ from pathlib import Path
 # projects built from several collections, from a site's copy of another repository's files
 # (Cosmos: cosmos-sdk-docs) or from a dataset (SciFact, the sample) are not listed
 REPOSITORIES = {
+    "aips": "https://github.com/aptos-foundation/AIPs",
     "argocd": "https://github.com/argoproj/argo-cd",
     "astro": "https://github.com/withastro/docs",
     "basecamp": "https://github.com/basecamp/handbook",
@@ -88,6 +89,7 @@ REPOSITORIES = {
     "tofu": "https://github.com/opentofu/opentofu",
     "uv": "https://github.com/astral-sh/uv",
     "vue": "https://github.com/vuejs/docs",
+    "vuerfcs": "https://github.com/vuejs/rfcs",
     "wezterm": "https://github.com/wezterm/wezterm",
 }
 _LINE = re.compile(r"^repository\s*=.*\n?", re.MULTILINE)

@@ -119,6 +119,8 @@ UNSEEN = {
     "nips": ("nips", HERE / "nips.intents.jsonl"),
     "bazelprop": ("bazelprop", HERE / "bazelprop.intents.jsonl"),
     "fips": ("fips", HERE / "fips.intents.jsonl"),
+    "vuerfcs": ("vuerfcs", HERE / "vuerfcs.intents.jsonl"),
+    "aips": ("aips", HERE / "aips.intents.jsonl"),
 }
 # the same projects with their lifecycle told only in the text (strip_stated.py): measured
 # against the trees above, never part of a choice
@@ -140,7 +142,7 @@ PAIRS = {"peps": HERE / "peps.pairs.jsonl", "adr-moj": HERE / "adr_moj.pairs.jso
          "tofu": HERE / "tofu.pairs.jsonl", "k8scomm": HERE / "k8scomm.pairs.jsonl",
          "stellar": HERE / "stellar.pairs.jsonl", "mastodon": HERE / "mastodon.pairs.jsonl",
          "nips": HERE / "nips.pairs.jsonl", "bazelprop": HERE / "bazelprop.pairs.jsonl",
-         "fips": HERE / "fips.pairs.jsonl"}
+         "fips": HERE / "fips.pairs.jsonl", "vuerfcs": HERE / "vuerfcs.pairs.jsonl", "aips": HERE / "aips.pairs.jsonl"}
 
 
 def _open(suite: Path, project: str):
