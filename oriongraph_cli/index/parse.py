@@ -388,15 +388,15 @@ def _spaces(m: re.Match[str]) -> str:
 # own: one opening with ``@`` or a backtick (``- @gregestren``, ``title: `--flag` Respects…``:
 # reserved indicators), or a Markdown link (``status: [Implemented](https://…)``: a flow list
 # and then more). Front matter YAML rejects is read again with each such value quoted whole.
-_RESERVED_VALUE = re.compile(r"^([ \t]*(?:-[ \t]+|[^\s:#\[\]{},\"'][^:#\n]*:[ \t]+))((?:[@`]|\[[^\]\n]*\]\()[^\n]*?)[ \t]*$",
-                             re.MULTILINE)
+_RESERVED_VALUE = re.compile(r"^([ \t]*(?:-[ \t]+|[^\s:#\[\]{},\"'][^:#\n]*:[ \t]+))((?:[@`]|\[[^\]\n]*\]\()[^\n]*)",
+                             re.MULTILINE)  # (greedy to the line's end: a lazy value before trailing blanks is quadratic)
 
 
 _LINKED = re.compile(r"\[([^\[\]\n]*)\]\([^()\s]*\)")
 
 
 def _quoted(m: re.Match[str]) -> str:
-    return m.group(1) + "'" + m.group(2).replace("'", "''") + "'"
+    return m.group(1) + "'" + m.group(2).rstrip(" \t").replace("'", "''") + "'"
 
 
 def split_front_matter(rel: str, text: str) -> tuple[dict[str, Any], int, list[ParseWarning]]:
