@@ -184,7 +184,9 @@ if TYPE_CHECKING:
 # with "@" or a backtick, or a Markdown link: "- @gregestren", "status: [Implemented](…)"),
 # and a front matter status written as a link is its text — Bazel's proposals; a sentence of the
 # head saying the record replaces a linked one is read without a state line in the head too, a
-# verb maybe before "and" ("This proposal builds on and supersedes [FIP-0047](…)") — Filecoin's FIPs
+# verb maybe before "and" ("This proposal builds on and supersedes [FIP-0047](…)") — Filecoin's FIPs;
+# a front matter date with its year last is read where only one order of day and month is a date
+# ("04/14/2026"), and one that could be either is refused saying so — Aptos's AIPs
 PARSE_RULES = 46
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
@@ -540,7 +542,33 @@ MIN_TIMESTAMP = -62135596800  # 0001-01-01
 MAX_TIMESTAMP = 253402300799  # 9999-12-31 23:59:59
 
 
-_DATE_FORMS = ("%Y-%m-%d", "%Y/%m/%d")  # a date's first ten characters; day-first ``05/12/2024`` is ambiguous: never read
+_DATE_FORMS = ("%Y-%m-%d", "%Y/%m/%d")  # a date's first ten characters
+# a date with its year last, as Aptos's AIPs write theirs (their template: ``<mm/dd/yyyy>``): read
+# only when one of the first two numbers is over 12 and so must be the day (``04/14/2026``,
+# ``29/01/2024``); ``05/12/2024`` is ambiguous and never read
+_YEAR_LAST = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})")
+
+
+def _year_last(text: str) -> dt.datetime | None:
+    """``04/14/2026`` or ``29/01/2024`` as the one date it can be; None when either order
+    could be meant, or neither."""
+    m = _YEAR_LAST.fullmatch(text)
+    if m is None:
+        return None
+    a, b, year = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    if (a > 12) == (b > 12):
+        return None
+    day, month = (a, b) if a > 12 else (b, a)
+    try:
+        return dt.datetime(year, month, day)
+    except ValueError:
+        return None
+
+
+def ambiguous_date(text: str) -> bool:
+    """Whether ``text`` is a year-last date either order of whose day and month is real."""
+    m = _YEAR_LAST.fullmatch(text.strip())
+    return m is not None and 1 <= int(m.group(1)) <= 12 and 1 <= int(m.group(2)) <= 12
 # ... when what follows them is a time of day (and a zone) as blogs write it — Jekyll's
 # "2011-12-31 23:59:59 -0500" — or nothing: "2024-01-01garbage" and "25:99" are no dates
 _TIME_TAIL = re.compile(r"(?:[ T]+\d{1,2}:\d\d(?::\d\d(?:\.\d+)?)?(?:[ ]*(?:Z|[+-]\d\d:?\d\d|[A-Z]{2,5}))?)?[ ]*")
@@ -565,8 +593,9 @@ def date_value(value: Any) -> Any:
 
 def parse_date(value: Any) -> int | None:
     """Front matter date (ISO string/date, year first with slashes as react.dev's blog and
-    others write it, ``2024/12/05``, or unix seconds) -> unix timestamp (UTC), or None when it
-    is not a real date (``2026-02-30``, ``.inf``, out of range)."""
+    others write it, ``2024/12/05``, year last where only one order is a date, ``04/14/2026``,
+    or unix seconds) -> unix timestamp (UTC), or None when it is not a real date
+    (``2026-02-30``, ``.inf``, out of range) or could be two (``05/12/2024``)."""
     if value is None or value == "" or isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
@@ -579,6 +608,8 @@ def parse_date(value: Any) -> int | None:
     try:
         when = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
+        when = _year_last(text)
+    if when is None:
         tail = _TIME_TAIL.fullmatch(text[10:])
         if tail is None or (tail.group(0).strip() and not _valid_time(tail.group(0))):
             return None
@@ -643,7 +674,8 @@ def validate_meta(rel: str, meta: dict[str, Any], lines: dict[str, int]) -> tupl
                 continue
         elif key in ("created", "date"):
             if value is not None and value != "" and parse_date(date_value(value)) is None:
-                bad(key, value, "is not a valid date (YYYY-MM-DD)")
+                bad(key, value, "could be either of two dates (day or month first?); write it as YYYY-MM-DD"
+                    if ambiguous_date(str(value)) else "is not a valid date (YYYY-MM-DD)")
                 continue
         elif key == "priority":
             if value is None:

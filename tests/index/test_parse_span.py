@@ -938,6 +938,22 @@ def test_front_matter_values_yaml_reserves_are_read_as_written():
     assert meta == {"a": "@" + " " * 60_000 + "x", "b": "`y`"} and time.process_time() - started < 5
 
 
+def test_a_year_last_date_is_read_only_where_one_order_is_a_date():
+    """Aptos's AIPs write `created: 04/14/2026` (their template: mm/dd/yyyy), others 29/01/2024:
+    where one number is over 12 it is the day, and the date is read; 05/12/2024 could be
+    either and is none, its warning saying so and how to write it."""
+    from oriongraph_cli.index.parse import parse_date
+
+    assert parse_date("04/14/2026") == parse_date("2026-04-14") and parse_date("29/01/2024") == parse_date("2024-01-29")
+    for bad in ("05/12/2024", "13/13/2024", "2/30/2024", "31/02/2024"):
+        assert parse_date(bad) is None, bad
+    doc, warnings = doc_of("---\ncreated: 04/14/2026\n---\n# Note\n\nText.\n")
+    assert (doc.created_at, doc.created_source, warnings) == (parse_date("2026-04-14"), "front-matter", [])
+    doc, warnings = doc_of("---\ncreated: 05/12/2024\n---\n# Note\n\nText.\n")
+    assert doc.created_source != "front-matter" and len(warnings) == 1
+    assert "could be either of two dates" in warnings[0].message and "YYYY-MM-DD" in warnings[0].message
+
+
 def test_a_date_is_a_date_whole_or_none():
     """A front matter date is read whole: a time of day and a zone may follow it as blogs
     write them ("2011-12-31 23:59:59 -0500"), but "2024-01-01garbage", an hour of 25 or a zone
