@@ -121,6 +121,8 @@ UNSEEN = {
     "fips": ("fips", HERE / "fips.intents.jsonl"),
     "vuerfcs": ("vuerfcs", HERE / "vuerfcs.intents.jsonl"),
     "aips": ("aips", HERE / "aips.intents.jsonl"),
+    "pnpmdocs": ("pnpmdocs", HERE / "pnpmdocs.intents.jsonl"),
+    "eslintdocs": ("eslintdocs", HERE / "eslintdocs.intents.jsonl"),
 }
 # the same projects with their lifecycle told only in the text (strip_stated.py): measured
 # against the trees above, never part of a choice
@@ -142,7 +144,8 @@ PAIRS = {"peps": HERE / "peps.pairs.jsonl", "adr-moj": HERE / "adr_moj.pairs.jso
          "tofu": HERE / "tofu.pairs.jsonl", "k8scomm": HERE / "k8scomm.pairs.jsonl",
          "stellar": HERE / "stellar.pairs.jsonl", "mastodon": HERE / "mastodon.pairs.jsonl",
          "nips": HERE / "nips.pairs.jsonl", "bazelprop": HERE / "bazelprop.pairs.jsonl",
-         "fips": HERE / "fips.pairs.jsonl", "vuerfcs": HERE / "vuerfcs.pairs.jsonl", "aips": HERE / "aips.pairs.jsonl"}
+         "fips": HERE / "fips.pairs.jsonl", "vuerfcs": HERE / "vuerfcs.pairs.jsonl", "aips": HERE / "aips.pairs.jsonl",
+         "pnpmdocs": HERE / "pnpmdocs.pairs.jsonl", "eslintdocs": HERE / "eslintdocs.pairs.jsonl"}
 
 
 def _open(suite: Path, project: str):
