@@ -186,7 +186,11 @@ if TYPE_CHECKING:
 # head saying the record replaces a linked one is read without a state line in the head too, a
 # verb maybe before "and" ("This proposal builds on and supersedes [FIP-0047](…)") — Filecoin's FIPs;
 # a front matter date with its year last is read where only one order of day and month is a date
-# ("04/14/2026"), and one that could be either is refused saying so — Aptos's AIPs
+# ("04/14/2026"), and one that could be either is refused saying so — Aptos's AIPs; "removed" is a
+# state a page may say of itself, "This rule was removed in ESLint v1.0.0 and replaced by the
+# [strict](strict) rule" ("this", past, at a line's start), and a notice may name the page's
+# subject in code without "The" ("`pnpm env` is deprecated."), the front matter title naming it
+# where the body has no title heading — ESLint's and pnpm's docs
 PARSE_RULES = 46
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
@@ -787,7 +791,7 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
     stated_keys = {"supersedes", "superseded_by"} - {front_matter_key(k) for k in meta}
     folder = folder_status(rel) if status is None else None
     if status is None or stated_keys:
-        stated = read_stated(text, body_start, syntax_of(rel), status=status or folder)
+        stated = read_stated(text, body_start, syntax_of(rel), status=status or folder, title=meta.get("title"))
         if stated.notice and (status is None or status_word(status) not in GONE):
             status = stated.status  # "This RFC has been discontinued" under a stale `stage: accepted`
         status = status if status is not None else (stated.status or folder)

@@ -69,6 +69,7 @@ STATUS_WORDS = frozenset({
     "discontinued", "released", "recommended",  # Ember's RFCs' stages
     "inactive",  # Cardano's proposals: "Inactive (superseded by CIP-0121 and CIP-0122)"
     "unrecommended",  # Nostr's NIPs: "> __Warning__ `unrecommended`: deprecated in favor of [NIP-17](17.md)"
+    "removed",  # ESLint's removed rules: "This rule was removed in ESLint v1.0.0 and replaced by the [strict](strict) rule."
 })
 STATUS_PHRASES = ("in progress", "in review", "under review", "under discussion", "on hold")
 _SPELLINGS = {"superceded": "superseded", "obsoleted": "obsolete"}  # the IETF's "Obsoleted by" as a state
@@ -104,10 +105,10 @@ _SELF_SUPERSEDES_RE = re.compile(
 _PART_RE = re.compile(r"^(?:partly|partially|in part)\s+(?=[a-z])")
 # the states whose record may say in a sentence what took its place (:func:`_sentence_successors`)
 GONE = frozenset({"superseded", "replaced", "withdrawn", "rejected", "deprecated", "obsolete", "abandoned", "discontinued",
-                  "inactive", "unrecommended"})
+                  "inactive", "unrecommended", "removed"})
 # the states a notice in a record's lead may say it is in (:func:`_notice_status`)
 NOTICE_STATES = frozenset({"superseded", "superceded", "replaced", "deprecated", "obsolete", "withdrawn", "discontinued",
-                           "abandoned", "retired", "rejected", "unrecommended"})
+                           "abandoned", "retired", "rejected", "unrecommended", "removed"})
 # "This RFC has been discontinued", "> Note: This command is deprecated", "**Note: this PEP was
 # superseded by** …", "This action is considered to be deprecated". Where a notice begins — a line's start (after a quote's marks, a heading's, an alert label or a
 # "Note:") or a sentence's — and what it says after its subject: "has been", "is" or "was", then
@@ -119,11 +120,16 @@ _NOTICE_IS = (r"[ \t]+(?:(?:has|had)[ \t]+(?:now[ \t]+)?been|is(?:[ \t]+now)?|wa
               r"(?:(?:made|rendered)[ \t]+(?=obsolete\b))?([a-z]+)\b")
 _NOTICE_RE = re.compile(_NOTICE_LEAD + r"(?:this(?:[ \t]+[a-z][a-z-]*){1,3}|the[ \t]+[a-z][a-z-]*)" + _NOTICE_IS,
                         re.IGNORECASE | re.MULTILINE)
+# "removed" is said of many things ("This restriction was removed in ECMAScript 5.", "The token
+# is removed from …"): a notice only as a page says it of itself, "This rule was removed in
+# ESLint v1.0.0 and replaced by …", "This error has been removed": "this", past, at a line's start
+_REMOVAL_RE = re.compile(r"[ \t>]*(?:[^.!?\n]*?[ \t])?this[ \t][^.!?\n]*?\b(?:was|has[ \t]+been|had[ \t]+been)[ \t]+removed\b",
+                         re.IGNORECASE)
 # the same said of the page's subject by its name in code, "The `tofu env` command is
 # deprecated." — a notice only when the title names it too ("Command: env"), so a command
 # page saying one of its flags is deprecated ("The `-refresh` flag is deprecated") is none
 _WORD_RE = re.compile(r"[\w-]+")
-_CODE_NOTICE_RE = re.compile(_NOTICE_LEAD + r"the[ \t]+`([^`\n]{1,60})`(?:[ \t]+[a-z][a-z-]*)?" + _NOTICE_IS,
+_CODE_NOTICE_RE = re.compile(_NOTICE_LEAD + r"(?:the[ \t]+)?`([^`\n]{1,60})`(?:[ \t]+[a-z][a-z-]*)?" + _NOTICE_IS,
                              re.IGNORECASE | re.MULTILINE)
 # a paragraph of the lead that opens with the word, as reference pages mark an option or a
 # call: "*Deprecated starting in version 2021…; … Use [x](x.md) instead*", "**Deprecated:** use
@@ -216,13 +222,16 @@ class Stated:
 NOTHING = Stated()
 
 
-def read_stated(text: str, body_start: int = 0, syntax: str = "markdown", status: str | None = None) -> Stated:
+def read_stated(text: str, body_start: int = 0, syntax: str = "markdown", status: str | None = None,
+                title: str | None = None) -> Stated:
     """:class:`Stated` from the head of ``text[body_start:]`` (the module's forms), its
     outline and code read as the splitter reads them (``blocks.read_blocks``: the same call,
     so its cached reading; ``syntax``: ``blocks.syntax_of`` the note's path — a
     reStructuredText note's section titles are its outline, an MDX page has no indented code). ``status``: the state known otherwise (front matter, the folder), which a
     state the head writes overrides; when either says the record is gone, a sentence of the
-    head may name its successor (:func:`_sentence_successors`)."""
+    head may name its successor (:func:`_sentence_successors`). ``title``: the record's title
+    from its front matter, the one a notice naming its subject in code must name when the
+    body opens without a title heading."""
     head_end = body_start
     for _ in range(HEAD_LINES):
         nl = text.find("\n", head_end)
@@ -234,6 +243,7 @@ def read_stated(text: str, body_start: int = 0, syntax: str = "markdown", status
     # cells read: one character for one, so offsets and lines stay
     head = text[body_start:head_end].replace("\xa0", " ")
     given = status_word(status) if status else None
+    given_title = title  # (the name is taken by the outline's loop below)
     if (not _CUE_RE.search(head) and not (given in GONE and _successor_cue(head))
             and not _notice_cue(head) and not _SELF_SUPERSEDES_RE.search(head[:SENTENCE_SCAN])):
         return NOTHING
@@ -314,7 +324,7 @@ def read_stated(text: str, body_start: int = 0, syntax: str = "markdown", status
             lead_end = heads[n][0] if len(heads) > n else len(lines)
         # and the heading that ends it, which may be the notice itself: "## Note: This MSC has
         # been made obsolete by MSC2290."
-        title = heads[0][2] if heads and not "".join(lines[:heads[0][0]]).strip() else None
+        title = heads[0][2] if heads and not "".join(lines[:heads[0][0]]).strip() else given_title
         gone = _notice_status("\n".join(lines[:lead_end + 1]), first_line, title)
         if gone is not None:
             status, notice = gone, True
@@ -399,7 +409,8 @@ def _notice_status(lead: str, first_line: int, title: str | None = None) -> tupl
     says it is superseded, a paragraph opening with "Deprecated" (``_DEPRECATED_LEAD_RE``)
     that it is deprecated. ``title``: the record's title, which a notice naming its subject in
     code (``_CODE_NOTICE_RE``, "The `tofu env` command is deprecated") must name too."""
-    words = ((m.start(1), _SPELLINGS.get(m.group(1).lower(), m.group(1).lower())) for m in _NOTICE_RE.finditer(lead))
+    words = ((m.start(1), _SPELLINGS.get(m.group(1).lower(), m.group(1).lower())) for m in _NOTICE_RE.finditer(lead)
+             if m.group(1).lower() != "removed" or _REMOVAL_RE.match(m.group(0)))
     found = [next(((at, w) for at, w in words if w in NOTICE_STATES and w in STATUS_WORDS), None)]
     title_words = set(_WORD_RE.findall(title.lower())) if title else set()
     for m in _CODE_NOTICE_RE.finditer(lead):

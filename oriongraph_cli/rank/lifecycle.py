@@ -52,7 +52,8 @@ ACCEPTED_STATUSES = ("accepted", "approved", "adopted", "decided", "final", "act
 # one it is demoted by ``lifecycle_inactive_demote`` (a decision rejected, withdrawn, or
 # undone later: "Reverted by [discussion #1197](…)")
 INACTIVE_STATUSES = ("withdrawn", "rejected", "obsolete", "replaced", "declined", "abandoned", "dropped", "retired",
-                     "reverted", "revoked", "rescinded", "retracted", "cancelled", "canceled", "discontinued", "inactive")
+                     "reverted", "revoked", "rescinded", "retracted", "cancelled", "canceled", "discontinued", "inactive",
+                     "removed")
 _ADR_RE = re.compile(r"^ADR-\d+", re.IGNORECASE)
 
 

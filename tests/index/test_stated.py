@@ -461,10 +461,29 @@ def test_nostr_style_records_name_their_successors_end_to_end(tmp_path):
     ("# X\n\n> [!WARNING]\n> **Obsolete:** see [the new guide](guide.md) instead.\n", "obsolete", (("superseded_by", "guide.md", 4),)),
     ("# `old_call`\n\n**Deprecated**: `old_call` is kept for a year; use [new_call](new_call.md) instead.\n", "deprecated",
      (("superseded_by", "new_call.md", 3),)),  # the label over the thing the title names
+    # ESLint's removed rules: "This rule was removed …" in a container, the successor "replaced
+    # by" a link; the page's subject in code without "The" (tldr pages, Cosmos's modules)
+    ("# global-strict\n\n::: important\nThis rule was removed in ESLint v1.0.0 and replaced by the [strict](strict) rule.\n:::\n",
+     "removed", (("superseded_by", "strict", 4),)),
+    ("# drupal\n\n> Generate code.\n> `drupal` has been deprecated. Use `drush` instead.\n", "deprecated",
+     (("superseded_by", "drush", 4),)),
 ])
 def test_a_notice_in_the_lead_says_the_record_is_gone(text, status, refs):
     got = read_stated(text)
     assert (got.status, got.refs, got.notice) == (status, refs, True)
+
+
+def test_a_notice_naming_its_subject_in_code_reads_a_front_matter_title():
+    """pnpm's `cli/env.md` has no title heading, its title in front matter ("pnpm env <cmd>"),
+    and opens with a Docusaurus warning: "`pnpm env` is deprecated. Use [`pnpm runtime`](…)
+    instead." The front matter title is the one the code must name."""
+    text = ("\n:::warning Deprecated\n\n`pnpm env` is deprecated. Use [`pnpm runtime`](./runtime.md) instead.\n\n:::\n\n"
+            "Manages the Node.js environment.\n\n## Commands\n\n### use\n")
+    got = read_stated(text, title="pnpm env <cmd>")
+    assert (got.status, got.refs, got.notice) == ("deprecated", (("superseded_by", "./runtime.md", 4),), True)
+    assert read_stated(text, title="pnpm add").status is None and read_stated(text).status is None
+    doc = _doc("02_knowledge/cli/env.md", '---\nid: env\ntitle: "pnpm env <cmd>"\n---\n' + text)
+    assert doc.status == "deprecated" and doc.stated_refs == (("superseded_by", "./runtime.md", 8),)
 
 
 @pytest.mark.parametrize("text", [
@@ -492,7 +511,12 @@ def test_a_notice_in_the_lead_says_the_record_is_gone(text, status, refs):
     "# X\n\n**Note:** `legacy`: kept for old clients.\n",  # a label that is no state's word
     "# X\n\nFiles moved to [the archive](a.md) in 2020.\n",  # moved, but the files, not the record
     "# Overview\n\n## Moved pages\n\nMoved to [x](x.md).\n",  # a subtitle under a title that is no id: past the lead
+    # "removed" said of something else, mid-sentence, or in the present
+    "# quote-props\n\n1. If you use IE8. This restriction was removed in ECMAScript 5.\n",
+    "# logout\n\nThe token is removed from [auth.ini](x.md).\n",
+    "# pnpm add\n\n`pnpm env` is deprecated. Use [runtime](runtime.md) instead.\n",  # code the title does not name
 ])
+
 def test_what_is_no_notice(text):
     got = read_stated(text)
     assert got.status is None and not got.notice
