@@ -264,6 +264,14 @@ projects no default was chosen on.
     git -C /tmp/src/aips checkout d93009a559800bb45cbfed3afd8a058be917a8f6
     python bench/suite/build_docsite.py /tmp/src/aips --docs . --exclude .github --name aips --out /tmp/suite/aips
 
+    git clone https://github.com/pnpm/pnpm.io /tmp/src/pnpm
+    git -C /tmp/src/pnpm checkout 4096ad35b19c7d7e0c2c64c704c57daf5bb91668
+    python bench/suite/build_docsite.py /tmp/src/pnpm --docs docs --name pnpmdocs --out /tmp/suite/pnpmdocs
+
+    git clone https://github.com/eslint/eslint /tmp/src/eslint
+    git -C /tmp/src/eslint checkout c27bc926e496985eb7911c09eb60914b2e4b5d0f
+    python bench/suite/build_docsite.py /tmp/src/eslint --docs docs/src --name eslintdocs --out /tmp/suite/eslintdocs
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -914,6 +922,21 @@ Sources (only the Markdown is read):
   the later record's prose ("Safe burn was originally described in AIP-45 … This AIP seeks to disable safe object
   burn", "builds on the recent reduction to 5.19% that was proposed in AIP-119"). 14 current-vs-replaced pairs in
   17 phrasings (``aips.pairs.jsonl``), 7 marked (9 phrasings).
+- ``pnpmdocs``: every ``**/*.md`` and ``*.mdx`` of pnpm/pnpm.io's ``docs/`` at 4096ad35b19c (2026-08-18), not
+  its versioned, translated or blog folders — pnpm's documentation, 144 pages, 0.48 MB: 43 guides, 83 command pages
+  (``cli/``), 9 settings pages and 9 MDX partials (``settings/_*.mdx``, imported by other pages). Front matter
+  ``id`` and ``title``; Docusaurus admonitions, titled code blocks. Lifecycle in admonitions and prose: ":::warning
+  Deprecated" over "`pnpm env` is deprecated. Use [`pnpm runtime`](./runtime.md) instead", "Removed in v11.0.0",
+  settings "deprecated since v11.23.0". 3 current-vs-replaced pairs in 6 phrasings (``pnpmdocs.pairs.jsonl``), all
+  marked, one of them a whole page replaced.
+- ``eslintdocs``: every ``**/*.md`` of eslint/eslint's ``docs/src`` at c27bc926e496 (2026-08-21) — ESLint's
+  documentation, 408 pages, 1.9 MB: 312 rule pages (20 of them removed rules), using, configuring and migrating,
+  extending, integrating, contributing and maintaining, the site's component demos and page templates. Front
+  matter ``title``, ``eleventyNavigation``, ``rule_type``, ``related_rules``; markdown-it containers (``::: correct``,
+  ``::: important``) and Nunjucks in 33 pages. Lifecycle: removed rules say "This rule was removed in ESLint v1.0.0
+  and replaced by the [strict](strict) rule." in an ``::: important`` container; the 93 rules deprecated in place
+  say nothing in their Markdown (their state lives in the rules' JavaScript). 28 current-vs-replaced pairs in 32
+  phrasings (``eslintdocs.pairs.jsonl``), 19 marked (21 phrasings).
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
