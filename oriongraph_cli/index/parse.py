@@ -547,6 +547,9 @@ MAX_TIMESTAMP = 253402300799  # 9999-12-31 23:59:59
 
 
 _DATE_FORMS = ("%Y-%m-%d", "%Y/%m/%d")  # a date's first ten characters
+# ... when what follows them is a time of day (and a zone) as blogs write it — Jekyll's
+# "2011-12-31 23:59:59 -0500" — or nothing: "2024-01-01garbage" and "25:99" are no dates
+_TIME_TAIL = re.compile(r"(?:[ T]+\d{1,2}:\d\d(?::\d\d(?:\.\d+)?)?(?:[ ]*(?:Z|[+-]\d\d:?\d\d|[A-Z]{2,5}))?)?[ ]*")
 # a date with its year last, as Aptos's AIPs write theirs (their template: ``<mm/dd/yyyy>``): read
 # only when one of the first two numbers is over 12 and so must be the day (``04/14/2026``,
 # ``29/01/2024``); ``05/12/2024`` is ambiguous and never read
@@ -573,9 +576,6 @@ def ambiguous_date(text: str) -> bool:
     """Whether ``text`` is a year-last date either order of whose day and month is real."""
     m = _YEAR_LAST.fullmatch(text.strip())
     return m is not None and 1 <= int(m.group(1)) <= 12 and 1 <= int(m.group(2)) <= 12
-# ... when what follows them is a time of day (and a zone) as blogs write it — Jekyll's
-# "2011-12-31 23:59:59 -0500" — or nothing: "2024-01-01garbage" and "25:99" are no dates
-_TIME_TAIL = re.compile(r"(?:[ T]+\d{1,2}:\d\d(?::\d\d(?:\.\d+)?)?(?:[ ]*(?:Z|[+-]\d\d:?\d\d|[A-Z]{2,5}))?)?[ ]*")
 
 
 def _valid_time(tail: str) -> bool:

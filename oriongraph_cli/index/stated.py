@@ -50,7 +50,6 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
-
 from typing import Sequence
 
 from oriongraph_cli.blocks import Heading, read_blocks, unseen_ranges
