@@ -6,6 +6,7 @@ Commands translate, the library raises: every user-facing failure is an
 
 from __future__ import annotations
 
+import shlex
 from enum import IntEnum
 
 
@@ -19,6 +20,11 @@ class ExitStatus(IntEnum):
     STRICT = 6  # --strict and the run produced warnings
     NOT_FOUND = 7  # a span id / path named on the command line does not exist
     INDEX_BUSY = 75  # another writer holds the lock (EX_TEMPFAIL)
+
+
+def index_command(root) -> str:
+    """``orion index --root ROOT`` as a hint names it, the root quoted so it runs as pasted."""
+    return f"orion index --root {shlex.quote(str(root))}"
 
 
 class OrionError(Exception):

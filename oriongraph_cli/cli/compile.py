@@ -51,9 +51,7 @@ def _since(value: Optional[str]) -> Optional[int]:
 def _build_request(cfg, intent, budget, task_id, keyword, path, stage, workstream, source_type, tag, since, where,
                    prefer_stage, lam, max_source_ratio, fusion, weights, explain, top_k, timings, episode=None, expand=False,
                    record=True, relax=True, deliver=("markdown",), compress=True):
-    from oriongraph_cli.api import HardFilters, check_setting
-
-    from oriongraph_cli.api import check_intent
+    from oriongraph_cli.api import HardFilters, check_intent, check_setting
 
     check_intent(intent)  # before the weights are read: an empty intent is the first thing to say
     overrides: dict[str, float] = {}

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import shlex
 import sys
 from pathlib import Path
 from typing import Optional
@@ -24,7 +23,7 @@ from oriongraph_cli.cli.context import (
     warn,
 )
 from oriongraph_cli.cli.progress import LineProgress
-from oriongraph_cli.errors import CheckFailed, ExitStatus, OrionError, StrictError, check_result
+from oriongraph_cli.errors import CheckFailed, ExitStatus, OrionError, StrictError, check_result, index_command
 from oriongraph_cli.api import clean, clean_line
 
 # ============================================================================ index
@@ -234,7 +233,7 @@ def status_cmd(
             if st.get("other_files_changed"):
                 what.append("files other than notes were added or removed; the next index run looks up the links to them again")
             problem = "the index is out of date: " + "; ".join(what)
-        hint = f"run `orion index --root {shlex.quote(str(cfg.root))}`"
+        hint = f"run `{index_command(cfg.root)}`"
         if as_json:
             doc = {**st, "check": check_result(problem, hint)} if check else st
             sys.stdout.write(json.dumps(doc, indent=2) + "\n")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 import sys
 from pathlib import Path
 from typing import Optional
@@ -10,7 +9,7 @@ from typing import Optional
 import typer
 
 from oriongraph_cli.cli.context import QUIET_OPT, handled, note, warn
-from oriongraph_cli.errors import ExitStatus, OrionError
+from oriongraph_cli.errors import ExitStatus, OrionError, index_command
 
 
 def init_cmd(
@@ -41,6 +40,5 @@ def init_cmd(
         if not result.created:
             note(f"nothing to do: {result.root} is already an OrionFS project")
         else:
-            where = "" if directory is None else f" --root {shlex.quote(str(target))}"
-            note(f"next: orion index{where}")
+            note(f"next: {'orion index' if directory is None else index_command(target)}")
         sys.stdout.flush()

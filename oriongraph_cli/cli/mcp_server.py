@@ -171,8 +171,6 @@ def build_server(cfg):
 
 def _settings_stamp(root) -> tuple:
     """What the settings files are now (size, times, inode), to tell when they changed."""
-    import os
-
     out = []
     for name in (".orion.toml", "pyproject.toml"):
         try:

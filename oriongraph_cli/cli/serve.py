@@ -186,8 +186,6 @@ class Server:
 
     # -------------------------------------------------------------- one connection
     def handle(self, conn) -> None:
-        import time
-
         conn.settimeout(READ_TIMEOUT)
         try:
             self._check_peer(conn)

@@ -619,9 +619,9 @@ def document_keys(doc: DocInfo) -> set[str]:
     keys.update(f"own:{url}" for url in doc.own_urls)
     if (number := file_number(path)) is not None:
         keys.add(f"num:{number}")  # LinkResolver.series_record
-    if (series := prefixed_number(posixpath.splitext(posixpath.basename(path))[0])) is not None:
-        keys.add(f"pnum:{posixpath.dirname(path)}/{series}")  # LinkResolver.series_record
     stem = posixpath.splitext(posixpath.basename(path))[0].lower()
+    if (series := prefixed_number(stem)) is not None:
+        keys.add(f"pnum:{posixpath.dirname(path)}/{series}")  # LinkResolver.series_record
     keys.add("stem:" + stem)
     if (bare := unnumbered(stem)) is not None:
         keys.add("stem:" + bare)  # LinkResolver._site_page

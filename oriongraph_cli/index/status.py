@@ -5,11 +5,10 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import os
-import shlex
 from typing import Any
 
 from oriongraph_cli.config import Config
-from oriongraph_cli.errors import NoIndexError
+from oriongraph_cli.errors import NoIndexError, index_command
 from oriongraph_cli.index.rebuild import other_files_changed, pending_rebuild, relink_reason
 from oriongraph_cli.index.remotes import own_repository
 from oriongraph_cli.index.walk import OtherFiles, walk
@@ -38,9 +37,9 @@ def project_status(cfg: Config) -> dict[str, Any]:
         if damaged:
             raise NoIndexError(
                 f"the index in {cfg.index_dir} is damaged (generation {damaged[0]['generation']}: {damaged[0]['problem']})",
-                hint=f"run `orion index --root {shlex.quote(str(cfg.root))}` to rebuild it",
+                hint=f"run `{index_command(cfg.root)}` to rebuild it",
             )
-        raise NoIndexError(f"no index in {cfg.index_dir}", hint=f"run `orion index --root {shlex.quote(str(cfg.root))}` first")
+        raise NoIndexError(f"no index in {cfg.index_dir}", hint=f"run `{index_command(cfg.root)}` first")
     manifest = Manifest.load(layout.gen_dir / gen)
     indexed = manifest.files
     stats = manifest.stats

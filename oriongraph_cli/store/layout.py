@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shlex
 import shutil
 import tempfile
 import time
@@ -26,7 +25,7 @@ from typing import Iterator
 
 import xxhash
 
-from oriongraph_cli.errors import IndexBusyError, NoIndexError, UnsafeStateError
+from oriongraph_cli.errors import IndexBusyError, NoIndexError, UnsafeStateError, index_command
 from oriongraph_cli.safeio import settled
 from oriongraph_cli.store.manifest import MANIFEST, Manifest, ManifestError
 
@@ -260,11 +259,11 @@ class Layout:
                 bad, why = self.damaged[0]
                 raise NoIndexError(
                     f"the index in {self.dir} is damaged (generation {bad}: {why}) and no earlier generation verifies",
-                    hint=f"run `orion index --root {shlex.quote(str(self.dir.parent))}` to rebuild it",
+                    hint=f"run `{index_command(self.dir.parent)}` to rebuild it",
                 )
             raise NoIndexError(
                 f"no index in {self.dir}",
-                hint=f"run `orion index --root {shlex.quote(str(self.dir.parent))}` first",
+                hint=f"run `{index_command(self.dir.parent)}` first",
             )
         return self.gen_dir / gen
 

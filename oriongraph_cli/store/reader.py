@@ -10,7 +10,6 @@ onnxruntime releases the GIL), overlapping the model load with opening the other
 from __future__ import annotations
 
 import json
-import shlex
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -21,7 +20,7 @@ import numpy as np
 
 from oriongraph_cli.blocks import Blocks, heading_label, heading_labels
 from oriongraph_cli.config import Config
-from oriongraph_cli.errors import NoIndexError, OrionError
+from oriongraph_cli.errors import NoIndexError, OrionError, index_command
 from oriongraph_cli.models import SourceType, SpanMetadata, SpanRef
 from oriongraph_cli.store.layout import (
     MANIFEST,
@@ -55,7 +54,7 @@ class IndexReader:
         self.cfg = cfg
         self.layout = Layout(cfg.index_dir)
         if not self.layout.exists():
-            raise NoIndexError(f"no index in {cfg.index_dir}", hint=f"run `orion index --root {shlex.quote(str(cfg.root))}` first")
+            raise NoIndexError(f"no index in {cfg.index_dir}", hint=f"run `{index_command(cfg.root)}` first")
         self._hold = None
         for _attempt in range(3):  # a writer may remove an old generation between the two steps
             self.path = self.layout.current_path()
@@ -73,7 +72,7 @@ class IndexReader:
             release_generation(self._hold)
             raise NoIndexError(
                 f"index generation {self.generation} is unreadable ({exc.__class__.__name__}: {exc})",
-                hint=f"run `orion index --root {shlex.quote(str(cfg.root))}` to repair it",
+                hint=f"run `{index_command(cfg.root)}` to repair it",
             ) from None
         self._embedder = None
         self._embedder_error: BaseException | None = None
