@@ -191,7 +191,14 @@ if TYPE_CHECKING:
 # [strict](strict) rule" ("this", past, at a line's start), and a notice may name the page's
 # subject in code without "The" ("`pnpm env` is deprecated."), the front matter title naming it
 # where the body has no title heading — ESLint's and pnpm's docs
-PARSE_RULES = 46
+# 47: a record in a folder named ``archive/`` (``archives/``, ``archived/``) is archived, a
+# state not in force — the Kubernetes community's retired groups, Helm's proposals before its
+# current process; a front matter reason for a state not in force names as successor what its
+# authors prefer or where its text moved ("withdrawal-reason: The authors prefer
+# [EIP-2200](./eip-2200.md)", "material moved to EIP-2315") — Ethereum's EIPs; a record not in
+# force that recommends a linked one "instead of" itself names it ("we actually recommend the
+# workflow specified in [SEP-0024](sep-0024.md) instead of SEP-0003") — Stellar's proposals
+PARSE_RULES = 47
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 STAGE_ALIASES = {
@@ -727,11 +734,18 @@ FOLDER_STATES = frozenset({"accepted", "rejected", "withdrawn", "deprecated", "s
                            "draft", "obsolete", "abandoned", "deferred", "declined", "retired", "replaced", "discontinued"})
 
 
+# a folder of records kept for history only: "archived" (the Kubernetes community's
+# `archive/` of retired groups, Helm's `hips/archives/` of proposals before the current process)
+_ARCHIVE_FOLDERS = frozenset({"archive", "archives", "archived"})
+
+
 def folder_status(rel: str) -> str | None:
     """The state the nearest folder of ``rel`` below its stage folder is named for
-    (:data:`FOLDER_STATES`, a plural too: ``drafts/``), else None."""
+    (:data:`FOLDER_STATES`, a plural too: ``drafts/``; ``archive/``: archived), else None."""
     for part in reversed(PurePosixPath(rel).parts[1:-1]):
         name = part.lower()
+        if name in _ARCHIVE_FOLDERS:
+            return "archived"
         if name in FOLDER_STATES:
             return name
         if name.endswith("s") and name[:-1] in FOLDER_STATES:

@@ -69,6 +69,7 @@ STATUS_WORDS = frozenset({
     "inactive",  # Cardano's proposals: "Inactive (superseded by CIP-0121 and CIP-0122)"
     "unrecommended",  # Nostr's NIPs: "> __Warning__ `unrecommended`: deprecated in favor of [NIP-17](17.md)"
     "removed",  # ESLint's removed rules: "This rule was removed in ESLint v1.0.0 and replaced by the [strict](strict) rule."
+    "archived",  # a record kept for history only: the Kubernetes community's `archive/` folders
 })
 STATUS_PHRASES = ("in progress", "in review", "under review", "under discussion", "on hold")
 _SPELLINGS = {"superceded": "superseded", "obsoleted": "obsolete"}  # the IETF's "Obsoleted by" as a state
@@ -104,7 +105,7 @@ _SELF_SUPERSEDES_RE = re.compile(
 _PART_RE = re.compile(r"^(?:partly|partially|in part)\s+(?=[a-z])")
 # the states whose record may say in a sentence what took its place (:func:`_sentence_successors`)
 GONE = frozenset({"superseded", "replaced", "withdrawn", "rejected", "deprecated", "obsolete", "abandoned", "discontinued",
-                  "inactive", "unrecommended", "removed"})
+                  "inactive", "unrecommended", "removed", "archived"})
 # the states a notice in a record's lead may say it is in (:func:`_notice_status`)
 NOTICE_STATES = frozenset({"superseded", "superceded", "replaced", "deprecated", "obsolete", "withdrawn", "discontinued",
                            "abandoned", "retired", "rejected", "unrecommended", "removed"})
@@ -171,6 +172,12 @@ _PREFER_RE = re.compile(
     r"|\bplease[ \t]+(?:use|see)\b"
     r"|\b(?:use|see|try|refer[ \t]+to)\b(?=(?:[^.!?\n]|[.!?](?!\s)){0,200}?\b" + _INSTEAD + r")",
     re.IGNORECASE)
+# a record no longer in force recommending another in its place: "For most use cases, we actually
+# recommend the workflow specified in [SEP-0024](sep-0024.md) instead of SEP-0003" — what it
+# names between "recommend" and "instead of" (a link or an id only: :func:`_sentence_successors`)
+_RECOMMEND_RE = re.compile(r"\brecommend(?:s|ed)?\b(?=(?:[^.!?\n]|\n(?![ \t]*\n)|[.!?](?!\s)){0,200}?\binstead[ \t]+of\b)",
+                           re.IGNORECASE)
+_INSTEAD_OF_RE = re.compile(r"\binstead[ \t]+of\b", re.IGNORECASE)
 # a notice in the lead pointing elsewhere for good: "This is the original specification, please
 # refer to [gossipsub-v1.0](gossipsub-v1.0.md) from now on" — a link read "from now on", or
 # "instead" in a sentence saying the record is old
@@ -192,6 +199,10 @@ SENTENCE_SCAN = 32_768
 _SENTENCE_END_RE = re.compile(r"[.!?](?=\s)|\n[ \t]*\n")
 # a front matter field giving a reason for the record's state (EIPs' ``withdrawal-reason``)
 _REASON_KEY_RE = re.compile(r"reason", re.IGNORECASE)
+# what such a reason says of a record no longer in force that names where to go instead
+_REASON_PREFER_RE = re.compile(
+    r"\bprefers?\b|\bmoved[ \t]+to\b|\bbetter[ \t]+(?:implemented|served|handled|done|addressed|solved)[ \t]+(?:with|by|in)\b",
+    re.IGNORECASE)
 _CHOICES_RE = re.compile(r"^\s*(?:\{([^{}]*)\}|\[([^\[\]]*)\]|\(([^()]*)\))\s*$")
 _NONE_RE = re.compile(r"^\W*(?:n/?a|none|nothing|-+|—|tbd)?\W*$", re.IGNORECASE)
 # a line that may hold one of the forms: anything else skips the head's line-by-line read
@@ -382,7 +393,8 @@ def _successor_cue(head: str) -> bool:
 
 def _successor_cues(head: str) -> list[re.Match[str]]:
     """The first "superseded by", "in favor of" and use-instead cue of ``head``, in order."""
-    return sorted((m for m in (_BY_RE.search(head), _FAVOUR_RE.search(head), _PREFER_RE.search(head), _USED_INSTEAD_RE.search(head))
+    return sorted((m for m in (_BY_RE.search(head), _FAVOUR_RE.search(head), _PREFER_RE.search(head), _USED_INSTEAD_RE.search(head),
+                               _RECOMMEND_RE.search(head))
                    if m is not None), key=lambda m: m.start())
 
 
@@ -456,7 +468,8 @@ def _sentence_successors(head: str, first_line: int) -> list[tuple[str, str, int
     :doc:`nep-0022-…`", "This decision was superseded by [ADR-9](0009-x.md).", "Users should
     prefer QUIC or Yamux." — the links (else ids, else names: :func:`_names`) after
     "superseded by", "replaced by", "in favor of", or a verb telling the reader what to use
-    or read instead (``_PREFER_RE``), up to the sentence's end. Read only for a record whose
+    or read instead (``_PREFER_RE``), up to the sentence's end; what a record recommends
+    "instead of" itself, a link or an id (``_RECOMMEND_RE``). Read only for a record whose
     stated status says it is no longer in force."""
     head = head[:SENTENCE_SCAN]
     for m in _successor_cues(head):
@@ -465,6 +478,9 @@ def _sentence_successors(head: str, first_line: int) -> list[tuple[str, str, int
                         default=max(0, m.start() - 400))
             value = head[start: m.start()]
             targets = _targets(value)
+        elif m.re is _RECOMMEND_RE:  # what it recommends, not what it recommends it over
+            instead = _INSTEAD_OF_RE.search(head, m.end())
+            targets = _targets(head[m.end(): instead.start()]) if instead else []
         else:
             end = _SENTENCE_END_RE.search(head, m.end())
             value = head[m.end(): end.start() if end else len(head)]
@@ -551,12 +567,15 @@ def _status_column(lines: list[str], i: int) -> int | None:
     return heads.index("status") if "status" in heads else None
 
 
-def reason_successors(value: str) -> list[str]:
+def reason_successors(value: str, gone: bool = False) -> list[str]:
     """The records a reason for a record's state names as taking its place: "Superseded by
     EIP-8141", "Replaced by EIP-3860.", "Withdrawn in favor of [EIP-2681](./eip-2681.md)"
-    (their links, else their ids); none for a reason naming no successor ("Very out of date",
-    "superseded by the EOF proposals")."""
-    m = _BY_RE.search(value) or _FAVOUR_RE.search(value)
+    (their links, else their ids); for a record no longer in force (``gone``) also the one its
+    authors prefer or its text went to ("The authors prefer [EIP-2200](./eip-2200.md)",
+    "material moved to EIP-2315", "better implemented with EIP-7702": ``_REASON_PREFER_RE``);
+    none for a reason naming no successor ("Very out of date", "superseded by the EOF
+    proposals")."""
+    m = _BY_RE.search(value) or _FAVOUR_RE.search(value) or (_REASON_PREFER_RE.search(value) if gone else None)
     return _targets(value[m.end():]) if m is not None else []
 
 
@@ -569,9 +588,10 @@ def reason_refs(meta: dict, head: str) -> list[tuple[str, str, int]]:
     lines = head.split("\n")
     status = meta.get("status")
     by_status = _status_refs(status, status_word(status)) if isinstance(status, str) else []
+    gone = isinstance(status, str) and status_word(status) in GONE
     return [("superseded_by", t, front_matter_line(lines, key, t) or 1)
             for key, value in meta.items() if isinstance(value, str) and _REASON_KEY_RE.search(key)
-            for t in reason_successors(value)] + [
+            for t in reason_successors(value, gone)] + [
             (key, t, front_matter_line(lines, "status", t) or 1)
             for key, t in by_status]
 

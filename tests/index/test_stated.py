@@ -220,6 +220,28 @@ def test_a_reason_in_the_front_matter_names_the_successor():
     assert doc.stated_refs == ()
 
 
+def test_a_reason_for_a_state_not_in_force_names_what_its_authors_prefer():
+    """A withdrawn EIP's reason may name what its authors prefer or where its text went
+    ("The authors prefer [EIP-2200](./eip-2200.md)", "material moved to EIP-2315"): for a
+    record no longer in force that is what a reader should read instead. The same words in a
+    reason of a record in force name nothing."""
+    from oriongraph_cli.index.stated import reason_successors
+
+    assert reason_successors("The authors prefer [EIP-2200](./eip-2200.md)", gone=True) == ["./eip-2200.md"]
+    assert reason_successors("The author prefers EIP-7702", gone=True) == ["EIP-7702"]
+    assert reason_successors("material moved to EIP-2315", gone=True) == ["EIP-2315"]
+    assert reason_successors("Niche use-case, better implemented with EIP-7702.", gone=True) == ["EIP-7702"]
+    for none in ("Very out of date; needs rewrite.", "Lack of use and conflicts with some client developers",
+                 "I have decided to pursue EIP-3074 as the preferred solution to transaction packages."):
+        assert reason_successors(none, gone=True) == []
+    head = ("---\neip: 1706\ntitle: Disable SSTORE with gasleft lower than call stipend\nstatus: Withdrawn\n"
+            "withdrawal-reason: The authors prefer [EIP-2200](./eip-2200.md)\ntype: Standards Track\n---\n")
+    doc = _doc("02_knowledge/eips/eip-1706.md", head + "## Simple Summary\n\nText.\n")
+    assert doc.status == "withdrawn" and doc.stated_refs == (("superseded_by", "./eip-2200.md", 5),)
+    doc = _doc("02_knowledge/adr/0007.md", "---\nstatus: Accepted\nreason: The team prefers [Postgres](0003.md)\n---\nText.\n")
+    assert doc.status == "accepted" and doc.stated_refs == ()
+
+
 def _adrs(root):
     adr = root / "03_workstreams" / "platform" / "adr"
     adr.mkdir(parents=True)
@@ -297,6 +319,19 @@ def test_a_folder_named_for_a_state_gives_it_and_a_gone_record_names_its_success
     assert folder_status("02_knowledge/bp/drafts/toc.md") == "draft"
     assert folder_status("02_knowledge/cs/proposals/x.md") is None
     assert folder_status("rejected/x.md") is None  # the stage folder itself names nothing
+    # a folder kept for history: the Kubernetes community's archive/ of retired groups, Helm's
+    # hips/archives/ of proposals written before its current process
+    assert folder_status("02_knowledge/k8scomm/archive/wg-security-audit/README.md") == "archived"
+    assert folder_status("02_knowledge/helm/community/hips/archives/helm/hip-x.md") == "archived"
+    assert folder_status("02_knowledge/k8scomm/sig-node/archive/x.md") == "archived"
+    assert folder_status("02_knowledge/docs/archiving/x.md") is None
+    from oriongraph_cli.rank.lifecycle import INACTIVE_STATUSES, _is_demoted_status
+
+    doc = _doc("02_knowledge/k8scomm/archive/wg-apply/README.md",
+               "# Apply Working Group\n\nSuperseded by [wg-api-expression](/wg-api-expression/README.md).\n\nText.\n")
+    assert doc.status == "archived" and _is_demoted_status(doc.status, INACTIVE_STATUSES)
+    assert doc.stated_refs == (("superseded_by", "/wg-api-expression/README.md", 3),)
+    assert _doc("02_knowledge/k8scomm/archive/x.md", "---\nstatus: active\n---\n# X\n").status == "active"
     text = "# Collection expressions in foreach\n\nClosed in favor of [immediately enumerated ones](../immediately.md).\n"
     doc = _doc("02_knowledge/cs/proposals/rejected/foreach.md", text)
     assert doc.status == "rejected" and doc.stated_refs == (("superseded_by", "../immediately.md", 3),)
@@ -471,6 +506,19 @@ def test_nostr_style_records_name_their_successors_end_to_end(tmp_path):
 def test_a_notice_in_the_lead_says_the_record_is_gone(text, status, refs):
     got = read_stated(text)
     assert (got.status, got.refs, got.notice) == (status, refs, True)
+
+def test_a_record_not_in_force_names_what_it_recommends_instead_of_itself():
+    """Stellar's SEP-0003, abandoned: "For most use cases, we actually recommend the workflow
+    specified in [SEP-0024](sep-0024.md) instead of SEP-0003" names SEP-0024, not what it is
+    recommended over; in a record in force, or naming no link or id, it names nothing."""
+    sep = ("# Compliance protocol\n\n## Deprecation Notice\nFor most use cases, we actually recommend the workflow "
+           "specified in\n[SEP-0024](sep-0024.md) instead of SEP-0003\n\n## Simple Summary\n\nText.\n")
+    assert read_stated(sep, status="abandoned").refs == (("superseded_by", "sep-0024.md", 4),)
+    assert read_stated(sep, status="active").refs == ()
+    assert read_stated(sep.replace("[SEP-0024](sep-0024.md)", "the interactive flow"), status="abandoned").refs == ()
+    over = "# X\n\nWe recommend [A](a.md) instead of [B](b.md).\n"
+    assert read_stated(over, status="deprecated").refs == (("superseded_by", "a.md", 3),)
+
 
 
 def test_a_notice_naming_its_subject_in_code_reads_a_front_matter_title():
