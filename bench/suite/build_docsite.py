@@ -272,6 +272,27 @@ projects no default was chosen on.
     git -C /tmp/src/eslint checkout c27bc926e496985eb7911c09eb60914b2e4b5d0f
     python bench/suite/build_docsite.py /tmp/src/eslint --docs docs/src --name eslintdocs --out /tmp/suite/eslintdocs
 
+    git clone https://github.com/jupyter/enhancement-proposals /tmp/src/jeps
+    git -C /tmp/src/jeps checkout adc5b88d17f8b93740238e665865b632ab590934
+    python bench/suite/build_docsite.py /tmp/src/jeps --docs . --name jeps --out /tmp/suite/jeps
+
+    git clone https://github.com/NixOS/rfcs /tmp/src/nixrfcs
+    git -C /tmp/src/nixrfcs checkout c655bdaab40f7a467f75dbb5af4325d991874e44
+    python bench/suite/build_docsite.py /tmp/src/nixrfcs --docs . --name nixrfcs --out /tmp/suite/nixrfcs
+
+    git clone https://github.com/conda/ceps /tmp/src/ceps
+    git -C /tmp/src/ceps checkout c6ae4d9dc885da2043a5cd6c0b977663f4b64b8d
+    python bench/suite/build_docsite.py /tmp/src/ceps --docs . --name ceps --out /tmp/suite/ceps
+
+    git clone https://github.com/dapr/docs /tmp/src/daprdocs
+    git -C /tmp/src/daprdocs checkout 0748da594aae03529034fd4aa1d10d96199df0c1
+    git clone https://github.com/dapr/proposals /tmp/src/daprprop
+    git -C /tmp/src/daprprop checkout 9ca89581009e7dc7827bd0c619c05b8264b95512
+    python bench/suite/build_docsite.py /tmp/src/daprdocs --docs daprdocs/content/en --name dapr --out /tmp/suite2/dapr-docs
+    python bench/suite/build_docsite.py /tmp/src/daprprop --docs . --name dapr-proposals --out /tmp/suite2/dapr-prop
+    mkdir -p /tmp/suite/dapr/02_knowledge
+    cp -r /tmp/suite2/dapr-docs/02_knowledge/dapr /tmp/suite2/dapr-prop/02_knowledge/dapr-proposals /tmp/suite/dapr/02_knowledge/
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -937,6 +958,27 @@ Sources (only the Markdown is read):
   and replaced by the [strict](strict) rule." in an ``::: important`` container; the 93 rules deprecated in place
   say nothing in their Markdown (their state lives in the rules' JavaScript). 28 current-vs-replaced pairs in 32
   phrasings (``eslintdocs.pairs.jsonl``), 19 marked (21 phrasings).
+- ``jeps``: every ``**/*.md`` of jupyter/enhancement-proposals at adc5b88d17f8 (2026-02-05) — Jupyter's
+  enhancement proposals, 34 pages, 0.47 MB: the process and its guidelines, 28 proposals (one folder each: the
+  kernel protocol, the debugger, schemas, Notebook 7, subshells…), the README index and the ``.github``
+  templates. Front matter ``title``, ``authors``, ``issue-number``, ``pr-number``, ``date-started``; a few state
+  their outcome in prose. 6 current-vs-replaced pairs in 10 phrasings (``jeps.pairs.jsonl``), 3 marked (5 phrasings).
+- ``nixrfcs``: every ``**/*.md`` of NixOS/rfcs at c655bdaab40f (2025-05-26) — NixOS's accepted RFCs, 46 pages,
+  0.55 MB: the README, the template and 44 RFCs (process, governance, release, Nixpkgs policy, Nix internals).
+  Front matter ``feature``, ``start-date``, ``author``, ``shepherd-team``, ``related-issues``; supersession in a
+  notice ("Superseded by RFC 44") or in the later RFC's text. 7 pairs in 11 phrasings (``nixrfcs.pairs.jsonl``),
+  4 marked (8 phrasings).
+- ``ceps``: every ``**/*.md`` of conda/ceps at c6ae4d9dc885 (2026-08-21) — conda's enhancement proposals, 49 pages,
+  0.59 MB: process, plugins, repodata, environments and lock files, package formats, the recipe format. No front
+  matter: each opens with an HTML ``<table>`` whose rows give Title, Status, Author(s), Created. 7 pairs in 9
+  phrasings (``ceps.pairs.jsonl``), 3 marked (5 phrasings).
+- ``dapr``: every ``**/*.md`` of dapr/docs's ``daprdocs/content/en`` at 0748da594aae (2024-10-22) under
+  ``dapr/``, and of dapr/proposals at 9ca89581009e (2026-03-25) under ``dapr-proposals/`` — Dapr's Hugo site,
+  454 pages, 4.1 MB (concepts, the building blocks, operations, the API, CLI and component reference, SDK and
+  developer pages) with front matter ``type``, ``title``, ``linkTitle``, ``weight``, ``description`` and
+  Docsy shortcodes (``{{% alert %}}``, ``{{< tabs >}}``), and 29 design proposals, 0.40 MB. Lifecycle mostly
+  inside a page (a field, flag or API version deprecated); 6 pairs in 13 phrasings (``dapr.pairs.jsonl``), 4
+  marked.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
