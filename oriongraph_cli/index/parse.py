@@ -197,7 +197,9 @@ if TYPE_CHECKING:
 # authors prefer or where its text moved ("withdrawal-reason: The authors prefer
 # [EIP-2200](./eip-2200.md)", "material moved to EIP-2315") — Ethereum's EIPs; a record not in
 # force that recommends a linked one "instead of" itself names it ("we actually recommend the
-# workflow specified in [SEP-0024](sep-0024.md) instead of SEP-0003") — Stellar's proposals
+# workflow specified in [SEP-0024](sep-0024.md) instead of SEP-0003") — Stellar's proposals; a
+# notice may name the page's subject by its whole title in words ("**NOTE:** Flexvolume is
+# deprecated." under "# Flexvolume") — the Kubernetes community, tldr's dstat
 PARSE_RULES = 47
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")

@@ -131,6 +131,10 @@ _REMOVAL_RE = re.compile(r"[ \t>]*(?:[^.!?\n]*?[ \t])?this[ \t][^.!?\n]*?\b(?:wa
 _WORD_RE = re.compile(r"[\w-]+")
 _CODE_NOTICE_RE = re.compile(_NOTICE_LEAD + r"(?:the[ \t]+)?`([^`\n]{1,60})`(?:[ \t]+[a-z][a-z-]*)?" + _NOTICE_IS,
                              re.IGNORECASE | re.MULTILINE)
+# the same said of the page's subject by its title's words, plain: "**NOTE:** Flexvolume is
+# deprecated." under "# Flexvolume" — a notice only when the subject is the title, whole
+_TITLE_NOTICE_RE = re.compile(_NOTICE_LEAD + r"([A-Za-z][\w.+-]*(?:[ \t]+[\w.+-]+){0,3}?)" + _NOTICE_IS,
+                              re.IGNORECASE | re.MULTILINE)
 # a paragraph of the lead that opens with the word, as reference pages mark an option or a
 # call: "*Deprecated starting in version 2021…; … Use [x](x.md) instead*", "**Deprecated:** use
 # …", "Deprecated since 1.4.", the word alone and emphasised on its line, "*DEPRECATED*" (not
@@ -374,7 +378,8 @@ def _self_supersedes(head: str, first_line: int) -> list[tuple[str, str, int]]:
 def _notice_cue(head: str) -> bool:
     """Whether ``head`` may hold a notice :func:`_notice_status` reads (the cheap test first)."""
     return (any(m.group(1).lower() in NOTICE_STATES for m in _NOTICE_RE.finditer(head))
-            or any(m.group(2).lower() in NOTICE_STATES for m in _CODE_NOTICE_RE.finditer(head)) or _refer_notice(head) is not None
+            or any(m.group(2).lower() in NOTICE_STATES for m in _CODE_NOTICE_RE.finditer(head))
+            or any(m.group(2).lower() in NOTICE_STATES for m in _TITLE_NOTICE_RE.finditer(head)) or _refer_notice(head) is not None
             or _DEPRECATED_LEAD_RE.search(head) is not None or _MOVED_RE.search(head) is not None
             or _labelled_state(head) is not None)
 
@@ -419,7 +424,8 @@ def _notice_status(lead: str, first_line: int, title: str | None = None) -> tupl
     (:func:`_refer_notice`) or saying the record has moved to a linked place (``_MOVED_RE``)
     says it is superseded, a paragraph opening with "Deprecated" (``_DEPRECATED_LEAD_RE``)
     that it is deprecated. ``title``: the record's title, which a notice naming its subject in
-    code (``_CODE_NOTICE_RE``, "The `tofu env` command is deprecated") must name too."""
+    code (``_CODE_NOTICE_RE``, "The `tofu env` command is deprecated") must name too, and a
+    notice naming it in words must name whole ("Flexvolume is deprecated.": ``_TITLE_NOTICE_RE``)."""
     words = ((m.start(1), _SPELLINGS.get(m.group(1).lower(), m.group(1).lower())) for m in _NOTICE_RE.finditer(lead)
              if m.group(1).lower() != "removed" or _REMOVAL_RE.match(m.group(0)))
     found = [next(((at, w) for at, w in words if w in NOTICE_STATES and w in STATUS_WORDS), None)]
@@ -428,6 +434,12 @@ def _notice_status(lead: str, first_line: int, title: str | None = None) -> tupl
         state = _SPELLINGS.get(m.group(2).lower(), m.group(2).lower())
         named = _WORD_RE.findall(m.group(1).lower())
         if state in NOTICE_STATES and state in STATUS_WORDS and named and named[-1] in title_words:
+            found.append((m.start(2), state))
+            break
+    subject = " ".join(_WORD_RE.findall(title.lower())) if title else ""
+    for m in _TITLE_NOTICE_RE.finditer(lead) if subject else ():
+        state = _SPELLINGS.get(m.group(2).lower(), m.group(2).lower())
+        if state in NOTICE_STATES and state in STATUS_WORDS and " ".join(_WORD_RE.findall(m.group(1).lower())) == subject:
             found.append((m.start(2), state))
             break
     refer = _refer_notice(lead)

@@ -521,6 +521,21 @@ def test_a_record_not_in_force_names_what_it_recommends_instead_of_itself():
 
 
 
+def test_a_notice_naming_its_subject_by_the_whole_title_says_the_record_is_gone():
+    """The Kubernetes community's Flexvolume page: "**NOTE:** Flexvolume is deprecated." under
+    "# Flexvolume"; tldr's dstat: "> Note: dstat is deprecated and no longer maintained." The
+    subject must be the whole title: "The Flexvolume plugin API is deprecated" is about another
+    thing, as "Snapshots is deprecated" is under "Volume snapshots"."""
+    text = ("# Flexvolume\n\n**NOTE:** Flexvolume is deprecated. Out-of-tree CSI driver is the recommended way to "
+            "write volume drivers.\n\nFlexvolume enables users to write their own drivers.\n\n## Prerequisites\n")
+    assert (read_stated(text).status, read_stated(text).notice) == ("deprecated", True)
+    dstat = "# dstat\n\n> Versatile tool for generating system resource statistics.\n> Note: dstat is deprecated and no longer maintained.\n"
+    assert read_stated(dstat).status == "deprecated"
+    for other in ("# Flexvolume\n\nThe Flexvolume plugin API is deprecated.\n", "# Volume snapshots\n\nSnapshots is deprecated.\n",
+                  "# Flexvolume\n\nFlexvolume is stable.\n"):
+        assert read_stated(other).status is None
+
+
 def test_a_notice_naming_its_subject_in_code_reads_a_front_matter_title():
     """pnpm's `cli/env.md` has no title heading, its title in front matter ("pnpm env <cmd>"),
     and opens with a Docusaurus warning: "`pnpm env` is deprecated. Use [`pnpm runtime`](…)
