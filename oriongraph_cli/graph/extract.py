@@ -21,7 +21,7 @@ from urllib.parse import unquote
 
 from oriongraph_cli.blocks import HEADING_ATTRS, RST_ADORNMENT, read_blocks, syntax_of, template_blocks
 from oriongraph_cli.docids import ADR_RE, SERIES_TOKEN_RE  # noqa: F401  (ADR_RE: part of extract's API, read by resolve)
-from oriongraph_cli.graph.site_links import HUGO_REF_RE, SITE_URL_RE, TAG_LINK_RE
+from oriongraph_cli.graph.site_links import HUGO_REF_RE, SITE_URL_RE, TAG_LINK_RE, written
 from oriongraph_cli.models import Document, Span
 
 # --------------------------------------------------------------------------- vocabulary
@@ -605,7 +605,7 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
         refs.append(RawRef(doc.path, sid, line, "img" if m.group(1) else "md", path_part, anchor or None))
     for m in HUGO_REF_RE.finditer(masked):
         line, sid = locate(body_start + m.start())
-        path_part, _, anchor = m.group(1).strip().partition("#")
+        path_part, _, anchor = written(m).partition("#")
         refs.append(RawRef(doc.path, sid, line, "hugo", path_part, anchor or None))
     for m in TAG_LINK_RE.finditer(masked):
         line, sid = locate(body_start + m.start())

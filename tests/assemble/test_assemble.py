@@ -756,13 +756,13 @@ def test_a_site_templates_link_the_index_resolved_names_the_page_in_a_quote():
     ``relative_url`` filter, Hugo's ``ref``) names the page the index resolved it to, its
     anchor kept; one the index did not resolve is left as written."""
     text = ('[faq]({% page "/travel/faq/#book-lodging" %}), [again]({{ site.baseurl }}/travel/faq/), '
-            "[filter]({{ '/travel/faq/' | relative_url }}), [hugo]({{< ref \"faq.md\" >}}), "
+            "[filter]({{ '/travel/faq/' | relative_url }}), [hugo]({{< ref \"faq.md\" >}}), [bare]({{<ref faq.md>}}), "
             '[gone]({% page "/nowhere/" %}) and [web]({% link "https://x.org" %}).')
     faq = "02_knowledge/handbook/travel/faq.md"
     resolved = {"/travel/faq/#book-lodging": faq, "/travel/faq/": faq, "faq.md": faq}
     out = rewrite_links(text, "02_knowledge/handbook/travel/book.md", resolved)
     assert f"[faq]({faq}#book-lodging)" in out and f"[again]({faq})" in out
-    assert f"[filter]({faq})" in out and f"[hugo]({faq})" in out
+    assert f"[filter]({faq})" in out and f"[hugo]({faq})" in out and f"[bare]({faq})" in out
     assert '[gone]({% page "/nowhere/" %})' in out and '[web]({% link "https://x.org" %})' in out
     assert rewrite_links(text, "02_knowledge/handbook/travel/book.md") == text  # without the index: as written
 

@@ -938,6 +938,35 @@ def test_a_hugo_ref_shortcode_is_a_link_to_its_page(mini, tmp_path):
     reg.close()
 
 
+def test_a_hugo_ref_shortcode_may_name_its_page_unquoted(mini, tmp_path):
+    """Hugo reads a shortcode's argument quoted or not: Dapr's docs link
+    ``[x]({{< ref service_invocation_api.md >}})`` (the one page of that name, wherever it is)
+    and ``{{<ref getting-started>}}`` (a section: its ``_index.md``). Each is a link to its
+    page, and one naming nothing is dangling, as a quoted one is."""
+    write(mini, "02_knowledge/docs/reference/api/service_invocation_api.md", SETUP_PAGE)
+    write(mini, "02_knowledge/docs/getting-started/_index.md", "---\ntitle: Getting started\n---\n# Getting started\n\nStart here.\n")
+    write(mini, "02_knowledge/docs/concepts/overview.md", """
+        ---
+        title: Overview
+        ---
+        # Overview
+
+        Call it with [the API]({{< ref service_invocation_api.md >}}), [install]({{< ref service_invocation_api.md#install >}}),
+        [start]({{<ref getting-started>}}), [again]({{% relref 'getting-started' %}}) and [gone]({{< ref nowhere.md >}}).
+        """)
+    src, api = "02_knowledge/docs/concepts/overview.md", "02_knowledge/docs/reference/api/service_invocation_api.md"
+    doc, spans = parse(src, (mini / src).read_text())
+    assert [(r.kind, r.target, r.anchor) for r in extract.extract_refs(doc, spans) if r.kind == "hugo"] == [
+        ("hugo", "service_invocation_api.md", None), ("hugo", "service_invocation_api.md", "install"),
+        ("hugo", "getting-started", None), ("hugo", "getting-started", None), ("hugo", "nowhere.md", None)]
+    reg, result = index(mini, tmp_path / "r.sqlite")
+    assert [(d.target, d.kind) for d in result.dangling if d.path == src] == [('{{< ref "nowhere.md" >}}', "link")]
+    out = [e for e in edge_set_edges(reg.conn) if e.src_path == src and e.type == "REF"]
+    assert {(e.dst_path, e.dst_span) for e in out} >= {(api, None), (api, span_of(reg, api, "Install")),
+                                                      ("02_knowledge/docs/getting-started/_index.md", None)}
+    reg.close()
+
+
 def test_a_page_added_later_resolves_the_site_references_left_dangling(mini, tmp_path):
     """A re-index of the new pages alone resolves the Hugo and Jekyll references that named
     them — by their path, or as the page their URL is — as a full build does."""
