@@ -199,7 +199,10 @@ if TYPE_CHECKING:
 # force that recommends a linked one "instead of" itself names it ("we actually recommend the
 # workflow specified in [SEP-0024](sep-0024.md) instead of SEP-0003") — Stellar's proposals; a
 # notice may name the page's subject by its whole title in words ("**NOTE:** Flexvolume is
-# deprecated." under "# Flexvolume") — the Kubernetes community, tldr's dstat
+# deprecated." under "# Flexvolume") — the Kubernetes community, tldr's dstat; Hugo's ``ref``
+# and ``relref`` with their argument unquoted, as Hugo reads a shortcode's (``[x]({{< ref
+# service_invocation_api.md >}})``, ``{{<ref getting-started>}}``), are links to their pages as
+# quoted ones are — 1,631 of Dapr's 2,420 page references were no links at all
 PARSE_RULES = 47
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
