@@ -200,7 +200,8 @@ def test_a_reason_in_the_front_matter_names_the_successor():
     """EIPs give a withdrawn proposal's reason in its front matter; one naming the proposal
     that took its place states the supersession ("Superseded by EIP-8141", "Replaced by
     EIP-3860.", "Withdrawn in favor of [EIP-2681](./eip-2681.md)"), at the field's line. A
-    reason naming no successor, or a preference, states none; a front matter
+    reason naming no successor states none, nor does a preference read without the record's
+    state (a withdrawn one's: the next test); a front matter
     ``superseded-by`` wins, as it wins over the text."""
     from oriongraph_cli.index.stated import reason_successors
 
