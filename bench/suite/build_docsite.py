@@ -293,6 +293,21 @@ projects no default was chosen on.
     mkdir -p /tmp/suite/dapr/02_knowledge
     cp -r /tmp/suite2/dapr-docs/02_knowledge/dapr /tmp/suite2/dapr-prop/02_knowledge/dapr-proposals /tmp/suite/dapr/02_knowledge/
 
+    git clone https://github.com/caddyserver/website /tmp/src/caddy
+    git -C /tmp/src/caddy checkout 1a6bbd7d92ea03da4fc4864a096dbbb290ffc1fc
+    python bench/suite/build_docsite.py /tmp/src/caddy --docs src/docs --name caddy --out /tmp/suite/caddy
+
+    git clone https://github.com/kubernetes-sigs/gateway-api /tmp/src/gateway
+    git -C /tmp/src/gateway checkout 4564255ac2c35d582249b3cdf261bdf51c8bca32
+    python bench/suite/build_docsite.py /tmp/src/gateway --docs site/content/en --name gateway --out /tmp/suite2/gw-docs
+    python bench/suite/build_docsite.py /tmp/src/gateway --docs geps --name geps --out /tmp/suite2/gw-geps
+    mkdir -p /tmp/suite/gateway/02_knowledge
+    cp -r /tmp/suite2/gw-docs/02_knowledge/gateway /tmp/suite2/gw-geps/02_knowledge/geps /tmp/suite/gateway/02_knowledge/
+
+    git clone https://github.com/traefik/traefik /tmp/src/traefik
+    git -C /tmp/src/traefik checkout fd5a576df2e8aeb0bfc8a96b6ef6e60a61f7ec0a
+    python bench/suite/build_docsite.py /tmp/src/traefik --docs docs/content --name traefik --out /tmp/suite/traefik
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -979,6 +994,20 @@ Sources (only the Markdown is read):
   Docsy shortcodes (``{{% alert %}}``, ``{{< tabs >}}``), and 29 design proposals, 0.40 MB. Lifecycle mostly
   inside a page (a field, flag or API version deprecated); 6 pairs in 13 phrasings (``dapr.pairs.jsonl``), 4
   marked.
+- ``caddy``: every ``**/*.md`` of caddyserver/website's ``src/docs`` at 1a6bbd7d92ea (2026-07-01) — Caddy's
+  documentation, 81 pages, 0.85 MB under ``markdown/``: the Caddyfile and its 39 directives' pages, the JSON
+  config, the API, automatic HTTPS, the command line, quick-starts, extending Caddy. No front matter; four pages
+  are shells a script fills. 7 pairs in 11 phrasings (``caddy.pairs.jsonl``), 5 marked (8 phrasings) — each a
+  piece of advice in an otherwise current page replaced by another page's.
+- ``gateway``: every ``**/*.md`` of kubernetes-sigs/gateway-api's ``site/content/en`` at 4564255ac2c3
+  (2026-08-21) under ``gateway/`` (78 pages: guides, concepts, the API reference, contributing) and of its
+  ``geps/`` under ``geps/`` (62 pages: 58 Gateway Enhancement Proposals, each an ``index.md`` opening with "*
+  Issue: …" and "* Status: Standard" bullets; their ``metadata.yaml`` not copied) — 140 pages, 2.3 MB. 8 pairs
+  in 15 phrasings (``gateway.pairs.jsonl``), 7 marked (14 phrasings).
+- ``traefik``: every ``**/*.md`` of traefik/traefik's ``docs/content`` at fd5a576df2e8 (2026-07-24) — Traefik
+  Proxy's MkDocs documentation, 171 pages (two empty), 2.5 MB: setup, routing, providers, HTTPS, observability,
+  the install and routing reference, migration guides. 9 pairs in 15 phrasings (``traefik.pairs.jsonl``), 4
+  marked (7 phrasings), most of them an option moved to another page between major versions.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by

@@ -91,7 +91,7 @@ _ROW_RE = re.compile(rf"^ {{0,3}}\|?[ \t]*{_EMPH}{_KEY}{_EMPH}[ \t]*:?{_EMPH}[ \
 _BLANK_RE = re.compile(r"[^\n]")
 _ADORNMENT_RE = re.compile(r"^[ \t]*([=\-~^\"'`#*+:._])\1+[ \t]*$")
 _BY_RE = re.compile(r"\b(?:super[sc]eded|replaced)\s+(?:by|with)\b|\b(?:obsoleted|(?:made|rendered)\s+obsolete)\s+by\b"
-                    r"|\bmoved\s+to\b(?=\s+\[)", re.IGNORECASE)
+                    r"|\bmoved\s+to\b(?=\s+\[)|\bmerged\s+(?:back\s+)?into\b(?=\s+\[)", re.IGNORECASE)
 _SUPERSEDES_RE = re.compile(r"\b(?:super[sc]edes|replaces)\b", re.IGNORECASE)
 _FAVOUR_RE = re.compile(r"\bin\s+favou?r\s+of\b", re.IGNORECASE)
 # a record saying in a sentence of its head that it replaces a linked one: "This ADR in part
@@ -105,7 +105,10 @@ _SELF_SUPERSEDES_RE = re.compile(
 _PART_RE = re.compile(r"^(?:partly|partially|in part)\s+(?=[a-z])")
 # the states whose record may say in a sentence what took its place (:func:`_sentence_successors`)
 GONE = frozenset({"superseded", "replaced", "withdrawn", "rejected", "deprecated", "obsolete", "abandoned", "discontinued",
-                  "inactive", "unrecommended", "removed", "archived"})
+                  "inactive", "unrecommended", "removed", "archived",
+                  # the other states not in force (``lifecycle.INACTIVE_STATUSES``): a Gateway API
+                  # proposal "Declined" says "This GEP has been merged back into [GEP-713](…)"
+                  "declined", "dropped", "retired", "reverted", "revoked", "rescinded", "retracted", "cancelled", "canceled"})
 # the states a notice in a record's lead may say it is in (:func:`_notice_status`)
 NOTICE_STATES = frozenset({"superseded", "superceded", "replaced", "deprecated", "obsolete", "withdrawn", "discontinued",
                            "abandoned", "retired", "rejected", "unrecommended", "removed"})

@@ -508,6 +508,24 @@ def test_a_notice_in_the_lead_says_the_record_is_gone(text, status, refs):
     got = read_stated(text)
     assert (got.status, got.refs, got.notice) == (status, refs, True)
 
+def test_a_declined_or_retired_record_names_where_it_went():
+    """Every state not in force lets the head's first sentence name the successor: a Gateway
+    API proposal "Declined" says "This GEP has been merged back into [GEP-713](/geps/gep-713/)"
+    ("merged into" a link is a successor's cue, as "moved to" is); a tldr page "retired" says
+    "it is recommended to use Databricks Asset Bundles instead". A proposal in force merged
+    into nothing names nothing."""
+    gep = ("---\ntitle: \"GEP-2648: Direct Policy Attachment\"\n---\n\n* Issue: [#2648](https://x/issues/2648)\n"
+           "* Status: Declined\n\n## TLDR\n\n{{% alert color=\"warning\" %}}\n\nThis GEP has been merged back into "
+           "[GEP-713](/geps/gep-713/)\nand now it's now obsolete.\n")
+    doc = _doc("02_knowledge/geps/gep-2648/index.md", gep)
+    assert doc.status == "declined" and doc.stated_refs == (("superseded_by", "/geps/gep-713/", 12),)
+    assert _doc("02_knowledge/geps/gep-2648/index.md", gep.replace("Declined", "Standard")).stated_refs == ()
+    dbx = ("# dbx\n\n> Interact with the Databricks platform.\n> Note: This tool has been retired and it is recommended "
+           "to use Databricks Asset Bundles instead.\n")
+    got = read_stated(dbx)
+    assert (got.status, got.refs) == ("retired", (("superseded_by", "Databricks Asset Bundles", 4),))
+
+
 def test_a_record_not_in_force_names_what_it_recommends_instead_of_itself():
     """Stellar's SEP-0003, abandoned: "For most use cases, we actually recommend the workflow
     specified in [SEP-0024](sep-0024.md) instead of SEP-0003" names SEP-0024, not what it is
