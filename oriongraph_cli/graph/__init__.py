@@ -99,7 +99,9 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # cite each other so. 34: a front matter link or a name a record's state gives its successor,
 # a series' name and number ("in favor of SEP-6"), names the file of its own folder whose stem
 # is that name and number with any zeros (``sep-0006.md``), as a bare number names the file
-# it begins (Stellar's proposals).
+# it begins (Stellar's proposals). 35: a successor a record's state or text names by a site URL
+# (``/geps/gep-713/``) is the page that URL is, as the link names it — the Gateway API's
+# declined GEPs, "merged back into [GEP-713](/geps/gep-713/)".
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 34
+LINK_RULES = 35

@@ -548,7 +548,7 @@ class LinkResolver:
         if "/" in name or lower.endswith(MD_SUFFIXES):
             for base in (name, "/" + name.lstrip("/")):
                 path, status = self.resolve_path(src_path, base)
-                if status == "ok" and path is not None:
+                if status in ("ok", "page") and path is not None:  # a site URL's page too, as its link resolves
                     return path
         base = posixpath.basename(lower)
         stem = posixpath.splitext(base)[0] if base.endswith(MD_SUFFIXES) else base

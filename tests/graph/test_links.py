@@ -967,6 +967,30 @@ def test_a_hugo_ref_shortcode_may_name_its_page_unquoted(mini, tmp_path):
     reg.close()
 
 
+def test_a_successor_named_by_a_site_url_is_that_page(mini, tmp_path):
+    """The Gateway API's declined GEP-2648: "This GEP has been merged back into
+    [GEP-713](/geps/gep-713/)" — a site URL under the stage folder, as the link itself
+    resolves it (``geps/gep-713/index.md``), is the successor, a SUPERSEDED_BY edge."""
+    old, new = "02_knowledge/geps/gep-2648/index.md", "02_knowledge/geps/gep-713/index.md"
+    write(mini, new, "---\ntitle: \"GEP-713: Metaresources and Policy Attachment\"\n---\n\n* Status: Memorandum\n\n## TLDR\n\nPolicies.\n")
+    write(mini, old, """
+        ---
+        title: "GEP-2648: Direct Policy Attachment"
+        ---
+
+        * Status: Declined
+
+        ## TLDR
+
+        This GEP has been merged back into [GEP-713](/geps/gep-713/)
+        and now it's now obsolete.
+        """)
+    reg, _result = index(mini, tmp_path / "r.sqlite")
+    assert {(e.dst_path, e.type) for e in edge_set_edges(reg.conn) if e.src_path == old and e.dst_path == new} == {
+        (new, "REF"), (new, "SUPERSEDED_BY")}
+    reg.close()
+
+
 def test_a_page_added_later_resolves_the_site_references_left_dangling(mini, tmp_path):
     """A re-index of the new pages alone resolves the Hugo and Jekyll references that named
     them — by their path, or as the page their URL is — as a full build does."""
