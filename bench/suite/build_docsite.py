@@ -308,6 +308,14 @@ projects no default was chosen on.
     git -C /tmp/src/traefik checkout fd5a576df2e8aeb0bfc8a96b6ef6e60a61f7ec0a
     python bench/suite/build_docsite.py /tmp/src/traefik --docs docs/content --name traefik --out /tmp/suite/traefik
 
+    git clone https://github.com/withastro/roadmap /tmp/src/astroroadmap
+    git -C /tmp/src/astroroadmap checkout 56a8461354f9aaa0cfc11b61702089bce0ddfb36
+    python bench/suite/build_docsite.py /tmp/src/astroroadmap --docs . --exclude .github --name astroroadmap --out /tmp/suite/astroroadmap
+
+    git clone https://github.com/argoproj/argo-workflows /tmp/src/argowf
+    git -C /tmp/src/argowf checkout f016ad89eb269d282aec06dc491c29f396a38df4
+    python bench/suite/build_docsite.py /tmp/src/argowf --docs docs --name argowf --out /tmp/suite/argowf
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -1008,6 +1016,15 @@ Sources (only the Markdown is read):
   Proxy's MkDocs documentation, 171 pages (two empty), 2.5 MB: setup, routing, providers, HTTPS, observability,
   the install and routing reference, migration guides. 9 pairs in 15 phrasings (``traefik.pairs.jsonl``), 4
   marked (7 phrasings), most of them an option moved to another page between major versions.
+- ``astroroadmap``: every ``**/*.md`` of withastro/roadmap at 56a8461354f9 (2026-02-10), not ``.github`` — Astro's
+  RFCs, 62 proposals (some under a "Legacy RFC" banner; "Start Date", "Reference Issues" bullets, no state), the
+  README describing its stages and four templates — 67 pages. 10 pairs in 20 phrasings
+  (``astroroadmap.pairs.jsonl``), 8 marked (17 phrasings): "This RFC is intended to supercede RFC0008", a
+  "successor to content collections".
+- ``argowf``: every ``**/*.md`` of argoproj/argo-workflows' ``docs/`` at f016ad89eb26 (2026-08-21) — Argo
+  Workflows' MkDocs documentation, 216 pages (74 generated CLI pages): the walk-through, templates, artifacts,
+  executors, configuration, security, scaling, metrics, upgrading. 6 pairs in 10 phrasings
+  (``argowf.pairs.jsonl``), 4 marked (7 phrasings), each a section or example of an older page overtaken.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by

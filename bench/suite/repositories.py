@@ -24,7 +24,9 @@ from pathlib import Path
 REPOSITORIES = {
     "aips": "https://github.com/aptos-foundation/AIPs",
     "argocd": "https://github.com/argoproj/argo-cd",
+    "argowf": "https://github.com/argoproj/argo-workflows",
     "astro": "https://github.com/withastro/docs",
+    "astroroadmap": "https://github.com/withastro/roadmap",
     "basecamp": "https://github.com/basecamp/handbook",
     "bazelprop": "https://github.com/bazelbuild/proposals",
     "caddy": "https://github.com/caddyserver/website",
