@@ -204,7 +204,9 @@ if TYPE_CHECKING:
 # service_invocation_api.md >}})``, ``{{<ref getting-started>}}``), are links to their pages as
 # quoted ones are — 1,631 of Dapr's 2,420 page references were no links at all; every state
 # not in force lets the head's first sentence name the successor (declined, dropped, retired…
-# too), and "merged into [x](…)" names x as "moved to" does — the Gateway API's GEPs, tldr's dbx
+# too), and "merged into [x](…)" names x as "moved to" does — the Gateway API's GEPs, tldr's dbx;
+# "This RFC is intended to supercede [RFC0008](…)" names what it replaces, as "This RFC
+# supersedes [x]" does — Astro's RFCs
 PARSE_RULES = 47
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")

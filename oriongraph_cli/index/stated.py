@@ -99,8 +99,9 @@ _FAVOUR_RE = re.compile(r"\bin\s+favou?r\s+of\b", re.IGNORECASE)
 _SELF_SUPERSEDES_RE = re.compile(
     r"(?:^[ \t>]*|[.!?][ \t]+)[*_]*this(?:[ \t]+[a-z][\w-]*){1,3}?[ \t]+"
     r"(?:[a-z]+(?:[ \t]+[a-z]+)?[ \t]+and[ \t]+)?"  # "This proposal builds on and supersedes [FIP-0047](…)"
-    r"(?:(?:in[ \t]+part|partly|partially|fully|hereby)[ \t]+)?(?:super[sc]edes|replaces|obsoletes)[ \t]+(?=\[)",
-    re.IGNORECASE | re.MULTILINE)
+    r"(?:(?:in[ \t]+part|partly|partially|fully|hereby)[ \t]+)?(?:super[sc]edes|replaces|obsoletes"
+    r"|(?:is|are)[ \t]+(?:intended|meant|designed)[ \t]+to[ \t]+(?:super[sc]ede|replace|obsolete))[ \t]+(?=\[)",  # Astro's RFCs:
+    re.IGNORECASE | re.MULTILINE)  # "This RFC is intended to supercede [RFC0008](…)"
 # a state said to hold in part: "Partly superseded", "Partially replaced", "In part deprecated"
 _PART_RE = re.compile(r"^(?:partly|partially|in part)\s+(?=[a-z])")
 # the states whose record may say in a sentence what took its place (:func:`_sentence_successors`)

@@ -526,6 +526,17 @@ def test_a_declined_or_retired_record_names_where_it_went():
     assert (got.status, got.refs) == ("retired", (("superseded_by", "Databricks Asset Bundles", 4),))
 
 
+def test_a_record_meant_to_replace_a_linked_one_names_it():
+    """Astro's RFC 0016: "**This RFC is intended to supercede [RFC0008](…/0008-style-script-behavior.md).**"
+    — "is intended (meant, designed) to" before the verb says what "supersedes" says; a sentence
+    about another thing's intent ("The old API is intended to replace …") names nothing."""
+    text = ("- Start Date: 2022-04-12\n\n**This RFC is intended to supercede "
+            "[RFC0008](https://github.com/withastro/roadmap/tree/main/proposals/0008-style-script-behavior.md).**\n\n# Summary\n")
+    assert read_stated(text).refs == (("supersedes", "https://github.com/withastro/roadmap/tree/main/proposals/0008-style-script-behavior.md", 3),)
+    assert read_stated(text.replace("is intended to supercede", "is meant to replace")).refs[0][0] == "supersedes"
+    assert read_stated("# X\n\nThe old API is intended to replace [y](y.md).\n").refs == ()
+
+
 def test_a_record_not_in_force_names_what_it_recommends_instead_of_itself():
     """Stellar's SEP-0003, abandoned: "For most use cases, we actually recommend the workflow
     specified in [SEP-0024](sep-0024.md) instead of SEP-0003" names SEP-0024, not what it is
