@@ -277,8 +277,10 @@ def plan_lifecycle(
         direct = direct_of.get(path, [])
         direct_docs = docs_of(direct) if direct else {}
         # a successor counts once it is in force, or as soon as it has come as far as the
-        # document it replaces: of two proposals under review, the one replacing the other
-        live_successor = any(d.status in accepted_statuses or (d.status and d.status == doc.status) for d in direct_docs.values())
+        # document it replaces: of two proposals under review, the one replacing the other;
+        # of two records with no state at all, the one saying it replaces the other (Astro's
+        # RFC 0016, "intended to supercede [RFC0008](…)")
+        live_successor = any(d.status in accepted_statuses or d.status == doc.status for d in direct_docs.values())
         superseded = (doc.status.startswith("superseded") or live_successor
                       or (bool(direct) and _is_demoted_status(doc.status, INACTIVE_STATUSES)))
         deprecated = _is_demoted_status(doc.status, demoted_statuses) and not superseded
