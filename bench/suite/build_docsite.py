@@ -316,6 +316,14 @@ projects no default was chosen on.
     git -C /tmp/src/argowf checkout f016ad89eb269d282aec06dc491c29f396a38df4
     python bench/suite/build_docsite.py /tmp/src/argowf --docs docs --name argowf --out /tmp/suite/argowf
 
+    git clone https://github.com/babel/website /tmp/src/babel
+    git -C /tmp/src/babel checkout b4753209310b5b1a6c6a27014ff50a2283e09327
+    python bench/suite/build_docsite.py /tmp/src/babel --docs docs --name babel --out /tmp/suite/babel
+
+    git clone https://github.com/docker/cli /tmp/src/dockercli
+    git -C /tmp/src/dockercli checkout 28f756087eea5fa301f3fbf12b01ae62f91521c2
+    python bench/suite/build_docsite.py /tmp/src/dockercli --docs docs --name dockercli --out /tmp/suite/dockercli
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
