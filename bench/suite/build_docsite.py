@@ -1033,6 +1033,15 @@ Sources (only the Markdown is read):
   Workflows' MkDocs documentation, 216 pages (74 generated CLI pages): the walk-through, templates, artifacts,
   executors, configuration, security, scaling, metrics, upgrading. 6 pairs in 10 phrasings
   (``argowf.pairs.jsonl``), 4 marked (7 phrasings), each a section or example of an older page overtaken.
+- ``babel``: every ``**/*.md`` and ``*.mdx`` of babel/website's ``docs/`` at b4753209310b (2026-07-17) — Babel's
+  documentation, 249 pages in one folder: configuration, the CLI and the API packages, presets, about 150
+  plugin pages (many "included in @babel/preset-env", "proposal" plugins renamed "transform", syntax plugins
+  that say "instead, use …"), the v7 and v8 migration guides. 19 pairs in 25 phrasings (``babel.pairs.jsonl``), 16
+  marked (20 phrasings).
+- ``dockercli``: every ``**/*.md`` of docker/cli's ``docs/`` at 28f756087eea (2026-08-20) — the Docker CLI's
+  reference, 197 pages: every command and subcommand, ``dockerd``, the plugin pages under ``extend/``, and
+  ``deprecated.md`` naming each deprecated feature's replacement. 14 pairs in 25 phrasings
+  (``dockercli.pairs.jsonl``), all marked, 13 of them a command's page against ``deprecated.md``.
 
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
