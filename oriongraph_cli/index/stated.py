@@ -433,19 +433,12 @@ def _notice_status(lead: str, first_line: int, title: str | None = None) -> tupl
     words = ((m.start(1), _SPELLINGS.get(m.group(1).lower(), m.group(1).lower())) for m in _NOTICE_RE.finditer(lead)
              if m.group(1).lower() != "removed" or _REMOVAL_RE.match(m.group(0)))
     found = [next(((at, w) for at, w in words if w in NOTICE_STATES and w in STATUS_WORDS), None)]
-    title_words = set(_WORD_RE.findall(title.lower())) if title else set()
-    for m in _CODE_NOTICE_RE.finditer(lead):
-        state = _SPELLINGS.get(m.group(2).lower(), m.group(2).lower())
-        named = _WORD_RE.findall(m.group(1).lower())
-        if state in NOTICE_STATES and state in STATUS_WORDS and named and named[-1] in title_words:
-            found.append((m.start(2), state))
-            break
-    subject = " ".join(_WORD_RE.findall(title.lower())) if title else ""
-    for m in _TITLE_NOTICE_RE.finditer(lead) if subject else ():
-        state = _SPELLINGS.get(m.group(2).lower(), m.group(2).lower())
-        if state in NOTICE_STATES and state in STATUS_WORDS and " ".join(_WORD_RE.findall(m.group(1).lower())) == subject:
-            found.append((m.start(2), state))
-            break
+    words = _WORD_RE.findall(title.lower()) if title else []
+    title_words = set(words)
+    # the page's subject named in code, its last word the title's; or by the title's words whole
+    found.append(_first_notice(_CODE_NOTICE_RE, lead, lambda named: bool(named) and named[-1] in title_words))
+    if words:
+        found.append(_first_notice(_TITLE_NOTICE_RE, lead, lambda named: named == words))
     refer = _refer_notice(lead)
     if refer is not None:
         found.append((refer.start(), "superseded"))
@@ -462,6 +455,17 @@ def _notice_status(lead: str, first_line: int, title: str | None = None) -> tupl
         return None
     at, word = min(hits)
     return word, first_line + lead.count("\n", 0, at)
+
+
+def _first_notice(notice_re: re.Pattern[str], lead: str, names_subject) -> tuple[int, str] | None:
+    """(offset, state) of the first match of ``notice_re`` (subject in group 1, state's word in
+    group 2) in ``lead`` that says a state a notice may say, of the subject ``names_subject``
+    accepts (called with the subject's words, lower case)."""
+    for m in notice_re.finditer(lead):
+        state = _SPELLINGS.get(m.group(2).lower(), m.group(2).lower())
+        if state in NOTICE_STATES and state in STATUS_WORDS and names_subject(_WORD_RE.findall(m.group(1).lower())):
+            return m.start(2), state
+    return None
 
 
 # what a state's label is followed by when it labels a thing named in code
@@ -603,8 +607,9 @@ def reason_refs(meta: dict, head: str) -> list[tuple[str, str, int]]:
     as written."""
     lines = head.split("\n")
     status = meta.get("status")
-    by_status = _status_refs(status, status_word(status)) if isinstance(status, str) else []
-    gone = isinstance(status, str) and status_word(status) in GONE
+    word = status_word(status) if isinstance(status, str) else None
+    by_status = _status_refs(status, word) if isinstance(status, str) else []
+    gone = word in GONE
     return [("superseded_by", t, front_matter_line(lines, key, t) or 1)
             for key, value in meta.items() if isinstance(value, str) and _REASON_KEY_RE.search(key)
             for t in reason_successors(value, gone)] + [
