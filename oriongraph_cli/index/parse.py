@@ -206,8 +206,12 @@ if TYPE_CHECKING:
 # not in force lets the head's first sentence name the successor (declined, dropped, retired…
 # too), and "merged into [x](…)" names x as "moved to" does — the Gateway API's GEPs, tldr's dbx;
 # "This RFC is intended to supercede [RFC0008](…)" names what it replaces, as "This RFC
-# supersedes [x]" does — Astro's RFCs
-PARSE_RULES = 47
+# supersedes [x]" does — Astro's RFCs. Rules 48: a notice may open with an emoji and a clause
+# saying since when ("🚨 As of Babel 7.4.0, this package has been deprecated"), or say it of
+# the kind of page the page is one of ("As of Babel v6, all the yearly presets have been
+# deprecated." on "@babel/preset-es2015"); a record gone names its successor by "It is now
+# included in [x](…)" and by "We recommend using [x](…) instead" — Babel's docs
+PARSE_RULES = 48
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 STAGE_ALIASES = {

@@ -91,7 +91,10 @@ _ROW_RE = re.compile(rf"^ {{0,3}}\|?[ \t]*{_EMPH}{_KEY}{_EMPH}[ \t]*:?{_EMPH}[ \
 _BLANK_RE = re.compile(r"[^\n]")
 _ADORNMENT_RE = re.compile(r"^[ \t]*([=\-~^\"'`#*+:._])\1+[ \t]*$")
 _BY_RE = re.compile(r"\b(?:super[sc]eded|replaced)\s+(?:by|with)\b|\b(?:obsoleted|(?:made|rendered)\s+obsolete)\s+by\b"
-                    r"|\bmoved\s+to\b(?=\s+\[)|\bmerged\s+(?:back\s+)?into\b(?=\s+\[)", re.IGNORECASE)
+                    r"|\bmoved\s+to\b(?=\s+\[)|\bmerged\s+(?:back\s+)?into\b(?=\s+\[)"
+                    # "It is now included in [@babel/standalone](standalone.md)."
+                    r"|\b(?:is|are|has\s+been|have\s+been)\s+now\s+(?:included|bundled|built)\s+in(?:to)?\b(?=\s+\[)"
+                    r"|\b(?:is|are)\s+now\s+part\s+of\b(?=\s+\[)", re.IGNORECASE)
 _SUPERSEDES_RE = re.compile(r"\b(?:super[sc]edes|replaces)\b", re.IGNORECASE)
 _FAVOUR_RE = re.compile(r"\bin\s+favou?r\s+of\b", re.IGNORECASE)
 # a record saying in a sentence of its head that it replaces a linked one: "This ADR in part
@@ -117,8 +120,12 @@ NOTICE_STATES = frozenset({"superseded", "superceded", "replaced", "deprecated",
 # superseded by** …", "This action is considered to be deprecated". Where a notice begins — a line's start (after a quote's marks, a heading's, an alert label or a
 # "Note:") or a sentence's — and what it says after its subject: "has been", "is" or "was", then
 # maybe "considered to be", "now", "officially", "made"/"rendered" (obsolete), and the state's word
-_NOTICE_LEAD = (r"(?:^[ \t>]*(?:\#{1,6}[ \t]+)?(?:\[![a-z]+\][ \t]*)?"
-                r"(?:[*_]*(?:note|warning|important|caution|disclaimer|deprecated|notice)[*_]*[ \t]*:?[*_]*[ \t]+)?|[.!?][ \t]+)[*_]*")
+# — maybe after an emoji ("🚨") and a clause saying since when: "🚨 As of Babel 7.4.0, this
+# package has been deprecated", "Since v2, this flag is deprecated"
+_SINCE = r"(?:(?:as[ \t]+of|since|starting[ \t]+(?:with|in|from))[ \t]+[^,\n]{1,40}?,[ \t]+)?"
+_NOTICE_LEAD = (r"(?:^[ \t>]*(?:\#{1,6}[ \t]+)?(?:\[![a-z]+\][ \t]*)?(?:[^\x00-\x7f]{1,2}[ \t]*)?"
+                r"(?:[*_]*(?:note|warning|important|caution|disclaimer|deprecated|notice)[*_]*[ \t]*:?[*_]*[ \t]+)?|[.!?][ \t]+)"
+                + _SINCE + r"[*_]*")
 _NOTICE_IS = (r"[ \t]+(?:(?:has|had)[ \t]+(?:now[ \t]+)?been|is(?:[ \t]+now)?|was)[ \t]+"
               r"(?:considered[ \t]+(?:to[ \t]+be[ \t]+)?)?(?:now[ \t]+|officially[ \t]+|formally[ \t]+)?"
               r"(?:(?:made|rendered)[ \t]+(?=obsolete\b))?([a-z]+)\b")
@@ -139,6 +146,13 @@ _CODE_NOTICE_RE = re.compile(_NOTICE_LEAD + r"(?:the[ \t]+)?`([^`\n]{1,60})`(?:[
 # deprecated." under "# Flexvolume" — a notice only when the subject is the title, whole
 _TITLE_NOTICE_RE = re.compile(_NOTICE_LEAD + r"([A-Za-z][\w.+-]*(?:[ \t]+[\w.+-]+){0,3}?)" + _NOTICE_IS,
                               re.IGNORECASE | re.MULTILINE)
+# the same said of a kind of page the page is one of, the kind's last word in its title: "As of
+# Babel v6, all the yearly presets have been deprecated." on "@babel/preset-es2015" (not on
+# an overview titled otherwise, which may say what its kinds became)
+_CLASS_NOTICE_RE = re.compile(_NOTICE_LEAD + r"all[ \t]+(?:of[ \t]+)?the((?:[ \t]+[a-z][\w-]*){1,3}?)[ \t]+"
+                              r"(?:have[ \t]+(?:now[ \t]+)?been|are(?:[ \t]+now)?|were)[ \t]+(?:now[ \t]+|officially[ \t]+)?([a-z]+)\b",
+                              re.IGNORECASE | re.MULTILINE)
+_TITLE_PART_RE = re.compile(r"[a-z0-9]+")
 # a paragraph of the lead that opens with the word, as reference pages mark an option or a
 # call: "*Deprecated starting in version 2021…; … Use [x](x.md) instead*", "**Deprecated:** use
 # …", "Deprecated since 1.4.", the word alone and emphasised on its line, "*DEPRECATED*" (not
@@ -178,7 +192,7 @@ _USED_INSTEAD_RE = re.compile(r"\b(?:should|must|can|is|are)[ \t]+(?:now[ \t]+)?
 _PREFER_RE = re.compile(
     r"\b(?:should|must|please)\s+(?:[*_]{1,2})?(?:prefer|switch\s+to|migrate\s+to|move\s+to|refer\s+to)\b"
     r"|\bplease[ \t]+(?:use|see)\b"
-    r"|\b(?:use|see|try|refer[ \t]+to)\b(?=(?:[^.!?\n]|[.!?](?!\s)){0,200}?\b" + _INSTEAD + r")",
+    r"|\b(?:use|using|see|try|refer[ \t]+to)\b(?=(?:[^.!?\n]|[.!?](?!\s)){0,200}?\b" + _INSTEAD + r")",
     re.IGNORECASE)
 # a record no longer in force recommending another in its place: "For most use cases, we actually
 # recommend the workflow specified in [SEP-0024](sep-0024.md) instead of SEP-0003" — what it
@@ -384,6 +398,7 @@ def _notice_cue(head: str) -> bool:
     return (any(m.group(1).lower() in NOTICE_STATES for m in _NOTICE_RE.finditer(head))
             or any(m.group(2).lower() in NOTICE_STATES for m in _CODE_NOTICE_RE.finditer(head))
             or any(m.group(2).lower() in NOTICE_STATES for m in _TITLE_NOTICE_RE.finditer(head)) or _refer_notice(head) is not None
+            or any(m.group(2).lower() in NOTICE_STATES for m in _CLASS_NOTICE_RE.finditer(head))
             or _DEPRECATED_LEAD_RE.search(head) is not None or _MOVED_RE.search(head) is not None
             or _labelled_state(head) is not None)
 
@@ -439,6 +454,9 @@ def _notice_status(lead: str, first_line: int, title: str | None = None) -> tupl
     found.append(_first_notice(_CODE_NOTICE_RE, lead, lambda named: bool(named) and named[-1] in title_words))
     if words:
         found.append(_first_notice(_TITLE_NOTICE_RE, lead, lambda named: named == words))
+        parts = set(_TITLE_PART_RE.findall(title.lower()))
+        found.append(_first_notice(_CLASS_NOTICE_RE, lead, lambda named: bool(named) and len(named[-1]) > 3
+                                   and named[-1].endswith("s") and (named[-1] in parts or named[-1][:-1] in parts)))
     refer = _refer_notice(lead)
     if refer is not None:
         found.append((refer.start(), "superseded"))

@@ -566,6 +566,34 @@ def test_a_notice_naming_its_subject_by_the_whole_title_says_the_record_is_gone(
         assert read_stated(other).status is None
 
 
+def test_a_notice_after_an_emoji_and_a_since_clause_says_the_record_is_gone():
+    """Babel's docs: ":::danger" over "🚨 As of Babel 7.8.0, this package has been deprecated. It
+    is now included in [@babel/standalone](standalone.md)." — the emoji and the clause saying
+    since when do not hide the notice, and "now included in" a linked page names the successor;
+    in a record in force "now included in" names nothing."""
+    text = ("\n:::danger\n🚨 As of Babel 7.8.0, this package has been deprecated. It is now included in "
+            "[@babel/standalone](standalone.md).\n:::\n\n## Install\n")
+    got = read_stated(text, title="@babel/preset-env-standalone")
+    assert (got.status, got.refs, got.notice) == ("deprecated", (("superseded_by", "standalone.md", 3),), True)
+    assert read_stated("# X\n\nSince v2.0, this flag is deprecated.\n").status == "deprecated"
+    assert read_stated("# X\n\nAs of 2024, this project is active.\n").status is None
+    assert read_stated("# X\n\nIt is now included in [y](y.md).\n", status="accepted").refs == ()
+
+
+def test_a_notice_about_the_kind_of_page_the_page_is_says_it_is_gone():
+    """Babel's yearly presets: "As of Babel v6, all the yearly presets have been deprecated. We
+    recommend using [`@babel/preset-env`](preset-env.md) instead." on "@babel/preset-es2015" —
+    the kind's last word ("presets") is in the title; the same sentence on a page titled
+    otherwise says nothing of that page."""
+    text = ("\n:::danger\nAs of Babel v6, all the yearly presets have been deprecated.\n"
+            "We recommend using [`@babel/preset-env`](preset-env.md) instead.\n:::\n\n## Install\n")
+    got = read_stated(text, title="@babel/preset-es2015")
+    assert (got.status, got.refs) == ("deprecated", (("superseded_by", "preset-env.md", 4),))
+    assert read_stated(text, title="Upgrade to Babel 7").status is None
+    assert read_stated("# Stage presets\n\nAll the stage presets are stable.\n").status is None
+    assert read_stated("# The v1 endpoints\n\nAll of the v1 endpoints are now deprecated.\n").status == "deprecated"
+
+
 def test_a_notice_naming_its_subject_in_code_reads_a_front_matter_title():
     """pnpm's `cli/env.md` has no title heading, its title in front matter ("pnpm env <cmd>"),
     and opens with a Docusaurus warning: "`pnpm env` is deprecated. Use [`pnpm runtime`](…)
