@@ -324,6 +324,29 @@ projects no default was chosen on.
     git -C /tmp/src/dockercli checkout 28f756087eea5fa301f3fbf12b01ae62f91521c2
     python bench/suite/build_docsite.py /tmp/src/dockercli --docs docs --name dockercli --out /tmp/suite/dockercli
 
+    git clone https://github.com/crossplane/crossplane /tmp/src/crossplane
+    git -C /tmp/src/crossplane checkout 2d040d2daf4e001799c4154a4a09b9e1f40d7fde
+    python bench/suite/build_docsite.py /tmp/src/crossplane --docs design --name crossplane --out /tmp/suite/crossplane
+
+    git clone https://github.com/open-telemetry/oteps /tmp/src/oteps
+    git -C /tmp/src/oteps checkout 67dc8ec420cf85ca80d03e578ffe9fdf528f202c
+    python bench/suite/build_docsite.py /tmp/src/oteps --docs text --name oteps --out /tmp/suite/oteps
+
+    git clone https://github.com/denoland/docs /tmp/src/deno
+    git -C /tmp/src/deno checkout eb8f78e90dbc72f3b3ab7dcd85609622379b5bca
+    python bench/suite/build_docsite.py /tmp/src/deno --docs . --name deno --out /tmp/suite/deno
+
+    git clone https://github.com/cilium/design-cfps /tmp/src/ciliumcfps
+    git -C /tmp/src/ciliumcfps checkout 7975d7a5741c91e825f4089b9a1109724a0a8701
+    python bench/suite/build_docsite.py /tmp/src/ciliumcfps --docs . --name ciliumcfps --out /tmp/suite/ciliumcfps
+
+    git clone https://github.com/remix-run/react-router /tmp/src/reactrouter
+    git -C /tmp/src/reactrouter checkout cab1a69054aa7dfba08a81b6e4b4d13957c82a38
+    python bench/suite/build_docsite.py /tmp/src/reactrouter --docs docs --name react-router --out /tmp/suite2/rr-docs
+    python bench/suite/build_docsite.py /tmp/src/reactrouter --docs decisions --name react-router-decisions --out /tmp/suite2/rr-dec
+    mkdir -p /tmp/suite/reactrouter/02_knowledge
+    cp -r /tmp/suite2/rr-docs/02_knowledge/react-router /tmp/suite2/rr-dec/02_knowledge/react-router-decisions /tmp/suite/reactrouter/02_knowledge/
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -1043,6 +1066,25 @@ Sources (only the Markdown is read):
   ``deprecated.md`` naming each deprecated feature's replacement. 14 pairs in 25 phrasings
   (``dockercli.pairs.jsonl``), all marked, 13 of them a command's page against ``deprecated.md``.
 
+- ``crossplane``: every ``**/*.md`` of crossplane/crossplane's ``design/`` at 2d040d2daf4e (2026-08-07) — 78
+  design documents and one-pagers with a ``* Status:`` line each, 25 of them in ``defunct/`` (retired
+  designs), and the folder's README. 98 intents; 23 current-vs-replaced pairs in 47 phrasings
+  (``crossplane.pairs.jsonl``, 33 marked).
+- ``oteps``: every ``**/*.md`` of open-telemetry/oteps' ``text/`` at 67dc8ec420cf (2024-11-26) — 68
+  OpenTelemetry enhancement proposals (metrics, trace, logs, profiles, entities), each opening with a
+  banner saying the proposals moved to the specification repository. 78 intents; 15 pairs in 33
+  phrasings (28 marked).
+- ``deno``: every ``**/*.md`` and ``*.mdx`` of denoland/docs at eb8f78e90dbc (2026-08-18) — Deno's manual,
+  460 pages: the runtime, 124 lint rules, examples, Deploy with its "Classic" pages under a sunset
+  banner, KV, subhosting (v1 pages under a sunset banner), sandbox and the style guide. 148 intents;
+  about 33 pairs in 42 phrasings (37 marked).
+- ``ciliumcfps``: every ``**/*.md`` of cilium/design-cfps at 7975d7a5741c (2026-07-20) — 37 Cilium feature
+  proposals with their state in a header, the process READMEs and the template. 63 intents; 2 pairs in
+  5 phrasings (3 marked).
+- ``reactrouter``: every ``**/*.md`` of remix-run/react-router's ``docs/`` (202 pages: API reference, how-tos,
+  explanations, tutorials, upgrade guides) and ``decisions/`` (20 decision records, copied to
+  ``react-router-decisions``) at cab1a69054aa (2026-08-21). 188 intents; 9 pairs in 19 phrasings (16
+  marked).
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
 copying the docs folder in (less any folder of generated pages named with ``--exclude``).
