@@ -153,6 +153,7 @@ _CLASS_NOTICE_RE = re.compile(_NOTICE_LEAD + r"all[ \t]+(?:of[ \t]+)?the((?:[ \t
                               r"(?:have[ \t]+(?:now[ \t]+)?been|are(?:[ \t]+now)?|were)[ \t]+(?:now[ \t]+|officially[ \t]+)?([a-z]+)\b",
                               re.IGNORECASE | re.MULTILINE)
 _TITLE_PART_RE = re.compile(r"[a-z0-9]+")
+_ALL_THE_RE = re.compile(r"\ball[ \t]+(?:of[ \t]+)?the[ \t]", re.IGNORECASE)  # the cheap test before it
 # a paragraph of the lead that opens with the word, as reference pages mark an option or a
 # call: "*Deprecated starting in version 2021…; … Use [x](x.md) instead*", "**Deprecated:** use
 # …", "Deprecated since 1.4.", the word alone and emphasised on its line, "*DEPRECATED*" (not
@@ -398,7 +399,8 @@ def _notice_cue(head: str) -> bool:
     return (any(m.group(1).lower() in NOTICE_STATES for m in _NOTICE_RE.finditer(head))
             or any(m.group(2).lower() in NOTICE_STATES for m in _CODE_NOTICE_RE.finditer(head))
             or any(m.group(2).lower() in NOTICE_STATES for m in _TITLE_NOTICE_RE.finditer(head)) or _refer_notice(head) is not None
-            or any(m.group(2).lower() in NOTICE_STATES for m in _CLASS_NOTICE_RE.finditer(head))
+            or (_ALL_THE_RE.search(head) is not None
+                and any(m.group(2).lower() in NOTICE_STATES for m in _CLASS_NOTICE_RE.finditer(head)))
             or _DEPRECATED_LEAD_RE.search(head) is not None or _MOVED_RE.search(head) is not None
             or _labelled_state(head) is not None)
 
@@ -455,8 +457,9 @@ def _notice_status(lead: str, first_line: int, title: str | None = None) -> tupl
     if words:
         found.append(_first_notice(_TITLE_NOTICE_RE, lead, lambda named: named == words))
         parts = set(_TITLE_PART_RE.findall(title.lower()))
-        found.append(_first_notice(_CLASS_NOTICE_RE, lead, lambda named: bool(named) and len(named[-1]) > 3
-                                   and named[-1].endswith("s") and (named[-1] in parts or named[-1][:-1] in parts)))
+        if _ALL_THE_RE.search(lead) is not None:
+            found.append(_first_notice(_CLASS_NOTICE_RE, lead, lambda named: bool(named) and len(named[-1]) > 3
+                                       and named[-1].endswith("s") and (named[-1] in parts or named[-1][:-1] in parts)))
     refer = _refer_notice(lead)
     if refer is not None:
         found.append((refer.start(), "superseded"))
