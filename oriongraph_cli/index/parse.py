@@ -210,8 +210,13 @@ if TYPE_CHECKING:
 # saying since when ("🚨 As of Babel 7.4.0, this package has been deprecated"), or say it of
 # the kind of page the page is one of ("As of Babel v6, all the yearly presets have been
 # deprecated." on "@babel/preset-es2015"); a record gone names its successor by "It is now
-# included in [x](…)" and by "We recommend using [x](…) instead" — Babel's docs
-PARSE_RULES = 48
+# included in [x](…)" and by "We recommend using [x](…) instead" — Babel's docs. Rules 49:
+# "defunct" is a state not in force, and a `defunct/` folder names it (Crossplane's retired
+# designs); an admonition opening in the lead whose title is a state says the page's (Deno's
+# ":::warning Sunsetting on July 20, 2026", ":::info No longer recommended"; Babel's ":::danger
+# Archived"); a record gone names its successor by "consider using [x](…)" and "recommend
+# migrating to [x](…)"
+PARSE_RULES = 49
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 STAGE_ALIASES = {
@@ -744,7 +749,8 @@ def as_list(value: Any) -> list[str]:
 
 # folders that name their records' state: C#'s `proposals/rejected/`, .NET's `accepted/2020/`
 FOLDER_STATES = frozenset({"accepted", "rejected", "withdrawn", "deprecated", "superseded", "proposed", "implemented",
-                           "draft", "obsolete", "abandoned", "deferred", "declined", "retired", "replaced", "discontinued"})
+                           "draft", "obsolete", "abandoned", "deferred", "declined", "retired", "replaced", "discontinued",
+                           "defunct"})
 
 
 # a folder of records kept for history only: "archived" (the Kubernetes community's

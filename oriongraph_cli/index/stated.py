@@ -70,6 +70,7 @@ STATUS_WORDS = frozenset({
     "unrecommended",  # Nostr's NIPs: "> __Warning__ `unrecommended`: deprecated in favor of [NIP-17](17.md)"
     "removed",  # ESLint's removed rules: "This rule was removed in ESLint v1.0.0 and replaced by the [strict](strict) rule."
     "archived",  # a record kept for history only: the Kubernetes community's `archive/` folders
+    "defunct",  # Crossplane's retired designs: "* Status: Defunct", kept in `design/defunct/`
 })
 STATUS_PHRASES = ("in progress", "in review", "under review", "under discussion", "on hold")
 _SPELLINGS = {"superceded": "superseded", "obsoleted": "obsolete"}  # the IETF's "Obsoleted by" as a state
@@ -109,13 +110,13 @@ _SELF_SUPERSEDES_RE = re.compile(
 _PART_RE = re.compile(r"^(?:partly|partially|in part)\s+(?=[a-z])")
 # the states whose record may say in a sentence what took its place (:func:`_sentence_successors`)
 GONE = frozenset({"superseded", "replaced", "withdrawn", "rejected", "deprecated", "obsolete", "abandoned", "discontinued",
-                  "inactive", "unrecommended", "removed", "archived",
+                  "inactive", "unrecommended", "removed", "archived", "defunct",
                   # the other states not in force (``lifecycle.INACTIVE_STATUSES``): a Gateway API
                   # proposal "Declined" says "This GEP has been merged back into [GEP-713](…)"
                   "declined", "dropped", "retired", "reverted", "revoked", "rescinded", "retracted", "cancelled", "canceled"})
 # the states a notice in a record's lead may say it is in (:func:`_notice_status`)
 NOTICE_STATES = frozenset({"superseded", "superceded", "replaced", "deprecated", "obsolete", "withdrawn", "discontinued",
-                           "abandoned", "retired", "rejected", "unrecommended", "removed"})
+                           "abandoned", "retired", "rejected", "unrecommended", "removed", "defunct"})
 # "This RFC has been discontinued", "> Note: This command is deprecated", "**Note: this PEP was
 # superseded by** …", "This action is considered to be deprecated". Where a notice begins — a line's start (after a quote's marks, a heading's, an alert label or a
 # "Note:") or a sentence's — and what it says after its subject: "has been", "is" or "was", then
@@ -154,6 +155,17 @@ _CLASS_NOTICE_RE = re.compile(_NOTICE_LEAD + r"all[ \t]+(?:of[ \t]+)?the((?:[ \t
                               re.IGNORECASE | re.MULTILINE)
 _TITLE_PART_RE = re.compile(r"[a-z0-9]+")
 _ALL_THE_RE = re.compile(r"\ball[ \t]+(?:of[ \t]+)?the[ \t]", re.IGNORECASE)  # the cheap test before it
+# an admonition opening in the lead whose title is a state, as documentation sites mark a page:
+# Docusaurus' and VitePress' ":::warning Sunsetting on July 20, 2026", ":::danger Archived",
+# ":::info No longer recommended", MkDocs' '!!! warning "Deprecated"' — the state's word first,
+# alone or before a date or version ("Removed in v11.0.0"); not "Future Deprecation", not
+# "Deprecated Options" (some of the page's options), not "Deploy Classic sunsetting …"
+_ADMONITION_STATE_RE = re.compile(
+    r"^[ \t>]*(?::{3,}[ \t]*[a-z]+|!{3}[ \t]*[a-z]+|\?{3}\+?[ \t]*[a-z]+)[ \t]+[\"']?[*_]*"
+    r"(deprecated|archived|removed|obsolete|discontinued|retired|superseded|defunct|sunset(?:ting|ted)?"
+    r"|no[ \t]+longer[ \t]+(?:recommended|supported|maintained))"
+    r"(?:[ \t]+(?:on|in|since|as[ \t]+of|from|after|starting)\b[^\n]*?)?[*_]*[\"']?[ \t]*$",
+    re.IGNORECASE | re.MULTILINE)
 # a paragraph of the lead that opens with the word, as reference pages mark an option or a
 # call: "*Deprecated starting in version 2021…; … Use [x](x.md) instead*", "**Deprecated:** use
 # …", "Deprecated since 1.4.", the word alone and emphasised on its line, "*DEPRECATED*" (not
@@ -192,7 +204,8 @@ _USED_INSTEAD_RE = re.compile(r"\b(?:should|must|can|is|are)[ \t]+(?:now[ \t]+)?
                               re.IGNORECASE)
 _PREFER_RE = re.compile(
     r"\b(?:should|must|please)\s+(?:[*_]{1,2})?(?:prefer|switch\s+to|migrate\s+to|move\s+to|refer\s+to)\b"
-    r"|\bplease[ \t]+(?:use|see)\b"
+    r"|\bplease[ \t]+(?:use|see)\b|\bconsider[ \t]+(?:using|switching[ \t]+to|migrating[ \t]+to)\b(?=\s+\[)"
+    r"|\brecommend[ \t]+(?:migrating|switching|moving)[ \t]+to\b(?=\s+\[)"
     r"|\b(?:use|using|see|try|refer[ \t]+to)\b(?=(?:[^.!?\n]|[.!?](?!\s)){0,200}?\b" + _INSTEAD + r")",
     re.IGNORECASE)
 # a record no longer in force recommending another in its place: "For most use cases, we actually
@@ -402,6 +415,7 @@ def _notice_cue(head: str) -> bool:
             or (_ALL_THE_RE.search(head) is not None
                 and any(m.group(2).lower() in NOTICE_STATES for m in _CLASS_NOTICE_RE.finditer(head)))
             or _DEPRECATED_LEAD_RE.search(head) is not None or _MOVED_RE.search(head) is not None
+            or _ADMONITION_STATE_RE.search(head) is not None
             or _labelled_state(head) is not None)
 
 
@@ -469,6 +483,11 @@ def _notice_status(lead: str, first_line: int, title: str | None = None) -> tupl
         found.append((m.start(1), "deprecated"))
     if (m := _MOVED_RE.search(lead)) is not None:
         found.append((m.start(1), "superseded"))  # its successor: the place linked (_BY_RE)
+    # (over a thing named in code the title does not name, as a label is: ":::warning Deprecated"
+    # over "`pnpm env` is deprecated." on another command's page)
+    if (m := _ADMONITION_STATE_RE.search(lead)) is not None and not _labels_other(lead, _next_text(lead, m.end()), title_words):
+        word = m.group(1).lower()  # a sunset, or no longer recommended: still there, on its way out
+        found.append((m.start(1), "deprecated" if word.startswith(("sunset", "no")) else word))
     if (m := _labelled_state(lead)) is not None and not _labels_other(lead, m.end(), title_words):
         found.append((m.start(1), _SPELLINGS.get(m.group(1).lower(), m.group(1).lower())))
     hits = [hit for hit in found if hit is not None]
@@ -487,6 +506,11 @@ def _first_notice(notice_re: re.Pattern[str], lead: str, names_subject) -> tuple
         if state in NOTICE_STATES and state in STATUS_WORDS and names_subject(_WORD_RE.findall(m.group(1).lower())):
             return m.start(2), state
     return None
+
+
+def _next_text(text: str, at: int) -> int:
+    """The offset of the first character of ``text`` from ``at`` that is not white space."""
+    return len(text) - len(text[at:].lstrip())
 
 
 # what a state's label is followed by when it labels a thing named in code

@@ -53,7 +53,7 @@ ACCEPTED_STATUSES = ("accepted", "approved", "adopted", "decided", "final", "act
 # undone later: "Reverted by [discussion #1197](…)")
 INACTIVE_STATUSES = ("withdrawn", "rejected", "obsolete", "replaced", "declined", "abandoned", "dropped", "retired",
                      "reverted", "revoked", "rescinded", "retracted", "cancelled", "canceled", "discontinued", "inactive",
-                     "removed", "archived")
+                     "removed", "archived", "defunct")
 _ADR_RE = re.compile(r"^ADR-\d+", re.IGNORECASE)
 
 

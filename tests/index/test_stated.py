@@ -326,6 +326,9 @@ def test_a_folder_named_for_a_state_gives_it_and_a_gone_record_names_its_success
     assert folder_status("02_knowledge/helm/community/hips/archives/helm/hip-x.md") == "archived"
     assert folder_status("02_knowledge/k8scomm/sig-node/archive/x.md") == "archived"
     assert folder_status("02_knowledge/docs/archiving/x.md") is None
+    # Crossplane keeps its retired designs in design/defunct/, each "* Status: Defunct"
+    assert folder_status("02_knowledge/crossplane/defunct/one-pager-release-process.md") == "defunct"
+    assert read_stated("# Packages\n\n* Owner: Someone\n* Status: Defunct\n\n## Background\n").status == "defunct"
     from oriongraph_cli.rank.lifecycle import INACTIVE_STATUSES, _is_demoted_status
 
     doc = _doc("02_knowledge/k8scomm/archive/wg-apply/README.md",
@@ -592,6 +595,45 @@ def test_a_notice_about_the_kind_of_page_the_page_is_says_it_is_gone():
     assert read_stated(text, title="Upgrade to Babel 7").status is None
     assert read_stated("# Stage presets\n\nAll the stage presets are stable.\n").status is None
     assert read_stated("# The v1 endpoints\n\nAll of the v1 endpoints are now deprecated.\n").status == "deprecated"
+
+
+@pytest.mark.parametrize("opening, state", [
+    (":::warning Sunsetting on July 20, 2026\n\nDeno Deploy Classic will be shut down on July 20, 2026.\n\n:::", "deprecated"),
+    (":::danger Archived\n\nThis helper is archived.\n:::", "archived"),
+    ("::: warning Deprecated\nUse the other one.\n:::", "deprecated"),
+    ('!!! warning "Removed in v2.0"\n    Gone.', "removed"),
+    (":::note Defunct\nText.\n:::", "defunct"),
+])
+def test_an_admonition_titled_with_a_state_says_the_pages(opening, state):
+    """Documentation sites mark a page by an admonition at its top: Deno's ":::warning
+    Sunsetting on July 20, 2026" over each Deploy Classic page, Babel's ":::danger Archived"
+    over its retired helpers, MkDocs' '!!! warning "Deprecated"'."""
+    got = read_stated(f"\n{opening}\n\nThe page's text.\n\n## Usage\n")
+    assert (got.status, got.notice) == (state, True)
+
+
+@pytest.mark.parametrize("text", [
+    "\n::: warning Future Deprecation\nThe old hook will be deprecated in v7.\n:::\n",  # not yet
+    "\n:::warning Deprecated Options\nSome options are deprecated.\n:::\n",  # some of the page's options
+    "\n:::warning Deploy Classic sunsetting July 20, 2026\nText.\n:::\n",  # another thing's
+    "# X\n\nIntro.\n\n## Options\n\n:::warning Deprecated\nText.\n:::\n",  # in a section, not the lead
+    "\n:::warning Deprecated\n\n`pnpm env` is deprecated.\n:::\n",  # a thing named in code the title does not name
+])
+def test_an_admonition_about_something_else_says_nothing(text):
+    assert read_stated(text, title="pnpm add").status is None
+
+
+def test_a_record_gone_names_what_to_consider_using_or_migrating_to():
+    """Deno's `@std/log`: ":::info No longer recommended" over "The @std/log package is likely to
+    be removed in the future; consider using [OpenTelemetry](/runtime/fundamentals/open_telemetry/)
+    for production systems."; "We recommend migrating to [x](…)" names x the same way."""
+    text = (":::info No longer recommended\n\nThe @std/log package is likely to be removed in the future; consider using\n"
+            "[OpenTelemetry](/runtime/fundamentals/open_telemetry/) for production systems.\n\n:::\n\n## Usage\n")
+    got = read_stated(text, title="@std/log")
+    assert (got.status, got.refs) == ("deprecated", (("superseded_by", "/runtime/fundamentals/open_telemetry/", 3),))
+    moved = "# X\n\nWe recommend migrating to [the new platform](/deploy/) soon.\n"
+    assert read_stated(moved, status="deprecated").refs == (("superseded_by", "/deploy/", 3),)
+    assert read_stated(moved, status="accepted").refs == ()
 
 
 def test_a_notice_naming_its_subject_in_code_reads_a_front_matter_title():

@@ -318,7 +318,8 @@ def test_rejected_and_withdrawn_decisions_can_be_demoted_when_nothing_replaces_t
     assert 2 not in plan.adjust
 
 
-@pytest.mark.parametrize("status", ["reverted", "revoked", "rescinded", "retracted", "cancelled", "declined", "abandoned"])
+@pytest.mark.parametrize("status", ["reverted", "revoked", "rescinded", "retracted", "cancelled", "declined", "abandoned",
+                                    "defunct"])
 def test_a_decision_undone_later_is_not_in_force(status):
     """A record "Reverted by [discussion #1197](…)" (Home Assistant's decisions), revoked,
     rescinded or cancelled is demoted like a withdrawn one, with its state in the reason."""
