@@ -347,6 +347,22 @@ projects no default was chosen on.
     mkdir -p /tmp/suite/reactrouter/02_knowledge
     cp -r /tmp/suite2/rr-docs/02_knowledge/react-router /tmp/suite2/rr-dec/02_knowledge/react-router-decisions /tmp/suite/reactrouter/02_knowledge/
 
+    git clone https://github.com/erlang/eep /tmp/src/eeps
+    git -C /tmp/src/eeps checkout a59b36bb42ae8d5f60a4b802384bf5efd8ea6d5a
+    python bench/suite/build_docsite.py /tmp/src/eeps --docs eeps --name eeps --out /tmp/suite/eeps
+
+    git clone https://github.com/ghc-proposals/ghc-proposals /tmp/src/ghcprop
+    git -C /tmp/src/ghcprop checkout 667c883317a7df10cb6391ab36a38e8aaa31a7d0
+    python bench/suite/build_docsite.py /tmp/src/ghcprop --docs proposals --suffixes .rst --name ghcprop --out /tmp/suite/ghcprop
+
+    git clone https://github.com/dart-lang/language /tmp/src/dartlang
+    git -C /tmp/src/dartlang checkout 635df9ba8b6a76d8212adfcf0b290a359b2dbabd
+    python bench/suite/build_docsite.py /tmp/src/dartlang --docs . --exclude .github --name dartlang --out /tmp/suite/dartlang
+
+    git clone https://github.com/sveltejs/kit /tmp/src/sveltekit
+    git -C /tmp/src/sveltekit checkout aa810a04146b98b77592f7b384347140d29ff599
+    python bench/suite/build_docsite.py /tmp/src/sveltekit --docs documentation/docs --name sveltekit --out /tmp/suite/sveltekit
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -1085,6 +1101,19 @@ Sources (only the Markdown is read):
   explanations, tutorials, upgrade guides) and ``decisions/`` (20 decision records, copied to
   ``react-router-decisions``) at cab1a69054aa (2026-08-21). 188 intents; 9 pairs in 19 phrasings (16
   marked).
+- ``eeps``: every ``**/*.md`` of erlang/eep's ``eeps/`` at a59b36bb42ae (2026-01-21) — 79 Erlang Enhancement
+  Proposals, each with a header of fields (Status, Type, Created; "Replaced-By", "Replaces"). 83 intents;
+  13 pairs in 24 phrasings (14 marked).
+- ``ghcprop``: every ``**/*.rst`` of ghc-proposals/ghc-proposals' ``proposals/`` at 667c883317a7 (2026-06-30) —
+  119 GHC proposals in reStructuredText, the template and process, and 51 stubs saying "This document was
+  moved to …". 121 intents; 9 pairs in 15 phrasings (12 marked).
+- ``dartlang``: every ``**/*.md`` of dart-lang/language at 635df9ba8b6a (2026-08-21) but ``.github`` — 212
+  documents: accepted feature specifications by release, working proposals (many now stubs saying the
+  feature "has moved"), ``inactive/`` and ``archive/`` proposals, resources and process. 130 intents; 54
+  pairs in 71 phrasings (63 marked).
+- ``sveltekit``: every ``**/*.md`` of sveltejs/kit's ``documentation/docs/`` at aa810a04146b (2026-08-08) —
+  SvelteKit's documentation, 84 pages, with legacy module pages naming their replacements. 143 intents;
+  11 pairs in 21 phrasings (17 marked).
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
 copying the docs folder in (less any folder of generated pages named with ``--exclude``).
