@@ -33,6 +33,15 @@ def prefixed_number(name: str) -> str | None:
     return f"{m.group(1).lower()}-{int(m.group(2))}" if m else None
 
 
+def own_series(path: str, number: str) -> str | None:
+    """``eep-9`` for the number ``9`` written alone in ``eep-0035.md``: a record of the same
+    series as the one at ``path`` (its file stem a series' name and a number), else None."""
+    mine = prefixed_number(posixpath.splitext(posixpath.basename(path))[0])
+    if mine is None or not number.strip().isdigit():
+        return None
+    return f"{mine.rsplit('-', 1)[0]}-{int(number.strip())}"
+
+
 # a title that is only a series' id: "NIP-12", "NIP-B7", "RFC 1234", "PEP 8"
 _ID_ONLY_RE = re.compile(r"[A-Z]{2,10}(?:-[0-9A-Z]{1,8}|[ ]?[0-9]{1,6})")
 

@@ -101,7 +101,9 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # is that name and number with any zeros (``sep-0006.md``), as a bare number names the file
 # it begins (Stellar's proposals). 35: a successor a record's state or text names by a site URL
 # (``/geps/gep-713/``) is the page that URL is, as the link names it — the Gateway API's
-# declined GEPs, "merged back into [GEP-713](/geps/gep-713/)".
+# declined GEPs, "merged back into [GEP-713](/geps/gep-713/)". 36: a number written alone in
+# such a field names the record of the linking record's own series ("Replaces: 9" in
+# ``eep-0035.md`` names ``eep-0009.md``: Erlang's EEPs).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 35
+LINK_RULES = 36

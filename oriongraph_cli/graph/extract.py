@@ -34,7 +34,13 @@ FRONT_MATTER_TYPES: dict[str, str] = {
     "superseded_by": "SUPERSEDED_BY",
     "parent": "PARENT",
 }
-_FM_ALIASES = {"dependson": "depends_on", "supersededby": "superseded_by", "link": "links"}
+# "Replaced-By: EEP-0068" and "replaces: FIP-0090" (Erlang's EEPs, Filecoin's FIPs) say what
+# "Superseded-By" and "supersedes" say
+_FM_ALIASES = {"dependson": "depends_on", "supersededby": "superseded_by", "replacedby": "superseded_by",
+               "replaces": "supersedes", "link": "links"}
+# a value naming nothing: "replaces: N/A", "superseded_by: none", "-"
+_FM_NONE_RE = re.compile(r"^\W*(?:n/?a|none|nothing|tbd|null)?\W*$", re.IGNORECASE)
+_FM_LIST_ITEM_RE = re.compile(r"(?:[A-Za-z]{2,10}[- ]?)?[0-9]{1,6}")
 
 EDGE_TYPES = (
     "LINKS", "RELATED", "DEPENDS_ON", "SUPERSEDES", "SUPERSEDED_BY", "PARENT",
@@ -521,6 +527,21 @@ def mask_code(text: str, start: int = 0, syntax: str = "markdown", end: int | No
 _FM_TAG_ONLY = re.compile(r"</?[a-z][a-z0-9]*(?:\s[^<>]*)?/?>\Z")
 
 
+def fm_targets(value: Any) -> list[str]:
+    """The targets a front matter value names: each string of it but a tag (React titles its
+    <link> page `link: "<link>"`), a value naming nothing ("N/A", "none") and prose (a header
+    block whose last field ran on into the body: no target is 300 characters long); a list of
+    numbers or ids in one string ("2, 3") is its items."""
+    out: list[str] = []
+    for v in _fm_values(value):
+        if _FM_TAG_ONLY.match(v) or _FM_NONE_RE.match(v) or len(v) > 300:
+            continue
+        parts = [x.strip() for x in v.split(",")]
+        # "Replaces: 2, 3" (an RFC 822 header's list): each number or id a target
+        out.extend(parts if len(parts) > 1 and all(_FM_LIST_ITEM_RE.fullmatch(x) for x in parts) else [v])
+    return out
+
+
 def _fm_values(value: Any) -> list[str]:
     if value is None:
         return []
@@ -577,9 +598,7 @@ def extract_refs(doc: Document, spans: Sequence[Span]) -> list[RawRef]:
         key = front_matter_key(raw_key)
         if key not in FRONT_MATTER_TYPES:
             continue
-        for v in _fm_values(value):
-            if _FM_TAG_ONLY.match(v):  # React titles its <link> page `link: "<link>"`: a tag, not a target
-                continue
+        for v in fm_targets(value):
             target, _, anchor = v.partition("#")
             refs.append(RawRef(doc.path, None, front_matter_line(fm_lines, raw_key, v), f"fm:{key}", target.strip(), anchor.strip() or None))
     for key, value, line in doc.stated_refs:  # "Superseded by [ADR-7](0007-x.md)" in its first lines

@@ -58,7 +58,7 @@ from oriongraph_cli.graph.extract import (
     role_target,
     site_url_key,
 )
-from oriongraph_cli.docids import prefixed_number
+from oriongraph_cli.docids import own_series, prefixed_number
 from oriongraph_cli.repository import OwnRepository
 from oriongraph_cli.models import TOP_FOLDERS, Document, Span
 
@@ -403,8 +403,8 @@ class LinkResolver:
             return None
         folder = posixpath.dirname(src_path)
         hit = _only(self.names.numbered.get(f"{folder}/{int(m.group(1))}", ()))
-        if hit is None and (series := prefixed_number(name)) is not None:  # "SEP-6" for sep-0006.md
-            hit = _only(self.names.prefixed.get(f"{folder}/{series}", ()))
+        if hit is None and (series := prefixed_number(name) or own_series(src_path, name)) is not None:
+            hit = _only(self.names.prefixed.get(f"{folder}/{series}", ()))  # "SEP-6" for sep-0006.md
         return hit
 
     def resolve_path(self, src_path: str, target: str) -> tuple[str | None, str]:
@@ -730,7 +730,7 @@ def resolve_refs(
                     _path_keys("", "/" + in_repo, keys)  # LinkResolver.own_repository_file
                 if kind.startswith(("fm:", "stated:")) and (m := SERIES_NUMBER_RE.fullmatch(md_unescape(target).strip())):
                     keys.add(f"num:{posixpath.dirname(path)}/{int(m.group(1))}")  # LinkResolver.series_record
-                    if (series := prefixed_number(md_unescape(target))) is not None:
+                    if (series := prefixed_number(md_unescape(target)) or own_series(path, md_unescape(target))) is not None:
                         keys.add(f"pnum:{posixpath.dirname(path)}/{series}")
                 if kind == "wiki" and is_attachment(target):
                     keys.add(FS_KEY)

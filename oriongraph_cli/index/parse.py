@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from oriongraph_cli.blocks import front_matter_block, read_blocks, syntax_of
 from oriongraph_cli.graph.extract import front_matter_key, mask_code
 from oriongraph_cli.index.preamble import preamble_fields
-from oriongraph_cli.index.stated import GONE, STATUS_WORDS, read_stated, reason_refs, status_word, subtitle
+from oriongraph_cli.index.stated import GONE, STATUS_WORDS, read_stated, reason_refs, replaced_status, status_word, subtitle
 from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
 from oriongraph_cli.safeio import UnsafeFile, read_project_file
 
@@ -215,8 +215,12 @@ if TYPE_CHECKING:
 # designs); an admonition opening in the lead whose title is a state says the page's (Deno's
 # ":::warning Sunsetting on July 20, 2026", ":::info No longer recommended"; Babel's ":::danger
 # Archived"); a record gone names its successor by "consider using [x](…)" and "recommend
-# migrating to [x](…)"
-PARSE_RULES = 49
+# migrating to [x](…)". Rules 50: a status value whose later words say the record was replaced
+# is that ("Final/R-33 Replaced by EEP 33": Erlang's EEPs); a front matter "Replaced-By" is
+# "Superseded-By" and "replaces" is "supersedes", a value "N/A" names nothing; "This document
+# [has moved]." with the link on the verb says it is superseded by that link's page (the Dart
+# language's working proposals)
+PARSE_RULES = 50
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 STAGE_ALIASES = {
@@ -818,6 +822,8 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
         created = parse_date(date_value(meta.get("date")))
     # a status written as a link is its text: "[Implemented](https://…/commit/cdf01a3)"
     status = _LINKED.sub(r"\1", str(meta["status"])).strip().lower() if meta.get("status") is not None else None
+    if status is not None and (gone := replaced_status(status)) is not None:
+        status = gone  # "Final/R-33 Replaced by EEP 33": replaced, whatever came first
     if status is None and stage and stage not in STAGES and stage in STATUS_WORDS:
         status = stage  # Ember's RFCs keep their state as `stage: discontinued`
     stated_refs: tuple[tuple[str, str, int], ...] = ()
@@ -830,7 +836,12 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
         status = status if status is not None else (stated.status or folder)
         stated_refs = tuple(r for r in stated.refs if r[0] in stated_keys)
     if stated_keys:  # a front matter reason or status may name the successor
-        stated_refs = tuple(dict.fromkeys((*stated_refs, *(r for r in reason_refs(meta, text[:body_start]) if r[0] in stated_keys))))
+        stated_refs = (*stated_refs, *(r for r in reason_refs(meta, text[:body_start]) if r[0] in stated_keys))
+    if stated_refs:  # each target once, at the first line naming it
+        first: dict[tuple[str, str], tuple[str, str, int]] = {}
+        for ref in stated_refs:
+            first.setdefault(ref[:2], ref)
+        stated_refs = tuple(first.values())
     if created is not None:
         created_source = "front-matter"
     elif (named := name_date(rel)) is not None:

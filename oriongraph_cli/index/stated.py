@@ -54,7 +54,7 @@ from typing import Sequence
 
 from oriongraph_cli.blocks import Heading, read_blocks, unseen_ranges
 from oriongraph_cli.docids import id_only_title
-from oriongraph_cli.graph.extract import ID_TOKEN_RE, MD_LINK_RE, SPHINX_ROLE_RE, front_matter_line, line_starts
+from oriongraph_cli.graph.extract import ID_TOKEN_RE, MD_LINK_RE, REF_DEF_RE, SPHINX_ROLE_RE, front_matter_line, line_starts
 from oriongraph_cli.index.preamble import preamble_range
 
 HEAD_LINES = 60
@@ -187,6 +187,14 @@ _LABELLED_STATE_RE = re.compile(
 # [wezterm.color.gradient](…)", "This alert has been moved to [x](…)", "This page moved to [x](…)",
 # and a paragraph saying so without its subject: "Moved to [NIP-01](01.md).", 'Renamed to
 # "Addressable events" and moved to [NIP-01](01.md).'
+# the same with the link on the verb: "This document [has moved]." over "[has moved]:
+# https://…/accepted/future-releases/records/feature-specification.md" (the Dart language's
+# working proposals, each a stub once its feature was accepted), "This page [moved here](x.md)."
+_MOVED_LINK_RE = re.compile(
+    r"(?:^[ \t>]*|[.!?][ \t]+)[*_]*(?:this|the)(?:[ \t]+[a-z][\w-]*){1,3}[ \t]+"
+    r"\[((?:has[ \t]+(?:been[ \t]+)?|was[ \t]+)?moved(?:[ \t]+(?:to|here)\b[^\]\n]*)?)\]"
+    r"(?:\(([^()\s]{1,500})\)|\[([^\]\n]{1,200})\])?",
+    re.IGNORECASE | re.MULTILINE)
 _MOVED_RE = re.compile(
     r"(?:^[ \t>]*|[.!?][ \t]+)[*_]*(?:(?:this|the)(?:[ \t]+[a-z][\w-]*){1,3}[ \t]+(?:(?:has|had)[ \t]+(?:been[ \t]+)?|was[ \t]+)?"
     r"|(?-i:R)enamed[ \t]+to[ \t]+[^\n.!?]{1,80}?[ \t]+and[ \t]+|(?-i:(?=M)))(moved)[ \t]+to\s+(?=\[)",
@@ -352,7 +360,7 @@ def read_stated(text: str, body_start: int = 0, syntax: str = "markdown", status
             line_no = first_line + at
             if key == "status":
                 if status is None:
-                    word = status_word(value)
+                    word = replaced_status(value) or status_word(value)
                     if word is not None:
                         status = (word, line_no)
                         refs.extend((name, t, line_no) for name, t in _status_refs(value, word))
@@ -375,7 +383,7 @@ def read_stated(text: str, body_start: int = 0, syntax: str = "markdown", status
         if gone is not None:
             status, notice = gone, True
     if (status[0] if status else given) in GONE and not any(key == "superseded_by" for key, _t, _l in refs):
-        refs.extend(_sentence_successors(head, first_line))
+        refs.extend(_moved_link(head, first_line) or _sentence_successors(head, first_line))
     if "supersedes" not in keys_seen:
         refs.extend(_self_supersedes(head, first_line))
     out_refs = tuple(dict.fromkeys(refs))
@@ -415,7 +423,7 @@ def _notice_cue(head: str) -> bool:
             or (_ALL_THE_RE.search(head) is not None
                 and any(m.group(2).lower() in NOTICE_STATES for m in _CLASS_NOTICE_RE.finditer(head)))
             or _DEPRECATED_LEAD_RE.search(head) is not None or _MOVED_RE.search(head) is not None
-            or _ADMONITION_STATE_RE.search(head) is not None
+            or _ADMONITION_STATE_RE.search(head) is not None or _MOVED_LINK_RE.search(head) is not None
             or _labelled_state(head) is not None)
 
 
@@ -483,6 +491,8 @@ def _notice_status(lead: str, first_line: int, title: str | None = None) -> tupl
         found.append((m.start(1), "deprecated"))
     if (m := _MOVED_RE.search(lead)) is not None:
         found.append((m.start(1), "superseded"))  # its successor: the place linked (_BY_RE)
+    if (m := _MOVED_LINK_RE.search(lead)) is not None:
+        found.append((m.start(1), "superseded"))  # its successor: the verb's link (_moved_link)
     # (over a thing named in code the title does not name, as a label is: ":::warning Deprecated"
     # over "`pnpm env` is deprecated." on another command's page)
     if (m := _ADMONITION_STATE_RE.search(lead)) is not None and not _labels_other(lead, _next_text(lead, m.end()), title_words):
@@ -554,6 +564,19 @@ def _sentence_successors(head: str, first_line: int) -> list[tuple[str, str, int
             line = first_line + head.count("\n", 0, m.start())
             return [("superseded_by", t, line) for t in targets]
     return []
+
+
+def _moved_link(head: str, first_line: int) -> list[tuple[str, str, int]]:
+    """("superseded_by", target, line) for the link a notice puts on its verb (``_MOVED_LINK_RE``):
+    "[has moved](x.md)", or "[has moved]" / "[has moved][id]" and the head's definition of it."""
+    m = _MOVED_LINK_RE.search(head[:SENTENCE_SCAN])
+    if m is None:
+        return []
+    target = m.group(2)
+    if target is None:
+        label = (m.group(3) or m.group(1)).strip().lower()
+        target = next((d.group(2) for d in REF_DEF_RE.finditer(head) if d.group(1).strip().lower() == label), None)
+    return [("superseded_by", target, first_line + head.count("\n", 0, m.start(1)))] if target else []
 
 
 def _names(value: str) -> list[str]:
@@ -700,6 +723,19 @@ def status_word(value: str) -> str | None:
     if plain == first.group(0) and len(word) <= 20:
         return word
     return None
+
+
+def replaced_status(value: str) -> str | None:
+    """The state not in force a status value says after a first word still in force (or none
+    known): "Final/R-33 Replaced by EEP 33" (Erlang's EEPs) is replaced, "Accepted, superseded by
+    [ADR-9](…)" superseded; None when it says no successor took its place (``_BY_RE``)."""
+    if _choices(value) is not None or "|" in value or status_word(value) in GONE:  # a template's choices say nothing
+        return None
+    m = _BY_RE.search(value)
+    if m is None:
+        return None
+    cue = m.group(0).lower()
+    return "replaced" if cue.startswith("replaced") else "obsolete" if cue.startswith(("obsoleted", "made", "rendered")) else "superseded"
 
 
 def _choices(value: str) -> list[str] | None:

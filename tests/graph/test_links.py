@@ -2097,6 +2097,40 @@ def test_a_pep_role_names_the_pep_the_project_holds(mini, tmp_path):
     reg.close()
 
 
+def test_front_matter_replaced_by_and_replaces_are_supersession_and_n_a_names_nothing():
+    """Erlang's EEPs write "Replaced-By: EEP-0068", Filecoin's FIPs "replaces: FIP-0090": the same as
+    "superseded_by" and "supersedes". "replaces: N/A" (eleven FIPs) and a value that is prose (a
+    header whose last field ran on into the body) name nothing."""
+    from oriongraph_cli.index.parse import parse_document
+
+    def fm_refs(front: str):
+        text = f"---\n{front}\n---\n# X\n\nText.\n"
+        doc, _ = parse_document("02_knowledge/x.md", text.encode(), text, mtime=0)
+        return [(r.kind, r.target) for r in extract.extract_refs(doc, []) if r.kind.startswith("fm:")]
+
+    assert fm_refs("Replaced-By: EEP-0068") == [("fm:superseded_by", "EEP-0068")]
+    assert fm_refs("replaces: FIP-0090") == [("fm:supersedes", "FIP-0090")]
+    assert fm_refs("replacedBy: [a.md, b.md]") == [("fm:superseded_by", "a.md"), ("fm:superseded_by", "b.md")]
+    assert fm_refs("replaces: N/A") == fm_refs("superseded_by: none") == fm_refs("replaces: '-'") == []
+    assert fm_refs("superseded_by: " + "word " * 80) == []
+    assert fm_refs("Replaces: 2, 3") == [("fm:supersedes", "2"), ("fm:supersedes", "3")]
+    assert fm_refs("related: a, b") == [("fm:related", "a, b")]  # not numbers or ids: one value, as before
+
+
+def test_a_number_alone_names_the_record_of_the_linking_records_own_series(tmp_path):
+    """Erlang's EEPs name what they replace by number alone, "Replaces: 9" in ``eep-0035.md``:
+    ``eep-0009.md``, the record of its own series with that number; a number no record of the
+    series has dangles."""
+    root = tmp_path / "proj"
+    write(root, "02_knowledge/eeps/eep-0009.md", "# EEP 9: Binary strings\n\nText.\n")
+    write(root, "02_knowledge/eeps/eep-0035.md", "---\nReplaces: 9\nsuperseded_by: 77\n---\n# EEP 35: Binary strings\n\nText.\n")
+    reg, result = index(root, tmp_path / "r.sqlite")
+    types = {(e.src_path, e.dst_path, e.type) for e in edge_set_edges(reg.conn)}
+    assert ("02_knowledge/eeps/eep-0035.md", "02_knowledge/eeps/eep-0009.md", "SUPERSEDES") in types
+    assert [d.target for d in result.dangling] == ["77"]
+    reg.close()
+
+
 def test_supersession_stated_in_the_text_is_an_edge_and_follows_a_successor_added_later(tmp_path):
     """"Superseded by [2. …](0002-….md)" under "## Status" is a SUPERSEDED_BY edge where the
     front matter names none; a successor added later is found by an incremental run as by a

@@ -9,7 +9,7 @@ import pytest
 from conftest import run_orion
 
 from oriongraph_cli.index.parse import parse_document
-from oriongraph_cli.index.stated import HEAD_LINES, read_stated, status_word
+from oriongraph_cli.index.stated import HEAD_LINES, read_stated, replaced_status, status_word
 
 
 def _doc(rel: str, text: str):
@@ -634,6 +634,37 @@ def test_a_record_gone_names_what_to_consider_using_or_migrating_to():
     moved = "# X\n\nWe recommend migrating to [the new platform](/deploy/) soon.\n"
     assert read_stated(moved, status="deprecated").refs == (("superseded_by", "/deploy/", 3),)
     assert read_stated(moved, status="accepted").refs == ()
+
+
+def test_a_status_whose_later_words_say_the_record_was_replaced_is_that():
+    """Erlang's EEPs: "Status: Final/R-33 Replaced by EEP 33" — final once, replaced since; the
+    state is what its later words say, whether the status is a header field (front matter) or
+    a line of the text. A template's choices, or a state already gone, are left as they are."""
+    assert replaced_status("Final/R-33 Replaced by EEP 33") == "replaced"
+    assert replaced_status("Accepted, superseded by [ADR-9](0009-x.md)") == "superseded"
+    assert replaced_status("Final/R-34 Replaced with EEP-11 and EEP-31") == "replaced"
+    for value in ("Final", "Replaced", "Superseded by ADR-9", "[proposed | accepted | superseded by [ADR-5](5.md)]",
+                  "proposed | rejected | accepted | … | superseded by [0005](0005-example.md)",  # React Router's template
+                  "Accepted (supersedes ADR-3)"):
+        assert replaced_status(value) is None
+    doc = _doc("02_knowledge/eeps/eep-0009.md", "    Title: Binary strings\n    Status: Final/R-34 Replaced with EEP-11 and EEP-31\n"
+               "    Type: Standards Track\n\nAbstract\n========\n\nText.\n")
+    assert doc.status == "replaced" and {t for _k, t, _l in doc.stated_refs} == {"EEP-11", "EEP-31"}
+    got = read_stated("# ADR 4\n\n* Status: Accepted, superseded by [ADR-9](0009-x.md)\n\n## Context\n")
+    assert (got.status, got.refs) == ("superseded", (("superseded_by", "0009-x.md", 3),))
+
+
+def test_a_notice_with_its_link_on_the_verb_names_where_the_record_moved():
+    """The Dart language's working proposals, stubs once their feature was accepted: "This
+    document [has moved]." over the reference "[has moved]: https://…/feature-specification.md";
+    inline, "This page [moved here](new.md)."; a link elsewhere in the sentence is no such notice."""
+    text = ("This document [has moved].\n\n[has moved]: https://github.com/dart-lang/language/blob/main/accepted/3.0/"
+            "records/feature-specification.md\n")
+    got = read_stated(text)
+    assert got.status == "superseded" and got.refs == (
+        ("superseded_by", "https://github.com/dart-lang/language/blob/main/accepted/3.0/records/feature-specification.md", 1),)
+    assert read_stated("# Old\n\nThis page [moved here](new.md).\n").refs == (("superseded_by", "new.md", 3),)
+    assert read_stated("# X\n\nThe [files moved](a.md) last year.\n\n## Y\n").status is None
 
 
 def test_a_notice_naming_its_subject_in_code_reads_a_front_matter_title():
