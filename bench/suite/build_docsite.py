@@ -363,6 +363,21 @@ projects no default was chosen on.
     git -C /tmp/src/sveltekit checkout aa810a04146b98b77592f7b384347140d29ff599
     python bench/suite/build_docsite.py /tmp/src/sveltekit --docs documentation/docs --name sveltekit --out /tmp/suite/sveltekit
 
+    git clone https://github.com/kubernetes-sigs/cluster-api /tmp/src/capi
+    git -C /tmp/src/capi checkout ae7ff047db499ac3858ade268ba38db8c9f128bb
+    python bench/suite/build_docsite.py /tmp/src/capi --docs docs/book/src --name cluster-api-book --out /tmp/suite2/capi-book
+    python bench/suite/build_docsite.py /tmp/src/capi --docs docs/proposals --name cluster-api-proposals --out /tmp/suite2/capi-prop
+    mkdir -p /tmp/suite/capi/02_knowledge
+    cp -r /tmp/suite2/capi-book/02_knowledge/cluster-api-book /tmp/suite2/capi-prop/02_knowledge/cluster-api-proposals /tmp/suite/capi/02_knowledge/
+
+    git clone https://github.com/vitest-dev/vitest /tmp/src/vitest
+    git -C /tmp/src/vitest checkout c3ba16b35847d27fb9f01f38cdcb047c77e121f8
+    python bench/suite/build_docsite.py /tmp/src/vitest --docs docs --exclude blog --name vitest --out /tmp/suite/vitest
+
+    git clone https://github.com/webpack/webpack.js.org /tmp/src/webpack
+    git -C /tmp/src/webpack checkout 9c0ce6f5e982c2efd3e97360a107a6343cf2c77b
+    python bench/suite/build_docsite.py /tmp/src/webpack --docs src/content --exclude blog --name webpack --out /tmp/suite/webpack
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -1114,6 +1129,15 @@ Sources (only the Markdown is read):
 - ``sveltekit``: every ``**/*.md`` of sveltejs/kit's ``documentation/docs/`` at aa810a04146b (2026-08-08) —
   SvelteKit's documentation, 84 pages, with legacy module pages naming their replacements. 143 intents;
   11 pairs in 21 phrasings (17 marked).
+- ``capi``: every ``**/*.md`` of kubernetes-sigs/cluster-api's ``docs/book/src/`` (127 pages, copied to
+  ``cluster-api-book``) and ``docs/proposals/`` (42 design proposals with a status in their header, to
+  ``cluster-api-proposals``) at ae7ff047db49 (2026-08-21). 179 intents; 5 pairs in 12 phrasings (8 marked).
+- ``vitest``: every ``**/*.md`` of vitest-dev/vitest's ``docs/`` but ``blog/`` at c3ba16b35847 (2026-08-22) —
+  220 pages: one per configuration option (109), guides, API reference. 142 intents; 4 pairs in 6
+  phrasings (2 marked).
+- ``webpack``: every ``**/*.mdx`` of webpack/webpack.js.org's ``src/content/`` but ``blog/`` at 9c0ce6f5e982
+  (2026-07-23) — 135 pages: concepts, configuration, guides, API, plugins, migration guides. 142
+  intents; 13 pairs in 26 phrasings (20 marked).
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
 copying the docs folder in (less any folder of generated pages named with ``--exclude``).

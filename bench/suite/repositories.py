@@ -31,6 +31,7 @@ REPOSITORIES = {
     "basecamp": "https://github.com/basecamp/handbook",
     "bazelprop": "https://github.com/bazelbuild/proposals",
     "caddy": "https://github.com/caddyserver/website",
+    "capi": "https://github.com/kubernetes-sigs/cluster-api",
     "cargo": "https://github.com/rust-lang/cargo",
     "ceps": "https://github.com/conda/ceps",
     "ciliumcfps": "https://github.com/cilium/design-cfps",
@@ -109,8 +110,10 @@ REPOSITORIES = {
     "tofu": "https://github.com/opentofu/opentofu",
     "traefik": "https://github.com/traefik/traefik",
     "uv": "https://github.com/astral-sh/uv",
+    "vitest": "https://github.com/vitest-dev/vitest",
     "vue": "https://github.com/vuejs/docs",
     "vuerfcs": "https://github.com/vuejs/rfcs",
+    "webpack": "https://github.com/webpack/webpack.js.org",
     "wezterm": "https://github.com/wezterm/wezterm",
 }
 _LINE = re.compile(r"^repository\s*=.*\n?", re.MULTILINE)
