@@ -378,6 +378,18 @@ projects no default was chosen on.
     git -C /tmp/src/webpack checkout 9c0ce6f5e982c2efd3e97360a107a6343cf2c77b
     python bench/suite/build_docsite.py /tmp/src/webpack --docs src/content --exclude blog --name webpack --out /tmp/suite/webpack
 
+    git clone https://github.com/aws/aws-cdk-rfcs /tmp/src/cdkrfcs
+    git -C /tmp/src/cdkrfcs checkout 71ef61ccec7c45de5ca2b238c8839595f01929ee
+    python bench/suite/build_docsite.py /tmp/src/cdkrfcs --docs text --name cdkrfcs --out /tmp/suite/cdkrfcs
+
+    git clone https://github.com/swiftlang/swift-book /tmp/src/swiftbook
+    git -C /tmp/src/swiftbook checkout 29329996c4ec537de0b16e70609e2a6c4ecc2af7
+    python bench/suite/build_docsite.py /tmp/src/swiftbook --docs TSPL.docc --name swiftbook --out /tmp/suite/swiftbook
+
+    git clone https://github.com/nuxt/nuxt /tmp/src/nuxt
+    git -C /tmp/src/nuxt checkout 4e0099839c3ea0483e6dc639e4be6d9bdffc3e56
+    python bench/suite/build_docsite.py /tmp/src/nuxt --docs docs --name nuxt --out /tmp/suite/nuxt
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -1138,6 +1150,14 @@ Sources (only the Markdown is read):
 - ``webpack``: every ``**/*.mdx`` of webpack/webpack.js.org's ``src/content/`` but ``blog/`` at 9c0ce6f5e982
   (2026-07-23) — 135 pages: concepts, configuration, guides, API, plugins, migration guides. 142
   intents; 13 pairs in 26 phrasings (20 marked).
+- ``cdkrfcs``: every ``**/*.md`` of aws/aws-cdk-rfcs' ``text/`` at 71ef61ccec7c (2026-08-06) — 74 design
+  proposals for the AWS CDK, its CLI and its libraries. 100 intents; 10 pairs in 15 phrasings (8 marked).
+- ``swiftbook``: every ``**/*.md`` of swiftlang/swift-book's ``TSPL.docc/`` at 29329996c4ec (2026-07-14) — *The
+  Swift Programming Language* in DocC Markdown, 43 long chapters (the tour, the language guide, the
+  reference manual). 191 intents; no page replaces another.
+- ``nuxt``: every ``**/*.md`` of nuxt/nuxt's ``docs/`` at 4e0099839c3e (2026-08-22) — Nuxt's documentation, 262
+  pages: guides, directory structure, API (composables, components, utils, kit, configuration), Bridge
+  and migration pages, one page per error. 192 intents; 9 pairs in 14 phrasings (9 marked).
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
 copying the docs folder in (less any folder of generated pages named with ``--exclude``).
