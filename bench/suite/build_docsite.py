@@ -390,6 +390,21 @@ projects no default was chosen on.
     git -C /tmp/src/nuxt checkout 4e0099839c3ea0483e6dc639e4be6d9bdffc3e56
     python bench/suite/build_docsite.py /tmp/src/nuxt --docs docs --name nuxt --out /tmp/suite/nuxt
 
+    git clone https://github.com/honojs/website /tmp/src/hono
+    git -C /tmp/src/hono checkout 3048a3680d48fbc7dfd7cd1dd312f409036d4518
+    python bench/suite/build_docsite.py /tmp/src/hono --docs docs --name hono --out /tmp/suite2/hono-docs
+    python bench/suite/build_docsite.py /tmp/src/hono --docs examples --name hono-examples --out /tmp/suite2/hono-ex
+    mkdir -p /tmp/suite/hono/02_knowledge
+    cp -r /tmp/suite2/hono-docs/02_knowledge/hono /tmp/suite2/hono-ex/02_knowledge/hono-examples /tmp/suite/hono/02_knowledge/
+
+    git clone https://github.com/withastro/starlight /tmp/src/starlight
+    git -C /tmp/src/starlight checkout 3999be7cc18b41095d61e3b63d68ff3e6c6c050b
+    python bench/suite/build_docsite.py /tmp/src/starlight --docs docs/src/content/docs --name starlight --out /tmp/suite/starlight
+
+    git clone https://github.com/rust-lang/rustup /tmp/src/rustup
+    git -C /tmp/src/rustup checkout 0878429a3d0868928cb57085332854e183f9fcfe
+    python bench/suite/build_docsite.py /tmp/src/rustup --docs doc --name rustup --out /tmp/suite/rustup
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -1158,6 +1173,14 @@ Sources (only the Markdown is read):
 - ``nuxt``: every ``**/*.md`` of nuxt/nuxt's ``docs/`` at 4e0099839c3e (2026-08-22) — Nuxt's documentation, 262
   pages: guides, directory structure, API (composables, components, utils, kit, configuration), Bridge
   and migration pages, one page per error. 192 intents; 9 pairs in 14 phrasings (9 marked).
+- ``hono``: every ``**/*.md`` of honojs/website's ``docs/`` (85 pages, to ``hono``) and ``examples/`` (27, to
+  ``hono-examples``) at 3048a3680d48 (2026-07-23) — the Hono web framework: one page per runtime, API,
+  built-in middleware, helpers. 160 intents; 5 pairs in 10 phrasings (all marked).
+- ``starlight``: every ``**/*.md`` and ``*.mdx`` of withastro/starlight's ``docs/src/content/docs/`` at
+  3999be7cc18b (2026-08-22) — 37 English pages and their translations into eleven languages, 338 in all;
+  only the English pages are judged. 104 intents; no page replaces another.
+- ``rustup``: every ``**/*.md`` of rust-lang/rustup's ``doc/`` at 0878429a3d08 (2026-07-24) — the rustup book,
+  user guide and developer guide, 32 pages. 74 intents; no page replaces another.
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
 copying the docs folder in (less any folder of generated pages named with ``--exclude``).

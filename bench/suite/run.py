@@ -46,7 +46,7 @@ PROJECTS = {
     "adr-moj": ("adr-moj", HERE / "adr_moj.intents.jsonl"),
 }
 # never part of a choice: built and judged after the defaults were fixed, measured with the
-# shipped defaults only (budgets.py --projects govuk,swift,playbook,modplat,fastify,redux,hugo,rustbook,obsidian,handbook,vite,wikibase,packaging,odh,devguide,prometheus,grpc,nodebp,hass,goproposal,tldr,otel,vue,cargo,eips,fastapi,cosmos,reactdev,keep,svelte,dotnetdesigns,pydantic,neps,ember,csharplang,rustcdev,laravel,nushell,libp2p,cspecs,cips,uv,drizzle,simd,argocd,rustref,sips,helm,flask,mkmat,tekton,myst,runbooks,tfrfcs,k8sdocs,basecamp,wezterm,postmortems,discordapi,govukaws,astro,npmrfcs,msc,tofu,k8scomm,stellar,mastodon,nips,fips,bazelprop,vuerfcs,aips,pnpmdocs,eslintdocs,jeps,nixrfcs,ceps,dapr,caddy,gateway,traefik,astroroadmap,argowf,babel,dockercli,crossplane,oteps,deno,ciliumcfps,reactrouter,eeps,ghcprop,dartlang,sveltekit,capi,vitest,webpack,cdkrfcs,swiftbook,nuxt); see
+# shipped defaults only (budgets.py --projects govuk,swift,playbook,modplat,fastify,redux,hugo,rustbook,obsidian,handbook,vite,wikibase,packaging,odh,devguide,prometheus,grpc,nodebp,hass,goproposal,tldr,otel,vue,cargo,eips,fastapi,cosmos,reactdev,keep,svelte,dotnetdesigns,pydantic,neps,ember,csharplang,rustcdev,laravel,nushell,libp2p,cspecs,cips,uv,drizzle,simd,argocd,rustref,sips,helm,flask,mkmat,tekton,myst,runbooks,tfrfcs,k8sdocs,basecamp,wezterm,postmortems,discordapi,govukaws,astro,npmrfcs,msc,tofu,k8scomm,stellar,mastodon,nips,fips,bazelprop,vuerfcs,aips,pnpmdocs,eslintdocs,jeps,nixrfcs,ceps,dapr,caddy,gateway,traefik,astroroadmap,argowf,babel,dockercli,crossplane,oteps,deno,ciliumcfps,reactrouter,eeps,ghcprop,dartlang,sveltekit,capi,vitest,webpack,cdkrfcs,swiftbook,nuxt,hono,starlight,rustup); see
 # build_govuk.py, build_swift.py, build_playbook.py, build_modplat.py, build_docsite.py
 UNSEEN = {
     "govuk": ("govuk", HERE / "govuk.intents.jsonl"),
@@ -149,6 +149,9 @@ UNSEEN = {
     "cdkrfcs": ("cdkrfcs", HERE / "cdkrfcs.intents.jsonl"),
     "swiftbook": ("swiftbook", HERE / "swiftbook.intents.jsonl"),
     "nuxt": ("nuxt", HERE / "nuxt.intents.jsonl"),
+    "hono": ("hono", HERE / "hono.intents.jsonl"),
+    "starlight": ("starlight", HERE / "starlight.intents.jsonl"),
+    "rustup": ("rustup", HERE / "rustup.intents.jsonl"),
 }
 # the same projects with their lifecycle told only in the text (strip_stated.py): measured
 # against the trees above, never part of a choice
@@ -181,7 +184,8 @@ PAIRS = {"peps": HERE / "peps.pairs.jsonl", "adr-moj": HERE / "adr_moj.pairs.jso
          "ciliumcfps": HERE / "ciliumcfps.pairs.jsonl", "reactrouter": HERE / "reactrouter.pairs.jsonl",
          "eeps": HERE / "eeps.pairs.jsonl", "ghcprop": HERE / "ghcprop.pairs.jsonl", "dartlang": HERE / "dartlang.pairs.jsonl", "sveltekit": HERE / "sveltekit.pairs.jsonl",
          "capi": HERE / "capi.pairs.jsonl", "vitest": HERE / "vitest.pairs.jsonl", "webpack": HERE / "webpack.pairs.jsonl",
-         "cdkrfcs": HERE / "cdkrfcs.pairs.jsonl", "nuxt": HERE / "nuxt.pairs.jsonl"}
+         "cdkrfcs": HERE / "cdkrfcs.pairs.jsonl", "nuxt": HERE / "nuxt.pairs.jsonl",
+         "hono": HERE / "hono.pairs.jsonl"}
 
 
 def _open(suite: Path, project: str):
