@@ -159,33 +159,10 @@ TEXT_TREES = {
     "adr-moj-text": ("adr-moj-text", HERE / "adr_moj.intents.jsonl"),
     "modplat-text": ("modplat-text", HERE / "modplat.intents.jsonl"),
 }
-PAIRS = {"peps": HERE / "peps.pairs.jsonl", "adr-moj": HERE / "adr_moj.pairs.jsonl", "modplat": HERE / "modplat.pairs.jsonl",
-         "hass": HERE / "hass.pairs.jsonl", "eips": HERE / "eips.pairs.jsonl", "cosmos": HERE / "cosmos.pairs.jsonl",
-         "keep": HERE / "keep.pairs.jsonl", "dotnetdesigns": HERE / "dotnetdesigns.pairs.jsonl",
-         "neps": HERE / "neps.pairs.jsonl", "ember": HERE / "ember.pairs.jsonl",
-         "csharplang": HERE / "csharplang.pairs.jsonl", "libp2p": HERE / "libp2p.pairs.jsonl",
-         "cips": HERE / "cips.pairs.jsonl", "simd": HERE / "simd.pairs.jsonl",
-         "sips": HERE / "sips.pairs.jsonl", "tekton": HERE / "tekton.pairs.jsonl",
-         "runbooks": HERE / "runbooks.pairs.jsonl", "tfrfcs": HERE / "tfrfcs.pairs.jsonl",
-         "k8sdocs": HERE / "k8sdocs.pairs.jsonl", "wezterm": HERE / "wezterm.pairs.jsonl",
-         "govukaws": HERE / "govukaws.pairs.jsonl", "astro": HERE / "astro.pairs.jsonl",
-         "npmrfcs": HERE / "npmrfcs.pairs.jsonl", "msc": HERE / "msc.pairs.jsonl",
-         "tofu": HERE / "tofu.pairs.jsonl", "k8scomm": HERE / "k8scomm.pairs.jsonl",
-         "stellar": HERE / "stellar.pairs.jsonl", "mastodon": HERE / "mastodon.pairs.jsonl",
-         "nips": HERE / "nips.pairs.jsonl", "bazelprop": HERE / "bazelprop.pairs.jsonl",
-         "fips": HERE / "fips.pairs.jsonl", "vuerfcs": HERE / "vuerfcs.pairs.jsonl", "aips": HERE / "aips.pairs.jsonl",
-         "pnpmdocs": HERE / "pnpmdocs.pairs.jsonl", "eslintdocs": HERE / "eslintdocs.pairs.jsonl",
-         "jeps": HERE / "jeps.pairs.jsonl", "nixrfcs": HERE / "nixrfcs.pairs.jsonl", "ceps": HERE / "ceps.pairs.jsonl",
-         "dapr": HERE / "dapr.pairs.jsonl", "caddy": HERE / "caddy.pairs.jsonl",
-         "gateway": HERE / "gateway.pairs.jsonl", "traefik": HERE / "traefik.pairs.jsonl",
-         "astroroadmap": HERE / "astroroadmap.pairs.jsonl", "argowf": HERE / "argowf.pairs.jsonl",
-         "babel": HERE / "babel.pairs.jsonl", "dockercli": HERE / "dockercli.pairs.jsonl",
-         "crossplane": HERE / "crossplane.pairs.jsonl", "oteps": HERE / "oteps.pairs.jsonl", "deno": HERE / "deno.pairs.jsonl",
-         "ciliumcfps": HERE / "ciliumcfps.pairs.jsonl", "reactrouter": HERE / "reactrouter.pairs.jsonl",
-         "eeps": HERE / "eeps.pairs.jsonl", "ghcprop": HERE / "ghcprop.pairs.jsonl", "dartlang": HERE / "dartlang.pairs.jsonl", "sveltekit": HERE / "sveltekit.pairs.jsonl",
-         "capi": HERE / "capi.pairs.jsonl", "vitest": HERE / "vitest.pairs.jsonl", "webpack": HERE / "webpack.pairs.jsonl",
-         "cdkrfcs": HERE / "cdkrfcs.pairs.jsonl", "nuxt": HERE / "nuxt.pairs.jsonl",
-         "hono": HERE / "hono.pairs.jsonl"}
+# each project's current-vs-replaced pairs: the ``.pairs.jsonl`` beside its intents, where its
+# judge found any (a project whose pages replace none has no such file)
+PAIRS = {name: pairs for name, (_tree, intents) in {**PROJECTS, **UNSEEN}.items()
+         if ".intents." in intents.name and (pairs := intents.with_name(intents.name.replace(".intents.", ".pairs."))).exists()}
 
 
 def _open(suite: Path, project: str):
