@@ -103,7 +103,10 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # (``/geps/gep-713/``) is the page that URL is, as the link names it — the Gateway API's
 # declined GEPs, "merged back into [GEP-713](/geps/gep-713/)". 36: a number written alone in
 # such a field names the record of the linking record's own series ("Replaces: 9" in
-# ``eep-0035.md`` names ``eep-0009.md``: Erlang's EEPs).
+# ``eep-0035.md`` names ``eep-0009.md``: Erlang's EEPs). 37: a name a record's state or text
+# gives its successor names the one page whose file name is that name after the number that
+# orders it, as the site serves it ("in favour of [$app/env]($app-env)" names
+# ``19-$app-env.md``: SvelteKit's docs).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 36
+LINK_RULES = 37

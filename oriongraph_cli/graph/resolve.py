@@ -407,6 +407,15 @@ class LinkResolver:
             hit = _only(self.names.prefixed.get(f"{folder}/{series}", ()))  # "SEP-6" for sep-0006.md
         return hit
 
+    def unnumbered_page(self, name: str) -> str | None:
+        """The one page whose file name without the number that orders it is ``name``: the
+        way a site numbering its files names its pages, and so the way a record's state names
+        its successor there ("deprecated in favour of [$app/env]($app-env)" for
+        ``19-$app-env.md``: SvelteKit's docs). None for none or several."""
+        base = posixpath.basename(name.strip().lower())
+        stem = posixpath.splitext(base)[0] if base.endswith(MD_SUFFIXES) else base
+        return _only(self.unnumbered.get(stem, ())) if stem else None
+
     def resolve_path(self, src_path: str, target: str) -> tuple[str | None, str]:
         """Resolve a link path written in ``src_path``: (indexed path | None, status) with
         status "ok" | "page" (a site URL's page: :meth:`_site_page`) | "external" |
@@ -813,7 +822,8 @@ def _resolve_one(r: RawRef, resolver: LinkResolver, edges: list[Edge], dangling_
                 return  # a link in the text too: reported as that, where it is one
         else:
             name = md_unescape(target) if origin == "stated" else target
-            dst = (resolver.resolve_name(path, name) or resolver.series_record(path, name)) if target else path
+            dst = (resolver.resolve_name(path, name) or resolver.series_record(path, name)
+                   or resolver.unnumbered_page(name)) if target else path
             if dst is None:
                 if origin == "fm":  # a stated one is a link in the text too: reported as that
                     dangling_out.append(DanglingLink(path, line, written, f"front-matter:{key}"))

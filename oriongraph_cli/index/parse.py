@@ -219,8 +219,16 @@ if TYPE_CHECKING:
 # is that ("Final/R-33 Replaced by EEP 33": Erlang's EEPs); a front matter "Replaced-By" is
 # "Superseded-By" and "replaces" is "supersedes", a value "N/A" names nothing; "This document
 # [has moved]." with the link on the verb says it is superseded by that link's page (the Dart
-# language's working proposals)
-PARSE_RULES = 50
+# language's working proposals). Rules 51: the verb's helpers may stand before the linked verb,
+# over a line break ("The feature specification has been\n[moved](…)"), and "[renamed](…)" says
+# so too (the Dart language's stubs); a package named in code whose joined words hold every
+# word of a title of two or more is the page's subject ("`adapter-cloudflare-workers` has been
+# deprecated" on "Cloudflare Workers": SvelteKit); a link recommended "instead of" the page
+# itself, by its title or "this plugin", says it is deprecated ("Cloudflare now recommends
+# using [Cloudflare Workers](…) instead of Cloudflare Pages") and "[x](…), which is the
+# successor to this Pages setup" names x (Hono's docs); "For current types, see [x](…)" in a
+# paragraph saying the page is old says it is superseded by x (Cluster API's v1beta1 reference)
+PARSE_RULES = 51
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 STAGE_ALIASES = {

@@ -189,11 +189,16 @@ _LABELLED_STATE_RE = re.compile(
 # "Addressable events" and moved to [NIP-01](01.md).'
 # the same with the link on the verb: "This document [has moved]." over "[has moved]:
 # https://…/accepted/future-releases/records/feature-specification.md" (the Dart language's
-# working proposals, each a stub once its feature was accepted), "This page [moved here](x.md)."
+# working proposals, each a stub once its feature was accepted), "This page [moved here](x.md)";
+# the verb's helpers before the link, over a line break maybe, and "renamed" too: "The feature
+# specification has been\n[moved](../../accepted/…/feature-specification.md)", "This feature
+# has been [renamed](../augmentations/feature-specification.md)."
 _MOVED_LINK_RE = re.compile(
-    r"(?:^[ \t>]*|[.!?][ \t]+)[*_]*(?:this|the)(?:[ \t]+[a-z][\w-]*){1,3}[ \t]+"
-    r"\[((?:has[ \t]+(?:been[ \t]+)?|was[ \t]+)?moved(?:[ \t]+(?:to|here)\b[^\]\n]*)?)\]"
-    r"(?:\(([^()\s]{1,500})\)|\[([^\]\n]{1,200})\])?",
+    r"(?:^[ \t>]*|[.!?][ \t]+)[*_]*(?:this|the)(?:[ \t]+[a-z][\w-]*){1,3}\s+"
+    r"(?:(?:has|had)[ \t]+been\s+|was\s+)?"
+    r"\[((?:has[ \t]+(?:been[ \t]+)?|was[ \t]+)?(?:moved|renamed)(?:[ \t]+(?:to|here)\b[^\]\n]*)?)\]"
+    r"(?:\(([^()\s]{1,500})\)|\[([^\]\n]{1,200})\])?"
+    r"(?=[ \t]*(?:[.!;:]|\n|$)|\s+(?:to|into)\b)",  # the sentence's end, or where to: not "[renamed](r.md) in the example"
     re.IGNORECASE | re.MULTILINE)
 _MOVED_RE = re.compile(
     r"(?:^[ \t>]*|[.!?][ \t]+)[*_]*(?:(?:this|the)(?:[ \t]+[a-z][\w-]*){1,3}[ \t]+(?:(?:has|had)[ \t]+(?:been[ \t]+)?|was[ \t]+)?"
@@ -214,6 +219,7 @@ _PREFER_RE = re.compile(
     r"\b(?:should|must|please)\s+(?:[*_]{1,2})?(?:prefer|switch\s+to|migrate\s+to|move\s+to|refer\s+to)\b"
     r"|\bplease[ \t]+(?:use|see)\b|\bconsider[ \t]+(?:using|switching[ \t]+to|migrating[ \t]+to)\b(?=\s+\[)"
     r"|\brecommend[ \t]+(?:migrating|switching|moving)[ \t]+to\b(?=\s+\[)"
+    r"|\bfor[ \t]+(?:the[ \t]+)?(?:current|latest|newest|up[ -]to[ -]date)\b[^.!?\n\[]{0,60}?[ \t]+(?:see|refer[ \t]+to|read)\b(?=\s+\[)"
     r"|\b(?:use|using|see|try|refer[ \t]+to)\b(?=(?:[^.!?\n]|[.!?](?!\s)){0,200}?\b" + _INSTEAD + r")",
     re.IGNORECASE)
 # a record no longer in force recommending another in its place: "For most use cases, we actually
@@ -222,11 +228,27 @@ _PREFER_RE = re.compile(
 _RECOMMEND_RE = re.compile(r"\brecommend(?:s|ed)?\b(?=(?:[^.!?\n]|\n(?![ \t]*\n)|[.!?](?!\s)){0,200}?\binstead[ \t]+of\b)",
                            re.IGNORECASE)
 _INSTEAD_OF_RE = re.compile(r"\binstead[ \t]+of\b", re.IGNORECASE)
+# what a recommendation is made instead of, up to its sentence's end: the page itself when it
+# is "this" and a word or two, or the title's words whole — "For new projects, Cloudflare now
+# recommends using [Cloudflare Workers](…) instead of Cloudflare Pages." on "Cloudflare Pages"
+_INSTEAD_OF_WHAT_RE = re.compile(r"[ \t]*(?:the[ \t]+|using[ \t]+)?([^.!?\n]{1,80}?)[ \t]*(?:[.!?:;,(]|$)", re.MULTILINE)
+_THIS_RE = re.compile(r"this(?:[ \t]+[a-z][\w-]*){1,2}", re.IGNORECASE)
+# a lead naming a linked page as its successor: "If you are starting a new full-stack
+# application, see [Cloudflare Workers + Vite](/docs/…), which is the successor to this Pages
+# setup." — the last link before the words, in their sentence
+_SUCCESSOR_LINK_RE = re.compile(
+    r"\[[^\[\]\n]{1,200}\]\(([^()\s]{1,500})\)[^.!?\n\[]{0,80}?\b(?:is|was|as)?[ \t]*(?:the|its)[ \t]+"
+    r"(?:official[ \t]+|recommended[ \t]+)?successor[ \t]+(?:to|of)[ \t]+this\b", re.IGNORECASE)
 # a notice in the lead pointing elsewhere for good: "This is the original specification, please
 # refer to [gossipsub-v1.0](gossipsub-v1.0.md) from now on" — a link read "from now on", or
 # "instead" in a sentence saying the record is old
 _REFER_NOTICE_RE = re.compile(
-    r"\b(?:refer[ \t]+to|see|use|read)[ \t]+\[[^\[\]\n]{1,200}\]\([^()\s]{1,500}\)[^.!?\n]{0,40}?\b(?:from[ \t]+now[ \t]+on|henceforth|(instead(?![ \t]+of\b)))\b",
+    r"\b(?:refer[ \t]+to|see|use|read)[ \t]+\[[^\[\]\n]{1,200}\]\([^()\s]{1,500}\)[^.!?\n]{0,40}?\b(?:from[ \t]+now[ \t]+on|henceforth|(instead(?![ \t]+of\b)))\b"
+    # "For current types, see [CRD API Reference (v1beta2)](crd-api-reference.md)." after
+    # "This page documents **deprecated** API packages.": read only where a sentence of its
+    # paragraph says the page is old (a README's "For the latest release notes, see [x]" is none)
+    r"|\bfor[ \t]+(?:the[ \t]+)?(?:current|latest|newest|up[ -]to[ -]date)\b[^.!?\n\[]{0,60}?[ \t]+(?:see|refer[ \t]+to|read)"
+    r"[ \t]+(?=\[[^\[\]\n]{1,200}\]\([^()\s]{1,500}\))(?P<current>)",
     re.IGNORECASE)
 _OLD_RE = re.compile(r"\b(?:original|old|older|outdated|out[ \t]+of[ \t]+date|obsolete|legacy|no[ \t]+longer|deprecated|archived|historical)\b",
                      re.IGNORECASE)
@@ -241,6 +263,7 @@ _NAMES_SPLIT_RE = re.compile(r",|/|\b(?:or|and)\b", re.IGNORECASE)
 SENTENCE_SCAN = 32_768
 # a sentence's end: a full stop, question or exclamation mark before a space, or a blank line
 _SENTENCE_END_RE = re.compile(r"[.!?](?=\s)|\n[ \t]*\n")
+_PARAGRAPH_END_RE = re.compile(r"\n[ \t>]*\n")
 # a front matter field giving a reason for the record's state (EIPs' ``withdrawal-reason``)
 _REASON_KEY_RE = re.compile(r"reason", re.IGNORECASE)
 # what such a reason says of a record no longer in force that names where to go instead
@@ -383,7 +406,8 @@ def read_stated(text: str, body_start: int = 0, syntax: str = "markdown", status
         if gone is not None:
             status, notice = gone, True
     if (status[0] if status else given) in GONE and not any(key == "superseded_by" for key, _t, _l in refs):
-        refs.extend(_moved_link(head, first_line) or _sentence_successors(head, first_line))
+        refs.extend(_moved_link(head, first_line)
+                    or (_linked_successor(head, first_line) + _sentence_successors(head, first_line)))
     if "supersedes" not in keys_seen:
         refs.extend(_self_supersedes(head, first_line))
     out_refs = tuple(dict.fromkeys(refs))
@@ -424,7 +448,8 @@ def _notice_cue(head: str) -> bool:
                 and any(m.group(2).lower() in NOTICE_STATES for m in _CLASS_NOTICE_RE.finditer(head)))
             or _DEPRECATED_LEAD_RE.search(head) is not None or _MOVED_RE.search(head) is not None
             or _ADMONITION_STATE_RE.search(head) is not None or _MOVED_LINK_RE.search(head) is not None
-            or _labelled_state(head) is not None)
+            or _labelled_state(head) is not None or _RECOMMEND_RE.search(head) is not None
+            or _SUCCESSOR_LINK_RE.search(head[:SENTENCE_SCAN]) is not None)
 
 
 def _labelled_state(lead: str) -> re.Match[str] | None:
@@ -452,6 +477,12 @@ def _refer_notice(lead: str) -> re.Match[str] | None:
     sentence saying the record is old ("This page is outdated, see [x](x.md) instead")."""
     lead = lead[:SENTENCE_SCAN]
     for m in _REFER_NOTICE_RE.finditer(lead):
+        if m.group("current") is not None:  # "For current types, see [x]": its paragraph says the page is old
+            lo = max(0, m.start() - 300)
+            start = max((e.end() for e in _PARAGRAPH_END_RE.finditer(lead, lo, m.start())), default=lo)
+            if _OLD_RE.search(lead, start, m.start()):
+                return m
+            continue
         if m.group(1) is None:
             return m
         lo = max(0, m.start() - 300)  # the sentence's start, looked for near the verb only
@@ -474,8 +505,11 @@ def _notice_status(lead: str, first_line: int, title: str | None = None) -> tupl
     found = [next(((at, w) for at, w in words if w in NOTICE_STATES and w in STATUS_WORDS), None)]
     words = _WORD_RE.findall(title.lower()) if title else []
     title_words = set(words)
-    # the page's subject named in code, its last word the title's; or by the title's words whole
-    found.append(_first_notice(_CODE_NOTICE_RE, lead, lambda named: bool(named) and named[-1] in title_words))
+    # the page's subject named in code, its last word the title's, or a name of joined words
+    # holding every word of a title of two or more ("`adapter-cloudflare-workers` has been
+    # deprecated" on "Cloudflare Workers"); or by the title's words whole
+    found.append(_first_notice(_CODE_NOTICE_RE, lead, lambda named: bool(named) and (
+        named[-1] in title_words or (len(title_words) > 1 and title_words <= set(re.split(r"[-_.]", named[-1]))))))
     if words:
         found.append(_first_notice(_TITLE_NOTICE_RE, lead, lambda named: named == words))
         parts = set(_TITLE_PART_RE.findall(title.lower()))
@@ -500,11 +534,34 @@ def _notice_status(lead: str, first_line: int, title: str | None = None) -> tupl
         found.append((m.start(1), "deprecated" if word.startswith(("sunset", "no")) else word))
     if (m := _labelled_state(lead)) is not None and not _labels_other(lead, m.end(), title_words):
         found.append((m.start(1), _SPELLINGS.get(m.group(1).lower(), m.group(1).lower())))
+    if (at := _recommended_instead(lead, words)) is not None:
+        found.append((at, "deprecated"))  # still there, recommended against: its successor the link
+    if (m := _SUCCESSOR_LINK_RE.search(lead[:SENTENCE_SCAN])) is not None:
+        found.append((m.start(), "superseded"))  # its successor: that link (_linked_successor)
     hits = [hit for hit in found if hit is not None]
     if not hits:
         return None
     at, word = min(hits)
     return word, first_line + lead.count("\n", 0, at)
+
+
+def _recommended_instead(lead: str, title_words: list[str]) -> int | None:
+    """The offset of the first sentence of ``lead`` recommending a linked page "instead of"
+    the page itself — "this page", "this plugin", or its title's words whole ("…recommends
+    using [Cloudflare Workers](…) instead of Cloudflare Pages." on "Cloudflare Pages"); None
+    when none does."""
+    lead = lead[:SENTENCE_SCAN]
+    for m in _RECOMMEND_RE.finditer(lead):
+        instead = _INSTEAD_OF_RE.search(lead, m.end())
+        if instead is None or not _links(lead[m.end(): instead.start()]):
+            continue
+        what = _INSTEAD_OF_WHAT_RE.match(lead, instead.end())
+        if what is None:
+            continue
+        named = re.sub(r"[*_`]", "", what.group(1)).strip()
+        if _THIS_RE.fullmatch(named) or (title_words and _WORD_RE.findall(named.lower()) == title_words):
+            return m.start()
+    return None
 
 
 def _first_notice(notice_re: re.Pattern[str], lead: str, names_subject) -> tuple[int, str] | None:
@@ -577,6 +634,13 @@ def _moved_link(head: str, first_line: int) -> list[tuple[str, str, int]]:
         label = (m.group(3) or m.group(1)).strip().lower()
         target = next((d.group(2) for d in REF_DEF_RE.finditer(head) if d.group(1).strip().lower() == label), None)
     return [("superseded_by", target, first_line + head.count("\n", 0, m.start(1)))] if target else []
+
+
+def _linked_successor(head: str, first_line: int) -> list[tuple[str, str, int]]:
+    """("superseded_by", target, line) for the link a lead names as the page's successor
+    (``_SUCCESSOR_LINK_RE``): "see [x](…), which is the successor to this Pages setup"."""
+    m = _SUCCESSOR_LINK_RE.search(head[:SENTENCE_SCAN])
+    return [("superseded_by", m.group(1), first_line + head.count("\n", 0, m.start()))] if m else []
 
 
 def _names(value: str) -> list[str]:

@@ -2131,6 +2131,31 @@ def test_a_number_alone_names_the_record_of_the_linking_records_own_series(tmp_p
     reg.close()
 
 
+def test_a_successor_named_as_the_site_serves_a_numbered_page_is_that_page(tmp_path):
+    """SvelteKit numbers its files and its site drops the numbers: "This module was deprecated
+    in favour of [$app/env]($app-env)." in ``99-legacy-reference/20-$app-environment.md`` names
+    ``98-reference/19-$app-env.md``, whether the successor was there first or added later; a
+    name two numbered pages share names neither."""
+    root = tmp_path / "proj"
+    old = "02_knowledge/kit/99-legacy-reference/20-$app-environment.md"
+    new = "02_knowledge/kit/98-reference/19-$app-env.md"
+    write(root, old, "---\ntitle: $app/environment\n---\n\nThis module was deprecated in favour of [$app/env]($app-env).\n")
+    write(root, "02_knowledge/kit/99-legacy-reference/25-$env-static.md",
+          "---\ntitle: $env/static\n---\n\nThis module was deprecated in favour of [variables](variables).\n")
+    write(root, "02_knowledge/kit/20-core/70-variables.md", "# Environment variables\n\nText.\n")
+    write(root, "02_knowledge/kit/30-more/70-variables.md", "# More variables\n\nText.\n")
+    reg, _result = index(root, tmp_path / "r.sqlite")
+    superseded = lambda: {(e.src_path, e.dst_path) for e in edge_set_edges(reg.conn) if e.type == "SUPERSEDED_BY"}  # noqa: E731
+    assert superseded() == set()
+    write(root, new, "---\ntitle: $app/env\n---\n\nText.\n")
+    reg, _result = index(root, tmp_path / "r.sqlite", reg=reg, only={new})
+    assert superseded() == {(old, new)}
+    reg.close()
+    reg, _result = index(root, tmp_path / "full.sqlite")
+    assert superseded() == {(old, new)}
+    reg.close()
+
+
 def test_supersession_stated_in_the_text_is_an_edge_and_follows_a_successor_added_later(tmp_path):
     """"Superseded by [2. …](0002-….md)" under "## Status" is a SUPERSEDED_BY edge where the
     front matter names none; a successor added later is found by an incremental run as by a

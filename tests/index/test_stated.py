@@ -680,6 +680,64 @@ def test_a_notice_naming_its_subject_in_code_reads_a_front_matter_title():
     assert doc.status == "deprecated" and doc.stated_refs == (("superseded_by", "./runtime.md", 8),)
 
 
+def test_a_notice_with_its_helpers_before_the_linked_verb_or_a_rename_names_where_the_record_went():
+    """The Dart language's stubs again: "The feature specification has been\n[moved](…) to the
+    accepted features folder.", and "This feature has been [renamed](…)." — the verb's helpers
+    outside the link, over a line break; "renamed" says the record lives on under the link."""
+    moved = ("The feature specification has been \n[moved](../../accepted/future-releases/parts-with-imports/feature-specification.md)\n"
+             "to the accepted features folder.\n")
+    got = read_stated(moved)
+    assert got.status == "superseded" and got.refs == (
+        ("superseded_by", "../../accepted/future-releases/parts-with-imports/feature-specification.md", 2),)  # the link's line
+    got = read_stated("# Augmentation libraries\n\nThis feature has been [renamed](../augmentations/feature-specification.md).\n")
+    assert (got.status, got.refs) == ("superseded", (("superseded_by", "../augmentations/feature-specification.md", 3),))
+    assert read_stated("# X\n\nThe variable was [renamed](r.md) in the example below.\n\n## Y\n").status is None
+
+
+def test_a_package_named_in_code_by_the_titles_words_is_the_pages_subject():
+    """SvelteKit's "Cloudflare Workers" page: "> [!NOTE] `adapter-cloudflare-workers` has been
+    deprecated in favour of [`adapter-cloudflare`](adapter-cloudflare)." — a package's name
+    joining every word of a title of two or more; one word shared is not enough."""
+    text = ("> [!NOTE] `adapter-cloudflare-workers` has been deprecated in favour of [`adapter-cloudflare`](adapter-cloudflare). "
+            "We recommend using `adapter-cloudflare` instead.\n\nTo deploy to Cloudflare Workers, use it.\n\n## Usage\n")
+    got = read_stated(text, title="Cloudflare Workers")
+    assert (got.status, got.refs) == ("deprecated", (("superseded_by", "adapter-cloudflare", 1),))
+    assert read_stated(text, title="Cloudflare Pages").status is None
+    assert read_stated(text.replace("adapter-cloudflare-workers", "workers-kv"), title="Cloudflare Workers").status is None
+
+
+def test_a_link_recommended_instead_of_the_page_itself_replaces_it():
+    """Hono's "Cloudflare Pages": "For new projects, Cloudflare now recommends using [Cloudflare
+    Workers](…) instead of Cloudflare Pages. … see [Cloudflare Workers + Vite](…), which is the
+    successor to this Pages setup." — still there, recommended against, with two successors; a
+    recommendation instead of something else, or of nothing linked, is no notice."""
+    text = ("# Cloudflare Pages\n\n::: warning\nFor new projects, Cloudflare now recommends using [Cloudflare Workers]"
+            "(/docs/getting-started/cloudflare-workers) instead of Cloudflare Pages. If you are starting a new full-stack "
+            "application, see [Cloudflare Workers + Vite](/docs/getting-started/cloudflare-workers-vite), which is the "
+            "successor to this Pages setup.\n:::\n\n## Setup\n")
+    got = read_stated(text)
+    assert got.status == "deprecated" and {t for _k, t, _l in got.refs} == {
+        "/docs/getting-started/cloudflare-workers", "/docs/getting-started/cloudflare-workers-vite"}
+    this = "# X plugin\n\nWe recommend using [the Y option](y.md) instead of this plugin.\n"
+    assert read_stated(this).status == "deprecated" and read_stated(this).refs == (("superseded_by", "y.md", 3),)
+    for other in ("# Cloudflare Pages\n\nWe recommend using [Workers](w.md) instead of KV for sessions.\n",
+                  "# Cloudflare Pages\n\nWe recommend using Workers instead of Cloudflare Pages.\n"):
+        assert read_stated(other).status is None
+    only = "# Old setup\n\nSee [the new setup](new.md), which is the successor to this guide.\n"
+    assert read_stated(only).refs == (("superseded_by", "new.md", 3),) and read_stated(only).status == "superseded"
+
+
+def test_a_page_of_old_things_sending_its_reader_to_the_current_ones_is_replaced():
+    """Cluster API's v1beta1 reference: "> This page documents **deprecated** API packages. For
+    current types, see [CRD API Reference (v1beta2)](crd-api-reference.md)." A README's "For the
+    latest release notes, see [x]", with nothing saying the page is old, is no notice."""
+    text = ("> This page documents **deprecated** API packages. For current types, see "
+            "[CRD API Reference (v1beta2)](crd-api-reference.md).\n\n# API Reference\n\n## Packages\n")
+    got = read_stated(text)
+    assert (got.status, got.refs) == ("superseded", (("superseded_by", "crd-api-reference.md", 1),))
+    assert read_stated("# Tool\n\nFor the latest release notes, see [the changelog](CHANGELOG.md).\n").status is None
+
+
 @pytest.mark.parametrize("text", [
     "# Relref\n\n> When working with Markdown this shortcode is obsolete.\n",  # not the sentence's subject
     # in a section, not the lead (an id title straight over a heading reads it as its subtitle)
