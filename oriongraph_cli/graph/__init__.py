@@ -106,7 +106,9 @@ indexed documents (``resolve``), stored and rebuilt as edges (``edges``), walked
 # ``eep-0035.md`` names ``eep-0009.md``: Erlang's EEPs). 37: a name a record's state or text
 # gives its successor names the one page whose file name is that name after the number that
 # orders it, as the site serves it ("in favour of [$app/env]($app-env)" names
-# ``19-$app-env.md``: SvelteKit's docs).
+# ``19-$app-env.md``: SvelteKit's docs). 38: a page answers at the address its front matter's
+# ``permalink`` gives, as at a ``redirect_from`` one (Jekyll, Eleventy, Gatsby: TypeScript's
+# handbook links "/docs/handbook/2/classes.html", the permalink of ``handbook-v2/Classes.md``).
 # Here, not in ``resolve``, so a run that finds nothing changed can check it without
 # importing the resolver.
-LINK_RULES = 37
+LINK_RULES = 38

@@ -37,6 +37,7 @@ FRONT_MATTER_TYPES: dict[str, str] = {
 # "Replaced-By: EEP-0068" and "replaces: FIP-0090" (Erlang's EEPs, Filecoin's FIPs) say what
 # "Superseded-By" and "supersedes" say
 _FM_ALIASES = {"dependson": "depends_on", "supersededby": "superseded_by", "replacedby": "superseded_by",
+               "deprecatedby": "superseded_by",  # TypeScript's old handbook: "deprecated_by: /docs/handbook/2/classes.html"
                "replaces": "supersedes", "link": "links"}
 # a value naming nothing: "replaces: N/A", "superseded_by: none", "-"
 _FM_NONE_RE = re.compile(r"^\W*(?:n/?a|none|nothing|tbd|null)?\W*$", re.IGNORECASE)
@@ -333,7 +334,8 @@ class DocInfo:
     tags: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()  # front matter ``aliases``: other names a wiki link may use (Obsidian)
     # site URLs the page also answers at (its old addresses): ``redirect_from`` (Jekyll, Eleventy)
-    # and ``aliases`` written as URL paths (Hugo), each as ``site_url_key`` makes it
+    # and ``aliases`` written as URL paths (Hugo), each as ``site_url_key`` makes it; and the
+    # address its front matter gives it, ``permalink`` (Jekyll, Eleventy, Gatsby)
     urls: tuple[str, ...] = ()
     # web addresses its front matter gives outside the link keys (``own_urls_of``): Ember's RFCs
     # name their own pull request, ``prs: {accepted: https://github.com/emberjs/rfcs/pull/669}``
@@ -344,16 +346,20 @@ class DocInfo:
         meta = d.meta if isinstance(d.meta, dict) else {}
         doc_id = meta.get("id")
         aliases = aliases_of(meta.get("aliases", meta.get("alias")))
+        redirects = (*aliases_of(meta.get("redirect_from")), *aliases_of(meta.get("permalink")))
         return cls(d.path, d.title, str(doc_id) if doc_id is not None else None, d.workstream, tuple(d.tags),
-                   aliases, urls_of(aliases, aliases_of(meta.get("redirect_from"))), own_urls_of(_fm_urls(meta)))
+                   aliases, urls_of(aliases, redirects), own_urls_of(_fm_urls(meta)))
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> "DocInfo":
         """From ``Registry.document_links_info``: tags as JSON, aliases and redirect_from as
         SQLite's ``json_extract`` gives them (JSON text for a list, the text itself for one name),
-        and the front matter's web addresses as [[key path, address], …] (None: it has none)."""
+        the front matter's web addresses as [[key path, address], …] (None: it has none), and
+        its permalink."""
         aliases = aliases_of(_json_list(row[5] if len(row) > 5 else None))
         redirects = aliases_of(_json_list(row[6] if len(row) > 6 else None))
+        if len(row) > 8 and row[8] is not None:
+            redirects = (*redirects, *aliases_of(_json_list(row[8])))
         tags = () if row[4] in (None, "", "[]") else tuple(json.loads(row[4]))  # most notes have none: no parse
         own = own_urls_of((_top_key(k), v) for k, v in json.loads(row[7])) if len(row) > 7 and row[7] not in (None, "[]") else ()
         return cls(row[0], row[1], row[2], row[3], tags, aliases, urls_of(aliases, redirects) if aliases or redirects else (), own)

@@ -227,8 +227,11 @@ if TYPE_CHECKING:
 # itself, by its title or "this plugin", says it is deprecated ("Cloudflare now recommends
 # using [Cloudflare Workers](…) instead of Cloudflare Pages") and "[x](…), which is the
 # successor to this Pages setup" names x (Hono's docs); "For current types, see [x](…)" in a
-# paragraph saying the page is old says it is superseded by x (Cluster API's v1beta1 reference)
-PARSE_RULES = 51
+# paragraph saying the page is old says it is superseded by x (Cluster API's v1beta1 reference).
+# Rules 52: front matter "deprecated_by" names the successor as "superseded_by" does, and it or
+# "deprecated: true" gives the state "deprecated" where no status is written (TypeScript's old
+# handbook: "deprecated_by: /docs/handbook/2/classes.html")
+PARSE_RULES = 52
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 STAGE_ALIASES = {
@@ -801,6 +804,18 @@ def normalise_stage(value: Any) -> str | None:
     return STAGE_ALIASES.get(text, text) or None
 
 
+def _deprecated_in_meta(meta: dict[str, Any]) -> bool:
+    """Whether the front matter says the page is deprecated without a ``status``: a
+    ``deprecated_by`` naming its successor (any case and separator), or ``deprecated: true``."""
+    for key, value in meta.items():
+        k = str(key).strip().lower().replace("-", "").replace("_", "")
+        if k == "deprecatedby" and value not in (None, "", [], False):
+            return True
+        if k == "deprecated" and (value is True or str(value).strip().lower() in ("true", "yes")):
+            return True
+    return False
+
+
 def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: int | None = None) -> tuple[Document, list[ParseWarning]]:
     meta, body_start, warnings = split_front_matter(rel, text)
     if not body_start and (fields := preamble_fields(text, 0, syntax_of(rel))) is not None:
@@ -834,6 +849,8 @@ def parse_document(rel: str, data: bytes, text: str, *, mtime: float, git_time: 
         status = gone  # "Final/R-33 Replaced by EEP 33": replaced, whatever came first
     if status is None and stage and stage not in STAGES and stage in STATUS_WORDS:
         status = stage  # Ember's RFCs keep their state as `stage: discontinued`
+    if status is None and _deprecated_in_meta(meta):
+        status = "deprecated"  # TypeScript's old handbook: "deprecated_by: /docs/handbook/2/classes.html"
     stated_refs: tuple[tuple[str, str, int], ...] = ()
     stated_keys = {"supersedes", "superseded_by"} - {front_matter_key(k) for k in meta}
     folder = folder_status(rel) if status is None else None

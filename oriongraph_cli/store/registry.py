@@ -48,14 +48,15 @@ DOC_COLUMNS = (
     "id, path, doc_version_id, size_bytes, title, source_type, workstream, stage, status, priority, "
     "doc_key, created_at, created_source, tags, meta, body_start, n_spans, lang"
 )
-# what link resolution reads of a document: front matter aliases (or alias) and redirect_from
+# what link resolution reads of a document: front matter aliases (or alias), redirect_from and permalink
 # as SQLite's json_extract gives them (extract.DocInfo.from_row reads the row)
 _LINKS_INFO = ("path, title, doc_key, workstream, tags, coalesce(json_extract(meta, '$.aliases'), json_extract(meta, '$.alias')), "
                "json_extract(meta, '$.redirect_from'), "
                # the front matter's web addresses with their keys' paths (extract.own_urls_of), read
                # only where the text has one
                "CASE WHEN instr(meta, 'http') THEN (SELECT json_group_array(json_array(fullkey, value)) FROM json_tree(documents.meta) "
-               "WHERE type = 'text' AND (value LIKE 'http://%' OR value LIKE 'https://%')) END")
+               "WHERE type = 'text' AND (value LIKE 'http://%' OR value LIKE 'https://%')) END, "
+               "json_extract(meta, '$.permalink')")
 SPAN_COLUMNS = "s.id, s.span_id, s.doc_version_id, s.path, s.ordinal, s.char_start, s.char_end, s.line_start, s.line_end, s.token_cost, s.heading_path, s.heading_level, s.text"
 
 
@@ -373,9 +374,9 @@ class Registry:
         """(path, span_id, ordinal) of every span, in row order."""
         return [tuple(r) for r in self.conn.execute("SELECT path, span_id, ordinal FROM spans ORDER BY id")]
 
-    def document_links_info(self, paths: Iterable[str] | None = None) -> list[tuple[str, str, str | None, str | None, str, str | None, str | None, str | None]]:
+    def document_links_info(self, paths: Iterable[str] | None = None) -> list[tuple[str, str, str | None, str | None, str, str | None, str | None, str | None, str | None]]:
         """(path, title, doc_key, workstream, tags JSON, front matter aliases JSON, redirect_from JSON, web addresses
-        JSON) of every document (of those at ``paths``, when given): what link resolution needs."""
+        JSON, permalink) of every document (of those at ``paths``, when given): what link resolution needs."""
         if paths is None:
             return [tuple(r) for r in self.conn.execute(f"SELECT {_LINKS_INFO} FROM documents")]
         return [tuple(r) for r in self.conn.execute(

@@ -2156,6 +2156,34 @@ def test_a_successor_named_as_the_site_serves_a_numbered_page_is_that_page(tmp_p
     reg.close()
 
 
+def test_a_page_deprecated_by_its_successors_permalink_names_that_page(tmp_path):
+    """TypeScript's old handbook: "deprecated_by: /docs/handbook/2/classes.html" in
+    ``handbook-v1/Classes.md`` names ``handbook-v2/Classes.md``, whose front matter gives that
+    address as its ``permalink`` (the file's own path says nothing of it, and two pages are
+    named Classes). A link in the text to a page's permalink names it too, the page added later.
+    ``deprecated_by``, or ``deprecated: true``, is the state where no status is written."""
+    root = tmp_path / "proj"
+    old = "02_knowledge/ts/handbook-v1/Classes.md"
+    new = "02_knowledge/ts/handbook-v2/Classes.md"
+    write(root, old, "---\ntitle: Classes\npermalink: /docs/handbook/classes.html\ndeprecated_by: /docs/handbook/2/classes.html\n---\n\nText.\n")
+    write(root, new, "---\ntitle: Classes\npermalink: /docs/handbook/2/classes.html\n---\n\nSee [generics](/docs/handbook/2/generics.html).\n")
+    reg, result = index(root, tmp_path / "r.sqlite")
+    typed = lambda: {(e.src_path, e.dst_path, e.type) for e in edge_set_edges(reg.conn) if e.type in ("SUPERSEDED_BY", "REF")}  # noqa: E731
+    assert typed() == {(old, new, "SUPERSEDED_BY")}
+    assert [d.target for d in result.dangling] == ["/docs/handbook/2/generics.html"]
+    gen = "02_knowledge/ts/handbook-v2/Generics.md"
+    write(root, gen, "---\ntitle: Generics\npermalink: /docs/handbook/2/generics.html\n---\n\nText.\n")
+    reg, result = index(root, tmp_path / "r.sqlite", reg=reg, only={gen})
+    assert typed() == {(old, new, "SUPERSEDED_BY"), (new, gen, "REF")} and result.dangling == []
+    reg.close()
+    from oriongraph_cli.index.parse import parse_document
+    text = "---\ntitle: Classes\ndeprecated_by: /docs/handbook/2/classes.html\n---\n\nText.\n"
+    assert parse_document(old, text.encode(), text, mtime=0)[0].status == "deprecated"
+    for front, status in (("deprecated: true", "deprecated"), ("deprecated: false", None), ("status: accepted\ndeprecated: true", "accepted")):
+        text = f"---\ntitle: X\n{front}\n---\n\nText.\n"
+        assert parse_document("02_knowledge/x.md", text.encode(), text, mtime=0)[0].status == status
+
+
 def test_supersession_stated_in_the_text_is_an_edge_and_follows_a_successor_added_later(tmp_path):
     """"Superseded by [2. …](0002-….md)" under "## Status" is a SUPERSEDED_BY edge where the
     front matter names none; a successor added later is found by an incremental run as by a
