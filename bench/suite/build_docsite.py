@@ -405,6 +405,36 @@ projects no default was chosen on.
     git -C /tmp/src/rustup checkout 0878429a3d0868928cb57085332854e183f9fcfe
     python bench/suite/build_docsite.py /tmp/src/rustup --docs doc --name rustup --out /tmp/suite/rustup
 
+    git clone https://github.com/near/NEPs /tmp/src/nearneps
+    git -C /tmp/src/nearneps checkout dcc0bcbd452f68c936696e5f9552e567c3b162e0
+    python bench/suite/build_docsite.py /tmp/src/nearneps --docs neps --name nearneps --out /tmp/suite/nearneps
+
+    git clone https://github.com/polkadot-fellows/RFCs /tmp/src/polkadot
+    git -C /tmp/src/polkadot checkout 6e227ae44e82c1b9a66fff2b02d5e5687f9f9e05
+    python bench/suite/build_docsite.py /tmp/src/polkadot --docs text --name polkadot --out /tmp/suite/polkadot
+
+    git clone https://github.com/cometbft/cometbft /tmp/src/cometbft
+    git -C /tmp/src/cometbft checkout 5bba72c14f2be2b06ac4d89dbdf6712e2e5e095c
+    python bench/suite/build_docsite.py /tmp/src/cometbft --docs docs --name cometbft-docs --out /tmp/suite2/cbd
+    python bench/suite/build_docsite.py /tmp/src/cometbft --docs spec --name cometbft-spec --out /tmp/suite2/cbs
+    mkdir -p /tmp/suite/cometbft/02_knowledge
+    cp -r /tmp/suite2/cbd/02_knowledge/cometbft-docs /tmp/suite2/cbs/02_knowledge/cometbft-spec /tmp/suite/cometbft/02_knowledge/
+
+    git clone https://github.com/microsoft/TypeScript-Website /tmp/src/typescript
+    git -C /tmp/src/typescript checkout 1f8e642574ce992bfd573a96b5e3de43d8ac044a
+    python bench/suite/build_docsite.py /tmp/src/typescript/packages/documentation --docs copy/en --name typescript-docs --out /tmp/suite2/tsd
+    python bench/suite/build_docsite.py /tmp/src/typescript/packages/tsconfig-reference --docs copy/en --name tsconfig-reference --out /tmp/suite2/tsc
+    mkdir -p /tmp/suite/typescript/02_knowledge
+    cp -r /tmp/suite2/tsd/02_knowledge/typescript-docs /tmp/suite2/tsc/02_knowledge/tsconfig-reference /tmp/suite/typescript/02_knowledge/
+
+    git clone https://github.com/solidjs/solid-docs /tmp/src/solid
+    git -C /tmp/src/solid checkout 12dcb647014bd99a88f19d1bd70a7cc4450f3272
+    python bench/suite/build_docsite.py /tmp/src/solid --docs src/routes --name solid --out /tmp/suite/solid
+
+    git clone https://github.com/biomejs/website /tmp/src/biome
+    git -C /tmp/src/biome checkout 830c2a8d641c6c34ca551ff703dab758694c75e1
+    python bench/suite/build_docsite.py /tmp/src/biome --docs src/content/docs --name biome --exclude es,fr,ja,pl,pt-BR,ru,uk,zh-CN --out /tmp/suite/biome
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -1181,6 +1211,24 @@ Sources (only the Markdown is read):
   only the English pages are judged. 104 intents; no page replaces another.
 - ``rustup``: every ``**/*.md`` of rust-lang/rustup's ``doc/`` at 0878429a3d08 (2026-07-24) — the rustup book,
   user guide and developer guide, 32 pages. 74 intents; no page replaces another.
+- ``nearneps``: every ``**/*.md`` of near/NEPs' ``neps/`` at dcc0bcbd452f (2026-08-18) — NEAR Protocol's
+  enhancement proposals, 63 pages with their header blocks (Status, Replaces, SupersededBy), eight old ones
+  under ``archive/``. 73 intents; 7 pairs in 14 phrasings (5 pairs marked).
+- ``polkadot``: every ``**/*.md`` of polkadot-fellows/RFCs' ``text/`` at 6e227ae44e82 (2026-03-03) — the
+  Polkadot Fellowship's 43 long RFCs. 53 intents; 3 pairs in 6 phrasings (all marked).
+- ``cometbft``: every ``**/*.md`` of cometbft/cometbft's ``docs/`` (177 pages, to ``cometbft-docs``: guides,
+  decision records with their Status lines, RFCs, QA reports) and ``spec/`` (107, to ``cometbft-spec``,
+  a ``legacy/`` folder among them) at 5bba72c14f2b (2026-08-04). 102 intents; 35 pairs in 42 phrasings (25 pairs marked).
+- ``typescript``: every ``**/*.md`` of microsoft/TypeScript-Website's ``packages/documentation/copy/en/``
+  (128 pages, to ``typescript-docs``: both handbooks, the reference, declaration files, release notes)
+  and ``packages/tsconfig-reference/copy/en/`` (163, to ``tsconfig-reference``: one page per compiler
+  option) at 1f8e642574ce (2024-10-17). 121 intents; 17 pairs in 33 phrasings (all marked).
+- ``solid``: every ``**/*.mdx`` of solidjs/solid-docs' ``src/routes/`` at 12dcb647014b (2026-08-20) —
+  SolidJS, Solid Router, SolidStart (v1 and v2 side by side) and Solid Meta, 271 pages in folders named
+  with their order ("(0)concepts"). 178 intents; 17 pairs in 24 phrasings (14 pairs marked).
+- ``biome``: every ``**/*.md`` and ``*.mdx`` of biomejs/website's ``src/content/docs/`` at 830c2a8d641c
+  (2026-08-22), less its eight translations — Biome's guides, reference, blog and one page per lint rule,
+  684 pages. 141 intents; 14 pairs in 18 phrasings (4 marked).
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
 copying the docs folder in (less any folder of generated pages named with ``--exclude``).

@@ -152,6 +152,17 @@ UNSEEN = {
     "hono": ("hono", HERE / "hono.intents.jsonl"),
     "starlight": ("starlight", HERE / "starlight.intents.jsonl"),
     "rustup": ("rustup", HERE / "rustup.intents.jsonl"),
+    "nearneps": ("nearneps", HERE / "nearneps.intents.jsonl"),
+    "polkadot": ("polkadot", HERE / "polkadot.intents.jsonl"),
+    "cometbft": ("cometbft", HERE / "cometbft.intents.jsonl"),
+    "typescript": ("typescript", HERE / "typescript.intents.jsonl"),
+    "solid": ("solid", HERE / "solid.intents.jsonl"),
+    "biome": ("biome", HERE / "biome.intents.jsonl"),
+    "jekyll": ("jekyll", HERE / "jekyll.intents.jsonl"),
+    "homebrew": ("homebrew", HERE / "homebrew.intents.jsonl"),
+    "rbe": ("rbe", HERE / "rbe.intents.jsonl"),
+    "elixir": ("elixir", HERE / "elixir.intents.jsonl"),
+    "express": ("express", HERE / "express.intents.jsonl"),
 }
 # the same projects with their lifecycle told only in the text (strip_stated.py): measured
 # against the trees above, never part of a choice
