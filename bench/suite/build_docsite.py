@@ -435,6 +435,43 @@ projects no default was chosen on.
     git -C /tmp/src/biome checkout 830c2a8d641c6c34ca551ff703dab758694c75e1
     python bench/suite/build_docsite.py /tmp/src/biome --docs src/content/docs --name biome --exclude es,fr,ja,pl,pt-BR,ru,uk,zh-CN --out /tmp/suite/biome
 
+    git clone https://github.com/jekyll/jekyll /tmp/src/jekyll
+    git -C /tmp/src/jekyll checkout 202df571314ba1d18e9fccd81d12aaad4a703c38
+    python bench/suite/build_docsite.py /tmp/src/jekyll --docs docs --name jekyll --out /tmp/suite/jekyll
+
+    git clone https://github.com/Homebrew/brew /tmp/src/homebrew
+    git -C /tmp/src/homebrew checkout aad366ffaf6a8c94c66d35e4b990d42ac4195305
+    python bench/suite/build_docsite.py /tmp/src/homebrew --docs docs --name homebrew --out /tmp/suite/homebrew
+
+    git clone https://github.com/rust-lang/rust-by-example /tmp/src/rbe
+    git -C /tmp/src/rbe checkout 898f0ac1479223d332309e0fce88d44b39927d28
+    python bench/suite/build_docsite.py /tmp/src/rbe --docs src --name rust-by-example --out /tmp/suite/rbe
+
+    git clone https://github.com/elixir-lang/elixir /tmp/src/elixir
+    git -C /tmp/src/elixir checkout 63a7a054ceb2383d795731db8e6ea28aa30e4a03
+    python bench/suite/build_docsite.py /tmp/src/elixir --docs lib/elixir/pages --name elixir --out /tmp/suite/elixir
+
+    git clone https://github.com/expressjs/expressjs.com /tmp/src/express
+    git -C /tmp/src/express checkout b9d510698d15f3fd21f4a13fc97fe9f292f9b105
+    python bench/suite/build_docsite.py /tmp/src/express --docs src/content --name express --out /tmp/suite/express \
+        --exclude docs/de,pages/de,docs/es,pages/es,docs/fr,pages/fr,docs/it,pages/it,docs/ja,pages/ja,docs/ko,pages/ko,docs/pt-br,pages/pt-br,docs/zh-cn,pages/zh-cn,docs/zh-tw,pages/zh-tw
+
+    git clone https://github.com/tokio-rs/website /tmp/src/tokio
+    git -C /tmp/src/tokio checkout 0b994549a4cafaea09c62d897da421d1f7dff973
+    python bench/suite/build_docsite.py /tmp/src/tokio --docs content --name tokio --out /tmp/suite/tokio
+
+    git clone https://github.com/rust-lang/nomicon /tmp/src/nomicon
+    git -C /tmp/src/nomicon checkout cc6a6bae8c3bfa389974e533c54694662c1a9de6
+    python bench/suite/build_docsite.py /tmp/src/nomicon --docs src --name nomicon --out /tmp/suite/nomicon
+
+    git clone https://github.com/trpc/trpc /tmp/src/trpc
+    git -C /tmp/src/trpc checkout 340811ba5320637fbaf48fccf3dbfdd258bd34db
+    python bench/suite/build_docsite.py /tmp/src/trpc --docs www --name trpc --exclude node_modules,src --out /tmp/suite/trpc
+
+    git clone https://github.com/fluent/fluentd-docs-gitbook /tmp/src/fluentd
+    git -C /tmp/src/fluentd checkout a7a42eb19ad2006d0279cc5cf4bfa510f74743f2
+    python bench/suite/build_docsite.py /tmp/src/fluentd --docs . --name fluentd --exclude .github,.gitbook --out /tmp/suite/fluentd
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -1229,6 +1266,30 @@ Sources (only the Markdown is read):
 - ``biome``: every ``**/*.md`` and ``*.mdx`` of biomejs/website's ``src/content/docs/`` at 830c2a8d641c
   (2026-08-22), less its eight translations — Biome's guides, reference, blog and one page per lint rule,
   684 pages. 141 intents; 14 pairs in 18 phrasings (4 marked).
+- ``jekyll``: every ``**/*.md`` of jekyll/jekyll's ``docs/`` at 202df571314b (2026-04-22) — Jekyll's manual
+  (``_docs``), tutorials, release posts and pages, 111 in all, each with its ``permalink``. 139 intents; 10
+  pairs in 14 phrasings (4 pairs marked).
+- ``homebrew``: every ``**/*.md`` of Homebrew/brew's ``docs/`` at aad366ffaf6a (2026-08-22) — Homebrew's user,
+  contributor and maintainer guides and its governance records, 85 pages. 119 intents; 6 pairs in 9 phrasings (1 marked).
+- ``rbe``: every ``**/*.md`` of rust-lang/rust-by-example's ``src/`` at 898f0ac14792 (2026-04-19) — *Rust by
+  Example*, 198 short chapters (to ``rust-by-example``). 188 intents; no page replaces another.
+- ``elixir``: every ``**/*.md`` of elixir-lang/elixir's ``lib/elixir/pages/`` at 63a7a054ceb2 (2026-08-22) —
+  the guides shipped with the language, 51 long pages. 82 intents; 5 pairs in 8 phrasings (all marked).
+- ``express``: every ``**/*.md`` and ``*.mdx`` of expressjs/expressjs.com's ``src/content/`` at b9d510698d15
+  (2026-08-08), less its nine translations — the guide for Express 4.x and 5.x side by side, the API
+  reference for 3.x to 5.x, resources and blog posts, 99 pages. 112 intents; 19 pairs in 39 phrasings (9 pairs
+  marked).
+- ``tokio``: every ``**/*.md`` of tokio-rs/website's ``content/`` at 0b994549a4ca (2026-03-12) — Tokio's
+  tutorial and topic guides and 43 blog posts announcing releases (axum's among them), 62 pages. 95 intents;
+  21 pairs in 34 phrasings (13 pairs marked).
+- ``nomicon``: every ``**/*.md`` of rust-lang/nomicon's ``src/`` at cc6a6bae8c3b (2026-02-27) — *The
+  Rustonomicon*, 64 chapters with a Vec and an Arc built step by step. 86 intents; 3 pairs in 5 phrasings (all marked).
+- ``trpc``: every ``**/*.md`` and ``*.mdx`` of trpc/trpc's ``www/`` at 340811ba5320 (2026-06-20) — tRPC's docs,
+  its 10.x and 9.x docs kept beside them (``versioned_docs/``), blog posts, 212 pages. 106 intents; 61
+  pairs in 68 phrasings (3 pairs marked: the versions replace each other by their folders only).
+- ``fluentd``: every ``**/*.md`` of fluent/fluentd-docs-gitbook at a7a42eb19ad2 (2024-10-22) — Fluentd's
+  GitBook: installation (td-agent v3 and v4 beside fluent-package v5), configuration, one page per plugin,
+  plugin development, 193 pages. 149 intents; 9 pairs in 18 phrasings (all marked).
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
 copying the docs folder in (less any folder of generated pages named with ``--exclude``).

@@ -163,6 +163,10 @@ UNSEEN = {
     "rbe": ("rbe", HERE / "rbe.intents.jsonl"),
     "elixir": ("elixir", HERE / "elixir.intents.jsonl"),
     "express": ("express", HERE / "express.intents.jsonl"),
+    "tokio": ("tokio", HERE / "tokio.intents.jsonl"),
+    "nomicon": ("nomicon", HERE / "nomicon.intents.jsonl"),
+    "trpc": ("trpc", HERE / "trpc.intents.jsonl"),
+    "fluentd": ("fluentd", HERE / "fluentd.intents.jsonl"),
 }
 # the same projects with their lifecycle told only in the text (strip_stated.py): measured
 # against the trees above, never part of a choice
