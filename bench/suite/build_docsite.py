@@ -472,6 +472,26 @@ projects no default was chosen on.
     git -C /tmp/src/fluentd checkout a7a42eb19ad2006d0279cc5cf4bfa510f74743f2
     python bench/suite/build_docsite.py /tmp/src/fluentd --docs . --name fluentd --exclude .github,.gitbook --out /tmp/suite/fluentd
 
+    git clone https://github.com/jestjs/jest /tmp/src/jest
+    git -C /tmp/src/jest checkout 52db46e50404c993d3f10dd1481e861cc04ae22e
+    python bench/suite/build_docsite.py /tmp/src/jest --docs docs --name jest-docs --out /tmp/suite2/jd
+    python bench/suite/build_docsite.py /tmp/src/jest --docs website/versioned_docs --name jest-versioned-docs --out /tmp/suite2/jv
+    python bench/suite/build_docsite.py /tmp/src/jest --docs website/blog --name jest-blog --out /tmp/suite2/jb
+    mkdir -p /tmp/suite/jest/02_knowledge
+    cp -r /tmp/suite2/jd/02_knowledge/* /tmp/suite2/jv/02_knowledge/* /tmp/suite2/jb/02_knowledge/* /tmp/suite/jest/02_knowledge/
+
+    git clone https://github.com/prettier/prettier /tmp/src/prettier
+    git -C /tmp/src/prettier checkout 4f84a934201322ca87750e2b9b25baf296da6560
+    python bench/suite/build_docsite.py /tmp/src/prettier --docs docs --name prettier-docs --out /tmp/suite2/pd
+    python bench/suite/build_docsite.py /tmp/src/prettier --docs website/versioned_docs --name prettier-versioned-docs --out /tmp/suite2/pv
+    python bench/suite/build_docsite.py /tmp/src/prettier --docs website/blog --name prettier-blog --out /tmp/suite2/pb
+    mkdir -p /tmp/suite/prettier/02_knowledge
+    cp -r /tmp/suite2/pd/02_knowledge/* /tmp/suite2/pv/02_knowledge/* /tmp/suite2/pb/02_knowledge/* /tmp/suite/prettier/02_knowledge/
+
+    git clone https://github.com/reduxjs/redux-toolkit /tmp/src/rtk
+    git -C /tmp/src/rtk checkout 74200d87c27ca2b1c0915b2fbb4c44dd7494c2aa
+    python bench/suite/build_docsite.py /tmp/src/rtk --docs docs --name redux-toolkit --out /tmp/suite/rtk
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -1290,6 +1310,17 @@ Sources (only the Markdown is read):
 - ``fluentd``: every ``**/*.md`` of fluent/fluentd-docs-gitbook at a7a42eb19ad2 (2024-10-22) — Fluentd's
   GitBook: installation (td-agent v3 and v4 beside fluent-package v5), configuration, one page per plugin,
   plugin development, 193 pages. 149 intents; 9 pairs in 18 phrasings (all marked).
+- ``jest``: every ``**/*.md`` and ``*.mdx`` of jestjs/jest's ``docs/`` (38 pages, to ``jest-docs``: the next
+  version's), ``website/versioned_docs/`` (115, to ``jest-versioned-docs``: versions 29.7, 30.0 and 30.4,
+  each a copy of the same pages) and ``website/blog/`` (22) at 52db46e50404 (2026-08-21). 176 intents; 21
+  pairs in 32 phrasings (13 pairs marked).
+- ``prettier``: every ``**/*.md`` of prettier/prettier's ``docs/`` (24 pages, to ``prettier-docs``: the next
+  version's), ``website/versioned_docs/`` (24, to ``prettier-versioned-docs``: the stable version's copy)
+  and ``website/blog/`` (44 release posts) at 4f84a9342013 (2026-07-24). 100 intents; 21 pairs in 27
+  phrasings (18 pairs marked).
+- ``rtk``: every ``**/*.md`` and ``*.mdx`` of reduxjs/redux-toolkit's ``docs/`` at 74200d87c27c (2026-08-09) —
+  Redux Toolkit's tutorials, usage guides and API reference with RTK Query's, 69 pages (to
+  ``redux-toolkit``). 109 intents; 5 pairs in 9 phrasings (1 pair marked).
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
 copying the docs folder in (less any folder of generated pages named with ``--exclude``).

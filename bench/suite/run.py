@@ -167,6 +167,9 @@ UNSEEN = {
     "nomicon": ("nomicon", HERE / "nomicon.intents.jsonl"),
     "trpc": ("trpc", HERE / "trpc.intents.jsonl"),
     "fluentd": ("fluentd", HERE / "fluentd.intents.jsonl"),
+    "jest": ("jest", HERE / "jest.intents.jsonl"),
+    "prettier": ("prettier", HERE / "prettier.intents.jsonl"),
+    "rtk": ("rtk", HERE / "rtk.intents.jsonl"),
 }
 # the same projects with their lifecycle told only in the text (strip_stated.py): measured
 # against the trees above, never part of a choice
