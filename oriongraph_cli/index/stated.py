@@ -552,7 +552,7 @@ def _recommended_instead(lead: str, title_words: list[str]) -> int | None:
     when none does."""
     lead = lead[:SENTENCE_SCAN]
     for m in _RECOMMEND_RE.finditer(lead):
-        instead = _INSTEAD_OF_RE.search(lead, m.end())
+        instead = _INSTEAD_OF_RE.search(lead, m.end(), m.end() + 400)  # within the cue's reach (200 characters)
         if instead is None or not _links(lead[m.end(): instead.start()]):
             continue
         what = _INSTEAD_OF_WHAT_RE.match(lead, instead.end())
