@@ -412,8 +412,7 @@ class LinkResolver:
         way a site numbering its files names its pages, and so the way a record's state names
         its successor there ("deprecated in favour of [$app/env]($app-env)" for
         ``19-$app-env.md``: SvelteKit's docs). None for none or several."""
-        base = posixpath.basename(name.strip().lower())
-        stem = posixpath.splitext(base)[0] if base.endswith(MD_SUFFIXES) else base
+        stem = name_stem(name.strip().lower())
         return _only(self.unnumbered.get(stem, ())) if stem else None
 
     def resolve_path(self, src_path: str, target: str) -> tuple[str | None, str]:
@@ -559,8 +558,7 @@ class LinkResolver:
                 path, status = self.resolve_path(src_path, base)
                 if status in ("ok", "page") and path is not None:  # a site URL's page too, as its link resolves
                     return path
-        base = posixpath.basename(lower)
-        stem = posixpath.splitext(base)[0] if base.endswith(MD_SUFFIXES) else base
+        stem = name_stem(lower)
         cands = self.stems.get(stem)
         if cands:
             if len(cands) == 1:
@@ -603,6 +601,13 @@ FS_KEY = "fs"
 # path (a coarse key every document sets: a change anywhere resolves the pages holding one again)
 XREF_KEY = "xref"
 
+
+
+def name_stem(name: str) -> str:
+    """The file stem a name (lower-cased) looks pages up by: its last path part, without a
+    Markdown suffix (``docs/setup.md`` and ``setup`` are ``setup``; ``v1.2`` stays ``v1.2``)."""
+    base = posixpath.basename(name)
+    return posixpath.splitext(base)[0] if base.endswith(MD_SUFFIXES) else base
 
 
 def _only(paths) -> str | None:
@@ -682,8 +687,7 @@ def _name_keys(src_path: str, name: str, keys: set[str]) -> None:
     if "/" in name or lower.endswith(MD_SUFFIXES):
         for base in (name, "/" + name.lstrip("/")):
             _path_keys(src_path, base, keys)
-    base = posixpath.basename(lower)
-    keys.add("stem:" + (posixpath.splitext(base)[0] if base.endswith(MD_SUFFIXES) else base))
+    keys.add("stem:" + name_stem(lower))
     keys.add(f"title:{lower}")
     if ADR_RE.match(name):
         _id_keys(name, keys)

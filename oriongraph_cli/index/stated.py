@@ -448,7 +448,8 @@ def _notice_cue(head: str) -> bool:
                 and any(m.group(2).lower() in NOTICE_STATES for m in _CLASS_NOTICE_RE.finditer(head)))
             or _DEPRECATED_LEAD_RE.search(head) is not None or _MOVED_RE.search(head) is not None
             or _ADMONITION_STATE_RE.search(head) is not None or _MOVED_LINK_RE.search(head) is not None
-            or _labelled_state(head) is not None or _RECOMMEND_RE.search(head) is not None
+            or _labelled_state(head) is not None
+            or ("recommend" in head.lower() and _RECOMMEND_RE.search(head) is not None)  # the word first: cheaper over a long head
             or _SUCCESSOR_LINK_RE.search(head[:SENTENCE_SCAN]) is not None)
 
 
