@@ -462,7 +462,20 @@ def working_set_tokens(resp) -> dict[str, int]:
 
 
 def delivered_docs(resp) -> set[str]:
-    """Documents with text in the working set (a one-line pointer does not count)."""
+    """Documents with text in the working set (a one-line pointer does not count), and the
+    documents it names beside a quoted span as holding that span's text word for word
+    (``WSItem.copies``: their text is delivered, once)."""
+    out = set()
+    for i in resp.workingset.spans:
+        if i.compression is None or i.compression.level != "pointer":
+            out.add(i.path)
+            out.update(c.path for c in i.copies)
+    return out
+
+
+def quoted_docs(resp) -> set[str]:
+    """Documents with text of their own quoted in the working set (``delivered_docs``
+    without the copies named beside a quote)."""
     return {i.path for i in resp.workingset.spans if i.compression is None or i.compression.level != "pointer"}
 
 

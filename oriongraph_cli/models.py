@@ -356,6 +356,18 @@ class Compression(_ToDict):
 
 
 @dataclass(frozen=True)
+class Copy(_ToDict):
+    """Another span holding a quoted span's text word for word (a versioned site's copy of
+    a page, a shared include): left out of the working set, which names it beside the text
+    it repeats instead of quoting the same words twice."""
+
+    path: str
+    span_id: str
+    line_start: int
+    line_end: int
+
+
+@dataclass(frozen=True)
 class WSItem(_ToDict):
     span_ref: SpanRef
     path: str
@@ -374,6 +386,7 @@ class WSItem(_ToDict):
     priority: str = "medium"  # one of PRIORITIES: how far it may be shortened
     reasons: tuple[str, ...] = ()
     status: str | None = None  # front matter status of its document
+    copies: tuple[Copy, ...] = ()  # other documents' spans with this text, word for word (not for a pointer)
 
     def to_dict(self) -> dict[str, Any]:
         d = super().to_dict()
@@ -396,6 +409,8 @@ class WSItem(_ToDict):
             d["stale"] = True
         if self.expansion_of:
             d["expansion_of"] = self.expansion_of
+        if self.copies:
+            d["copies"] = [c.to_dict() for c in self.copies]
         return d
 
 

@@ -27,7 +27,7 @@ from oriongraph_cli.assemble import deliver, explain
 from oriongraph_cli.assemble.workingset import Assembly
 from oriongraph_cli.config import Config
 from oriongraph_cli.models import CandidateSpan, CompileRequest, CompileResponse, DerivedSignals
-from oriongraph_cli.rank import adjust, candidates, generators, score, signals, usage
+from oriongraph_cli.rank import adjust, candidates, copies, generators, score, signals, usage
 from oriongraph_cli.rank import weights as rank_weights
 from oriongraph_cli.rank.generators.base import GenContext
 from oriongraph_cli.store.reader import IndexReader
@@ -102,6 +102,7 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
     scored = score.fuse(cands, hits, weights, request, cfg, now, span_counts=counts, usage=used, owned=True,
                         metas=reader.memo("scored-metadata", dict))
     scored = adjust.after_fusion(scored, followed, request, cfg)
+    scored = copies.newest_first_ranked(scored, reader)
     timings["score"] = (time.perf_counter() - t) * 1000
     return sig, scored, hits, errors, relaxed
 

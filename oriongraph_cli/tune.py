@@ -241,6 +241,7 @@ def measure(cfg: Config, reader, queries, variant: Variant, budgets: Sequence[in
         default_request,
         delivered_docs,
         doc_ranking,
+        quoted_docs,
         ndcg_at_k,
         relevant_share,
         set_recall,
@@ -262,10 +263,11 @@ def measure(cfg: Config, reader, queries, variant: Variant, budgets: Sequence[in
                     resp = pipeline.compile_workingset(replace(req, budget_tokens=b), vcfg, reader,
                                                        ranked=ranked if b == req.budget_tokens else None)
                 except NoCandidatesError:
-                    row.update({f"ws@{b}": 0.0, f"share@{b}": 0.0, f"util@{b}": 0.0, f"quoted@{b}": 0.0})
+                    row.update({f"ws@{b}": 0.0, f"wsq@{b}": 0.0, f"share@{b}": 0.0, f"util@{b}": 0.0, f"quoted@{b}": 0.0})
                     continue
                 by_doc = working_set_tokens(resp)
                 row[f"ws@{b}"] = set_recall(delivered_docs(resp), rel)
+                row[f"wsq@{b}"] = set_recall(quoted_docs(resp), rel)  # without the copies named beside a quote
                 row[f"share@{b}"] = relevant_share(by_doc, rel)
                 row[f"util@{b}"] = resp.stats.delivered_tokens / b
                 row[f"quoted@{b}"] = resp.workingset.total_tokens / b

@@ -25,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, os.environ.get("ORION_BENCH_SRC", str(HERE.parent.parent)))  # another checkout's orion first
 
 BUDGETS = (300, 600, 1000, 4000)
-METRICS = ["ndcg"] + [f"{m}@{b}" for b in BUDGETS for m in ("ws", "share", "util")]
+METRICS = ["ndcg"] + [f"{m}@{b}" for b in BUDGETS for m in ("ws", "wsq", "share", "util")]
 
 
 def measure(suite: Path, project: str, baselines: bool) -> dict:

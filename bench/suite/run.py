@@ -170,6 +170,9 @@ UNSEEN = {
     "jest": ("jest", HERE / "jest.intents.jsonl"),
     "prettier": ("prettier", HERE / "prettier.intents.jsonl"),
     "rtk": ("rtk", HERE / "rtk.intents.jsonl"),
+    "pnpm": ("pnpm", HERE / "pnpm.intents.jsonl"),
+    "sequelize": ("sequelize", HERE / "sequelize.intents.jsonl"),
+    "mikroorm": ("mikroorm", HERE / "mikroorm.intents.jsonl"),
 }
 # the same projects with their lifecycle told only in the text (strip_stated.py): measured
 # against the trees above, never part of a choice

@@ -41,7 +41,11 @@ Rules, in the order they apply:
 4. **Pick** the feasible candidate with the highest MMR; candidates within 0.01 of the best
    are tie-broken by lowest ``token_cost``, then highest ``base_score``, then ``span_id``.
    A candidate with the same text as the pick (word for word, whitespace aside: a shared
-   include, a module README's boilerplate) is out from then on — it says nothing new.
+   include, a module README's boilerplate, a versioned site's copy of a page) is out from
+   then on — it says nothing new; ``Selection.copies`` keeps it with the pick, and the
+   working set names it beside the text it repeats. Of several copies in play, the one
+   on the newest version is the one picked (``versions.newest_first``: a path naming no
+   version folder, then the highest release), the pick otherwise.
 5. **Stop** when no candidate is feasible (``floor`` when the rest are below the floor), when ≥ 99.5% of the budget is used, or when the
    best feasible MMR is below ``mmr_threshold`` *and* ≥ 90% of the budget is used (slack
    is filled with the next best fitting span rather than left empty).
@@ -59,7 +63,7 @@ Rules, in the order they apply:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -67,6 +71,7 @@ import numpy as np
 from oriongraph_cli.normalise import _evolve
 from oriongraph_cli.rank.score import sort_key
 from oriongraph_cli.models import CandidateSpan, Rejection
+from oriongraph_cli.versions import newest_first
 
 MIN_KEEP = 50  # pruning always keeps at least this many candidates
 TIE_EPS = 0.01  # MMR scores this close count as a tie (prefer the cheaper span)
@@ -100,6 +105,9 @@ class Selection:
     stop_reason: str = ""  # "no_feasible" | "floor" | "saturated" | "threshold" | "exhausted"
     span_overhead: int = 0
     floor_score: float = 0.0  # absolute base score under which candidates were not taken
+    # a picked span's id -> the candidates with its text word for word, left out for it
+    # (rule 4), best first: the working set names them beside the text
+    copies: dict[str, tuple[CandidateSpan, ...]] = field(default_factory=dict)
 
     @property
     def used(self) -> int:
@@ -328,6 +336,12 @@ def select(
             break
         ties = np.flatnonzero(feasible & (mmr >= best - TIE_EPS - 1e-12))
         i = int(ties[np.argmin(tie_rank[ties])])
+        copies_in_play = 0
+        if same is not None and same[i] >= 0:
+            # copies of the same text: the one on the newest version is quoted (rule 4)
+            group = np.flatnonzero(feasible & (same == same[i])).tolist()
+            copies_in_play = len(group) - 1
+            i = min(group, key=lambda j: (newest_first(pool[j].metadata.filepath), j != i, int(tie_rank[j])))
 
         c = pool[i]
         sim = float(max_sim[i])
@@ -349,6 +363,9 @@ def select(
                 reasons.append(f"diverse: max sim {sim:.2f} to #{rank_of[near]}")
         if mmr[i] < best - 1e-12:
             reasons.append(f"tie-break: cheaper within {TIE_EPS} of the best MMR")
+        if copies_in_play:
+            reasons.append(f"the same text as {copies_in_play} other span{'s' if copies_in_play > 1 else ''}: "
+                           "quoted from the newest version's folder (or none), the others named beside it")
         if cap is not None and src_n[src_idx[i]] < UNCAPPED_SPANS and src_used[src_idx[i]] + cost[i] > cap:
             reasons.append(f"over the source cap of {cap} tokens: a document's first {UNCAPPED_SPANS} spans are never capped")
         elif cap is not None and src_free[src_idx[i]] and src_used[src_idx[i]] + cost[i] > cap:
@@ -397,7 +414,17 @@ def select(
         stop_reason=stop_reason,
         span_overhead=span_overhead,
         floor_score=max(floor_score, 0.0),
+        copies=_copies(pool, repeat_of),
     )
+
+
+def _copies(pool: list[CandidateSpan], repeat_of: np.ndarray) -> dict[str, tuple[CandidateSpan, ...]]:
+    """Each pick's repeats (``repeat_of``: the pool index of the pick a candidate repeats),
+    in pool order (best first)."""
+    out: dict[str, list[CandidateSpan]] = {}
+    for i in np.flatnonzero(repeat_of >= 0).tolist():
+        out.setdefault(pool[int(repeat_of[i])].span_ref.span_id, []).append(pool[i])
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def _rejections(

@@ -13,6 +13,7 @@ from oriongraph_cli.models import (
     CompileRequest,
     CompileResponse,
     CompileStats,
+    Copy,
     DerivedSignals,
     LeftOut,
     WorkingSet,
@@ -131,6 +132,7 @@ class Assembly:
         items, stale, texts = hydrate.hydrate(cfg, self.reader, placed, self.files)
         kept = self.reader.blocks_of([p for p, t in texts.items() if t is not None])
         items = [self.shorten_item(self.in_its_fence(it, texts, kept), p.level) if p.level else it for it, p in zip(items, placed)]
+        items = with_copies(items, sel.copies)
         statuses = self.status_notes({i.path: i.status for i in items})
         docs = layout.layout(items, texts, statuses, self.link_targets({i.path for i in items}), kept)
         quoted = sum(self.count(q_.text) for d in docs for q_ in d.quotes)
@@ -175,10 +177,31 @@ class Assembly:
             rejected=tuple(sel.rejected) if request.explain else (),
             defaults=self.defaults,
             index=self.reader.info(),
-            left_out=() if compact else _left_out(sel.rejected, in_ws, request.budget_tokens, self.filtered),
+            left_out=() if compact else _left_out(sel.rejected, in_ws | {c.path for i in items for c in i.copies},
+                                                  request.budget_tokens, self.filtered),
             compact=compact,
             id_length=self.reader.manifest.id_length,
         )
+
+
+def with_copies(items: list, copies: dict[str, tuple[CandidateSpan, ...]]) -> list:
+    """Each quoted span with the other documents' spans holding its text word for word
+    (``select.Selection.copies``), at most one per document and none of a document the
+    working set quotes itself; a pointer, which quotes no text, names none."""
+    quoted = {i.path for i in items}
+    out = []
+    for it in items:
+        found = copies.get(it.span_ref.span_id, ())
+        if found and not (it.compression is not None and it.compression.level == "pointer"):
+            named: dict[str, Copy] = {}
+            for c in found:
+                path = c.metadata.filepath
+                if path not in quoted and path not in named:
+                    named[path] = Copy(path, c.span_ref.span_id, c.span_ref.line_start, c.span_ref.line_end)
+            if named:
+                it = replace(it, copies=tuple(named.values()))
+        out.append(it)
+    return out
 
 
 def _left_out(rejected, in_ws: set[str], budget: int, filtered: tuple[LeftOut, ...] = ()) -> tuple[LeftOut, ...]:

@@ -101,13 +101,13 @@ def lean_payload(resp: Any, explain: bool = False) -> dict[str, Any]:
     ``{"source", "text"}``: ``source`` as the XML's (the path, and from 1,000 tokens the
     lines of its quotes in order: ``orion show`` and the MCP ``get_span`` take it), ``text``
     its quotes in order with Markdown's mark between two (``[… skipped Consequences …]``),
-    ``status`` and ``stale`` only where they hold something. No span ids, per-quote keys or
+    ``status``, ``copies`` (Markdown's ``same text in …``) and ``stale`` only where they hold something. No span ids, per-quote keys or
     counts: in ``--json`` they were over a fifth of a 1,000-token output. From 3,000 tokens
     it carries the intent, the counts, ``about``, ``summary`` and ``left_out``, as the XML
     does; ``--explain`` adds ``explanation`` (not counted)."""
     from oriongraph_cli.models import LEAN_SCHEMA_VERSION
     from oriongraph_cli.render.markdown import (
-        document_source, gap_mark, header_lines_pay, intent_echo, one_line, preamble, stale_lines, summary_line, summary_pays,
+        copies_note, document_source, gap_mark, header_lines_pay, intent_echo, one_line, preamble, stale_lines, summary_line, summary_pays,
         title_echoes,
     )
 
@@ -122,7 +122,7 @@ def lean_payload(resp: Any, explain: bool = False) -> dict[str, Any]:
     documents = []
     for doc in resp.workingset.documents:
         entry: dict[str, Any] = {"source": document_source(doc, ranges)}
-        _put(entry, status=one_line(doc.status) if doc.status else None, stale=stale_lines(doc))
+        _put(entry, status=one_line(doc.status) if doc.status else None, copies=copies_note(doc, ranges), stale=stale_lines(doc))
         parts = []
         for q in doc.quotes:
             mark = gap_mark(q)
@@ -150,16 +150,29 @@ def _document(doc: Any, short_id: Any) -> dict[str, Any]:
     return out
 
 
+def _copies(q: Any) -> list[dict[str, Any]]:
+    """Where else a quote's text stands word for word: ``{"path", "lines"}`` per document,
+    the lines of its spans that repeat the quote's."""
+    found: dict[str, list[int]] = {}
+    for i in q.items:
+        for c in i.copies:
+            a, b = found.setdefault(c.path, [c.line_start, c.line_end])
+            found[c.path] = [min(a, c.line_start), max(b, c.line_end)]
+    return [{"path": p, "lines": lines} for p, lines in found.items()]
+
+
 def _quote(q: Any, short_id: Any) -> dict[str, Any]:
     """``{"lines": [start, end], "spans": [ids], "text"}`` (each id by its unique prefix:
     ``short_id``) and, when they apply,
     ``shortened`` (its level: ``orion show PATH:Lstart-Lend`` prints the lines whole),
-    ``stale`` and ``expansion_of``. The spans' scores are in ``explanation`` with ``--explain``."""
+    ``stale``, ``expansion_of`` and ``copies`` (other documents holding its text word for
+    word, each ``{"path", "lines"}``: left out rather than quoted twice). The spans' scores are in ``explanation`` with ``--explain``."""
     out: dict[str, Any] = {"lines": [q.line_start, q.line_end], "spans": [short_id(i.span_ref.span_id) for i in q.items]}
     c = q.compression
     if c is not None:
         out["shortened"] = c.level
     _put(out, stale=any(i.stale for i in q.items),
-         expansion_of=next((i.expansion_of for i in q.items if i.expansion_of), None))
+         expansion_of=next((i.expansion_of for i in q.items if i.expansion_of), None),
+         copies=_copies(q))
     out["text"] = q.text
     return out

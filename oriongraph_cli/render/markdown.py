@@ -15,6 +15,7 @@ from typing import Any, Iterable, Mapping
 
 from oriongraph_cli.blocks import RST_ADORNMENT, SETEXT_UNDERLINE, is_rst, rst_underlines
 from oriongraph_cli.models import CHANNELS, lines_label
+from oriongraph_cli.render.paths import braced
 
 __all__ = [
     "workingset_markdown",
@@ -305,15 +306,53 @@ def stale_lines(doc: Any) -> str:
     return ",".join(q.lines for q in doc.quotes if _stale(q))
 
 
+def copies_note(doc: Any, lines: bool = True) -> str:
+    """Where else a document's quoted text stands word for word (``WSItem.copies``: a
+    versioned site's copy of the page, a shared include), ``""`` when nowhere:
+    ``same text in docs/{v2,v3}/setup.md``, or, for copies of only some of its quotes,
+    ``L12-L40 also in …`` or ``same text but L61-L64 in …``, whichever names fewer quotes
+    (``part also in …`` where the header gives no lines). Paths that
+    differ in one folder are written once, braced (``paths.braced``)."""
+    quotes = [q for q in doc.quotes if not _pointer(q)]
+    where: dict[str, list[int]] = {}  # copy path -> the quotes it repeats
+    for n, q in enumerate(quotes):
+        for i in q.items:
+            for c in getattr(i, "copies", ()):
+                if n not in where.setdefault(c.path, []):
+                    where[c.path].append(n)
+    if not where:
+        return ""
+    groups: dict[tuple[int, ...], list[str]] = {}
+    for path, ns in where.items():
+        groups.setdefault(tuple(ns), []).append(path)
+    parts = []
+    for ns, paths in groups.items():
+        if len(ns) == len(quotes):
+            parts.append(f"same text in {braced(paths)}")
+        elif lines and all(q.line_start for q in quotes):
+            rest = [quotes[n].lines for n in range(len(quotes)) if n not in ns]
+            if len(rest) < len(ns):  # the shorter list: the quotes it does not repeat
+                parts.append(f"same text but {','.join(rest)} in {braced(paths)}")
+            else:
+                parts.append(f"{','.join(quotes[n].lines for n in ns)} also in {braced(paths)}")
+        else:
+            parts.append(f"part also in {braced(paths)}")
+    return DOT.join(parts)
+
+
 def document_header(doc: Any, lines: bool = True) -> str:
     """``## path:L12-L40,L61-L64 · superseded by ADR-0007``: the path with the lines of each
     quote in the order they follow (``orion show path:L12-L40`` brings one whole; a shortened
     quote shows ``[…]`` where text was left out; not with ``lines`` false, :func:`header_lines_pay`),
-    and the status only where the document has one; titles, span ids and scores are in
+    and the status only where the document has one, then where else its text stands word
+    for word (:func:`copies_note`); titles, span ids and scores are in
     ``--json`` and ``--explain``."""
     parts = ["## " + document_source(doc, lines)]
     if doc.status:
         parts.append(one_line(doc.status))
+    copies = copies_note(doc, lines)
+    if copies:
+        parts.append(copies)
     return DOT.join(parts)
 
 

