@@ -492,6 +492,30 @@ projects no default was chosen on.
     git -C /tmp/src/rtk checkout 74200d87c27ca2b1c0915b2fbb4c44dd7494c2aa
     python bench/suite/build_docsite.py /tmp/src/rtk --docs docs --name redux-toolkit --out /tmp/suite/rtk
 
+    git clone https://github.com/pnpm/pnpm.io /tmp/src/pnpm
+    git -C /tmp/src/pnpm checkout 4096ad35b19c7d7e0c2c64c704c57daf5bb91668
+    python bench/suite/build_docsite.py /tmp/src/pnpm --docs docs --name pnpm-docs --out /tmp/suite3/pd
+    python bench/suite/build_docsite.py /tmp/src/pnpm --docs versioned_docs --name pnpm-versioned-docs --out /tmp/suite3/pv
+    python bench/suite/build_docsite.py /tmp/src/pnpm --docs versioned_docs_archived --name pnpm-versioned-docs-archived --out /tmp/suite3/pa --exclude version-2.x,version-3.x,version-4.x,version-5.x,version-6.x,version-7.x
+    python bench/suite/build_docsite.py /tmp/src/pnpm --docs blog --name pnpm-blog --out /tmp/suite3/pb
+    mkdir -p /tmp/suite/pnpm/02_knowledge
+    cp -r /tmp/suite3/pd/02_knowledge/* /tmp/suite3/pv/02_knowledge/* /tmp/suite3/pa/02_knowledge/* /tmp/suite3/pb/02_knowledge/* /tmp/suite/pnpm/02_knowledge/
+
+    git clone https://github.com/sequelize/website /tmp/src/sequelize
+    git -C /tmp/src/sequelize checkout 678e2ada0f480fe4736c450a0498f08a82a7fa96
+    python bench/suite/build_docsite.py /tmp/src/sequelize --docs docs --name sequelize-docs --out /tmp/suite3/sd
+    python bench/suite/build_docsite.py /tmp/src/sequelize --docs versioned_docs --name sequelize-versioned-docs --out /tmp/suite3/sv
+    mkdir -p /tmp/suite/sequelize/02_knowledge
+    cp -r /tmp/suite3/sd/02_knowledge/* /tmp/suite3/sv/02_knowledge/* /tmp/suite/sequelize/02_knowledge/
+
+    git clone https://github.com/mikro-orm/mikro-orm /tmp/src/mikroorm
+    git -C /tmp/src/mikroorm checkout a6b9730585e467720b90390a1de706e0f4b8726c
+    python bench/suite/build_docsite.py /tmp/src/mikroorm/docs --docs docs --name mikroorm-docs --out /tmp/suite3/md
+    python bench/suite/build_docsite.py /tmp/src/mikroorm/docs --docs versioned_docs --name mikroorm-versioned-docs --out /tmp/suite3/mv --exclude version-5.9
+    python bench/suite/build_docsite.py /tmp/src/mikroorm/docs --docs blog --name mikroorm-blog --out /tmp/suite3/mb
+    mkdir -p /tmp/suite/mikroorm/02_knowledge
+    cp -r /tmp/suite3/md/02_knowledge/* /tmp/suite3/mv/02_knowledge/* /tmp/suite3/mb/02_knowledge/* /tmp/suite/mikroorm/02_knowledge/
+
 Sources (only the Markdown is read):
 - ``redux``: every ``docs/**/*.md`` and ``*.mdx`` of reduxjs/redux at 3084fc3 — a Docusaurus
   site (tutorials, usage guides, FAQ, API reference, style guide; front matter ``id``,
@@ -1321,6 +1345,19 @@ Sources (only the Markdown is read):
 - ``rtk``: every ``**/*.md`` and ``*.mdx`` of reduxjs/redux-toolkit's ``docs/`` at 74200d87c27c (2026-08-09) —
   Redux Toolkit's tutorials, usage guides and API reference with RTK Query's, 69 pages (to
   ``redux-toolkit``). 109 intents; 5 pairs in 9 phrasings (1 pair marked).
+- ``pnpm``: every ``**/*.md`` and ``*.mdx`` of pnpm/pnpm.io's ``docs/`` (144 pages, to ``pnpm-docs``: the next
+  version's — the same folder as ``pnpmdocs``), ``versioned_docs/`` (97, to ``pnpm-versioned-docs``: 10.x),
+  ``versioned_docs_archived/`` (151, to ``pnpm-versioned-docs-archived``: 9.x and 8.x, the older versions left
+  out) and ``blog/`` (42, posts and release notes) at 4096ad35b19c (2026-08-18). 73 intents; 29 pairs in 43
+  phrasings (18 pairs marked).
+- ``sequelize``: every ``**/*.md`` and ``*.mdx`` of sequelize/website's ``docs/`` (63 pages, to
+  ``sequelize-docs``: v7, rewritten) and ``versioned_docs/`` (42, to ``sequelize-versioned-docs``: v6) at
+  678e2ada0f48 (2026-04-10) — a site whose versions were rewritten more than copied. 111 intents; 13 pairs in
+  22 phrasings (8 pairs marked).
+- ``mikroorm``: every ``**/*.md`` and ``*.mdx`` of mikro-orm/mikro-orm's ``docs/docs/`` (83 pages, to
+  ``mikroorm-docs``: the next version's), ``docs/versioned_docs/`` (229, to ``mikroorm-versioned-docs``: 7.1, 7.0
+  and 6.6, 5.9 left out) and ``docs/blog/`` (15) at a6b973058 (2026-08-21). 67 intents; 18 pairs in 21
+  phrasings (10 pairs marked).
 Each page is copied to ``02_knowledge/<name>/<its path under the docs folder>``: front matter, body
 and links as the site writes them. Nothing is added or rewritten: the tree a user gets by
 copying the docs folder in (less any folder of generated pages named with ``--exclude``).

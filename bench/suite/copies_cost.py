@@ -1,0 +1,54 @@
+"""What ordering copies newest first costs a compile (``rank/copies.py``): the in-process
+CPU of a whole 4,000-token compile and of the step alone, over a project's first intents.
+
+    python bench/suite/copies_cost.py --suite /tmp/suite --project jest [--intents 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--suite", type=Path, required=True)
+    ap.add_argument("--project", required=True)
+    ap.add_argument("--intents", type=int, default=40)
+    args = ap.parse_args()
+    sys.path.insert(0, str(HERE))
+    import run as suite_run  # noqa: E402
+
+    from oriongraph_cli import pipeline
+    from oriongraph_cli.evaluate import default_request
+    from oriongraph_cli.rank import copies
+
+    cfg, reader = suite_run._open(args.suite, args.project)
+    reader.repeat_cache = {}
+    step = copies.newest_first_ranked
+    spent: list[float] = []
+
+    def timed(scored, r):
+        t = time.process_time()
+        out = step(scored, r)
+        spent.append(time.process_time() - t)
+        return out
+
+    copies.newest_first_ranked = timed
+    total = 0.0
+    qs = suite_run._queries(args.project, None)[: args.intents]
+    for q in qs:
+        t = time.process_time()
+        pipeline.compile_workingset(default_request(cfg, q.text, 4000), cfg, reader)
+        total += time.process_time() - t
+    reader.close()
+    print(f"{args.project}: {len(qs)} compiles, CPU per compile {total / len(qs) * 1000:.1f} ms, "
+          f"the copies step {sum(spent) / len(spent) * 1000:.2f} ms (max {max(spent) * 1000:.2f})")
+
+
+if __name__ == "__main__":
+    main()
