@@ -41,14 +41,15 @@ def newest_first_ranked(scored: list[CandidateSpan], reader) -> list[CandidateSp
     for (_cost, words), members in groups.items():
         if not words or len({head[j].metadata.filepath for j in members}) < 2:
             continue
-        keys = [newest_first(head[j].metadata.filepath) for j in members]
-        if len(set(keys)) < 2:
+        key = {j: newest_first(head[j].metadata.filepath) for j in members}
+        if len(set(key.values())) < 2:
             continue
-        order = sorted(members, key=lambda j: (newest_first(head[j].metadata.filepath), j))
+        order = sorted(members, key=lambda j: (key[j], j))
         scores = sorted((head[j].base_score for j in members), reverse=True)
+        others = len(members) - 1
+        why = f"the same text as {others} other cop{'y' if others == 1 else 'ies'}: ranked newest version first"
         for j, s in zip(order, scores):
             if s != head[j].base_score:
-                why = f"the same text as {len(members) - 1} other cop{'y' if len(members) == 2 else 'ies'}: ranked newest version first"
                 out[j] = with_reasons(head[j], (why,), base_score=s)
                 moved = True
     return sorted(out, key=sort_key) if moved else scored

@@ -101,8 +101,8 @@ def lean_payload(resp: Any, explain: bool = False) -> dict[str, Any]:
     ``{"source", "text"}``: ``source`` as the XML's (the path, and from 1,000 tokens the
     lines of its quotes in order: ``orion show`` and the MCP ``get_span`` take it), ``text``
     its quotes in order with Markdown's mark between two (``[… skipped Consequences …]``),
-    ``status``, ``copies`` (Markdown's ``same text in …``) and ``stale`` only where they hold something. No span ids, per-quote keys or
-    counts: in ``--json`` they were over a fifth of a 1,000-token output. From 3,000 tokens
+    ``status``, ``copies`` (Markdown's ``same text in …``) and ``stale`` only where they hold
+    something. No span ids, per-quote keys or counts: in ``--json`` they were over a fifth of a 1,000-token output. From 3,000 tokens
     it carries the intent, the counts, ``about``, ``summary`` and ``left_out``, as the XML
     does; ``--explain`` adds ``explanation`` (not counted)."""
     from oriongraph_cli.models import LEAN_SCHEMA_VERSION
@@ -166,7 +166,8 @@ def _quote(q: Any, short_id: Any) -> dict[str, Any]:
     ``short_id``) and, when they apply,
     ``shortened`` (its level: ``orion show PATH:Lstart-Lend`` prints the lines whole),
     ``stale``, ``expansion_of`` and ``copies`` (other documents holding its text word for
-    word, each ``{"path", "lines"}``: left out rather than quoted twice). The spans' scores are in ``explanation`` with ``--explain``."""
+    word, each ``{"path", "lines"}``: left out rather than quoted twice). The spans' scores
+    are in ``explanation`` with ``--explain``."""
     out: dict[str, Any] = {"lines": [q.line_start, q.line_end], "spans": [short_id(i.span_ref.span_id) for i in q.items]}
     c = q.compression
     if c is not None:

@@ -19,8 +19,8 @@ lies between two quotes, Markdown's mark stands there as text, naming the headin
 2–4 tokens fewer than an element (``<skipped>Consequences</skipped>`` 9, the mark 5). A
 quote that is the indexed version of a file changed since is listed in ``stale`` by its
 lines; ``copies`` says where else the quoted text stands word for word, as Markdown's
-header does (``same text in docs/{v2,v3}/setup.md``). The spans' ids are not repeated here: ``source`` names the same text (``orion show``
-and the MCP ``get_span`` take ``path:L12-L40``), and ids cost 7–8 % of the output at 1,000
+header does (``same text in docs/{v2,v3}/setup.md``). The spans' ids are not repeated
+here: ``source`` names the same text (``orion show`` and the MCP ``get_span`` take ``path:L12-L40``), and ids cost 7–8 % of the output at 1,000
 tokens (hex digits tokenise badly); they are in JSON and in ``--explain`` (``<pick span=…>``).
 From 3,000 tokens the root also carries the intent, the budget, the delivered and quoted counts,
 ``<about>``, ``<summary>`` and ``<left_out>``; scores and titles are in ``--explain``
@@ -85,7 +85,8 @@ def workingset_xml(resp: Any, explain: bool = False) -> str:
         out.append(f"<summary>{escape(summary)}</summary>\n")
     ranges = header_lines_pay(resp)
     for doc in resp.workingset.documents:
-        out.append(f"<document{_attrs(source=document_source(doc, ranges), status=doc.status, copies=copies_note(doc, ranges), stale=stale_lines(doc))}>\n")
+        attrs = _attrs(source=document_source(doc, ranges), status=doc.status, copies=copies_note(doc, ranges), stale=stale_lines(doc))
+        out.append(f"<document{attrs}>\n")
         for n, q in enumerate(doc.quotes):
             if n:  # a blank line between two quotes, as between their blocks in the note: a
                 out.append("\n")  # paragraph after a list item is not read as part of the item
