@@ -167,6 +167,9 @@ def compile_workingset(request: CompileRequest, cfg: Config, reader: IndexReader
         episode = usage.planned_episode(cfg, request)
         build = assembly.build if episode is None else (lambda *a: replace(assembly.build(*a), episode_id=episode))
         resp = deliver.fit(build, request.budget_tokens, formats, remembered(counter))
+        if not resp.workingset.spans and assembly.name_copies:
+            assembly.name_copies = False  # the copies' names are the first framing to give way to text
+            resp = deliver.fit(build, request.budget_tokens, formats, remembered(counter))
         if not resp.workingset.spans:  # candidates, but none fits with its framing: never an empty success
             from oriongraph_cli.errors import NoCandidatesError
 

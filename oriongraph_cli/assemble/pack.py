@@ -86,8 +86,17 @@ def pack(
         top = max((c.base_score for c in by_id.values()), default=0.0)
     # a floor lowered by the ranking's depth (select.depth_floor) lowers this one with it
     mention = min(MENTION_FLOOR * top, sel.floor_score) if sel.floor_score > 0 else MENTION_FLOOR * top
+    # a candidate with the same words as a span entered says nothing new (select, rule 4):
+    # it never enters shortened either, and the working set names it beside that span
+    group_of = {c.span_ref.span_id: g for g, members in enumerate(sel.copy_groups) for c in members}
+    taken = {group_of.get(p.candidate.span_ref.span_id) for p in placed} - {None}
+
+    def repeats(c: CandidateSpan) -> bool:
+        g = group_of.get(c.span_ref.span_id)
+        return g is not None and g in taken
+
     waiting = [by_id[r.span_id] for r in sel.rejected if r.reason in SHORTEN_FROM and r.span_id in by_id
-               and by_id[r.span_id].base_score >= mention]
+               and by_id[r.span_id].base_score >= mention and not repeats(by_id[r.span_id])]
     if not entries and waiting:
         best = waiting[0].base_score  # nothing fits whole: the best candidate may enter shortened
     # 0. the best candidate enters first: when it did not fit whole, its shortened form takes
@@ -100,6 +109,7 @@ def pack(
             remaining += sum(p.cost + span_overhead for p in placed[keep:]) - cost - span_overhead
             placed = [_shortened(lead, "critical", level, cost, 1, keep_of(lead, level))] + [replace(p, priority="high" if p.priority == "critical" else p.priority) for p in placed[:keep]]
             waiting = [c for c in waiting if c is not lead]
+            taken.add(group_of.get(lead.span_ref.span_id))
             best = lead.base_score
     # 1. what did not fit whole enters shortened, best first, at the richest level that fits
     #    (a span that brings a document the working set does not hold yet is charged a
@@ -107,6 +117,8 @@ def pack(
     #    spans, and a shortened newcomer is mostly header)
     left: list[CandidateSpan] = []
     for c in waiting:
+        if repeats(c):
+            continue  # the same words as a span entered just now
         # when nothing fits whole, the best candidate may be shortened whatever its priority
         prio = "low" if not placed else compress.priority(c.base_score, best, named=c.metadata.doc_id in named_docs)
         charge = span_overhead + (span_overhead if placed and c.metadata.filepath not in {p.candidate.metadata.filepath for p in placed} else 0)
@@ -116,12 +128,13 @@ def pack(
             continue
         level, cost = form
         placed.append(_shortened(c, prio, level, cost, len(placed) + 1, compress.KEEP[level]))
+        taken.add(group_of.get(c.span_ref.span_id))
         remaining -= cost + charge
     # 2. value per token: shorten a weak whole span when that lets a document in that the
     #    working set does not cover yet, and the value gained exceeds the value lost
     for _ in range(MAX_SWAPS):
         covered = {p.candidate.metadata.filepath for p in placed}
-        swap = _best_swap(placed, [c for c in left if c.metadata.filepath not in covered], best, remaining,
+        swap = _best_swap(placed, [c for c in left if c.metadata.filepath not in covered and not repeats(c)], best, remaining,
                           2 * span_overhead, shortened_cost, named_docs, read_whole)  # a newcomer: its header too
         if swap is None:
             break
@@ -132,6 +145,7 @@ def pack(
         remaining += old.cost - new_cost
         prio = compress.priority(c.base_score, best, named=c.metadata.doc_id in named_docs)
         placed.append(_shortened(c, prio, c_level, c_cost, len(placed) + 1, compress.KEEP[c_level]))
+        taken.add(group_of.get(c.span_ref.span_id))
         remaining -= c_cost + 2 * span_overhead
         left.remove(c)
     return placed

@@ -42,8 +42,8 @@ Rules, in the order they apply:
    are tie-broken by lowest ``token_cost``, then highest ``base_score``, then ``span_id``.
    A candidate with the same text as the pick (word for word, whitespace aside: a shared
    include, a module README's boilerplate, a versioned site's copy of a page) is out from
-   then on — it says nothing new; ``Selection.copies`` keeps it with the pick, and the
-   working set names it beside the text it repeats. Of several copies in play, the one
+   then on — it says nothing new; ``Selection.copy_groups`` keeps the pool's groups of the
+   same words, and the working set names the others beside the text it quotes. Of several copies in play, the one
    on the newest version is the one picked (``versions.newest_first``: a path naming no
    version folder, then the highest release), the pick otherwise.
 5. **Stop** when no candidate is feasible (``floor`` when the rest are below the floor), when ≥ 99.5% of the budget is used, or when the
@@ -63,7 +63,7 @@ Rules, in the order they apply:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
@@ -105,9 +105,9 @@ class Selection:
     stop_reason: str = ""  # "no_feasible" | "floor" | "saturated" | "threshold" | "exhausted"
     span_overhead: int = 0
     floor_score: float = 0.0  # absolute base score under which candidates were not taken
-    # a picked span's id -> the candidates with its text word for word, left out for it
-    # (rule 4), best first: the working set names them beside the text
-    copies: dict[str, tuple[CandidateSpan, ...]] = field(default_factory=dict)
+    # the candidates of the pool with the same words (rule 4), each group best first: the
+    # packer enters one of a group, the working set names the others beside its text
+    copy_groups: tuple[tuple[CandidateSpan, ...], ...] = ()
 
     @property
     def used(self) -> int:
@@ -414,17 +414,17 @@ def select(
         stop_reason=stop_reason,
         span_overhead=span_overhead,
         floor_score=max(floor_score, 0.0),
-        copies=_copies(pool, repeat_of),
+        copy_groups=_groups(pool, same) if same is not None else (),
     )
 
 
-def _copies(pool: list[CandidateSpan], repeat_of: np.ndarray) -> dict[str, tuple[CandidateSpan, ...]]:
-    """Each pick's repeats (``repeat_of``: the pool index of the pick a candidate repeats),
-    in pool order (best first)."""
-    out: dict[str, list[CandidateSpan]] = {}
-    for i in np.flatnonzero(repeat_of >= 0).tolist():
-        out.setdefault(pool[int(repeat_of[i])].span_ref.span_id, []).append(pool[i])
-    return {k: tuple(v) for k, v in out.items()}
+def _groups(pool: list[CandidateSpan], same: np.ndarray) -> tuple[tuple[CandidateSpan, ...], ...]:
+    """The pool's candidates with the same words (``same``: a group id per candidate, -1
+    for none), each group in pool order (best first)."""
+    out: dict[int, list[CandidateSpan]] = {}
+    for i in np.flatnonzero(same >= 0).tolist():
+        out.setdefault(int(same[i]), []).append(pool[i])
+    return tuple(tuple(g) for g in out.values())
 
 
 def _rejections(

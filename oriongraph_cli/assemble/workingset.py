@@ -50,6 +50,9 @@ class Assembly:
         self._forms: dict[tuple, tuple] = {}  # (span, level, text, section, path) -> shortened text, compression
         self._status: dict[str, str | None] = {}
         self._links: dict[str, dict[str, str]] = {}
+        # name the copies of a quoted text beside it (``with_copies``); off when no quote
+        # fits with their names (``pipeline.compile_workingset``)
+        self.name_copies = True
 
     def status_notes(self, statuses: dict[str, str | None]) -> dict[str, str | None]:
         """Document statuses with their successors named, looked up once per document."""
@@ -132,7 +135,7 @@ class Assembly:
         items, stale, texts = hydrate.hydrate(cfg, self.reader, placed, self.files)
         kept = self.reader.blocks_of([p for p, t in texts.items() if t is not None])
         items = [self.shorten_item(self.in_its_fence(it, texts, kept), p.level) if p.level else it for it, p in zip(items, placed)]
-        items = with_copies(items, sel.copies)
+        items = with_copies(items, sel.copy_groups) if self.name_copies else items
         statuses = self.status_notes({i.path: i.status for i in items})
         docs = layout.layout(items, texts, statuses, self.link_targets({i.path for i in items}), kept)
         quoted = sum(self.count(q_.text) for d in docs for q_ in d.quotes)
@@ -184,19 +187,22 @@ class Assembly:
         )
 
 
-def with_copies(items: list, copies: dict[str, tuple[CandidateSpan, ...]]) -> list:
-    """Each quoted span with the other documents' spans holding its text word for word
-    (``select.Selection.copies``), at most one per document and none of a document the
-    working set quotes itself; a pointer, which quotes no text, names none."""
+def with_copies(items: list, groups: tuple[tuple[CandidateSpan, ...], ...]) -> list:
+    """Each quoted span with the other spans of its group of the same words
+    (``select.Selection.copy_groups``) that the working set does not hold, at most one per
+    document and none of a document the working set quotes itself; a pointer, which quotes
+    no text, names none."""
+    group_of = {c.span_ref.span_id: g for g in groups for c in g}
+    held = {i.span_ref.span_id for i in items}
     quoted = {i.path for i in items}
     out = []
     for it in items:
-        found = copies.get(it.span_ref.span_id, ())
-        if found and not (it.compression is not None and it.compression.level == "pointer"):
+        group = group_of.get(it.span_ref.span_id, ())
+        if group and not (it.compression is not None and it.compression.level == "pointer"):
             named: dict[str, Copy] = {}
-            for c in found:
+            for c in group:
                 path = c.metadata.filepath
-                if path not in quoted and path not in named:
+                if c.span_ref.span_id not in held and path not in quoted and path not in named:
                     named[path] = Copy(path, c.span_ref.span_id, c.span_ref.line_start, c.span_ref.line_end)
             if named:
                 it = replace(it, copies=tuple(named.values()))

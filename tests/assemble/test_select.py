@@ -469,16 +469,16 @@ def test_a_span_repeating_the_text_of_one_picked_is_left_out_and_named():
     assert ids(select(cs[:1] + cs[3:], 300, 1.0, 1.0, texts=lambda pool: [text[c.span_ref.span_id] for c in pool])) == ["a", "d"]
 
 
-def test_a_pick_keeps_the_spans_repeating_it_best_first_for_the_working_set_to_name():
-    """``Selection.copies``: each pick's repeats, in base-score order (a versioned site's
-    copies of a page); a pick nothing repeats has no entry."""
+def test_the_pools_groups_of_the_same_words_are_kept_best_first_for_the_working_set_to_name():
+    """``Selection.copy_groups``: the candidates with the same words, in base-score order (a
+    versioned site's copies of a page); none without texts."""
     text = {"a": "Same words.", "b": "Same words.", "c": "Same  words.", "d": "Other words."}
     cs = [cand("a", 0.9, 100, "02_knowledge/next/x.md"), cand("b", 0.85, 100, "02_knowledge/v2/x.md"),
           cand("c", 0.84, 100, "02_knowledge/v1/x.md"), cand("d", 0.5, 100, "02_knowledge/other.md")]
     sel = select(cs, 300, 1.0, 1.0, texts=lambda pool: [text[c.span_ref.span_id] for c in pool])
     assert ids(sel) == ["a", "d"]
-    assert {k: [c.span_ref.span_id for c in v] for k, v in sel.copies.items()} == {"a": ["b", "c"]}
-    assert select(cs, 300, 1.0, 1.0).copies == {}
+    assert [[c.span_ref.span_id for c in g] for g in sel.copy_groups] == [["a", "b", "c"]]
+    assert select(cs, 300, 1.0, 1.0).copy_groups == ()
 
 
 def test_of_several_copies_in_play_the_one_on_the_newest_version_is_picked():
@@ -488,7 +488,7 @@ def test_of_several_copies_in_play_the_one_on_the_newest_version_is_picked():
     cs = [cand("a", 0.9, 100, "02_knowledge/vd/version-1.x/x.md"), cand("b", 0.85, 100, "02_knowledge/vd/version-2.x/x.md"),
           cand("c", 0.8, 100, "02_knowledge/docs/x.md")]
     sel = select(cs, 300, 1.0, 1.0, texts=text)
-    assert ids(sel) == ["c"] and [c.span_ref.span_id for c in sel.copies["c"]] == ["a", "b"]
+    assert ids(sel) == ["c"] and [c.span_ref.span_id for c in sel.copy_groups[0]] == ["a", "b", "c"]
     assert any("newest version" in r for r in sel.picked[0].candidate.reasons)
     assert ids(select(cs[:2], 300, 1.0, 1.0, texts=text)) == ["b"]
     plain = [cand("a", 0.9, 100, "02_knowledge/x.md"), cand("b", 0.85, 100, "02_knowledge/y.md")]

@@ -82,6 +82,30 @@ def test_a_versioned_sites_copies_of_a_page_are_named_beside_the_text_they_repea
     hits = json.loads(run_orion("search", *intent[:3], "--json").stdout)["hits"]
     first = [h["path"].split("/")[-2] for h in hits if h["path"].endswith("ManualMocks.md") and h["line_start"] == 1]
     assert first == ["docs", "version-2.x", "version-1.x"], first
-    # at a budget the copies' names do not fit beside the text, the output still fits
-    small = run_orion("compile", *intent, "--budget", "120", "--format", "markdown")
-    assert small.returncode == 0 and counter.count(small.stdout) <= 120
+    # at a budget the copies' names do not fit beside the text, the text comes without them
+    for budget in (50, 90, 120):  # at 66 to 108 tokens the shortened copies once came two or three times
+        small = run_orion("compile", *intent, "--budget", str(budget), "--format", "markdown")
+        assert small.returncode == 0 and counter.count(small.stdout) <= budget, small.stderr
+        assert "02_knowledge/docs/ManualMocks.md" in small.stdout and "Manual mocks" in small.stdout
+        # shortened, the same words are still quoted once
+        assert sum(line.startswith("## ") and "ManualMocks" in line for line in small.stdout.splitlines()) == 1
+    assert "same text in" not in run_orion("compile", *intent, "--budget", "50", "--format", "markdown").stdout
+
+
+def test_the_copies_names_give_way_when_no_quote_fits_beside_them(tmp_path):
+    """Five copies of a short page: at a budget where the text fits but not with the copies'
+    names, the text is delivered without them rather than nothing."""
+    root = tmp_path / "proj"
+    for folder in ("docs", "vd/version-2.x", "vd/version-1.x", "vd/version-0.9", "vd/version-0.8"):
+        d = root / "02_knowledge" / folder
+        d.mkdir(parents=True)
+        (d / "ManualMocks.md").write_text("# Manual mocks\n\nManual mocks stub out a module with mock data. Put the mock "
+                                          "in a `__mocks__/` folder next to the module.\n")
+    assert run_orion("index", "--root", str(root), "-q").returncode == 0
+    out = run_orion("compile", "where do I put a manual mock", "--root", str(root), "--budget", "60",
+                    "--format", "markdown", "--no-usage-log")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("## 02_knowledge/docs/ManualMocks.md") and "same text in" not in out.stdout
+    wide = run_orion("compile", "where do I put a manual mock", "--root", str(root), "--budget", "200",
+                     "--format", "markdown", "--no-usage-log").stdout
+    assert "same text in 02_knowledge/vd/{version-2.x,version-1.x,version-0.9,version-0.8}/ManualMocks.md" in wide

@@ -70,10 +70,10 @@ def test_a_quoted_span_names_one_copy_per_other_document_and_a_pointer_names_non
     quoted = _item("a", NEXT, (1, 5), 1)
     other = _item("b", "02_knowledge/vd/version-2.x/other.md", (1, 5), 2)
     pointer = _item("p", "02_knowledge/p.md", (1, 5), 3, compression=Compression("pointer", 50, 8, "orion show p"))
-    copies = {"a": (_cand("x", "02_knowledge/vd/version-2.x/mocks.md"), _cand("y", "02_knowledge/vd/version-2.x/mocks.md"),
-                    _cand("z", other.path)),
-              "p": (_cand("q", "02_knowledge/q.md"),)}
-    a, b, p = with_copies([quoted, other, pointer], copies)
+    groups = ((_cand("a", NEXT), _cand("x", "02_knowledge/vd/version-2.x/mocks.md"),
+               _cand("y", "02_knowledge/vd/version-2.x/mocks.md"), _cand("z", other.path)),
+              (_cand("p", pointer.path), _cand("q", "02_knowledge/q.md")))
+    a, b, p = with_copies([quoted, other, pointer], groups)
     assert [(c.path, c.span_id, c.line_start, c.line_end) for c in a.copies] == [("02_knowledge/vd/version-2.x/mocks.md", "x", 3, 9)]
     assert b.copies == () and p.copies == ()
 
