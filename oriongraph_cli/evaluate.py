@@ -465,18 +465,18 @@ def delivered_docs(resp) -> set[str]:
     """Documents with text in the working set (a one-line pointer does not count), and the
     documents it names beside a quoted span as holding that span's text word for word
     (``WSItem.copies``: their text is delivered, once)."""
-    out = set()
-    for i in resp.workingset.spans:
-        if i.compression is None or i.compression.level != "pointer":
-            out.add(i.path)
-            out.update(c.path for c in i.copies)
-    return out
+    return quoted_docs(resp) | {c.path for i in _quoting(resp) for c in i.copies}
 
 
 def quoted_docs(resp) -> set[str]:
     """Documents with text of their own quoted in the working set (``delivered_docs``
     without the copies named beside a quote)."""
-    return {i.path for i in resp.workingset.spans if i.compression is None or i.compression.level != "pointer"}
+    return {i.path for i in _quoting(resp)}
+
+
+def _quoting(resp):
+    """The working set's spans that quote text (a one-line pointer quotes none)."""
+    return [i for i in resp.workingset.spans if i.compression is None or i.compression.level != "pointer"]
 
 
 def default_request(cfg: Config, text: str, budget: int):

@@ -23,23 +23,21 @@ sys.path.insert(0, os.environ.get("ORION_BENCH_SRC", str(HERE.parent.parent)))
 BUDGETS = (1000, 4000)
 
 
-def _words(text: str) -> str:
-    return " ".join(text.split())
-
-
 def distinct_share(chunks: list[tuple[str, str, int]], relevant: dict[str, float]) -> tuple[float, float]:
     """(relevant share, the same with repeated text counted once) of ``chunks`` — (path,
     text, tokens) in the order delivered."""
+    from oriongraph_cli.rank.copies import words
+
     seen: set[str] = set()
     total = rel = rel_once = 0
     for path, text, n in chunks:
         total += n
         if relevant.get(path, 0) > 0:
             rel += n
-            key = _words(text)
+            key = words(text)
             if key not in seen:
                 rel_once += n
-        seen.add(_words(text))
+        seen.add(words(text))
     return (rel / total, rel_once / total) if total else (0.0, 0.0)
 
 

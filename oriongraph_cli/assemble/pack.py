@@ -89,11 +89,10 @@ def pack(
     # a candidate with the same words as a span entered says nothing new (select, rule 4):
     # it never enters shortened either, and the working set names it beside that span
     group_of = {c.span_ref.span_id: g for g, members in enumerate(sel.copy_groups) for c in members}
-    taken = {group_of.get(p.candidate.span_ref.span_id) for p in placed} - {None}
+    taken = {group_of.get(p.candidate.span_ref.span_id, -1) for p in placed}  # -1: in no group
 
     def repeats(c: CandidateSpan) -> bool:
-        g = group_of.get(c.span_ref.span_id)
-        return g is not None and g in taken
+        return group_of.get(c.span_ref.span_id, -1) in taken - {-1}
 
     waiting = [by_id[r.span_id] for r in sel.rejected if r.reason in SHORTEN_FROM and r.span_id in by_id
                and by_id[r.span_id].base_score >= mention and not repeats(by_id[r.span_id])]
@@ -109,7 +108,7 @@ def pack(
             remaining += sum(p.cost + span_overhead for p in placed[keep:]) - cost - span_overhead
             placed = [_shortened(lead, "critical", level, cost, 1, keep_of(lead, level))] + [replace(p, priority="high" if p.priority == "critical" else p.priority) for p in placed[:keep]]
             waiting = [c for c in waiting if c is not lead]
-            taken.add(group_of.get(lead.span_ref.span_id))
+            taken.add(group_of.get(lead.span_ref.span_id, -1))
             best = lead.base_score
     # 1. what did not fit whole enters shortened, best first, at the richest level that fits
     #    (a span that brings a document the working set does not hold yet is charged a
@@ -128,7 +127,7 @@ def pack(
             continue
         level, cost = form
         placed.append(_shortened(c, prio, level, cost, len(placed) + 1, compress.KEEP[level]))
-        taken.add(group_of.get(c.span_ref.span_id))
+        taken.add(group_of.get(c.span_ref.span_id, -1))
         remaining -= cost + charge
     # 2. value per token: shorten a weak whole span when that lets a document in that the
     #    working set does not cover yet, and the value gained exceeds the value lost
@@ -145,7 +144,7 @@ def pack(
         remaining += old.cost - new_cost
         prio = compress.priority(c.base_score, best, named=c.metadata.doc_id in named_docs)
         placed.append(_shortened(c, prio, c_level, c_cost, len(placed) + 1, compress.KEEP[c_level]))
-        taken.add(group_of.get(c.span_ref.span_id))
+        taken.add(group_of.get(c.span_ref.span_id, -1))
         remaining -= c_cost + 2 * span_overhead
         left.remove(c)
     return placed

@@ -69,6 +69,7 @@ from typing import Callable
 import numpy as np
 
 from oriongraph_cli.normalise import _evolve
+from oriongraph_cli.rank.copies import words
 from oriongraph_cli.rank.score import sort_key
 from oriongraph_cli.models import CandidateSpan, Rejection
 from oriongraph_cli.versions import newest_first
@@ -510,18 +511,13 @@ def _repeats(pool: list[CandidateSpan], texts: Callable[[list[CandidateSpan]], l
         return None
     unread = [pool[j] for j in maybe if pool[j].span_ref.span_id not in keys]
     for c, text in zip(unread, texts(unread) if unread else ()):
-        keys[c.span_ref.span_id] = _words(text)
+        keys[c.span_ref.span_id] = words(text)
     found = _same_key([keys[pool[j].span_ref.span_id] for j in maybe])
     if found is None:
         return None
     same = np.full(len(pool), -1, dtype=np.int64)
     same[maybe] = found
     return same
-
-
-def _words(text: str) -> str:
-    """A text's words, whitespace aside: what two spans must share to say the same."""
-    return " ".join(text.split())
 
 
 def _same_key(keys: list[str]) -> np.ndarray | None:

@@ -20,6 +20,12 @@ from oriongraph_cli.versions import newest_first, version_of
 HEAD = 300  # candidates looked at: where the ranking orders documents (nDCG@10, selection's pool)
 
 
+def words(text: str) -> str:
+    """A text's words, whitespace aside: what two spans must share to say the same (here and
+    in selection, ``assemble/select.py``)."""
+    return " ".join(text.split())
+
+
 def newest_first_ranked(scored: list[CandidateSpan], reader) -> list[CandidateSpan]:
     """``scored`` (in base-score order) with each group of copies in its head reordered
     newest first (module doc); the same list when nothing moves."""
@@ -35,11 +41,11 @@ def newest_first_ranked(scored: list[CandidateSpan], reader) -> list[CandidateSp
     for j in maybe:
         row = rows.get(head[j].row)
         if row is not None:
-            groups.setdefault((head[j].span_ref.token_cost, " ".join(row.text.split())), []).append(j)
+            groups.setdefault((head[j].span_ref.token_cost, words(row.text)), []).append(j)
     out = list(scored)
     moved = False
-    for (_cost, words), members in groups.items():
-        if not words or len({head[j].metadata.filepath for j in members}) < 2:
+    for (_cost, said), members in groups.items():
+        if not said or len({head[j].metadata.filepath for j in members}) < 2:
             continue
         key = {j: newest_first(head[j].metadata.filepath) for j in members}
         if len(set(key.values())) < 2:
