@@ -102,7 +102,7 @@ def rank_candidates(request: CompileRequest, cfg: Config, reader: IndexReader, t
     scored = score.fuse(cands, hits, weights, request, cfg, now, span_counts=counts, usage=used, owned=True,
                         metas=reader.memo("scored-metadata", dict))
     scored = adjust.after_fusion(scored, followed, request, cfg)
-    scored = copies.newest_first_ranked(scored, reader)
+    scored = copies.newest_version_ranked(copies.newest_first_ranked(scored, reader), request.intent)
     timings["score"] = (time.perf_counter() - t) * 1000
     return sig, scored, hits, errors, relaxed
 

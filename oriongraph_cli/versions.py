@@ -25,6 +25,29 @@ def version_of(path: str) -> tuple[int, ...] | None:
     return found
 
 
+def page_of(path: str) -> tuple[str, str] | None:
+    """Where a versioned copy of a page sits: the folders before its last version folder and
+    the path after it (``docs/en/5x/guide/routing.md`` -> ``("docs/en", "guide/routing.md")``);
+    None when no folder names a version. Two copies with the same pair are one page in two
+    releases; a path naming no version is that page's newest line when it ends in the same
+    path after a folder (``mikroorm-docs/embeddables.md`` beside
+    ``versioned-docs/version-6.6/embeddables.md``)."""
+    parts = path.split("/")
+    for i in range(len(parts) - 2, -1, -1):
+        if _VERSION.match(parts[i]):
+            return "/".join(parts[:i]), "/".join(parts[i + 1:])
+    return None
+
+
+# a release an intent names: "v6", "6.x", "5x", "29.7", "version 30" (a bare number is not one)
+_NAMED = re.compile(r"\b(?:v|version[\s_-]?)(\d+)(?:\.(?:\d+|x))*\b|\b(\d+)(?:\.(?:\d+|x))+\b|\b(\d+)x\b", re.IGNORECASE)
+
+
+def named_releases(text: str) -> frozenset[int]:
+    """The major numbers of the releases ``text`` names (``"in Express 4.x"`` -> {4})."""
+    return frozenset(int(next(g for g in m.groups() if g)) for m in _NAMED.finditer(text))
+
+
 def newest_first(path: str) -> tuple[int, tuple[int, ...]]:
     """A sort key putting the copy on the newest line first: a path naming no version, then
     higher releases before lower."""

@@ -109,3 +109,43 @@ def test_the_copies_names_give_way_when_no_quote_fits_beside_them(tmp_path):
     wide = run_orion("compile", "where do I put a manual mock", "--root", str(root), "--budget", "200",
                      "--format", "markdown", "--no-usage-log").stdout
     assert "same text in 02_knowledge/vd/{version-2.x,version-1.x,version-0.9,version-0.8}/ManualMocks.md" in wide
+
+
+def test_one_page_kept_for_several_releases_comes_newest_release_first_with_its_reason(tmp_path):
+    """A page rewritten between releases (other words, the same page): the site's own line
+    ranks first though the old release's wording matches the intent better, and says why;
+    an intent naming the old release gets the old release's page first."""
+    root = tmp_path / "proj"
+    old = ("# Error handling\n\nErrors thrown in synchronous route handlers are caught by the router. For errors "
+           "returned from asynchronous functions invoked by route handlers and middleware, you must pass them to "
+           "the next() function, where the error handler will catch and process them: wrap await calls in "
+           "try/catch and call next(err).\n")
+    new = ("# Error handling\n\nThe router catches errors thrown in synchronous route handlers. Since 5.0 a rejected "
+           "promise returned by an async handler or middleware goes to the error handler by itself.\n")
+    for folder, text in (("docs", new), ("versioned_docs/version-4.x", old)):
+        d = root / "02_knowledge" / folder
+        d.mkdir(parents=True)
+        (d / "ErrorHandling.md").write_text(text)
+    for name, text in (("Routing", "Routes map paths and methods to handlers."),
+                       ("Middleware", "Middleware functions receive the request, the response and next, and may end the cycle or call next."),
+                       ("Debugging", "Set DEBUG=express:* to see the router's logs of each route and middleware it runs."),
+                       ("Templates", "A template engine renders views; set the views folder and the engine in the app settings.")):
+        (root / "02_knowledge" / "docs" / f"{name}.md").write_text(f"# {name}\n\n{text}\n")
+    assert run_orion("index", "--root", str(root), "-q").returncode == 0
+
+    def hits(intent):
+        out = run_orion("search", intent, "--root", str(root), "--json")
+        assert out.returncode == 0, out.stderr
+        return [(h["path"], h["reasons"]) for h in json.loads(out.stdout)["hits"] if h["path"].endswith("ErrorHandling.md")]
+
+    intent = "catch errors from async functions in route handlers and pass them to next with try/catch"
+    found = hits(intent)
+    assert [p for p, _ in found] == ["02_knowledge/docs/ErrorHandling.md", "02_knowledge/versioned_docs/version-4.x/ErrorHandling.md"]
+    # the old release's wording matched better: both channels ranked it first
+    assert "semantic rank 1 (raw cos" in " ".join(found[1][1]) and "lexical rank 1 (raw" in " ".join(found[1][1])
+    assert "the same page in 1 other release: ranked newest version first" in found[0][1]
+    compiled = run_orion("compile", intent, "--root", str(root), "--budget", "4000", "--format", "markdown", "--no-usage-log")
+    assert compiled.returncode == 0, compiled.stderr
+    headers = [line for line in compiled.stdout.splitlines() if line.startswith("## ") and "ErrorHandling" in line]
+    assert headers[0].startswith("## 02_knowledge/docs/ErrorHandling.md"), headers
+    assert hits("in version 4.x, " + intent)[0][0] == "02_knowledge/versioned_docs/version-4.x/ErrorHandling.md"

@@ -85,3 +85,13 @@ def test_a_copy_named_beside_quoted_text_counts_as_delivered_and_not_beside_a_po
     resp = SimpleNamespace(workingset=WorkingSet(layout(items, {}, {}), 100))
     assert delivered_docs(resp) == {NEXT, "02_knowledge/v1/mocks.md"}
     assert quoted_docs(resp) == {NEXT}
+
+
+def test_a_versioned_page_is_placed_by_its_folders_and_an_intent_names_releases_by_their_forms():
+    from oriongraph_cli.versions import named_releases, page_of
+
+    assert page_of("docs/en/5x/guide/routing.md") == ("docs/en", "guide/routing.md")
+    assert page_of("k/versioned_docs/version-6.6/a.md") == ("k/versioned_docs", "a.md")
+    assert page_of("docs/2019/a.md") is None and page_of("docs/v2.md") is None
+    assert named_releases("in Express 4.x and v5, version 29, 5x, 10.x and 2.0.0") == {4, 5, 29, 10, 2}
+    assert named_releases("4 spaces, node 18, ES2015") == frozenset()
