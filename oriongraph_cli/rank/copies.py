@@ -58,15 +58,21 @@ def newest_first_ranked(scored: list[CandidateSpan], reader) -> list[CandidateSp
         key = {j: newest_first(head[j].metadata.filepath) for j in members}
         if len(set(key.values())) < 2:
             continue
-        order = sorted(members, key=lambda j: (key[j], j))
-        scores = sorted((head[j].base_score for j in members), reverse=True)
         others = len(members) - 1
         why = f"the same text as {others} other cop{'y' if others == 1 else 'ies'}: ranked newest version first"
-        for j, s in zip(order, scores):
-            if s != head[j].base_score:
-                out[j] = with_reasons(head[j], (why,), base_score=s)
-                moved = True
+        moved |= _newest_first(head, out, sorted(members, key=lambda j: (key[j], j)), why)
     return sorted(out, key=sort_key) if moved else scored
+
+
+def _newest_first(head: list[CandidateSpan], out: list[CandidateSpan], order: list[int], why: str) -> bool:
+    """Give ``order``'s candidates (indices into ``head``, newest first) their scores sorted
+    best first, in ``out``, each one moved saying ``why``; whether any moved."""
+    moved = False
+    for j, s in zip(order, sorted((head[j].base_score for j in order), reverse=True)):
+        if s != head[j].base_score:
+            out[j] = with_reasons(head[j], (why,), base_score=s)
+            moved = True
+    return moved
 
 
 # the newest release's page rises only when its best span scores at least this share of the
@@ -115,13 +121,9 @@ def newest_version_ranked(scored: list[CandidateSpan], intent: str) -> list[Cand
         seen: set[str] = set()  # each document's best span (the head is in score order)
         members = [j for j in members if not (head[j].metadata.filepath in seen or seen.add(head[j].metadata.filepath))]
         order = sorted(members, key=lambda j: (key[j], j))
-        scores = sorted((head[j].base_score for j in members), reverse=True)
-        if head[order[0]].base_score < NEWEST_AT_LEAST * scores[0]:
+        if head[order[0]].base_score < NEWEST_AT_LEAST * max(head[j].base_score for j in order):
             continue
         others = len(docs) - 1
         why = f"the same page in {others} other release{'' if others == 1 else 's'}: ranked newest version first"
-        for j, s in zip(order, scores):
-            if s != head[j].base_score:
-                out[j] = with_reasons(head[j], (why,), base_score=s)
-                moved = True
+        moved |= _newest_first(head, out, order, why)
     return sorted(out, key=sort_key) if moved else scored
