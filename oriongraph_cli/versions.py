@@ -29,9 +29,9 @@ def page_of(path: str) -> tuple[str, str] | None:
     """Where a versioned copy of a page sits: the folders before its last version folder and
     the path after it (``docs/en/5x/guide/routing.md`` -> ``("docs/en", "guide/routing.md")``);
     None when no folder names a version. Two copies with the same pair are one page in two
-    releases; a path naming no version is that page's newest line when it ends in the same
-    path after a folder (``mikroorm-docs/embeddables.md`` beside
-    ``versioned-docs/version-6.6/embeddables.md``)."""
+    releases; ``rank/copies.py`` says when a path naming no version that ends in the same path
+    (``mikroorm-docs/embeddables.md`` beside ``mikroorm-versioned-docs/version-6.6/embeddables.md``)
+    is the page's newest line."""
     parts = path.split("/")
     for i in range(len(parts) - 2, -1, -1):
         if _VERSION.match(parts[i]):
@@ -39,8 +39,10 @@ def page_of(path: str) -> tuple[str, str] | None:
     return None
 
 
-# a release an intent names: "v6", "6.x", "5x", "29.7", "version 30" (a bare number is not one)
-_NAMED = re.compile(r"\b(?:v|version[\s_-]?)(\d+)(?:\.(?:\d+|x))*\b|\b(\d+)(?:\.(?:\d+|x))+\b|\b(\d+)x\b", re.IGNORECASE)
+# a release an intent names: "v6", "6.x", "5x", "29.7", "version 30" (a bare number is not one;
+# nor a run of more than nine digits, which no release has and int() of thousands refuses)
+_NAMED = re.compile(r"\b(?:v|version[\s_-]?)(\d{1,9})(?:\.(?:\d+|x))*\b|\b(\d{1,9})(?:\.(?:\d+|x))+\b|\b(\d{1,9})x\b",
+                    re.IGNORECASE)
 
 
 def named_releases(text: str) -> frozenset[int]:

@@ -149,3 +149,14 @@ def test_one_page_kept_for_several_releases_comes_newest_release_first_with_its_
     headers = [line for line in compiled.stdout.splitlines() if line.startswith("## ") and "ErrorHandling" in line]
     assert headers[0].startswith("## 02_knowledge/docs/ErrorHandling.md"), headers
     assert hits("in version 4.x, " + intent)[0][0] == "02_knowledge/versioned_docs/version-4.x/ErrorHandling.md"
+
+
+def test_an_intent_with_a_release_of_thousands_of_digits_is_answered_not_refused(tmp_path):
+    root = tmp_path / "proj"
+    for folder in ("docs", "versioned_docs/version-4.x"):
+        (root / "02_knowledge" / folder).mkdir(parents=True)
+        (root / "02_knowledge" / folder / "Errors.md").write_text("# Errors\n\nErrors reach the error handler.\n")
+    assert run_orion("index", "--root", str(root), "-q").returncode == 0
+    for intent in ("errors v" + "1" * 5000, "errors " + "9" * 5000 + ".x"):
+        out = run_orion("search", intent, "--root", str(root), "--json")
+        assert out.returncode == 0 and "internal error" not in out.stderr, out.stderr[:300]

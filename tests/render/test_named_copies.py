@@ -95,3 +95,5 @@ def test_a_versioned_page_is_placed_by_its_folders_and_an_intent_names_releases_
     assert page_of("docs/2019/a.md") is None and page_of("docs/v2.md") is None
     assert named_releases("in Express 4.x and v5, version 29, 5x, 10.x and 2.0.0") == {4, 5, 29, 10, 2}
     assert named_releases("4 spaces, node 18, ES2015") == frozenset()
+    # hostile: thousands of digits name no release (int() refuses them) and cost one pass
+    assert named_releases("v" + "1" * 5000 + " and " + "2" * 5000 + ".x and " + "3" * 5000 + "x") == frozenset()
