@@ -476,7 +476,9 @@ def quoted_docs(resp) -> set[str]:
 
 def _quoting(resp):
     """The working set's spans that quote text (a one-line pointer quotes none)."""
-    return [i for i in resp.workingset.spans if i.compression is None or i.compression.level != "pointer"]
+    from oriongraph_cli.models import is_pointer
+
+    return [i for i in resp.workingset.spans if not is_pointer(i)]
 
 
 def default_request(cfg: Config, text: str, budget: int):

@@ -355,6 +355,13 @@ class Compression(_ToDict):
     backref: str  # "orion show <span_id>"
 
 
+def is_pointer(item: Any) -> bool:
+    """Whether ``item`` (a working-set span or a quote: anything with a ``compression``) is
+    shortened to a one-line pointer, which quotes none of its text."""
+    c = item.compression
+    return c is not None and c.level == "pointer"
+
+
 @dataclass(frozen=True)
 class Copy(_ToDict):
     """Another span holding a quoted span's text word for word (a versioned site's copy of

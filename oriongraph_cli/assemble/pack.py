@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from oriongraph_cli.assemble import compress
-from oriongraph_cli.assemble.select import Picked, Selection
+from oriongraph_cli.assemble.select import Picked, Selection, copy_group_of
 from oriongraph_cli.models import CandidateSpan, Compression, WSItem
 
 SHORTEN_FROM = ("budget", "outranked", "threshold", "floor", "document_floor")  # rejections a shortened form may still answer
@@ -88,7 +88,7 @@ def pack(
     mention = min(MENTION_FLOOR * top, sel.floor_score) if sel.floor_score > 0 else MENTION_FLOOR * top
     # a candidate with the same words as a span entered says nothing new (select, rule 4):
     # it never enters shortened either, and the working set names it beside that span
-    group_of = {c.span_ref.span_id: g for g, members in enumerate(sel.copy_groups) for c in members}
+    group_of = copy_group_of(sel.copy_groups)
     taken = {group_of.get(p.candidate.span_ref.span_id, -1) for p in placed}  # -1: in no group
 
     def repeats(c: CandidateSpan) -> bool:

@@ -419,6 +419,11 @@ def select(
     )
 
 
+def copy_group_of(groups: tuple[tuple[CandidateSpan, ...], ...]) -> dict[str, int]:
+    """Span id -> the index of its group in ``Selection.copy_groups`` (``groups``)."""
+    return {c.span_ref.span_id: g for g, members in enumerate(groups) for c in members}
+
+
 def _groups(pool: list[CandidateSpan], same: np.ndarray) -> tuple[tuple[CandidateSpan, ...], ...]:
     """The pool's candidates with the same words (``same``: a group id per candidate, -1
     for none), each group in pool order (best first)."""

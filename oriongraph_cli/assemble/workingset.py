@@ -17,6 +17,7 @@ from oriongraph_cli.models import (
     DerivedSignals,
     LeftOut,
     WorkingSet,
+    is_pointer,
 )
 from oriongraph_cli.rank import lifecycle
 from oriongraph_cli.store.reader import IndexReader
@@ -192,13 +193,14 @@ def with_copies(items: list, groups: tuple[tuple[CandidateSpan, ...], ...]) -> l
     (``select.Selection.copy_groups``) that the working set does not hold, at most one per
     document and none of a document the working set quotes itself; a pointer, which quotes
     no text, names none."""
-    group_of = {c.span_ref.span_id: g for g in groups for c in g}
+    group_of = select.copy_group_of(groups)
     held = {i.span_ref.span_id for i in items}
     quoted = {i.path for i in items}
     out = []
     for it in items:
-        group = group_of.get(it.span_ref.span_id, ())
-        if group and not (it.compression is not None and it.compression.level == "pointer"):
+        g = group_of.get(it.span_ref.span_id)
+        group = groups[g] if g is not None else ()
+        if group and not is_pointer(it):
             named: dict[str, Copy] = {}
             for c in group:
                 path = c.metadata.filepath

@@ -14,7 +14,7 @@ import re
 from typing import Any, Iterable, Mapping
 
 from oriongraph_cli.blocks import RST_ADORNMENT, SETEXT_UNDERLINE, is_rst, rst_underlines
-from oriongraph_cli.models import CHANNELS, lines_label
+from oriongraph_cli.models import CHANNELS, is_pointer, lines_label
 from oriongraph_cli.render.paths import braced
 
 __all__ = [
@@ -271,11 +271,6 @@ def _stale(q: Any) -> bool:
     return any(i.stale for i in q.items)
 
 
-def _pointer(q: Any) -> bool:
-    c = q.compression
-    return c is not None and c.level == "pointer"
-
-
 def quote_lines(doc: Any) -> str:
     """``L12-L40,L61-L64``: the lines of a document's quotes, in the order they follow; quotes
     with nothing skipped between them (a whole span, then a shortened one) read as one
@@ -283,7 +278,7 @@ def quote_lines(doc: Any) -> str:
     its own text)."""
     ranges: list[list[int]] = []
     for q in doc.quotes:
-        if not q.line_start or _pointer(q):
+        if not q.line_start or is_pointer(q):
             continue
         if ranges and not q.elided_before:
             ranges[-1][1] = max(ranges[-1][1], q.line_end)
@@ -313,7 +308,7 @@ def copies_note(doc: Any, lines: bool = True) -> str:
     ``L12-L40 also in …`` or ``same text but L61-L64 in …``, whichever names fewer quotes
     (``part also in …`` where the header gives no lines). Paths that
     differ in one folder are written once, braced (``paths.braced``)."""
-    quotes = [q for q in doc.quotes if not _pointer(q)]
+    quotes = [q for q in doc.quotes if not is_pointer(q)]
     where: dict[str, list[int]] = {}  # copy path -> the quotes it repeats
     for n, q in enumerate(quotes):
         for i in q.items:
@@ -415,7 +410,7 @@ def workingset_markdown(resp: Any, explain: bool = False, brief: bool = False) -
             mark = gap_mark(q)
             if mark:
                 out += [mark + "\n", "\n"]
-            if _pointer(q):
+            if is_pointer(q):
                 out += [q.text + "\n", "\n"]
                 continue
             line = quote_line(q)
