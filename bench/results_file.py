@@ -19,7 +19,10 @@ def header(cmd: str | None = None) -> dict:
         return subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True).stdout.strip()
 
     dirty = bool(git("status", "--porcelain", "--untracked-files=no"))
-    cmd = cmd or "python bench/" + Path(sys.argv[0]).name + " " + " ".join(sys.argv[1:])
+    if cmd is None:
+        script = Path(sys.argv[0]).resolve()
+        shown = script.relative_to(REPO) if script.is_relative_to(REPO) else Path("bench", script.name)  # bench/suite/… too
+        cmd = f"python {shown.as_posix()} " + " ".join(sys.argv[1:])
     return {"machine": f"{os.cpu_count()} cores, {os.uname().machine}", "date": time.strftime("%Y-%m-%d"),
             "commit": git("rev-parse", "--short", "HEAD") + ("+dirty" if dirty else ""), "command": cmd.strip()}
 
