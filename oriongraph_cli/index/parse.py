@@ -230,8 +230,10 @@ if TYPE_CHECKING:
 # paragraph saying the page is old says it is superseded by x (Cluster API's v1beta1 reference).
 # Rules 52: front matter "deprecated_by" names the successor as "superseded_by" does, and it or
 # "deprecated: true" gives the state "deprecated" where no status is written (TypeScript's old
-# handbook: "deprecated_by: /docs/handbook/2/classes.html")
-PARSE_RULES = 52
+# handbook: "deprecated_by: /docs/handbook/2/classes.html"). Rules 53: a date with its month
+# named ("29-Oct-2019", "8 Sep 2021", "October 29, 2019": NEAR's NEPs) and a template's angle
+# brackets left around a filled-in date ("<10/21/2024>": Aptos's AIPs) are read
+PARSE_RULES = 53
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 STAGE_ALIASES = {
@@ -612,9 +614,44 @@ def _year_last(text: str) -> dt.datetime | None:
         return None
 
 
+# a date with its month named, as proposals and changelogs write them: "29-Oct-2019" (NEAR's
+# NEPs), "8 Sep 2021", "29 October 2019", "October 29, 2019", "Oct. 29th 2019" — one date
+# whatever the reader's order of day and month
+_MONTHS = {m: i for i, names in enumerate(
+    ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"), 1)
+    for m in (names, names[:3])} | {"sept": 9}
+_DAY_MONTH_YEAR = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?[-\s]+([A-Za-z]+)\.?[-\s,]+(\d{4})")
+_MONTH_DAY_YEAR = re.compile(r"([A-Za-z]+)\.?[-\s]+(\d{1,2})(?:st|nd|rd|th)?,?[-\s]+(\d{4})")
+
+
+def _month_named(text: str) -> dt.datetime | None:
+    """``29-Oct-2019``, ``October 29, 2019`` and their like as the date they name; None when the
+    word is no month or the day is not in it."""
+    m = _DAY_MONTH_YEAR.fullmatch(text)
+    if m is not None:
+        day, word, year = m.group(1), m.group(2), m.group(3)
+    elif (m := _MONTH_DAY_YEAR.fullmatch(text)) is not None:
+        word, day, year = m.group(1), m.group(2), m.group(3)
+    else:
+        return None
+    month = _MONTHS.get(word.lower())
+    if month is None:
+        return None
+    try:
+        return dt.datetime(int(year), month, int(day))
+    except ValueError:
+        return None
+
+
+def _unbracketed(text: str) -> str:
+    """``text`` without the angle brackets a template put around its placeholder, when the
+    value was filled in inside them (``<10/21/2024>``)."""
+    return text[1:-1].strip() if len(text) > 2 and text[0] == "<" and text[-1] == ">" else text
+
+
 def ambiguous_date(text: str) -> bool:
     """Whether ``text`` is a year-last date either order of whose day and month is real."""
-    m = _YEAR_LAST.fullmatch(text.strip())
+    m = _YEAR_LAST.fullmatch(_unbracketed(text.strip()))
     return m is not None and 1 <= int(m.group(1)) <= 12 and 1 <= int(m.group(2)) <= 12
 
 
@@ -638,7 +675,8 @@ def date_value(value: Any) -> Any:
 def parse_date(value: Any) -> int | None:
     """Front matter date (ISO string/date, year first with slashes as react.dev's blog and
     others write it, ``2024/12/05``, year last where only one order is a date, ``04/14/2026``,
-    or unix seconds) -> unix timestamp (UTC), or None when it is not a real date
+    the month named, ``29-Oct-2019`` or ``October 29, 2019``, any of them inside a template's
+    ``<…>``, or unix seconds) -> unix timestamp (UTC), or None when it is not a real date
     (``2026-02-30``, ``.inf``, out of range) or could be two (``05/12/2024``)."""
     if value is None or value == "" or isinstance(value, bool):
         return None
@@ -648,11 +686,11 @@ def parse_date(value: Any) -> int | None:
         return int(value)
     if not isinstance(value, (str, dt.date)):
         return None
-    text = str(value).strip()
+    text = _unbracketed(str(value).strip())
     try:
         when = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        when = _year_last(text)
+        when = _year_last(text) or _month_named(text)
     if when is None:
         tail = _TIME_TAIL.fullmatch(text[10:])
         if tail is None or (tail.group(0).strip() and not _valid_time(tail.group(0))):

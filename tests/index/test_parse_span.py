@@ -954,6 +954,30 @@ def test_a_year_last_date_is_read_only_where_one_order_is_a_date():
     assert "could be either of two dates" in warnings[0].message and "YYYY-MM-DD" in warnings[0].message
 
 
+def test_a_date_with_its_month_named_or_in_a_templates_brackets_is_that_date():
+    """NEAR's NEPs write `created: 29-Oct-2019`; others "October 29, 2019" or "8 Sep 2021":
+    the month named, the date is one whatever order the reader is used to. Aptos's AIPs
+    leave their template's brackets around the date filled in (`<10/21/2024>`): read as the
+    date inside, with the year-last rule's caution; the template's own `<mm/dd/yyyy>` and a
+    word that is no month stay no date, with the warning."""
+    from oriongraph_cli.index.parse import ambiguous_date, parse_date
+
+    want = parse_date("2019-10-29")
+    for text in ("29-Oct-2019", "29 Oct 2019", "29 October 2019", "October 29, 2019", "Oct. 29th 2019", "oct 29 2019"):
+        assert parse_date(text) == want, text
+    assert parse_date("8-Sep-2021") == parse_date("Sept 8, 2021") == parse_date("2021-09-08")
+    assert parse_date("<10/21/2024>") == parse_date("2024-10-21") and parse_date("<2024-01-02>") == parse_date("2024-01-02")
+    for bad in ("31-Feb-2020", "29-Foo-2019", "<mm/dd/yyyy>", "<>", "<12/05/2023>", "May 2020", "29-Oct-19"):
+        assert parse_date(bad) is None, bad
+    assert ambiguous_date("<12/05/2023>") and not ambiguous_date("<mm/dd/yyyy>")
+    doc, warnings = doc_of("---\ncreated: 03-Mar-2022\n---\n# Note\n\nText.\n")
+    assert (doc.created_at, doc.created_source, warnings) == (parse_date("2022-03-03"), "front-matter", [])
+    doc, warnings = doc_of("---\ncreated: <mm/dd/yyyy>\n---\n# Note\n\nText.\n")
+    assert doc.created_source != "front-matter" and "is not a valid date" in warnings[0].message
+    doc, warnings = doc_of("---\ncreated: <12/05/2023>\n---\n# Note\n\nText.\n")
+    assert "could be either of two dates" in warnings[0].message
+
+
 def test_a_date_is_a_date_whole_or_none():
     """A front matter date is read whole: a time of day and a zone may follow it as blogs
     write them ("2011-12-31 23:59:59 -0500"), but "2024-01-01garbage", an hour of 25 or a zone
