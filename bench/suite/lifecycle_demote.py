@@ -11,7 +11,9 @@ long list can be split across processes and reported once all are there (``--rep
 The report: per project and setting the mean nDCG@10 and the pairs; then, for each project held
 out, the setting with the best macro nDCG@10 on the others (``tune.choose``, each project counting
 once; ties to the earlier setting) and its held-out figures, against each setting kept everywhere,
-with 95 % bootstrap intervals over projects.
+with 95 % bootstrap intervals over projects. With ``--against DIR``, also the first setting here
+minus the same setting in another cache, project by project (before and after a change of code
+or of the index, on the same intents).
 
     python bench/suite/lifecycle_demote.py --list TREES --cache DIR \\
         --setting shipped= --setting "d75=lifecycle_demote:0.75,lifecycle_inactive_demote:0.75" --out OUT.json
@@ -129,12 +131,33 @@ def report(cache: Path, projects: list[str], names: list[str]) -> dict:
     return {"summary": summary, "folds": folds, "projects": per_project}
 
 
+def against(cache: Path, other: Path, projects: list[str], name: str) -> dict:
+    """Per project, setting ``name`` here minus the same setting in ``other``'s cache (the same
+    intents on another code or index): nDCG@10 with a 95 % paired bootstrap interval, the
+    intents that changed, and the pairs on both sides."""
+    from oriongraph_cli import tune
+
+    out = {}
+    for p in projects:
+        a = json.loads((cache / f"{p}.json").read_text())["settings"][name]
+        b = json.loads((other / f"{p}.json").read_text())["settings"][name]
+        d = [x - y for x, y in zip(a["ndcg"], b["ndcg"])]
+        lo, hi = tune.bootstrap_interval(d)
+        out[p] = {"ndcg": round(tune.mean(a["ndcg"]), 4), "ndcg there": round(tune.mean(b["ndcg"]), 4),
+                  "minus there": [round(tune.mean(d), 4), round(lo, 4), round(hi, 4)],
+                  "intents changed": sum(1 for x in d if abs(x) > 1e-9),
+                  "marked": a.get("marked"), "marked there": b.get("marked"),
+                  "unmarked": a.get("unmarked"), "unmarked there": b.get("unmarked")}
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--list", type=Path, required=True)
     ap.add_argument("--cache", type=Path, required=True)
     ap.add_argument("--setting", action="append", required=True, help="NAME=KEY:VALUE,KEY:VALUE (empty: the shipped defaults); the first is the reference")
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--against", type=Path, help="another cache (another code or index): the first setting here minus it there, per project")
     ap.add_argument("--out", help="results file name under bench/results/")
     args = ap.parse_args()
     sys.path.insert(0, str(HERE))
@@ -154,6 +177,9 @@ def main() -> None:
             f.write_text(json.dumps(measure(Path(suite), project, settings)))
             print(project, f"{time.time() - t:.0f} s", flush=True)
     rep = report(args.cache, [p for _s, p in trees], list(settings))
+    if args.against:
+        rep["against"] = against(args.cache, args.against, [p for _s, p in trees], next(iter(settings)))
+        print(json.dumps(rep["against"], indent=1))
     print(json.dumps(rep["summary"], indent=1))
     if args.out:
         from results_file import write
