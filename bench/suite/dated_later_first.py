@@ -28,7 +28,6 @@ import argparse
 import json
 import posixpath
 import sys
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -105,26 +104,23 @@ def main() -> None:
 
     api.open_index = remembered_open
     modes = ["off", *args.modes.split(";")]
-    args.cache.mkdir(parents=True, exist_ok=True)
-    trees = [line.split() for line in args.list.read_text().splitlines() if line.strip()]
+
+    def measure_modes(suite: Path, project: str) -> dict:
+        res: dict | None = None
+        for name in modes:
+            mode["on"] = name != "off"
+            if mode["on"]:
+                mode["share"], mode["cos"] = (float(x) for x in name.split("/"))
+            r = lifecycle_demote.measure(suite, project, {name: {}}, with_baselines=res is None)
+            if res is None:
+                res = r
+            else:
+                res["settings"][name] = r["settings"][name]
+        return res
+
+    trees = lifecycle_demote.read_trees(args.list)
     if not args.report_only:
-        for suite, project in trees:
-            f = args.cache / f"{project}.json"
-            if f.exists():
-                continue
-            t = time.time()
-            res: dict | None = None
-            for name in modes:
-                mode["on"] = name != "off"
-                if mode["on"]:
-                    mode["share"], mode["cos"] = (float(x) for x in name.split("/"))
-                r = lifecycle_demote.measure(Path(suite), project, {name: {}}, with_baselines=res is None)
-                if res is None:
-                    res = r
-                else:
-                    res["settings"][name] = r["settings"][name]
-            f.write_text(json.dumps(res))
-            print(project, f"{time.time() - t:.0f} s", flush=True)
+        lifecycle_demote.measure_cached(args.cache, trees, measure_modes)
     rep = lifecycle_demote.report(args.cache, [p for _s, p in trees], modes)
     print(json.dumps(rep["summary"], indent=1))
     if args.out:

@@ -151,6 +151,24 @@ def against(cache: Path, other: Path, projects: list[str], name: str) -> dict:
     return out
 
 
+def read_trees(path: Path) -> list[tuple[str, str]]:
+    """The lines "SUITE PROJECT" of a list of trees."""
+    return [tuple(line.split()) for line in path.read_text().splitlines() if line.strip()]
+
+
+def measure_cached(cache: Path, trees: list[tuple[str, str]], measure_one) -> None:
+    """``measure_one(suite, project)`` for each tree whose figures ``cache`` lacks, each
+    written there as it is done (a run can be resumed, or split across processes)."""
+    cache.mkdir(parents=True, exist_ok=True)
+    for suite, project in trees:
+        f = cache / f"{project}.json"
+        if f.exists():
+            continue
+        t = time.time()
+        f.write_text(json.dumps(measure_one(Path(suite), project)))
+        print(project, f"{time.time() - t:.0f} s", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--list", type=Path, required=True)
@@ -166,16 +184,9 @@ def main() -> None:
     for item in args.setting:
         name, _, pairs = item.partition("=")
         settings[name] = dict(p.split(":", 1) for p in pairs.split(",") if p)
-    args.cache.mkdir(parents=True, exist_ok=True)
-    trees = [line.split() for line in args.list.read_text().splitlines() if line.strip()]
+    trees = read_trees(args.list)
     if not args.report_only:
-        for suite, project in trees:
-            f = args.cache / f"{project}.json"
-            if f.exists():
-                continue
-            t = time.time()
-            f.write_text(json.dumps(measure(Path(suite), project, settings)))
-            print(project, f"{time.time() - t:.0f} s", flush=True)
+        measure_cached(args.cache, trees, lambda suite, project: measure(suite, project, settings))
     rep = report(args.cache, [p for _s, p in trees], list(settings))
     if args.against:
         rep["against"] = against(args.cache, args.against, [p for _s, p in trees], next(iter(settings)))
