@@ -118,7 +118,9 @@ def main() -> None:
                 res["settings"][name] = r["settings"][name]
         return res
 
-    trees = lifecycle_demote.read_trees(args.list)
+    import run as suite_run  # noqa: E402
+
+    trees = suite_run.read_trees(args.list)
     if not args.report_only:
         lifecycle_demote.measure_cached(args.cache, trees, measure_modes)
     rep = lifecycle_demote.report(args.cache, [p for _s, p in trees], modes)

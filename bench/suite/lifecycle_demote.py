@@ -151,11 +151,6 @@ def against(cache: Path, other: Path, projects: list[str], name: str) -> dict:
     return out
 
 
-def read_trees(path: Path) -> list[tuple[str, str]]:
-    """The lines "SUITE PROJECT" of a list of trees."""
-    return [tuple(line.split()) for line in path.read_text().splitlines() if line.strip()]
-
-
 def measure_cached(cache: Path, trees: list[tuple[str, str]], measure_one) -> None:
     """``measure_one(suite, project)`` for each tree whose figures ``cache`` lacks, each
     written there as it is done (a run can be resumed, or split across processes)."""
@@ -180,11 +175,10 @@ def main() -> None:
     args = ap.parse_args()
     sys.path.insert(0, str(HERE))
     sys.path.insert(0, str(HERE.parent))
-    settings = {}
-    for item in args.setting:
-        name, _, pairs = item.partition("=")
-        settings[name] = dict(p.split(":", 1) for p in pairs.split(",") if p)
-    trees = read_trees(args.list)
+    import run as suite_run  # noqa: E402
+
+    settings = suite_run.named_settings(args.setting)
+    trees = suite_run.read_trees(args.list)
     if not args.report_only:
         measure_cached(args.cache, trees, lambda suite, project: measure(suite, project, settings))
     rep = report(args.cache, [p for _s, p in trees], list(settings))

@@ -35,10 +35,7 @@ def main() -> None:
     rule = copies.newest_version_ranked
     modes = args.modes.split(",")
     out: dict[str, dict] = {}
-    for line in args.list.read_text().splitlines():
-        if not line.strip():
-            continue
-        suite, project = line.split()
+    for suite, project in suite_run.read_trees(args.list):
         cfg, reader = suite_run._open(Path(suite), project)
         reader.repeat_cache = {}
         qs = suite_run._queries(project, None)

@@ -194,6 +194,22 @@ def _open(suite: Path, project: str):
     return cfg, api.open_index(cfg)
 
 
+def read_trees(path: Path) -> list[tuple[str, str]]:
+    """The lines "SUITE PROJECT" of a list of trees (the directory holding an indexed tree, the
+    project's name here), as the scripts beside this one take them."""
+    return [tuple(line.split()) for line in path.read_text().splitlines() if line.strip()]
+
+
+def named_settings(items: list[str]) -> dict[str, dict[str, str]]:
+    """``NAME=KEY:VALUE,KEY:VALUE`` arguments (an empty list of values: the shipped defaults)
+    as {name: {key: value}}, in the order given."""
+    out: dict[str, dict[str, str]] = {}
+    for item in items:
+        name, _, pairs = item.partition("=")
+        out[name] = dict(p.split(":", 1) for p in pairs.split(",") if p)
+    return out
+
+
 def _queries(project: str, limit: int | None):
     from oriongraph_cli.evaluate import load_queries
 

@@ -32,15 +32,9 @@ def main() -> None:
 
     from oriongraph_cli import tune
 
-    settings = {}
-    for item in args.setting:
-        name, _, pairs = item.partition("=")
-        settings[name] = dict(p.split(":", 1) for p in pairs.split(",") if p)
+    settings = suite_run.named_settings(args.setting)
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    for line in args.list.read_text().splitlines():
-        if not line.strip():
-            continue
-        suite, project = line.split()
+    for suite, project in suite_run.read_trees(args.list):
         t = time.time()
         cfg, reader = suite_run._open(Path(suite), project)
         reader.repeat_cache = {}
