@@ -17,7 +17,7 @@ figures against the first setting, with a 95 % bootstrap interval over projects,
 pairs.
 
     python bench/suite/project_rule.py --list TREES --cache DIR \\
-        --setting shipped= --setting "sem6=w_semantic:0.6,w_lexical:0.4" --out OUT.json
+        --setting shipped= --setting "sem6=w_semantic:0.6,w_lexical:0.4" [--baselines LIFECYCLE_CACHE] --out OUT.json
 
 TREES: lines of "SUITE PROJECT" (the directory holding the indexed tree, the project's name in ``run.py``).
 """
@@ -87,7 +87,10 @@ def choose(means: dict[str, dict[str, float]], shapes: dict[str, dict], projects
     return best, best_score
 
 
-def report(cache: Path, trees: list[tuple[str, str]], names: list[str]) -> dict:
+def report(cache: Path, trees: list[tuple[str, str]], names: list[str], baselines: Path | None = None) -> dict:
+    """The rules chosen leave-one-project-out and their held-out figures; with ``baselines``
+    (a ``lifecycle_demote.py`` cache of the same trees and indexes), each setting's count of
+    projects above their best of BM25, dense and RRF."""
     from oriongraph_cli import tune
 
     projects = [p for _s, p in trees]
@@ -119,6 +122,11 @@ def report(cache: Path, trees: list[tuple[str, str]], names: list[str]) -> dict:
     for p in projects:
         key = "no rule" if folds[p] is None else f"{folds[p][3]} where {folds[p][0]} {'>=' if folds[p][2] else '<'} {folds[p][1]:.3g}"
         summary["folds choose"][key] = summary["folds choose"].get(key, 0) + 1
+    if baselines is not None:
+        best = {p: max(tune.mean(v) for v in json.loads((baselines / f"{p}.json").read_text())["baselines"].values()) for p in projects}
+        for n in names:
+            summary["settings"][n]["above best baseline"] = sum(1 for p in projects if means[p][n] > best[p])
+        summary["held out"]["above best baseline"] = sum(1 for p in projects if means[p][held[p]] > best[p])
     rule_all, _ = choose(means, shapes, projects, names)
     summary["chosen on all"] = None if rule_all is None else list(rule_all)
     per_project = {p: {"shape": {f: round(v, 3) for f, v in shapes[p].items()},
@@ -135,6 +143,7 @@ def main() -> None:
     ap.add_argument("--setting", action="append", required=True,
                     help="NAME=KEY:VALUE,KEY:VALUE (empty: the shipped defaults); the first is the one a rule departs from")
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--baselines", type=Path, help="a lifecycle_demote.py cache of the same trees: each setting's projects above their best baseline")
     ap.add_argument("--out", help="results file name under bench/results/")
     args = ap.parse_args()
     import run as suite_run  # noqa: E402
@@ -149,7 +158,7 @@ def main() -> None:
 
     if not args.report_only:
         lifecycle_demote.measure_cached(args.cache, trees, one)
-    rep = report(args.cache, trees, list(settings))
+    rep = report(args.cache, trees, list(settings), args.baselines)
     print(json.dumps(rep["summary"], indent=1))
     if args.out:
         from results_file import write
