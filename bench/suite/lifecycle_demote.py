@@ -90,10 +90,15 @@ def measure(suite: Path, project: str, settings: dict[str, dict], with_baselines
     return out
 
 
-def report(cache: Path, projects: list[str], names: list[str]) -> dict:
+def report(cache: Path, projects: list[str], names: list[str], baselines: Path | None = None) -> dict:
+    """Per project and setting, and each fold's choice; the baselines are read from
+    ``baselines`` (another cache of the same trees and indexes) where given, else this one's."""
     from oriongraph_cli import tune
 
     data = {p: json.loads((cache / f"{p}.json").read_text()) for p in projects}
+    if baselines is not None:
+        for p in projects:
+            data[p]["baselines"] = json.loads((baselines / f"{p}.json").read_text())["baselines"]
     table = {p: {n: [{"ndcg": x} for x in data[p]["settings"][n]["ndcg"]] for n in names} for p in projects}
     per_project = {}
     for p in projects:
@@ -171,6 +176,7 @@ def main() -> None:
     ap.add_argument("--setting", action="append", required=True, help="NAME=KEY:VALUE,KEY:VALUE (empty: the shipped defaults); the first is the reference")
     ap.add_argument("--report-only", action="store_true")
     ap.add_argument("--against", type=Path, help="another cache (another code or index): the first setting here minus it there, per project")
+    ap.add_argument("--baselines", type=Path, help="another cache of the same trees and indexes holding the baselines: not measured again here")
     ap.add_argument("--out", help="results file name under bench/results/")
     args = ap.parse_args()
     sys.path.insert(0, str(HERE))
@@ -180,8 +186,8 @@ def main() -> None:
     settings = suite_run.named_settings(args.setting)
     trees = suite_run.read_trees(args.list)
     if not args.report_only:
-        measure_cached(args.cache, trees, lambda suite, project: measure(suite, project, settings))
-    rep = report(args.cache, [p for _s, p in trees], list(settings))
+        measure_cached(args.cache, trees, lambda suite, project: measure(suite, project, settings, with_baselines=args.baselines is None))
+    rep = report(args.cache, [p for _s, p in trees], list(settings), args.baselines)
     if args.against:
         rep["against"] = against(args.cache, args.against, [p for _s, p in trees], next(iter(settings)))
         print(json.dumps(rep["against"], indent=1))
