@@ -292,15 +292,18 @@ def plan_lifecycle(
             guess = (likely or {}).get(path)
             if guess is not None and doc.status not in ("rejected", "withdrawn"):
                 rows = [c.row for c in by_path[path]]
+                # the later one is raised to at least the earlier's score before demotion ×
+                # this: never below the demoted earlier one, however mild the demotion
+                raised = max(likely_floor, likely_demote)
                 for row in rows:
                     note(adjust, row, mult=likely_demote, reason=f"{guess.reason} (demoted ×{likely_demote:.2f})")
                 present = by_path.get(guess.successor, [])
                 if present:
                     for c in present:
-                        note(adjust, c.row, reason=f"likely replaces {doc.label}", floor=rows, factor=likely_floor)
+                        note(adjust, c.row, reason=f"likely replaces {doc.label}", floor=rows, factor=raised)
                 else:
                     for row in _successor_rows(reg, guess.successor, set(), 1):
-                        note(extra, row, reason=f"likely replaces {doc.label}", floor=rows, factor=likely_floor)
+                        note(extra, row, reason=f"likely replaces {doc.label}", floor=rows, factor=raised)
             continue
         rows = [c.row for c in by_path[path]]
         chains = chains_of(path, demoted_statuses) if superseded else []

@@ -384,3 +384,19 @@ def test_a_successor_the_hard_filters_exclude_stays_out(project, fake_embedder):
         assert paths(HardFilters(paths=(ADR3,))) == {ADR3}
     finally:
         reader.close()
+
+
+@pytest.mark.parametrize("likely_demote", [0.85, 0.95, 1.0])
+def test_a_likely_successor_ranks_above_the_decision_it_likely_replaces_however_mild_the_demotion(reg, likely_demote):
+    """The later decision is raised to at least the earlier one's score before demotion ×
+    the floor (0.9), or × the demotion where that is milder: never left below the demoted
+    earlier one (at × 0.95 a floor of 0.9 did)."""
+    from oriongraph_cli.rank.implicit import LikelyReplaced
+
+    a1, a2 = rows_of(reg, ADR1)[0], rows_of(reg, DEC + "ADR-0002-idempotency-keys-on-ingest.md")[0]
+    cands = [cand(reg, a1, 0.8, lexical=2.0), cand(reg, a2, 0.3, semantic=0.4)]
+    guess = LikelyReplaced(successor=path_of(reg, a2), label="ADR-0002", cos=0.9, reason="likely replaced by ADR-0002 (same subject)")
+    ranked = apply_lifecycle(cands, plan_lifecycle(cands, reg, likely={ADR1: guess}, likely_demote=likely_demote))
+    assert [c.row for c in ranked] == [a2, a1]
+    assert ranked[1].base_score == pytest.approx(0.8 * likely_demote)
+    assert ranked[0].base_score >= 0.8 * max(0.9, likely_demote)
