@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sqlite3
 import sys
 from pathlib import Path
 
@@ -41,21 +40,21 @@ FEATURES = ("documents (log10)", "spans per document", "tokens per span", "token
 
 
 def shape(root: Path) -> dict[str, float]:
-    """What the registry keeps of the project's spans, read from its current generation."""
-    from oriongraph_cli.store import schema
+    """What the registry keeps of the project's spans (``Registry.totals``, and the span
+    count), read from its current generation."""
+    from oriongraph_cli.store.registry import Registry
 
     gen = (root / ".oriongraph" / "CURRENT").read_text().strip()
-    conn = sqlite3.connect(f"file:{root / '.oriongraph' / 'gen' / gen / 'registry.sqlite'}?mode=ro", uri=True)
+    reg = Registry.open(root / ".oriongraph" / "gen" / gen / "registry.sqlite")
     try:
-        # as Registry.totals adds them up (and the span count)
-        docs, spans, tokens, headed = conn.execute(
-            f"SELECT count(DISTINCT doc), count(*), coalesce(sum(token_cost), 0), coalesce(sum({schema.UNDER_SECTION}), 0) FROM spans").fetchone()
+        totals = reg.totals()
+        spans = reg.conn.execute("SELECT count(*) FROM spans").fetchone()[0]
     finally:
-        conn.close()
-    docs = max(docs, 1)
+        reg.close()
+    docs = max(totals["span_documents"], 1)
     spans = max(spans, 1)
-    return {"documents (log10)": math.log10(docs), "spans per document": spans / docs, "tokens per span": tokens / spans,
-            "tokens per document": tokens / docs, "share of spans under a heading": headed / spans}
+    return {"documents (log10)": math.log10(docs), "spans per document": spans / docs, "tokens per span": totals["tokens"] / spans,
+            "tokens per document": totals["tokens"] / docs, "share of spans under a heading": totals["sections"] / spans}
 
 
 def _rules(shapes: dict[str, dict], projects: list[str], names: list[str]):

@@ -40,8 +40,6 @@ MIN_DAYS_APART = 30
 SUBJECT_COS = 0.80
 SUBJECT_COS_ALONE = 0.92
 TITLE_JACCARD = 0.25
-DEMOTE = 0.85  # the earlier decision's base × this
-SUCCESSOR_FLOOR = 0.9  # the later one is raised to at least the earlier's base (before demotion) × this, or × the demotion where milder
 _WORD = re.compile(r"[a-z][a-z0-9]+")
 _TITLE_STOP = frozenset(
     "a an and are as at be by for from how in into is it of on or the to use using we what when why with our new".split()
@@ -164,4 +162,4 @@ def likely_replaced(reader, cands: Iterable[CandidateSpan]) -> dict[str, LikelyR
     return out
 
 
-__all__ = ["LikelyReplaced", "likely_replaced", "title_words", "jaccard", "DEMOTE", "SUCCESSOR_FLOOR"]
+__all__ = ["LikelyReplaced", "likely_replaced", "title_words", "jaccard"]

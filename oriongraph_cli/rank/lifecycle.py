@@ -42,6 +42,10 @@ if TYPE_CHECKING:
 DEMOTE = 0.85
 FINAL_BOOST = 1.25
 SUCCESSOR_FLOOR = 1.0
+# a decision likely replaced by a later one (rank/implicit.py): its base × this, and the later one
+# raised to at least its base before demotion × LIKELY_FLOOR, or × the demotion where milder
+LIKELY_DEMOTE = 0.85
+LIKELY_FLOOR = 0.9
 MIN_SEMANTIC = 0.25
 MAX_SUCCESSOR_SPANS = 2
 MAX_CHAIN = 8
@@ -223,8 +227,8 @@ def plan_lifecycle(
     demoted_statuses: Sequence[str] = DEMOTED_STATUSES,
     accepted_statuses: Sequence[str] = ACCEPTED_STATUSES,
     likely: dict | None = None,
-    likely_demote: float = 0.85,
-    likely_floor: float = 0.9,
+    likely_demote: float = LIKELY_DEMOTE,
+    likely_floor: float = LIKELY_FLOOR,
     inactive_demote: float = 1.0,
     labels: Mapping[str, tuple[str | None, str, str | None]] | None = None,
     successors_of: Mapping[str, Sequence[str]] | None = None,
