@@ -16,7 +16,26 @@ COMPILE_SCHEMA_VERSION = 5  # compile: 4 = compact: quotes with their lines and 
 LEAN_SCHEMA_VERSION = 1  # compile --format json-lean: documents as {"source", "text"}, as the XML (docs/JSON.md)
 
 STAGES = ("requirements", "design", "research", "impl", "eval", "final")
+# other words for a stage, in front matter and in --stage
+STAGE_ALIASES = {
+    "requirement": "requirements",
+    "reqs": "requirements",
+    "spec": "requirements",
+    "implementation": "impl",
+    "implement": "impl",
+    "evaluation": "eval",
+    "evaluate": "eval",
+    "decision": "final",
+    "done": "final",
+}
 CHANNELS = ("semantic", "lexical", "structural", "graph")
+
+
+def normalise_stage(value: Any) -> str | None:
+    if value is None:
+        return None
+    text = str(value).strip().lower()
+    return STAGE_ALIASES.get(text, text) or None
 
 
 class SourceType(str, Enum):

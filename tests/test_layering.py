@@ -169,3 +169,22 @@ def test_the_modules_below_the_packages_import_none_of_them():
         if any(m == f"oriongraph_cli.{p}" or m.startswith(f"oriongraph_cli.{p}.") for p in packages)
     }
     assert not wrong, sorted(wrong)
+
+
+def test_a_compile_loads_neither_the_notes_reading_rules_nor_pythons_json_decoder_for_the_lookup_tables(sample_index):
+    """A compile reads a quoted note's text again by the input rules alone (``index.decode``):
+    the front matter and stated-status rules (``index.parse``, ``index.stated``, ~35 ms of
+    patterns compiled at import) are the index's, not a compile's, with a stage filter too;
+    its lookup tables are read by orjson (``store.compact_json.loads``)."""
+    import subprocess
+    import sys
+
+    for extra in ((), ("--stage", "design")):
+        proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "oriongraph_cli", "compile", "retry policy for the worker",
+                               "--root", str(sample_index), "--json", "--no-usage-log", *extra],
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        assert '"documents"' in proc.stdout
+        imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+        assert {"oriongraph_cli.pipeline", "oriongraph_cli.index.decode", "orjson"} <= imported
+        assert not imported & {"oriongraph_cli.index.parse", "oriongraph_cli.index.stated", "oriongraph_cli.index.preamble", "yaml"}

@@ -13,7 +13,7 @@ from typing import Any
 from oriongraph_cli.blocks import heading_label, heading_labels
 from oriongraph_cli.config import Config
 from oriongraph_cli.errors import NotFoundError, OrionError
-from oriongraph_cli.index.parse import decode
+from oriongraph_cli.index.decode import decode
 from oriongraph_cli.models import WSItem
 from oriongraph_cli.safeio import UnsafeFile, read_project_file
 from oriongraph_cli.store.reader import IndexReader

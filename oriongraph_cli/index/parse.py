@@ -12,15 +12,15 @@ import datetime as dt
 import hashlib
 import math
 import re
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from oriongraph_cli.blocks import front_matter_block, read_blocks, syntax_of
 from oriongraph_cli.graph.extract import front_matter_key, mask_code
+from oriongraph_cli.index.decode import ParseWarning, decode
 from oriongraph_cli.index.preamble import preamble_fields
 from oriongraph_cli.index.stated import GONE, STATUS_WORDS, read_stated, reason_refs, replaced_status, status_word, subtitle
-from oriongraph_cli.models import STAGES, TOP_FOLDERS, Document
+from oriongraph_cli.models import STAGE_ALIASES, STAGES, TOP_FOLDERS, Document, normalise_stage
 from oriongraph_cli.safeio import UnsafeFile, read_project_file
 
 if TYPE_CHECKING:
@@ -236,17 +236,6 @@ if TYPE_CHECKING:
 PARSE_RULES = 53
 _TOML_KEY = re.compile(r"^[ \t]*([A-Za-z0-9_-]+|\"[^\"\n]*\")[ \t]*=")
 _TOML_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
-STAGE_ALIASES = {
-    "requirement": "requirements",
-    "reqs": "requirements",
-    "spec": "requirements",
-    "implementation": "impl",
-    "implement": "impl",
-    "evaluation": "eval",
-    "evaluate": "eval",
-    "decision": "final",
-    "done": "final",
-}
 
 
 # Front matter is small; anything beyond these bounds is an attack or an accident, and is
@@ -259,8 +248,8 @@ MAX_YAML_NODES = 10_000  # nodes after alias expansion (an "alias bomb" is 9^9 f
 def _yaml_loader():
     """A SafeLoader that bounds depth and alias expansion and leaves timestamps as text
     (dates are validated here: PyYAML raises on ``2026-02-30``), and numbers with a leading
-    zero or written in base 60 too (:data:`_DECIMAL_INT`). Built on first use:
-    compiles import this module for ``decode`` and must not pay for YAML (~50 ms)."""
+    zero or written in base 60 too (:data:`_DECIMAL_INT`). Built on first use: a run
+    that parses nothing (nothing changed) must not pay for YAML (~50 ms)."""
     global _LOADER
     if _LOADER is not None:
         return _LOADER
@@ -337,27 +326,6 @@ def load_yaml(raw: str) -> tuple[Any, dict[str, int]]:
         loader.dispose()
 
 
-@dataclass(frozen=True)
-class ParseWarning:
-    path: str
-    kind: str  # binary | too-large | empty | encoding | yaml | front-matter | stage
-    message: str
-    line: int | None = None
-    col: int | None = None
-    skipped: bool = False  # the file was not indexed
-
-    def __str__(self) -> str:
-        loc = self.path
-        if self.line is not None:
-            loc += f":{self.line}"
-            if self.col is not None:
-                loc += f":{self.col}"
-        return f"{loc}: {self.message}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "kind": self.kind, "message": self.message, "line": self.line, "col": self.col, "skipped": self.skipped}
-
-
 def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -372,29 +340,6 @@ def read_note(root: Path, f: FoundFile, max_bytes: int) -> tuple[FileRead | None
         return None, None, ParseWarning(f.rel, exc.kind, exc.reason, skipped=True)
     text, warn = decode(f.rel, got.data, max_bytes)
     return got, text, warn
-
-
-def decode(rel: str, data: bytes, max_bytes: int) -> tuple[str | None, ParseWarning | None]:
-    """Apply the input rules; return the normalised text or a warning saying why not."""
-    if len(data) > max_bytes:
-        return None, ParseWarning(
-            rel, "too-large", f"{len(data):,} bytes exceeds max_file_bytes={max_bytes:,}; skipped (raise it in .orion.toml)", skipped=True
-        )
-    if b"\x00" in data[:65536]:
-        return None, ParseWarning(rel, "binary", "binary file (NUL bytes); skipped", skipped=True)
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        return None, ParseWarning(
-            rel, "encoding", f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); skipped — re-save as UTF-8", line=line, skipped=True
-        )
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if not text.strip():
-        return None, ParseWarning(rel, "empty", "empty file; skipped", skipped=True)
-    return text, None
 
 
 def _toml_front_matter(rel: str, raw: str, body_start: int) -> tuple[dict[str, Any], int, list[ParseWarning]]:
@@ -833,13 +778,6 @@ def _near_stage(stage: str) -> str | None:
 
     near = difflib.get_close_matches(stage, [*STAGES, *STAGE_ALIASES], n=1, cutoff=0.75)
     return STAGE_ALIASES.get(near[0], near[0]) if near else None
-
-
-def normalise_stage(value: Any) -> str | None:
-    if value is None:
-        return None
-    text = str(value).strip().lower()
-    return STAGE_ALIASES.get(text, text) or None
 
 
 def _deprecated_in_meta(meta: dict[str, Any]) -> bool:

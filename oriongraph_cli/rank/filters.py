@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Iterable
 
 from oriongraph_cli.errors import ExitStatus, OrionError
-from oriongraph_cli.models import STAGES, HardFilters, SourceType
+from oriongraph_cli.models import STAGES, HardFilters, SourceType, normalise_stage
 
 
 def _unknown(flag: str, value: str, known: Iterable[str], what: str) -> OrionError:
@@ -31,8 +31,6 @@ def _unknown(flag: str, value: str, known: Iterable[str], what: str) -> OrionErr
 def check_filters(filters: HardFilters, documents: list[dict]) -> HardFilters:
     """``filters`` with stage aliases and source-type case normalised; an unknown value
     raises a usage error (exit 2) with "did you mean …?"."""
-    from oriongraph_cli.index.parse import normalise_stage
-
     stages_known = set(STAGES) | {d["stage"] for d in documents if d.get("stage")}
     stages = []
     for s in filters.stages:

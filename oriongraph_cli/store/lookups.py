@@ -115,8 +115,10 @@ class Lookups:
     @classmethod
     def from_bytes(cls, data: bytes) -> "Lookups | None":
         """The tables in ``data``, or None when they are not this version's (or not tables)."""
+        from oriongraph_cli.store.compact_json import loads
+
         try:
-            raw = json.loads(data)
+            raw = loads(data)
             if not isinstance(raw, dict) or raw.get("version") != VERSION:
                 return None
             docs, s = raw["documents"], raw["structural"]

@@ -39,3 +39,32 @@ def test_what_orjson_refuses_is_written_by_pythons_encoder():
     name = os.fsdecode(b"notes/caf\xe9.md")
     value = {"files": {name: [2**70, -(2**65)]}}
     assert json.loads(dumps(value)) == value
+
+
+_INDEX_SCALARS = st.none() | st.booleans() | st.integers(min_value=-(2**63), max_value=2**63 - 1) | st.text()
+_INDEX_VALUES = st.recursive(_INDEX_SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+                             max_leaves=25)
+
+
+@given(_INDEX_VALUES)
+def test_loads_reads_what_dumps_wrote(value):
+    """What the index's files hold: SQLite's 64-bit integers, text, lists and tables."""
+    from oriongraph_cli.store.compact_json import loads
+
+    assert loads(dumps(value)) == value == loads(dumps(value).decode())
+
+
+def test_loads_reads_what_orjson_refuses_as_pythons_decoder_does():
+    """A lone surrogate (a file name that is not UTF-8) is read by Python's decoder; what is
+    not JSON raises ValueError, as json.loads does."""
+    import os
+
+    import pytest
+
+    from oriongraph_cli.store.compact_json import loads
+
+    value = {"files": {os.fsdecode(b"notes/caf\xe9.md"): [2**63 - 1, -(2**63)]}}
+    assert loads(dumps(value)) == value
+    for bad in (b"", b"{", b"[1,]", "{\"a\": nan}".encode(), b"\xff"):
+        with pytest.raises(ValueError):
+            loads(bad)
