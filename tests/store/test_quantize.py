@@ -1,6 +1,7 @@
 """The default model int8 at run time: built once per index from the packaged file, reused,
 verified before use (a damaged or missing file is rebuilt, byte for byte the same), named
-in the model id (a change re-embeds), and the vectors it gives."""
+in the model id (a change re-embeds), kept across an upgrade of onnxruntime while intact,
+and the vectors it gives."""
 
 from __future__ import annotations
 
@@ -108,8 +109,9 @@ def test_unwritable_models_dir_is_one_line_error(tmp_path, monkeypatch):
 
     monkeypatch.setattr(quantize, "_atomic_write", refuse)
     monkeypatch.setattr(quantize, "build", lambda source, models_dir: b"model")
+    models = tmp_path / "models"
     with pytest.raises(OrionError) as err:
-        quantize.ensure(embed._default_onnx(), tmp_path / "models", "0123456789abcdef")
+        quantize.ensure(embed._default_onnx(), models, quantize.model_key(embed._default_onnx(), models))
     assert "Permission denied" in err.value.message and "writable" in err.value.hint
 
 
@@ -143,8 +145,9 @@ def test_no_index_directory_is_created_for_a_model(project):
 def test_unreadable_source_is_one_line_error(tmp_path):
     bad = tmp_path / "model.onnx"
     bad.write_bytes(b"not a model")
+    models = tmp_path / "models"  # tmp_path: the index directory
     with pytest.raises(OrionError) as err:
-        quantize.ensure(bad, tmp_path / "models", "0123456789abcdef")  # tmp_path: the index directory
+        quantize.ensure(bad, models, quantize.model_key(bad, models))
     assert "cannot build the int8 embedding model" in err.value.message and "reinstall" in err.value.hint
     assert not list((tmp_path / "models").glob("*.onnx"))
 
@@ -264,8 +267,9 @@ def test_the_model_key_is_remembered_by_stat(built, tmp_path, monkeypatch):
     memo["stat"][1] += 1  # the packaged file replaced: hashed again
     (copy / "source.json").write_text(json.dumps(memo))
     monkeypatch.setattr(quantize, "_ort_version", lambda: "0.0.0")
-    assert quantize.model_key(embed._default_onnx(), copy) != key
+    assert quantize.model_key(embed._default_onnx(), copy) == key  # the file built is intact: kept
     assert json.loads((copy / "source.json").read_text())["onnxruntime"]["version"] == "0.0.0"
+    assert quantize.model_key(embed._default_onnx(), tmp_path / "empty" / "models") != key  # none built: this one's
     missing = tmp_path / "none" / "models"
     quantize.model_key(embed._default_onnx(), missing)
     assert not missing.exists() and not missing.parent.exists()
@@ -284,3 +288,61 @@ def test_damaged_memos_are_ignored_and_rewritten(built, tmp_path, verified, sour
     assert quantize.ensure(embed._default_onnx(), copy, key) == data
     assert quantize.trusted(copy, key) == copy / f"{key}.onnx"
     assert list(json.loads((copy / "verified.json").read_text())) == [f"{key}.onnx"]
+
+
+def test_an_upgraded_onnxruntime_keeps_the_model_the_index_was_embedded_with(built, tmp_path, monkeypatch):
+    """Another onnxruntime's quantiser builds a slightly different file, and so another model
+    id and a re-embedding of every span: while the file an index holds is intact it is kept
+    (the same key, no build); a missing or damaged one is never rebuilt under its name by
+    this onnxruntime (its key then names this onnxruntime's build)."""
+    models, key, data = built
+    cfg = load_config(tmp_path)
+    copy = cfg.index_dir / quantize.MODELS
+    shutil.copytree(models, copy)
+    (copy / "verified.json").unlink()  # a copied file is checked once, by its bytes
+    monkeypatch.setattr(quantize, "_ort_memo", lambda memo: ("99.0.0", {}))
+
+    def no_build(*_a, **_k):
+        raise AssertionError("built again")
+
+    monkeypatch.setattr(quantize, "build", no_build)
+    assert quantize.model_key(embed._default_onnx(), copy) == key
+    assert quantize.trusted(copy, key) is not None  # the check by its bytes remembered
+    assert quantize.ensure(embed._default_onnx(), copy, key) == data
+    assert embed.resolve_model(cfg).int8_key == key
+    other = json.loads((copy / f"{key}.json").read_text())
+    (copy / f"{key}.json").write_text(json.dumps({**other, "recipe": "another"}))  # not this recipe's: not kept
+    assert quantize.model_key(embed._default_onnx(), copy) != key
+    (copy / f"{key}.json").write_text(json.dumps(other))
+    damaged = bytearray(data)
+    damaged[len(damaged) // 2] ^= 0xFF
+    (copy / f"{key}.onnx").write_bytes(bytes(damaged))
+    with pytest.raises(OrionError) as err:
+        quantize.ensure(embed._default_onnx(), copy, key)
+    assert "99.0.0" in err.value.message and "orion index" in err.value.hint
+    assert (copy / f"{key}.onnx").read_bytes() == bytes(damaged)  # not rebuilt under its name
+    assert quantize.model_key(embed._default_onnx(), copy) != key  # damaged: this onnxruntime's own
+
+
+def test_after_an_onnxruntime_upgrade_orion_index_changes_nothing_and_compiles_answer_the_same(sample_index, tmp_path):
+    """End to end, onnxruntime's version as the processes read it (``models/source.json``
+    remembers it by the stat of onnxruntime's ``__init__.py``; an upgrade rewrites that
+    file): an indexed project keeps its model and its vectors — `orion index` finds
+    nothing changed, `orion status --check` passes — and a compile answers as before."""
+    root = tmp_path / "proj"
+    shutil.copytree(sample_index, root, symlinks=True)
+    args = ["compile", "add retry logic to the ingestion worker", "--budget", "1500", "--json", "--no-usage-log"]
+    before = run_orion(*args, "--root", str(root))
+    assert before.returncode == 0, before.stderr
+    memo_file = root / ".oriongraph" / "models" / "source.json"
+    memo = json.loads(memo_file.read_text())
+    memo["onnxruntime"]["version"] = "99.0.0"
+    memo_file.write_text(json.dumps(memo))
+    indexed = run_orion("index", "--root", str(root))
+    assert indexed.returncode == 0, indexed.stderr
+    assert "nothing changed" in (indexed.stdout + indexed.stderr).lower(), indexed.stdout + indexed.stderr
+    assert json.loads(memo_file.read_text())["onnxruntime"]["version"] == "99.0.0"  # the upgrade as they read it
+    assert run_orion("status", "--check", "--root", str(root)).returncode == 0
+    after = run_orion(*args, "--root", str(root))
+    assert after.returncode == 0, after.stderr
+    assert after.stdout == before.stdout and "Traceback" not in after.stderr
