@@ -3,10 +3,10 @@ file is skipped.
 
 A file over ``max_file_bytes``, with NUL bytes, not UTF-8 or empty is skipped with a
 warning naming it; otherwise its text is the bytes decoded as UTF-8 with a leading BOM
-removed and CRLF/CR line endings turned into LF (the text span offsets index). Apart from
-``index.parse``, which reads front matter and the rest: a compile reads a note's text
-again (``assemble.hydrate``) by these rules alone and must not load the parser's reading
-rules (their patterns cost ~35 ms of CPU to compile at import).
+removed and CRLF/CR line endings turned into LF (the text span offsets index). Kept apart
+from ``index.parse`` (front matter, stated states, spans): a compile reads a quoted note
+again (``assemble.hydrate``) by these rules alone, and importing the parser's reading rules
+cost it ~35 ms of CPU (their patterns compiled at import).
 """
 
 from __future__ import annotations
