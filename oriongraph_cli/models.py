@@ -32,6 +32,8 @@ CHANNELS = ("semantic", "lexical", "structural", "graph")
 
 
 def normalise_stage(value: Any) -> str | None:
+    """A stage as the index stores it: lower case, a synonym read as its stage
+    (``STAGE_ALIASES``: "spec" -> "requirements"); None for no value or a blank one."""
     if value is None:
         return None
     text = str(value).strip().lower()

@@ -320,8 +320,9 @@ def ensure(source: Path, models_dir: Path, key: str) -> bytes:
         return data
     if not models_dir.parent.is_dir():  # never create an index directory for a model
         raise NoIndexError(f"no index in {models_dir.parent}", hint="run `orion index` first")
-    version = _ort_memo(_source_memo(models_dir))[0]
-    if key != _key_of(source_sha256(source, models_dir), version):
+    memo = _source_memo(models_dir)
+    version = _ort_memo(memo)[0]
+    if key != _key_of(source_sha256(source, models_dir, memo), version):
         # built under another onnxruntime (``model_key``), whose quantiser may differ from this one's
         raise OrionError(f"the embedding model {models_dir / key}.onnx is missing or damaged, and another "
                          f"onnxruntime than this one ({version}) built it",
