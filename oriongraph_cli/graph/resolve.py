@@ -127,17 +127,18 @@ class DocumentNames(NamedTuple):
 _READ_ROWS: tuple[dict[tuple, DocInfo], DocumentNames | None] = ({}, None)
 
 # ... and, for the rows of that read (``_READ_ROWS``' keys), the registry they were read from
-# by its checksum once it is written (``kept_registry_written``; None until then) and each
-# document's first span: a next run whose registry is a copy of that one, changed at known
-# paths, reads the rows of those paths only (``from_registry(since=)``).
-_LAST_REGISTRY: tuple[Any, dict[str, str]] | None = None
+# by its checksum once it is written (``kept_registry_written``; None until then), each
+# document's first span and the read's token (``LinkResolver.read_token``): a next run whose
+# registry is a copy of that one, changed at known paths, reads the rows of those paths only
+# (``from_registry(since=)``).
+_LAST_REGISTRY: tuple[Any, dict[str, str], object] | None = None
 
 
 def kept_registry_written(checksum: Any) -> None:
     """The registry the last kept read was of is now written, with ``checksum``."""
     global _LAST_REGISTRY
     if _LAST_REGISTRY is not None and _LAST_REGISTRY[0] is None:
-        _LAST_REGISTRY = (checksum, _LAST_REGISTRY[1])
+        _LAST_REGISTRY = (checksum, *_LAST_REGISTRY[1:])
 
 
 class LinkResolver:
@@ -184,6 +185,12 @@ class LinkResolver:
         self._sphinx_labels: dict[str, tuple[str, str]] | None = None  # sphinx_ref's table
         self._rules: dict[str, tuple[str, str]] | None = None  # rule_target's table
         self._path_cache: dict[tuple[str, str, str | None], tuple[str | None, str]] = {}
+        # set by a kept read (``from_registry(keep=True)``): this read's token; and when it
+        # was built on the last kept read, that read's token and the paths whose rows it read
+        # again (every other document is the very DocInfo that read gave, with its first span)
+        self.read_token: object | None = None
+        self.kept_base: object | None = None
+        self.reread: frozenset[str] = frozenset()
 
     # ---------------------------------------------------------------- construction
     @classmethod
@@ -206,8 +213,9 @@ class LinkResolver:
         global _READ_ROWS, _LAST_REGISTRY
         (kept, kept_names), read = _READ_ROWS if keep else ({}, None), {}
         last = _LAST_REGISTRY if keep else None
+        base, changed = None, set()
         if last is not None and since is not None and last[0] == since[0]:
-            changed = set(since[1])
+            base, changed = last[2], set(since[1])
             # (every reader of the documents goes in path order: the rows' order does not count)
             rows = [r for r in kept if r[0] not in changed] + registry.document_links_info(changed)
             first = {p: s for p, s in last[1].items() if p not in changed}
@@ -228,8 +236,9 @@ class LinkResolver:
 
         resolver = cls(docs, first, load, root, registry.document_texts, registry.spans_holding, names, repository)
         if keep:
+            resolver.read_token, resolver.kept_base, resolver.reread = object(), base, frozenset(changed)
             _READ_ROWS = (read, resolver.names)
-            _LAST_REGISTRY = (None, first)
+            _LAST_REGISTRY = (None, first, resolver.read_token)
         return resolver
 
     # ---------------------------------------------------------------- lookups

@@ -66,6 +66,8 @@ _OWN_TERMS: dict[str, tuple[DocInfo, str | None, tuple[bool, tuple[Term, ...]]]]
 # differ from the last call's, nor the set of documents, the list is the same
 _LAST_TERMS: tuple[Term, ...] | None = None
 _LAST_GLOSSARY: dict[str, tuple[Term, ...]] = {}
+# the kept read (``LinkResolver.read_token``) whose documents ``_OWN_TERMS`` holds
+_TERMS_OF: object | None = None
 
 
 def _term(text: str, path: str, span_id: str | None, source: str) -> Term | None:
@@ -112,8 +114,14 @@ def collect_terms(resolver: LinkResolver, *, keep: bool = False) -> list[Term]:
     title, then path order. ``keep``: the process collects again (``orion serve``, ``orion
     watch``): each document's own terms are kept for the next call, and taken from the last
     one where it kept them; when every document defines what it defined then, the list is
-    the last call's (a one-file edit of a note's body changes no term)."""
-    global _OWN_TERMS, _LAST_TERMS
+    the last call's (a one-file edit of a note's body changes no term). A resolver built on
+    the read the last such call was given (``LinkResolver.kept_base``) has only the
+    documents it read again checked (:func:`_kept_list`)."""
+    global _OWN_TERMS, _LAST_TERMS, _TERMS_OF
+    if keep and _LAST_TERMS is not None and resolver.kept_base is not None and resolver.kept_base is _TERMS_OF \
+            and len(_OWN_TERMS) == len(resolver.docs) and (listed := _kept_list(resolver)) is not None:
+        _LAST_TERMS, _TERMS_OF = tuple(listed), resolver.read_token
+        return listed
     kept = _OWN_TERMS if keep else {}
     own: dict[str, tuple[DocInfo, str | None, tuple[bool, tuple[Term, ...]]]] = {}
     defined: list[tuple[str, tuple[Term, ...]]] = []  # (path, its terms), in path order
@@ -137,7 +145,7 @@ def collect_terms(resolver: LinkResolver, *, keep: bool = False) -> list[Term]:
                 _LAST_GLOSSARY[path] = terms
         defined.append((path, terms))
     if same:
-        _OWN_TERMS = own
+        _OWN_TERMS, _TERMS_OF = own, resolver.read_token
         return list(_LAST_TERMS)
     found: dict[tuple[str, ...], Term] = {}
     for _path, terms in defined:
@@ -147,8 +155,42 @@ def collect_terms(resolver: LinkResolver, *, keep: bool = False) -> list[Term]:
                 found[t.words] = t
     result = sorted(found.values(), key=lambda t: (t.path, t.words))
     if keep:
-        _OWN_TERMS, _LAST_TERMS = own, tuple(result)
+        _OWN_TERMS, _LAST_TERMS, _TERMS_OF = own, tuple(result), resolver.read_token
     return result
+
+
+def _kept_list(resolver: LinkResolver) -> list[Term] | None:
+    """The term list, from the last kept call's, checking only the documents ``resolver``
+    read again: it was built on the read that call was given (``kept_base``), so every other
+    document is the very row that call kept, with the same first span. A document read again
+    that defines the same terms, their spans aside (an edit gives every span of a document a
+    new id), has its terms in the list replaced by its new ones (which win where the old ones
+    won: the same words, source and path); its kept entries are updated. None (a document
+    added or removed, or defining other terms) leaves the whole list to :func:`collect_terms`."""
+    updates: dict[str, tuple[DocInfo, str | None, tuple[bool, tuple[Term, ...]]]] = {}
+    glossaries: dict[str, tuple[Term, ...]] = {}
+    respanned: dict[tuple[str, tuple[str, ...], str], Term] = {}
+    for path in resolver.reread:
+        doc, old = resolver.docs.get(path), _OWN_TERMS.get(path)
+        if doc is None or old is None:
+            return None
+        first = resolver.first_span.get(path)
+        made = old[2] if old[0] == doc and old[1] == first else _own_terms(doc, first)
+        before, now = old[2][1], made[1]
+        if made[0] or old[2][0]:
+            if made[0] != old[2][0]:
+                return None
+            before, now = _LAST_GLOSSARY.get(path, ()), (*_glossary_terms(resolver, path), *made[1])
+            glossaries[path] = now
+        if now != before:
+            if len(now) != len(before) or any(n._replace(span_id="") != b._replace(span_id="") for n, b in zip(now, before)):
+                return None
+            for t in now:  # the first of a document's same words, as collect_terms keeps it
+                respanned.setdefault((t.path, t.words, t.source), t)
+        updates[path] = (doc, first, made)
+    _OWN_TERMS.update(updates)
+    _LAST_GLOSSARY.update(glossaries)
+    return [respanned.get((t.path, t.words, t.source), t) for t in _LAST_TERMS or ()]
 
 
 class _TermIndex:

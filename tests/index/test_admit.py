@@ -160,3 +160,57 @@ def test_a_process_that_indexes_again_reads_only_the_changed_documents_rows(proj
     index_project(cfg, embedder_source=kept)
     assert whole.count(True) == 2  # both read whole (the changed rows are read before the graph phase too)
     assert (set(resolve._READ_ROWS[0]), resolve._LAST_REGISTRY[1]) == current()
+
+
+def test_a_kept_run_checks_the_terms_of_the_documents_it_read_again_only(project, fake_embedder, monkeypatch, tmp_path):
+    """A run built on the last kept read checks only the documents it read again for the
+    terms they define (a body edit: the last term list with the edited document's terms on
+    its new first span); a glossary's edited heading and a new title each take the whole
+    list again. After every step the stored edges are those a process that kept nothing
+    builds on a copy of the project."""
+    import shutil
+
+    from oriongraph_cli.graph import resolve, terms
+    from oriongraph_cli.store.registry import Registry
+
+    monkeypatch.setattr(resolve, "_READ_ROWS", ({}, None))
+    monkeypatch.setattr(resolve, "_LAST_REGISTRY", None)
+    monkeypatch.setattr(terms, "_OWN_TERMS", {})
+    monkeypatch.setattr(terms, "_LAST_TERMS", None)
+    monkeypatch.setattr(terms, "_TERMS_OF", None)
+    answered: list[bool] = []
+    real = terms._kept_list
+    monkeypatch.setattr(terms, "_kept_list", lambda r: answered.append((got := real(r)) is not None) or got)
+
+    def edges(root) -> set:
+        reg = Registry.open(Layout(root / ".oriongraph").current_path() / "registry.sqlite")
+        try:
+            return set(reg.conn.execute("SELECT src_span, dst_span, type, detail FROM edges"))
+        finally:
+            reg.close()
+
+    def fresh_copy_edges(n: int) -> set:
+        copy = tmp_path / f"copy{n}"
+        shutil.copytree(project, copy, ignore=shutil.ignore_patterns(".oriongraph"))
+        index_project(load_config(copy))
+        return edges(copy)
+
+    kept, cfg = KeptEmbedder(), load_config(project)
+    index_project(cfg, embedder_source=kept)
+    glossary = project / "01_context/glossary.md"
+    steps = [
+        (lambda: (project / WORKER).write_text((project / WORKER).read_text() + "\nA body edit.\n"), [True]),
+        (lambda: glossary.write_text(glossary.read_text().replace("### Idempotency Key", "### Deduplication Key", 1)), [False]),
+        (lambda: (project / BM25).write_text((project / BM25).read_text().replace("title:", "title: Okapi scoring,", 1)), [False]),
+        (lambda: (project / WORKER).write_text((project / WORKER).read_text() + "\nAnother body edit.\n"), [True]),
+        (lambda: glossary.write_text(glossary.read_text() + "\nA closing remark under the last term.\n"), [True]),
+        (lambda: (project / "02_knowledge/howto/backpressure.md").write_text("---\ntitle: Backpressure\n---\n\nSlow down.\n"), []),  # one document more: the whole list
+    ]
+    for n, (edit, expected) in enumerate(steps):
+        edit()
+        answered.clear()
+        index_project(cfg, embedder_source=kept)
+        assert answered == expected
+        assert edges(project) == fresh_copy_edges(n)
+    defined = {t.text for t in terms._LAST_TERMS}
+    assert "Deduplication Key" in defined and "Idempotency Key" not in defined
