@@ -6,7 +6,8 @@ median wall time of each (waiting on the disk, which CPU time does not show).
     PYTHONPATH=CHECKOUT python -P bench/bench_kept_index.py PROJECT [-n 7] [--phases]
 
 PROJECT is an indexed copy this script may edit: the eighth note under ``02_knowledge/``
-gets a sentence appended each round (restored at the end). Paired before/after figures come
+(or ``--note PATH``, relative to PROJECT) gets a sentence appended each round (restored at
+the end). Paired before/after figures come
 from running it with each checkout in turn. ``--phases`` also prints the median CPU of each
 phase of a one-file run, as the indexer names them to its progress display (the time before
 the first is the walk).
@@ -29,10 +30,11 @@ def main() -> None:
     ap.add_argument("root", type=Path)
     ap.add_argument("-n", type=int, default=7)
     ap.add_argument("--phases", action="store_true", help="the median CPU of each phase of a one-file run too")
+    ap.add_argument("--note", default=None, help="the note to edit, relative to PROJECT (default: the eighth under 02_knowledge/)")
     args = ap.parse_args()
     cfg = load_config(args.root, usage_log=False)
     kept = api.kept_index_model()
-    note = sorted((args.root / "02_knowledge").rglob("*.md"))[7]
+    note = args.root / args.note if args.note else sorted((args.root / "02_knowledge").rglob("*.md"))[7]
     original = note.read_bytes()
 
     phases: dict[str, list[float]] = defaultdict(list)
