@@ -143,7 +143,8 @@ def _framing(heads: list[tuple[int, str]], own: int | None) -> str:
     heading the quote begins with (its siblings skipped do not frame it)."""
     chain = [heads[i][1] for i in _framing_chain(heads, own)][-GAP_HEADINGS:]
     rest = len(heads) - len(chain)
-    return f"{rest} sections, then " + " › ".join(chain) if chain else f"{rest} sections"
+    counted = f"{rest} section" if rest == 1 else f"{rest} sections"
+    return f"{counted}, then " + " › ".join(chain) if chain else counted
 
 
 def _level_at(text: str, offset: int, blocks: Blocks | None) -> int | None:

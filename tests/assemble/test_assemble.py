@@ -557,6 +557,12 @@ def test_a_long_gap_names_the_headings_the_next_quote_lies_under():
     docs = layout([item("a", first, first + 18, 1, lines=(7, 7)), item("c", own, own + 22, 2, lines=(59, 61))],
                   {"02_knowledge/d.md": log}, {})
     assert docs[0].quotes[1].elided_before == "L8-L58: 14 sections, then Version 1.5"
+    # one heading past those that frame the next quote: counted in the singular
+    deep = "# Spec\n\nIntro.\n\n## Appendix\n\nA.\n\n## Design\n\n### Hooks\n\n#### Optional hooks\n\nThe hook text.\n"
+    start, hook = deep.index("Intro."), deep.index("The hook text.")
+    docs = layout([item("a", start, start + 6, 1, lines=(3, 3)), item("h", hook, len(deep), 2, lines=(15, 15))],
+                  {"02_knowledge/d.md": deep}, {})
+    assert docs[0].quotes[1].elided_before == "L4-L14: 1 section, then Design › Hooks › Optional hooks"
     # three or fewer skipped: all of them, those the next quote lies under after "then" where
     # it begins inside them (its text is not the section's before); with its own heading, all
     two = log.index("Change 1")
