@@ -176,10 +176,10 @@ def _kept_list(resolver: LinkResolver) -> list[Term] | None:
             return None
         first = resolver.first_span.get(path)
         made = old[2] if old[0] == doc and old[1] == first else _own_terms(doc, first)
+        if made[0] != old[2][0]:  # became or stopped being a glossary
+            return None
         before, now = old[2][1], made[1]
-        if made[0] or old[2][0]:
-            if made[0] != old[2][0]:
-                return None
+        if made[0]:
             before, now = _LAST_GLOSSARY.get(path, ()), (*_glossary_terms(resolver, path), *made[1])
             glossaries[path] = now
         if now != before:
