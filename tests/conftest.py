@@ -3,6 +3,10 @@
 - ``fake_embedder``: a deterministic hashed bag-of-words embedder for unit tests (no model).
 - ``sample_index``: the sample fixture copied to a temp dir and indexed once per session
   with the real offline model; end-to-end tests compile against it.
+- ``shared_model_cache`` (every test): ``ORION_MODEL_CACHE`` set to one folder for the
+  whole run, so the int8 model is built once, not once per project a test indexes (~6 s
+  of CPU each, about a third of the suite's). Tests of where the model is built by default
+  unset it (``no_model_cache``).
 """
 
 from __future__ import annotations
@@ -51,6 +55,28 @@ class FakeEmbedder:
             n = np.linalg.norm(out[i])
             out[i] = out[i] / n if n else out[i]
         return out
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_model_cache(tmp_path_factory):
+    """One folder for the built int8 model, shared by the run's workers (pytest-xdist gives
+    each worker its own base folder under one parent); the model's build lock lets one
+    worker build it while the other waits."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "orion-models"
+    before = os.environ.get("ORION_MODEL_CACHE")
+    os.environ["ORION_MODEL_CACHE"] = str(folder)
+    yield folder
+    if before is None:
+        os.environ.pop("ORION_MODEL_CACHE", None)
+    else:
+        os.environ["ORION_MODEL_CACHE"] = before
+
+
+@pytest.fixture
+def no_model_cache(monkeypatch):
+    """The model built where it is by default, under the project's index."""
+    monkeypatch.delenv("ORION_MODEL_CACHE", raising=False)
 
 
 @pytest.fixture

@@ -89,13 +89,14 @@ EXAMPLES = {
 FILES = [
     (".oriongraph/", "the index: CURRENT, gen/<id>/{registry.sqlite, lexical/, postings/, vectors/, manifest.json}, orion.lock; safe to delete"),
     (".oriongraph/serve/", "orion serve: its socket (sock, 0600), lock (holding its pid) and, when detached, its log; the directory is 0700"),
-    (".oriongraph/models/", "the default embedding model re-quantised to int8, built once from the packaged file and checked by sha256 before each load"),
+    (".oriongraph/models/", "the default embedding model re-quantised to int8, built once from the packaged file and checked by sha256 before each load (in ORION_MODEL_CACHE instead when that is set)"),
     (".oriongraph/usage.jsonl", "episodic usage log: one line per compile (intent, span ids, paths, time; never document text)"),
     (".orion.toml", "project configuration (or [tool.oriongraph] in pyproject.toml)"),
 ]
 ENVIRONMENT = [
     ("ORION_<SETTING>", "any setting, e.g. ORION_MODEL_PATH, ORION_BUDGET, ORION_LOCK_TIMEOUT, ORION_W_LEXICAL"),
     ("ORION_ROOT", "the project root when --root is not given (else it is found from the current directory)"),
+    ("ORION_MODEL_CACHE", "an absolute folder where the int8 model is built once for every project instead of under each index (its parent must exist); read from the environment only, never from a project's settings"),
     ("ORION_PAGER, PAGER", "the pager for output longer than the terminal (default less -FRX; empty or cat: none)"),
     ("NO_COLOR", "disable colour on a terminal"),
     ("FORCE_COLOR", "colour and tables even on a pipe (NO_COLOR and --color win)"),

@@ -61,7 +61,7 @@ class OnnxEmbedder:
             from oriongraph_cli.store import quantize
 
             # the file unchanged since its bytes were verified, or the verified bytes
-            model = quantize.trusted(spec.models_dir, spec.int8_key) or quantize.ensure(_default_onnx(), spec.models_dir, spec.int8_key)
+            model = quantize.trusted(spec.models_dir, spec.int8_key) or quantize.ensure(_default_onnx(), spec.models_dir, spec.int8_key, spec.models_shared)
             tok_path = ASSETS / "tokenizer.json"
         else:  # the packaged file as it is (float32 at run time)
             model, tok_path = str(_default_onnx()), ASSETS / "tokenizer.json"
@@ -81,7 +81,7 @@ class OnnxEmbedder:
             except Exception:  # removed or damaged meanwhile: the verified bytes below
                 pass
             if session is None or quantize.trusted(spec.models_dir, spec.int8_key) != model:  # replaced while loading
-                session, model = None, quantize.ensure(_default_onnx(), spec.models_dir, spec.int8_key)
+                session, model = None, quantize.ensure(_default_onnx(), spec.models_dir, spec.int8_key, spec.models_shared)
         self._session = session if session is not None else self._load(ort, model, opts, spec)
         self._inputs = {i.name for i in self._session.get_inputs()}
         tok = Tokenizer.from_file(str(tok_path))

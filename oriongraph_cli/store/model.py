@@ -5,14 +5,19 @@ running the model is ``store/embed.py``'s."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from oriongraph_cli.config import DEFAULT_MODEL, Config
-from oriongraph_cli.errors import OrionError
+from oriongraph_cli.errors import ConfigError, OrionError
 
 # how the default model is run, part of its model id: one text per session run (OnnxEmbedder.embed)
 RUN = "single"
+# a folder where the default model's int8 file is built once for every project, instead of
+# once per project under its index. Read from the environment only: a settings file travels
+# with a project, and a cloned project must not choose where orion writes.
+MODEL_CACHE_ENV = "ORION_MODEL_CACHE"
 
 
 @dataclass(frozen=True)
@@ -21,7 +26,8 @@ class ModelSpec:
     name: str  # fastembed model name
     directory: Path | None  # offline directory (model.onnx + tokenizer files)
     int8_key: str | None = None  # the default model: the built int8 file's key (store/quantize.py)
-    models_dir: Path | None = None  # ... and the index's directory holding it
+    models_dir: Path | None = None  # ... and the directory holding it: the index's, or ORION_MODEL_CACHE
+    models_shared: bool = False  # models_dir is ORION_MODEL_CACHE (created when missing, if its parent is there)
 
 
 def _default_onnx() -> Path:
@@ -47,7 +53,22 @@ def resolve_model(cfg: Config) -> ModelSpec:
     if cfg.model == DEFAULT_MODEL:
         from oriongraph_cli.store import quantize
 
-        models_dir = cfg.index_dir / quantize.MODELS
+        shared = _model_cache()
+        models_dir = shared or cfg.index_dir / quantize.MODELS
         key = quantize.model_key(_default_onnx(), models_dir)
-        return ModelSpec(f"{DEFAULT_MODEL}:int8-dynamic-{key}-{RUN}", DEFAULT_MODEL, None, key, models_dir)
+        return ModelSpec(f"{DEFAULT_MODEL}:int8-dynamic-{key}-{RUN}", DEFAULT_MODEL, None, key, models_dir, shared is not None)
     return ModelSpec(cfg.model, cfg.model, None)
+
+
+def _model_cache() -> Path | None:
+    """``ORION_MODEL_CACHE`` as a path, or None when it is unset or empty. The file's name
+    depends on the packaged model, the recipe and onnxruntime, not on where it is kept, so
+    moving it there or back re-embeds nothing."""
+    value = os.environ.get(MODEL_CACHE_ENV)
+    if not value:
+        return None
+    path = Path(value).expanduser()
+    if not path.is_absolute():
+        raise ConfigError(f"{MODEL_CACHE_ENV}={value}: the model cache must be an absolute path",
+                          hint=f"set {MODEL_CACHE_ENV} to an absolute folder (e.g. $HOME/.cache/orion-models), or unset it")
+    return path

@@ -306,10 +306,12 @@ def build(source: Path, models_dir: Path) -> bytes:
         return out.read_bytes()
 
 
-def ensure(source: Path, models_dir: Path, key: str) -> bytes:
+def ensure(source: Path, models_dir: Path, key: str, shared: bool = False) -> bytes:
     """The verified bytes of ``models_dir/<key>.onnx``, built from ``source`` first when the
     file is missing or does not match its recorded sha256. Two processes building at once
-    both write the same bytes (the build is deterministic) and the last rename wins. A key
+    both write the same bytes (the build is deterministic) and the last rename wins; a
+    ``shared`` directory (``ORION_MODEL_CACHE``) is built in by each project's runs, one at
+    a time under its build lock, and created when missing if its parent is there. A key
     another onnxruntime built (``model_key`` keeps using such a file) is never built again
     under its name: this onnxruntime's build may be another model than the one the index
     was embedded with; ``OrionError`` says to run ``orion index``, whose ``model_key`` then
@@ -318,7 +320,10 @@ def ensure(source: Path, models_dir: Path, key: str) -> bytes:
     data = _verified(models_dir, key)
     if data is not None:
         return data
-    if not models_dir.parent.is_dir():  # never create an index directory for a model
+    if not models_dir.parent.is_dir():  # never create an index directory (or a cache's parents) for a model
+        if shared:
+            raise OrionError(f"ORION_MODEL_CACHE={models_dir}: its parent folder does not exist",
+                             hint=f"create {models_dir.parent}, or point ORION_MODEL_CACHE at a folder whose parent exists")
         raise NoIndexError(f"no index in {models_dir.parent}", hint="run `orion index` first")
     memo = _source_memo(models_dir)
     version = _ort_memo(memo)[0]
@@ -357,7 +362,8 @@ def ensure(source: Path, models_dir: Path, key: str) -> bytes:
                          hint="pip install onnx (a dependency of oriongraph-cli), or set ORION_MODEL_PATH to a model directory") from None
     except OSError as exc:
         raise OrionError(f"cannot write the int8 embedding model under {models_dir} ({exc.strerror or exc})",
-                         hint=f"make {models_dir} writable (it is built there once, from the packaged model), then rerun") from None
+                         hint=f"make {models_dir} writable (it is built there once, from the packaged model), then rerun"
+                         + (", or unset ORION_MODEL_CACHE" if shared else "")) from None
     return data
 
 

@@ -653,7 +653,7 @@ def test_index_compile_eval_and_status_write_nothing_outside_the_project(world, 
     for d in (tmp, home, cache):
         d.mkdir()
     # the libraries' own switches unset, as on a user's machine
-    env = {k: v for k, v in os.environ.items() if k not in ("TIKTOKEN_CACHE_DIR", "ORT_DISABLE_TELEMETRY")}
+    env = {k: v for k, v in os.environ.items() if k not in ("TIKTOKEN_CACHE_DIR", "ORT_DISABLE_TELEMETRY", "ORION_MODEL_CACHE")}
     env.update(TMPDIR=str(tmp), HOME=str(home), XDG_CACHE_HOME=str(cache))
     run = lambda *args: subprocess.run([sys.executable, "-m", "oriongraph_cli", *args, "--root", str(root)],  # noqa: E731
                                        capture_output=True, text=True, env=env, timeout=300)
@@ -663,6 +663,7 @@ def test_index_compile_eval_and_status_write_nothing_outside_the_project(world, 
         r = run(*args)
         assert r.returncode == 0 and "Traceback" not in r.stderr, (args, r.stderr)
     assert [p.relative_to(tmp_path).as_posix() for d in (tmp, home, cache) for p in d.rglob("*")] == []
+    assert list((root / ".oriongraph" / "models").glob("*.onnx"))  # the model was built, under the index
 
 
 def test_a_setting_too_large_names_its_limit(world):

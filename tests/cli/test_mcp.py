@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sys
@@ -22,7 +23,9 @@ def _session_calls(root, calls):
     out = {}
 
     async def main():
-        params = StdioServerParameters(command=sys.executable, args=["-m", "oriongraph_cli", "mcp", "--root", str(root)])
+        # a client passes the server a few of its variables only: the run's model cache by "env"
+        env = {k: os.environ[k] for k in ("ORION_MODEL_CACHE",) if k in os.environ}
+        params = StdioServerParameters(command=sys.executable, args=["-m", "oriongraph_cli", "mcp", "--root", str(root)], env=env or None)
         async with stdio_client(params) as (read, write):
             async with ClientSession(read, write) as session:
                 await session.initialize()

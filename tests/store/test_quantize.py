@@ -19,7 +19,9 @@ from oriongraph_cli.errors import OrionError
 from oriongraph_cli.index.indexer import index_project
 from oriongraph_cli.store import embed, quantize
 
-pytestmark = pytest.mark.slow
+# where the model is built by default, under each project's index: the run's shared
+# ORION_MODEL_CACHE unset (conftest.py), but for the tests of that folder itself
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("no_model_cache")]
 TEXTS = ["retry logic for the ingestion worker", "short", "long text " * 300]
 
 
@@ -187,6 +189,7 @@ def test_model_id_names_source_recipe_and_quantiser(tmp_path, monkeypatch):
     monkeypatch.setattr(quantize, "RECIPE", quantize.RECIPE + "+other")
     assert embed.resolve_model(cfg).model_id != spec.model_id
     monkeypatch.undo()
+    monkeypatch.delenv("ORION_MODEL_CACHE", raising=False)  # undone with the rest (conftest.py)
     monkeypatch.setattr(quantize, "_ort_version", lambda: "0.0.0")
     assert embed.resolve_model(cfg).model_id != spec.model_id
 
@@ -346,3 +349,69 @@ def test_after_an_onnxruntime_upgrade_orion_index_changes_nothing_and_compiles_a
     after = run_orion(*args, "--root", str(root))
     assert after.returncode == 0, after.stderr
     assert after.stdout == before.stdout and "Traceback" not in after.stderr
+
+
+def test_a_model_cache_builds_the_model_once_for_every_project(built, tmp_path, monkeypatch):
+    """ORION_MODEL_CACHE: the int8 file built there once and used by every project's index
+    and compile, none of them building or keeping a copy under its own index; the model id
+    is the one a project's own build gives, so nothing is re-embedded by moving it."""
+    models, key, data = built
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    shutil.copytree(models, cache / "models")  # built before: the same bytes a build here writes
+    (cache / "models" / "verified.json").unlink()
+    monkeypatch.setenv("ORION_MODEL_CACHE", str(cache / "models"))
+    monkeypatch.setattr(quantize, "build", lambda *_a: pytest.fail("built again"))
+    own_id = f"{DEFAULT_MODEL}:int8-dynamic-{key}-{embed.RUN}"
+    outputs = []
+    for name in ("one", "two"):
+        root = tmp_path / name
+        (root / "02_knowledge").mkdir(parents=True)
+        (root / "02_knowledge" / "retry.md").write_text("# Retry\n\nRetry the ingestion worker with backoff and jitter.\n")
+        spec = embed.resolve_model(load_config(root))
+        assert spec.models_dir == cache / "models" and spec.models_shared and spec.model_id == own_id
+        proc = run_orion("index", "--root", str(root), "--quiet")
+        assert proc.returncode == 0, proc.stderr
+        proc = run_orion("compile", "retry backoff", "--root", str(root), "--json", "--no-usage-log")
+        assert proc.returncode == 0, proc.stderr
+        outputs.append(json.loads(proc.stdout)["documents"])
+        assert not (root / ".oriongraph" / "models").exists()
+        assert json.loads(next((root / ".oriongraph" / "gen").glob("*/manifest.json")).read_text())["model_id"] == own_id
+    assert outputs[0] == outputs[1]
+    assert (cache / "models" / f"{key}.onnx").read_bytes() == data
+
+
+def test_a_model_cache_is_made_when_missing_and_refused_when_relative_or_without_a_parent(built, tmp_path, monkeypatch):
+    models, key, data = built
+    monkeypatch.setattr(quantize, "build", lambda *_a: data)  # the build's bytes (tested above), not its 6 s
+    root = tmp_path / "proj"
+    (root / ".oriongraph").mkdir(parents=True)
+    (root / "02_knowledge").mkdir()
+    monkeypatch.setenv("ORION_MODEL_CACHE", str(tmp_path / "made"))
+    spec = embed.resolve_model(load_config(root))
+    assert quantize.ensure(embed._default_onnx(), spec.models_dir, spec.int8_key, spec.models_shared) == data
+    assert (tmp_path / "made" / f"{spec.int8_key}.onnx").read_bytes() == data
+    assert not (root / ".oriongraph" / "models").exists()
+    monkeypatch.setenv("ORION_MODEL_CACHE", str(tmp_path / "no" / "such" / "models"))
+    spec = embed.resolve_model(load_config(root))
+    with pytest.raises(OrionError) as err:
+        quantize.ensure(embed._default_onnx(), spec.models_dir, spec.int8_key, spec.models_shared)
+    assert "ORION_MODEL_CACHE" in err.value.message and "parent folder does not exist" in err.value.message
+    assert not (tmp_path / "no").exists()
+    for relative in ("models", "./cache", "user/models"):
+        monkeypatch.setenv("ORION_MODEL_CACHE", relative)
+        proc = run_orion("index", "--root", str(root), env={"ORION_MODEL_CACHE": relative})
+        assert proc.returncode == 2 and "ORION_MODEL_CACHE" in proc.stderr and "absolute" in proc.stderr, proc.stderr
+        assert "Traceback" not in proc.stderr and not (root / relative).exists()
+
+
+def test_a_projects_settings_file_cannot_choose_the_model_cache(tmp_path):
+    """A settings file travels with a cloned project; where orion writes the model outside
+    it is the user's environment's choice only."""
+    root = tmp_path / "proj"
+    (root / "02_knowledge").mkdir(parents=True)
+    for setting in ("model_cache", "models_dir"):
+        (root / ".orion.toml").write_text(f'{setting} = "{tmp_path / "elsewhere"}"\n')
+        proc = run_orion("index", "--root", str(root))
+        assert proc.returncode == 2 and f"unknown setting {setting!r}" in proc.stderr, proc.stderr
+    assert not (tmp_path / "elsewhere").exists() and not (root / ".oriongraph").exists()
