@@ -61,9 +61,10 @@ def resolve_model(cfg: Config) -> ModelSpec:
 
 
 def _model_cache() -> Path | None:
-    """``ORION_MODEL_CACHE`` as a path, or None when it is unset or empty. The file's name
-    depends on the packaged model, the recipe and onnxruntime, not on where it is kept, so
-    moving it there or back re-embeds nothing."""
+    """``ORION_MODEL_CACHE`` as a path with its links resolved (the user chose it; the link
+    checks of the models folder are for an index a cloned project carries), or None when it
+    is unset or empty. The file's name depends on the packaged model, the recipe and
+    onnxruntime, not on where it is kept, so moving it there or back re-embeds nothing."""
     value = os.environ.get(MODEL_CACHE_ENV)
     if not value:
         return None
@@ -71,4 +72,4 @@ def _model_cache() -> Path | None:
     if not path.is_absolute():
         raise ConfigError(f"{MODEL_CACHE_ENV}={value}: the model cache must be an absolute path",
                           hint=f"set {MODEL_CACHE_ENV} to an absolute folder (e.g. $HOME/.cache/orion-models), or unset it")
-    return path
+    return path.resolve()

@@ -204,11 +204,12 @@ def test_a_new_recipe_re_embeds_the_index(project, fake_embedder, monkeypatch):
     assert r2.embedded_spans == r1.spans
 
 
-def test_compile_rebuilds_a_missing_model_and_answers_the_same(sample_index, tmp_path):
+def test_compile_rebuilds_a_missing_model_and_answers_the_same(sample_index, shared_model_cache, tmp_path):
     """The documented behaviour: a compile whose cached int8 file is gone (or damaged)
     builds it again from the packaged file and gives the same working set."""
     root = tmp_path / "proj"
     shutil.copytree(sample_index, root, symlinks=True)
+    shutil.copytree(shared_model_cache, root / ".oriongraph" / "models")  # the index's own, as without the run's cache
     args = ["compile", "add retry logic to the ingestion worker", "--budget", "1500", "--json", "--no-usage-log"]
     before = run_orion(*args, "--root", str(root))
     assert before.returncode == 0, before.stderr
@@ -392,6 +393,11 @@ def test_a_model_cache_is_made_when_missing_and_refused_when_relative_or_without
     assert quantize.ensure(embed._default_onnx(), spec.models_dir, spec.int8_key, spec.models_shared) == data
     assert (tmp_path / "made" / f"{spec.int8_key}.onnx").read_bytes() == data
     assert not (root / ".oriongraph" / "models").exists()
+    (tmp_path / "linked").symlink_to(tmp_path / "made")  # a folder the user reaches by a link: followed
+    monkeypatch.setenv("ORION_MODEL_CACHE", str(tmp_path / "linked"))
+    spec = embed.resolve_model(load_config(root))
+    assert spec.models_dir == (tmp_path / "made").resolve()
+    assert quantize.ensure(embed._default_onnx(), spec.models_dir, spec.int8_key, spec.models_shared) == data
     monkeypatch.setenv("ORION_MODEL_CACHE", str(tmp_path / "no" / "such" / "models"))
     spec = embed.resolve_model(load_config(root))
     with pytest.raises(OrionError) as err:
