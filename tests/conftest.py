@@ -66,7 +66,7 @@ def shared_model_cache(tmp_path_factory):
     folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "orion-models"
     before = os.environ.get("ORION_MODEL_CACHE")
     os.environ["ORION_MODEL_CACHE"] = str(folder)
-    yield folder
+    yield folder / "models"  # where the built files are
     if before is None:
         os.environ.pop("ORION_MODEL_CACHE", None)
     else:

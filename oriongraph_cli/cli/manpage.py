@@ -96,7 +96,7 @@ FILES = [
 ENVIRONMENT = [
     ("ORION_<SETTING>", "any setting, e.g. ORION_MODEL_PATH, ORION_BUDGET, ORION_LOCK_TIMEOUT, ORION_W_LEXICAL"),
     ("ORION_ROOT", "the project root when --root is not given (else it is found from the current directory)"),
-    ("ORION_MODEL_CACHE", "an absolute folder where the int8 model is built once for every project instead of under each index (its parent must exist); read from the environment only, never from a project's settings"),
+    ("ORION_MODEL_CACHE", "an absolute folder where the int8 model is built once for every project, in its models/ folder, instead of under each index (made when missing if its parent exists); read from the environment only, never from a project's settings"),
     ("ORION_PAGER, PAGER", "the pager for output longer than the terminal (default less -FRX; empty or cat: none)"),
     ("NO_COLOR", "disable colour on a terminal"),
     ("FORCE_COLOR", "colour and tables even on a pipe (NO_COLOR and --color win)"),

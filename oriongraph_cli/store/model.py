@@ -14,9 +14,10 @@ from oriongraph_cli.errors import ConfigError, OrionError
 
 # how the default model is run, part of its model id: one text per session run (OnnxEmbedder.embed)
 RUN = "single"
-# a folder where the default model's int8 file is built once for every project, instead of
-# once per project under its index. Read from the environment only: a settings file travels
-# with a project, and a cloned project must not choose where orion writes.
+# a folder where the default model's int8 file is built once for every project (in its
+# models/ folder, as under an index), instead of once per project under its index. Read from
+# the environment only: a settings file travels with a project, and a cloned project must
+# not choose where orion writes.
 MODEL_CACHE_ENV = "ORION_MODEL_CACHE"
 
 
@@ -27,7 +28,7 @@ class ModelSpec:
     directory: Path | None  # offline directory (model.onnx + tokenizer files)
     int8_key: str | None = None  # the default model: the built int8 file's key (store/quantize.py)
     models_dir: Path | None = None  # ... and the directory holding it: the index's, or ORION_MODEL_CACHE
-    models_shared: bool = False  # models_dir is ORION_MODEL_CACHE (created when missing, if its parent is there)
+    models_shared: bool = False  # models_dir is ORION_MODEL_CACHE/models (both made when missing, if the cache's parent is there)
 
 
 def _default_onnx() -> Path:
@@ -54,7 +55,7 @@ def resolve_model(cfg: Config) -> ModelSpec:
         from oriongraph_cli.store import quantize
 
         shared = _model_cache()
-        models_dir = shared or cfg.index_dir / quantize.MODELS
+        models_dir = (shared or cfg.index_dir) / quantize.MODELS  # in the cache too, a folder only orion writes
         key = quantize.model_key(_default_onnx(), models_dir)
         return ModelSpec(f"{DEFAULT_MODEL}:int8-dynamic-{key}-{RUN}", DEFAULT_MODEL, None, key, models_dir, shared is not None)
     return ModelSpec(cfg.model, cfg.model, None)
@@ -71,5 +72,5 @@ def _model_cache() -> Path | None:
     path = Path(value).expanduser()
     if not path.is_absolute():
         raise ConfigError(f"{MODEL_CACHE_ENV}={value}: the model cache must be an absolute path",
-                          hint=f"set {MODEL_CACHE_ENV} to an absolute folder (e.g. $HOME/.cache/orion-models), or unset it")
+                          hint=f"set {MODEL_CACHE_ENV} to an absolute folder (e.g. $HOME/.cache/orion), or unset it")
     return path.resolve()

@@ -311,7 +311,8 @@ def ensure(source: Path, models_dir: Path, key: str, shared: bool = False) -> by
     file is missing or does not match its recorded sha256. Two processes building at once
     both write the same bytes (the build is deterministic) and the last rename wins; a
     ``shared`` directory (``ORION_MODEL_CACHE``) is built in by each project's runs, one at
-    a time under its build lock, and created when missing if its parent is there. A key
+    a time under its build lock, and made when missing (its ``models`` folder in the folder
+    the variable names, made too when its parent is there). A key
     another onnxruntime built (``model_key`` keeps using such a file) is never built again
     under its name: this onnxruntime's build may be another model than the one the index
     was embedded with; ``OrionError`` says to run ``orion index``, whose ``model_key`` then
@@ -320,10 +321,16 @@ def ensure(source: Path, models_dir: Path, key: str, shared: bool = False) -> by
     data = _verified(models_dir, key)
     if data is not None:
         return data
+    if shared and not models_dir.parent.is_dir() and models_dir.parent.parent.is_dir():
+        try:  # ORION_MODEL_CACHE itself, made as `mkdir` would (never its parents)
+            models_dir.parent.mkdir(exist_ok=True)
+        except OSError as exc:
+            raise OrionError(f"cannot make ORION_MODEL_CACHE={models_dir.parent} ({exc.strerror or exc})",
+                             hint="point ORION_MODEL_CACHE at a folder you can write, or unset it") from None
     if not models_dir.parent.is_dir():  # never create an index directory (or a cache's parents) for a model
         if shared:
-            raise OrionError(f"ORION_MODEL_CACHE={models_dir}: its parent folder does not exist",
-                             hint=f"create {models_dir.parent}, or point ORION_MODEL_CACHE at a folder whose parent exists")
+            raise OrionError(f"ORION_MODEL_CACHE={models_dir.parent}: its parent folder does not exist",
+                             hint=f"create {models_dir.parent.parent}, or point ORION_MODEL_CACHE at a folder whose parent exists")
         raise NoIndexError(f"no index in {models_dir.parent}", hint="run `orion index` first")
     memo = _source_memo(models_dir)
     version = _ort_memo(memo)[0]

@@ -361,7 +361,7 @@ def test_a_model_cache_builds_the_model_once_for_every_project(built, tmp_path, 
     cache.mkdir()
     shutil.copytree(models, cache / "models")  # built before: the same bytes a build here writes
     (cache / "models" / "verified.json").unlink()
-    monkeypatch.setenv("ORION_MODEL_CACHE", str(cache / "models"))
+    monkeypatch.setenv("ORION_MODEL_CACHE", str(cache))
     monkeypatch.setattr(quantize, "build", lambda *_a: pytest.fail("built again"))
     own_id = f"{DEFAULT_MODEL}:int8-dynamic-{key}-{embed.RUN}"
     outputs = []
@@ -383,6 +383,8 @@ def test_a_model_cache_builds_the_model_once_for_every_project(built, tmp_path, 
 
 
 def test_a_model_cache_is_made_when_missing_and_refused_when_relative_or_without_a_parent(built, tmp_path, monkeypatch):
+    """The folder the variable names is made when missing, never its parents; orion writes
+    and prunes in its `models` folder only, so a user's own files beside it are left alone."""
     models, key, data = built
     monkeypatch.setattr(quantize, "build", lambda *_a: data)  # the build's bytes (tested above), not its 6 s
     root = tmp_path / "proj"
@@ -391,18 +393,26 @@ def test_a_model_cache_is_made_when_missing_and_refused_when_relative_or_without
     monkeypatch.setenv("ORION_MODEL_CACHE", str(tmp_path / "made"))
     spec = embed.resolve_model(load_config(root))
     assert quantize.ensure(embed._default_onnx(), spec.models_dir, spec.int8_key, spec.models_shared) == data
-    assert (tmp_path / "made" / f"{spec.int8_key}.onnx").read_bytes() == data
+    assert (tmp_path / "made" / "models" / f"{spec.int8_key}.onnx").read_bytes() == data
     assert not (root / ".oriongraph" / "models").exists()
-    (tmp_path / "linked").symlink_to(tmp_path / "made")  # a folder the user reaches by a link: followed
+    # a folder of the user's own, holding other models and a build folder of another tool,
+    # reached by a link: the link followed, and nothing of theirs touched by a build or a prune
+    own = tmp_path / "mine"
+    (own / ".build-theirs").mkdir(parents=True)
+    for name in ("a.onnx", "b.onnx", "c.onnx"):
+        (own / name).write_bytes(b"the user's model")
+    (tmp_path / "linked").symlink_to(own)
     monkeypatch.setenv("ORION_MODEL_CACHE", str(tmp_path / "linked"))
     spec = embed.resolve_model(load_config(root))
-    assert spec.models_dir == (tmp_path / "made").resolve()
+    assert spec.models_dir == own.resolve() / "models"
     assert quantize.ensure(embed._default_onnx(), spec.models_dir, spec.int8_key, spec.models_shared) == data
+    assert sorted(p.name for p in own.iterdir()) == [".build-theirs", "a.onnx", "b.onnx", "c.onnx", "models"]
     monkeypatch.setenv("ORION_MODEL_CACHE", str(tmp_path / "no" / "such" / "models"))
     spec = embed.resolve_model(load_config(root))
     with pytest.raises(OrionError) as err:
         quantize.ensure(embed._default_onnx(), spec.models_dir, spec.int8_key, spec.models_shared)
     assert "ORION_MODEL_CACHE" in err.value.message and "parent folder does not exist" in err.value.message
+    assert str(tmp_path / "no" / "such") in err.value.hint
     assert not (tmp_path / "no").exists()
     for relative in ("models", "./cache", "user/models"):
         monkeypatch.setenv("ORION_MODEL_CACHE", relative)
