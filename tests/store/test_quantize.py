@@ -380,6 +380,14 @@ def test_a_model_cache_builds_the_model_once_for_every_project(built, tmp_path, 
         assert json.loads(next((root / ".oriongraph" / "gen").glob("*/manifest.json")).read_text())["model_id"] == own_id
     assert outputs[0] == outputs[1]
     assert (cache / "models" / f"{key}.onnx").read_bytes() == data
+    # a cache that cannot be made: one line naming it, exit 1, and the index as it was
+    root = tmp_path / "one"
+    current = (root / ".oriongraph" / "CURRENT").read_text()
+    (root / "02_knowledge" / "retry.md").write_text("# Retry\n\nRetry with capped exponential backoff.\n")
+    proc = run_orion("index", "--root", str(root), env={"ORION_MODEL_CACHE": str(tmp_path / "gone" / "cache")})
+    assert proc.returncode == 1 and "ORION_MODEL_CACHE=" in proc.stderr and "parent folder does not exist" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 2  # the message and its hint
+    assert (root / ".oriongraph" / "CURRENT").read_text() == current and not (tmp_path / "gone").exists()
 
 
 def test_a_model_cache_is_made_when_missing_and_refused_when_relative_or_without_a_parent(built, tmp_path, monkeypatch):
