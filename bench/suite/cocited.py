@@ -25,6 +25,10 @@ REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 sys.path.insert(0, str(HERE))
 
+from run import PROJECTS, UNSEEN  # noqa: E402  (each project's tree and judged intents)
+
+TABLE = {**PROJECTS, **UNSEEN}
+
 LINKS = ("REF", "CITES", "LINKS", "MENTIONS", "DEPENDS_ON", "RELATED")
 
 
@@ -37,12 +41,13 @@ def project_rows(suite: Path, project: str, top: int) -> list[dict]:
     from oriongraph_cli.evaluate import default_request, load_queries
     from oriongraph_cli.store.reader import IndexReader
 
-    cfg = load_config(suite / project, usage_log=False)
+    tree, intents = TABLE[project]
+    cfg = load_config(suite / tree, usage_log=False)
     reader = IndexReader(cfg)
     conn = reader.registry.conn
     marks = ",".join("?" * len(LINKS))
     rows = []
-    for q in load_queries(HERE / f"{project.replace('-', '_')}.intents.jsonl"):
+    for q in load_queries(intents):
         scored = pipeline.rank_candidates(default_request(cfg, q.text, 4000), cfg, reader)[1]
         best: dict[str, float] = {}
         for c in scored:

@@ -27,10 +27,9 @@ REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 sys.path.insert(0, str(HERE))
 
+from run import PROJECTS, UNSEEN  # noqa: E402  (each project's tree and judged intents)
 
-def intents_of(project: str) -> Path:
-    """The project's judged intents (bench/suite/P.intents.jsonl)."""
-    return HERE / f"{project.replace('-', '_')}.intents.jsonl"
+TABLE = {**PROJECTS, **UNSEEN}
 
 
 def run_one(suite: Path, project: str, weight: str, budget: int, fresh: bool) -> dict:
@@ -39,7 +38,8 @@ def run_one(suite: Path, project: str, weight: str, budget: int, fresh: bool) ->
         return json.loads(cache.read_text())
     cache.parent.mkdir(exist_ok=True)
     env = {**os.environ, "ORION_W_GRAPH": weight, "ORION_USAGE_LOG": "false"}
-    proc = subprocess.run([sys.executable, "-m", "oriongraph_cli", "eval", str(intents_of(project)), "--root", str(suite / project),
+    tree, intents = TABLE[project]
+    proc = subprocess.run([sys.executable, "-m", "oriongraph_cli", "eval", str(intents), "--root", str(suite / tree),
                            "--budget", str(budget), "--json", "-q"], capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         raise SystemExit(f"graph_weight.py: orion eval on {project} with graph {weight} failed: {proc.stderr.strip()[:300]}")

@@ -306,6 +306,18 @@ def build(source: Path, models_dir: Path) -> bytes:
         return out.read_bytes()
 
 
+def _make_cache(cache: Path) -> None:
+    """The folder ``ORION_MODEL_CACHE`` names, made as `mkdir` makes it: never its parents."""
+    if not cache.parent.is_dir():
+        raise OrionError(f"ORION_MODEL_CACHE={cache}: its parent folder does not exist",
+                         hint=f"create {cache.parent}, or point ORION_MODEL_CACHE at a folder whose parent exists")
+    try:
+        cache.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise OrionError(f"cannot make ORION_MODEL_CACHE={cache} ({exc.strerror or exc})",
+                         hint="point ORION_MODEL_CACHE at a folder you can write, or unset it") from None
+
+
 def ensure(source: Path, models_dir: Path, key: str, shared: bool = False) -> bytes:
     """The verified bytes of ``models_dir/<key>.onnx``, built from ``source`` first when the
     file is missing or does not match its recorded sha256. Two processes building at once
@@ -321,17 +333,10 @@ def ensure(source: Path, models_dir: Path, key: str, shared: bool = False) -> by
     data = _verified(models_dir, key)
     if data is not None:
         return data
-    if shared and not models_dir.parent.is_dir() and models_dir.parent.parent.is_dir():
-        try:  # ORION_MODEL_CACHE itself, made as `mkdir` would (never its parents)
-            models_dir.parent.mkdir(exist_ok=True)
-        except OSError as exc:
-            raise OrionError(f"cannot make ORION_MODEL_CACHE={models_dir.parent} ({exc.strerror or exc})",
-                             hint="point ORION_MODEL_CACHE at a folder you can write, or unset it") from None
-    if not models_dir.parent.is_dir():  # never create an index directory (or a cache's parents) for a model
-        if shared:
-            raise OrionError(f"ORION_MODEL_CACHE={models_dir.parent}: its parent folder does not exist",
-                             hint=f"create {models_dir.parent.parent}, or point ORION_MODEL_CACHE at a folder whose parent exists")
-        raise NoIndexError(f"no index in {models_dir.parent}", hint="run `orion index` first")
+    if not models_dir.parent.is_dir():  # never create an index directory for a model
+        if not shared:
+            raise NoIndexError(f"no index in {models_dir.parent}", hint="run `orion index` first")
+        _make_cache(models_dir.parent)
     memo = _source_memo(models_dir)
     version = _ort_memo(memo)[0]
     if key != _key_of(source_sha256(source, models_dir, memo), version):
